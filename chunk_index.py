@@ -1,0 +1,479 @@
+"""Chunking rules, identities, the span comparison and validation of saved indexes.
+
+Everything here is a pure function of loaded sources (``load_documents``) and a
+supported chunk config: the three boundary policies, the document, section,
+chunk and index identities, the instruction/qualifier comparison, and the
+validator that rebuilds a saved index or result and refuses any difference.
+The contract is ``SPEC.md`` (shipped with the lab as ``docs/SPEC.md``); every
+hash in ``expected-result.json`` depends on following it to the letter.
+
+It reads no files and writes none: I/O belongs to ``load_documents`` and ``run.py``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from bisect import bisect_left
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from load_documents import (
+    MAX_SOURCE_BYTES,
+    SHA256_PATTERN,
+    SOURCE_FIELDS,
+    VERSION_PATTERN,
+    IngestionError,
+    quoted,
+)
+
+SCHEMA_VERSION = 1
+EXECUTION_MODE = "offline-synthetic-source-processing"
+FIXTURE_SCOPE = "Original synthetic Aster API contracts; no real SDK facts, embeddings or semantic-quality experiment."
+
+# The only configs the lab builds or accepts, in the order results list them.
+# Kept as JSON text so no caller can mutate the lab's own copy.
+_CONFIG_JSON = MappingProxyType(
+    {
+        "fixed-char": '{"strategy": "fixed-char", "version": 1, "max_chars": 80}',
+        "paragraph": '{"strategy": "paragraph", "version": 1, "max_chars": null}',
+        "heading-aware": '{"strategy": "heading-aware", "version": 1, "max_chars": 220}',
+    }
+)
+POLICY_NAMES = tuple(_CONFIG_JSON)
+
+DOCUMENT_KEYS = (*SOURCE_FIELDS, "text", "normalized_text_sha256", "document_revision")
+INDEX_KEYS = ("schema_version", "execution_mode", "config", "documents", "chunks", "index_id")
+RESULT_KEYS = ("execution_mode", "fixture_scope", "comparisons", "indexes")
+HEADING = re.compile(r"^#{1,6} (.+)$", re.MULTILINE)
+
+# One configured encoder for every digest: building one per call is measurable
+# on a large index, and sharing it keeps every hash on the same settings.
+_DIGEST_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def digest(value: object) -> str:
+    """Lowercase hex SHA-256 of ``value`` as compact, key-sorted JSON (UTF-8)."""
+    return hashlib.sha256(_DIGEST_ENCODER.encode(value).encode("utf-8")).hexdigest()
+
+
+def sha(text: str) -> str:
+    """Lowercase hex SHA-256 of ``text`` encoded as UTF-8."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def policy_config(name: str) -> dict:
+    """A fresh copy of the supported config called ``name`` (``KeyError`` if none)."""
+    return json.loads(_CONFIG_JSON[name])
+
+
+def policy_of_config(config: object) -> str | None:
+    """The policy whose config ``config`` is, compared by digest so ``True`` is not ``1``."""
+    wanted = digest(config)
+    for name in POLICY_NAMES:
+        if digest(policy_config(name)) == wanted:
+            return name
+    return None
+
+
+# --- sections and paragraphs -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Section:
+    """A heading and the body that follows it, as offsets into the text."""
+
+    heading_start: int
+    title: str
+    body_start: int
+    body_end: int
+
+
+def heading_sections(text: str, where: str = "text") -> list[Section]:
+    """The sections of ``text`` whose body is not blank, in offset order.
+
+    ``"# A\\n\\n## B\\nbody\\n"`` -> one section, ``B``, body ``[12, 17)``
+    (``A``'s body is blank and skipped). A text must open with a heading.
+    """
+    headings = list(HEADING.finditer(text))
+    if not headings or headings[0].start() != 0:
+        raise IngestionError("heading_required", where, "text must start with a '# ' heading at offset 0")
+    sections = []
+    for index, heading in enumerate(headings):
+        body_start = min(heading.end() + 1, len(text))
+        body_end = headings[index + 1].start() if index + 1 < len(headings) else len(text)
+        if text[body_start:body_end].strip():
+            sections.append(Section(heading.start(), heading.group(1), body_start, body_end))
+    return sections
+
+
+def paragraph_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Maximal runs of non-blank lines in ``text[start:end]``, each with its last ``\\n``.
+
+    ``paragraph_spans("\\nab\\ncd\\n\\nef\\n", 0, 13)`` -> ``[(1, 7), (8, 11)]``.
+    """
+    spans = []
+    paragraph_start = None
+    line_start = start
+    while line_start < end:
+        newline = text.find("\n", line_start, end)
+        line_end = end if newline == -1 else newline + 1
+        if text[line_start:line_end].strip():
+            if paragraph_start is None:
+                paragraph_start = line_start
+        elif paragraph_start is not None:
+            spans.append((paragraph_start, line_start))
+            paragraph_start = None
+        line_start = line_end
+    if paragraph_start is not None:
+        spans.append((paragraph_start, end))
+    return spans
+
+
+def fixed_char_spans(text: str, start: int, end: int, width: int) -> list[tuple[int, int]]:
+    """Slices of ``width`` characters from ``start``; a blank slice is dropped.
+
+    ``fixed_char_spans("abc  \\n", 0, 6, 3)`` -> ``[(0, 3)]``.
+    """
+    return [
+        (slice_start, min(slice_start + width, end))
+        for slice_start in range(start, end, width)
+        if text[slice_start : min(slice_start + width, end)].strip()
+    ]
+
+
+def grouped_spans(paragraphs: list[tuple[int, int]], target: int) -> list[tuple[int, int]]:
+    """Neighbouring paragraphs grouped while a group spans at most ``target`` characters.
+
+    ``grouped_spans([(0, 10), (11, 20), (21, 40)], 20)`` -> ``[(0, 20), (21, 40)]``.
+    A paragraph longer than ``target`` stays whole: the target groups, it does not cut.
+    """
+    groups: list[tuple[int, int]] = []
+    for paragraph_start, paragraph_end in paragraphs:
+        if groups and paragraph_end - groups[-1][0] <= target:
+            groups[-1] = (groups[-1][0], paragraph_end)
+        else:
+            groups.append((paragraph_start, paragraph_end))
+    return groups
+
+
+def section_chunk_spans(config: dict, text: str, section: Section) -> list[tuple[int, int]]:
+    """The chunk spans one policy cuts from one section's body."""
+    strategy = config["strategy"]
+    if strategy == "fixed-char":
+        return fixed_char_spans(text, section.body_start, section.body_end, config["max_chars"])
+    paragraphs = paragraph_spans(text, section.body_start, section.body_end)
+    if strategy == "paragraph":
+        return paragraphs
+    return grouped_spans(paragraphs, config["max_chars"])
+
+
+# --- identities ----------------------------------------------------------------
+
+
+def document_record(source: dict) -> dict:
+    """A source (seven fields plus ``text``) with its text hash and revision."""
+    document = {field: source[field] for field in SOURCE_FIELDS}
+    document["text"] = source["text"]
+    document["normalized_text_sha256"] = sha(source["text"])
+    identity = {key: value for key, value in document.items() if key != "text"}
+    document["document_revision"] = digest(identity)
+    return document
+
+
+def newline_offsets(text: str) -> list[int]:
+    """Offsets of every ``\\n`` in ``text``, for line numbers by bisection: ``"a\\nb\\n"`` -> ``[1, 3]``."""
+    offsets = []
+    position = text.find("\n")
+    while position != -1:
+        offsets.append(position)
+        position = text.find("\n", position + 1)
+    return offsets
+
+
+def document_chunks(config: dict, document: dict) -> list[dict]:
+    """Every chunk record of one document under ``config``, ``order`` counting from 0."""
+    text = document["text"]
+    newlines = newline_offsets(text)
+    chunks = []
+    for section in heading_sections(text, document["source_id"]):
+        section_id = digest({"document_revision": document["document_revision"], "heading_start": section.heading_start})
+        for start, end in section_chunk_spans(config, text, section):
+            chunk_text = text[start:end]
+            payload = {
+                "source_id": document["source_id"],
+                "version": document["version"],
+                "document_revision": document["document_revision"],
+                "section_id": section_id,
+                "section_title": section.title,
+                "order": len(chunks),
+                "start": start,
+                "end": end,
+                # Equal to text.count("\n", 0, start) + 1 without rescanning the text per chunk.
+                "start_line": bisect_left(newlines, start) + 1,
+                "end_line": bisect_left(newlines, end - 1) + 1,
+                "text": chunk_text,
+                "text_sha256": sha(chunk_text),
+            }
+            chunks.append({"chunk_id": digest({"config": config, **payload}), **payload})
+    return chunks
+
+
+def build_index(config: dict, sources: list[dict] | tuple[dict, ...]) -> dict:
+    """The index of ``sources`` under ``config``: documents and chunks by ``source_id``."""
+    documents = [document_record(source) for source in sorted(sources, key=lambda source: source["source_id"])]
+    chunks = [chunk for document in documents for chunk in document_chunks(config, document)]
+    body = {
+        "schema_version": SCHEMA_VERSION,
+        "execution_mode": EXECUTION_MODE,
+        "config": config,
+        "documents": documents,
+        "chunks": chunks,
+    }
+    return {**body, "index_id": digest(body)}
+
+
+# --- the comparison ------------------------------------------------------------
+
+
+def compare_spans(name: str, index: dict, source_id: str, instruction: list[int], qualifier: list[int]) -> dict:
+    """Whether one policy's index keeps ``instruction`` and ``qualifier`` in one chunk.
+
+    Spans are ``[start, end)`` lists in ``source_id``'s text; a chunk holds a
+    span when ``chunk.start <= start`` and ``end <= chunk.end``.
+    """
+
+    def holds(chunk: dict, span: list[int]) -> bool:
+        return chunk["start"] <= span[0] and span[1] <= chunk["end"]
+
+    chunks = [chunk for chunk in index["chunks"] if chunk["source_id"] == source_id]
+    return {
+        "strategy": name,
+        "chunk_count": len(index["chunks"]),
+        "instruction_span": list(instruction),
+        "qualifier_span": list(qualifier),
+        "instruction_containing_chunk_ids": [chunk["chunk_id"] for chunk in chunks if holds(chunk, instruction)],
+        "instruction_and_qualifier_share_chunk": any(holds(chunk, instruction) and holds(chunk, qualifier) for chunk in chunks),
+    }
+
+
+def build_comparisons(indexes: dict, source_id: str, instruction: list[int], qualifier: list[int]) -> list[dict]:
+    """One comparison per policy, in ``POLICY_NAMES`` order."""
+    return [compare_spans(name, indexes[name], source_id, instruction, qualifier) for name in POLICY_NAMES]
+
+
+def build_result(sources: list[dict] | tuple[dict, ...], source_id: str, instruction: list[int], qualifier: list[int]) -> dict:
+    """The lab's result: the three indexes of ``sources`` and the span comparison."""
+    indexes = {name: build_index(policy_config(name), sources) for name in POLICY_NAMES}
+    return {
+        "execution_mode": EXECUTION_MODE,
+        "fixture_scope": FIXTURE_SCOPE,
+        "comparisons": build_comparisons(indexes, source_id, instruction, qualifier),
+        "indexes": indexes,
+    }
+
+
+# --- validation ------------------------------------------------------------------
+
+# Hashes are compared after the fields they are computed from, so a forged
+# index whose hashes were recomputed is reported at the field that was changed
+# ("chunks[1].end: saved 271, derived 270"), not at a hash that merely follows it.
+_HASH_KEYS = frozenset({"chunk_id", "index_id", "text_sha256", "normalized_text_sha256", "document_revision", "section_id"})
+
+
+def join_path(prefix: str, key: str | int) -> str:
+    """``join_path("indexes", "paragraph")`` -> ``"indexes.paragraph"``; ints become ``[n]``."""
+    if isinstance(key, int):
+        return f"{prefix}[{key}]"
+    return f"{prefix}.{key}" if prefix else key
+
+
+def first_divergence(saved: object, derived: object, path: str) -> tuple[str, str] | None:
+    """The first place where ``saved`` differs from ``derived``, and how, or ``None``.
+
+    Types count: ``True`` differs from ``1`` and ``80.0`` from ``80``.
+    ``first_divergence({"a": 1}, {"a": True}, "x")`` -> ``("x.a", "saved 1 (int), derived true (bool)")``.
+    """
+    if type(saved) is not type(derived):
+        return path or "(top)", f"saved {quoted(saved)} ({type(saved).__name__}), derived {quoted(derived)} ({type(derived).__name__})"
+    if isinstance(derived, dict):
+        missing = [key for key in derived if key not in saved]
+        if missing:
+            return path or "(top)", f"key {quoted(missing[0])} is missing"
+        extra = [key for key in saved if key not in derived]
+        if extra:
+            return path or "(top)", f"unexpected key {quoted(extra[0])}"
+        ordered = sorted(derived, key=lambda key: key in _HASH_KEYS)
+        for key in ordered:
+            found = first_divergence(saved[key], derived[key], join_path(path, key))
+            if found:
+                return found
+        return None
+    if isinstance(derived, list):
+        for position, (saved_item, derived_item) in enumerate(zip(saved, derived)):
+            found = first_divergence(saved_item, derived_item, join_path(path, position))
+            if found:
+                return found
+        if len(saved) != len(derived):
+            return path or "(top)", f"saved {len(saved)} items, derived {len(derived)}"
+        return None
+    if saved != derived:
+        return path or "(top)", f"saved {quoted(saved)}, derived {quoted(derived)}"
+    return None
+
+
+def require_same(saved: object, derived: object, path: str, code: str) -> None:
+    """Refuse with ``code`` at the first divergence unless the two are identical, types included."""
+    if digest(saved) == digest(derived):
+        return
+    found = first_divergence(saved, derived, path)
+    if found is None:
+        raise IngestionError(code, path or "(top)", "differs from the re-derived value")
+    raise IngestionError(code, *found)
+
+
+def require_keys(value: object, keys: tuple[str, ...], path: str, what: str) -> dict:
+    """``value`` as a dict with exactly ``keys``, or a refusal naming the first odd key."""
+    if type(value) is not dict:
+        raise IngestionError(f"{what}_not_object", path or "(top)", f"expected an object, found {type(value).__name__}")
+    for key in keys:
+        if key not in value:
+            raise IngestionError(f"{what}_fields", path or "(top)", f"key {quoted(key)} is missing")
+    for key in value:
+        if key not in keys:
+            raise IngestionError(f"{what}_fields", path or "(top)", f"unexpected key {quoted(key)}")
+    return value
+
+
+def checked_document(value: object, path: str) -> dict:
+    """A saved document whose fields, bounds and own hashes hold; returns its source form."""
+    document = require_keys(value, DOCUMENT_KEYS, path, "document")
+    for key in DOCUMENT_KEYS:
+        if type(document[key]) is not str:
+            raise IngestionError("field_not_string", join_path(path, key), f"expected a string, found {type(document[key]).__name__}")
+        if not document[key]:
+            raise IngestionError("empty_field", join_path(path, key), "must not be empty")
+    if not VERSION_PATTERN.fullmatch(document["version"]):
+        raise IngestionError("bad_version", join_path(path, "version"), f"{quoted(document['version'])} is not MAJOR.MINOR with ASCII digits")
+    for key in ("sha256", "normalized_text_sha256", "document_revision"):
+        if not SHA256_PATTERN.fullmatch(document[key]):
+            raise IngestionError("bad_sha256", join_path(path, key), "expected 64 lowercase hex digits")
+    text = document["text"]
+    text_path = join_path(path, "text")
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_SOURCE_BYTES:
+        raise IngestionError("text_too_large", text_path, f"over {MAX_SOURCE_BYTES:,} UTF-8 bytes")
+    if not text.strip():
+        raise IngestionError("blank_text", text_path, "text is empty or only whitespace")
+    if "\x00" in text:
+        raise IngestionError("nul_character", text_path, f"NUL character at offset {text.index(chr(0))}")
+    if "\r" in text:
+        raise IngestionError("carriage_return", text_path, f"\\r at offset {text.index(chr(13))}; saved texts hold normalized \\n line ends")
+    derived = document_record(document)
+    require_same(document["normalized_text_sha256"], derived["normalized_text_sha256"], join_path(path, "normalized_text_sha256"), "text_hash_mismatch")
+    require_same(document["document_revision"], derived["document_revision"], join_path(path, "document_revision"), "revision_mismatch")
+    return {field: document[field] for field in (*SOURCE_FIELDS, "text")}
+
+
+def validate_index(value: object, path: str = "") -> dict:
+    """Rebuild a saved index from its documents and config; return it if identical.
+
+    Refused with ``IngestionError``: a wrong shape or type anywhere, an
+    unsupported config, a bad document, and any difference at all between the
+    saved index and the rebuilt one, even when every hash was recomputed.
+    """
+    index = require_keys(value, INDEX_KEYS, path, "index")
+    schema_version = index["schema_version"]
+    if type(schema_version) is not int or schema_version != SCHEMA_VERSION:
+        raise IngestionError("schema_version", join_path(path, "schema_version"), f"saved {quoted(schema_version)}, supported {SCHEMA_VERSION}")
+    if index["execution_mode"] != EXECUTION_MODE:
+        raise IngestionError("execution_mode", join_path(path, "execution_mode"), f"saved {quoted(index['execution_mode'])}, expected {quoted(EXECUTION_MODE)}")
+    name = policy_of_config(index["config"])
+    if name is None:
+        raise IngestionError("unsupported_chunk_config", join_path(path, "config"), f"{quoted(index['config'], 120)} is not one of the lab's configs ({', '.join(POLICY_NAMES)})")
+    documents = index["documents"]
+    if type(documents) is not list or not documents:
+        raise IngestionError("no_documents", join_path(path, "documents"), "expected a non-empty list of documents")
+    sources = []
+    owners: dict[tuple[str, str], int] = {}
+    for position, document in enumerate(documents):
+        document_path = join_path(join_path(path, "documents"), position)
+        source = checked_document(document, document_path)
+        for field in ("source_id", "path"):
+            earlier = owners.setdefault((field, source[field]), position)
+            if earlier != position:
+                raise IngestionError(f"duplicate_{field}", join_path(document_path, field), f"{quoted(source[field])} is also documents[{earlier}]")
+        sources.append(source)
+    if type(index["chunks"]) is not list:
+        raise IngestionError("chunks_not_list", join_path(path, "chunks"), f"expected a list, found {type(index['chunks']).__name__}")
+    derived = build_index(policy_config(name), sources)
+    require_same(index, derived, path, "index_mismatch")
+    return derived
+
+
+def comparison_source(comparisons: list, indexes: dict) -> list[str]:
+    """The sources a saved comparison may speak of, the one its chunk ids name first."""
+    source_of = {chunk["chunk_id"]: chunk["source_id"] for index in indexes.values() for chunk in index["chunks"]}
+    named = [
+        source_of[chunk_id]
+        for comparison in comparisons
+        if type(comparison) is dict and type(comparison.get("instruction_containing_chunk_ids")) is list
+        for chunk_id in comparison["instruction_containing_chunk_ids"]
+        if type(chunk_id) is str and chunk_id in source_of
+    ]
+    all_sources = [document["source_id"] for document in indexes[POLICY_NAMES[0]]["documents"]]
+    return list(dict.fromkeys(named + all_sources))
+
+
+def saved_span(comparisons: list, key: str, path: str) -> list[int]:
+    """The span every saved comparison states under ``key``, checked as ``[start, end]``."""
+    if type(comparisons) is not list or len(comparisons) != len(POLICY_NAMES):
+        raise IngestionError("comparisons", path, f"expected a list of {len(POLICY_NAMES)} comparisons, one per policy")
+    first = comparisons[0]
+    span = first.get(key) if type(first) is dict else None
+    span_path = join_path(join_path(path, 0), key)
+    if type(span) is not list or len(span) != 2 or any(type(bound) is not int for bound in span):
+        raise IngestionError("comparison_span", span_path, f"expected [start, end] as two whole numbers, found {quoted(span)}")
+    if not 0 <= span[0] < span[1]:
+        raise IngestionError("comparison_span", span_path, f"{quoted(span)} is not a span with 0 <= start < end")
+    return span
+
+
+def validate_result(value: object) -> dict:
+    """Validate a whole saved result: every index rebuilt, the comparisons recomputed.
+
+    The comparison names no source, so it is accepted when its statements hold
+    for some source of the result; a refusal is reported against the source
+    its chunk ids name (or the first source).
+    """
+    result = require_keys(value, RESULT_KEYS, "", "result")
+    if result["execution_mode"] != EXECUTION_MODE:
+        raise IngestionError("execution_mode", "execution_mode", f"saved {quoted(result['execution_mode'])}, expected {quoted(EXECUTION_MODE)}")
+    if type(result["fixture_scope"]) is not str or not result["fixture_scope"].strip():
+        raise IngestionError("fixture_scope", "fixture_scope", "expected a non-empty string")
+    saved_indexes = require_keys(result["indexes"], POLICY_NAMES, "indexes", "indexes")
+    indexes = {}
+    for name in POLICY_NAMES:
+        index_path = join_path("indexes", name)
+        indexes[name] = validate_index(saved_indexes[name], index_path)
+        if policy_of_config(saved_indexes[name]["config"]) != name:
+            raise IngestionError("config_mismatch", join_path(index_path, "config"), f"holds the {policy_of_config(saved_indexes[name]['config'])} config, expected {name}'s")
+    comparisons = result["comparisons"]
+    instruction = saved_span(comparisons, "instruction_span", "comparisons")
+    qualifier = saved_span(comparisons, "qualifier_span", "comparisons")
+    candidates = comparison_source(comparisons, indexes)
+    for source_id in candidates:
+        derived = build_comparisons(indexes, source_id, instruction, qualifier)
+        if digest(derived) == digest(comparisons):
+            return result
+    require_same(comparisons, build_comparisons(indexes, candidates[0], instruction, qualifier), "comparisons", "comparison_mismatch")
+    return result
+
+
+def validate_artifact(value: object) -> tuple[str, dict]:
+    """Validate a saved result or a single saved index; say which it was."""
+    if type(value) is dict and "indexes" in value:
+        return "result", validate_result(value)
+    if type(value) is dict and "index_id" in value:
+        return "index", validate_index(value)
+    raise IngestionError("unknown_artifact", "(top)", "expected a saved result (with \"indexes\") or a saved index (with \"index_id\")")
