@@ -1,0 +1,93 @@
+"""Shared helpers for the lab's tests: temporary copies of the inputs, running run.py, reforging.
+
+Tests never write into the working tree: every file they make lives in a
+``tempfile.TemporaryDirectory`` that ``addCleanup`` removes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+import chunk_index
+from load_documents import load_manifest
+
+ROOT = Path(__file__).resolve().parent.parent
+RUN_PY = ROOT / "run.py"
+MANIFEST = ROOT / "manifest.json"
+SOURCE_NAMES = ("aster-copy-v1.md", "aster-copy-v2.md")
+
+
+def run_lab(*args: str, cwd: Path | None = None, env: dict | None = None, stdin: str | None = None) -> subprocess.CompletedProcess:
+    """Run ``python run.py ARGS`` as a user would, capturing text output."""
+    return subprocess.run(
+        [sys.executable, str(RUN_PY), *args],
+        cwd=cwd or ROOT,
+        env={**os.environ, **(env or {})},
+        input=stdin,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=60,
+    )
+
+
+def fixture_result() -> dict:
+    """The result of the lab's own manifest, built in-process."""
+    manifest = load_manifest(MANIFEST)
+    check = manifest.span_checks[0]
+    return chunk_index.build_result(manifest.sources, check.source_id, check.instruction.as_list(), check.qualifier.as_list())
+
+
+def reforge_index(index: dict) -> dict:
+    """Recompute every chunk id and the index id after a tamper, as a careful forger would.
+
+    What is left is an index whose hashes all agree with its (changed) content,
+    so only re-deriving the chunks from the documents can catch the change.
+    """
+    config = index["config"]
+    for chunk in index["chunks"]:
+        chunk["text_sha256"] = chunk_index.sha(chunk["text"])
+        payload = {key: value for key, value in chunk.items() if key != "chunk_id"}
+        chunk["chunk_id"] = chunk_index.digest({"config": config, **payload})
+    body = {key: value for key, value in index.items() if key != "index_id"}
+    index["index_id"] = chunk_index.digest(body)
+    return index
+
+
+class LabTestCase(unittest.TestCase):
+    """A test with its own temporary folder, ``self.folder``, removed afterwards."""
+
+    def setUp(self) -> None:
+        super().setUp()
+        temporary = tempfile.TemporaryDirectory(prefix="chunk-lab-test-")
+        self.addCleanup(temporary.cleanup)
+        self.folder = Path(temporary.name)
+
+    def copy_inputs(self, folder: Path | None = None) -> Path:
+        """Copy manifest.json and the pinned sources into ``folder``; return the manifest's path."""
+        folder = folder or self.folder
+        (folder / "docs").mkdir(parents=True, exist_ok=True)
+        for name in SOURCE_NAMES:
+            shutil.copyfile(ROOT / "docs" / name, folder / "docs" / name)
+        shutil.copyfile(MANIFEST, folder / "manifest.json")
+        return folder / "manifest.json"
+
+    def write_json(self, name: str, value: object) -> Path:
+        path = self.folder / name
+        path.write_text(json.dumps(value, indent=2, ensure_ascii=False), encoding="utf-8")
+        return path
+
+    def assert_one_line_refusal(self, completed: subprocess.CompletedProcess, code: str, exit_code: int = 1) -> None:
+        """The run failed with ``exit_code`` and one ``error: <code>: …`` line, no traceback."""
+        self.assertEqual(completed.returncode, exit_code, completed.stderr)
+        lines = completed.stderr.splitlines()
+        self.assertEqual(len(lines), 1, completed.stderr)
+        self.assertTrue(lines[0].startswith(f"error: {code}: "), lines[0])
+        self.assertNotIn("Traceback", completed.stderr)
