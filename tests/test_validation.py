@@ -1,0 +1,255 @@
+"""The strict JSON reader and the validator that re-derives saved indexes and results."""
+
+from __future__ import annotations
+
+import copy
+import json
+import unittest
+
+import chunk_index
+from load_documents import IngestionError, parse_json_bytes, read_bounded
+from tests.support import LabTestCase, fixture_result, reforge_index
+
+
+class StrictJson(LabTestCase):
+    def test_refusals(self):
+        cases = [
+            ("json_duplicate_key", b'{"a": 1, "a": 2}'),
+            ("json_number", b'{"a": NaN}'),
+            ("json_number", b'{"a": Infinity}'),
+            ("json_number", b'[-Infinity]'),
+            ("json_number", b'[1e999]'),
+            ("json_number", b'[-1e999]'),
+            ("json_number", b"[" + b"9" * 5000 + b"]"),
+            ("json_number", b"[9007199254740992]"),
+            ("json_too_deep", b"[" * 9 + b"]" * 9),
+            ("json_too_deep", b"[" * 100_000 + b"]" * 100_000),
+            ("json_bom", b'\xef\xbb\xbf{"a": 1}'),
+            ("json_encoding", b'{"a": "\xff"}'),
+            ("json_trailing_data", b'{"a": 1} {"b": 2}'),
+            ("json_syntax", b'{"a": 1,}'),
+            ("json_syntax", b""),
+        ]
+        for code, data in cases:
+            with self.subTest(code=code, data=data[:30]):
+                with self.assertRaises(IngestionError) as caught:
+                    parse_json_bytes(data, "case.json")
+                self.assertEqual(caught.exception.code, code)
+
+    def test_accepted_values(self):
+        self.assertEqual(parse_json_bytes(b'{"a": [1, -2, 0.5, null, true, "\\u00e9"]}', "ok.json"), {"a": [1, -2, 0.5, None, True, "é"]})
+        self.assertEqual(parse_json_bytes(b"[" * 8 + b"]" * 8, "ok.json"), [[[[[[[[]]]]]]]])
+
+    def test_a_file_over_the_bound_is_refused_unparsed(self):
+        path = self.folder / "big.json"
+        path.write_bytes(b"[" + b"0," * 100 + b"0]")
+        with self.assertRaises(IngestionError) as caught:
+            read_bounded(path, 64, str(path))
+        self.assertEqual(caught.exception.code, "file_too_large")
+
+
+class TamperedIndex(unittest.TestCase):
+    """The lab's second lesson: a changed chunk is refused even with every hash recomputed."""
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.result = fixture_result()
+
+    def paragraph_index(self) -> dict:
+        return copy.deepcopy(self.result["indexes"]["paragraph"])
+
+    def assert_refused_at(self, index: dict, code: str, where: str, what: str | None = None) -> None:
+        with self.assertRaises(IngestionError) as caught:
+            chunk_index.validate_index(index, "indexes.paragraph")
+        self.assertEqual((caught.exception.code, caught.exception.where), (code, where), str(caught.exception))
+        if what is not None:
+            self.assertEqual(caught.exception.what, what)
+
+    def test_the_untouched_index_passes(self):
+        self.assertEqual(chunk_index.validate_index(self.paragraph_index()), self.result["indexes"]["paragraph"])
+
+    def test_changed_span_with_recomputed_hashes(self):
+        index = self.paragraph_index()
+        chunk = index["chunks"][1]
+        text = index["documents"][0]["text"]
+        chunk["end"] = 271
+        chunk["text"] = text[chunk["start"] : 271]
+        reforge_index(index)
+        self.assert_refused_at(index, "index_mismatch", "indexes.paragraph.chunks[1].end", "saved 271, derived 270")
+
+    def test_changed_order_with_recomputed_hashes(self):
+        index = self.paragraph_index()
+        index["chunks"][0]["order"], index["chunks"][1]["order"] = 1, 0
+        reforge_index(index)
+        self.assert_refused_at(index, "index_mismatch", "indexes.paragraph.chunks[0].order", "saved 1, derived 0")
+
+    def test_swapped_chunks_renumbered_with_recomputed_hashes(self):
+        index = self.paragraph_index()
+        index["chunks"][0], index["chunks"][1] = index["chunks"][1], index["chunks"][0]
+        index["chunks"][0]["order"], index["chunks"][1]["order"] = 0, 1
+        reforge_index(index)
+        self.assert_refused_at(index, "index_mismatch", "indexes.paragraph.chunks[0].start", "saved 131, derived 51")
+
+    def test_changed_text_with_recomputed_hashes(self):
+        index = self.paragraph_index()
+        index["chunks"][1]["text"] = index["chunks"][1]["text"].replace("refuses", "accepts")
+        reforge_index(index)
+        self.assert_refused_at(index, "index_mismatch", "indexes.paragraph.chunks[1].text")
+
+    def test_removed_chunk_with_recomputed_hashes(self):
+        index = self.paragraph_index()
+        del index["chunks"][-1]
+        reforge_index(index)
+        self.assert_refused_at(index, "index_mismatch", "indexes.paragraph.chunks", "saved 7 items, derived 8")
+
+    def test_changed_document_text_with_recomputed_document_hashes(self):
+        index = self.paragraph_index()
+        document = index["documents"][0]
+        document["text"] = document["text"].replace("refuses", "accepts")
+        rebuilt = chunk_index.document_record(document)
+        document.update(normalized_text_sha256=rebuilt["normalized_text_sha256"], document_revision=rebuilt["document_revision"])
+        reforge_index(index)
+        with self.assertRaises(IngestionError) as caught:
+            chunk_index.validate_index(index)
+        self.assertEqual(caught.exception.code, "index_mismatch")
+
+
+class IndexRefusals(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.index = fixture_result()["indexes"]["fixed-char"]
+
+    def refusal(self, mutate) -> IngestionError:
+        index = copy.deepcopy(self.index)
+        mutate(index)
+        with self.assertRaises(IngestionError) as caught:
+            chunk_index.validate_index(index)
+        return caught.exception
+
+    def test_refusals(self):
+        document = lambda index: index["documents"][0]  # noqa: E731 - a short accessor keeps the table readable
+        cases = [
+            ("schema_version", lambda index: index.update(schema_version=2)),
+            ("schema_version", lambda index: index.update(schema_version=True)),
+            ("execution_mode", lambda index: index.update(execution_mode="online")),
+            ("unsupported_chunk_config", lambda index: index["config"].update(max_chars=80.0)),
+            ("unsupported_chunk_config", lambda index: index["config"].update(version=True)),
+            ("unsupported_chunk_config", lambda index: index["config"].update(max_chars=60)),
+            ("index_fields", lambda index: index.pop("index_id")),
+            ("index_fields", lambda index: index.update(extra=1)),
+            ("no_documents", lambda index: index.update(documents=[])),
+            ("chunks_not_list", lambda index: index.update(chunks={})),
+            ("document_fields", lambda index: document(index).pop("url")),
+            ("document_fields", lambda index: document(index).update(extra="x")),
+            ("field_not_string", lambda index: document(index).update(title=None)),
+            ("empty_field", lambda index: document(index).update(title="")),
+            ("bad_version", lambda index: document(index).update(version="v1")),
+            ("bad_sha256", lambda index: document(index).update(sha256="abc")),
+            ("text_too_large", lambda index: document(index).update(text="# T\n" + "é" * 40_000)),
+            ("blank_text", lambda index: document(index).update(text="  \n")),
+            ("nul_character", lambda index: document(index).update(text="# T\n\x00\n")),
+            ("carriage_return", lambda index: document(index).update(text="# T\r\nbody\n")),
+            ("text_hash_mismatch", lambda index: document(index).update(normalized_text_sha256="0" * 64)),
+            ("revision_mismatch", lambda index: document(index).update(document_revision="0" * 64)),
+            ("duplicate_source_id", lambda index: index["documents"].append(copy.deepcopy(index["documents"][0]))),
+            ("index_mismatch", lambda index: index["chunks"][0].update(start_line=True)),
+            ("index_mismatch", lambda index: index.update(index_id="0" * 64)),
+        ]
+        for code, mutate in cases:
+            with self.subTest(code=code):
+                self.assertEqual(self.refusal(mutate).code, code)
+
+    def test_no_malformed_value_escapes_as_another_exception(self):
+        """Replace every value of a saved index, one at a time, with values of the wrong kind."""
+        odd_values = [None, True, 0, -1, 1.5, "", "x", [], {}, [None], {"": None}]
+        index = fixture_result()["indexes"]["paragraph"]
+
+        def paths(value, prefix=()):
+            yield prefix
+            if isinstance(value, dict):
+                for key, item in value.items():
+                    yield from paths(item, (*prefix, key))
+            elif isinstance(value, list):
+                for position, item in enumerate(value):
+                    yield from paths(item, (*prefix, position))
+
+        checked = 0
+        for path in list(paths(index))[1:]:
+            for odd in odd_values:
+                forged = copy.deepcopy(index)
+                holder = forged
+                for step in path[:-1]:
+                    holder = holder[step]
+                if holder[path[-1]] == odd and type(holder[path[-1]]) is type(odd):
+                    continue
+                holder[path[-1]] = odd
+                with self.subTest(path=path, odd=odd):
+                    with self.assertRaises(IngestionError):
+                        chunk_index.validate_index(forged)
+                checked += 1
+        self.assertGreater(checked, 1000)
+
+
+class ResultValidation(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.result = fixture_result()
+
+    def refusal(self, mutate) -> IngestionError:
+        result = copy.deepcopy(self.result)
+        mutate(result)
+        with self.assertRaises(IngestionError) as caught:
+            chunk_index.validate_result(result)
+        return caught.exception
+
+    def test_the_fixture_result_passes(self):
+        self.assertEqual(chunk_index.validate_artifact(copy.deepcopy(self.result))[0], "result")
+        self.assertEqual(chunk_index.validate_artifact(copy.deepcopy(self.result["indexes"]["paragraph"]))[0], "index")
+
+    def test_a_flipped_verdict_is_refused(self):
+        def flip(result):
+            result["comparisons"][2]["instruction_and_qualifier_share_chunk"] = False
+
+        error = self.refusal(flip)
+        self.assertEqual((error.code, error.where), ("comparison_mismatch", "comparisons[2].instruction_and_qualifier_share_chunk"))
+        self.assertEqual(error.what, "saved false, derived true")
+
+    def test_refusals(self):
+        cases = [
+            ("result_fields", lambda result: result.pop("fixture_scope")),
+            ("execution_mode", lambda result: result.update(execution_mode="x")),
+            ("fixture_scope", lambda result: result.update(fixture_scope=" ")),
+            ("indexes_fields", lambda result: result["indexes"].pop("paragraph")),
+            (
+                "config_mismatch",
+                lambda result: result["indexes"].update(paragraph=copy.deepcopy(result["indexes"]["heading-aware"])),
+            ),
+            ("comparisons", lambda result: result["comparisons"].pop()),
+            ("comparison_span", lambda result: result["comparisons"][0].update(instruction_span=[51.0, 77])),
+            ("comparison_span", lambda result: result["comparisons"][0].update(instruction_span=[77, 51])),
+            ("comparison_mismatch", lambda result: result["comparisons"][1].update(instruction_span=[51, 78])),
+            ("comparison_mismatch", lambda result: result["comparisons"][0].update(chunk_count=12)),
+            ("comparison_mismatch", lambda result: result["comparisons"][1]["instruction_containing_chunk_ids"].clear()),
+            ("comparison_mismatch", lambda result: result["comparisons"].reverse()),
+        ]
+        for code, mutate in cases:
+            with self.subTest(code=code):
+                self.assertEqual(self.refusal(mutate).code, code)
+
+    def test_a_tampered_index_inside_a_result_names_its_path(self):
+        def tamper(result):
+            index = result["indexes"]["heading-aware"]
+            index["chunks"][0]["start"] = 50
+            index["chunks"][0]["text"] = index["documents"][0]["text"][50:270]
+            reforge_index(index)
+
+        error = self.refusal(tamper)
+        self.assertEqual(error.where, "indexes.heading-aware.chunks[0].start")
+
+    def test_a_saved_file_round_trips_through_the_strict_reader(self):
+        data = json.dumps(self.result, indent=2, ensure_ascii=False).encode("utf-8")
+        self.assertEqual(chunk_index.validate_artifact(parse_json_bytes(data, "result.json"))[0], "result")
+
+
+if __name__ == "__main__":
+    unittest.main()
