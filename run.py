@@ -29,7 +29,8 @@ exit codes:
   0  ok
   1  refused input: a source that fails its pin, a malformed file, or a
      saved result or index that does not re-derive exactly
-  2  usage: unknown command or option, or an --output the lab will not write
+  2  usage: unknown command or option, or an --output the lab will not or
+     cannot write (a folder, a missing folder, an input, no permission)
 
 Every refusal is one line on stderr: error: <code>: <where>: <what>
 """
@@ -109,7 +110,10 @@ def emit(data: bytes, path: Path | None) -> None:
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
     else:
-        write_atomically(path, data)
+        try:
+            write_atomically(path, data)
+        except OSError as error:
+            raise UsageError("output_unwritable", str(path), error.strerror or str(error)) from error
 
 
 # --- commands --------------------------------------------------------------------

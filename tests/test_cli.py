@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from unittest import mock
 
 import chunk_index
 from tests.support import ROOT, RUN_PY, LabTestCase, reforge_index, run_lab
@@ -197,3 +198,31 @@ class Imports(LabTestCase):
         )
         self.assertEqual(completed.returncode, 0, completed.stderr)
         self.assertTrue(chunk_index.validate_result(json.loads((self.folder / "r.json").read_text(encoding="utf-8"))))
+
+
+class AtomicWrite(LabTestCase):
+    def test_a_failed_replace_leaves_the_old_file_and_no_temporary(self):
+        import run
+
+        target = self.folder / "result.json"
+        target.write_bytes(b"old\n")
+        disk_full = OSError(28, "No space left on device")
+        with mock.patch.object(run.os, "replace", side_effect=disk_full), self.assertRaises(run.UsageError) as caught:
+            run.emit(b"new\n", target)
+        self.assertIn("output_unwritable", str(caught.exception))
+        self.assertEqual(target.read_bytes(), b"old\n")
+        self.assertEqual([path.name for path in self.folder.iterdir()], ["result.json"])
+
+    def test_a_new_file_gets_ordinary_permissions_and_a_replaced_one_keeps_its_own(self):
+        import run
+
+        fresh = self.folder / "fresh.json"
+        run.write_atomically(fresh, b"{}\n")
+        umask = os.umask(0)
+        os.umask(umask)
+        self.assertEqual(fresh.stat().st_mode & 0o777, 0o666 & ~umask)
+        kept = self.folder / "kept.json"
+        kept.write_bytes(b"old\n")
+        kept.chmod(0o640)
+        run.write_atomically(kept, b"new\n")
+        self.assertEqual((kept.read_bytes(), kept.stat().st_mode & 0o777), (b"new\n", 0o640))
