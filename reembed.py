@@ -278,12 +278,17 @@ def policy_lines(policy: PolicyDiff, with_documents: bool) -> list[str]:
         f"  added: {len(policy.reusable)} reusable by text hash, "
         f"{len(policy.needing_embedding)} with new text ({policy.embeddings_to_compute} distinct to embed)"
     )
-    for chunk in policy.needing_embedding:
-        lines.append(
-            f"  embed {quoted(chunk['source_id'])} order {chunk['order']} [{chunk['start']}, {chunk['end']}) "
-            f"lines {chunk['start_line']}-{chunk['end_line']}: {quoted(chunk['text'], 72)}"
-        )
+    lines.extend(f"  embed {needed_chunk_line(chunk)}" for chunk in policy.needing_embedding)
     return lines
+
+
+def needed_chunk_line(chunk: dict) -> str:
+    """Where a chunk needing an embedding sits, and the start of its text, quoted.
+
+    ``"aster-copy-v1" order 2 [271, 431) line 9: "After a refusal, …"``
+    """
+    lines = f"line {chunk['start_line']}" if chunk["start_line"] == chunk["end_line"] else f"lines {chunk['start_line']}-{chunk['end_line']}"
+    return f"{quoted(chunk['source_id'])} order {chunk['order']} [{chunk['start']}, {chunk['end']}) {lines}: {quoted(chunk['text'], 72)}"
 
 
 def diff_summary(diff: FileDiff) -> str:
