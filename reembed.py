@@ -31,6 +31,23 @@ REVISION_FIELDS = (*(field for field in SOURCE_FIELDS if field != "source_id"), 
 TEXT_FIELDS = frozenset({"normalized_text_sha256", "sha256"})
 
 
+# A chunk's payload as upsert metadata, in payload order; the index id follows.
+# Left out: the text (the record's own field), chunk_id (the record's id) and
+# section_id (section_title and the offsets already place the chunk).
+UPSERT_CHUNK_FIELDS = (
+    "source_id",
+    "version",
+    "document_revision",
+    "section_title",
+    "order",
+    "start",
+    "end",
+    "start_line",
+    "end_line",
+    "text_sha256",
+)
+
+
 # --- reading -------------------------------------------------------------------
 
 
@@ -321,21 +338,7 @@ def exported_index(path: Path, policy: str) -> dict:
 
 def upsert_record(chunk: dict, index_id: str) -> dict:
     """A chunk as a vector-store upsert record: ``{"id", "text", "metadata"}``."""
-    metadata = {
-        key: chunk[key]
-        for key in (
-            "source_id",
-            "version",
-            "document_revision",
-            "section_title",
-            "order",
-            "start",
-            "end",
-            "start_line",
-            "end_line",
-            "text_sha256",
-        )
-    }
+    metadata = {key: chunk[key] for key in UPSERT_CHUNK_FIELDS}
     metadata["index_id"] = index_id
     return {"id": chunk["chunk_id"], "text": chunk["text"], "metadata": metadata}
 
