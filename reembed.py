@@ -27,7 +27,7 @@ DIFF_VERSION = 1
 # The fields a document revision is computed from, besides the source_id that
 # names the document: a difference in any of them changes the revision.
 REVISION_FIELDS = (*(field for field in SOURCE_FIELDS if field != "source_id"), "normalized_text_sha256")
-# Fields whose change is explained by the text or the version, not by metadata.
+# Fields a text change accounts for: the raw-bytes pin follows the normalized text.
 TEXT_FIELDS = frozenset({"normalized_text_sha256", "sha256"})
 
 
