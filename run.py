@@ -2,6 +2,8 @@
 
     python run.py --output result.json     build the three indexes, compare, write the result
     python run.py validate result.json     re-derive a saved result or index; refuse any change
+    python run.py diff OLD NEW             which chunk ids changed and which embeddings to compute
+    python run.py export FILE --policy P   one policy's chunks as JSON Lines upsert records
 
 Exit codes: 0 ok, 1 refused input or a failed validation, 2 usage.
 Every refusal is one line on stderr: ``error: <code>: <where>: <what>``.
@@ -164,6 +166,31 @@ def run_validate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def run_diff(args: argparse.Namespace) -> int:
+    """Compare two saved results or indexes as a re-embedding plan."""
+    import reembed
+
+    diff = reembed.diff_files(Path(args.old), Path(args.new), args.old_policy or args.policy, args.new_policy or args.policy)
+    if args.json:
+        emit(canonical_result_bytes(reembed.diff_json(diff)), None)
+    else:
+        print(reembed.diff_summary(diff))
+    return EXIT_OK
+
+
+def run_export(args: argparse.Namespace) -> int:
+    """Write one policy's chunks as JSON Lines upsert records."""
+    import reembed
+
+    source = Path(args.file)
+    output = checked_output(args.output, (source,))
+    index = reembed.exported_index(source, args.policy)
+    emit(reembed.export_lines(index), output)
+    report = sys.stderr if output is None else sys.stdout
+    print(f"exported {len(index['chunks'])} {args.policy} chunks (index {index['index_id'][:12]}) to {'stdout' if output is None else output}", file=report)
+    return EXIT_OK
+
+
 # --- the parser ------------------------------------------------------------------
 
 
@@ -172,6 +199,36 @@ class LabArgumentParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> None:
         self.exit(EXIT_USAGE, f"error: usage: {self.prog}: {message} (see --help)\n")
+
+
+DIFF_DESCRIPTION = """\
+Validate OLD and NEW (saved results or single saved indexes), then per policy
+list the chunk ids kept, removed and added; among the added, those whose text
+already existed in OLD (an embedding keyed by text_sha256 is reusable) and those
+whose text is new; and why each document's revision changed (text, version or
+metadata). The summary ends with the count of embeddings to compute.
+
+Two results are compared policy by policy; a single index on each side is
+compared with the other whatever its policy. --policy narrows both sides to one
+policy; --old-policy and --new-policy narrow one side each, to compare policies
+(e.g. the paragraph and heading-aware indexes of one result).
+"""
+EXPORT_DESCRIPTION = """\
+Validate FILE (a saved result or a single saved index), then write every chunk
+of --policy's index as one JSON line, the record shape vector stores take for
+an upsert: {"id": chunk_id, "text": ..., "metadata": {...}}.
+"""
+
+
+def add_command(commands: argparse._SubParsersAction, name: str, summary: str, description: str) -> argparse.ArgumentParser:
+    """A subcommand parser with the lab's exit-code table under its help."""
+    return commands.add_parser(
+        name,
+        help=summary,
+        description=description,
+        epilog=EXIT_CODES_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -207,6 +264,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     validate.add_argument("file", metavar="FILE", help="a saved result.json or a single saved index")
     validate.set_defaults(handler=run_validate)
+    diff = add_command(commands, "diff", "which chunk ids two saved files keep, remove and add, and which embeddings to compute", DIFF_DESCRIPTION)
+    diff.add_argument("old", metavar="OLD", help="the saved result or index embedded so far")
+    diff.add_argument("new", metavar="NEW", help="the saved result or index to embed next")
+    diff.add_argument("--policy", choices=chunk_index.POLICY_NAMES, help="compare only this policy's indexes")
+    diff.add_argument("--old-policy", choices=chunk_index.POLICY_NAMES, help="take this policy's index from OLD (overrides --policy)")
+    diff.add_argument("--new-policy", choices=chunk_index.POLICY_NAMES, help="take this policy's index from NEW (overrides --policy)")
+    diff.add_argument("--json", action="store_true", help="print the diff as JSON (shape in README) instead of a summary")
+    diff.set_defaults(handler=run_diff)
+    export = add_command(commands, "export", "write one policy's chunks as JSON Lines upsert records", EXPORT_DESCRIPTION)
+    export.add_argument("file", metavar="FILE", help="a saved result.json or a single saved index")
+    export.add_argument("--policy", required=True, choices=chunk_index.POLICY_NAMES, help="the policy whose chunks to export")
+    export.add_argument("--output", metavar="FILE", default="-", help="write the JSON Lines here, atomically; '-' (the default) for stdout")
+    export.set_defaults(handler=run_export)
     return parser
 
 

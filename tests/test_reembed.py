@@ -1,0 +1,339 @@
+"""Tests for ``run.py diff`` and ``run.py export``: the re-embedding plan and the upsert records.
+
+Expectations come from the contract's rules and the fixture's known offsets:
+a chunk id covers the document revision, so every chunk of an edited source
+gets a new id; a paragraph's text does not depend on where it sits, so the
+unchanged paragraphs of an edited source keep their text hash.
+"""
+
+from __future__ import annotations
+
+import json
+import unittest
+from pathlib import Path
+
+import chunk_index
+import reembed
+from load_documents import load_manifest, normalize_newlines
+from tests.support import ROOT, LabTestCase, fixture_result, reforge_index, run_lab
+
+EDITED_SOURCE = "docs/aster-copy-v1.md"
+# The edit sits in the "After a refusal" paragraph, after the manifest's span
+# checks (which quote [51, 77) and [131, 171) of this source), so they still hold.
+ORIGINAL_PHRASE = "report the path conflict to the caller."
+EDITED_PHRASE = "report the path conflict to the calling code."
+INSTRUCTION_SPAN = (51, 77)
+QUALIFIER_SPAN = (131, 171)
+# Upsert metadata: the chunk's payload without what the record holds elsewhere
+# (text) or leaves out (section_id), then the index id.
+NOT_IN_METADATA = frozenset({"chunk_id", "section_id", "text"})
+
+
+def chunk_ids(chunks: list[dict], source_id: str | None = None) -> list[str]:
+    """The ids of ``chunks`` (of one source, if given), in order."""
+    return [chunk["chunk_id"] for chunk in chunks if source_id is None or chunk["source_id"] == source_id]
+
+
+class ReembedTestCase(LabTestCase):
+    """Saved files for the diff tests, all inside the test's temporary folder."""
+
+    def save_fixture_result(self, name: str = "old.json") -> Path:
+        return self.write_json(name, fixture_result())
+
+    def edit_copied_source(self, folder: Path, old: str, new: str) -> Path:
+        """Copy the inputs to ``folder``, replace ``old`` by ``new`` in one source, re-pin it."""
+        manifest_path = self.copy_inputs(folder)
+        source_path = folder / EDITED_SOURCE
+        text = source_path.read_text(encoding="utf-8")
+        if text.count(old) != 1:
+            raise AssertionError(f"{old!r} should occur once in {EDITED_SOURCE}")
+        source_path.write_bytes(text.replace(old, new).encode("utf-8"))
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+        for source in manifest["sources"]:
+            if source["path"] == EDITED_SOURCE:
+                source["sha256"] = chunk_index.sha(source_path.read_text(encoding="utf-8"))
+        manifest_path.write_text(json.dumps(manifest, indent=2), encoding="utf-8")
+        return manifest_path
+
+    def build_edited_result(self) -> Path:
+        """The result of a copy of the inputs with one sentence of aster-copy-v1 edited, built by run.py."""
+        folder = self.folder / "edited"
+        folder.mkdir()
+        manifest_path = self.edit_copied_source(folder, ORIGINAL_PHRASE, EDITED_PHRASE)
+        output = self.folder / "new.json"
+        completed = run_lab("--manifest", str(manifest_path), "--output", str(output))
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        return output
+
+    def edited_paragraph(self) -> str:
+        """The edited source's paragraph holding the new phrase: one line of the fixture, with its ``\\n``."""
+        text = (self.folder / "edited" / EDITED_SOURCE).read_text(encoding="utf-8")
+        return next(line for line in text.splitlines(keepends=True) if EDITED_PHRASE in line)
+
+
+class DiffOfIdenticalFilesTest(ReembedTestCase):
+    def test_fixture_result_against_itself_keeps_every_chunk(self) -> None:
+        path = self.save_fixture_result()
+        diff = reembed.diff_files(path, path)
+        expected = fixture_result()
+        self.assertEqual([(policy.old_policy, policy.new_policy) for policy in diff.policies], [(name, name) for name in chunk_index.POLICY_NAMES])
+        for policy in diff.policies:
+            with self.subTest(policy=policy.old_policy):
+                self.assertEqual(chunk_ids(policy.kept), chunk_ids(expected["indexes"][policy.old_policy]["chunks"]))
+                self.assertEqual(policy.removed, [])
+                self.assertEqual(policy.added, [])
+                self.assertEqual([change["status"] for change in policy.documents], ["unchanged", "unchanged"])
+        self.assertEqual(diff.embeddings_to_compute, 0)
+
+    def test_summary_ends_with_nothing_to_embed(self) -> None:
+        path = self.save_fixture_result()
+        completed = run_lab("diff", str(path), str(path))
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        self.assertEqual(completed.stdout.splitlines()[-1], "embeddings to compute: 0")
+        self.assertEqual(completed.stderr, "")
+
+
+class DiffAfterSourceEditTest(ReembedTestCase):
+    def setUp(self) -> None:
+        super().setUp()
+        self.old_path = self.save_fixture_result()
+        self.new_path = self.build_edited_result()
+        self.old = fixture_result()["indexes"]
+
+    def test_every_id_of_the_edited_source_changes_and_the_other_is_kept(self) -> None:
+        diff = reembed.diff_files(self.old_path, self.new_path)
+        for policy in diff.policies:
+            old_chunks = self.old[policy.old_policy]["chunks"]
+            with self.subTest(policy=policy.old_policy):
+                self.assertEqual(chunk_ids(policy.kept), chunk_ids(old_chunks, "aster-copy-v2"))
+                self.assertEqual(chunk_ids(policy.removed), chunk_ids(old_chunks, "aster-copy-v1"))
+                self.assertEqual({chunk["source_id"] for chunk in policy.added}, {"aster-copy-v1"})
+
+    def test_edited_revision_is_explained_by_text(self) -> None:
+        diff = reembed.diff_files(self.old_path, self.new_path, "paragraph", "paragraph")
+        changes = {change["source_id"]: change for change in diff.policies[0].documents}
+        self.assertEqual(changes["aster-copy-v1"]["status"], "changed")
+        self.assertEqual(changes["aster-copy-v1"]["reasons"], ["text"])
+        self.assertEqual(changes["aster-copy-v1"]["changed_fields"], ["sha256", "normalized_text_sha256"])
+        self.assertEqual(changes["aster-copy-v2"]["status"], "unchanged")
+
+    def test_only_the_edited_paragraph_needs_an_embedding(self) -> None:
+        diff = reembed.diff_files(self.old_path, self.new_path, "paragraph", "paragraph")
+        paragraph = diff.policies[0]
+        old_v1 = [chunk for chunk in self.old["paragraph"]["chunks"] if chunk["source_id"] == "aster-copy-v1"]
+        # One sentence edited inside one paragraph: the paragraphs are the same
+        # runs of lines, so each old paragraph but the edited one reappears verbatim.
+        self.assertEqual(len(paragraph.added), len(old_v1))
+        self.assertEqual([chunk["text"] for chunk in paragraph.needing_embedding], [self.edited_paragraph()])
+        unchanged_texts = [chunk["text"] for chunk in old_v1 if ORIGINAL_PHRASE not in chunk["text"]]
+        self.assertEqual([chunk["text"] for chunk in paragraph.reusable], unchanged_texts)
+        self.assertEqual(diff.embeddings_to_compute, 1)
+
+    def test_end_to_end_summary_and_json(self) -> None:
+        summary = run_lab("diff", str(self.old_path), str(self.new_path), "--policy", "paragraph")
+        self.assertEqual(summary.returncode, 0, summary.stderr)
+        self.assertEqual(summary.stdout.splitlines()[-1], "embeddings to compute: 1")
+        machine = run_lab("diff", str(self.old_path), str(self.new_path), "--policy", "paragraph", "--json")
+        self.assertEqual(machine.returncode, 0, machine.stderr)
+        plan = json.loads(machine.stdout)
+        self.assertEqual(list(plan), ["diff_version", "old", "new", "policies", "embeddings_to_compute"])
+        self.assertEqual(plan["embeddings_to_compute"], 1)
+        (pair,) = plan["policies"]
+        self.assertEqual((pair["old_policy"], pair["new_policy"]), ("paragraph", "paragraph"))
+        self.assertEqual(pair["kept_chunk_ids"], chunk_ids(self.old["paragraph"]["chunks"], "aster-copy-v2"))
+        self.assertEqual(len(pair["needs_embedding"]), 1)
+        self.assertEqual(pair["needs_embedding"][0]["text_sha256"], chunk_index.sha(self.edited_paragraph()))
+
+
+class DiffRevisionReasonsTest(ReembedTestCase):
+    def test_reasons_follow_the_changed_fields(self) -> None:
+        cases = [
+            (["sha256", "normalized_text_sha256"], ["text"]),
+            (["sha256"], ["metadata"]),
+            (["version"], ["version"]),
+            (["version", "url"], ["version", "metadata"]),
+            (["title", "sha256", "normalized_text_sha256"], ["text", "metadata"]),
+            ([], []),
+        ]
+        for changed_fields, reasons in cases:
+            with self.subTest(changed_fields=changed_fields):
+                self.assertEqual(reembed.revision_change_reasons(changed_fields), reasons)
+
+    def test_version_bump_changes_revision_for_the_version_alone(self) -> None:
+        sources = [dict(source) for source in load_manifest(self.copy_inputs()).sources]
+        old_index = chunk_index.build_index(chunk_index.policy_config("paragraph"), sources)
+        sources[0]["version"] = "1.1"
+        new_index = chunk_index.build_index(chunk_index.policy_config("paragraph"), sources)
+        policy = reembed.diff_indexes("paragraph", old_index, "paragraph", new_index)
+        self.assertEqual(policy.documents[0]["reasons"], ["version"])
+        self.assertEqual(policy.documents[0]["changed_fields"], ["version"])
+        # Same text, new ids: every embedding is reusable by text hash.
+        self.assertEqual(len(policy.reusable), len(chunk_ids(old_index["chunks"], "aster-copy-v1")))
+        self.assertEqual(policy.embeddings_to_compute, 0)
+
+    def test_summary_shows_untrusted_text_escaped(self) -> None:
+        manifest_path = self.edit_copied_source(self.folder / "escape", "After a refusal,", "After \x1b[2J</evidence> a refusal,")
+        manifest = load_manifest(manifest_path)
+        check = manifest.span_checks[0]
+        result = chunk_index.build_result(manifest.sources, check.source_id, check.instruction.as_list(), check.qualifier.as_list())
+        new_path = self.write_json("escape.json", result)
+        completed = run_lab("diff", str(self.save_fixture_result()), str(new_path), "--policy", "paragraph")
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        self.assertNotIn("\x1b", completed.stdout)
+        self.assertIn("\\u001b[2J</evidence>", completed.stdout)
+
+
+class DiffBetweenPoliciesTest(ReembedTestCase):
+    def expect_paragraph_to_heading_aware(self, policy: reembed.PolicyDiff) -> None:
+        """Every id changes (the config is part of it); a one-paragraph group keeps its paragraph's text."""
+        indexes = fixture_result()["indexes"]
+        paragraph_spans = {(chunk["source_id"], chunk["start"], chunk["end"]) for chunk in indexes["paragraph"]["chunks"]}
+        heading_chunks = indexes["heading-aware"]["chunks"]
+        self.assertEqual(policy.kept, [])
+        self.assertEqual(chunk_ids(policy.removed), chunk_ids(indexes["paragraph"]["chunks"]))
+        self.assertEqual(chunk_ids(policy.added), chunk_ids(heading_chunks))
+        single = [chunk for chunk in heading_chunks if (chunk["source_id"], chunk["start"], chunk["end"]) in paragraph_spans]
+        self.assertEqual(chunk_ids(policy.reusable), chunk_ids(single))
+        # The group that joins the instruction and its qualifier is the one new text.
+        (grouped,) = policy.needing_embedding
+        self.assertEqual(grouped["source_id"], "aster-copy-v1")
+        self.assertLessEqual(grouped["start"], INSTRUCTION_SPAN[0])
+        self.assertLessEqual(QUALIFIER_SPAN[1], grouped["end"])
+
+    def test_two_policies_of_one_result(self) -> None:
+        path = self.save_fixture_result()
+        diff = reembed.diff_files(path, path, "paragraph", "heading-aware")
+        (policy,) = diff.policies
+        self.assertEqual((policy.old_policy, policy.new_policy), ("paragraph", "heading-aware"))
+        self.expect_paragraph_to_heading_aware(policy)
+        self.assertEqual(diff.embeddings_to_compute, 1)
+
+    def test_two_single_index_files(self) -> None:
+        indexes = fixture_result()["indexes"]
+        old_path = self.write_json("paragraph.json", indexes["paragraph"])
+        new_path = self.write_json("heading-aware.json", indexes["heading-aware"])
+        diff = reembed.diff_files(old_path, new_path)
+        (policy,) = diff.policies
+        self.expect_paragraph_to_heading_aware(policy)
+        completed = run_lab("diff", str(old_path), str(new_path))
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        self.assertIn("paragraph -> heading-aware:", completed.stdout.splitlines())
+        self.assertEqual(completed.stdout.splitlines()[-1], "embeddings to compute: 1")
+
+    def test_result_against_one_index_pairs_the_same_policy(self) -> None:
+        result_path = self.save_fixture_result()
+        index_path = self.write_json("heading-aware.json", fixture_result()["indexes"]["heading-aware"])
+        (policy,) = reembed.diff_files(result_path, index_path).policies
+        self.assertEqual((policy.old_policy, policy.new_policy), ("heading-aware", "heading-aware"))
+        self.assertEqual(policy.added, [])
+
+    def test_policy_missing_from_a_single_index_is_refused(self) -> None:
+        index_path = self.write_json("heading-aware.json", fixture_result()["indexes"]["heading-aware"])
+        completed = run_lab("diff", str(index_path), str(index_path), "--policy", "paragraph")
+        self.assert_one_line_refusal(completed, "policy_not_in_file")
+        self.assertIn(str(index_path), completed.stderr)
+
+
+class DiffRefusesTamperedInputTest(ReembedTestCase):
+    def tampered_result(self, name: str) -> Path:
+        """The fixture result with one paragraph chunk's text changed and every hash recomputed."""
+        result = fixture_result()
+        chunk = result["indexes"]["paragraph"]["chunks"][0]
+        chunk["text"] = chunk["text"].replace("Call", "call")
+        reforge_index(result["indexes"]["paragraph"])
+        return self.write_json(name, result)
+
+    def test_tampered_side_is_named(self) -> None:
+        good = self.save_fixture_result("good.json")
+        bad = self.tampered_result("tampered.json")
+        for old, new in ((bad, good), (good, bad)):
+            with self.subTest(old=old.name, new=new.name):
+                completed = run_lab("diff", str(old), str(new))
+                self.assert_one_line_refusal(completed, "index_mismatch")
+                self.assertIn(f"{bad}: indexes.paragraph.chunks[0].text", completed.stderr)
+                self.assertEqual(completed.stdout, "")
+
+    def test_unreadable_inputs_are_refused(self) -> None:
+        good = self.save_fixture_result("good.json")
+        not_json = self.folder / "not.json"
+        not_json.write_text("{", encoding="utf-8")
+        cases = [
+            (self.folder / "missing.json", "file_missing"),
+            (not_json, "json_syntax"),
+            (self.write_json("other.json", {"hello": 1}), "unknown_artifact"),
+        ]
+        for path, code in cases:
+            with self.subTest(code=code):
+                self.assert_one_line_refusal(run_lab("diff", str(good), str(path)), code)
+
+
+class ExportTest(ReembedTestCase):
+    def source_texts(self) -> dict[str, str]:
+        """Each fixture source's normalized text, read from the pinned file itself."""
+        texts = {}
+        for name in ("aster-copy-v1", "aster-copy-v2"):
+            raw = (ROOT / "docs" / f"{name}.md").read_bytes()
+            texts[name] = normalize_newlines(raw.decode("utf-8"))
+        return texts
+
+    def test_every_line_is_one_upsert_record_of_the_index(self) -> None:
+        path = self.save_fixture_result("result.json")
+        texts = self.source_texts()
+        for name in chunk_index.POLICY_NAMES:
+            index = fixture_result()["indexes"][name]
+            with self.subTest(policy=name):
+                completed = run_lab("export", str(path), "--policy", name, "--output", "-")
+                self.assertEqual(completed.returncode, 0, completed.stderr)
+                records = [json.loads(line) for line in completed.stdout.split("\n")[:-1]]
+                self.assertTrue(completed.stdout.endswith("\n"))
+                self.assertEqual([record["id"] for record in records], chunk_ids(index["chunks"]))
+                for record, chunk in zip(records, index["chunks"]):
+                    metadata = record["metadata"]
+                    self.assertEqual(list(record), ["id", "text", "metadata"])
+                    self.assertEqual(list(metadata), [key for key in chunk if key not in NOT_IN_METADATA] + ["index_id"])
+                    self.assertEqual((metadata["start"], metadata["end"]), (chunk["start"], chunk["end"]))
+                    self.assertEqual(record["text"], texts[metadata["source_id"]][metadata["start"] : metadata["end"]])
+                    self.assertEqual(metadata["text_sha256"], chunk_index.sha(record["text"]))
+                    self.assertEqual(metadata["index_id"], index["index_id"])
+
+    def test_file_output_matches_stdout(self) -> None:
+        path = self.save_fixture_result("result.json")
+        output = self.folder / "chunks.jsonl"
+        written = run_lab("export", str(path), "--policy", "heading-aware", "--output", str(output))
+        self.assertEqual(written.returncode, 0, written.stderr)
+        printed = run_lab("export", str(path), "--policy", "heading-aware")
+        self.assertEqual(output.read_text(encoding="utf-8"), printed.stdout)
+        self.assertEqual(len(printed.stdout.splitlines()), 7)
+
+    def test_single_index_file_exports(self) -> None:
+        index = fixture_result()["indexes"]["paragraph"]
+        path = self.write_json("paragraph.json", index)
+        data = reembed.export_lines(reembed.exported_index(path, "paragraph"))
+        self.assertEqual(len(data.decode("utf-8").splitlines()), len(index["chunks"]))
+
+    def test_refusals_leave_outputs_untouched(self) -> None:
+        path = self.save_fixture_result("result.json")
+        before = path.read_bytes()
+        existing = self.folder / "existing.jsonl"
+        existing.write_text("keep me\n", encoding="utf-8")
+        tampered = fixture_result()
+        tampered["indexes"]["fixed-char"]["chunks"][2]["end"] -= 1
+        tampered["indexes"]["fixed-char"]["chunks"][2]["text"] = tampered["indexes"]["fixed-char"]["chunks"][2]["text"][:-1]
+        reforge_index(tampered["indexes"]["fixed-char"])
+        tampered_path = self.write_json("tampered.json", tampered)
+        single_path = self.write_json("paragraph.json", fixture_result()["indexes"]["paragraph"])
+        cases = [
+            (("export", str(path), "--policy", "paragraph", "--output", str(path)), "output_is_input", 2),
+            (("export", str(tampered_path), "--policy", "fixed-char", "--output", str(existing)), "index_mismatch", 1),
+            (("export", str(single_path), "--policy", "fixed-char", "--output", str(existing)), "policy_not_in_file", 1),
+        ]
+        for args, code, exit_code in cases:
+            with self.subTest(code=code):
+                self.assert_one_line_refusal(run_lab(*args), code, exit_code)
+        self.assertEqual(path.read_bytes(), before)
+        self.assertEqual(existing.read_text(encoding="utf-8"), "keep me\n")
+        self.assertEqual(sorted(entry.name for entry in self.folder.iterdir()), ["existing.jsonl", "paragraph.json", "result.json", "tampered.json"])
+
+
+if __name__ == "__main__":
+    unittest.main()
