@@ -272,6 +272,11 @@ def holds(chunk: dict, start: int, end: int) -> bool:
     return chunk["start"] <= start and end <= chunk["end"]
 
 
+def counted(count: int, noun: str) -> str:
+    """``counted(1, "chunk")`` -> ``"1 chunk"``, ``counted(8, "chunk")`` -> ``"8 chunks"``."""
+    return f"{count:,} {noun}" if count == 1 else f"{count:,} {noun}s"
+
+
 def numbered(orders: list[int]) -> str:
     """``[0]`` -> ``"chunk 0"``, ``[0, 1]`` -> ``"chunks 0 and 1"``, ``[0, 1, 2]`` -> ``"chunks 0, 1 and 2"``."""
     if len(orders) == 1:
@@ -368,8 +373,8 @@ def storage_growth(index: dict) -> StorageGrowth:
 def growth_sentence(growth: StorageGrowth) -> str:
     """``"8 chunks, mean 98.1 chars, index 21,345 bytes = 6.05x the 3,528 source bytes"``."""
     return (
-        f"{growth.chunk_count} chunks, mean {growth.mean_chunk_chars:.1f} chars, index {growth.index_bytes:,} bytes"
-        f" = {growth.ratio:.2f}x the {growth.source_bytes:,} source bytes"
+        f"{counted(growth.chunk_count, 'chunk')}, mean {growth.mean_chunk_chars:.1f} chars,"
+        f" index {counted(growth.index_bytes, 'byte')} = {growth.ratio:.2f}x the {counted(growth.source_bytes, 'source byte')}"
     )
 
 
@@ -525,7 +530,7 @@ def terminal_document(view: DocumentView, painter: Painter) -> list[str]:
     document = view.document
     lines = [
         "",
-        painter.paint(f"─── {visible(document['source_id'])} · {visible(document['path'])} · {view.chunk_count} chunks", "heading"),
+        painter.paint(f"─── {visible(document['source_id'])} · {visible(document['path'])} · {counted(view.chunk_count, 'chunk')}", "heading"),
     ]
     lines.extend(f"      {verdict}" for verdict in view.verdicts)
     for block in view.blocks:
@@ -645,7 +650,7 @@ def html_policy(view: PolicyView) -> str:
         source = document.document
         parts.append(
             f"<h3>{escaped(visible(source['title']))} <small>{escaped(visible(source['path']))}"
-            f" · {document.chunk_count} chunks</small></h3>"
+            f" · {counted(document.chunk_count, 'chunk')}</small></h3>"
         )
         parts.extend(f'<p class="verdict">{escaped(verdict)}</p>' for verdict in document.verdicts)
         parts.extend(html_block(block, view.name) for block in document.blocks)
