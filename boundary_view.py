@@ -42,10 +42,13 @@ _RESERVED_CHARACTERS = frozenset({NEWLINE_MARK, CUT_MARK, OPEN_BRACKET, CLOSE_BR
 # overrides, zero-width joiners), line and paragraph separators, lone surrogates.
 _HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
 
-LEGEND = (
-    f"{NEWLINE_MARK} a newline the chunk holds · {CUT_MARK} a boundary inside a line · "
-    "│ text in a chunk · · text outside every chunk · "
-    "\\xNN \\uNNNN a control or invisible character · \\\\ a backslash"
+LEGEND_TERMS = (
+    f"{NEWLINE_MARK} a newline the chunk holds",
+    f"{CUT_MARK} a boundary inside a line",
+    "│ text in a chunk",
+    "· text outside every chunk",
+    "\\xNN \\uNNNN a control or invisible character",
+    "\\\\ a backslash",
 )
 
 
@@ -549,7 +552,11 @@ def terminal_document(view: DocumentView, painter: Painter) -> list[str]:
 def terminal_view(sources: tuple[dict, ...], checks: tuple, policies: tuple[str, ...], colour: bool) -> str:
     """Each policy's chunks over the source text, as the ``show`` command prints it."""
     painter = Painter(colour)
-    lines = ["markers: " + LEGEND, *(f"  {line}" for line in check_legend(checks))]
+    lines = [
+        "markers: " + " · ".join(LEGEND_TERMS[:4]),
+        "         " + " · ".join(LEGEND_TERMS[4:]),
+        *(f"  {line}" for line in check_legend(checks)),
+    ]
     for name in policies:
         index = chunk_index.build_index(chunk_index.policy_config(name), sources)
         view = policy_view(name, index, checks)
@@ -575,7 +582,8 @@ code, pre, .caption { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas
 .note, .legend { color: #444; margin: .25rem 0; }
 .policies { display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); gap: 1rem; align-items: start; }
 .policy { border: 1px solid #d0d0d0; border-radius: 6px; padding: .6rem; min-width: 0; }
-.growth, .verdict { font-size: 12px; color: #333; margin: .2rem 0; }
+.growth { font-size: 12px; color: #333; margin: .2rem 0; }
+.verdict { font-size: 12px; color: #1d6b2f; font-weight: 600; margin: .2rem 0; }
 pre { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; font-size: 12px; line-height: 1.4; }
 .chunk, .gap { padding: .2rem .4rem; margin: .15rem 0; border-left: 4px solid transparent; }
 .chunk.shade0 { background: #e7effc; border-left-color: #3d6fc4; }
@@ -677,7 +685,7 @@ def html_report(result: dict, checks: tuple) -> str:
             f'<p class="note">{escaped(result["fixture_scope"])}</p>',
             html_table(summary_rows(result)),
             f'<ul class="legend">{legend}</ul>',
-            f'<p class="legend">{escaped(LEGEND)}. Hover a chunk for its full id and section.</p>',
+            f'<p class="legend">{escaped(" · ".join(LEGEND_TERMS))}. Hover a chunk for its full id and section.</p>',
             '<div class="policies">',
             *(html_policy(view) for view in views),
             "</div>",
