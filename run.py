@@ -139,7 +139,7 @@ def run_build(args: argparse.Namespace) -> int:
     manifest = load_manifest(manifest_path)
     for path in manifest.source_paths():
         checked_output(args.output, (path,))
-    report = None if args.html is None else checked_report(args.html, output, (manifest_path, *manifest.source_paths()))
+    html_path = None if args.html is None else checked_report(args.html, output, (manifest_path, *manifest.source_paths()))
     if len(manifest.span_checks) != 1:
         raise IngestionError(
             "span_checks",
@@ -150,15 +150,15 @@ def run_build(args: argparse.Namespace) -> int:
     result = chunk_index.build_result(
         manifest.sources, check.source_id, check.instruction.as_list(), check.qualifier.as_list()
     )
-    page = None if report is None else report_bytes(result, manifest.span_checks)
+    page = None if html_path is None else report_bytes(result, manifest.span_checks)
     emit(canonical_result_bytes(result), output)
-    if report is not None:
-        write_atomically(report, page)
-    stream = sys.stderr if output is None else sys.stdout
-    print(summary_table(result), file=stream)
-    print(f"wrote {'stdout' if output is None else output}", file=stream)
-    if report is not None:
-        print(f"wrote {report}", file=stream)
+    if html_path is not None:
+        write_atomically(html_path, page)
+    report = sys.stderr if output is None else sys.stdout
+    print(summary_table(result), file=report)
+    print(f"wrote {'stdout' if output is None else output}", file=report)
+    if html_path is not None:
+        print(f"wrote {html_path}", file=report)
     return EXIT_OK
 
 
@@ -240,9 +240,10 @@ def build_parser() -> argparse.ArgumentParser:
         "show",
         help="print each policy's chunks over the source text",
         description=(
-            "Print every document's text chunk by chunk for each policy: order, id prefix, lines, "
-            "[start, end), the instruction and qualifier marked, and the boundary that splits them. "
-            "Colour only on a terminal with NO_COLOR unset; plain markers otherwise."
+            "Print every document's text chunk by chunk for each policy: order, id prefix,\n"
+            "lines, [start, end), the instruction and qualifier marked, and the boundary\n"
+            "that splits them. Colour only on a terminal with NO_COLOR unset; plain\n"
+            "markers otherwise, so the view can be piped and diffed."
         ),
         epilog=EXIT_CODES_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
