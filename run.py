@@ -122,13 +122,20 @@ def emit(data: bytes, path: Path | None) -> None:
 
 
 def summary_table(result: dict) -> str:
-    """The comparison as a table a person reads at a glance."""
-    rows = [("policy", "chunks", "instruction + qualifier")]
-    for comparison in result["comparisons"]:
-        verdict = "same chunk" if comparison["instruction_and_qualifier_share_chunk"] else "split"
-        rows.append((comparison["strategy"], str(comparison["chunk_count"]), verdict))
-    widths = [max(len(row[column]) for row in rows) for column in range(2)]
-    return "\n".join(f"{row[0]:<{widths[0]}}  {row[1]:>{widths[1]}}  {row[2]}" for row in rows)
+    """The comparison and each policy's storage figures as a table a person reads at a glance."""
+    import boundary_view
+
+    return boundary_view.summary_table(result)
+
+
+def checked_report(value: str, output: Path | None, protected: tuple[Path, ...]) -> Path:
+    """The ``--html`` path, refused like ``--output`` and also when it names the result file."""
+    if value == "-":
+        raise UsageError("html_to_stdout", value, "the report is a page to open in a browser; name a file")
+    path = checked_output(value, protected)
+    if output is not None and path.resolve() == output.resolve():
+        raise UsageError("html_is_output", value, "is also the --output file; name another file for the report")
+    return path
 
 
 def run_build(args: argparse.Namespace) -> int:
@@ -138,6 +145,7 @@ def run_build(args: argparse.Namespace) -> int:
     manifest = load_manifest(manifest_path)
     for path in manifest.source_paths():
         checked_output(args.output, (path,))
+    html_path = None if args.html is None else checked_report(args.html, output, (manifest_path, *manifest.source_paths()))
     if len(manifest.span_checks) != 1:
         raise IngestionError(
             "span_checks",
@@ -148,10 +156,34 @@ def run_build(args: argparse.Namespace) -> int:
     result = chunk_index.build_result(
         manifest.sources, check.source_id, check.instruction.as_list(), check.qualifier.as_list()
     )
+    page = None if html_path is None else report_bytes(result, manifest.span_checks)
     emit(canonical_result_bytes(result), output)
+    if html_path is not None:
+        write_atomically(html_path, page)
     report = sys.stderr if output is None else sys.stdout
     print(summary_table(result), file=report)
     print(f"wrote {'stdout' if output is None else output}", file=report)
+    if html_path is not None:
+        print(f"wrote {html_path}", file=report)
+    return EXIT_OK
+
+
+def report_bytes(result: dict, span_checks: tuple) -> bytes:
+    """The self-contained HTML report of ``result`` (see ``boundary_view``)."""
+    import boundary_view
+
+    return boundary_view.html_report(result, span_checks).encode("utf-8")
+
+
+def run_show(args: argparse.Namespace) -> int:
+    """Print each policy's chunks over the source text, coloured only on a terminal."""
+    import boundary_view
+
+    manifest = load_manifest(Path(args.manifest))
+    policies = chunk_index.POLICY_NAMES if args.policy is None else (args.policy,)
+    colour = boundary_view.colour_wanted(sys.stdout, os.environ)
+    view = boundary_view.terminal_view(manifest.sources, manifest.span_checks, policies, colour)
+    emit(view.encode("utf-8"), None)
     return EXIT_OK
 
 
@@ -213,6 +245,12 @@ compared with the other whatever its policy. --policy narrows both sides to one
 policy; --old-policy and --new-policy narrow one side each, to compare policies
 (e.g. the paragraph and heading-aware indexes of one result).
 """
+SHOW_DESCRIPTION = """\
+Print every document's text chunk by chunk for each policy: order, id prefix,
+lines, [start, end), the instruction and qualifier marked, and the boundary
+that splits them. Colour only on a terminal with NO_COLOR unset; plain
+markers otherwise, so the view can be piped and diffed.
+"""
 EXPORT_DESCRIPTION = """\
 Validate FILE (a saved result or a single saved index), then write every chunk
 of --policy's index as one JSON line, the record shape vector stores take for
@@ -249,6 +287,7 @@ def build_parser() -> argparse.ArgumentParser:
         "source paths are relative to its folder",
     )
     parser.add_argument("--output", metavar="FILE", help="write the result JSON here, atomically; '-' for stdout (the table then goes to stderr)")
+    parser.add_argument("--html", metavar="FILE", help="also write a self-contained HTML report of every policy's chunks here, atomically")
     parser.set_defaults(handler=run_build)
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
     validate = commands.add_parser(
@@ -264,6 +303,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     validate.add_argument("file", metavar="FILE", help="a saved result.json or a single saved index")
     validate.set_defaults(handler=run_validate)
+    show = add_command(commands, "show", "print each policy's chunks over the source text", SHOW_DESCRIPTION)
+    show.add_argument("--policy", choices=chunk_index.POLICY_NAMES, help="show only this policy (default: all three)")
+    # SUPPRESS keeps a --manifest given before the command from being reset to the default.
+    show.add_argument("--manifest", default=argparse.SUPPRESS, help="manifest of pinned sources and span checks (default: manifest.json beside run.py)")
+    show.set_defaults(handler=run_show)
     diff = add_command(commands, "diff", "which chunk ids two saved files keep, remove and add, and which embeddings to compute", DIFF_DESCRIPTION)
     diff.add_argument("old", metavar="OLD", help="the saved result or index embedded so far")
     diff.add_argument("new", metavar="NEW", help="the saved result or index to embed next")

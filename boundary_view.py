@@ -1,0 +1,696 @@
+"""See where each policy's chunk boundaries fall: a terminal view and an HTML report.
+
+Offsets in a result are exact but hard to picture. This module lays every
+document's text out chunk by chunk, with each chunk's order, id prefix, lines and
+``[start, end)``, the instruction and qualifier spans of the manifest's span
+checks marked inside the text, and, where a policy separates a pair, the offset
+and line of the boundary that does it. It also measures what each policy costs
+in storage. ``terminal_view`` renders that as plain or ANSI-coloured text;
+``html_report`` as one self-contained HTML page.
+
+Source text is untrusted data. Both renderers pass every piece of it through
+``visible`` first, so a control character, a bidirectional override or one of
+the view's own marker characters is shown as an escape (``\\x1b``) instead of
+acting on the terminal or passing for a marker; the HTML renderer then
+escapes it with ``html.escape`` as well.
+
+It reads no files and writes none: ``run.py`` does the I/O.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import unicodedata
+from bisect import bisect_left
+from dataclasses import dataclass
+
+import chunk_index
+
+ID_PREFIX_LENGTH = 12
+ROLE_LETTERS = {"instruction": "I", "qualifier": "Q"}
+
+# The view's own markers. Source text holding one of them is shown escaped, so a
+# marker on screen always comes from the lab, never from the text.
+NEWLINE_MARK = "⏎"
+CUT_MARK = "¦"
+OPEN_BRACKET = "⟦"
+CLOSE_BRACKET = "⟧"
+_RESERVED_CHARACTERS = frozenset({NEWLINE_MARK, CUT_MARK, OPEN_BRACKET, CLOSE_BRACKET})
+# Characters that are invisible or act on the terminal rather than print:
+# controls (ESC starts an escape sequence), format characters (bidirectional
+# overrides, zero-width joiners), line and paragraph separators, lone surrogates.
+_HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
+
+LEGEND_TERMS = (
+    f"{NEWLINE_MARK} a newline the chunk holds",
+    f"{CUT_MARK} a boundary inside a line",
+    "│ text in a chunk",
+    "· text outside every chunk",
+    "\\xNN \\uNNNN a control or invisible character",
+    "\\\\ a backslash",
+)
+
+
+# --- visible text ------------------------------------------------------------------
+
+
+def escape_code(character: str) -> str:
+    """Python-style escape for one character: ``"\\x1b"`` -> ``"\\\\x1b"``, ``"\\u202e"`` -> ``"\\\\u202e"``."""
+    code = ord(character)
+    if code <= 0xFF:
+        return f"\\x{code:02x}"
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    return f"\\U{code:08x}"
+
+
+def visible_character(character: str) -> str:
+    """How the view shows one character of source text.
+
+    ``"\\n"`` -> ``"⏎"``, ``"\\t"`` -> ``"\\\\t"``, ``"\\\\"`` -> ``"\\\\\\\\"``, ``"\\x1b"`` -> ``"\\\\x1b"``,
+    ``"⟦"`` -> ``"\\\\u27e6"``; anything printable is itself.
+    """
+    if character == "\n":
+        return NEWLINE_MARK
+    if character == "\t":
+        return "\\t"
+    if character == "\\":
+        return "\\\\"
+    if character in _RESERVED_CHARACTERS or unicodedata.category(character) in _HIDDEN_CATEGORIES:
+        return escape_code(character)
+    return character
+
+
+def visible(text: str) -> str:
+    """``text`` with every newline, control, invisible or marker character made visible and inert.
+
+    ``visible("a\\x1b[2J\\n")`` -> ``"a\\\\x1b[2J⏎"``: the escape sequence is shown, never run.
+    """
+    return "".join(visible_character(character) for character in text)
+
+
+def escaped(text: str) -> str:
+    """``text`` as HTML text or attribute value: ``escaped('</b>"')`` -> ``'&lt;/b&gt;&quot;'``."""
+    return html.escape(text, quote=True)
+
+
+# --- the picture of one document ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Mark:
+    """One marked span in a document: ``label`` is ``I`` or ``Q`` (numbered when there are several checks)."""
+
+    role: str
+    label: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Run:
+    """A stretch of text inside one row, with the roles of the marks that cover it."""
+
+    text: str
+    roles: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Edge:
+    """Where a mark opens or closes."""
+
+    mark: Mark
+    opening: bool
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of a segment (or the part of a line the segment holds)."""
+
+    line: int
+    starts_mid_line: bool
+    ends_mid_line: bool
+    items: tuple[Run | Edge, ...]
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A chunk, or text that lies outside every chunk (``chunk`` is ``None``)."""
+
+    start: int
+    end: int
+    chunk: dict | None
+    shade: int
+    rows: tuple[Row, ...]
+
+
+@dataclass(frozen=True)
+class Split:
+    """A boundary that separates an instruction from its qualifier."""
+
+    offset: int
+    sentence: str
+
+
+@dataclass(frozen=True)
+class DocumentView:
+    """One document under one policy: its verdict lines and its blocks in text order."""
+
+    document: dict
+    chunk_count: int
+    verdicts: tuple[str, ...]
+    blocks: tuple[Segment | Split, ...]
+
+
+@dataclass(frozen=True)
+class StorageGrowth:
+    """What one policy's index costs: chunks, mean chunk length, saved size against the source."""
+
+    chunk_count: int
+    mean_chunk_chars: float
+    index_bytes: int
+    source_bytes: int
+
+    @property
+    def ratio(self) -> float:
+        return self.index_bytes / self.source_bytes
+
+
+@dataclass(frozen=True)
+class PolicyView:
+    """One policy: its name, config, storage figures and every document's picture."""
+
+    name: str
+    config: dict
+    growth: StorageGrowth
+    documents: tuple[DocumentView, ...]
+
+
+def mark_label(role: str, number: int, check_count: int) -> str:
+    """``I``/``Q`` for a lone check; ``I2``/``Q2`` for the second of several."""
+    letter = ROLE_LETTERS[role]
+    return letter if check_count == 1 else f"{letter}{number}"
+
+
+def marker(edge: Edge) -> str:
+    """The plain marker of an edge: ``⟦I›`` opens the instruction, ``‹I⟧`` closes it."""
+    if edge.opening:
+        return f"{OPEN_BRACKET}{edge.mark.label}›"
+    return f"‹{edge.mark.label}{CLOSE_BRACKET}"
+
+
+def document_marks(checks: tuple, source_id: str) -> tuple[Mark, ...]:
+    """The instruction and qualifier marks of every span check on ``source_id``, in offset order."""
+    marks = []
+    for number, check in enumerate(checks, start=1):
+        if check.source_id != source_id:
+            continue
+        for role in ROLE_LETTERS:
+            span = getattr(check, role)
+            marks.append(Mark(role, mark_label(role, number, len(checks)), span.start, span.end))
+    return tuple(sorted(marks, key=lambda mark: (mark.start, mark.end, mark.label)))
+
+
+def segment_spans(text_length: int, chunks: list[dict]) -> list[tuple[int, int, dict | None]]:
+    """The document cut into chunks and the stretches between them, in offset order.
+
+    Chunks ``[2, 5)`` and ``[7, 9)`` of a 10-character text ->
+    ``[(0, 2, None), (2, 5, c0), (5, 7, None), (7, 9, c1), (9, 10, None)]``.
+    """
+    spans: list[tuple[int, int, dict | None]] = []
+    position = 0
+    for chunk in sorted(chunks, key=lambda chunk: (chunk["start"], chunk["order"])):
+        if chunk["start"] > position:
+            spans.append((position, chunk["start"], None))
+        spans.append((chunk["start"], chunk["end"], chunk))
+        position = max(position, chunk["end"])
+    if position < text_length:
+        spans.append((position, text_length, None))
+    return spans
+
+
+def line_of(newlines: list[int], offset: int) -> int:
+    """The 1-based line holding ``offset``; same as ``text.count("\\n", 0, offset) + 1``."""
+    return bisect_left(newlines, offset) + 1
+
+
+def segment_rows(text: str, start: int, end: int, marks: tuple[Mark, ...], newlines: list[int]) -> tuple[Row, ...]:
+    """``text[start:end]`` as rows of runs and mark edges, one row per line.
+
+    A mark closing right after a newline closes on that newline's row, and a mark
+    that crosses the segment's edge colours its runs here but shows only the edge
+    that falls inside.
+    """
+    cuts = {start, end}
+    for mark in marks:
+        cuts.update(position for position in (mark.start, mark.end) if start < position < end)
+    inner_newlines = newlines[bisect_left(newlines, start) : bisect_left(newlines, end - 1)]
+    cuts.update(position + 1 for position in inner_newlines)
+    points = sorted(cuts)
+    rows = []
+    items: list[Run | Edge] = []
+    row_start = start
+    for piece_start, piece_end in zip(points, points[1:]):
+        items.extend(Edge(mark, True) for mark in marks if mark.start == piece_start)
+        roles = tuple(mark.role for mark in marks if mark.start <= piece_start and piece_end <= mark.end)
+        items.append(Run(text[piece_start:piece_end], roles))
+        items.extend(Edge(mark, False) for mark in marks if mark.end == piece_end)
+        if text[piece_end - 1] == "\n" or piece_end == end:
+            rows.append(
+                Row(
+                    line=line_of(newlines, row_start),
+                    starts_mid_line=row_start > 0 and text[row_start - 1] != "\n",
+                    ends_mid_line=text[piece_end - 1] != "\n",
+                    items=tuple(items),
+                )
+            )
+            items = []
+            row_start = piece_end
+    return tuple(rows)
+
+
+def holds(chunk: dict, start: int, end: int) -> bool:
+    """Whether ``chunk`` holds all of ``[start, end)``, as the comparison counts it."""
+    return chunk["start"] <= start and end <= chunk["end"]
+
+
+def counted(count: int, noun: str) -> str:
+    """``counted(1, "chunk")`` -> ``"1 chunk"``, ``counted(8, "chunk")`` -> ``"8 chunks"``."""
+    return f"{count:,} {noun}" if count == 1 else f"{count:,} {noun}s"
+
+
+def numbered(orders: list[int]) -> str:
+    """``[0]`` -> ``"chunk 0"``, ``[0, 1]`` -> ``"chunks 0 and 1"``, ``[0, 1, 2]`` -> ``"chunks 0, 1 and 2"``."""
+    if len(orders) == 1:
+        return f"chunk {orders[0]}"
+    return f"chunks {', '.join(str(order) for order in orders[:-1])} and {orders[-1]}"
+
+
+def span_placement(chunks: list[dict], start: int, end: int) -> str:
+    """Where a span sits: ``"in chunk 0"``, ``"cut across chunks 0 and 1"`` or ``"in no chunk"``."""
+    holders = [chunk["order"] for chunk in chunks if holds(chunk, start, end)]
+    if holders:
+        return f"in {numbered(holders)}"
+    touched = [chunk["order"] for chunk in chunks if chunk["start"] < end and start < chunk["end"]]
+    if touched:
+        return f"cut across {numbered(touched)}"
+    return "in no chunk"
+
+
+def pair_verdict(check, chunks: list[dict], newlines: list[int], check_count: int) -> Split | str:
+    """A check's instruction and qualifier under one policy: a ``Split``, or a sentence saying why not.
+
+    The split's offset is the first chunk edge strictly inside the stretch from
+    the pair's first character to its last, the boundary that separates them.
+    """
+    instruction = check.instruction
+    qualifier = check.qualifier
+    named = "" if check_count == 1 else f" ({visible(check.name)})"
+    together = [
+        chunk["order"]
+        for chunk in chunks
+        if holds(chunk, instruction.start, instruction.end) and holds(chunk, qualifier.start, qualifier.end)
+    ]
+    if together:
+        return f"kept together{named}: instruction and qualifier both in {numbered(together)}"
+    where = (
+        f"instruction {span_placement(chunks, instruction.start, instruction.end)}, "
+        f"qualifier {span_placement(chunks, qualifier.start, qualifier.end)}"
+    )
+    low = min(instruction.start, qualifier.start)
+    high = max(instruction.end, qualifier.end)
+    edges = sorted({edge for chunk in chunks for edge in (chunk["start"], chunk["end"]) if low < edge < high})
+    if not edges:
+        return f"not in one chunk{named}: {where}"
+    offset = edges[0]
+    return Split(offset, f"split at offset {offset} (line {line_of(newlines, offset)}){named}: {where}")
+
+
+def document_view(document: dict, chunks: list[dict], checks: tuple) -> DocumentView:
+    """One document's picture under one policy: rows for every chunk and gap, verdicts, split lines."""
+    text = document["text"]
+    newlines = chunk_index.newline_offsets(text)
+    marks = document_marks(checks, document["source_id"])
+    verdicts = []
+    splits = []
+    for check in checks:
+        if check.source_id != document["source_id"]:
+            continue
+        verdict = pair_verdict(check, chunks, newlines, len(checks))
+        if isinstance(verdict, Split):
+            splits.append(verdict)
+        else:
+            verdicts.append(verdict)
+    blocks: list[Segment | Split] = []
+    pending = sorted(splits, key=lambda split: split.offset)
+    for start, end, chunk in segment_spans(len(text), chunks):
+        while pending and pending[0].offset <= start:
+            blocks.append(pending.pop(0))
+        shade = chunk["order"] % 2 if chunk is not None else 0
+        blocks.append(Segment(start, end, chunk, shade, segment_rows(text, start, end, marks, newlines)))
+    blocks.extend(pending)
+    return DocumentView(document, len(chunks), tuple(verdicts), tuple(blocks))
+
+
+def serialized_size(value: object) -> int:
+    """UTF-8 bytes of ``value`` saved as the lab saves JSON (``indent=2``, one trailing newline)."""
+    return len((json.dumps(value, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+
+
+def storage_growth(index: dict) -> StorageGrowth:
+    """Chunk count, mean chunk length in characters, and the saved index's bytes against its sources' bytes.
+
+    The source bytes are the UTF-8 bytes of the documents' normalized texts.
+    """
+    chunks = index["chunks"]
+    characters = sum(chunk["end"] - chunk["start"] for chunk in chunks)
+    return StorageGrowth(
+        chunk_count=len(chunks),
+        mean_chunk_chars=characters / len(chunks) if chunks else 0.0,
+        index_bytes=serialized_size(index),
+        source_bytes=sum(len(document["text"].encode("utf-8")) for document in index["documents"]),
+    )
+
+
+def growth_sentence(growth: StorageGrowth) -> str:
+    """``"8 chunks, mean 98.1 chars, index 21,345 bytes = 6.05x the 3,528 source bytes"``."""
+    return (
+        f"{counted(growth.chunk_count, 'chunk')}, mean {growth.mean_chunk_chars:.1f} chars,"
+        f" index {counted(growth.index_bytes, 'byte')} = {growth.ratio:.2f}x the {counted(growth.source_bytes, 'source byte')}"
+    )
+
+
+def policy_view(name: str, index: dict, checks: tuple) -> PolicyView:
+    """Every document of one policy's index, pictured."""
+    documents = tuple(
+        document_view(
+            document,
+            [chunk for chunk in index["chunks"] if chunk["source_id"] == document["source_id"]],
+            checks,
+        )
+        for document in index["documents"]
+    )
+    return PolicyView(name, index["config"], storage_growth(index), documents)
+
+
+def chunk_caption(chunk: dict) -> str:
+    """``"chunk 0 · id 3f2a9c1b0d4e · line 5 · [51, 130) · 79 chars"``."""
+    if chunk["start_line"] == chunk["end_line"]:
+        lines = f"line {chunk['start_line']}"
+    else:
+        lines = f"lines {chunk['start_line']}-{chunk['end_line']}"
+    return (
+        f"chunk {chunk['order']} · id {chunk['chunk_id'][:ID_PREFIX_LENGTH]} · {lines}"
+        f" · [{chunk['start']}, {chunk['end']}) · {chunk['end'] - chunk['start']} chars"
+    )
+
+
+def gap_caption(segment: Segment) -> str:
+    """``"outside every chunk · lines 1-4 · [0, 51)"``."""
+    first = segment.rows[0].line
+    last = segment.rows[-1].line
+    lines = f"line {first}" if first == last else f"lines {first}-{last}"
+    return f"outside every chunk · {lines} · [{segment.start}, {segment.end})"
+
+
+def check_legend(checks: tuple) -> list[str]:
+    """One line per span check naming its markers, source, spans and quotes."""
+    lines = []
+    for number, check in enumerate(checks, start=1):
+        for role in ROLE_LETTERS:
+            span = getattr(check, role)
+            opening = marker(Edge(Mark(role, mark_label(role, number, len(checks)), span.start, span.end), True))
+            lines.append(
+                f"{opening} {role} of {visible(check.name)}: {visible(check.source_id)} "
+                f"[{span.start}, {span.end}) {visible(json.dumps(span.quote, ensure_ascii=False))}"
+            )
+    return lines
+
+
+# --- the summary table -------------------------------------------------------------
+
+SUMMARY_HEADER = ("policy", "chunks", "mean chars", "index bytes", "x source", "instruction + qualifier")
+_NUMERIC_COLUMNS = frozenset({1, 2, 3, 4})
+
+
+def summary_rows(result: dict) -> list[tuple[str, ...]]:
+    """The comparison with each policy's storage figures, header first, as display strings."""
+    rows = [SUMMARY_HEADER]
+    for comparison in result["comparisons"]:
+        growth = storage_growth(result["indexes"][comparison["strategy"]])
+        verdict = "same chunk" if comparison["instruction_and_qualifier_share_chunk"] else "split"
+        rows.append(
+            (
+                comparison["strategy"],
+                str(growth.chunk_count),
+                f"{growth.mean_chunk_chars:.1f}",
+                f"{growth.index_bytes:,}",
+                f"{growth.ratio:.2f}x",
+                verdict,
+            )
+        )
+    return rows
+
+
+def summary_table(result: dict) -> str:
+    """The summary rows as aligned plain text: numbers to the right, words to the left."""
+    rows = summary_rows(result)
+    widths = [max(len(row[column]) for row in rows) for column in range(len(SUMMARY_HEADER))]
+    lines = []
+    for row in rows:
+        cells = [
+            cell.rjust(widths[column]) if column in _NUMERIC_COLUMNS else cell.ljust(widths[column])
+            for column, cell in enumerate(row)
+        ]
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines)
+
+
+# --- the terminal view -------------------------------------------------------------
+
+RESET = "\x1b[0m"
+STYLES = {
+    "heading": "\x1b[1m",
+    "shade0": "\x1b[34m",
+    "shade1": "\x1b[35m",
+    "gap": "\x1b[2m",
+    "instruction": "\x1b[1;4;33m",
+    "qualifier": "\x1b[1;4;32m",
+    "split": "\x1b[1;31m",
+}
+
+
+def colour_wanted(stream, environ) -> bool:
+    """Colour only on a terminal, and never when ``NO_COLOR`` is set (non-empty) or ``TERM=dumb``."""
+    if environ.get("NO_COLOR"):
+        return False
+    if environ.get("TERM") == "dumb":
+        return False
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+class Painter:
+    """Wraps already-visible text in an ANSI style, or leaves it plain."""
+
+    def __init__(self, colour: bool) -> None:
+        self.colour = colour
+
+    def paint(self, text: str, style: str | None) -> str:
+        if not self.colour or style is None or not text:
+            return text
+        return f"{STYLES[style]}{text}{RESET}"
+
+
+def run_style(run: Run, in_chunk: bool) -> str | None:
+    """The style of a run: its first mark's role, else dim outside every chunk."""
+    if run.roles:
+        return run.roles[0]
+    return None if in_chunk else "gap"
+
+
+def terminal_row(row: Row, segment: Segment, painter: Painter) -> str:
+    """``"    5 │ ⟦I›Call save_copy(path, text)‹I⟧ to store …⏎"``."""
+    in_chunk = segment.chunk is not None
+    gutter_style = f"shade{segment.shade}" if in_chunk else "gap"
+    gutter = painter.paint("│" if in_chunk else "·", gutter_style)
+    parts = [f"{row.line:>5} {gutter} "]
+    if row.starts_mid_line:
+        parts.append(painter.paint(CUT_MARK, gutter_style))
+    for item in row.items:
+        if isinstance(item, Edge):
+            parts.append(painter.paint(marker(item), item.mark.role))
+        else:
+            parts.append(painter.paint(visible(item.text), run_style(item, in_chunk)))
+    if row.ends_mid_line:
+        parts.append(painter.paint(CUT_MARK, gutter_style))
+    return "".join(parts)
+
+
+def terminal_document(view: DocumentView, painter: Painter) -> list[str]:
+    """A document header, its verdicts, then every chunk and gap with its rows."""
+    document = view.document
+    lines = [
+        "",
+        painter.paint(f"─── {visible(document['source_id'])} · {visible(document['path'])} · {counted(view.chunk_count, 'chunk')}", "heading"),
+    ]
+    lines.extend(f"      {verdict}" for verdict in view.verdicts)
+    for block in view.blocks:
+        if isinstance(block, Split):
+            lines.append(painter.paint(f"  >>> {block.sentence}", "split"))
+            continue
+        if block.chunk is None:
+            lines.append(painter.paint(f"      · {gap_caption(block)}", "gap"))
+        else:
+            caption = f"{chunk_caption(block.chunk)} · section \"{visible(block.chunk['section_title'])}\""
+            lines.append(painter.paint(f"      ┌ {caption}", f"shade{block.shade}"))
+        lines.extend(terminal_row(row, block, painter) for row in block.rows)
+    return lines
+
+
+def terminal_view(sources: tuple[dict, ...], checks: tuple, policies: tuple[str, ...], colour: bool) -> str:
+    """Each policy's chunks over the source text, as the ``show`` command prints it."""
+    painter = Painter(colour)
+    lines = [
+        "markers: " + " · ".join(LEGEND_TERMS[:4]),
+        "         " + " · ".join(LEGEND_TERMS[4:]),
+        *(f"  {line}" for line in check_legend(checks)),
+    ]
+    for name in policies:
+        index = chunk_index.build_index(chunk_index.policy_config(name), sources)
+        view = policy_view(name, index, checks)
+        lines.append("")
+        lines.append(painter.paint(f"═══ {name}: {growth_sentence(view.growth)}", "heading"))
+        lines.append(f"    config {json.dumps(view.config)}")
+        for document in view.documents:
+            lines.extend(terminal_document(document, painter))
+    return "\n".join(lines) + "\n"
+
+
+# --- the HTML report ---------------------------------------------------------------
+
+REPORT_CSS = """
+body { font: 14px/1.45 system-ui, sans-serif; margin: 1.5rem; color: #1d1d1f; background: #fff; }
+h1 { font-size: 1.4rem; margin: 0 0 .5rem; }
+h2 { font-size: 1.1rem; margin: 0 0 .25rem; }
+h3 { font-size: .95rem; margin: 1rem 0 .25rem; }
+table { border-collapse: collapse; margin: .5rem 0 1rem; }
+th, td { border: 1px solid #c8c8c8; padding: .25rem .6rem; text-align: left; }
+td.number { text-align: right; font-variant-numeric: tabular-nums; }
+code, pre, .caption { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+.note, .legend { color: #444; margin: .25rem 0; }
+.policies { display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); gap: 1rem; align-items: start; }
+.policy { border: 1px solid #d0d0d0; border-radius: 6px; padding: .6rem; min-width: 0; }
+.growth { font-size: 12px; color: #333; margin: .2rem 0; }
+.verdict { font-size: 12px; color: #1d6b2f; font-weight: 600; margin: .2rem 0; }
+pre { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; font-size: 12px; line-height: 1.4; }
+.chunk, .gap { padding: .2rem .4rem; margin: .15rem 0; border-left: 4px solid transparent; }
+.chunk.shade0 { background: #e7effc; border-left-color: #3d6fc4; }
+.chunk.shade1 { background: #fcefdc; border-left-color: #c98323; }
+.gap { color: #6b6b6b; }
+.caption { font-size: 11px; color: #444; margin-bottom: .1rem; }
+.line { color: #999; display: inline-block; min-width: 2.2em; user-select: none; }
+.cut { color: #999; }
+mark { color: inherit; }
+mark.instruction { background: #ffe27a; box-shadow: 0 0 0 1px #a68000; }
+mark.qualifier { background: #b9efc3; box-shadow: 0 0 0 1px #2e8a42; }
+.edge { font-size: 10px; color: #555; }
+.split { color: #a4001d; font-size: 12px; font-weight: 600; border-top: 2px dashed #a4001d; margin: .3rem 0; padding-top: .15rem; }
+@media (max-width: 900px) { .policies { grid-template-columns: 1fr; } }
+"""
+
+
+def html_table(rows: list[tuple[str, ...]]) -> str:
+    """Header row and body rows as an HTML table, every cell escaped."""
+    header = "".join(f"<th>{escaped(cell)}</th>" for cell in rows[0])
+    body = []
+    for row in rows[1:]:
+        cells = "".join(
+            f'<td class="number">{escaped(cell)}</td>' if column in _NUMERIC_COLUMNS else f"<td>{escaped(cell)}</td>"
+            for column, cell in enumerate(row)
+        )
+        body.append(f"<tr>{cells}</tr>")
+    return f"<table><thead><tr>{header}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+
+
+def html_row(row: Row) -> str:
+    """One row inside a ``<pre>``: its line number, then runs, marks and edges, escaped."""
+    parts = [f'<span class="line">{row.line}</span>']
+    if row.starts_mid_line:
+        parts.append(f'<span class="cut">{CUT_MARK}</span>')
+    for item in row.items:
+        if isinstance(item, Edge):
+            parts.append(f'<span class="edge">{escaped(marker(item))}</span>')
+        elif item.roles:
+            parts.append(f'<mark class="{" ".join(item.roles)}">{escaped(visible(item.text))}</mark>')
+        else:
+            parts.append(escaped(visible(item.text)))
+    if row.ends_mid_line:
+        parts.append(f'<span class="cut">{CUT_MARK}</span>')
+    return "".join(parts)
+
+
+def html_block(block: Segment | Split, policy: str) -> str:
+    """A chunk as a shaded block with its caption, a gap as a plain one, a split as a rule with its sentence."""
+    if isinstance(block, Split):
+        return f'<div class="split">{escaped(block.sentence)}</div>'
+    rows = "\n".join(html_row(row) for row in block.rows)
+    if block.chunk is None:
+        return f'<div class="gap"><div class="caption">{escaped(gap_caption(block))}</div><pre>{rows}</pre></div>'
+    caption = chunk_caption(block.chunk)
+    title = f"{caption} · section {block.chunk['section_title']} · chunk_id {block.chunk['chunk_id']}"
+    return (
+        f'<div class="chunk shade{block.shade}" data-policy="{escaped(policy)}" data-order="{block.chunk["order"]}"'
+        f' title="{escaped(visible(title))}"><div class="caption">{escaped(caption)}</div><pre>{rows}</pre></div>'
+    )
+
+
+def html_policy(view: PolicyView) -> str:
+    """One policy's column: name, config, storage figures, and each document's blocks."""
+    parts = [
+        f'<section class="policy" id="policy-{escaped(view.name)}">',
+        f"<h2>{escaped(view.name)}</h2>",
+        f"<p class=\"growth\"><code>{escaped(json.dumps(view.config))}</code></p>",
+        f'<p class="growth">{escaped(growth_sentence(view.growth))}</p>',
+    ]
+    for document in view.documents:
+        source = document.document
+        parts.append(
+            f"<h3>{escaped(visible(source['title']))} <small>{escaped(visible(source['path']))}"
+            f" · {counted(document.chunk_count, 'chunk')}</small></h3>"
+        )
+        parts.extend(f'<p class="verdict">{escaped(verdict)}</p>' for verdict in document.verdicts)
+        parts.extend(html_block(block, view.name) for block in document.blocks)
+    parts.append("</section>")
+    return "\n".join(parts)
+
+
+def html_report(result: dict, checks: tuple) -> str:
+    """The whole report as one self-contained page: no script, no external reference, all text escaped."""
+    views = [policy_view(name, result["indexes"][name], checks) for name in chunk_index.POLICY_NAMES]
+    legend = "".join(f"<li>{escaped(line)}</li>" for line in check_legend(checks))
+    return "\n".join(
+        [
+            "<!DOCTYPE html>",
+            '<html lang="en">',
+            "<head>",
+            '<meta charset="utf-8">',
+            '<meta name="viewport" content="width=device-width, initial-scale=1">',
+            "<title>Chunk boundary report</title>",
+            f"<style>{REPORT_CSS}</style>",
+            "</head>",
+            "<body>",
+            "<h1>Chunk boundary report</h1>",
+            f'<p class="note">{escaped(result["fixture_scope"])}</p>',
+            html_table(summary_rows(result)),
+            f'<ul class="legend">{legend}</ul>',
+            f'<p class="legend">{escaped(" · ".join(LEGEND_TERMS))}. Hover a chunk for its full id and section.</p>',
+            '<div class="policies">',
+            *(html_policy(view) for view in views),
+            "</div>",
+            "</body>",
+            "</html>",
+            "",
+        ]
+    )
