@@ -159,7 +159,7 @@ def run_build(args: argparse.Namespace) -> int:
     page = None if html_path is None else report_bytes(result, manifest.span_checks)
     emit(canonical_result_bytes(result), output)
     if html_path is not None:
-        write_atomically(html_path, page)
+        emit(page, html_path)
     report = sys.stderr if output is None else sys.stdout
     print(summary_table(result), file=report)
     print(f"wrote {'stdout' if output is None else output}", file=report)
@@ -329,6 +329,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.handler is run_build and args.output is None:
         parser.error("the main job needs --output FILE (or --output - for stdout)")
+    misplaced_output = args.handler not in (run_build, run_export) and args.output is not None
+    if args.handler is not run_build and (misplaced_output or args.html is not None):
+        parser.error("--output and --html belong to the main job; give them without a command")
     try:
         return args.handler(args)
     except UsageError as error:

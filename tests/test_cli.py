@@ -117,7 +117,11 @@ class RefusedRuns(LabTestCase):
         self.assert_output_untouched()
 
     def test_usage_errors(self):
-        for args in ([], ["--bogus"], ["validate"], ["explode"]):
+        misplaced = [
+            ["--output", "x.json", "validate", "expected-result.json"],
+            ["--html", "x.html", "export", "expected-result.json", "--policy", "paragraph"],
+        ]
+        for args in ([], ["--bogus"], ["validate"], ["explode"], *misplaced):
             with self.subTest(args=args):
                 self.assert_one_line_refusal(run_lab(*args), "usage", exit_code=2)
 
