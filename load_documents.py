@@ -35,6 +35,7 @@ MAX_JSON_INT = 2**53 - 1
 SOURCE_FIELDS = ("source_id", "path", "title", "sha256", "version", "url", "fact_status")
 VERSION_PATTERN = re.compile(r"[0-9]+\.[0-9]+")
 SHA256_PATTERN = re.compile(r"[0-9a-f]{64}")
+SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 MANIFEST_KEYS = frozenset({"sources", "span_checks"})
 SPAN_CHECK_KEYS = frozenset({"name", "source_id", "instruction", "qualifier"})
 SPAN_KEYS = frozenset({"start", "end", "quote"})
@@ -43,8 +44,8 @@ SPAN_KEYS = frozenset({"start", "end", "quote"})
 class IngestionError(Exception):
     """A refused input: a stable ``code``, the place (``where``) and what was wrong.
 
-    ``str(error)`` is the one line the CLI prints, e.g.
-    ``hash_mismatch: docs/aster-copy-v1.md (aster-copy-v1): manifest pins 3425…, file has 9f1c…``.
+    ``str(error)`` is what the CLI prints after ``error: ``, e.g.
+    ``hash_mismatch: manifest.json: sources[0] ("aster-copy-v1"): "docs/aster-copy-v1.md": manifest pins 34257e6c9c3e…, file has 0727ef1b6eff…; …``.
     """
 
     def __init__(self, code: str, where: str, what: str) -> None:
@@ -68,6 +69,15 @@ def quoted(value: object, limit: int = 60) -> str:
     if len(text) > limit:
         text = text[: limit - 1] + "…"
     return text
+
+
+def printable(text: str) -> str:
+    """``text`` as it is when every character prints, else as escaped JSON (see ``quoted``).
+
+    Paths and ids are shown plainly in the usual case, yet a name holding an
+    escape sequence cannot drive the terminal: ``printable("a\x1bb")`` -> ``'"a\\u001bb"'``.
+    """
+    return text if text.isprintable() else quoted(text, limit=200)
 
 
 # --- strict JSON -------------------------------------------------------------
@@ -132,6 +142,24 @@ def json_depth_exceeds(value: object, limit: int) -> bool:
     return False
 
 
+def holds_lone_surrogate(value: object) -> bool:
+    """Whether any key or string in ``value`` holds a surrogate no UTF-8 can encode."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return True
+        elif isinstance(item, dict):
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return False
+
+
 def parse_json_bytes(data: bytes, where: str) -> object:
     """Parse ``data`` as one strict JSON document or raise ``IngestionError``.
 
@@ -160,13 +188,19 @@ def parse_json_bytes(data: bytes, where: str) -> object:
         raise IngestionError("json_too_deep", where, f"nesting exceeds {MAX_JSON_DEPTH} levels") from error
     if json_depth_exceeds(value, MAX_JSON_DEPTH):
         raise IngestionError("json_too_deep", where, f"nesting exceeds {MAX_JSON_DEPTH} levels")
+    # Raw UTF-8 cannot hold a lone surrogate, only a \uD8xx escape can: look
+    # for one in the text first so an ordinary file costs a single regex scan.
+    if SURROGATE_ESCAPE.search(text) and holds_lone_surrogate(value):
+        raise IngestionError("json_surrogate", where, "a string holds a lone surrogate (\\uD800-\\uDFFF), which is not text")
     return value
 
 
 def read_bounded(path: Path, limit: int, where: str) -> bytes:
     """Read at most ``limit`` bytes of a regular file; refuse a larger one unread."""
     try:
-        with open(path, "rb") as handle:
+        # O_NONBLOCK: opening a FIFO must not wait for a writer before fstat refuses it.
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(descriptor, "rb") as handle:
             if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
                 raise IngestionError("not_a_file", where, "is not a regular file")
             data = handle.read(limit + 1)
@@ -183,7 +217,8 @@ def read_bounded(path: Path, limit: int, where: str) -> bytes:
 
 def read_json_file(path: Path, limit: int = MAX_ARTIFACT_BYTES) -> object:
     """Read and strictly parse the JSON file at ``path``, at most ``limit`` bytes."""
-    return parse_json_bytes(read_bounded(path, limit, str(path)), str(path))
+    where = printable(str(path))
+    return parse_json_bytes(read_bounded(path, limit, where), where)
 
 
 # --- the manifest and its sources --------------------------------------------
@@ -264,6 +299,8 @@ def resolve_source_path(folder: Path, relative: str, where: str) -> Path:
     Every component from ``folder`` down is checked with ``lstat``, so a link
     anywhere on the path is refused rather than followed.
     """
+    if not relative.isprintable():
+        raise IngestionError("path_unprintable", where, f"{quoted(relative)} holds a control character")
     pure = PurePosixPath(relative)
     if pure.is_absolute() or relative.startswith("\\") or re.match(r"[A-Za-z]:", relative):
         raise IngestionError("path_absolute", where, f"{quoted(relative)} must be relative to the manifest's folder")
@@ -374,7 +411,7 @@ def load_manifest(manifest_path: Path) -> Manifest:
     revision, so nothing else may ride along.
     """
     manifest_path = Path(manifest_path)
-    label = str(manifest_path)
+    label = printable(str(manifest_path))
     value = parse_json_bytes(read_bounded(manifest_path, MAX_MANIFEST_BYTES, label), label)
     if type(value) is not dict:
         raise IngestionError("manifest_not_object", label, f"expected an object, found {type(value).__name__}")

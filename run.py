@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 
 import chunk_index
-from load_documents import IngestionError, load_manifest, read_json_file
+from load_documents import IngestionError, load_manifest, printable, read_json_file
 
 EXIT_OK = 0
 EXIT_REFUSED = 1
@@ -31,18 +31,16 @@ exit codes:
   0  ok
   1  refused input: a source that fails its pin, a malformed file, or a
      saved result or index that does not re-derive exactly
-  2  usage: unknown command or option, or an --output the lab will not or
-     cannot write (a folder, a missing folder, an input, no permission)
+  2  usage: unknown command or option, or an output the lab will not or
+     cannot write (a folder, a missing folder, a link, a device, one of the
+     inputs, no permission, a full disk)
 
 Every refusal is one line on stderr: error: <code>: <where>: <what>
 """
 
 
-class UsageError(Exception):
-    """A command line the lab will not act on; exit code 2, one line like ``IngestionError``."""
-
-    def __init__(self, code: str, where: str, what: str) -> None:
-        super().__init__(f"{code}: {where}: {what}")
+class UsageError(IngestionError):
+    """A command line the lab will not act on: exit code 2 instead of 1, the same one line."""
 
 
 # --- output ----------------------------------------------------------------------
@@ -68,12 +66,27 @@ def write_atomically(path: Path, data: bytes) -> None:
             os.fsync(handle.fileno())
         os.chmod(temporary, existing_mode(path))
         os.replace(temporary, path)
+        sync_folder(path.parent)
     except BaseException:
         try:
             os.unlink(temporary)
         except FileNotFoundError:
             pass
         raise
+
+
+def sync_folder(folder: Path) -> None:
+    """Make a rename in ``folder`` durable where the platform allows it (best effort)."""
+    try:
+        descriptor = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(descriptor)
+    except OSError:
+        pass
+    finally:
+        os.close(descriptor)
 
 
 def existing_mode(path: Path) -> int:
@@ -94,14 +107,19 @@ def checked_output(value: str, protected: tuple[Path, ...]) -> Path | None:
     if value == "-":
         return None
     path = Path(value)
+    where = printable(value)
     if path.is_dir():
-        raise UsageError("output_is_folder", value, "is a folder; name a file to write")
+        raise UsageError("output_is_folder", where, "is a folder; name a file to write")
     if not path.parent.is_dir():
-        raise UsageError("output_folder_missing", value, f"folder {str(path.parent)!r} does not exist")
+        raise UsageError("output_folder_missing", where, f"folder {printable(str(path.parent))} does not exist")
+    if path.is_symlink():
+        raise UsageError("output_is_link", where, "is a link; replacing it would leave its target stale, so name the file itself")
+    if path.exists() and not path.is_file():
+        raise UsageError("output_not_file", where, "exists and is not a regular file (a device or a pipe); use '-' for stdout")
     resolved = path.resolve()
     for protected_path in protected:
         if resolved == protected_path.resolve():
-            raise UsageError("output_is_input", value, "is one of the lab's inputs; writing it would destroy it")
+            raise UsageError("output_is_input", where, "is one of the lab's inputs; writing it would destroy it")
     return path
 
 
@@ -115,7 +133,7 @@ def emit(data: bytes, path: Path | None) -> None:
         try:
             write_atomically(path, data)
         except OSError as error:
-            raise UsageError("output_unwritable", str(path), error.strerror or str(error)) from error
+            raise UsageError("output_unwritable", printable(str(path)), error.strerror or str(error)) from error
 
 
 # --- commands --------------------------------------------------------------------
@@ -194,7 +212,7 @@ def run_validate(args: argparse.Namespace) -> int:
     checked = ", ".join(
         f"{name} {len(index['chunks'])} chunks (index {index['index_id'][:12]})" for name, index in indexes.items()
     )
-    print(f"ok: {args.file}: {kind} re-derived exactly: {checked}")
+    print(f"ok: {printable(args.file)}: {kind} re-derived exactly: {checked}")
     return EXIT_OK
 
 
@@ -333,7 +351,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.handler is not run_build and (misplaced_output or args.html is not None):
         parser.error("--output and --html belong to the main job; give them without a command")
     try:
-        return args.handler(args)
+        exit_code = args.handler(args)
+        sys.stdout.flush()
+        return exit_code
     except UsageError as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_USAGE
@@ -341,11 +361,22 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_REFUSED
     except BrokenPipeError:
-        # The reader went away (``| head``): stop quietly, and keep Python's
-        # exit-time flush from failing on the closed pipe too.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        # The reader went away (``| head``): stop quietly.
+        silence_stdout()
         return EXIT_OK
+    except OSError as error:
+        # Files are read and written through handlers that turn their OSErrors
+        # into one-line refusals; what reaches here is stdout itself failing
+        # (a full disk behind a redirect).
+        silence_stdout()
+        print(f"error: output_unwritable: stdout: {error.strerror or error}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+def silence_stdout() -> None:
+    """Point stdout at the null device so Python's exit-time flush cannot fail again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
 
 
 if __name__ == "__main__":

@@ -116,6 +116,43 @@ class RefusedRuns(LabTestCase):
         self.assertEqual(source.read_bytes(), before)
         self.assert_output_untouched()
 
+    def test_outputs_that_are_links_or_pipes(self):
+        link = self.folder / "link.json"
+        link.symlink_to(self.output)
+        pipe = self.folder / "pipe"
+        os.mkfifo(pipe)
+        for code, output in (("output_is_link", link), ("output_not_file", pipe)):
+            with self.subTest(code=code):
+                completed = run_lab("--manifest", str(self.manifest), "--output", str(output))
+                self.assert_one_line_refusal(completed, code, exit_code=2)
+        self.assertTrue(link.is_symlink())
+        self.assertFalse(pipe.is_file())
+        self.assertEqual(self.output.read_text(encoding="utf-8"), "an earlier result\n")
+
+    def test_inputs_that_are_pipes_are_refused_without_waiting(self):
+        pipe = self.folder / "pipe.json"
+        os.mkfifo(pipe)
+        for args in (["validate", str(pipe)], ["--manifest", str(pipe), "--output", str(self.output)]):
+            with self.subTest(args=args):
+                self.assert_one_line_refusal(run_lab(*args), "not_a_file")
+
+    def test_a_control_character_in_a_path_is_shown_escaped(self):
+        completed = run_lab("validate", str(self.folder / "no\x1b[7mpe.json"))
+        self.assert_one_line_refusal(completed, "file_missing")
+        self.assertNotIn("\x1b", completed.stderr)
+
+    def test_a_full_stdout_is_one_line(self):
+        if not os.path.exists("/dev/full"):
+            self.skipTest("no /dev/full on this system")
+        for args in (["--output", "-"], ["validate", str(ROOT / "expected-result.json")]):
+            with self.subTest(args=args):
+                with open("/dev/full", "w") as full:
+                    completed = subprocess.run(
+                        [sys.executable, str(RUN_PY), *args], stdout=full, stderr=subprocess.PIPE, text=True, timeout=60
+                    )
+                self.assertEqual(completed.returncode, 2, completed.stderr)
+                self.assertEqual(completed.stderr.splitlines(), ["error: output_unwritable: stdout: No space left on device"])
+
     def test_usage_errors(self):
         misplaced = [
             ["--output", "x.json", "validate", "expected-result.json"],

@@ -105,6 +105,7 @@ class SourceRefusals(LoaderTestCase):
             "path_outside": "../outside.md",
             "source_missing": "docs/missing.md",
             "source_not_file": "docs",
+            "path_unprintable": "docs/aster\x00copy-v1.md",
         }
         for code, relative in cases.items():
             with self.subTest(code=code):

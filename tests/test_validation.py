@@ -29,6 +29,9 @@ class StrictJson(LabTestCase):
             ("json_trailing_data", b'{"a": 1} {"b": 2}'),
             ("json_syntax", b'{"a": 1,}'),
             ("json_syntax", b""),
+            ("json_surrogate", b'["\\ud800"]'),
+            ("json_surrogate", b'{"\\udfff": 1}'),
+            ("json_surrogate", b'{"a": {"b": ["x", "\\uDBFF"]}}'),
         ]
         for code, data in cases:
             with self.subTest(code=code, data=data[:30]):
@@ -39,6 +42,7 @@ class StrictJson(LabTestCase):
     def test_accepted_values(self):
         self.assertEqual(parse_json_bytes(b'{"a": [1, -2, 0.5, null, true, "\\u00e9"]}', "ok.json"), {"a": [1, -2, 0.5, None, True, "é"]})
         self.assertEqual(parse_json_bytes(b"[" * 8 + b"]" * 8, "ok.json"), [[[[[[[[]]]]]]]])
+        self.assertEqual(parse_json_bytes(b'["\\ud83d\\ude00", "\\\\ud800"]', "ok.json"), ["\U0001f600", "\\ud800"])
 
     def test_a_file_over_the_bound_is_refused_unparsed(self):
         path = self.folder / "big.json"
