@@ -93,7 +93,7 @@ class Section:
 def heading_sections(text: str, where: str = "text") -> list[Section]:
     """The sections of ``text`` whose body is not blank, in offset order.
 
-    ``"# A\\n\\n## B\\nbody\\n"`` -> one section, ``B``, body ``[12, 17)``
+    ``"# A\\n\\n## B\\nbody\\n"`` -> one section, ``B``, body ``[10, 15)``
     (``A``'s body is blank and skipped). A text must open with a heading.
     """
     headings = list(HEADING.finditer(text))
@@ -111,7 +111,7 @@ def heading_sections(text: str, where: str = "text") -> list[Section]:
 def paragraph_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """Maximal runs of non-blank lines in ``text[start:end]``, each with its last ``\\n``.
 
-    ``paragraph_spans("\\nab\\ncd\\n\\nef\\n", 0, 13)`` -> ``[(1, 7), (8, 11)]``.
+    ``paragraph_spans("\\nab\\ncd\\n\\nef\\n", 0, 11)`` -> ``[(1, 7), (8, 11)]``.
     """
     spans = []
     paragraph_start = None
