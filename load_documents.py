@@ -73,6 +73,17 @@ def quoted(value: object, limit: int = 60) -> str:
     return text
 
 
+def shown(value: str) -> str:
+    """A trusted-looking display of an untrusted name: itself when every character prints as itself.
+
+    ``shown("aster-copy-v1")`` -> ``"aster-copy-v1"``; a value with a control,
+    format or line-breaking character falls back to ``quoted``, so it stays inert.
+    """
+    if value.isprintable():
+        return value
+    return quoted(value)
+
+
 # --- strict JSON -------------------------------------------------------------
 
 
@@ -419,7 +430,7 @@ def checked_span(value: object, text: str, where: str, source_id: str = "the sou
         raise IngestionError(
             "stale_span_check",
             where,
-            f"text at [{start}, {end}) is {quoted(found)}, the manifest quotes {quoted(quote)}, which now {now}",
+            f"text at [{start}, {end}) is {quoted(found)}, the manifest quotes {quoted(quote)}, which {now}",
         )
     return Span(start, end, quote)
 

@@ -2,6 +2,8 @@
 
     python run.py --output result.json     build the three indexes, compare, write the result
     python run.py validate result.json     re-derive a saved result or index; refuse any change
+    python run.py pin docs/a.md --manifest M   pin a file (or re-pin it after an edit)
+    python run.py sweep                    chunk counts and kept pairs over a range of sizes
 
 Exit codes: 0 ok, 1 refused input or a failed validation, 2 usage.
 Every refusal is one line on stderr: ``error: <code>: <where>: <what>``.
@@ -17,7 +19,7 @@ import tempfile
 from pathlib import Path
 
 import chunk_index
-from load_documents import IngestionError, load_manifest, read_json_file
+from load_documents import IngestionError, load_manifest, read_json_file, shown
 
 EXIT_OK = 0
 EXIT_REFUSED = 1
@@ -115,49 +117,131 @@ def emit(data: bytes, path: Path | None) -> None:
 # --- commands --------------------------------------------------------------------
 
 
-def summary_table(result: dict) -> str:
-    """The comparison as a table a person reads at a glance."""
-    rows = [("policy", "chunks", "instruction + qualifier")]
+def summary_table(result: dict, names: tuple[str, ...] = ()) -> str:
+    """The comparison as a table a person reads at a glance, then each pair's verdict per policy.
+
+    ``names`` labels a single-pair result, whose comparison records no name.
+    """
+    outcomes = {comparison["strategy"]: chunk_index.pair_outcomes(comparison) for comparison in result["comparisons"]}
+    rows = [("policy", "chunks", "pairs kept together")]
     for comparison in result["comparisons"]:
-        verdict = "same chunk" if comparison["instruction_and_qualifier_share_chunk"] else "split"
-        rows.append((comparison["strategy"], str(comparison["chunk_count"]), verdict))
+        pairs = outcomes[comparison["strategy"]]
+        kept = sum(1 for _, is_kept in pairs if is_kept)
+        rows.append((comparison["strategy"], str(comparison["chunk_count"]), f"{kept} of {len(pairs)}"))
     widths = [max(len(row[column]) for row in rows) for column in range(2)]
-    return "\n".join(f"{row[0]:<{widths[0]}}  {row[1]:>{widths[1]}}  {row[2]}" for row in rows)
+    lines = [f"{row[0]:<{widths[0]}}  {row[1]:>{widths[1]}}  {row[2]}" for row in rows]
+    first = next(iter(outcomes.values()))
+    if not first:
+        lines.append("no span checks declared: add instruction/qualifier pairs to the manifest's span_checks")
+    for position, (name, _) in enumerate(first):
+        label = name if name is not None else (names[position] if position < len(names) else "instruction + qualifier")
+        verdicts = ", ".join(
+            f"{policy} {'same chunk' if pairs[position][1] else 'split'}" for policy, pairs in outcomes.items()
+        )
+        lines.append(f"{shown(label)}: {verdicts}")
+    return "\n".join(lines)
 
 
 def run_build(args: argparse.Namespace) -> int:
-    """The main job: load, build the three indexes, compare, write the result."""
+    """The main job: load, build the three indexes, compare every span check, write the result."""
     manifest_path = Path(args.manifest)
     output = checked_output(args.output, (manifest_path,))
     manifest = load_manifest(manifest_path)
     for path in manifest.source_paths():
         checked_output(args.output, (path,))
-    if len(manifest.span_checks) != 1:
-        raise IngestionError(
-            "span_checks",
-            f"{manifest_path}: span_checks",
-            f"expected exactly one instruction/qualifier check, found {len(manifest.span_checks)}",
-        )
-    check = manifest.span_checks[0]
-    result = chunk_index.build_result(
-        manifest.sources, check.source_id, check.instruction.as_list(), check.qualifier.as_list()
-    )
+    result = chunk_index.build_checked_result(manifest.sources, manifest.span_checks)
     emit(canonical_result_bytes(result), output)
     report = sys.stderr if output is None else sys.stdout
-    print(summary_table(result), file=report)
+    print(summary_table(result, tuple(check.name for check in manifest.span_checks)), file=report)
     print(f"wrote {'stdout' if output is None else output}", file=report)
     return EXIT_OK
 
 
 def run_validate(args: argparse.Namespace) -> int:
-    """Re-derive a saved result or index and say what was checked."""
+    """Re-derive a saved result or index and say what was checked; with pins, also that it is current.
+
+    Every check runs before anything is printed, so a refusal is never preceded by an "ok".
+    """
+    recorded = recorded_index_ids(args.index_ids)
     kind, artifact = chunk_index.validate_artifact(read_json_file(Path(args.file)))
     indexes = artifact["indexes"] if kind == "result" else {chunk_index.policy_of_config(artifact["config"]): artifact}
     checked = ", ".join(
         f"{name} {len(index['chunks'])} chunks (index {index['index_id'][:12]})" for name, index in indexes.items()
     )
-    print(f"ok: {args.file}: {kind} re-derived exactly: {checked}")
+    lines = [f"ok: {args.file}: {kind} re-derived exactly: {checked}"]
+    if args.pins_manifest is not None or recorded:
+        import source_pins
+
+        if args.pins_manifest is not None:
+            source_pins.require_current(kind, artifact, load_manifest(Path(args.pins_manifest)), args.file)
+            lines.append(f"ok: {args.file}: current: its documents match the pins of {args.pins_manifest}")
+        problems = source_pins.index_id_mismatches(indexes, recorded)
+        if problems:
+            raise IngestionError("index_id_mismatch", args.file, "; ".join(problems))
+        if recorded:
+            lines.append(f"ok: {args.file}: index ids match the recorded ones ({', '.join(recorded)})")
+    print("\n".join(lines))
     return EXIT_OK
+
+
+def index_id_argument(value: str) -> tuple[str, str]:
+    """``fixed-char=27a9…`` (a policy and a full 64-hex index id) as a pair, for ``--index-id``."""
+    policy, separator, index_id = value.partition("=")
+    if not separator or policy not in chunk_index.POLICY_NAMES:
+        raise argparse.ArgumentTypeError(f"expected POLICY=ID with POLICY one of {', '.join(chunk_index.POLICY_NAMES)}, found {value!r}")
+    if not chunk_index.SHA256_PATTERN.fullmatch(index_id):
+        raise argparse.ArgumentTypeError(f"the index id for {policy} must be all 64 lowercase hex digits")
+    return policy, index_id
+
+
+def recorded_index_ids(pairs: list[tuple[str, str]]) -> dict[str, str]:
+    """The ``--index-id`` values by policy; one policy given twice is a usage error."""
+    recorded: dict[str, str] = {}
+    for policy, index_id in pairs:
+        if policy in recorded:
+            raise UsageError("index_id_twice", "--index-id", f"{policy} is given more than once")
+        recorded[policy] = index_id
+    return recorded
+
+
+def run_pin(args: argparse.Namespace) -> int:
+    """Pin files into a manifest (or re-pin them after an edit) and rewrite it atomically."""
+    import source_pins
+
+    metadata = {field: getattr(args, field) for field in source_pins.METADATA_FIELDS}
+    if len(args.paths) > 1 and any(value is not None for value in metadata.values()):
+        raise UsageError("pin_metadata", "pin", "--source-id, --title, --version, --url and --fact-status need exactly one PATH")
+    requests = [source_pins.PinRequest(path, **metadata) for path in args.paths]
+    manifest_path = Path(args.pin_manifest)
+    outcome = source_pins.pin_sources(manifest_path, requests)
+    if outcome.manifest_bytes is not None:
+        write_atomically(manifest_path, outcome.manifest_bytes)
+    for change in outcome.changes:
+        print("\n".join(source_pins.pin_report(change)))
+    print(f"wrote {manifest_path}" if outcome.manifest_bytes is not None else f"manifest unchanged: {manifest_path}")
+    return EXIT_OK
+
+
+def run_sweep(args: argparse.Namespace) -> int:
+    """Print chunk counts, mean lengths and kept pairs over a range of sizes, and each pair's smallest target."""
+    import size_sweep
+
+    manifest = load_manifest(Path(args.sweep_manifest or args.manifest))
+    sizes = tuple(sorted(set(args.sizes))) if args.sizes else size_sweep.DEFAULT_SIZES
+    if len(sizes) > size_sweep.MAX_SIZE_COUNT:
+        raise UsageError("too_many_sizes", "--sizes", f"{len(sizes)} sizes; at most {size_sweep.MAX_SIZE_COUNT}")
+    sweep = size_sweep.run_sweep(manifest, sizes)
+    print(size_sweep.sweep_json(sweep) if args.json else size_sweep.sweep_table(sweep))
+    return EXIT_OK
+
+
+def sweep_size(value: str) -> int:
+    """One ``--sizes`` value: a whole number from 1 to the source size bound."""
+    import size_sweep
+
+    if not value.isascii() or not value.isdigit() or not 1 <= int(value) <= size_sweep.MAX_SIZE:
+        raise argparse.ArgumentTypeError(f"a size is a whole number from 1 to {size_sweep.MAX_SIZE}, found {value!r}")
+    return int(value)
 
 
 # --- the parser ------------------------------------------------------------------
@@ -202,7 +286,57 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     validate.add_argument("file", metavar="FILE", help="a saved result.json or a single saved index")
+    validate.add_argument(
+        "--manifest",
+        dest="pins_manifest",
+        metavar="M",
+        help="also refuse a result whose documents (or span checks) no longer match this manifest's pins",
+    )
+    validate.add_argument(
+        "--index-id",
+        dest="index_ids",
+        metavar="POLICY=ID",
+        action="append",
+        default=[],
+        type=index_id_argument,
+        help="refuse unless POLICY's index has this full index id (repeatable); catches a result re-forged end to end",
+    )
     validate.set_defaults(handler=run_validate)
+    pin = commands.add_parser(
+        "pin",
+        help="pin files into a manifest, or re-pin them after an edit",
+        description=(
+            "Check each PATH as a build would (inside the manifest's folder, no link, size bound, UTF-8, "
+            "a heading at offset 0), record its sha256 in the manifest and rewrite the manifest atomically. "
+            "A missing manifest is started. Re-pinning changes the document revision and every chunk id of that "
+            "source; a span check the edit made stale is refused and the manifest left unchanged."
+        ),
+        epilog=EXIT_CODES_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    pin.add_argument("paths", metavar="PATH", nargs="+", help="a source file inside the manifest's folder")
+    pin.add_argument("--manifest", dest="pin_manifest", metavar="M", required=True, help="the manifest to update or start")
+    pin.add_argument("--source-id", dest="source_id", help="id of a new source (default: the file name without extension)")
+    pin.add_argument("--title", help="title (default for a new source: its id)")
+    pin.add_argument("--version", help="MAJOR.MINOR version (default for a new source: 1.0)")
+    pin.add_argument("--url", help="where the document is published (default for a new source: local:PATH)")
+    pin.add_argument("--fact-status", dest="fact_status", help="what is known of its accuracy (default for a new source: unstated)")
+    pin.set_defaults(handler=run_pin)
+    sweep = commands.add_parser(
+        "sweep",
+        help="chunk counts and kept pairs for a range of heading-aware targets and fixed-char widths",
+        description=(
+            "Cut the manifest's sources at each size with the heading-aware and fixed-char rules and show chunk "
+            "count, mean chunk length and pairs kept together, then each pair's smallest heading-aware target. "
+            "Sweep sizes are never saved; saved indexes keep the three supported configs."
+        ),
+        epilog=EXIT_CODES_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sweep.add_argument("--manifest", dest="sweep_manifest", metavar="M", help="manifest to sweep (default: the main --manifest)")
+    sweep.add_argument("--sizes", nargs="+", type=sweep_size, metavar="N", help="sizes to try (default: 40 to 600 in steps of 20)")
+    sweep.add_argument("--json", action="store_true", help="print the sweep as JSON for plotting")
+    sweep.set_defaults(handler=run_sweep)
     return parser
 
 
