@@ -98,7 +98,7 @@ def manifest_relative_path(typed: str, folder: Path, where: str) -> str:
         raise IngestionError("path_outside", where, f"{quoted(typed)} is not inside the manifest's folder") from error
     parts = PurePath(relative).parts
     if not parts or parts[0] == os.pardir or relative == os.curdir:
-        raise IngestionError("path_outside", where, f"{quoted(typed)} is not inside the manifest's folder {quoted(str(folder))}")
+        raise IngestionError("path_outside", where, f"{quoted(typed)} is not inside the manifest's folder {quoted(os.path.abspath(folder))}")
     return PurePath(relative).as_posix()
 
 
