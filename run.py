@@ -254,6 +254,17 @@ class LabArgumentParser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"error: usage: {self.prog}: {message} (see --help)\n")
 
 
+def add_command(commands, name: str, summary: str, description: str) -> argparse.ArgumentParser:
+    """A subcommand whose help ends with the exit-code table, like the main job's."""
+    return commands.add_parser(
+        name,
+        help=summary,
+        description=description,
+        epilog=EXIT_CODES_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = LabArgumentParser(
         prog="run.py",
@@ -302,17 +313,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="refuse unless POLICY's index has this full index id (repeatable); catches a result re-forged end to end",
     )
     validate.set_defaults(handler=run_validate)
-    pin = commands.add_parser(
+    pin = add_command(
+        commands,
         "pin",
-        help="pin files into a manifest, or re-pin them after an edit",
-        description=(
+        "pin files into a manifest, or re-pin them after an edit",
+        (
             "Check each PATH as a build would (inside the manifest's folder, no link, size bound, UTF-8, "
             "a heading at offset 0), record its sha256 in the manifest and rewrite the manifest atomically. "
             "A missing manifest is started. Re-pinning changes the document revision and every chunk id of that "
             "source; a span check the edit made stale is refused and the manifest left unchanged."
         ),
-        epilog=EXIT_CODES_HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     pin.add_argument("paths", metavar="PATH", nargs="+", help="a source file inside the manifest's folder")
     pin.add_argument("--manifest", dest="pin_manifest", metavar="M", required=True, help="the manifest to update or start")
@@ -322,16 +332,15 @@ def build_parser() -> argparse.ArgumentParser:
     pin.add_argument("--url", help="where the document is published (default for a new source: local:PATH)")
     pin.add_argument("--fact-status", dest="fact_status", help="what is known of its accuracy (default for a new source: unstated)")
     pin.set_defaults(handler=run_pin)
-    sweep = commands.add_parser(
+    sweep = add_command(
+        commands,
         "sweep",
-        help="chunk counts and kept pairs for a range of heading-aware targets and fixed-char widths",
-        description=(
+        "chunk counts and kept pairs for a range of heading-aware targets and fixed-char widths",
+        (
             "Cut the manifest's sources at each size with the heading-aware and fixed-char rules and show chunk "
             "count, mean chunk length and pairs kept together, then each pair's smallest heading-aware target. "
             "Sweep sizes are never saved; saved indexes keep the three supported configs."
         ),
-        epilog=EXIT_CODES_HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sweep.add_argument("--manifest", dest="sweep_manifest", metavar="M", help="manifest to sweep (default: the main --manifest)")
     sweep.add_argument("--sizes", nargs="+", type=sweep_size, metavar="N", help="sizes to try (default: 40 to 600 in steps of 20)")
