@@ -13,8 +13,11 @@ dozens of sizes cheap; the spans are the same ``chunk_index`` cuts for a build.
 
 from __future__ import annotations
 
+import heapq
 import json
+from bisect import bisect_left
 from dataclasses import dataclass
+from typing import Iterator
 
 import chunk_index
 from load_documents import MAX_SOURCE_BYTES, Manifest, SpanCheck, shown
@@ -87,6 +90,31 @@ def section_holding(sections: list[chunk_index.Section], start: int, end: int) -
     return None
 
 
+def grouping_thresholds(paragraphs: list[tuple[int, int]], floor: int) -> Iterator[int]:
+    """Every distinct ``later_end - earlier_start`` of ``paragraphs`` that is at least ``floor``, ascending.
+
+    These are the only targets at which greedy grouping can change. They are
+    merged lazily from one increasing run per earlier paragraph, so a long
+    section costs memory in its paragraph count, not its square.
+    ``list(grouping_thresholds([(0, 10), (11, 20), (21, 40)], 1))`` -> ``[20, 29, 40]``.
+    """
+    ends = [paragraph_end for _, paragraph_end in paragraphs]
+    runs = []
+    for earlier, (earlier_start, _) in enumerate(paragraphs):
+        later = max(earlier + 1, bisect_left(ends, earlier_start + floor))
+        if later < len(paragraphs):
+            runs.append((ends[later] - earlier_start, earlier, later))
+    heapq.heapify(runs)
+    previous = None
+    while runs:
+        threshold, earlier, later = heapq.heappop(runs)
+        if threshold != previous:
+            yield threshold
+            previous = threshold
+        if later + 1 < len(paragraphs):
+            heapq.heappush(runs, (ends[later + 1] - paragraphs[earlier][0], earlier, later + 1))
+
+
 def smallest_grouping_target(paragraphs: list[tuple[int, int]], start: int, end: int) -> int | None:
     """The smallest heading-aware target whose groups hold ``[start, end)`` whole, or ``None``.
 
@@ -111,15 +139,7 @@ def smallest_grouping_target(paragraphs: list[tuple[int, int]], start: int, end:
     if kept(1):
         return 1
     # A group of several paragraphs spans at most the target, so it must be at least the span.
-    candidates = sorted(
-        {
-            later_end - earlier_start
-            for position, (earlier_start, _) in enumerate(relevant)
-            for _, later_end in relevant[position + 1 :]
-            if later_end - earlier_start >= end - start
-        }
-    )
-    return next((target for target in candidates if kept(target)), None)
+    return next((target for target in grouping_thresholds(relevant, end - start) if kept(target)), None)
 
 
 def pair_target(check: SpanCheck, text: str, sections: list[chunk_index.Section]) -> PairTarget:

@@ -10,6 +10,7 @@ import copy
 import hashlib
 import json
 import os
+import random
 import shutil
 from pathlib import Path
 
@@ -250,13 +251,11 @@ class BadPinInputTests(OwnDocumentsTestCase):
             ("docs/aster-copy-v1.md", {"source_id": "renamed"}, "source_id_mismatch"),
             ("docs/blank.md", {"source_id": "aster-copy-v1"}, "blank_text"),
         ]
-        cwd = os.getcwd()
-        os.chdir(inner)
-        self.addCleanup(os.chdir, cwd)
         for typed, metadata, code in cases:
             with self.subTest(path=typed, metadata=metadata):
+                request = source_pins.PinRequest(os.path.join(inner, typed), **metadata)
                 with self.assertRaises(IngestionError) as raised:
-                    source_pins.pin_sources(Path("manifest.json"), [source_pins.PinRequest(typed, **metadata)])
+                    source_pins.pin_sources(manifest, [request])
                 self.assertEqual(raised.exception.code, code)
                 self.assertEqual(manifest.read_bytes(), before)
 
@@ -473,6 +472,15 @@ class SweepTests(OwnDocumentsTestCase):
             [(0, 5), (6, 50), (51, 60), (61, 100)],
             [(0, 30), (31, 35), (36, 70), (71, 72)],
         ]
+        # More layouts with paragraph lengths from a fixed seed, so a failure always reproduces.
+        lengths = random.Random(4).choices(range(1, 40), k=60)
+        for first in range(0, 60, 6):
+            layout = []
+            position = 0
+            for length in lengths[first : first + 6]:
+                layout.append((position, position + length))
+                position += length + 1
+            layouts.append(layout)
 
         def brute_force(paragraphs: list[tuple[int, int]], start: int, end: int) -> int | None:
             limit = paragraphs[-1][1] + 1
@@ -488,6 +496,7 @@ class SweepTests(OwnDocumentsTestCase):
                     start, end = paragraphs[first][0], paragraphs[last][1]
                     with self.subTest(paragraphs=paragraphs, span=(start, end)):
                         self.assertEqual(size_sweep.smallest_grouping_target(paragraphs, start, end), brute_force(paragraphs, start, end))
+        self.assertEqual(list(size_sweep.grouping_thresholds([(0, 10), (11, 20), (21, 40)], 1)), [20, 29, 40])
         # At 29 (= 40 - 11) the first two paragraphs group and the pair splits.
         self.assertEqual(size_sweep.smallest_grouping_target([(0, 10), (11, 20), (21, 40)], 11, 40), 40)
 
