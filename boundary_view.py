@@ -26,6 +26,7 @@ from bisect import bisect_left
 from dataclasses import dataclass
 
 import chunk_index
+from load_documents import printable
 
 ID_PREFIX_LENGTH = 12
 ROLE_LETTERS = {"instruction": "I", "qualifier": "Q"}
@@ -430,7 +431,7 @@ def check_legend(checks: tuple) -> list[str]:
 
 # --- the summary table -------------------------------------------------------------
 
-SUMMARY_HEADER = ("policy", "chunks", "mean chars", "index bytes", "x source", "instruction + qualifier")
+SUMMARY_HEADER = ("policy", "chunks", "mean chars", "index bytes", "x source", "pairs kept together")
 _NUMERIC_COLUMNS = frozenset({1, 2, 3, 4})
 
 
@@ -439,7 +440,8 @@ def summary_rows(result: dict) -> list[tuple[str, ...]]:
     rows = [SUMMARY_HEADER]
     for comparison in result["comparisons"]:
         growth = storage_growth(result["indexes"][comparison["strategy"]])
-        verdict = "same chunk" if comparison["instruction_and_qualifier_share_chunk"] else "split"
+        outcomes = chunk_index.pair_outcomes(comparison)
+        kept = sum(1 for _, is_kept in outcomes if is_kept)
         rows.append(
             (
                 comparison["strategy"],
@@ -447,14 +449,32 @@ def summary_rows(result: dict) -> list[tuple[str, ...]]:
                 f"{growth.mean_chunk_chars:.1f}",
                 f"{growth.index_bytes:,}",
                 f"{growth.ratio:.2f}x",
-                verdict,
+                f"{kept} of {len(outcomes)}",
             )
         )
     return rows
 
 
-def summary_table(result: dict) -> str:
-    """The summary rows as aligned plain text: numbers to the right, words to the left."""
+def pair_verdict_lines(result: dict, names: tuple[str, ...] = ()) -> list[str]:
+    """One line per declared pair: its name and whether each policy keeps it in one chunk.
+
+    ``names`` labels a single-pair result, whose comparison records no name:
+    ``["save-copy: fixed-char split, paragraph split, heading-aware same chunk"]``.
+    """
+    outcomes = {comparison["strategy"]: chunk_index.pair_outcomes(comparison) for comparison in result["comparisons"]}
+    first = next(iter(outcomes.values()))
+    if not first:
+        return ["no span checks declared: add instruction/qualifier pairs to the manifest's span_checks"]
+    lines = []
+    for position, (name, _) in enumerate(first):
+        label = name if name is not None else (names[position] if position < len(names) else "instruction + qualifier")
+        verdicts = ", ".join(f"{policy} {'same chunk' if pairs[position][1] else 'split'}" for policy, pairs in outcomes.items())
+        lines.append(f"{printable(label)}: {verdicts}")
+    return lines
+
+
+def summary_table(result: dict, names: tuple[str, ...] = ()) -> str:
+    """The summary rows as aligned plain text (numbers right, words left), then each pair's verdicts."""
     rows = summary_rows(result)
     widths = [max(len(row[column]) for row in rows) for column in range(len(SUMMARY_HEADER))]
     lines = []
@@ -464,7 +484,7 @@ def summary_table(result: dict) -> str:
             for column, cell in enumerate(row)
         ]
         lines.append("  ".join(cells).rstrip())
-    return "\n".join(lines)
+    return "\n".join(lines + pair_verdict_lines(result, names))
 
 
 # --- the terminal view -------------------------------------------------------------

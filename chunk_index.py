@@ -31,6 +31,14 @@ from load_documents import (
 SCHEMA_VERSION = 1
 EXECUTION_MODE = "offline-synthetic-source-processing"
 FIXTURE_SCOPE = "Original synthetic Aster API contracts; no real SDK facts, embeddings or semantic-quality experiment."
+# A result of the user's own documents must not claim to be the synthetic fixture.
+OWN_DOCUMENTS_SCOPE = "Documents pinned in the user's own manifest; offline chunk-boundary comparison only, no embeddings or semantic-quality experiment."
+FIXTURE_SOURCE_SHA256 = frozenset(
+    {
+        "34257e6c9c3ec0e75af47dd465cd370b63dc4c5e45a6a3413f87b15baf643bfd",
+        "ee85252a1f2997476d3ee9fd9ff17648af3bede369201f82d2d230d3fd370f5b",
+    }
+)
 
 # The only configs the lab builds or accepts, in the order results list them.
 # Kept as JSON text so no caller can mutate the lab's own copy.
@@ -46,6 +54,10 @@ POLICY_NAMES = tuple(_CONFIG_JSON)
 DOCUMENT_KEYS = (*SOURCE_FIELDS, "text", "normalized_text_sha256", "document_revision")
 INDEX_KEYS = ("schema_version", "execution_mode", "config", "documents", "chunks", "index_id")
 RESULT_KEYS = ("execution_mode", "fixture_scope", "comparisons", "indexes")
+# The comparison of any number of named pairs (see README, "Many span checks").
+PAIRS_COMPARISON_KEYS = ("strategy", "chunk_count", "pairs_kept_together", "pairs")
+DECLARED_PAIR_KEYS = ("name", "source_id", "instruction_span", "qualifier_span")
+PAIR_VERDICT_KEYS = ("instruction_span", "qualifier_span", "instruction_containing_chunk_ids", "instruction_and_qualifier_share_chunk")
 HEADING = re.compile(r"^#{1,6} (.+)$", re.MULTILINE)
 
 # One configured encoder for every digest: building one per call is measurable
@@ -263,15 +275,99 @@ def build_comparisons(indexes: dict, source_id: str, instruction: list[int], qua
     return [compare_spans(name, indexes[name], source_id, instruction, qualifier) for name in POLICY_NAMES]
 
 
-def build_result(sources: list[dict] | tuple[dict, ...], source_id: str, instruction: list[int], qualifier: list[int]) -> dict:
-    """The lab's result: the three indexes of ``sources`` and the span comparison."""
-    indexes = {name: build_index(policy_config(name), sources) for name in POLICY_NAMES}
+def build_indexes(sources: list[dict] | tuple[dict, ...]) -> dict:
+    """The three supported indexes of ``sources``, keyed by policy name in ``POLICY_NAMES`` order."""
+    return {name: build_index(policy_config(name), sources) for name in POLICY_NAMES}
+
+
+def result_scope(sources: list[dict] | tuple[dict, ...]) -> str:
+    """The result's ``fixture_scope``: the fixture's own sentence only when every source is a fixture file."""
+    if all(source["sha256"] in FIXTURE_SOURCE_SHA256 for source in sources):
+        return FIXTURE_SCOPE
+    return OWN_DOCUMENTS_SCOPE
+
+
+def assembled_result(sources: list[dict] | tuple[dict, ...], indexes: dict, comparisons: list[dict]) -> dict:
+    """A result's four keys in the order the spec lists them."""
     return {
         "execution_mode": EXECUTION_MODE,
-        "fixture_scope": FIXTURE_SCOPE,
-        "comparisons": build_comparisons(indexes, source_id, instruction, qualifier),
+        "fixture_scope": result_scope(sources),
+        "comparisons": comparisons,
         "indexes": indexes,
     }
+
+
+def build_result(sources: list[dict] | tuple[dict, ...], source_id: str, instruction: list[int], qualifier: list[int]) -> dict:
+    """The lab's result: the three indexes of ``sources`` and the span comparison."""
+    indexes = build_indexes(sources)
+    return assembled_result(sources, indexes, build_comparisons(indexes, source_id, instruction, qualifier))
+
+
+# --- many named pairs ------------------------------------------------------------
+
+
+def declared_pair(check) -> dict:
+    """A manifest ``SpanCheck`` as a result records it: name, source and the two spans as lists."""
+    return {
+        "name": check.name,
+        "source_id": check.source_id,
+        "instruction_span": check.instruction.as_list(),
+        "qualifier_span": check.qualifier.as_list(),
+    }
+
+
+def compare_pair(name: str, index: dict, pair: dict) -> dict:
+    """One declared pair under one policy: the pair, its instruction's chunk ids and the verdict."""
+    verdict = compare_spans(name, index, pair["source_id"], pair["instruction_span"], pair["qualifier_span"])
+    return {"name": pair["name"], "source_id": pair["source_id"], **{key: verdict[key] for key in PAIR_VERDICT_KEYS}}
+
+
+def compare_pairs(name: str, index: dict, pairs: list[dict]) -> dict:
+    """One policy's comparison of every declared pair, with how many it keeps in one chunk."""
+    compared = [compare_pair(name, index, pair) for pair in pairs]
+    return {
+        "strategy": name,
+        "chunk_count": len(index["chunks"]),
+        "pairs_kept_together": sum(pair["instruction_and_qualifier_share_chunk"] for pair in compared),
+        "pairs": compared,
+    }
+
+
+def build_pair_comparisons(indexes: dict, pairs: list[dict]) -> list[dict]:
+    """The named-pairs comparisons, one per policy in ``POLICY_NAMES`` order."""
+    return [compare_pairs(name, indexes[name], pairs) for name in POLICY_NAMES]
+
+
+def checked_comparisons(indexes: dict, span_checks) -> list[dict]:
+    """The comparisons of a manifest's span checks, in the shape their number calls for.
+
+    Exactly one check keeps the spec's comparison shape, so the fixture's
+    result stays byte-identical to the reference. Any other number (none
+    included) records every pair by name and source, so the validator can
+    re-derive each verdict from the result alone.
+    """
+    if len(span_checks) == 1:
+        check = span_checks[0]
+        return build_comparisons(indexes, check.source_id, check.instruction.as_list(), check.qualifier.as_list())
+    return build_pair_comparisons(indexes, [declared_pair(check) for check in span_checks])
+
+
+def build_checked_result(sources: list[dict] | tuple[dict, ...], span_checks) -> dict:
+    """The lab's result for a manifest: the three indexes and the comparison of its span checks."""
+    indexes = build_indexes(sources)
+    return assembled_result(sources, indexes, checked_comparisons(indexes, span_checks))
+
+
+def is_pairs_comparison(comparisons: object) -> bool:
+    """Whether saved comparisons use the named-pairs shape rather than the spec's single-pair one."""
+    return type(comparisons) is list and bool(comparisons) and type(comparisons[0]) is dict and "pairs" in comparisons[0]
+
+
+def pair_outcomes(comparison: dict) -> list[tuple[str | None, bool]]:
+    """``[(name, kept), ...]`` for one policy's comparison of either shape; the spec's pair has no name."""
+    if "pairs" in comparison:
+        return [(pair["name"], pair["instruction_and_qualifier_share_chunk"]) for pair in comparison["pairs"]]
+    return [(None, comparison["instruction_and_qualifier_share_chunk"])]
 
 
 # --- validation ------------------------------------------------------------------
@@ -425,26 +521,76 @@ def comparison_source(comparisons: list, indexes: dict) -> list[str]:
     return list(dict.fromkeys(named + all_sources))
 
 
-def saved_span(comparisons: list, key: str, path: str) -> list[int]:
-    """The span every saved comparison states under ``key``, checked as ``[start, end]``."""
-    if type(comparisons) is not list or len(comparisons) != len(POLICY_NAMES):
-        raise IngestionError("comparisons", path, f"expected a list of {len(POLICY_NAMES)} comparisons, one per policy")
-    first = comparisons[0]
-    span = first.get(key) if type(first) is dict else None
-    span_path = join_path(join_path(path, 0), key)
+def checked_span_list(span: object, span_path: str, text_length: int | None = None) -> list[int]:
+    """A saved ``[start, end]`` span: two whole numbers with ``0 <= start < end`` (within the text when given)."""
     if type(span) is not list or len(span) != 2 or any(type(bound) is not int for bound in span):
         raise IngestionError("comparison_span", span_path, f"expected [start, end] as two whole numbers, found {quoted(span)}")
     if not 0 <= span[0] < span[1]:
         raise IngestionError("comparison_span", span_path, f"{quoted(span)} is not a span with 0 <= start < end")
+    if text_length is not None and span[1] > text_length:
+        raise IngestionError("comparison_span", span_path, f"{quoted(span)} runs past the text of {text_length} characters")
     return span
+
+
+def checked_comparison_list(comparisons: object, path: str) -> list:
+    """Saved comparisons as a list of one entry per policy."""
+    if type(comparisons) is not list or len(comparisons) != len(POLICY_NAMES):
+        raise IngestionError("comparisons", path, f"expected a list of {len(POLICY_NAMES)} comparisons, one per policy")
+    return comparisons
+
+
+def saved_span(comparisons: list, key: str, path: str) -> list[int]:
+    """The span every saved comparison states under ``key``, checked as ``[start, end]``."""
+    first = checked_comparison_list(comparisons, path)[0]
+    span = first.get(key) if type(first) is dict else None
+    return checked_span_list(span, join_path(join_path(path, 0), key))
+
+
+def saved_pairs(comparisons: list, indexes: dict, path: str) -> list[dict]:
+    """The pairs a named-pairs result declares, read from its first comparison and checked.
+
+    Each pair needs a unique non-empty name, a source the indexes hold and two
+    spans inside that source's text; the verdicts are not read, they are re-derived.
+    """
+    pairs = checked_comparison_list(comparisons, path)[0]["pairs"]
+    pairs_path = join_path(join_path(path, 0), "pairs")
+    if type(pairs) is not list:
+        raise IngestionError("comparison_pairs", pairs_path, f"expected a list of pairs, found {type(pairs).__name__}")
+    texts = {document["source_id"]: document["text"] for document in indexes[POLICY_NAMES[0]]["documents"]}
+    declared = []
+    names: set[str] = set()
+    for position, pair in enumerate(pairs):
+        pair_path = join_path(pairs_path, position)
+        if type(pair) is not dict:
+            raise IngestionError("comparison_pair", pair_path, f"expected an object, found {type(pair).__name__}")
+        name = pair.get("name")
+        if type(name) is not str or not name:
+            raise IngestionError("comparison_pair", join_path(pair_path, "name"), "expected a non-empty string")
+        if name in names:
+            raise IngestionError("comparison_pair", join_path(pair_path, "name"), f"name {quoted(name)} is used twice")
+        names.add(name)
+        source_id = pair.get("source_id")
+        if type(source_id) is not str or source_id not in texts:
+            raise IngestionError("comparison_pair", join_path(pair_path, "source_id"), f"{quoted(source_id)} is not a document of the result")
+        length = len(texts[source_id])
+        declared.append(
+            {
+                "name": name,
+                "source_id": source_id,
+                "instruction_span": checked_span_list(pair.get("instruction_span"), join_path(pair_path, "instruction_span"), length),
+                "qualifier_span": checked_span_list(pair.get("qualifier_span"), join_path(pair_path, "qualifier_span"), length),
+            }
+        )
+    return declared
 
 
 def validate_result(value: object) -> dict:
     """Validate a whole saved result: every index rebuilt, the comparisons recomputed.
 
-    The comparison names no source, so it is accepted when its statements hold
-    for some source of the result; a refusal is reported against the source
-    its chunk ids name (or the first source).
+    The spec's single-pair comparison names no source, so it is accepted when
+    its statements hold for some source of the result; a refusal is reported
+    against the source its chunk ids name (or the first source). A named-pairs
+    comparison records each pair's source, so its verdicts are re-derived directly.
     """
     result = require_keys(value, RESULT_KEYS, "", "result")
     if result["execution_mode"] != EXECUTION_MODE:
@@ -459,6 +605,10 @@ def validate_result(value: object) -> dict:
         if policy_of_config(saved_indexes[name]["config"]) != name:
             raise IngestionError("config_mismatch", join_path(index_path, "config"), f"holds the {policy_of_config(saved_indexes[name]['config'])} config, expected {name}'s")
     comparisons = result["comparisons"]
+    if is_pairs_comparison(comparisons):
+        pairs = saved_pairs(comparisons, indexes, "comparisons")
+        require_same(comparisons, build_pair_comparisons(indexes, pairs), "comparisons", "comparison_mismatch")
+        return result
     instruction = saved_span(comparisons, "instruction_span", "comparisons")
     qualifier = saved_span(comparisons, "qualifier_span", "comparisons")
     candidates = comparison_source(comparisons, indexes)

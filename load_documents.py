@@ -39,6 +39,9 @@ SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 MANIFEST_KEYS = frozenset({"sources", "span_checks"})
 SPAN_CHECK_KEYS = frozenset({"name", "source_id", "instruction", "qualifier"})
 SPAN_KEYS = frozenset({"start", "end", "quote"})
+# A span may give the quote alone, to be located in its source, and may name its source.
+SPAN_QUOTE_ONLY_KEYS = frozenset({"quote"})
+SPAN_SOURCE_KEY = frozenset({"source_id"})
 
 
 class IngestionError(Exception):
@@ -326,22 +329,42 @@ def resolve_source_path(folder: Path, relative: str, where: str) -> Path:
     return current
 
 
+def read_source_bytes(folder: Path, relative: str, where: str) -> bytes:
+    """The raw bytes of the source file ``relative`` names, read without following links.
+
+    Reads at most ``MAX_SOURCE_BYTES`` plus one byte, so a huge file is refused unread.
+    """
+    path = resolve_source_path(folder, relative, where)
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        descriptor = os.open(path, flags)
+    except OSError as error:
+        raise IngestionError("source_unreadable", where, f"{quoted(relative)}: {error.strerror}") from error
+    with os.fdopen(descriptor, "rb") as handle:
+        raw = handle.read(MAX_SOURCE_BYTES + 1)
+    if len(raw) > MAX_SOURCE_BYTES:
+        raise IngestionError("source_too_large", where, f"{quoted(relative)} is over {MAX_SOURCE_BYTES:,} bytes")
+    return raw
+
+
+def decode_source_text(raw: bytes, relative: str, where: str) -> str:
+    """Verified raw bytes as the normalized text the chunker takes: strict UTF-8, ``\\n`` line ends."""
+    try:
+        decoded = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise IngestionError("not_utf8", where, f"{quoted(relative)}: byte {error.start} is not UTF-8") from error
+    text = normalize_newlines(decoded)
+    check_text(text, where)
+    return text
+
+
 def read_pinned_text(folder: Path, source: dict, where: str) -> str:
     """The normalized text of one pinned source, its raw bytes verified first.
 
     Order matters: size bound, then the hash over the raw bytes, and only
     then decoding, so an edited file is refused before any of it is trusted.
     """
-    path = resolve_source_path(folder, source["path"], where)
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
-    try:
-        descriptor = os.open(path, flags)
-    except OSError as error:
-        raise IngestionError("source_unreadable", where, f"{quoted(source['path'])}: {error.strerror}") from error
-    with os.fdopen(descriptor, "rb") as handle:
-        raw = handle.read(MAX_SOURCE_BYTES + 1)
-    if len(raw) > MAX_SOURCE_BYTES:
-        raise IngestionError("source_too_large", where, f"{quoted(source['path'])} is over {MAX_SOURCE_BYTES:,} bytes")
+    raw = read_source_bytes(folder, source["path"], where)
     actual = hashlib.sha256(raw).hexdigest()
     if actual != source["sha256"]:
         raise IngestionError(
@@ -350,13 +373,7 @@ def read_pinned_text(folder: Path, source: dict, where: str) -> str:
             f"{quoted(source['path'])}: manifest pins {source['sha256'][:12]}…, file has {actual[:12]}…; "
             "re-pin only if the edit is intended",
         )
-    try:
-        decoded = raw.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise IngestionError("not_utf8", where, f"{quoted(source['path'])}: byte {error.start} is not UTF-8") from error
-    text = normalize_newlines(decoded)
-    check_text(text, where)
-    return text
+    return decode_source_text(raw, source["path"], where)
 
 
 def source_label(entry: object, index: int) -> str:
@@ -367,27 +384,96 @@ def source_label(entry: object, index: int) -> str:
     return label
 
 
-def checked_span(value: object, text: str, where: str) -> Span:
-    """A span check's ``{"start", "end", "quote"}``, confirmed against the loaded text."""
+def quote_offsets(text: str, quote: str) -> list[int]:
+    """Every offset where ``quote`` starts in ``text``, overlapping ones included.
+
+    ``quote_offsets("aaa", "aa")`` -> ``[0, 1]``: two places, so ``"aa"`` alone
+    does not say which one a span check means.
+    """
+    offsets = []
+    position = text.find(quote)
+    while position != -1:
+        offsets.append(position)
+        position = text.find(quote, position + 1)
+    return offsets
+
+
+def describe_occurrences(offsets: list[int], length: int) -> str:
+    """``"occurs 2 times, at [3, 7), [9, 13)"``: where a quote sits, for a refusal (first five shown)."""
+    if not offsets:
+        return "occurs 0 times"
+    shown = ", ".join(f"[{offset}, {offset + length})" for offset in offsets[:5])
+    more = ", …" if len(offsets) > 5 else ""
+    times = "once" if len(offsets) == 1 else f"{len(offsets)} times"
+    return f"occurs {times}, at {shown}{more}"
+
+
+def located_span(quote: str, text: str, source_id: str, where: str) -> Span:
+    """The one place ``quote`` occurs in ``text``; refused with the count when it is not exactly one."""
+    offsets = quote_offsets(text, quote)
+    if not offsets:
+        raise IngestionError("quote_not_found", where, f"{quoted(quote)} occurs 0 times in {quoted(source_id)}")
+    if len(offsets) > 1:
+        raise IngestionError(
+            "quote_ambiguous",
+            where,
+            f"{quoted(quote)} {describe_occurrences(offsets, len(quote))} in {quoted(source_id)}; give start and end to pick one",
+        )
+    return Span(offsets[0], offsets[0] + len(quote), quote)
+
+
+def checked_span(value: object, text: str, where: str, source_id: str = "the source") -> Span:
+    """A span check's ``{"start", "end", "quote"}`` or ``{"quote"}``, confirmed against the loaded text.
+
+    With ``start`` and ``end`` the text there must equal the quote; with the
+    quote alone it must occur exactly once and its place becomes the span.
+    A span may also name its ``source_id`` (checked by ``checked_span_check``).
+    """
     if type(value) is not dict:
         raise IngestionError("span_not_object", where, f"expected an object with start, end and quote, found {type(value).__name__}")
-    if set(value) != SPAN_KEYS:
-        raise IngestionError("span_fields", where, f"expected exactly start, end and quote, found {', '.join(sorted(value)) or 'nothing'}")
-    start, end, quote = value["start"], value["end"], value["quote"]
-    if type(start) is not int or type(end) is not int:
-        raise IngestionError("span_not_int", where, "start and end must be whole numbers")
+    keys = set(value)
+    located_keys = keys - SPAN_SOURCE_KEY
+    if located_keys not in (SPAN_KEYS, SPAN_QUOTE_ONLY_KEYS):
+        raise IngestionError(
+            "span_fields",
+            where,
+            f"expected start, end and quote, or quote alone (and optionally source_id), found {', '.join(sorted(keys)) or 'nothing'}",
+        )
+    quote = value["quote"]
     if type(quote) is not str or not quote:
         raise IngestionError("span_quote", where, "quote must be a non-empty string")
+    if located_keys == SPAN_QUOTE_ONLY_KEYS:
+        return located_span(quote, text, source_id, where)
+    start, end = value["start"], value["end"]
+    if type(start) is not int or type(end) is not int:
+        raise IngestionError("span_not_int", where, "start and end must be whole numbers")
     if not 0 <= start < end <= len(text):
         raise IngestionError("span_out_of_range", where, f"[{start}, {end}) is not inside the text of {len(text)} characters")
     found = text[start:end]
     if found != quote:
-        raise IngestionError("stale_span_check", where, f"text at [{start}, {end}) is {quoted(found)}, the manifest quotes {quoted(quote)}")
+        # Say where the quote went, so an edited source is one span fix away from loading again.
+        now = describe_occurrences(quote_offsets(text, quote), len(quote))
+        raise IngestionError(
+            "stale_span_check",
+            where,
+            f"text at [{start}, {end}) is {quoted(found)}, the manifest quotes {quoted(quote)}, which {now}",
+        )
     return Span(start, end, quote)
 
 
+def span_source_id(value: object, check_source_id: str) -> str:
+    """The source a span names with its own ``source_id``, or the check's when it names none."""
+    if type(value) is dict and "source_id" in value:
+        return value["source_id"]
+    return check_source_id
+
+
 def checked_span_check(value: object, texts: dict[str, str], where: str) -> SpanCheck:
-    """One entry of ``span_checks``: a name, a loaded source and two confirmed spans."""
+    """One entry of ``span_checks``: a name, a loaded source and two confirmed spans.
+
+    Both spans must sit in the check's source: no chunk crosses a source, so a
+    pair split across two sources could never share one and is refused here.
+    """
     if type(value) is not dict:
         raise IngestionError("span_check_not_object", where, f"expected an object, found {type(value).__name__}")
     if set(value) != SPAN_CHECK_KEYS:
@@ -397,31 +483,42 @@ def checked_span_check(value: object, texts: dict[str, str], where: str) -> Span
         raise IngestionError("span_check_name", where, "name must be a non-empty string")
     if type(source_id) is not str or source_id not in texts:
         raise IngestionError("span_check_source", where, f"source_id {quoted(source_id)} is not a source of this manifest")
+    instruction_source = span_source_id(value["instruction"], source_id)
+    qualifier_source = span_source_id(value["qualifier"], source_id)
+    if instruction_source != source_id or qualifier_source != source_id:
+        raise IngestionError(
+            "pair_across_sources",
+            where,
+            f"instruction in {quoted(instruction_source)}, qualifier in {quoted(qualifier_source)}: "
+            "no chunk crosses a source, so the pair could never share one; declare both spans in one source",
+        )
     text = texts[source_id]
-    instruction = checked_span(value["instruction"], text, f"{where}.instruction")
-    qualifier = checked_span(value["qualifier"], text, f"{where}.qualifier")
+    instruction = checked_span(value["instruction"], text, f"{where}.instruction", source_id)
+    qualifier = checked_span(value["qualifier"], text, f"{where}.qualifier", source_id)
     return SpanCheck(name, source_id, instruction, qualifier)
 
 
-def load_manifest(manifest_path: Path) -> Manifest:
-    """Load a manifest, verify every pinned source and confirm its span checks.
-
-    Sources come back sorted by ``source_id``, each as exactly the seven
-    manifest fields plus ``text``: every key takes part in the document
-    revision, so nothing else may ride along.
-    """
-    manifest_path = Path(manifest_path)
+def read_manifest_value(manifest_path: Path) -> object:
+    """The manifest at ``manifest_path`` as strictly parsed JSON, not yet checked."""
     label = printable(str(manifest_path))
-    value = parse_json_bytes(read_bounded(manifest_path, MAX_MANIFEST_BYTES, label), label)
+    return parse_json_bytes(read_bounded(manifest_path, MAX_MANIFEST_BYTES, label), label)
+
+
+def checked_manifest_sources(value: object, label: str, allow_empty: bool = False) -> list[dict]:
+    """The manifest's source entries, each exactly seven non-empty string fields; no files read.
+
+    Refused: a manifest that is not an object, an unknown top-level key, a
+    missing or empty ``sources`` list (unless ``allow_empty``), a bad entry,
+    and a duplicate ``source_id`` or ``path``.
+    """
     if type(value) is not dict:
         raise IngestionError("manifest_not_object", label, f"expected an object, found {type(value).__name__}")
     unknown = sorted(set(value) - MANIFEST_KEYS)
     if unknown:
         raise IngestionError("unknown_field", label, f"unexpected top-level field {quoted(unknown[0])}; expected sources and span_checks")
     entries = value.get("sources")
-    if type(entries) is not list or not entries:
+    if type(entries) is not list or (not entries and not allow_empty):
         raise IngestionError("no_sources", f"{label}: sources", "expected a non-empty list of sources")
-    folder = manifest_path.parent
     sources = []
     seen: dict[str, dict[str, str]] = {"source_id": {}, "path": {}}
     for index, entry in enumerate(entries):
@@ -432,8 +529,15 @@ def load_manifest(manifest_path: Path) -> Manifest:
             if key in owners:
                 raise IngestionError(f"duplicate_{field}", where, f"{field} {quoted(source[field])} is also {owners[key]}")
             owners[key] = f"sources[{index}]"
-        source["text"] = read_pinned_text(folder, source, where)
         sources.append(source)
+    return sources
+
+
+def manifest_from_value(value: object, folder: Path, label: str) -> Manifest:
+    """Check a parsed manifest, verify every pinned source in ``folder`` and confirm its span checks."""
+    sources = checked_manifest_sources(value, label)
+    for index, source in enumerate(sources):
+        source["text"] = read_pinned_text(folder, source, f"{label}: {source_label(source, index)}")
     sources.sort(key=lambda source: source["source_id"])
     texts = {source["source_id"]: source["text"] for source in sources}
     checks = value.get("span_checks", [])
@@ -447,3 +551,14 @@ def load_manifest(manifest_path: Path) -> Manifest:
         if name in names[:index]:
             raise IngestionError("duplicate_span_check", f"{label}: span_checks[{index}]", f"name {quoted(name)} is used twice")
     return Manifest(folder, tuple(sources), span_checks)
+
+
+def load_manifest(manifest_path: Path) -> Manifest:
+    """Load a manifest, verify every pinned source and confirm its span checks.
+
+    Sources come back sorted by ``source_id``, each as exactly the seven
+    manifest fields plus ``text``: every key takes part in the document
+    revision, so nothing else may ride along.
+    """
+    manifest_path = Path(manifest_path)
+    return manifest_from_value(read_manifest_value(manifest_path), manifest_path.parent, str(manifest_path))

@@ -4,6 +4,8 @@
     python run.py validate result.json     re-derive a saved result or index; refuse any change
     python run.py diff OLD NEW             which chunk ids changed and which embeddings to compute
     python run.py export FILE --policy P   one policy's chunks as JSON Lines upsert records
+    python run.py pin docs/a.md --manifest M   pin a file (or re-pin it after an edit)
+    python run.py sweep                    chunk counts and kept pairs over a range of sizes
 
 Exit codes: 0 ok, 1 refused input or a failed validation, 2 usage.
 Every refusal is one line on stderr: ``error: <code>: <where>: <what>``.
@@ -139,11 +141,11 @@ def emit(data: bytes, path: Path | None) -> None:
 # --- commands --------------------------------------------------------------------
 
 
-def summary_table(result: dict) -> str:
-    """The comparison and each policy's storage figures as a table a person reads at a glance."""
+def summary_table(result: dict, names: tuple[str, ...] = ()) -> str:
+    """The comparison, each policy's storage figures and each pair's verdicts, for a person to read."""
     import boundary_view
 
-    return boundary_view.summary_table(result)
+    return boundary_view.summary_table(result, names)
 
 
 def checked_report(value: str, output: Path | None, protected: tuple[Path, ...]) -> Path:
@@ -154,32 +156,21 @@ def checked_report(value: str, output: Path | None, protected: tuple[Path, ...])
     if output is not None and path.resolve() == output.resolve():
         raise UsageError("html_is_output", value, "is also the --output file; name another file for the report")
     return path
-
-
 def run_build(args: argparse.Namespace) -> int:
-    """The main job: load, build the three indexes, compare, write the result."""
+    """The main job: load, build the three indexes, compare every span check, write the result."""
     manifest_path = Path(args.manifest)
     output = checked_output(args.output, (manifest_path,))
     manifest = load_manifest(manifest_path)
     for path in manifest.source_paths():
         checked_output(args.output, (path,))
     html_path = None if args.html is None else checked_report(args.html, output, (manifest_path, *manifest.source_paths()))
-    if len(manifest.span_checks) != 1:
-        raise IngestionError(
-            "span_checks",
-            f"{manifest_path}: span_checks",
-            f"expected exactly one instruction/qualifier check, found {len(manifest.span_checks)}",
-        )
-    check = manifest.span_checks[0]
-    result = chunk_index.build_result(
-        manifest.sources, check.source_id, check.instruction.as_list(), check.qualifier.as_list()
-    )
+    result = chunk_index.build_checked_result(manifest.sources, manifest.span_checks)
     page = None if html_path is None else report_bytes(result, manifest.span_checks)
     emit(canonical_result_bytes(result), output)
     if html_path is not None:
         emit(page, html_path)
     report = sys.stderr if output is None else sys.stdout
-    print(summary_table(result), file=report)
+    print(summary_table(result, tuple(check.name for check in manifest.span_checks)), file=report)
     print(f"wrote {'stdout' if output is None else output}", file=report)
     if html_path is not None:
         print(f"wrote {html_path}", file=report)
@@ -206,13 +197,30 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def run_validate(args: argparse.Namespace) -> int:
-    """Re-derive a saved result or index and say what was checked."""
+    """Re-derive a saved result or index and say what was checked; with pins, also that it is current.
+
+    Every check runs before anything is printed, so a refusal is never preceded by an "ok".
+    """
+    recorded = recorded_index_ids(args.index_ids)
     kind, artifact = chunk_index.validate_artifact(read_json_file(Path(args.file)))
     indexes = artifact["indexes"] if kind == "result" else {chunk_index.policy_of_config(artifact["config"]): artifact}
     checked = ", ".join(
         f"{name} {len(index['chunks'])} chunks (index {index['index_id'][:12]})" for name, index in indexes.items()
     )
-    print(f"ok: {printable(args.file)}: {kind} re-derived exactly: {checked}")
+    shown_file = printable(args.file)
+    lines = [f"ok: {shown_file}: {kind} re-derived exactly: {checked}"]
+    if args.pins_manifest is not None or recorded:
+        import source_pins
+
+        if args.pins_manifest is not None:
+            source_pins.require_current(kind, artifact, load_manifest(Path(args.pins_manifest)), shown_file)
+            lines.append(f"ok: {shown_file}: current: its documents match the pins of {printable(args.pins_manifest)}")
+        problems = source_pins.index_id_mismatches(indexes, recorded)
+        if problems:
+            raise IngestionError("index_id_mismatch", shown_file, "; ".join(problems))
+        if recorded:
+            lines.append(f"ok: {shown_file}: index ids match the recorded ones ({', '.join(recorded)})")
+    print("\n".join(lines))
     return EXIT_OK
 
 
@@ -239,6 +247,66 @@ def run_export(args: argparse.Namespace) -> int:
     report = sys.stderr if output is None else sys.stdout
     print(f"exported {len(index['chunks'])} {args.policy} chunks (index {index['index_id'][:12]}) to {'stdout' if output is None else output}", file=report)
     return EXIT_OK
+
+
+def index_id_argument(value: str) -> tuple[str, str]:
+    """``fixed-char=27a9…`` (a policy and a full 64-hex index id) as a pair, for ``--index-id``."""
+    policy, separator, index_id = value.partition("=")
+    if not separator or policy not in chunk_index.POLICY_NAMES:
+        raise argparse.ArgumentTypeError(f"expected POLICY=ID with POLICY one of {', '.join(chunk_index.POLICY_NAMES)}, found {value!r}")
+    if not chunk_index.SHA256_PATTERN.fullmatch(index_id):
+        raise argparse.ArgumentTypeError(f"the index id for {policy} must be all 64 lowercase hex digits")
+    return policy, index_id
+
+
+def recorded_index_ids(pairs: list[tuple[str, str]]) -> dict[str, str]:
+    """The ``--index-id`` values by policy; one policy given twice is a usage error."""
+    recorded: dict[str, str] = {}
+    for policy, index_id in pairs:
+        if policy in recorded:
+            raise UsageError("index_id_twice", "--index-id", f"{policy} is given more than once")
+        recorded[policy] = index_id
+    return recorded
+
+
+def run_pin(args: argparse.Namespace) -> int:
+    """Pin files into a manifest (or re-pin them after an edit) and rewrite it atomically."""
+    import source_pins
+
+    metadata = {field: getattr(args, field) for field in source_pins.METADATA_FIELDS}
+    if len(args.paths) > 1 and any(value is not None for value in metadata.values()):
+        raise UsageError("pin_metadata", "pin", "--source-id, --title, --version, --url and --fact-status need exactly one PATH")
+    requests = [source_pins.PinRequest(path, **metadata) for path in args.paths]
+    manifest_path = Path(args.pin_manifest)
+    outcome = source_pins.pin_sources(manifest_path, requests)
+    if outcome.manifest_bytes is not None:
+        write_atomically(manifest_path, outcome.manifest_bytes)
+    for change in outcome.changes:
+        print("\n".join(source_pins.pin_report(change)))
+    print(f"wrote {manifest_path}" if outcome.manifest_bytes is not None else f"manifest unchanged: {manifest_path}")
+    return EXIT_OK
+
+
+def run_sweep(args: argparse.Namespace) -> int:
+    """Print chunk counts, mean lengths and kept pairs over a range of sizes, and each pair's smallest target."""
+    import size_sweep
+
+    manifest = load_manifest(Path(args.sweep_manifest or args.manifest))
+    sizes = tuple(sorted(set(args.sizes))) if args.sizes else size_sweep.DEFAULT_SIZES
+    if len(sizes) > size_sweep.MAX_SIZE_COUNT:
+        raise UsageError("too_many_sizes", "--sizes", f"{len(sizes)} sizes; at most {size_sweep.MAX_SIZE_COUNT}")
+    sweep = size_sweep.run_sweep(manifest, sizes)
+    print(size_sweep.sweep_json(sweep) if args.json else size_sweep.sweep_table(sweep))
+    return EXIT_OK
+
+
+def sweep_size(value: str) -> int:
+    """One ``--sizes`` value: a whole number from 1 to the source size bound."""
+    import size_sweep
+
+    if not value.isascii() or not value.isdigit() or not 1 <= int(value) <= size_sweep.MAX_SIZE:
+        raise argparse.ArgumentTypeError(f"a size is a whole number from 1 to {size_sweep.MAX_SIZE}, found {value!r}")
+    return int(value)
 
 
 # --- the parser ------------------------------------------------------------------
@@ -320,6 +388,21 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     validate.add_argument("file", metavar="FILE", help="a saved result.json or a single saved index")
+    validate.add_argument(
+        "--manifest",
+        dest="pins_manifest",
+        metavar="M",
+        help="also refuse a result whose documents (or span checks) no longer match this manifest's pins",
+    )
+    validate.add_argument(
+        "--index-id",
+        dest="index_ids",
+        metavar="POLICY=ID",
+        action="append",
+        default=[],
+        type=index_id_argument,
+        help="refuse unless POLICY's index has this full index id (repeatable); catches a result re-forged end to end",
+    )
     validate.set_defaults(handler=run_validate)
     show = add_command(commands, "show", "print each policy's chunks over the source text", SHOW_DESCRIPTION)
     show.add_argument("--policy", choices=chunk_index.POLICY_NAMES, help="show only this policy (default: all three)")
@@ -339,6 +422,39 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--policy", required=True, choices=chunk_index.POLICY_NAMES, help="the policy whose chunks to export")
     export.add_argument("--output", metavar="FILE", default="-", help="write the JSON Lines here, atomically; '-' (the default) for stdout")
     export.set_defaults(handler=run_export)
+    pin = add_command(
+        commands,
+        "pin",
+        "pin files into a manifest, or re-pin them after an edit",
+        (
+            "Check each PATH as a build would (inside the manifest's folder, no link, size bound, UTF-8, "
+            "a heading at offset 0), record its sha256 in the manifest and rewrite the manifest atomically. "
+            "A missing manifest is started. Re-pinning changes the document revision and every chunk id of that "
+            "source; a span check the edit made stale is refused and the manifest left unchanged."
+        ),
+    )
+    pin.add_argument("paths", metavar="PATH", nargs="+", help="a source file inside the manifest's folder")
+    pin.add_argument("--manifest", dest="pin_manifest", metavar="M", required=True, help="the manifest to update or start")
+    pin.add_argument("--source-id", dest="source_id", help="id of a new source (default: the file name without extension)")
+    pin.add_argument("--title", help="title (default for a new source: its id)")
+    pin.add_argument("--version", help="MAJOR.MINOR version (default for a new source: 1.0)")
+    pin.add_argument("--url", help="where the document is published (default for a new source: local:PATH)")
+    pin.add_argument("--fact-status", dest="fact_status", help="what is known of its accuracy (default for a new source: unstated)")
+    pin.set_defaults(handler=run_pin)
+    sweep = add_command(
+        commands,
+        "sweep",
+        "chunk counts and kept pairs for a range of heading-aware targets and fixed-char widths",
+        (
+            "Cut the manifest's sources at each size with the heading-aware and fixed-char rules and show chunk "
+            "count, mean chunk length and pairs kept together, then each pair's smallest heading-aware target. "
+            "Sweep sizes are never saved; saved indexes keep the three supported configs."
+        ),
+    )
+    sweep.add_argument("--manifest", dest="sweep_manifest", metavar="M", help="manifest to sweep (default: the main --manifest)")
+    sweep.add_argument("--sizes", nargs="+", type=sweep_size, metavar="N", help="sizes to try (default: 40 to 600 in steps of 20)")
+    sweep.add_argument("--json", action="store_true", help="print the sweep as JSON for plotting")
+    sweep.set_defaults(handler=run_sweep)
     return parser
 
 

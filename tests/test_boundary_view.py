@@ -414,8 +414,8 @@ class StorageGrowthTest(unittest.TestCase):
             completed = run_lab("--output", "-")
             self.assertEqual(completed.returncode, 0, completed.stderr)
             lines = completed.stderr.splitlines()
-            self.assertEqual(lines[0].split(), ["policy", "chunks", "mean", "chars", "index", "bytes", "x", "source", "instruction", "+", "qualifier"])
-        expected = {"fixed-char": ("13", "split"), "paragraph": ("8", "split"), "heading-aware": ("7", "same chunk")}
+            self.assertEqual(lines[0].split(), ["policy", "chunks", "mean", "chars", "index", "bytes", "x", "source", "pairs", "kept", "together"])
+        expected = {"fixed-char": ("13", "0 of 1"), "paragraph": ("8", "0 of 1"), "heading-aware": ("7", "1 of 1")}
         for line in lines[1:4]:
             cells = line.split(maxsplit=5)
             with self.subTest(policy=cells[0]):

@@ -20,8 +20,9 @@ class MainJob(LabTestCase):
         self.assertEqual(completed.stderr, "")
         self.assertEqual(output.read_bytes(), (ROOT / "expected-result.json").read_bytes())
         rows = completed.stdout.splitlines()
-        verdicts = [(row.split()[:2], row.endswith("same chunk")) for row in rows[1:4]]
-        self.assertEqual(verdicts, [(["fixed-char", "13"], False), (["paragraph", "8"], False), (["heading-aware", "7"], True)])
+        kept = [(row.split()[:2], row.split(maxsplit=5)[5]) for row in rows[1:4]]
+        self.assertEqual(kept, [(["fixed-char", "13"], "0 of 1"), (["paragraph", "8"], "0 of 1"), (["heading-aware", "7"], "1 of 1")])
+        self.assertEqual(rows[4], "save-copy-refuses-existing-path: fixed-char split, paragraph split, heading-aware same chunk")
         self.assertEqual(rows[-1], f"wrote {output}")
 
     def test_two_runs_from_different_folders_write_the_same_bytes(self):

@@ -1,0 +1,322 @@
+"""Pin the user's own documents into a manifest, and tell whether a saved result still matches its pins.
+
+``pin_sources`` adds a file to a manifest (starting a new manifest if there is
+none) or deliberately re-pins one after an edit. It runs the loader's own checks
+on the file (inside the manifest's folder, no link, size bound, UTF-8, no NUL,
+not blank, a heading at offset 0), then checks the whole edited manifest exactly
+as a build would, span checks included, before anything is written. It returns
+the new manifest's bytes; writing them is the command line's job.
+
+``stale_sources`` and ``index_id_mismatches`` compare a validated result with
+pins held outside it: the manifest's, or index ids the user recorded.
+
+It does not chunk or compare spans: that is ``chunk_index``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path, PurePath, PurePosixPath
+
+import chunk_index
+from load_documents import (
+    SOURCE_FIELDS,
+    IngestionError,
+    Manifest,
+    checked_manifest_sources,
+    decode_source_text,
+    manifest_from_value,
+    quoted,
+    read_manifest_value,
+    read_source_bytes,
+    printable,
+)
+
+DEFAULT_VERSION = "1.0"
+# A local file has no published address; "local:" says so instead of inventing one.
+LOCAL_URL_PREFIX = "local:"
+# The lab cannot know whether a user's document is accurate, so the default says nothing is vouched for.
+DEFAULT_FACT_STATUS = "unstated: local document pinned without --fact-status; the lab does not vouch for its facts"
+# The fields a user may set with a flag; ``path`` and ``sha256`` always come from the file itself.
+METADATA_FIELDS = ("source_id", "title", "version", "url", "fact_status")
+
+
+@dataclass(frozen=True)
+class PinRequest:
+    """One file to pin, as typed on the command line, and any metadata the user gave for it."""
+
+    path: str
+    source_id: str | None = None
+    title: str | None = None
+    version: str | None = None
+    url: str | None = None
+    fact_status: str | None = None
+
+    def given(self) -> dict[str, str]:
+        """The metadata fields the user set, by name: ``{"version": "1.1"}``."""
+        return {field: getattr(self, field) for field in METADATA_FIELDS if getattr(self, field) is not None}
+
+
+@dataclass(frozen=True)
+class PinChange:
+    """What pinning did to one source: ``new``, ``repinned`` or ``unchanged``."""
+
+    kind: str
+    source_id: str
+    path: str
+    old_sha256: str | None
+    new_sha256: str
+    changed_fields: tuple[tuple[str, str, str], ...]
+
+
+@dataclass(frozen=True)
+class PinOutcome:
+    """The manifest's new bytes (``None`` when nothing changed) and what changed, source by source."""
+
+    manifest_bytes: bytes | None
+    changes: tuple[PinChange, ...]
+
+
+def manifest_text(value: dict) -> bytes:
+    """A manifest as the lab writes it: ``indent=2``, UTF-8, keys in their existing order, one ``\\n``."""
+    return (json.dumps(value, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def manifest_relative_path(typed: str, folder: Path, where: str) -> str:
+    """The path a manifest in ``folder`` records for the file typed as ``typed``.
+
+    ``manifest_relative_path("work/docs/a.md", Path("work"), ...)`` -> ``"docs/a.md"``.
+    Paths are compared as written (``abspath``), not resolved, so a link is
+    still seen, and refused, by the loader's component-by-component check.
+    """
+    try:
+        relative = os.path.relpath(os.path.abspath(typed), os.path.abspath(folder))
+    except ValueError as error:
+        raise IngestionError("path_outside", where, f"{quoted(typed)} is not inside the manifest's folder") from error
+    parts = PurePath(relative).parts
+    if not parts or parts[0] == os.pardir or relative == os.curdir:
+        raise IngestionError("path_outside", where, f"{quoted(typed)} is not inside the manifest's folder {quoted(os.path.abspath(folder))}")
+    return PurePath(relative).as_posix()
+
+
+def pinnable_file_sha256(folder: Path, relative: str, where: str) -> str:
+    """The sha256 of a file that passes every check a build makes, heading included."""
+    raw = read_source_bytes(folder, relative, where)
+    text = decode_source_text(raw, relative, where)
+    chunk_index.heading_sections(text, where)
+    return hashlib.sha256(raw).hexdigest()
+
+
+def manifest_to_update(manifest_path: Path) -> dict:
+    """The manifest's parsed value, or a fresh empty one when the file does not exist yet."""
+    label = str(manifest_path)
+    if not manifest_path.parent.is_dir():
+        raise IngestionError("manifest_folder_missing", label, f"folder {quoted(str(manifest_path.parent))} does not exist")
+    if not os.path.lexists(manifest_path):
+        return {"sources": [], "span_checks": []}
+    value = read_manifest_value(manifest_path)
+    checked_manifest_sources(value, label, allow_empty=True)
+    value.setdefault("span_checks", [])
+    return value
+
+
+def new_source_entry(relative: str, sha256: str, request: PinRequest) -> dict:
+    """A brand-new source entry; omitted metadata gets defaults that claim nothing.
+
+    The id defaults to the file's stem, the title to the id, the version to
+    ``1.0``, the url to ``local:<path>`` and the fact status to "unstated".
+    """
+    given = request.given()
+    source_id = given.get("source_id", PurePosixPath(relative).stem)
+    return {
+        "source_id": source_id,
+        "path": relative,
+        "title": given.get("title", source_id),
+        "sha256": sha256,
+        "version": given.get("version", DEFAULT_VERSION),
+        "url": given.get("url", LOCAL_URL_PREFIX + relative),
+        "fact_status": given.get("fact_status", DEFAULT_FACT_STATUS),
+    }
+
+
+def repinned_entry(entry: dict, sha256: str, request: PinRequest, where: str) -> dict:
+    """An existing entry with the file's new hash and any metadata the user changed, keys in place."""
+    given = request.given()
+    if "source_id" in given and given["source_id"] != entry["source_id"]:
+        raise IngestionError(
+            "source_id_mismatch",
+            where,
+            f"this file is pinned as {quoted(entry['source_id'])}, not {quoted(given['source_id'])}; "
+            "renaming a source would orphan its span checks, so edit the manifest to rename it",
+        )
+    updated = dict(entry)
+    updated.update(given)
+    updated["sha256"] = sha256
+    return updated
+
+
+def entry_change(old: dict | None, new: dict) -> PinChange:
+    """How ``new`` differs from ``old`` (``None`` for a brand-new source)."""
+    if old is None:
+        return PinChange("new", new["source_id"], new["path"], None, new["sha256"], ())
+    changed = tuple((field, old[field], new[field]) for field in SOURCE_FIELDS if old[field] != new[field])
+    kind = "repinned" if changed else "unchanged"
+    return PinChange(kind, new["source_id"], new["path"], old["sha256"], new["sha256"], changed)
+
+
+def verified_manifest(value: dict, folder: Path, label: str) -> Manifest:
+    """The edited manifest checked exactly as a build loads it; any refusal says nothing was written.
+
+    A span check that no longer matches a re-pinned text is refused here, so a
+    pin never leaves a manifest whose checks went stale without a word.
+    """
+    try:
+        return manifest_from_value(value, folder, label)
+    except IngestionError as error:
+        hint = "; the manifest is unchanged"
+        if error.code == "hash_mismatch":
+            hint += " (if that edit is intended too, pin both files in one call)"
+        elif error.code in ("stale_span_check", "quote_not_found", "quote_ambiguous"):
+            hint += " (fix the span check, or give its quote alone, then pin again)"
+        raise IngestionError(error.code, error.where, error.what + hint) from error
+
+
+def pin_sources(manifest_path: Path, requests: list[PinRequest]) -> PinOutcome:
+    """Pin each requested file into the manifest at ``manifest_path``; return the new bytes and changes.
+
+    Existing entries keep their place and key order; new ones are appended.
+    Nothing is written here, and a refusal leaves no trace of the attempt.
+    """
+    manifest_path = Path(manifest_path)
+    label = str(manifest_path)
+    folder = manifest_path.parent
+    value = manifest_to_update(manifest_path)
+    entries = value["sources"]
+    changes = []
+    for request in requests:
+        where = f"{label}: pin {quoted(request.path)}"
+        relative = manifest_relative_path(request.path, folder, where)
+        sha256 = pinnable_file_sha256(folder, relative, where)
+        position = next(
+            (index for index, entry in enumerate(entries) if PurePosixPath(entry["path"]).as_posix() == relative),
+            None,
+        )
+        if position is None:
+            entry = new_source_entry(relative, sha256, request)
+            entries.append(entry)
+            changes.append(entry_change(None, entry))
+        else:
+            entry = repinned_entry(entries[position], sha256, request, where)
+            changes.append(entry_change(entries[position], entry))
+            entries[position] = entry
+    verified_manifest(value, folder, label)
+    unchanged = all(change.kind == "unchanged" for change in changes)
+    manifest_bytes = None if unchanged and os.path.lexists(manifest_path) else manifest_text(value)
+    return PinOutcome(manifest_bytes, tuple(changes))
+
+
+def pin_report(change: PinChange) -> list[str]:
+    """The lines that tell the user what pinning did to one source."""
+    name = printable(change.source_id)
+    path = printable(change.path)
+    if change.kind == "new":
+        return [f"pinned {name}: {path}, sha256 {change.new_sha256} (new source)"]
+    if change.kind == "unchanged":
+        return [f"unchanged {name}: {path} is already pinned at sha256 {change.new_sha256}"]
+    lines = [f"re-pinned {name}: {path}"]
+    for field, old, new in change.changed_fields:
+        if field == "sha256":
+            lines.append(f"  old sha256 {old}")
+            lines.append(f"  new sha256 {new}")
+        else:
+            lines.append(f"  {field}: {printable(old)} -> {printable(new)}")
+    lines.append(
+        f"  the document revision of {name} changes, and so does every chunk id of {name}: "
+        "results built before this no longer match the manifest"
+    )
+    return lines
+
+
+# --- is a saved result still current? ----------------------------------------------
+
+# The pinned fields a saved document must share with the manifest, in the order a refusal lists them.
+PINNED_FIELDS = ("sha256", "path", "version", "title", "url", "fact_status")
+
+
+def field_difference(field: str, saved: str, pinned: str) -> str:
+    """``"saved sha256 34257e6c9c3e…, manifest pins 9f1c…"``: hashes shortened, other values quoted."""
+    if field == "sha256":
+        return f"saved sha256 {saved[:12]}…, manifest pins {pinned[:12]}…"
+    return f"saved {field} {quoted(saved)}, manifest pins {quoted(pinned)}"
+
+
+def document_differences(document: dict, source: dict) -> list[str]:
+    """How a saved document differs from the manifest's pin of the same source."""
+    differences = [
+        field_difference(field, document[field], source[field])
+        for field in PINNED_FIELDS
+        if document[field] != source[field]
+    ]
+    pinned_text_sha256 = chunk_index.sha(source["text"])
+    if not differences and document["normalized_text_sha256"] != pinned_text_sha256:
+        differences.append(f"saved text sha256 {document['normalized_text_sha256'][:12]}…, the pinned file's text has {pinned_text_sha256[:12]}…")
+    return differences
+
+
+def stale_sources(indexes: dict, manifest: Manifest) -> list[str]:
+    """One entry per source whose saved documents moved away from the manifest's pins.
+
+    ``["aster-copy-v1: saved sha256 34257e6c9c3e…, manifest pins 9f1c…"]``;
+    empty when every index holds exactly the pinned sources.
+    """
+    pinned = {source["source_id"]: source for source in manifest.sources}
+    problems = []
+    saved_ids = set()
+    for index in indexes.values():
+        for document in index["documents"]:
+            source_id = document["source_id"]
+            saved_ids.add(source_id)
+            source = pinned.get(source_id)
+            if source is None:
+                problems.append(f"{printable(source_id)}: in the result, not pinned in the manifest")
+                continue
+            differences = document_differences(document, source)
+            if differences:
+                problems.append(f"{printable(source_id)}: {', '.join(differences)}")
+    for source_id in pinned:
+        if source_id not in saved_ids:
+            problems.append(f"{printable(source_id)}: pinned in the manifest, not in the result")
+    return list(dict.fromkeys(problems))
+
+
+def require_current(kind: str, artifact: dict, manifest: Manifest, where: str) -> dict:
+    """The artifact's indexes, refused as stale unless they hold the manifest's pins (and, for a result, answer its span checks)."""
+    indexes = artifact["indexes"] if kind == "result" else {chunk_index.policy_of_config(artifact["config"]): artifact}
+    problems = stale_sources(indexes, manifest)
+    if problems:
+        raise IngestionError("stale_result", where, "; ".join(problems))
+    if kind == "result":
+        expected = chunk_index.checked_comparisons(indexes, manifest.span_checks)
+        if chunk_index.digest(expected) != chunk_index.digest(artifact["comparisons"]):
+            names = ", ".join(printable(check.name) for check in manifest.span_checks) or "none"
+            raise IngestionError(
+                "stale_span_checks",
+                where,
+                f"the comparisons answer other span checks than the manifest declares now (manifest: {names}); rebuild the result",
+            )
+    return indexes
+
+
+def index_id_mismatches(indexes: dict, recorded: dict[str, str]) -> list[str]:
+    """One entry per policy whose saved index id is not the one the user recorded."""
+    problems = []
+    for policy, wanted in recorded.items():
+        index = indexes.get(policy)
+        if index is None:
+            problems.append(f"{policy}: recorded {wanted[:12]}…, the file holds no {policy} index")
+        elif index["index_id"] != wanted:
+            problems.append(f"{policy}: saved index_id {index['index_id'][:12]}…, recorded {wanted[:12]}…")
+    return problems

@@ -1,0 +1,562 @@
+"""The lab on the user's own documents: pinning, many span checks, the size sweep, current results.
+
+Expected values come from the spec's rules and from offsets found in the
+texts themselves (``str.index``), never from reading the lab's output back.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import os
+import random
+import shutil
+from pathlib import Path
+
+import chunk_index
+import size_sweep
+import source_pins
+from load_documents import IngestionError, load_manifest
+from tests.support import ROOT, LabTestCase, run_lab
+
+WIDGET = "# Widget API\n\n## Open\n\nCall open_widget(name).\n\nThis call refuses a name that is already open.\n\n## Close\n\nCall close_widget(name) when done.\n"
+GADGET = "# Gadget API\n\n## Start\n\nRun start_gadget() once.\n"
+REFERENCE_INSTRUCTION = "Call save_copy(path, text)"
+REFERENCE_QUALIFIER = "This operation refuses an existing path."
+
+
+def file_sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def chunk_ids(result: dict, source_id: str) -> set[str]:
+    """Every chunk id of ``source_id`` across the result's three indexes."""
+    return {
+        chunk["chunk_id"]
+        for index in result["indexes"].values()
+        for chunk in index["chunks"]
+        if chunk["source_id"] == source_id
+    }
+
+
+def quote_check(name: str, source_id: str, instruction: str, qualifier: str) -> dict:
+    """A span check that gives both quotes alone, to be located in the source."""
+    return {"name": name, "source_id": source_id, "instruction": {"quote": instruction}, "qualifier": {"quote": qualifier}}
+
+
+class OwnDocumentsTestCase(LabTestCase):
+    """Helpers to write sources and manifests into the test's folder."""
+
+    def write_source(self, relative: str, text: str) -> Path:
+        path = self.folder / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(text.encode("utf-8"))
+        return path
+
+    def lab(self, *args: str):
+        """Run the lab from the test's folder, so PATH arguments are typed as a user would."""
+        return run_lab(*args, cwd=self.folder)
+
+    def read_json(self, name: str) -> dict:
+        return json.loads((self.folder / name).read_text(encoding="utf-8"))
+
+    def set_span_checks(self, manifest: Path, checks: list[dict]) -> None:
+        value = json.loads(manifest.read_text(encoding="utf-8"))
+        value["span_checks"] = checks
+        manifest.write_text(json.dumps(value, indent=2), encoding="utf-8")
+
+
+class PinNewSourceTests(OwnDocumentsTestCase):
+    """pin starts a manifest, appends sources with honest defaults, and a build uses them."""
+
+    def test_pin_starts_a_manifest_with_defaults_and_stable_format(self) -> None:
+        source = self.write_source("docs/widget.md", WIDGET)
+        completed = self.lab("pin", "docs/widget.md", "--manifest", "manifest.json")
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        manifest_bytes = (self.folder / "manifest.json").read_bytes()
+        value = json.loads(manifest_bytes)
+        expected_entry = {
+            "source_id": "widget",
+            "path": "docs/widget.md",
+            "title": "widget",
+            "sha256": file_sha256(source),
+            "version": "1.0",
+            "url": "local:docs/widget.md",
+            "fact_status": source_pins.DEFAULT_FACT_STATUS,
+        }
+        self.assertEqual(value, {"sources": [expected_entry], "span_checks": []})
+        self.assertEqual(list(value["sources"][0]), list(expected_entry))
+        self.assertEqual(manifest_bytes, (json.dumps(value, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+        self.assertIn(file_sha256(source), completed.stdout)
+
+    def test_flags_set_metadata_and_existing_entries_keep_their_order(self) -> None:
+        manifest = self.copy_inputs()
+        before = json.loads(manifest.read_text(encoding="utf-8"))
+        self.write_source("docs/gadget.md", GADGET)
+        completed = self.lab(
+            "pin", "docs/gadget.md", "--manifest", "manifest.json", "--source-id", "gadget-api",
+            "--version", "3.2", "--title", "Gadget", "--url", "https://example.invalid/gadget", "--fact-status", "reviewed",
+        )
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        after = json.loads(manifest.read_text(encoding="utf-8"))
+        self.assertEqual(after["sources"][:2], before["sources"])
+        self.assertEqual(after["span_checks"], before["span_checks"])
+        added = after["sources"][2]
+        self.assertEqual(
+            (added["source_id"], added["version"], added["title"], added["url"], added["fact_status"]),
+            ("gadget-api", "3.2", "Gadget", "https://example.invalid/gadget", "reviewed"),
+        )
+
+    def test_pinning_an_unchanged_file_writes_nothing(self) -> None:
+        manifest = self.copy_inputs()
+        before = manifest.read_bytes()
+        os.utime(manifest, (1_000_000, 1_000_000))
+        completed = self.lab("pin", "docs/aster-copy-v1.md", "--manifest", "manifest.json")
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        self.assertIn("unchanged", completed.stdout)
+        self.assertEqual(manifest.read_bytes(), before)
+        self.assertEqual(os.stat(manifest).st_mtime, 1_000_000)
+
+    def test_from_an_empty_folder_to_a_sweep(self) -> None:
+        self.write_source("docs/widget.md", WIDGET)
+        self.write_source("docs/gadget.md", GADGET)
+        for name in ("docs/widget.md", "docs/gadget.md"):
+            completed = self.lab("pin", name, "--manifest", "manifest.json")
+            self.assertEqual(completed.returncode, 0, completed.stderr)
+        manifest = self.folder / "manifest.json"
+        check = quote_check("open-refuses", "widget", "Call open_widget(name).", "This call refuses a name that is already open.")
+        self.set_span_checks(manifest, [check])
+        first = self.lab("--manifest", "manifest.json", "--output", "first.json")
+        self.assertEqual(first.returncode, 0, first.stderr)
+        sweep = self.lab("sweep", "--manifest", "manifest.json", "--json")
+        self.assertEqual(sweep.returncode, 0, sweep.stderr)
+        # The two sentences are the whole section body, so the pair first shares a chunk at their paragraphs' extent.
+        instruction_start = WIDGET.index("Call open_widget")
+        qualifier_end = WIDGET.index("already open.\n") + len("already open.\n")
+        self.assertEqual(json.loads(sweep.stdout)["pairs"][0]["smallest_heading_aware_target"], qualifier_end - instruction_start)
+        self.write_source("docs/widget.md", WIDGET + "\nClosing twice is harmless.\n")
+        repin = self.lab("pin", "docs/widget.md", "--manifest", "manifest.json")
+        self.assertEqual(repin.returncode, 0, repin.stderr)
+        second = self.lab("--manifest", "manifest.json", "--output", "second.json")
+        self.assertEqual(second.returncode, 0, second.stderr)
+        old, new = self.read_json("first.json"), self.read_json("second.json")
+        self.assertFalse(chunk_ids(old, "widget") & chunk_ids(new, "widget"))
+        self.assertEqual(chunk_ids(old, "gadget"), chunk_ids(new, "gadget"))
+        for policy in chunk_index.POLICY_NAMES:
+            self.assertNotEqual(old["indexes"][policy]["index_id"], new["indexes"][policy]["index_id"])
+
+
+class RepinTests(OwnDocumentsTestCase):
+    """Re-pinning after an edit: new ids, old results stale, stale span checks refused."""
+
+    def test_edit_and_repin_changes_ids_and_makes_the_old_result_stale(self) -> None:
+        manifest = self.copy_inputs()
+        self.assertEqual(self.lab("--manifest", "manifest.json", "--output", "old.json").returncode, 0)
+        source = self.folder / "docs" / "aster-copy-v2.md"
+        old_sha256 = file_sha256(source)
+        source.write_bytes(source.read_bytes() + b"\nA new closing paragraph.\n")
+        new_sha256 = file_sha256(source)
+        repin = self.lab("pin", "docs/aster-copy-v2.md", "--manifest", "manifest.json")
+        self.assertEqual(repin.returncode, 0, repin.stderr)
+        self.assertIn(f"old sha256 {old_sha256}", repin.stdout)
+        self.assertIn(f"new sha256 {new_sha256}", repin.stdout)
+        self.assertIn("every chunk id", repin.stdout)
+        self.assertEqual(json.loads(manifest.read_text(encoding="utf-8"))["sources"][1]["sha256"], new_sha256)
+        build = self.lab("--manifest", "manifest.json", "--output", "new.json")
+        self.assertEqual(build.returncode, 0, build.stderr)
+        old, new = self.read_json("old.json"), self.read_json("new.json")
+        self.assertFalse(chunk_ids(old, "aster-copy-v2") & chunk_ids(new, "aster-copy-v2"))
+        self.assertEqual(chunk_ids(old, "aster-copy-v1"), chunk_ids(new, "aster-copy-v1"))
+        self.assertEqual(self.lab("validate", "old.json").returncode, 0)
+        stale = self.lab("validate", "old.json", "--manifest", "manifest.json")
+        self.assert_one_line_refusal(stale, "stale_result")
+        self.assertIn(f"aster-copy-v2: saved sha256 {old_sha256[:12]}…, manifest pins {new_sha256[:12]}…", stale.stderr)
+        self.assertNotIn("aster-copy-v1", stale.stderr)
+        self.assertEqual(self.lab("validate", "new.json", "--manifest", "manifest.json").returncode, 0)
+
+    def test_repin_that_makes_a_span_check_stale_is_refused(self) -> None:
+        manifest = self.copy_inputs()
+        before = manifest.read_bytes()
+        source = self.folder / "docs" / "aster-copy-v1.md"
+        text = source.read_text(encoding="utf-8")
+        inserted = "Read this first.\n\n"
+        body_start = text.index(REFERENCE_INSTRUCTION)
+        source.write_text(text[:body_start] + inserted + text[body_start:], encoding="utf-8")
+        completed = self.lab("pin", "docs/aster-copy-v1.md", "--manifest", "manifest.json")
+        self.assert_one_line_refusal(completed, "stale_span_check")
+        moved = body_start + len(inserted)
+        self.assertIn(f"occurs once, at [{moved}, {moved + len(REFERENCE_INSTRUCTION)})", completed.stderr)
+        self.assertEqual(manifest.read_bytes(), before)
+
+    def test_quote_only_checks_follow_an_edit(self) -> None:
+        manifest = self.copy_inputs()
+        self.set_span_checks(manifest, [quote_check("reference", "aster-copy-v1", REFERENCE_INSTRUCTION, REFERENCE_QUALIFIER)])
+        source = self.folder / "docs" / "aster-copy-v1.md"
+        inserted = "Read this first.\n\n"
+        text = source.read_text(encoding="utf-8")
+        at = text.index(REFERENCE_INSTRUCTION)
+        source.write_text(text[:at] + inserted + text[at:], encoding="utf-8")
+        self.assertEqual(self.lab("pin", "docs/aster-copy-v1.md", "--manifest", "manifest.json").returncode, 0)
+        check = load_manifest(manifest).span_checks[0]
+        self.assertEqual(check.instruction.as_list(), [at + len(inserted), at + len(inserted) + len(REFERENCE_INSTRUCTION)])
+
+    def test_two_edited_files_are_pinned_together(self) -> None:
+        manifest = self.copy_inputs()
+        before = manifest.read_bytes()
+        for name in ("aster-copy-v1.md", "aster-copy-v2.md"):
+            path = self.folder / "docs" / name
+            path.write_bytes(path.read_bytes() + b"\nAppended.\n")
+        alone = self.lab("pin", "docs/aster-copy-v2.md", "--manifest", "manifest.json")
+        self.assert_one_line_refusal(alone, "hash_mismatch")
+        self.assertIn("pin both files in one call", alone.stderr)
+        self.assertEqual(manifest.read_bytes(), before)
+        together = self.lab("pin", "docs/aster-copy-v1.md", "docs/aster-copy-v2.md", "--manifest", "manifest.json")
+        self.assertEqual(together.returncode, 0, together.stderr)
+        self.assertEqual(len(load_manifest(manifest).sources), 2)
+
+
+class BadPinInputTests(OwnDocumentsTestCase):
+    """Every refused pin is one line with a stable code and leaves the manifest untouched."""
+
+    def test_bad_files_are_refused(self) -> None:
+        manifest = self.copy_inputs()
+        before = manifest.read_bytes()
+        (self.folder / "outside.md").write_text("# Outside\n\ntext\n", encoding="utf-8")
+        inner = self.folder / "inner"
+        inner.mkdir()
+        shutil.move(str(manifest), inner / "manifest.json")
+        shutil.move(str(self.folder / "docs"), inner / "docs")
+        manifest = inner / "manifest.json"
+        docs = inner / "docs"
+        (docs / "no-heading.md").write_text("text before any heading\n# Late\n", encoding="utf-8")
+        (docs / "latin1.md").write_bytes(b"# Caf\xe9\n")
+        (docs / "nul.md").write_text("# A\n\x00\n", encoding="utf-8")
+        (docs / "blank.md").write_text(" \n\n", encoding="utf-8")
+        (docs / "huge.md").write_bytes(b"# Huge\n" + b"x" * 70_000)
+        os.symlink("aster-copy-v1.md", docs / "link.md")
+        cases = [
+            ("docs/missing.md", {}, "source_missing"),
+            ("../outside.md", {}, "path_outside"),
+            (str(self.folder / "outside.md"), {}, "path_outside"),
+            ("docs", {}, "source_not_file"),
+            ("docs/link.md", {}, "path_link"),
+            ("docs/no-heading.md", {}, "heading_required"),
+            ("docs/latin1.md", {}, "not_utf8"),
+            ("docs/nul.md", {}, "nul_character"),
+            ("docs/blank.md", {}, "blank_text"),
+            ("docs/huge.md", {}, "source_too_large"),
+            ("docs/aster-copy-v1.md", {"version": "v2"}, "bad_version"),
+            ("docs/aster-copy-v1.md", {"title": ""}, "empty_field"),
+            ("docs/aster-copy-v1.md", {"source_id": "renamed"}, "source_id_mismatch"),
+            ("docs/blank.md", {"source_id": "aster-copy-v1"}, "blank_text"),
+        ]
+        for typed, metadata, code in cases:
+            with self.subTest(path=typed, metadata=metadata):
+                request = source_pins.PinRequest(os.path.join(inner, typed), **metadata)
+                with self.assertRaises(IngestionError) as raised:
+                    source_pins.pin_sources(manifest, [request])
+                self.assertEqual(raised.exception.code, code)
+                self.assertEqual(manifest.read_bytes(), before)
+
+    def test_duplicate_id_of_a_new_file_is_refused(self) -> None:
+        manifest = self.copy_inputs()
+        self.write_source("docs/other.md", GADGET)
+        with self.assertRaises(IngestionError) as raised:
+            source_pins.pin_sources(manifest, [source_pins.PinRequest(str(self.folder / "docs/other.md"), source_id="aster-copy-v1")])
+        self.assertEqual(raised.exception.code, "duplicate_source_id")
+
+    def test_refusals_on_the_command_line_are_one_line(self) -> None:
+        manifest = self.copy_inputs()
+        before = manifest.read_bytes()
+        cases = [
+            (("pin", "docs/missing.md", "--manifest", "manifest.json"), "source_missing", 1),
+            (("pin", "../x.md", "--manifest", "manifest.json"), "path_outside", 1),
+            (("pin", "docs/aster-copy-v1.md", "--manifest", "missing-folder/m.json"), "manifest_folder_missing", 1),
+            (("pin", "docs/aster-copy-v1.md", "docs/aster-copy-v2.md", "--manifest", "manifest.json", "--title", "t"), "pin_metadata", 2),
+            (("pin", "docs/aster-copy-v1.md"), "usage", 2),
+        ]
+        for args, code, exit_code in cases:
+            with self.subTest(args=args):
+                self.assert_one_line_refusal(self.lab(*args), code, exit_code)
+                self.assertEqual(manifest.read_bytes(), before)
+
+
+class SpanCheckInputTests(OwnDocumentsTestCase):
+    """Span checks given by quote alone, and the ways a span check is refused."""
+
+    def manifest_with(self, check: dict) -> Path:
+        manifest = self.copy_inputs()
+        self.set_span_checks(manifest, [check])
+        return manifest
+
+    def test_a_quote_alone_is_located(self) -> None:
+        manifest = self.manifest_with(quote_check("reference", "aster-copy-v1", REFERENCE_INSTRUCTION, REFERENCE_QUALIFIER))
+        text = (self.folder / "docs" / "aster-copy-v1.md").read_text(encoding="utf-8")
+        check = load_manifest(manifest).span_checks[0]
+        start = text.index(REFERENCE_QUALIFIER)
+        self.assertEqual(check.qualifier.as_list(), [start, start + len(REFERENCE_QUALIFIER)])
+
+    def test_bad_span_checks_are_refused(self) -> None:
+        text = (ROOT / "docs" / "aster-copy-v1.md").read_text(encoding="utf-8")
+        word = "document"
+        count = text.count(word)
+        cases = [
+            (quote_check("c", "aster-copy-v1", "Call nothing()", REFERENCE_QUALIFIER), "quote_not_found", "occurs 0 times"),
+            (quote_check("c", "aster-copy-v1", REFERENCE_INSTRUCTION, word), "quote_ambiguous", f"occurs {count} times"),
+            (
+                {"name": "c", "source_id": "aster-copy-v1", "instruction": {"quote": REFERENCE_INSTRUCTION},
+                 "qualifier": {"start": len(text) - 2, "end": len(text) + 5, "quote": "x"}},
+                "span_out_of_range",
+                f"text of {len(text)} characters",
+            ),
+            (
+                {"name": "c", "source_id": "aster-copy-v1", "instruction": {"quote": REFERENCE_INSTRUCTION},
+                 "qualifier": {"source_id": "aster-copy-v2", "quote": "Call list_copies()"}},
+                "pair_across_sources",
+                '"aster-copy-v2"',
+            ),
+            (
+                {"name": "c", "source_id": "aster-copy-v1", "instruction": {"start": 51, "quote": REFERENCE_INSTRUCTION},
+                 "qualifier": {"quote": REFERENCE_QUALIFIER}},
+                "span_fields",
+                "quote alone",
+            ),
+        ]
+        for check, code, detail in cases:
+            with self.subTest(code=code):
+                manifest = self.manifest_with(check)
+                before = manifest.read_bytes()
+                completed = self.lab("--manifest", "manifest.json", "--output", "result.json")
+                self.assert_one_line_refusal(completed, code)
+                self.assertIn(detail, completed.stderr)
+                self.assertFalse((self.folder / "result.json").exists())
+                pinned = self.lab("pin", "docs/aster-copy-v2.md", "--manifest", "manifest.json")
+                self.assert_one_line_refusal(pinned, code)
+                self.assertEqual(manifest.read_bytes(), before)
+
+
+class ManyPairsTests(OwnDocumentsTestCase):
+    """Several named pairs per policy, none at all, and the single reference pair."""
+
+    def fixture_checks(self) -> tuple[list[dict], dict[str, dict[str, bool]]]:
+        """Three pairs in aster-copy-v1 and, derived from offsets and the spec, which policy keeps each."""
+        text = (ROOT / "docs" / "aster-copy-v1.md").read_text(encoding="utf-8")
+        listing = "Call list_copies()"
+        listing_qualifier = "Listing documents does not create or replace a document."
+        # fixed-char keeps a pair when one 80-character slice from the body start holds both ends.
+        body_start = text.index("## List documents\n") + len("## List documents\n")
+        first_slice = (text.index(listing) - body_start) // 80
+        last_slice = (text.index(listing_qualifier) + len(listing_qualifier) - 1 - body_start) // 80
+        checks = [
+            quote_check("reference", "aster-copy-v1", REFERENCE_INSTRUCTION, REFERENCE_QUALIFIER),
+            quote_check("one-paragraph", "aster-copy-v1", listing, listing_qualifier),
+            quote_check("across-a-heading", "aster-copy-v1", REFERENCE_INSTRUCTION, listing),
+        ]
+        expected = {
+            # The spec's stated verdicts for the reference pair.
+            "reference": {"fixed-char": False, "paragraph": False, "heading-aware": True},
+            # One paragraph holds both, so paragraph and heading-aware chunks do.
+            "one-paragraph": {"fixed-char": first_slice == last_slice, "paragraph": True, "heading-aware": True},
+            # No chunk crosses a heading.
+            "across-a-heading": {"fixed-char": False, "paragraph": False, "heading-aware": False},
+        }
+        return checks, expected
+
+    def test_several_pairs_some_kept_some_split(self) -> None:
+        manifest = self.copy_inputs()
+        checks, expected = self.fixture_checks()
+        self.set_span_checks(manifest, checks)
+        completed = self.lab("--manifest", "manifest.json", "--output", "result.json")
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        result = self.read_json("result.json")
+        for comparison in result["comparisons"]:
+            policy = comparison["strategy"]
+            with self.subTest(policy=policy):
+                self.assertEqual(list(comparison), list(chunk_index.PAIRS_COMPARISON_KEYS))
+                verdicts = {pair["name"]: pair["instruction_and_qualifier_share_chunk"] for pair in comparison["pairs"]}
+                wanted = {name: by_policy[policy] for name, by_policy in expected.items()}
+                self.assertEqual(verdicts, wanted)
+                kept = sum(wanted.values())
+                self.assertEqual(comparison["pairs_kept_together"], kept)
+                self.assertIn(f"{policy}", completed.stdout)
+                self.assertRegex(completed.stdout, rf"(?m)^{policy} +{comparison['chunk_count']}  .*  {kept} of 3$")
+                self.assertEqual({pair["source_id"] for pair in comparison["pairs"]}, {"aster-copy-v1"})
+        self.assertEqual(result["fixture_scope"], chunk_index.FIXTURE_SCOPE)
+        self.assertEqual(self.lab("validate", "result.json").returncode, 0)
+
+    def test_a_flipped_pair_verdict_is_refused(self) -> None:
+        manifest = self.copy_inputs()
+        checks, _ = self.fixture_checks()
+        self.set_span_checks(manifest, checks)
+        result = chunk_index.build_checked_result(load_manifest(manifest).sources, load_manifest(manifest).span_checks)
+        chunk_index.validate_result(copy.deepcopy(result))
+        for policy_position in range(len(chunk_index.POLICY_NAMES)):
+            for recount in (False, True):
+                with self.subTest(policy=chunk_index.POLICY_NAMES[policy_position], recount=recount):
+                    forged = copy.deepcopy(result)
+                    comparison = forged["comparisons"][policy_position]
+                    pair = comparison["pairs"][0]
+                    pair["instruction_and_qualifier_share_chunk"] = not pair["instruction_and_qualifier_share_chunk"]
+                    if recount:
+                        comparison["pairs_kept_together"] = sum(item["instruction_and_qualifier_share_chunk"] for item in comparison["pairs"])
+                    with self.assertRaises(IngestionError) as raised:
+                        chunk_index.validate_result(forged)
+                    self.assertEqual(raised.exception.code, "comparison_mismatch")
+        moved = copy.deepcopy(result)
+        moved["comparisons"][0]["pairs"][0]["source_id"] = "nowhere"
+        with self.assertRaises(IngestionError) as raised:
+            chunk_index.validate_result(moved)
+        self.assertEqual(raised.exception.code, "comparison_pair")
+        past = copy.deepcopy(result)
+        past["comparisons"][0]["pairs"][0]["qualifier_span"] = [0, 10_000]
+        with self.assertRaises(IngestionError) as raised:
+            chunk_index.validate_result(past)
+        self.assertEqual(raised.exception.code, "comparison_span")
+
+    def test_no_span_checks_builds_indexes_with_empty_comparisons(self) -> None:
+        manifest = self.copy_inputs()
+        self.set_span_checks(manifest, [])
+        completed = self.lab("--manifest", "manifest.json", "--output", "result.json")
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        self.assertIn("no span checks declared", completed.stdout)
+        result = self.read_json("result.json")
+        self.assertEqual([comparison["pairs"] for comparison in result["comparisons"]], [[], [], []])
+        self.assertEqual(self.lab("validate", "result.json", "--manifest", "manifest.json").returncode, 0)
+
+    def test_the_single_reference_pair_keeps_the_reference_bytes(self) -> None:
+        completed = self.lab("--output", str(self.folder / "result.json"))
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        self.assertEqual((self.folder / "result.json").read_bytes(), (ROOT / "expected-result.json").read_bytes())
+        self.assertRegex(completed.stdout, r"(?m)^heading-aware +7  .*  1 of 1$")
+
+    def test_own_documents_do_not_claim_the_fixture_scope(self) -> None:
+        self.write_source("docs/widget.md", WIDGET)
+        source_pins_outcome = source_pins.pin_sources(self.folder / "manifest.json", [source_pins.PinRequest(str(self.folder / "docs/widget.md"))])
+        (self.folder / "manifest.json").write_bytes(source_pins_outcome.manifest_bytes)
+        manifest = load_manifest(self.folder / "manifest.json")
+        result = chunk_index.build_checked_result(manifest.sources, manifest.span_checks)
+        self.assertEqual(result["fixture_scope"], chunk_index.OWN_DOCUMENTS_SCOPE)
+
+
+class SweepTests(OwnDocumentsTestCase):
+    """The size sweep and the exact smallest heading-aware target."""
+
+    def test_fixture_pair_first_shares_a_chunk_at_its_paragraphs_extent(self) -> None:
+        text = (ROOT / "docs" / "aster-copy-v1.md").read_text(encoding="utf-8")
+        instruction_start = text.index(REFERENCE_INSTRUCTION)
+        qualifier_end = text.index(REFERENCE_QUALIFIER) + len(REFERENCE_QUALIFIER)
+        # The pair's paragraphs run from the start of the instruction's paragraph to the
+        # end of the qualifier's, "\n" included; the first is the section's first
+        # paragraph, so no earlier paragraph can pull the group's start back.
+        paragraphs_start = text.rindex("\n\n", 0, instruction_start) + 2
+        paragraphs_end = text.index("\n\n", qualifier_end) + 1
+        self.assertEqual((paragraphs_start, paragraphs_end), (51, 270))
+        expected = paragraphs_end - paragraphs_start
+        completed = run_lab("sweep", "--json", "--sizes", str(expected - 1), str(expected), "220")
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        sweep = json.loads(completed.stdout)
+        self.assertEqual(sweep["pairs"][0]["smallest_heading_aware_target"], expected)
+        kept = {row["size"]: row["heading-aware"]["pairs_kept_together"] for row in sweep["rows"]}
+        self.assertEqual(kept, {expected - 1: 0, expected: 1, 220: 1})
+        table = run_lab("sweep")
+        self.assertEqual(table.returncode, 0, table.stderr)
+        self.assertIn(f"save-copy-refuses-existing-path (aster-copy-v1): {expected}", table.stdout)
+        for size in (40, 600):
+            self.assertRegex(table.stdout, rf"\n +{size} ")
+
+    def test_smallest_target_is_exact_where_grouping_is_not_monotonic(self) -> None:
+        layouts = [
+            [(0, 10), (11, 20), (21, 40)],
+            [(0, 10), (11, 30), (31, 40)],
+            [(0, 5), (6, 50), (51, 60), (61, 100)],
+            [(0, 30), (31, 35), (36, 70), (71, 72)],
+        ]
+        # More layouts with paragraph lengths from a fixed seed, so a failure always reproduces.
+        lengths = random.Random(4).choices(range(1, 40), k=60)
+        for first in range(0, 60, 6):
+            layout = []
+            position = 0
+            for length in lengths[first : first + 6]:
+                layout.append((position, position + length))
+                position += length + 1
+            layouts.append(layout)
+
+        def brute_force(paragraphs: list[tuple[int, int]], start: int, end: int) -> int | None:
+            limit = paragraphs[-1][1] + 1
+            for target in range(1, limit):
+                groups = chunk_index.grouped_spans(paragraphs, target)
+                if any(group_start <= start and end <= group_end for group_start, group_end in groups):
+                    return target
+            return None
+
+        for paragraphs in layouts:
+            for first in range(len(paragraphs)):
+                for last in range(first, len(paragraphs)):
+                    start, end = paragraphs[first][0], paragraphs[last][1]
+                    with self.subTest(paragraphs=paragraphs, span=(start, end)):
+                        self.assertEqual(size_sweep.smallest_grouping_target(paragraphs, start, end), brute_force(paragraphs, start, end))
+        self.assertEqual(list(size_sweep.grouping_thresholds([(0, 10), (11, 20), (21, 40)], 1)), [20, 29, 40])
+        # At 29 (= 40 - 11) the first two paragraphs group and the pair splits.
+        self.assertEqual(size_sweep.smallest_grouping_target([(0, 10), (11, 20), (21, 40)], 11, 40), 40)
+
+    def test_a_heading_between_the_spans_means_never(self) -> None:
+        manifest = self.copy_inputs()
+        self.set_span_checks(manifest, [quote_check("split", "aster-copy-v1", REFERENCE_INSTRUCTION, "Call list_copies()")])
+        completed = self.lab("sweep", "--manifest", "manifest.json", "--sizes", "600")
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        self.assertIn("split (aster-copy-v1): never: a heading separates them", completed.stdout)
+
+    def test_sweep_configs_are_never_supported(self) -> None:
+        manifest = load_manifest(ROOT / "manifest.json")
+        index = chunk_index.build_index(size_sweep.sweep_config("heading-aware", 219), manifest.sources)
+        with self.assertRaises(IngestionError) as raised:
+            chunk_index.validate_index(index)
+        self.assertEqual(raised.exception.code, "unsupported_chunk_config")
+        self.assertNotIn(219, [chunk_index.policy_config(name)["max_chars"] for name in chunk_index.POLICY_NAMES])
+
+    def test_bad_sizes_are_usage_errors(self) -> None:
+        for value in ("0", "-5", "x", "70000", "1.5"):
+            with self.subTest(value=value):
+                self.assert_one_line_refusal(run_lab("sweep", "--sizes", value), "usage", 2)
+
+
+class CurrentResultTests(OwnDocumentsTestCase):
+    """validate --manifest and --index-id catch what a self-consistent result cannot show."""
+
+    def test_a_fully_reforged_result_is_caught_only_by_pins_held_outside(self) -> None:
+        manifest = self.copy_inputs()
+        real = self.lab("--manifest", "manifest.json", "--output", "real.json")
+        self.assertEqual(real.returncode, 0, real.stderr)
+        loaded = load_manifest(manifest)
+        forged_sources = [dict(source) for source in loaded.sources]
+        forged_sources[1]["text"] = forged_sources[1]["text"].replace("Call", "Never call", 1)
+        forged_sources[1]["sha256"] = chunk_index.sha(forged_sources[1]["text"])
+        check = loaded.span_checks[0]
+        forged = chunk_index.build_result(forged_sources, check.source_id, check.instruction.as_list(), check.qualifier.as_list())
+        self.write_json("forged.json", forged)
+        self.assertEqual(self.lab("validate", "forged.json").returncode, 0)
+        recorded = self.read_json("real.json")["indexes"]
+        pins = [f"--index-id={policy}={recorded[policy]['index_id']}" for policy in chunk_index.POLICY_NAMES]
+        self.assertEqual(self.lab("validate", "real.json", *pins).returncode, 0)
+        refused = self.lab("validate", "forged.json", *pins)
+        self.assert_one_line_refusal(refused, "index_id_mismatch")
+        for policy in chunk_index.POLICY_NAMES:
+            self.assertIn(f"{policy}: saved index_id {forged['indexes'][policy]['index_id'][:12]}…", refused.stderr)
+        stale = self.lab("validate", "forged.json", "--manifest", "manifest.json")
+        self.assert_one_line_refusal(stale, "stale_result")
+        self.assertIn("aster-copy-v2: saved sha256", stale.stderr)
+
+    def test_a_changed_span_check_makes_a_result_stale(self) -> None:
+        manifest = self.copy_inputs()
+        self.assertEqual(self.lab("--manifest", "manifest.json", "--output", "result.json").returncode, 0)
+        self.set_span_checks(manifest, [quote_check("other", "aster-copy-v1", "Call list_copies()", "Listing documents")])
+        self.assert_one_line_refusal(self.lab("validate", "result.json", "--manifest", "manifest.json"), "stale_span_checks")
+
+    def test_malformed_index_ids_are_usage_errors(self) -> None:
+        good = "a" * 64
+        for value in ("fixed-char", "nope=" + good, "paragraph=abc", "heading-aware=" + good.upper()):
+            with self.subTest(value=value):
+                self.assert_one_line_refusal(run_lab("validate", "expected-result.json", "--index-id", value), "usage", 2)
+        twice = run_lab("validate", "expected-result.json", "--index-id", "paragraph=" + good, "--index-id", "paragraph=" + good)
+        self.assert_one_line_refusal(twice, "index_id_twice", 2)
