@@ -26,6 +26,7 @@ from load_documents import (
     VERSION_PATTERN,
     IngestionError,
     quoted,
+    relative_path_parts,
 )
 
 SCHEMA_VERSION = 1
@@ -455,6 +456,7 @@ def checked_document(value: object, path: str) -> dict:
     for key in ("sha256", "normalized_text_sha256", "document_revision"):
         if not SHA256_PATTERN.fullmatch(document[key]):
             raise IngestionError("bad_sha256", join_path(path, key), "expected 64 lowercase hex digits")
+    relative_path_parts(document["path"], join_path(path, "path"))
     text = document["text"]
     text_path = join_path(path, "text")
     if len(text.encode("utf-8", "surrogatepass")) > MAX_SOURCE_BYTES:
@@ -496,7 +498,8 @@ def validate_index(value: object, path: str = "") -> dict:
         document_path = join_path(join_path(path, "documents"), position)
         source = checked_document(document, document_path)
         for field in ("source_id", "path"):
-            earlier = owners.setdefault((field, source[field]), position)
+            key = source[field] if field == "source_id" else "/".join(relative_path_parts(source[field], document_path))
+            earlier = owners.setdefault((field, key), position)
             if earlier != position:
                 raise IngestionError(f"duplicate_{field}", join_path(document_path, field), f"{quoted(source[field])} is also documents[{earlier}]")
         sources.append(source)
@@ -507,18 +510,33 @@ def validate_index(value: object, path: str = "") -> dict:
     return derived
 
 
-def comparison_source(comparisons: list, indexes: dict) -> list[str]:
-    """The sources a saved comparison may speak of, the one its chunk ids name first."""
+def comparison_source(comparisons: list, indexes: dict, instruction: list[int], qualifier: list[int]) -> str:
+    """The source a saved single-pair comparison speaks of.
+
+    The spec's comparison names no source. Its chunk ids name one when any
+    policy holds the instruction in a chunk; when none does, it can only be a
+    source whose text holds both spans and where no chunk of any policy holds
+    the instruction. Found in one pass over the chunks; the first document is
+    the fallback against which a refusal is reported.
+    """
     source_of = {chunk["chunk_id"]: chunk["source_id"] for index in indexes.values() for chunk in index["chunks"]}
-    named = [
-        source_of[chunk_id]
-        for comparison in comparisons
-        if type(comparison) is dict and type(comparison.get("instruction_containing_chunk_ids")) is list
-        for chunk_id in comparison["instruction_containing_chunk_ids"]
-        if type(chunk_id) is str and chunk_id in source_of
-    ]
-    all_sources = [document["source_id"] for document in indexes[POLICY_NAMES[0]]["documents"]]
-    return list(dict.fromkeys(named + all_sources))
+    for comparison in comparisons:
+        chunk_ids = comparison.get("instruction_containing_chunk_ids") if type(comparison) is dict else None
+        for chunk_id in chunk_ids if type(chunk_ids) is list else ():
+            if type(chunk_id) is str and chunk_id in source_of:
+                return source_of[chunk_id]
+    holding = {
+        chunk["source_id"]
+        for index in indexes.values()
+        for chunk in index["chunks"]
+        if chunk["start"] <= instruction[0] and instruction[1] <= chunk["end"]
+    }
+    documents = indexes[POLICY_NAMES[0]]["documents"]
+    reach = max(instruction[1], qualifier[1])
+    for document in documents:
+        if document["source_id"] not in holding and reach <= len(document["text"]):
+            return document["source_id"]
+    return documents[0]["source_id"]
 
 
 def checked_span_list(span: object, span_path: str, text_length: int | None = None) -> list[int]:
@@ -587,10 +605,10 @@ def saved_pairs(comparisons: list, indexes: dict, path: str) -> list[dict]:
 def validate_result(value: object) -> dict:
     """Validate a whole saved result: every index rebuilt, the comparisons recomputed.
 
-    The spec's single-pair comparison names no source, so it is accepted when
-    its statements hold for some source of the result; a refusal is reported
-    against the source its chunk ids name (or the first source). A named-pairs
-    comparison records each pair's source, so its verdicts are re-derived directly.
+    Every policy must have chunked the same documents. The spec's single-pair
+    comparison names no source, so it is re-derived for the source its chunk
+    ids name (see ``comparison_source``). A named-pairs comparison records each
+    pair's source, so its verdicts are re-derived directly.
     """
     result = require_keys(value, RESULT_KEYS, "", "result")
     if result["execution_mode"] != EXECUTION_MODE:
@@ -604,6 +622,8 @@ def validate_result(value: object) -> dict:
         indexes[name] = validate_index(saved_indexes[name], index_path)
         if policy_of_config(saved_indexes[name]["config"]) != name:
             raise IngestionError("config_mismatch", join_path(index_path, "config"), f"holds the {policy_of_config(saved_indexes[name]['config'])} config, expected {name}'s")
+        # The comparison is only meaningful if every policy chunked the same documents.
+        require_same(indexes[name]["documents"], indexes[POLICY_NAMES[0]]["documents"], join_path(index_path, "documents"), "documents_mismatch")
     comparisons = result["comparisons"]
     if is_pairs_comparison(comparisons):
         pairs = saved_pairs(comparisons, indexes, "comparisons")
@@ -611,12 +631,11 @@ def validate_result(value: object) -> dict:
         return result
     instruction = saved_span(comparisons, "instruction_span", "comparisons")
     qualifier = saved_span(comparisons, "qualifier_span", "comparisons")
-    candidates = comparison_source(comparisons, indexes)
-    for source_id in candidates:
-        derived = build_comparisons(indexes, source_id, instruction, qualifier)
-        if digest(derived) == digest(comparisons):
-            return result
-    require_same(comparisons, build_comparisons(indexes, candidates[0], instruction, qualifier), "comparisons", "comparison_mismatch")
+    source_id = comparison_source(comparisons, indexes, instruction, qualifier)
+    length = len(next(document["text"] for document in indexes[POLICY_NAMES[0]]["documents"] if document["source_id"] == source_id))
+    for key, span in (("instruction_span", instruction), ("qualifier_span", qualifier)):
+        checked_span_list(span, join_path(join_path("comparisons", 0), key), length)
+    require_same(comparisons, build_comparisons(indexes, source_id, instruction, qualifier), "comparisons", "comparison_mismatch")
     return result
 
 

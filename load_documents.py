@@ -296,11 +296,12 @@ def checked_source_fields(entry: object, where: str) -> dict:
     return {field: entry[field] for field in SOURCE_FIELDS}
 
 
-def resolve_source_path(folder: Path, relative: str, where: str) -> Path:
-    """The file ``relative`` names inside ``folder``: never absolute, never outside, no links.
+def relative_path_parts(relative: str, where: str) -> list[str]:
+    """The components of a source path that stays inside the manifest's folder.
 
-    Every component from ``folder`` down is checked with ``lstat``, so a link
-    anywhere on the path is refused rather than followed.
+    Pure: no file is touched, so saved documents are held to the same rule.
+    ``relative_path_parts("docs/./a.md", w)`` -> ``["docs", "a.md"]``; absolute
+    paths, ``..`` and control characters are refused.
     """
     if not relative.isprintable():
         raise IngestionError("path_unprintable", where, f"{quoted(relative)} holds a control character")
@@ -310,6 +311,18 @@ def resolve_source_path(folder: Path, relative: str, where: str) -> Path:
     parts = [part for part in pure.parts if part != "."]
     if ".." in parts:
         raise IngestionError("path_outside", where, f"{quoted(relative)} leaves the manifest's folder")
+    if not parts:
+        raise IngestionError("source_not_file", where, f"{quoted(relative)} names the manifest's folder")
+    return parts
+
+
+def resolve_source_path(folder: Path, relative: str, where: str) -> Path:
+    """The file ``relative`` names inside ``folder``: never absolute, never outside, no links.
+
+    Every component from ``folder`` down is checked with ``lstat``, so a link
+    anywhere on the path is refused rather than followed.
+    """
+    parts = relative_path_parts(relative, where)
     current = folder
     for index, part in enumerate(parts):
         current = current / part
@@ -324,8 +337,6 @@ def resolve_source_path(folder: Path, relative: str, where: str) -> Path:
         is_last = index == len(parts) - 1
         if is_last and not stat.S_ISREG(mode):
             raise IngestionError("source_not_file", where, f"{quoted(relative)} is not a regular file")
-    if not parts:
-        raise IngestionError("source_not_file", where, f"{quoted(relative)} names the manifest's folder")
     return current
 
 

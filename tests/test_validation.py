@@ -240,6 +240,30 @@ class ResultValidation(unittest.TestCase):
             with self.subTest(code=code):
                 self.assertEqual(self.refusal(mutate).code, code)
 
+    def test_no_malformed_comparison_escapes_as_another_exception(self):
+        odd_values = [None, True, 0, -1, 1.5, "", "x", [], {}, [None], [51], [51, 77, 1], {"": None}]
+        places = [("fixture_scope",), ("execution_mode",), ("comparisons",)]
+        for position, comparison in enumerate(self.result["comparisons"]):
+            places.append(("comparisons", position))
+            for key, value in comparison.items():
+                places.append(("comparisons", position, key))
+                if isinstance(value, list):
+                    places.extend(("comparisons", position, key, item) for item in range(len(value)))
+        for place in places:
+            for odd in odd_values:
+                forged = copy.deepcopy(self.result)
+                holder = forged
+                for step in place[:-1]:
+                    holder = holder[step]
+                unchanged = holder[place[-1]] == odd and type(holder[place[-1]]) is type(odd)
+                # Any non-empty fixture_scope is valid by the spec.
+                if unchanged or (place == ("fixture_scope",) and odd == "x"):
+                    continue
+                holder[place[-1]] = odd
+                with self.subTest(place=place, odd=odd):
+                    with self.assertRaises(IngestionError):
+                        chunk_index.validate_result(forged)
+
     def test_a_tampered_index_inside_a_result_names_its_path(self):
         def tamper(result):
             index = result["indexes"]["heading-aware"]
@@ -257,3 +281,52 @@ class ResultValidation(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ForgedButConsistent(unittest.TestCase):
+    """Files a forger rebuilt end to end with the lab's own builder: consistent, yet refused."""
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.result = fixture_result()
+        cls.sources = [
+            {key: value for key, value in document.items() if key not in ("normalized_text_sha256", "document_revision")}
+            for document in cls.result["indexes"]["paragraph"]["documents"]
+        ]
+
+    def refusal(self, value: dict, validate=chunk_index.validate_result) -> IngestionError:
+        with self.assertRaises(IngestionError) as caught:
+            validate(value)
+        return caught.exception
+
+    def test_one_index_rebuilt_from_other_text_with_recomputed_comparisons(self):
+        # Joining the instruction's and qualifier's paragraphs flips the paragraph verdict.
+        sources = copy.deepcopy(self.sources)
+        text = sources[0]["text"]
+        sources[0]["text"] = text[:130] + "." + text[131:]
+        result = copy.deepcopy(self.result)
+        result["indexes"]["paragraph"] = chunk_index.build_index(chunk_index.policy_config("paragraph"), sources)
+        result["comparisons"] = chunk_index.build_comparisons(result["indexes"], "aster-copy-v1", [51, 77], [131, 171])
+        self.assertTrue(result["comparisons"][1]["instruction_and_qualifier_share_chunk"])
+        error = self.refusal(result)
+        self.assertEqual((error.code, error.where), ("documents_mismatch", "indexes.paragraph.documents[0].text"))
+
+    def test_spans_past_every_text(self):
+        result = copy.deepcopy(self.result)
+        result["comparisons"] = chunk_index.build_comparisons(result["indexes"], "aster-copy-v1", [900, 901], [902, 903])
+        error = self.refusal(result)
+        self.assertEqual((error.code, error.where), ("comparison_span", "comparisons[0].instruction_span"))
+
+    def test_document_paths_follow_the_loader_rules(self):
+        cases = {
+            "path_outside": ["../../etc/passwd", "docs/aster-copy-v2.md"],
+            "path_absolute": ["/etc/passwd", "docs/aster-copy-v2.md"],
+            "duplicate_path": ["docs/aster-copy-v1.md", "./docs/aster-copy-v1.md"],
+        }
+        for code, paths in cases.items():
+            with self.subTest(code=code):
+                sources = copy.deepcopy(self.sources)
+                for source, path in zip(sources, paths):
+                    source["path"] = path
+                index = chunk_index.build_index(chunk_index.policy_config("heading-aware"), sources)
+                self.assertEqual(self.refusal(index, chunk_index.validate_index).code, code)
