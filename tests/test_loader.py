@@ -137,7 +137,7 @@ class SourceRefusals(LoaderTestCase):
         ]
         original = json.loads(json.dumps(self.manifest))
         for code, mutate in cases:
-            with self.subTest(code=code, mutation=mutate.__code__.co_consts):
+            with self.subTest(code=code, case=cases.index((code, mutate))):
                 self.manifest = json.loads(json.dumps(original))
                 mutate(self.manifest["sources"][0])
                 error = self.assert_refused(code)
