@@ -48,6 +48,11 @@ class UsageError(IngestionError):
 # --- output ----------------------------------------------------------------------
 
 
+def manifest_argument(value: str | None) -> Path:
+    """The ``--manifest`` given, or the lab's own ``manifest.json`` beside ``run.py``."""
+    return DEFAULT_MANIFEST if value is None else Path(value)
+
+
 def canonical_result_bytes(result: dict) -> bytes:
     """The result as the lab saves it: ``indent=2``, UTF-8, keys in build order, one ``\\n``."""
     return (json.dumps(result, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
@@ -59,7 +64,33 @@ def write_atomically(path: Path, data: bytes) -> None:
     A reader sees the old file or the new one, never a partial one; on any
     failure the temporary file is removed and an existing ``path`` is untouched.
     """
-    path = Path(path)
+    write_files_atomically([(Path(path), data)])
+
+
+def write_files_atomically(files: list[tuple[Path, bytes]]) -> None:
+    """Write several files so that a failure while writing any of them replaces none.
+
+    Every file is first written in full to a temporary file beside its
+    target; only when all are on disk are they renamed into place.
+    """
+    staged: list[tuple[str, Path]] = []
+    try:
+        for path, data in files:
+            staged.append((staged_copy(path, data), path))
+        for temporary, path in staged:
+            os.replace(temporary, path)
+            sync_folder(path.parent)
+    except BaseException:
+        for temporary, _ in staged:
+            try:
+                os.unlink(temporary)
+            except FileNotFoundError:
+                pass
+        raise
+
+
+def staged_copy(path: Path, data: bytes) -> str:
+    """``data`` written and synced to a new temporary file in ``path``'s folder; its name."""
     descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(descriptor, "wb") as handle:
@@ -67,14 +98,10 @@ def write_atomically(path: Path, data: bytes) -> None:
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(temporary, existing_mode(path))
-        os.replace(temporary, path)
-        sync_folder(path.parent)
     except BaseException:
-        try:
-            os.unlink(temporary)
-        except FileNotFoundError:
-            pass
+        os.unlink(temporary)
         raise
+    return temporary
 
 
 def sync_folder(folder: Path) -> None:
@@ -125,6 +152,15 @@ def checked_output(value: str, protected: tuple[Path, ...]) -> Path | None:
     return path
 
 
+def write_outputs(files: list[tuple[Path, bytes]]) -> None:
+    """Write output files together (see ``write_files_atomically``); a failure is one usage line."""
+    try:
+        write_files_atomically(files)
+    except OSError as error:
+        failed = error.filename or (files[0][0] if files else "")
+        raise UsageError("output_unwritable", printable(str(failed)), error.strerror or str(error)) from error
+
+
 def emit(data: bytes, path: Path | None) -> None:
     """Write ``data`` to ``path`` atomically, or to stdout when ``path`` is ``None``."""
     if path is None:
@@ -132,10 +168,17 @@ def emit(data: bytes, path: Path | None) -> None:
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
     else:
-        try:
-            write_atomically(path, data)
-        except OSError as error:
-            raise UsageError("output_unwritable", printable(str(path)), error.strerror or str(error)) from error
+        write_outputs([(path, data)])
+
+
+def destination(path: Path | None) -> str:
+    """How a report line names where output went: ``stdout`` or the path, escaped if need be."""
+    return "stdout" if path is None else printable(str(path))
+
+
+def plural(count: int, noun: str) -> str:
+    """``plural(1, "chunk")`` -> ``"1 chunk"``; ``plural(8, "chunk")`` -> ``"8 chunks"``."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 # --- commands --------------------------------------------------------------------
@@ -158,22 +201,26 @@ def checked_report(value: str, output: Path | None, protected: tuple[Path, ...])
     return path
 def run_build(args: argparse.Namespace) -> int:
     """The main job: load, build the three indexes, compare every span check, write the result."""
-    manifest_path = Path(args.manifest)
+    manifest_path = manifest_argument(args.manifest)
     output = checked_output(args.output, (manifest_path,))
     manifest = load_manifest(manifest_path)
     for path in manifest.source_paths():
         checked_output(args.output, (path,))
     html_path = None if args.html is None else checked_report(args.html, output, (manifest_path, *manifest.source_paths()))
     result = chunk_index.build_checked_result(manifest.sources, manifest.span_checks)
-    page = None if html_path is None else report_bytes(result, manifest.span_checks)
-    emit(canonical_result_bytes(result), output)
+    result_bytes = canonical_result_bytes(result)
+    files = [] if output is None else [(output, result_bytes)]
     if html_path is not None:
-        emit(page, html_path)
+        files.append((html_path, report_bytes(result, manifest.span_checks)))
+    # The result and the report land together or not at all.
+    write_outputs(files)
+    if output is None:
+        emit(result_bytes, None)
     report = sys.stderr if output is None else sys.stdout
     print(summary_table(result, tuple(check.name for check in manifest.span_checks)), file=report)
-    print(f"wrote {'stdout' if output is None else output}", file=report)
+    print(f"wrote {destination(output)}", file=report)
     if html_path is not None:
-        print(f"wrote {html_path}", file=report)
+        print(f"wrote {destination(html_path)}", file=report)
     return EXIT_OK
 
 
@@ -188,7 +235,7 @@ def run_show(args: argparse.Namespace) -> int:
     """Print each policy's chunks over the source text, coloured only on a terminal."""
     import boundary_view
 
-    manifest = load_manifest(Path(args.manifest))
+    manifest = load_manifest(manifest_argument(args.manifest))
     policies = chunk_index.POLICY_NAMES if args.policy is None else (args.policy,)
     colour = boundary_view.colour_wanted(sys.stdout, os.environ)
     view = boundary_view.terminal_view(manifest.sources, manifest.span_checks, policies, colour)
@@ -205,7 +252,7 @@ def run_validate(args: argparse.Namespace) -> int:
     kind, artifact = chunk_index.validate_artifact(read_json_file(Path(args.file)))
     indexes = artifact["indexes"] if kind == "result" else {chunk_index.policy_of_config(artifact["config"]): artifact}
     checked = ", ".join(
-        f"{name} {len(index['chunks'])} chunks (index {index['index_id'][:12]})" for name, index in indexes.items()
+        f"{name} {plural(len(index['chunks']), 'chunk')} (index {index['index_id'][:12]})" for name, index in indexes.items()
     )
     shown_file = printable(args.file)
     lines = [f"ok: {shown_file}: {kind} re-derived exactly: {checked}"]
@@ -241,11 +288,12 @@ def run_export(args: argparse.Namespace) -> int:
     import reembed
 
     source = Path(args.file)
-    output = checked_output(args.output, (source,))
+    output = checked_output(args.export_output, (source,))
     index = reembed.exported_index(source, args.policy)
     emit(reembed.export_lines(index), output)
     report = sys.stderr if output is None else sys.stdout
-    print(f"exported {len(index['chunks'])} {args.policy} chunks (index {index['index_id'][:12]}) to {'stdout' if output is None else output}", file=report)
+    exported = plural(len(index["chunks"]), f"{args.policy} chunk")
+    print(f"exported {exported} (index {index['index_id'][:12]}) to {destination(output)}", file=report)
     return EXIT_OK
 
 
@@ -277,13 +325,17 @@ def run_pin(args: argparse.Namespace) -> int:
     if len(args.paths) > 1 and any(value is not None for value in metadata.values()):
         raise UsageError("pin_metadata", "pin", "--source-id, --title, --version, --url and --fact-status need exactly one PATH")
     requests = [source_pins.PinRequest(path, **metadata) for path in args.paths]
-    manifest_path = Path(args.pin_manifest)
+    # The manifest is rewritten in place, so it must be a writable regular file (or new).
+    manifest_path = checked_output(args.pin_manifest, ())
+    if manifest_path is None:
+        raise UsageError("manifest_to_stdout", "--manifest", "pin rewrites a manifest file; name one")
     outcome = source_pins.pin_sources(manifest_path, requests)
     if outcome.manifest_bytes is not None:
-        write_atomically(manifest_path, outcome.manifest_bytes)
+        emit(outcome.manifest_bytes, manifest_path)
     for change in outcome.changes:
         print("\n".join(source_pins.pin_report(change)))
-    print(f"wrote {manifest_path}" if outcome.manifest_bytes is not None else f"manifest unchanged: {manifest_path}")
+    shown_manifest = destination(manifest_path)
+    print(f"wrote {shown_manifest}" if outcome.manifest_bytes is not None else f"manifest unchanged: {shown_manifest}")
     return EXIT_OK
 
 
@@ -291,7 +343,7 @@ def run_sweep(args: argparse.Namespace) -> int:
     """Print chunk counts, mean lengths and kept pairs over a range of sizes, and each pair's smallest target."""
     import size_sweep
 
-    manifest = load_manifest(Path(args.sweep_manifest or args.manifest))
+    manifest = load_manifest(manifest_argument(args.sweep_manifest or args.manifest))
     sizes = tuple(sorted(set(args.sizes))) if args.sizes else size_sweep.DEFAULT_SIZES
     if len(sizes) > size_sweep.MAX_SIZE_COUNT:
         raise UsageError("too_many_sizes", "--sizes", f"{len(sizes)} sizes; at most {size_sweep.MAX_SIZE_COUNT}")
@@ -368,7 +420,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--manifest",
-        default=str(DEFAULT_MANIFEST),
+        default=None,
         help="manifest of pinned sources and span checks (default: manifest.json beside run.py); "
         "source paths are relative to its folder",
     )
@@ -420,7 +472,7 @@ def build_parser() -> argparse.ArgumentParser:
     export = add_command(commands, "export", "write one policy's chunks as JSON Lines upsert records", EXPORT_DESCRIPTION)
     export.add_argument("file", metavar="FILE", help="a saved result.json or a single saved index")
     export.add_argument("--policy", required=True, choices=chunk_index.POLICY_NAMES, help="the policy whose chunks to export")
-    export.add_argument("--output", metavar="FILE", default="-", help="write the JSON Lines here, atomically; '-' (the default) for stdout")
+    export.add_argument("--output", dest="export_output", metavar="FILE", default="-", help="write the JSON Lines here, atomically; '-' (the default) for stdout")
     export.set_defaults(handler=run_export)
     pin = add_command(
         commands,
@@ -459,13 +511,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # Text that cannot be encoded for this terminal is shown escaped, never a traceback.
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.handler is run_build and args.output is None:
         parser.error("the main job needs --output FILE (or --output - for stdout)")
-    misplaced_output = args.handler not in (run_build, run_export) and args.output is not None
-    if args.handler is not run_build and (misplaced_output or args.html is not None):
-        parser.error("--output and --html belong to the main job; give them without a command")
+    misplaced = misplaced_options(args)
+    if misplaced:
+        parser.error(f"{' and '.join(misplaced)} before the command would be ignored by it; see the command's --help")
     try:
         exit_code = args.handler(args)
         sys.stdout.flush()
@@ -487,6 +543,13 @@ def main(argv: list[str] | None = None) -> int:
         silence_stdout()
         print(f"error: output_unwritable: stdout: {error.strerror or error}", file=sys.stderr)
         return EXIT_USAGE
+
+
+def misplaced_options(args: argparse.Namespace) -> list[str]:
+    """Main-job options given with a command that does not read them, which would drop them silently."""
+    readers = {run_build: {"output", "html", "manifest"}, run_show: {"manifest"}, run_sweep: {"manifest"}}
+    used = readers.get(args.handler, set())
+    return [f"--{name}" for name in ("output", "html", "manifest") if getattr(args, name, None) is not None and name not in used]
 
 
 def silence_stdout() -> None:

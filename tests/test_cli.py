@@ -158,6 +158,8 @@ class RefusedRuns(LabTestCase):
         misplaced = [
             ["--output", "x.json", "validate", "expected-result.json"],
             ["--html", "x.html", "export", "expected-result.json", "--policy", "paragraph"],
+            ["--output", "x.jsonl", "export", "expected-result.json", "--policy", "paragraph"],
+            ["--manifest", "manifest.json", "validate", "expected-result.json"],
         ]
         for args in ([], ["--bogus"], ["validate"], ["explode"], *misplaced):
             with self.subTest(args=args):
@@ -243,6 +245,35 @@ class Imports(LabTestCase):
 
 
 class AtomicWrite(LabTestCase):
+    def test_a_failed_report_write_replaces_neither_output(self):
+        import run
+
+        result = self.folder / "result.json"
+        report = self.folder / "report.html"
+        result.write_bytes(b"old result\n")
+        staged = run.staged_copy
+        calls = []
+
+        def fail_on_second(path, data):
+            calls.append(path)
+            if len(calls) == 2:
+                raise OSError(28, "No space left on device", str(path))
+            return staged(path, data)
+
+        with mock.patch.object(run, "staged_copy", side_effect=fail_on_second):
+            code = run.main(["--output", str(result), "--html", str(report)])
+        self.assertEqual(code, run.EXIT_USAGE)
+        self.assertEqual(result.read_bytes(), b"old result\n")
+        self.assertEqual(sorted(path.name for path in self.folder.iterdir()), ["result.json"])
+
+    def test_text_the_terminal_cannot_encode_is_escaped(self):
+        completed = run_lab("validate", str(ROOT / "expected-result.json"), env={"PYTHONIOENCODING": "ascii"})
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        for args in (["diff", str(ROOT / "expected-result.json"), str(ROOT / "expected-result.json")], ["show"]):
+            with self.subTest(args=args):
+                completed = run_lab(*args, env={"PYTHONIOENCODING": "ascii"})
+                self.assertEqual((completed.returncode, completed.stderr), (0, ""))
+
     def test_a_failed_replace_leaves_the_old_file_and_no_temporary(self):
         import run
 

@@ -268,11 +268,13 @@ class BadPinInputTests(OwnDocumentsTestCase):
 
     def test_refusals_on_the_command_line_are_one_line(self) -> None:
         manifest = self.copy_inputs()
+        (self.folder / "linked.json").symlink_to(manifest)
         before = manifest.read_bytes()
         cases = [
             (("pin", "docs/missing.md", "--manifest", "manifest.json"), "source_missing", 1),
             (("pin", "../x.md", "--manifest", "manifest.json"), "path_outside", 1),
-            (("pin", "docs/aster-copy-v1.md", "--manifest", "missing-folder/m.json"), "manifest_folder_missing", 1),
+            (("pin", "docs/aster-copy-v1.md", "--manifest", "missing-folder/m.json"), "output_folder_missing", 2),
+            (("pin", "docs/aster-copy-v1.md", "--manifest", "linked.json"), "output_is_link", 2),
             (("pin", "docs/aster-copy-v1.md", "docs/aster-copy-v2.md", "--manifest", "manifest.json", "--title", "t"), "pin_metadata", 2),
             (("pin", "docs/aster-copy-v1.md"), "usage", 2),
         ]
