@@ -26,7 +26,7 @@ from bisect import bisect_left
 from dataclasses import dataclass
 
 import chunk_index
-from load_documents import printable
+from load_documents import counted, printable
 
 ID_PREFIX_LENGTH = 12
 ROLE_LETTERS = {"instruction": "I", "qualifier": "Q"}
@@ -271,16 +271,6 @@ def segment_rows(text: str, start: int, end: int, marks: tuple[Mark, ...], newli
     return tuple(rows)
 
 
-def holds(chunk: dict, start: int, end: int) -> bool:
-    """Whether ``chunk`` holds all of ``[start, end)``, as the comparison counts it."""
-    return chunk["start"] <= start and end <= chunk["end"]
-
-
-def counted(count: int, noun: str) -> str:
-    """``counted(1, "chunk")`` -> ``"1 chunk"``, ``counted(8, "chunk")`` -> ``"8 chunks"``."""
-    return f"{count:,} {noun}" if count == 1 else f"{count:,} {noun}s"
-
-
 def numbered(orders: list[int]) -> str:
     """``[0]`` -> ``"chunk 0"``, ``[0, 1]`` -> ``"chunks 0 and 1"``, ``[0, 1, 2]`` -> ``"chunks 0, 1 and 2"``."""
     if len(orders) == 1:
@@ -290,7 +280,7 @@ def numbered(orders: list[int]) -> str:
 
 def span_placement(chunks: list[dict], start: int, end: int) -> str:
     """Where a span sits: ``"in chunk 0"``, ``"cut across chunks 0 and 1"`` or ``"in no chunk"``."""
-    holders = [chunk["order"] for chunk in chunks if holds(chunk, start, end)]
+    holders = [chunk["order"] for chunk in chunks if chunk_index.chunk_holds(chunk, start, end)]
     if holders:
         return f"in {numbered(holders)}"
     touched = [chunk["order"] for chunk in chunks if chunk["start"] < end and start < chunk["end"]]
@@ -311,18 +301,20 @@ def pair_verdict(check, chunks: list[dict], newlines: list[int], check_count: in
     together = [
         chunk["order"]
         for chunk in chunks
-        if holds(chunk, instruction.start, instruction.end) and holds(chunk, qualifier.start, qualifier.end)
+        if chunk_index.chunk_holds(chunk, instruction.start, instruction.end) and chunk_index.chunk_holds(chunk, qualifier.start, qualifier.end)
     ]
     if together:
         return f"kept together{named}: instruction and qualifier both in {numbered(together)}"
-    where = (
-        f"instruction {span_placement(chunks, instruction.start, instruction.end)}, "
-        f"qualifier {span_placement(chunks, qualifier.start, qualifier.end)}"
+    placements = (
+        span_placement(chunks, instruction.start, instruction.end),
+        span_placement(chunks, qualifier.start, qualifier.end),
     )
+    where = f"instruction {placements[0]}, qualifier {placements[1]}"
     low = min(instruction.start, qualifier.start)
     high = max(instruction.end, qualifier.end)
     edges = sorted({edge for chunk in chunks for edge in (chunk["start"], chunk["end"]) if low < edge < high})
-    if not edges:
+    # A span that no chunk touches (a heading, say) is not separated by a boundary.
+    if not edges or "in no chunk" in placements:
         return f"not in one chunk{named}: {where}"
     offset = edges[0]
     return Split(offset, f"split at offset {offset} (line {line_of(newlines, offset)}){named}: {where}")

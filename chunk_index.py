@@ -250,6 +250,11 @@ def build_index(config: dict, sources: list[dict] | tuple[dict, ...]) -> dict:
 # --- the comparison ------------------------------------------------------------
 
 
+def chunk_holds(chunk: dict, start: int, end: int) -> bool:
+    """Whether ``chunk`` holds all of ``[start, end)``: ``chunk.start <= start`` and ``end <= chunk.end``."""
+    return chunk["start"] <= start and end <= chunk["end"]
+
+
 def compare_spans(name: str, index: dict, source_id: str, instruction: list[int], qualifier: list[int]) -> dict:
     """Whether one policy's index keeps ``instruction`` and ``qualifier`` in one chunk.
 
@@ -258,7 +263,7 @@ def compare_spans(name: str, index: dict, source_id: str, instruction: list[int]
     """
 
     def holds(chunk: dict, span: list[int]) -> bool:
-        return chunk["start"] <= span[0] and span[1] <= chunk["end"]
+        return chunk_holds(chunk, span[0], span[1])
 
     chunks = [chunk for chunk in index["chunks"] if chunk["source_id"] == source_id]
     return {

@@ -65,6 +65,9 @@ def quoted(value: object, limit: int = 60) -> str:
     can never move the terminal's cursor or pass for markup:
     ``quoted("a\\x1b[2J")`` -> ``'"a\\\\u001b[2J"'``.
     """
+    if isinstance(value, str) and len(value) > limit:
+        # Cut the text before escaping it, so an escape is never cut in half.
+        return json.dumps(value[:limit], ensure_ascii=True) + "…"
     try:
         text = json.dumps(value, ensure_ascii=True, sort_keys=True)
     except (TypeError, ValueError):
@@ -72,6 +75,11 @@ def quoted(value: object, limit: int = 60) -> str:
     if len(text) > limit:
         text = text[: limit - 1] + "…"
     return text
+
+
+def counted(count: int, noun: str) -> str:
+    """``counted(1, "chunk")`` -> ``"1 chunk"``, ``counted(1200, "chunk")`` -> ``"1,200 chunks"``."""
+    return f"{count:,} {noun}" if count == 1 else f"{count:,} {noun}s"
 
 
 def printable(text: str) -> str:

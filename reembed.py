@@ -23,6 +23,8 @@ import chunk_index
 from load_documents import SOURCE_FIELDS, IngestionError, quoted, read_json_file
 
 DIFF_VERSION = 1
+# Characters str.splitlines() breaks on that json.dumps leaves raw with ensure_ascii=False.
+LINE_BREAK_ESCAPES = str.maketrans({"\u2028": "\\u2028", "\u2029": "\\u2029", "\x85": "\\u0085"})
 
 # The fields a document revision is computed from, besides the source_id that
 # names the document: a difference in any of them changes the revision.
@@ -346,11 +348,13 @@ def upsert_record(chunk: dict, index_id: str) -> dict:
 def export_lines(index: dict) -> bytes:
     """Every chunk of ``index`` as JSON Lines (UTF-8), one upsert record per line, in index order.
 
-    ``json.dumps`` escapes every control character and ``\\n`` inside a value,
-    so one record is always exactly one line.
+    ``json.dumps`` escapes every control character and ``\\n`` inside a value;
+    the Unicode line and paragraph separators (and NEL) are escaped too, since
+    readers that split on them (``str.splitlines``) would break a record.
     """
     lines = [
-        json.dumps(upsert_record(chunk, index["index_id"]), ensure_ascii=False, separators=(",", ":")) + "\n"
+        json.dumps(upsert_record(chunk, index["index_id"]), ensure_ascii=False, separators=(",", ":")).translate(LINE_BREAK_ESCAPES)
+        + "\n"
         for chunk in index["chunks"]
     ]
     return "".join(lines).encode("utf-8")

@@ -21,7 +21,7 @@ import tempfile
 from pathlib import Path
 
 import chunk_index
-from load_documents import IngestionError, load_manifest, printable, read_json_file
+from load_documents import IngestionError, counted, load_manifest, printable, read_json_file
 
 EXIT_OK = 0
 EXIT_REFUSED = 1
@@ -176,11 +176,6 @@ def destination(path: Path | None) -> str:
     return "stdout" if path is None else printable(str(path))
 
 
-def plural(count: int, noun: str) -> str:
-    """``plural(1, "chunk")`` -> ``"1 chunk"``; ``plural(8, "chunk")`` -> ``"8 chunks"``."""
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
-
-
 # --- commands --------------------------------------------------------------------
 
 
@@ -252,7 +247,7 @@ def run_validate(args: argparse.Namespace) -> int:
     kind, artifact = chunk_index.validate_artifact(read_json_file(Path(args.file)))
     indexes = artifact["indexes"] if kind == "result" else {chunk_index.policy_of_config(artifact["config"]): artifact}
     checked = ", ".join(
-        f"{name} {plural(len(index['chunks']), 'chunk')} (index {index['index_id'][:12]})" for name, index in indexes.items()
+        f"{name} {counted(len(index['chunks']), 'chunk')} (index {index['index_id'][:12]})" for name, index in indexes.items()
     )
     shown_file = printable(args.file)
     lines = [f"ok: {shown_file}: {kind} re-derived exactly: {checked}"]
@@ -292,7 +287,7 @@ def run_export(args: argparse.Namespace) -> int:
     index = reembed.exported_index(source, args.policy)
     emit(reembed.export_lines(index), output)
     report = sys.stderr if output is None else sys.stdout
-    exported = plural(len(index["chunks"]), f"{args.policy} chunk")
+    exported = counted(len(index["chunks"]), f"{args.policy} chunk")
     print(f"exported {exported} (index {index['index_id'][:12]}) to {destination(output)}", file=report)
     return EXIT_OK
 

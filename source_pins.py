@@ -180,7 +180,7 @@ def verified_manifest(value: dict, folder: Path, label: str) -> Manifest:
         if error.code == "hash_mismatch":
             hint += " (if that edit is intended too, pin both files in one call)"
         elif error.code in ("stale_span_check", "quote_not_found", "quote_ambiguous"):
-            hint += " (fix the span check, or give its quote alone, then pin again)"
+            hint += " (fix the span check: correct its offsets or quote, or add start/end to pick one place of an ambiguous quote; then pin again)"
         raise IngestionError(error.code, error.where, error.what + hint) from error
 
 

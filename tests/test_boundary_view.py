@@ -423,6 +423,27 @@ class StorageGrowthTest(unittest.TestCase):
                 self.assertTrue(cells[4].endswith("x"))
 
 
+class StorageFiguresFromOffsetsTest(unittest.TestCase):
+    def test_paragraph_mean_length_from_the_fixture_paragraphs(self) -> None:
+        # The paragraph policy's chunks are the fixture's eight one-line paragraphs.
+        sources = load_manifest(ROOT / "manifest.json").sources
+        lengths = [
+            source["text"].index("\n", source["text"].index(opening)) + 1 - source["text"].index(opening)
+            for source in sources
+            for opening in PARAGRAPH_OPENINGS[source["source_id"]]
+        ]
+        index = chunk_index.build_index(chunk_index.policy_config("paragraph"), sources)
+        growth = boundary_view.storage_growth(index)
+        self.assertEqual((growth.chunk_count, growth.mean_chunk_chars), (8, sum(lengths) / 8))
+        self.assertEqual(growth.source_bytes, sum(len(source["text"].encode("utf-8")) for source in sources))
+
+
+PARAGRAPH_OPENINGS = {
+    "aster-copy-v1": ("Call save_copy", "This operation refuses", "After a refusal", "Call list_copies", "The following string"),
+    "aster-copy-v2": ("In this separate", "This version's", "Call names()"),
+}
+
+
 class SplitPlacementTest(unittest.TestCase):
     """Where a boundary falls between an instruction and its qualifier, and with several checks."""
 
@@ -437,7 +458,8 @@ class SplitPlacementTest(unittest.TestCase):
             ((2, 4), (12, 15), "split at offset 10 (line 2): instruction in chunk 0, qualifier in chunk 1"),
             ((5, 15), (16, 18), "split at offset 10 (line 2): instruction cut across chunks 0 and 1, qualifier in chunk 1"),
             ((12, 14), (2, 4), "split at offset 10 (line 2): instruction in chunk 1, qualifier in chunk 0"),
-            ((12, 14), (21, 23), "split at offset 20 (line 3): instruction in chunk 1, qualifier in no chunk"),
+            # A qualifier outside every chunk (a heading, say) is missing from the index, not split off.
+            ((12, 14), (21, 23), "not in one chunk: instruction in chunk 1, qualifier in no chunk"),
             ((21, 22), (22, 24), "not in one chunk: instruction in no chunk, qualifier in no chunk"),
         ]
         for instruction, qualifier, sentence in cases:

@@ -337,3 +337,16 @@ class ExportTest(ReembedTestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ExportLineBreaksTest(unittest.TestCase):
+    def test_unicode_line_separators_stay_inside_one_record(self):
+        text = "# T\n\nfirst\u2028second\u2029third\x85fourth\n"
+        source = {
+            "source_id": "s", "path": "s.md", "title": "s", "sha256": "0" * 64, "version": "1.0",
+            "url": "local:s.md", "fact_status": "test", "text": text,
+        }
+        index = chunk_index.build_index(chunk_index.policy_config("paragraph"), [source])
+        exported = reembed.export_lines(index).decode("utf-8")
+        self.assertEqual(len(exported.splitlines()), 1)
+        self.assertEqual(json.loads(exported)["text"], "first\u2028second\u2029third\x85fourth\n")

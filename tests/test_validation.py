@@ -330,3 +330,12 @@ class ForgedButConsistent(unittest.TestCase):
                     source["path"] = path
                 index = chunk_index.build_index(chunk_index.policy_config("heading-aware"), sources)
                 self.assertEqual(self.refusal(index, chunk_index.validate_index).code, code)
+
+
+class QuotedValues(unittest.TestCase):
+    def test_a_long_value_is_cut_before_it_is_escaped(self):
+        from load_documents import quoted
+
+        shown = quoted("ab\u200bc" * 30, limit=10)
+        self.assertEqual(shown, '"ab\\u200bcab\\u200bcab"…')
+        self.assertEqual(quoted("\x1b[2J"), '"\\u001b[2J"')
