@@ -644,6 +644,13 @@ def validate_result(value: object) -> dict:
     return result
 
 
+def artifact_indexes(kind: str, artifact: dict) -> dict[str, dict]:
+    """A validated artifact's indexes by policy: a result's three, or a single index under its policy's name."""
+    if kind == "result":
+        return dict(artifact["indexes"])
+    return {policy_of_config(artifact["config"]): artifact}
+
+
 def validate_artifact(value: object) -> tuple[str, dict]:
     """Validate a saved result or a single saved index; say which it was."""
     if type(value) is dict and "indexes" in value:

@@ -73,9 +73,7 @@ def load_indexes(path: Path) -> SavedIndexes:
         kind, artifact = chunk_index.validate_artifact(value)
     except IngestionError as error:
         raise IngestionError(error.code, f"{path}: {error.where}", error.what) from error
-    if kind == "result":
-        return SavedIndexes(path, kind, dict(artifact["indexes"]))
-    return SavedIndexes(path, kind, {chunk_index.policy_of_config(artifact["config"]): artifact})
+    return SavedIndexes(path, kind, chunk_index.artifact_indexes(kind, artifact))
 
 
 def selected_indexes(saved: SavedIndexes, policy: str | None) -> dict[str, dict]:

@@ -245,7 +245,7 @@ def run_validate(args: argparse.Namespace) -> int:
     """
     recorded = recorded_index_ids(args.index_ids)
     kind, artifact = chunk_index.validate_artifact(read_json_file(Path(args.file)))
-    indexes = artifact["indexes"] if kind == "result" else {chunk_index.policy_of_config(artifact["config"]): artifact}
+    indexes = chunk_index.artifact_indexes(kind, artifact)
     checked = ", ".join(
         f"{name} {counted(len(index['chunks']), 'chunk')} (index {index['index_id'][:12]})" for name, index in indexes.items()
     )

@@ -294,7 +294,7 @@ def stale_sources(indexes: dict, manifest: Manifest) -> list[str]:
 
 def require_current(kind: str, artifact: dict, manifest: Manifest, where: str) -> dict:
     """The artifact's indexes, refused as stale unless they hold the manifest's pins (and, for a result, answer its span checks)."""
-    indexes = artifact["indexes"] if kind == "result" else {chunk_index.policy_of_config(artifact["config"]): artifact}
+    indexes = chunk_index.artifact_indexes(kind, artifact)
     problems = stale_sources(indexes, manifest)
     if problems:
         raise IngestionError("stale_result", where, "; ".join(problems))
