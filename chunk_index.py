@@ -53,9 +53,19 @@ HEADING = re.compile(r"^#{1,6} (.+)$", re.MULTILINE)
 _DIGEST_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+# The string escaping that encoder applies (``ensure_ascii=False``): C-backed,
+# so a chunk's canonical text can be assembled without a full encoder pass.
+_json_string = json.encoder.encode_basestring
+
+
+def canonical_json(value: object) -> str:
+    """The compact, key-sorted JSON text that ``digest`` hashes: ``{"b": 1, "a": "é"}`` -> ``'{"a":"é","b":1}'``."""
+    return _DIGEST_ENCODER.encode(value)
+
+
 def digest(value: object) -> str:
     """Lowercase hex SHA-256 of ``value`` as compact, key-sorted JSON (UTF-8)."""
-    return hashlib.sha256(_DIGEST_ENCODER.encode(value).encode("utf-8")).hexdigest()
+    return hashlib.sha256(canonical_json(value).encode("utf-8")).hexdigest()
 
 
 def sha(text: str) -> str:
@@ -192,38 +202,85 @@ def newline_offsets(text: str) -> list[int]:
     return offsets
 
 
-def document_chunks(config: dict, document: dict) -> list[dict]:
-    """Every chunk record of one document under ``config``, ``order`` counting from 0."""
+def chunk_records(config: dict, document: dict) -> tuple[list[dict], bytes]:
+    """Every chunk record of one document, and their canonical JSON joined by commas.
+
+    Each chunk's payload is serialised once, here, in the exact text
+    ``canonical_json`` gives it; that one text yields the chunk id and, joined,
+    the document's share of the index id, so a build encodes every chunk once
+    instead of once per hash (the ``test_build`` tests hold this equal to
+    ``digest`` on tricky values).
+    """
     text = document["text"]
+    source_id = document["source_id"]
+    revision = document["document_revision"]
     newlines = newline_offsets(text)
-    chunks = []
-    for section in heading_sections(text, document["source_id"]):
-        section_id = digest({"document_revision": document["document_revision"], "heading_start": section.heading_start})
+    id_prefix = ('{"config":' + canonical_json(config) + ",").encode("utf-8")
+    # Keys in canonical (sorted) order; "config" and "chunk_id" sort before them all.
+    revision_json = _json_string(revision)
+    source_json = _json_string(source_id)
+    version_json = _json_string(document["version"])
+    records: list[dict] = []
+    record_texts: list[bytes] = []
+    for section in heading_sections(text, source_id):
+        section_id = digest({"document_revision": revision, "heading_start": section.heading_start})
+        section_json = f'"section_id":"{section_id}","section_title":{_json_string(section.title)},"source_id":{source_json}'
         for start, end in section_chunk_spans(config, text, section):
             chunk_text = text[start:end]
-            payload = {
-                "source_id": document["source_id"],
-                "version": document["version"],
-                "document_revision": document["document_revision"],
-                "section_id": section_id,
-                "section_title": section.title,
-                "order": len(chunks),
-                "start": start,
-                "end": end,
-                # Equal to text.count("\n", 0, start) + 1 without rescanning the text per chunk.
-                "start_line": bisect_left(newlines, start) + 1,
-                "end_line": bisect_left(newlines, end - 1) + 1,
-                "text": chunk_text,
-                "text_sha256": sha(chunk_text),
-            }
-            chunks.append({"chunk_id": digest({"config": config, **payload}), **payload})
-    return chunks
+            text_sha256 = sha(chunk_text)
+            order = len(records)
+            # Equal to text.count("\n", 0, start) + 1 without rescanning the text per chunk.
+            start_line = bisect_left(newlines, start) + 1
+            end_line = bisect_left(newlines, end - 1) + 1
+            payload_tail = (
+                f'"document_revision":{revision_json},"end":{end},"end_line":{end_line},"order":{order},'
+                f'{section_json},"start":{start},"start_line":{start_line},'
+                f'"text":{_json_string(chunk_text)},"text_sha256":"{text_sha256}","version":{version_json}}}'
+            ).encode("utf-8")
+            chunk_id = hashlib.sha256(id_prefix + payload_tail).hexdigest()
+            records.append(
+                {
+                    "chunk_id": chunk_id,
+                    "source_id": source_id,
+                    "version": document["version"],
+                    "document_revision": revision,
+                    "section_id": section_id,
+                    "section_title": section.title,
+                    "order": order,
+                    "start": start,
+                    "end": end,
+                    "start_line": start_line,
+                    "end_line": end_line,
+                    "text": chunk_text,
+                    "text_sha256": text_sha256,
+                }
+            )
+            record_texts.append(b'{"chunk_id":"' + chunk_id.encode("ascii") + b'",' + payload_tail)
+    return records, b",".join(record_texts)
+
+
+def document_chunks(config: dict, document: dict) -> list[dict]:
+    """Every chunk record of one document under ``config``, ``order`` counting from 0."""
+    records, _ = chunk_records(config, document)
+    return records
 
 
 def build_index(config: dict, sources: list[dict] | tuple[dict, ...]) -> dict:
-    """The index of ``sources`` under ``config``: documents and chunks by ``source_id``."""
+    """The index of ``sources`` under ``config``: documents and chunks by ``source_id``.
+
+    The index id is ``digest(body)``, hashed as it is written: ``"chunks"``
+    sorts first among the body's keys, so the canonical text is the chunks'
+    texts from ``chunk_records`` followed by the rest of the body.
+    """
     documents = [document_record(source) for source in sorted(sources, key=lambda source: source["source_id"])]
-    chunks = [chunk for document in documents for chunk in document_chunks(config, document)]
+    hasher = hashlib.sha256(b'{"chunks":[')
+    chunks: list[dict] = []
+    for document in documents:
+        records, records_json = chunk_records(config, document)
+        if records and chunks:
+            hasher.update(b",")
+        hasher.update(records_json)
+        chunks.extend(records)
     body = {
         "schema_version": SCHEMA_VERSION,
         "execution_mode": EXECUTION_MODE,
@@ -231,7 +288,9 @@ def build_index(config: dict, sources: list[dict] | tuple[dict, ...]) -> dict:
         "documents": documents,
         "chunks": chunks,
     }
-    return {**body, "index_id": digest(body)}
+    rest = canonical_json({key: value for key, value in body.items() if key != "chunks"})
+    hasher.update(("]," + rest[1:]).encode("utf-8"))
+    return {**body, "index_id": hasher.hexdigest()}
 
 
 # --- the comparison ------------------------------------------------------------
