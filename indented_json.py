@@ -15,6 +15,7 @@ output never differs from it. It writes nothing: ``run.py`` does the I/O.
 
 from __future__ import annotations
 
+import io
 import json
 from json import encoder as _json_encoder
 
@@ -44,10 +45,14 @@ def _flat_encoder(item_separator: str):
 
 
 class _IndentedWriter:
-    """Lays out one value as UTF-8 pieces; ``pieces`` joined is the whole document."""
+    """Lays out one value as UTF-8 into ``out``.
+
+    One growing buffer rather than a list of pieces joined at the end: the
+    join would hold the whole text twice, and a result runs to hundreds of MB.
+    """
 
     def __init__(self) -> None:
-        self.pieces: list[bytes] = []
+        self.out = io.BytesIO()
         self._encoders: list = []
 
     def encoder_at(self, level: int):
@@ -65,19 +70,19 @@ class _IndentedWriter:
         elif kind is list:
             self.write_array(value, level)
         elif kind in SCALAR_TYPES:
-            self.pieces.append(self.encoder_at(level)(value).encode("utf-8"))
+            self.out.write(self.encoder_at(level)(value).encode("utf-8"))
         else:
             raise _NotCovered(kind.__name__)
 
     def write_object(self, value: dict, level: int) -> None:
         if not value:
-            self.pieces.append(b"{}")
+            self.out.write(b"{}")
             return
         closing = "\n" + INDENT * level
         if SCALAR_TYPES.issuperset(map(type, value.values())) and KEY_TYPES.issuperset(map(type, value)):
             # '{"a": 1,\n    "b": 2}' -> '{\n    "a": 1,\n    "b": 2\n  }'
             flat = self.encoder_at(level)(value)
-            self.pieces.append(("{\n" + INDENT * (level + 1) + flat[1:-1] + closing + "}").encode("utf-8"))
+            self.out.write(("{\n" + INDENT * (level + 1) + flat[1:-1] + closing + "}").encode("utf-8"))
             return
         opening = "{\n" + INDENT * (level + 1)
         separator = ",\n" + INDENT * (level + 1)
@@ -86,25 +91,25 @@ class _IndentedWriter:
             if type(key) is not str:
                 raise _NotCovered("key")
             lead = opening if position == 0 else separator
-            self.pieces.append((lead + key_encoder(key) + KEY_SEPARATOR).encode("utf-8"))
+            self.out.write((lead + key_encoder(key) + KEY_SEPARATOR).encode("utf-8"))
             self.write(item, level + 1)
-        self.pieces.append((closing + "}").encode("utf-8"))
+        self.out.write((closing + "}").encode("utf-8"))
 
     def write_array(self, value: list, level: int) -> None:
         if not value:
-            self.pieces.append(b"[]")
+            self.out.write(b"[]")
             return
         closing = "\n" + INDENT * level
         if SCALAR_TYPES.issuperset(map(type, value)):
             flat = self.encoder_at(level)(value)
-            self.pieces.append(("[\n" + INDENT * (level + 1) + flat[1:-1] + closing + "]").encode("utf-8"))
+            self.out.write(("[\n" + INDENT * (level + 1) + flat[1:-1] + closing + "]").encode("utf-8"))
             return
         opening = ("[\n" + INDENT * (level + 1)).encode("utf-8")
         separator = (",\n" + INDENT * (level + 1)).encode("utf-8")
         for position, item in enumerate(value):
-            self.pieces.append(opening if position == 0 else separator)
+            self.out.write(opening if position == 0 else separator)
             self.write(item, level + 1)
-        self.pieces.append((closing + "]").encode("utf-8"))
+        self.out.write((closing + "]").encode("utf-8"))
 
 
 def indented_json_bytes(value: object, end: bytes = b"") -> bytes:
@@ -119,5 +124,5 @@ def indented_json_bytes(value: object, end: bytes = b"") -> bytes:
         writer.write(value, 0)
     except (_NotCovered, RecursionError):
         return json.dumps(value, indent=2, ensure_ascii=False).encode("utf-8") + end
-    writer.pieces.append(end)
-    return b"".join(writer.pieces)
+    writer.out.write(end)
+    return writer.out.getvalue()

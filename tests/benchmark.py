@@ -34,6 +34,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PHASES = ("load", "build", "write", "validate")
+PEAKS = ("main_peak_bytes", "validate_peak_bytes", "shared_peak_bytes")
 TARGET_DOCUMENT_BYTES = 60_000
 # Targets on the larger corpus, as multiples of the floor (build, validation),
 # of the smaller size's time (every phase), and of the written result (memory).
@@ -134,73 +135,88 @@ def peak_memory_bytes() -> int:
     return peak if sys.platform == "darwin" else peak * 1024
 
 
-def measure_one(count: int) -> dict:
-    """Time every phase on a corpus of ``count`` documents; return the figures as a dict."""
+def lab_modules():
+    """The lab's modules, imported from the repository root."""
     sys.path.insert(0, str(ROOT))
     import chunk_index
+    import load_documents
     import run
-    from load_documents import load_manifest, read_json_file
 
-    with tempfile.TemporaryDirectory(prefix="chunk-lab-bench-") as temporary:
-        folder = Path(temporary)
-        manifest_path = write_corpus(folder, count)
-        source_bytes = sum(path.stat().st_size for path in (folder / "docs").iterdir())
-        output = folder / "result.json"
-        seconds = {}
+    return chunk_index, load_documents, run
 
-        started = time.perf_counter()
-        manifest = load_manifest(manifest_path)
-        seconds["load"] = time.perf_counter() - started
 
-        check = manifest.span_checks[0]
-        started = time.perf_counter()
-        result = chunk_index.build_result(
-            manifest.sources, check.source_id, check.instruction.as_list(), check.qualifier.as_list()
-        )
-        seconds["build"] = time.perf_counter() - started
+def measure_one(count: int, folder: Path) -> dict:
+    """Time every phase on a corpus of ``count`` documents written into ``folder``."""
+    chunk_index, load_documents, run = lab_modules()
+    manifest_path = write_corpus(folder, count)
+    source_bytes = sum(path.stat().st_size for path in (folder / "docs").iterdir())
+    output = folder / "result.json"
+    seconds = {}
 
-        started = time.perf_counter()
-        run.write_atomically(output, run.canonical_result_bytes(result))
-        seconds["write"] = time.perf_counter() - started
-        result_bytes = output.stat().st_size
-        chunk_count = sum(len(index["chunks"]) for index in result["indexes"].values())
-        # The validate job starts from the file alone, as it does in its own process.
-        del result, manifest
+    started = time.perf_counter()
+    manifest = load_documents.load_manifest(manifest_path)
+    seconds["load"] = time.perf_counter() - started
 
-        started = time.perf_counter()
-        kind, validated = chunk_index.validate_artifact(read_json_file(output))
-        seconds["validate"] = time.perf_counter() - started
-        # Read before the floor, whose own copies of the result are not the lab's work.
-        peak = peak_memory_bytes()
+    check = manifest.span_checks[0]
+    started = time.perf_counter()
+    result = chunk_index.build_result(manifest.sources, check.source_id, check.instruction.as_list(), check.qualifier.as_list())
+    seconds["build"] = time.perf_counter() - started
 
-        started = time.perf_counter()
-        canonical = json.dumps(validated, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-        hashlib.sha256(canonical.encode("utf-8")).hexdigest()
-        floor = time.perf_counter() - started
+    started = time.perf_counter()
+    run.write_atomically(output, run.canonical_result_bytes(result))
+    seconds["write"] = time.perf_counter() - started
+    main_peak = peak_memory_bytes()
+    chunk_count = sum(len(index["chunks"]) for index in result["indexes"].values())
+    # The validate job starts from the file alone.
+    del result, manifest
+
+    started = time.perf_counter()
+    _, validated = chunk_index.validate_artifact(load_documents.read_json_file(output))
+    seconds["validate"] = time.perf_counter() - started
+    # Read before the floor, whose own copies of the result are not the lab's work.
+    shared_peak = peak_memory_bytes()
+
+    started = time.perf_counter()
+    canonical = json.dumps(validated, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    floor = time.perf_counter() - started
 
     return {
         "documents": count,
         "source_bytes": source_bytes,
-        "result_bytes": result_bytes,
+        "result_bytes": output.stat().st_size,
         "chunks": chunk_count,
         "seconds": seconds,
         "floor": floor,
-        "peak_bytes": peak,
+        "main_peak_bytes": main_peak,
+        "shared_peak_bytes": shared_peak,
     }
+
+
+def measure_validate_peak(path: Path) -> dict:
+    """Peak memory of the validate job alone, as ``run.py validate`` runs it, in a fresh process."""
+    chunk_index, load_documents, _ = lab_modules()
+    chunk_index.validate_artifact(load_documents.read_json_file(path))
+    return {"validate_peak_bytes": peak_memory_bytes()}
 
 
 # --- the report --------------------------------------------------------------------
 
 
-def run_child(count: int) -> dict:
-    """Measure one size in a fresh interpreter so its peak memory is its own."""
+def child_figures(*args: str) -> dict:
+    """Run this script with ``args`` in a fresh interpreter, so its peak memory is its own."""
     completed = subprocess.run(
-        [sys.executable, str(Path(__file__).resolve()), "--one", str(count)],
-        capture_output=True,
-        text=True,
-        check=True,
+        [sys.executable, str(Path(__file__).resolve()), *args], capture_output=True, text=True, check=True
     )
     return json.loads(completed.stdout)
+
+
+def measure_size(count: int) -> dict:
+    """One run of one size: the phases in one child, then the validate job alone in another."""
+    with tempfile.TemporaryDirectory(prefix="chunk-lab-bench-") as temporary:
+        figures = child_figures("--one", str(count), "--folder", temporary)
+        figures.update(child_figures("--validate-peak", str(Path(temporary) / "result.json")))
+    return figures
 
 
 def median_figures(runs: list[dict]) -> dict:
@@ -213,7 +229,7 @@ def median_figures(runs: list[dict]) -> dict:
         "chunks": first["chunks"],
         "seconds": {phase: statistics.median(run["seconds"][phase] for run in runs) for phase in PHASES},
         "floor": statistics.median(run["floor"] for run in runs),
-        "peak_bytes": statistics.median(run["peak_bytes"] for run in runs),
+        **{key: statistics.median(run[key] for run in runs) for key in PEAKS},
         "runs": len(runs),
     }
 
@@ -247,8 +263,12 @@ def report(small: dict, large: dict, startup: tuple[float, float] | None) -> lis
             seconds = figures["seconds"][phase]
             print(f"  {phase:<10}{seconds:>10.3f}{source_mb / seconds:>14.1f}{seconds / figures['floor']:>10.2f}")
         print(f"  {'floor':<10}{figures['floor']:>10.3f}{source_mb / figures['floor']:>14.1f}{1:>10.2f}")
-        peak = figures["peak_bytes"]
-        print(f"  peak memory {megabytes(peak)} = {peak / figures['result_bytes']:.2f}x the written result")
+        result_bytes = figures["result_bytes"]
+        print(
+            f"  peak memory: main job {megabytes(figures['main_peak_bytes'])} ({figures['main_peak_bytes'] / result_bytes:.2f}x the result), "
+            f"validate job {megabytes(figures['validate_peak_bytes'])} ({figures['validate_peak_bytes'] / result_bytes:.2f}x); "
+            f"both in one process {megabytes(figures['shared_peak_bytes'])} ({figures['shared_peak_bytes'] / result_bytes:.2f}x)"
+        )
 
     print(f"\ngrowth from N = {small['documents']} to {large['documents']} (time ratio per phase):")
     growth_limit = GROWTH_TARGET * large["documents"] / small["documents"] / 4
@@ -263,7 +283,7 @@ def report(small: dict, large: dict, startup: tuple[float, float] | None) -> lis
     checks = [
         ("build", large["seconds"]["build"] / floor, BUILD_TARGET, "x floor"),
         ("validate", large["seconds"]["validate"] / floor, VALIDATE_TARGET, "x floor"),
-        ("peak memory", large["peak_bytes"] / large["result_bytes"], MEMORY_TARGET, "x result"),
+        ("peak memory", max(large["main_peak_bytes"], large["validate_peak_bytes"]) / large["result_bytes"], MEMORY_TARGET, "x result"),
     ]
     print(f"\ntargets on N = {large['documents']}:")
     for name, value, target, unit in checks:
@@ -287,9 +307,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=3, help="runs per size; figures are medians (default: 3)")
     parser.add_argument("--startup-runs", type=int, default=10, help="runs of each startup command (default: 10; 0 skips)")
     parser.add_argument("--one", type=int, metavar="N", help=argparse.SUPPRESS)
+    parser.add_argument("--folder", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--validate-peak", type=Path, metavar="FILE", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.one is not None:
-        print(json.dumps(measure_one(args.one)))
+        print(json.dumps(measure_one(args.one, args.folder)))
+        return 0
+    if args.validate_peak is not None:
+        print(json.dumps(measure_validate_peak(args.validate_peak)))
         return 0
 
     small_count, large_count = args.sizes
@@ -297,7 +322,7 @@ def main(argv: list[str] | None = None) -> int:
     # Interleave the sizes so a burst of other load on the machine hits both alike.
     for _ in range(args.runs):
         for count in (small_count, large_count):
-            runs[count].append(run_child(count))
+            runs[count].append(measure_size(count))
     startup = None
     if args.startup_runs > 0:
         with tempfile.TemporaryDirectory(prefix="chunk-lab-bench-") as temporary:
