@@ -208,7 +208,7 @@ def chunk_records(config: dict, document: dict) -> tuple[list[dict], bytes]:
     Each chunk's payload is serialised once, here, in the exact text
     ``canonical_json`` gives it; that one text yields the chunk id and, joined,
     the document's share of the index id, so a build encodes every chunk once
-    instead of once per hash (the ``test_build`` tests hold this equal to
+    instead of once per hash (``tests/test_canonical.py`` holds this equal to
     ``digest`` on tricky values).
     """
     text = document["text"]

@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import random
 import resource
 import statistics
@@ -234,14 +235,30 @@ def median_figures(runs: list[dict]) -> dict:
     }
 
 
-def startup_seconds(command: list[str], runs: int) -> float:
-    """Median wall time of ``command`` over ``runs`` runs."""
+def startup_seconds(command: list[str], runs: int, env: dict) -> float:
+    """Median wall time of ``command`` over ``runs`` runs, after one unmeasured warm-up run."""
     times = []
-    for _ in range(runs):
+    for _ in range(runs + 1):
         started = time.perf_counter()
-        subprocess.run(command, check=True, capture_output=True, cwd=ROOT)
+        subprocess.run(command, check=True, capture_output=True, cwd=ROOT, env=env)
         times.append(time.perf_counter() - started)
-    return statistics.median(times)
+    return statistics.median(times[1:])
+
+
+def measure_startup(runs: int) -> tuple[float, float]:
+    """Medians of ``run.py --output FILE`` on the fixture and of ``python -c "import json, hashlib"``.
+
+    Both run with compiled bytecode cached (in a temporary folder, never the
+    working tree), as an installed copy of the lab would, even where the
+    environment sets ``PYTHONDONTWRITEBYTECODE``.
+    """
+    with tempfile.TemporaryDirectory(prefix="chunk-lab-bench-") as temporary:
+        env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+        env["PYTHONPYCACHEPREFIX"] = str(Path(temporary) / "pycache")
+        output = str(Path(temporary) / "result.json")
+        lab = startup_seconds([sys.executable, str(ROOT / "run.py"), "--output", output], runs, env)
+        interpreter = startup_seconds([sys.executable, "-c", "import json, hashlib"], runs, env)
+    return lab, interpreter
 
 
 def megabytes(count: float) -> str:
@@ -323,13 +340,7 @@ def main(argv: list[str] | None = None) -> int:
     for _ in range(args.runs):
         for count in (small_count, large_count):
             runs[count].append(measure_size(count))
-    startup = None
-    if args.startup_runs > 0:
-        with tempfile.TemporaryDirectory(prefix="chunk-lab-bench-") as temporary:
-            output = str(Path(temporary) / "result.json")
-            lab = startup_seconds([sys.executable, str(ROOT / "run.py"), "--output", output], args.startup_runs)
-            interpreter = startup_seconds([sys.executable, "-c", "import json, hashlib"], args.startup_runs)
-        startup = (lab, interpreter)
+    startup = measure_startup(args.startup_runs) if args.startup_runs > 0 else None
     missed = report(median_figures(runs[small_count]), median_figures(runs[large_count]), startup)
     if missed:
         print(f"\nmissed: {'; '.join(missed)}")
