@@ -156,7 +156,26 @@ def lab_modules():
     return chunk_index, load_documents, run
 
 
-def measure_one(count: int, folder: Path) -> dict:
+def verify_result(result: dict, data: bytes) -> None:
+    """Check the fast paths against their plain definitions on this corpus; raise if one differs.
+
+    The written bytes must be ``json.dumps(indent=2)`` exactly, and every chunk
+    id and index id the ``digest`` of what it names.
+    """
+    chunk_index, _, _ = lab_modules()
+    if data != (json.dumps(result, indent=2, ensure_ascii=False) + "\n").encode("utf-8"):
+        raise SystemExit("verify: the written bytes differ from json.dumps(result, indent=2)")
+    for name, index in result["indexes"].items():
+        body = {key: value for key, value in index.items() if key != "index_id"}
+        if chunk_index.digest(body) != index["index_id"]:
+            raise SystemExit(f"verify: {name} index id is not the digest of its body")
+        for chunk in index["chunks"]:
+            payload = {key: value for key, value in chunk.items() if key != "chunk_id"}
+            if chunk_index.digest({"config": index["config"], **payload}) != chunk["chunk_id"]:
+                raise SystemExit(f"verify: {name} chunk {chunk['source_id']}#{chunk['order']} id is not its digest")
+
+
+def measure_one(count: int, folder: Path, verify: bool = False) -> dict:
     """Time every phase on a corpus of ``count`` documents written into ``folder``."""
     chunk_index, load_documents, run = lab_modules()
     manifest_path = write_corpus(folder, count)
@@ -181,8 +200,8 @@ def measure_one(count: int, folder: Path) -> dict:
     # The write splits into serialising (the lab's code) and the file's way to disk (fsync).
     seconds["serialise"] = serialised - started
     seconds["disk"] = seconds["write"] - seconds["serialise"]
-    del data
     main_peak = peak_memory_bytes()
+    del data
     chunk_count = sum(len(index["chunks"]) for index in result["indexes"].values())
     # The validate job starts from the file alone.
     del result, manifest
@@ -197,6 +216,11 @@ def measure_one(count: int, folder: Path) -> dict:
     canonical = json.dumps(validated, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     hashlib.sha256(canonical.encode("utf-8")).hexdigest()
     floor = time.perf_counter() - started
+    del canonical
+    if verify:
+        # Last, so its large copies touch no timing and no peak: the validated
+        # result is the built one, value for value, or validation would have refused it.
+        verify_result(validated, output.read_bytes())
 
     return {
         "documents": count,
@@ -228,10 +252,10 @@ def child_figures(*args: str) -> dict:
     return json.loads(completed.stdout)
 
 
-def measure_size(count: int, base: Path | None) -> dict:
+def measure_size(count: int, base: Path | None, verify: bool) -> dict:
     """One run of one size: the phases in one child, then the validate job alone in another."""
     with tempfile.TemporaryDirectory(prefix="chunk-lab-bench-", dir=base) as temporary:
-        figures = child_figures("--one", str(count), "--folder", temporary)
+        figures = child_figures("--one", str(count), "--folder", temporary, *(["--verify"] if verify else []))
         figures.update(child_figures("--validate-peak", str(Path(temporary) / "result.json")))
     return figures
 
@@ -352,12 +376,18 @@ def main(argv: list[str] | None = None) -> int:
         help="make the corpus and the result under DIR (default: the system's temporary folder); "
         "a tmpfs such as /dev/shm takes the disk's fsync out of the write phase",
     )
+    parser.add_argument(
+        "--verify",
+        action="store_true",
+        help="also check, after all timings and peaks, that the written bytes equal json.dumps(result, indent=2) "
+        "and every chunk and index id equals its digest (slow)",
+    )
     parser.add_argument("--one", type=int, metavar="N", help=argparse.SUPPRESS)
     parser.add_argument("--folder", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--validate-peak", type=Path, metavar="FILE", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.one is not None:
-        print(json.dumps(measure_one(args.one, args.folder)))
+        print(json.dumps(measure_one(args.one, args.folder, args.verify)))
         return 0
     if args.validate_peak is not None:
         print(json.dumps(measure_validate_peak(args.validate_peak)))
@@ -368,7 +398,7 @@ def main(argv: list[str] | None = None) -> int:
     # Interleave the sizes so a burst of other load on the machine hits both alike.
     for _ in range(args.runs):
         for count in (small_count, large_count):
-            runs[count].append(measure_size(count, args.tmp))
+            runs[count].append(measure_size(count, args.tmp, args.verify))
     startup = measure_startup(args.startup_runs) if args.startup_runs > 0 else None
     missed = report(median_figures(runs[small_count]), median_figures(runs[large_count]), startup)
     if missed:
