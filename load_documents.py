@@ -187,15 +187,21 @@ def parse_json_bytes(data: bytes, where: str) -> object:
     duplicate keys, ``NaN``/``Infinity``, floats that overflow, integers outside
     ±2**53-1, and nesting deeper than ``MAX_JSON_DEPTH``.
     """
+    return parse_json_text(json_text(data, where), where)
+
+
+def json_text(data: bytes, where: str) -> str:
+    """The text of a JSON file's bytes: strict UTF-8 without a byte order mark."""
     if data.startswith(b"\xef\xbb\xbf"):
         raise IngestionError("json_bom", where, "file starts with a UTF-8 byte order mark; save it without one")
     try:
-        text = data.decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise IngestionError("json_encoding", where, f"byte {error.start} is not UTF-8") from error
-    # A saved result runs to hundreds of MB: let the raw bytes go before the
-    # parse builds its objects (the caller passes them on and keeps none).
-    del data
+
+
+def parse_json_text(text: str, where: str) -> object:
+    """Parse decoded JSON ``text`` strictly; the refusals of ``parse_json_bytes`` after decoding."""
     try:
         value = json.loads(
             text,
@@ -234,7 +240,12 @@ def read_bounded(path: Path, limit: int, where: str) -> bytes:
 
 def read_json_file(path: Path, limit: int = MAX_ARTIFACT_BYTES) -> object:
     """Read and strictly parse the JSON file at ``path``, at most ``limit`` bytes."""
-    return parse_json_bytes(read_bounded(path, limit, str(path)), str(path))
+    where = str(path)
+    # Decoded in a statement of its own, so the raw bytes are freed before the
+    # parse builds its objects: a saved result runs to hundreds of MB, and a
+    # caller's argument would otherwise live as long as the call.
+    text = json_text(read_bounded(path, limit, where), where)
+    return parse_json_text(text, where)
 
 
 # --- the manifest and its sources --------------------------------------------

@@ -133,6 +133,13 @@ class StrictReaderTest(unittest.TestCase):
                     self.parse(text)
                 self.assertEqual(caught.exception.code, code)
 
+    def test_bytes_refusals_keep_their_codes(self) -> None:
+        for data, code in ((b"\xef\xbb\xbf{}", "json_bom"), (b'{"a": "\xff"}', "json_encoding"), (b"{} []", "json_trailing_data")):
+            with self.subTest(data=data):
+                with self.assertRaises(IngestionError) as caught:
+                    parse_json_bytes(data, "saved.json")
+                self.assertEqual(caught.exception.code, code)
+
     def test_bounds_and_depth_still_admit_the_edge(self) -> None:
         self.assertEqual(self.parse(str(MAX_JSON_INT)), MAX_JSON_INT)
         self.assertEqual(self.parse(str(-MAX_JSON_INT)), -MAX_JSON_INT)
