@@ -187,7 +187,11 @@ def parse_json_bytes(data: bytes, where: str) -> object:
     duplicate keys, ``NaN``/``Infinity``, floats that overflow, integers outside
     ±2**53-1, and nesting deeper than ``MAX_JSON_DEPTH``.
     """
-    return parse_json_text(json_text(data, where), where)
+    text = json_text(data, where)
+    # Where the caller keeps no reference (3.11 and later hand the argument
+    # over), this frees the raw bytes before the parse builds its objects.
+    del data
+    return parse_json_text(text, where)
 
 
 def json_text(data: bytes, where: str) -> str:
