@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import marshal
 import re
 from bisect import bisect_left
 from dataclasses import dataclass
+from itertools import accumulate
 from types import MappingProxyType
 
 from load_documents import (
@@ -66,9 +68,19 @@ HEADING = re.compile(r"^#{1,6} (.+)$", re.MULTILINE)
 _DIGEST_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+# The string escaping that encoder applies (``ensure_ascii=False``): C-backed,
+# so a chunk's canonical text can be assembled without a full encoder pass.
+_json_string = json.encoder.encode_basestring
+
+
+def canonical_json(value: object) -> str:
+    """The compact, key-sorted JSON text that ``digest`` hashes: ``{"b": 1, "a": "é"}`` -> ``'{"a":"é","b":1}'``."""
+    return _DIGEST_ENCODER.encode(value)
+
+
 def digest(value: object) -> str:
     """Lowercase hex SHA-256 of ``value`` as compact, key-sorted JSON (UTF-8)."""
-    return hashlib.sha256(_DIGEST_ENCODER.encode(value).encode("utf-8")).hexdigest()
+    return hashlib.sha256(canonical_json(value).encode("utf-8")).hexdigest()
 
 
 def sha(text: str) -> str:
@@ -197,46 +209,92 @@ def document_record(source: dict) -> dict:
 
 def newline_offsets(text: str) -> list[int]:
     """Offsets of every ``\\n`` in ``text``, for line numbers by bisection: ``"a\\nb\\n"`` -> ``[1, 3]``."""
-    offsets = []
-    position = text.find("\n")
-    while position != -1:
-        offsets.append(position)
-        position = text.find("\n", position + 1)
-    return offsets
+    # Each newline sits one line (and its own character) after the previous one;
+    # split and accumulate run in C, where a find() per line would not.
+    steps = map((1).__add__, map(len, text.split("\n")))
+    return list(accumulate(steps, initial=-1))[1:-1]
+
+
+def chunk_records(config: dict, document: dict) -> tuple[list[dict], bytes]:
+    """Every chunk record of one document, and their canonical JSON joined by commas.
+
+    Each chunk's payload is serialised once, here, in the exact text
+    ``canonical_json`` gives it; that one text yields the chunk id and, joined,
+    the document's share of the index id, so a build encodes every chunk once
+    instead of once per hash (``tests/test_canonical.py`` holds this equal to
+    ``digest`` on tricky values).
+    """
+    text = document["text"]
+    source_id = document["source_id"]
+    revision = document["document_revision"]
+    newlines = newline_offsets(text)
+    id_prefix = ('{"config":' + canonical_json(config) + ",").encode("utf-8")
+    # Keys in canonical (sorted) order; "config" and "chunk_id" sort before them all.
+    revision_json = _json_string(revision)
+    source_json = _json_string(source_id)
+    version_json = _json_string(document["version"])
+    records: list[dict] = []
+    record_texts: list[bytes] = []
+    for section in heading_sections(text, source_id):
+        # digest({"document_revision": revision, "heading_start": ...}), keys already in canonical order.
+        section_id = sha(f'{{"document_revision":{revision_json},"heading_start":{section.heading_start}}}')
+        section_json = f'"section_id":"{section_id}","section_title":{_json_string(section.title)},"source_id":{source_json}'
+        for start, end in section_chunk_spans(config, text, section):
+            chunk_text = text[start:end]
+            text_sha256 = sha(chunk_text)
+            order = len(records)
+            # Equal to text.count("\n", 0, start) + 1 without rescanning the text per chunk.
+            start_line = bisect_left(newlines, start) + 1
+            end_line = bisect_left(newlines, end - 1) + 1
+            payload_tail = (
+                f'"document_revision":{revision_json},"end":{end},"end_line":{end_line},"order":{order},'
+                f'{section_json},"start":{start},"start_line":{start_line},'
+                f'"text":{_json_string(chunk_text)},"text_sha256":"{text_sha256}","version":{version_json}}}'
+            ).encode("utf-8")
+            chunk_id = hashlib.sha256(id_prefix + payload_tail).hexdigest()
+            records.append(
+                {
+                    "chunk_id": chunk_id,
+                    "source_id": source_id,
+                    "version": document["version"],
+                    "document_revision": revision,
+                    "section_id": section_id,
+                    "section_title": section.title,
+                    "order": order,
+                    "start": start,
+                    "end": end,
+                    "start_line": start_line,
+                    "end_line": end_line,
+                    "text": chunk_text,
+                    "text_sha256": text_sha256,
+                }
+            )
+            record_texts.append(b'{"chunk_id":"' + chunk_id.encode("ascii") + b'",' + payload_tail)
+    return records, b",".join(record_texts)
 
 
 def document_chunks(config: dict, document: dict) -> list[dict]:
     """Every chunk record of one document under ``config``, ``order`` counting from 0."""
-    text = document["text"]
-    newlines = newline_offsets(text)
-    chunks = []
-    for section in heading_sections(text, document["source_id"]):
-        section_id = digest({"document_revision": document["document_revision"], "heading_start": section.heading_start})
-        for start, end in section_chunk_spans(config, text, section):
-            chunk_text = text[start:end]
-            payload = {
-                "source_id": document["source_id"],
-                "version": document["version"],
-                "document_revision": document["document_revision"],
-                "section_id": section_id,
-                "section_title": section.title,
-                "order": len(chunks),
-                "start": start,
-                "end": end,
-                # Equal to text.count("\n", 0, start) + 1 without rescanning the text per chunk.
-                "start_line": bisect_left(newlines, start) + 1,
-                "end_line": bisect_left(newlines, end - 1) + 1,
-                "text": chunk_text,
-                "text_sha256": sha(chunk_text),
-            }
-            chunks.append({"chunk_id": digest({"config": config, **payload}), **payload})
-    return chunks
+    records, _ = chunk_records(config, document)
+    return records
 
 
 def build_index(config: dict, sources: list[dict] | tuple[dict, ...]) -> dict:
-    """The index of ``sources`` under ``config``: documents and chunks by ``source_id``."""
+    """The index of ``sources`` under ``config``: documents and chunks by ``source_id``.
+
+    The index id is ``digest(body)``, hashed as it is written: ``"chunks"``
+    sorts first among the body's keys, so the canonical text is the chunks'
+    texts from ``chunk_records`` followed by the rest of the body.
+    """
     documents = [document_record(source) for source in sorted(sources, key=lambda source: source["source_id"])]
-    chunks = [chunk for document in documents for chunk in document_chunks(config, document)]
+    hasher = hashlib.sha256(b'{"chunks":[')
+    chunks: list[dict] = []
+    for document in documents:
+        records, records_json = chunk_records(config, document)
+        if records and chunks:
+            hasher.update(b",")
+        hasher.update(records_json)
+        chunks.extend(records)
     body = {
         "schema_version": SCHEMA_VERSION,
         "execution_mode": EXECUTION_MODE,
@@ -244,7 +302,9 @@ def build_index(config: dict, sources: list[dict] | tuple[dict, ...]) -> dict:
         "documents": documents,
         "chunks": chunks,
     }
-    return {**body, "index_id": digest(body)}
+    rest = canonical_json({key: value for key, value in body.items() if key != "chunks"})
+    hasher.update(("]," + rest[1:]).encode("utf-8"))
+    return {**body, "index_id": hasher.hexdigest()}
 
 
 # --- the comparison ------------------------------------------------------------
@@ -425,9 +485,44 @@ def first_divergence(saved: object, derived: object, path: str) -> tuple[str, st
     return None
 
 
+# Lists longer than this are compared slice by slice, so the two marshalled
+# texts in memory at once stay near a megabyte however large the index is.
+_COMPARE_SLICE = 1024
+
+
+def _marshalled_equal(saved: object, derived: object) -> bool:
+    """Whether ``marshal`` writes both values alike; ``False`` for a value it cannot write."""
+    try:
+        # Format 2 writes no back-references, so equal values give equal bytes
+        # whether or not their objects are shared.
+        return marshal.dumps(saved, 2) == marshal.dumps(derived, 2)
+    except ValueError:
+        return False
+
+
+def same_json(saved: object, derived: object) -> bool:
+    """Whether two JSON values are identical, types and key order included, compared in C.
+
+    ``marshal`` tags every value with its type, so ``True`` differs from ``1``,
+    ``1.0`` from ``1`` and ``-0.0`` from ``0.0``: ``same_json([1], [True])`` ->
+    ``False``. ``False`` only says "not proven identical" (keys in another
+    order, say); ``require_same`` then falls back to comparing digests.
+    """
+    if type(saved) is dict and type(derived) is dict:
+        return list(saved) == list(derived) and all(same_json(saved[key], derived[key]) for key in derived)
+    if type(saved) is list and type(derived) is list and len(derived) > _COMPARE_SLICE:
+        if len(saved) != len(derived):
+            return False
+        return all(
+            _marshalled_equal(saved[start : start + _COMPARE_SLICE], derived[start : start + _COMPARE_SLICE])
+            for start in range(0, len(derived), _COMPARE_SLICE)
+        )
+    return _marshalled_equal(saved, derived)
+
+
 def require_same(saved: object, derived: object, path: str, code: str) -> None:
     """Refuse with ``code`` at the first divergence unless the two are identical, types included."""
-    if digest(saved) == digest(derived):
+    if same_json(saved, derived) or digest(saved) == digest(derived):
         return
     found = first_divergence(saved, derived, path)
     if found is None:
@@ -511,6 +606,10 @@ def validate_index(value: object, path: str = "") -> dict:
     if type(index["chunks"]) is not list:
         raise IngestionError("chunks_not_list", join_path(path, "chunks"), f"expected a list, found {type(index['chunks']).__name__}")
     derived = build_index(policy_config(name), sources)
+    if same_json(index, derived):
+        # Identical down to types and key order: hand back the saved copy and
+        # let the rebuilt one go, so a large result is not held twice.
+        return index
     require_same(index, derived, path, "index_mismatch")
     return derived
 

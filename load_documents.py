@@ -31,6 +31,8 @@ MAX_ARTIFACT_BYTES = 512 << 20
 MAX_JSON_DEPTH = 8
 # Integers outside this range are read differently by different JSON readers.
 MAX_JSON_INT = 2**53 - 1
+# What json.loads can put in a container besides arrays and objects.
+_SCALAR_TYPES = frozenset({str, int, float, bool, type(None)})
 
 SOURCE_FIELDS = ("source_id", "path", "title", "sha256", "version", "url", "fact_status")
 VERSION_PATTERN = re.compile(r"[0-9]+\.[0-9]+")
@@ -94,13 +96,34 @@ def printable(text: str) -> str:
 # --- strict JSON -------------------------------------------------------------
 
 
-def _refuse_duplicate_keys(where: str):
+def _object_builder(where: str):
+    """The parser's ``object_pairs_hook``: refuse duplicate keys, share repeated strings.
+
+    Neighbouring objects of a saved index repeat most of their strings (a
+    chunk's source, version, revision, section id and title); each object
+    takes the previous object's string where its own is equal, so a large
+    result is not held as hundreds of thousands of copies of the same text.
+    """
+    previous: dict = {}
+
     def object_from_pairs(pairs: list[tuple[str, object]]) -> dict:
-        result = {}
+        nonlocal previous
+        # dict() runs in C; only an object that lost a key to a duplicate is walked again.
+        result = dict(pairs)
+        if len(result) != len(pairs):
+            seen = set()
+            for key, _ in pairs:
+                if key in seen:
+                    raise IngestionError("json_duplicate_key", where, f"key {quoted(key)} appears twice in one object")
+                seen.add(key)
+        earlier_object = previous
         for key, value in pairs:
-            if key in result:
-                raise IngestionError("json_duplicate_key", where, f"key {quoted(key)} appears twice in one object")
-            result[key] = value
+            # Strings only: 1 == True == 1.0 must never let one stand for another.
+            if type(value) is str:
+                earlier = earlier_object.get(key)
+                if type(earlier) is str and earlier == value:
+                    result[key] = earlier
+        previous = result
         return result
 
     return object_from_pairs
@@ -123,33 +146,58 @@ def _finite_float(where: str):
     return parse_float
 
 
-def _bounded_int(where: str):
-    def parse_int(literal: str) -> int:
-        # Refuse on length before int() so a 100,000-digit literal costs nothing.
-        if len(literal.lstrip("-")) > 16:
-            raise IngestionError("json_number", where, f"integer {literal[:40]}… is too large")
-        value = int(literal)
-        if abs(value) > MAX_JSON_INT:
-            raise IngestionError("json_number", where, f"integer {literal} is outside ±2**53-1")
+def checked_int(literal: str, where: str) -> int:
+    """The value of a JSON integer literal, refused outside ±2**53-1."""
+    # Up to 15 characters the value is below 10**15 < 2**53: the common case, checked no further.
+    if len(literal) < 16:
+        return int(literal)
+    # Refuse on length before int() so a 100,000-digit literal costs nothing.
+    if len(literal.lstrip("-")) > 16:
+        raise IngestionError("json_number", where, f"integer {literal[:40]}… is too large")
+    value = int(literal)
+    if abs(value) > MAX_JSON_INT:
+        raise IngestionError("json_number", where, f"integer {literal} is outside ±2**53-1")
+    return value
+
+
+class _CheckedInts(dict):
+    """Integer literals already read in one document, each checked once.
+
+    Used through ``__getitem__`` as the parser's ``parse_int``: a literal seen
+    before is a lookup in C, and every chunk offset repeated across a saved
+    result shares one int object instead of allocating its own.
+    """
+
+    def __init__(self, where: str) -> None:
+        super().__init__()
+        self.where = where
+
+    def __missing__(self, literal: str) -> int:
+        value = checked_int(literal, self.where)
+        self[literal] = value
         return value
 
-    return parse_int
+
+def _bounded_int(where: str):
+    return _CheckedInts(where).__getitem__
 
 
 def json_depth_exceeds(value: object, limit: int) -> bool:
     """Whether ``value`` nests more than ``limit`` arrays/objects: ``[[1]]`` has depth 2."""
-    level = [value]
+    level = [value] if isinstance(value, (dict, list)) else []
     depth = 0
     while level:
-        containers = [item for item in level if isinstance(item, (dict, list))]
-        if not containers:
-            return False
         depth += 1
         if depth > limit:
             return True
-        level = []
-        for container in containers:
-            level.extend(container.values() if isinstance(container, dict) else container)
+        deeper = []
+        for container in level:
+            items = container.values() if isinstance(container, dict) else container
+            # Most containers (a chunk, a span) hold only scalars: one C-level
+            # pass over their item types skips them without a Python loop.
+            if not _SCALAR_TYPES.issuperset(map(type, items)):
+                deeper.extend(item for item in items if isinstance(item, (dict, list)))
+        level = deeper
     return False
 
 
@@ -178,16 +226,29 @@ def parse_json_bytes(data: bytes, where: str) -> object:
     duplicate keys, ``NaN``/``Infinity``, floats that overflow, integers outside
     ±2**53-1, and nesting deeper than ``MAX_JSON_DEPTH``.
     """
+    text = json_text(data, where)
+    # Where the caller keeps no reference (3.11 and later hand the argument
+    # over), this frees the raw bytes before the parse builds its objects.
+    del data
+    return parse_json_text(text, where)
+
+
+def json_text(data: bytes, where: str) -> str:
+    """The text of a JSON file's bytes: strict UTF-8 without a byte order mark."""
     if data.startswith(b"\xef\xbb\xbf"):
         raise IngestionError("json_bom", where, "file starts with a UTF-8 byte order mark; save it without one")
     try:
-        text = data.decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise IngestionError("json_encoding", where, f"byte {error.start} is not UTF-8") from error
+
+
+def parse_json_text(text: str, where: str) -> object:
+    """Parse decoded JSON ``text`` strictly; the refusals of ``parse_json_bytes`` after decoding."""
     try:
         value = json.loads(
             text,
-            object_pairs_hook=_refuse_duplicate_keys(where),
+            object_pairs_hook=_object_builder(where),
             parse_constant=_refuse_constant(where),
             parse_float=_finite_float(where),
             parse_int=_bounded_int(where),
@@ -229,7 +290,11 @@ def read_bounded(path: Path, limit: int, where: str) -> bytes:
 def read_json_file(path: Path, limit: int = MAX_ARTIFACT_BYTES) -> object:
     """Read and strictly parse the JSON file at ``path``, at most ``limit`` bytes."""
     where = printable(str(path))
-    return parse_json_bytes(read_bounded(path, limit, where), where)
+    # Decoded in a statement of its own, so the raw bytes are freed before the
+    # parse builds its objects: a saved result runs to hundreds of MB, and a
+    # caller's argument would otherwise live as long as the call.
+    text = json_text(read_bounded(path, limit, where), where)
+    return parse_json_text(text, where)
 
 
 # --- the manifest and its sources --------------------------------------------

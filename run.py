@@ -14,13 +14,13 @@ Every refusal is one line on stderr: ``error: <code>: <where>: <what>``.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import tempfile
 from pathlib import Path
 
 import chunk_index
+from indented_json import indented_json_bytes
 from load_documents import IngestionError, counted, load_manifest, printable, read_json_file
 
 EXIT_OK = 0
@@ -54,8 +54,12 @@ def manifest_argument(value: str | None) -> Path:
 
 
 def canonical_result_bytes(result: dict) -> bytes:
-    """The result as the lab saves it: ``indent=2``, UTF-8, keys in build order, one ``\\n``."""
-    return (json.dumps(result, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    """The result as the lab saves it: ``indent=2``, UTF-8, keys in build order, one ``\\n``.
+
+    Byte for byte ``json.dumps(result, indent=2, ensure_ascii=False) + "\\n"``, laid
+    out by ``indented_json`` because ``json`` has no C encoder for ``indent``.
+    """
+    return indented_json_bytes(result, end=b"\n")
 
 
 def write_atomically(path: Path, data: bytes) -> None:
