@@ -26,6 +26,7 @@ from bisect import bisect_left
 from dataclasses import dataclass
 
 import chunk_index
+from indented_json import saved_json_bytes
 from load_documents import counted, printable
 
 ID_PREFIX_LENGTH = 12
@@ -348,7 +349,7 @@ def document_view(document: dict, chunks: list[dict], checks: tuple) -> Document
 
 def serialized_size(value: object) -> int:
     """UTF-8 bytes of ``value`` saved as the lab saves JSON (``indent=2``, one trailing newline)."""
-    return len((json.dumps(value, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+    return len(saved_json_bytes(value))
 
 
 def storage_growth(index: dict) -> StorageGrowth:

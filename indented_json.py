@@ -29,19 +29,35 @@ class _NotCovered(Exception):
     """A value outside the fast layout; the caller falls back to ``json.dumps``."""
 
 
+_PROBE = {"a": "é\u2028\"\\\n", "b": [1, -2.5, 1e100, True, None], "c": {}}
+
+
 def _flat_encoder(item_separator: str):
-    """A compact C encoder whose items are separated by ``item_separator`` (no sorting, no escaping to ASCII)."""
+    """A compact C encoder whose items are separated by ``item_separator`` (no sorting, no escaping to ASCII).
+
+    ``c_make_encoder`` is an internal of ``json``: if it is missing, takes
+    other arguments, or lays out a probe differently from the public encoder,
+    the public (slower) encoder is used instead, so the output never changes.
+    """
+    public = json.JSONEncoder(ensure_ascii=False, check_circular=False, separators=(item_separator, KEY_SEPARATOR)).encode
     make_encoder = _json_encoder.c_make_encoder
     if make_encoder is None:
-        fallback = json.JSONEncoder(ensure_ascii=False, check_circular=False, separators=(item_separator, KEY_SEPARATOR))
-        return fallback.encode
-    encoder = make_encoder(None, None, _json_encoder.encode_basestring, None, KEY_SEPARATOR, item_separator, False, False, True)
+        return public
+    try:
+        encoder = make_encoder(None, None, _json_encoder.encode_basestring, None, KEY_SEPARATOR, item_separator, False, False, True)
+    except TypeError:
+        return public
 
     def encode(value: object) -> str:
         # The C encoder returns a sequence of pieces (one on 3.11, possibly several on 3.10).
         return "".join(encoder(value, 0))
 
-    return encode
+    try:
+        if encode(_PROBE) == public(_PROBE):
+            return encode
+    except (TypeError, ValueError):
+        pass
+    return public
 
 
 class _IndentedWriter:
@@ -128,3 +144,11 @@ def indented_json_bytes(value: object, end: bytes = b"") -> bytes:
         return json.dumps(value, indent=2, ensure_ascii=False).encode("utf-8") + end
     writer.out.write(end)
     return writer.out.getvalue()
+
+
+def saved_json_bytes(value: object) -> bytes:
+    """A value as the lab saves every JSON file: ``indent=2``, UTF-8, keys in their order, one ``\\n``.
+
+    Byte for byte ``json.dumps(value, indent=2, ensure_ascii=False) + "\\n"``.
+    """
+    return indented_json_bytes(value, end=b"\n")

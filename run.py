@@ -20,7 +20,7 @@ import tempfile
 from pathlib import Path
 
 import chunk_index
-from indented_json import indented_json_bytes
+from indented_json import saved_json_bytes
 from load_documents import IngestionError, counted, load_manifest, printable, read_json_file
 
 EXIT_OK = 0
@@ -51,15 +51,6 @@ class UsageError(IngestionError):
 def manifest_argument(value: str | None) -> Path:
     """The ``--manifest`` given, or the lab's own ``manifest.json`` beside ``run.py``."""
     return DEFAULT_MANIFEST if value is None else Path(value)
-
-
-def canonical_result_bytes(result: dict) -> bytes:
-    """The result as the lab saves it: ``indent=2``, UTF-8, keys in build order, one ``\\n``.
-
-    Byte for byte ``json.dumps(result, indent=2, ensure_ascii=False) + "\\n"``, laid
-    out by ``indented_json`` because ``json`` has no C encoder for ``indent``.
-    """
-    return indented_json_bytes(result, end=b"\n")
 
 
 def write_atomically(path: Path, data: bytes) -> None:
@@ -207,7 +198,7 @@ def run_build(args: argparse.Namespace) -> int:
         checked_output(args.output, (path,))
     html_path = None if args.html is None else checked_report(args.html, output, (manifest_path, *manifest.source_paths()))
     result = chunk_index.build_checked_result(manifest.sources, manifest.span_checks)
-    result_bytes = canonical_result_bytes(result)
+    result_bytes = saved_json_bytes(result)
     files = [] if output is None else [(output, result_bytes)]
     if html_path is not None:
         files.append((html_path, report_bytes(result, manifest.span_checks)))
@@ -276,7 +267,7 @@ def run_diff(args: argparse.Namespace) -> int:
 
     diff = reembed.diff_files(Path(args.old), Path(args.new), args.old_policy or args.policy, args.new_policy or args.policy)
     if args.json:
-        emit(canonical_result_bytes(reembed.diff_json(diff)), None)
+        emit(saved_json_bytes(reembed.diff_json(diff)), None)
     else:
         print(reembed.diff_summary(diff))
     return EXIT_OK

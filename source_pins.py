@@ -16,12 +16,12 @@ It does not chunk or compare spans: that is ``chunk_index``.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from dataclasses import dataclass
 from pathlib import Path, PurePath, PurePosixPath
 
 import chunk_index
+from indented_json import saved_json_bytes
 from load_documents import (
     SOURCE_FIELDS,
     IngestionError,
@@ -82,7 +82,7 @@ class PinOutcome:
 
 def manifest_text(value: dict) -> bytes:
     """A manifest as the lab writes it: ``indent=2``, UTF-8, keys in their existing order, one ``\\n``."""
-    return (json.dumps(value, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    return saved_json_bytes(value)
 
 
 def manifest_relative_path(typed: str, folder: Path, where: str) -> str:

@@ -195,7 +195,7 @@ def measure_one(count: int, folder: Path, verify: bool = False) -> dict:
     seconds["build"] = time.perf_counter() - started
 
     started = time.perf_counter()
-    data = run.canonical_result_bytes(result)
+    data = run.saved_json_bytes(result)
     serialised = time.perf_counter()
     run.write_atomically(output, data)
     seconds["write"] = time.perf_counter() - started

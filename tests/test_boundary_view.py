@@ -401,7 +401,7 @@ class StorageGrowthTest(unittest.TestCase):
         self.assertEqual(growth.chunk_count, 2)
         self.assertEqual(growth.mean_chunk_chars, 3.0)
         self.assertEqual(growth.source_bytes, 11)
-        self.assertEqual(growth.index_bytes, len(run.canonical_result_bytes(index)))
+        self.assertEqual(growth.index_bytes, len(run.saved_json_bytes(index)))
         self.assertEqual(growth.ratio, growth.index_bytes / 11)
 
     def test_source_bytes_count_utf8_not_characters(self) -> None:

@@ -89,12 +89,12 @@ class ResultBytesTest(LabTestCase):
 
     def test_fixture_result_is_the_reference_file(self) -> None:
         expected = (ROOT / "expected-result.json").read_bytes()
-        self.assertEqual(run.canonical_result_bytes(fixture_result()), expected)
+        self.assertEqual(run.saved_json_bytes(fixture_result()), expected)
 
     def test_result_bytes_equal_json_dumps_plus_newline(self) -> None:
         result = fixture_result()
         expected = (json.dumps(result, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
-        self.assertEqual(run.canonical_result_bytes(result), expected)
+        self.assertEqual(run.saved_json_bytes(result), expected)
 
 
 if __name__ == "__main__":
