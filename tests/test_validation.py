@@ -118,17 +118,24 @@ class TamperedIndex(unittest.TestCase):
         self.assertEqual(caught.exception.code, "index_mismatch")
 
 
-class IndexRefusals(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls) -> None:
-        cls.index = fixture_result()["indexes"]["fixed-char"]
+class MutationTestCase(unittest.TestCase):
+    """Mutate a deep copy of ``self.saved`` and return what ``self.validate`` refuses it with."""
+
+    saved: dict
+    validate = staticmethod(chunk_index.validate_index)
 
     def refusal(self, mutate) -> IngestionError:
-        index = copy.deepcopy(self.index)
-        mutate(index)
+        forged = copy.deepcopy(self.saved)
+        mutate(forged)
         with self.assertRaises(IngestionError) as caught:
-            chunk_index.validate_index(index)
+            self.validate(forged)
         return caught.exception
+
+
+class IndexRefusals(MutationTestCase):
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.saved = fixture_result()["indexes"]["fixed-char"]
 
     def test_refusals(self):
         document = lambda index: index["documents"][0]  # noqa: E731 - a short accessor keeps the table readable
@@ -194,17 +201,13 @@ class IndexRefusals(unittest.TestCase):
         self.assertGreater(checked, 1000)
 
 
-class ResultValidation(unittest.TestCase):
+class ResultValidation(MutationTestCase):
+    validate = staticmethod(chunk_index.validate_result)
+
     @classmethod
     def setUpClass(cls) -> None:
         cls.result = fixture_result()
-
-    def refusal(self, mutate) -> IngestionError:
-        result = copy.deepcopy(self.result)
-        mutate(result)
-        with self.assertRaises(IngestionError) as caught:
-            chunk_index.validate_result(result)
-        return caught.exception
+        cls.saved = cls.result
 
     def test_the_fixture_result_passes(self):
         self.assertEqual(chunk_index.validate_artifact(copy.deepcopy(self.result))[0], "result")
