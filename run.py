@@ -17,6 +17,7 @@ import argparse
 import os
 import sys
 import tempfile
+import textwrap
 from pathlib import Path
 
 import chunk_index
@@ -386,12 +387,17 @@ an upsert: {"id": chunk_id, "text": ..., "metadata": {...}}.
 """
 
 
+def wrapped(text: str) -> str:
+    """``text`` with each blank-line-separated paragraph filled to 78 columns, for ``--help``."""
+    return "\n\n".join(textwrap.fill(" ".join(paragraph.split()), 78) for paragraph in text.strip().split("\n\n"))
+
+
 def add_command(commands: argparse._SubParsersAction, name: str, summary: str, description: str) -> argparse.ArgumentParser:
     """A subcommand parser with the lab's exit-code table under its help."""
     return commands.add_parser(
         name,
         help=summary,
-        description=description,
+        description=wrapped(description),
         epilog=EXIT_CODES_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -400,16 +406,21 @@ def add_command(commands: argparse._SubParsersAction, name: str, summary: str, d
 def build_parser() -> argparse.ArgumentParser:
     parser = LabArgumentParser(
         prog="run.py",
-        description=(
+        usage="%(prog)s [--manifest M] --output FILE [--html FILE]\n       %(prog)s COMMAND [options]",
+        description=wrapped(
             "The chunk-boundary lab: build fixed-char, paragraph and heading-aware chunk "
             "indexes of hash-pinned sources and show whether an API instruction and the "
-            "qualifier after it land in the same chunk."
+            "qualifier after it land in the same chunk.\n\n"
+            "The main job (no command): load the manifest, build the three indexes, compare "
+            "every span check and write the result to --output. The commands below look at, "
+            "check or extend what it does; each has its own --help."
         ),
         epilog=EXIT_CODES_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
         "--manifest",
+        metavar="M",
         default=None,
         help="manifest of pinned sources and span checks (default: manifest.json beside run.py); "
         "source paths are relative to its folder",
@@ -417,11 +428,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--output", metavar="FILE", help="write the result JSON here, atomically; '-' for stdout (the table then goes to stderr)")
     parser.add_argument("--html", metavar="FILE", help="also write a self-contained HTML report of every policy's chunks here, atomically")
     parser.set_defaults(handler=run_build)
-    commands = parser.add_subparsers(title="commands", metavar="COMMAND")
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND", prog="run.py")
     validate = commands.add_parser(
         "validate",
         help="re-derive a saved result or index and refuse any difference",
-        description=(
+        description=wrapped(
             "Re-derive every index in FILE (a whole result or a single saved index) from its "
             "documents and config, recompute a result's comparisons, and refuse any difference, "
             "even when its hashes were recomputed to match."
@@ -449,7 +460,7 @@ def build_parser() -> argparse.ArgumentParser:
     show = add_command(commands, "show", "print each policy's chunks over the source text", SHOW_DESCRIPTION)
     show.add_argument("--policy", choices=chunk_index.POLICY_NAMES, help="show only this policy (default: all three)")
     # SUPPRESS keeps a --manifest given before the command from being reset to the default.
-    show.add_argument("--manifest", default=argparse.SUPPRESS, help="manifest of pinned sources and span checks (default: manifest.json beside run.py)")
+    show.add_argument("--manifest", metavar="M", default=argparse.SUPPRESS, help="manifest of pinned sources and span checks (default: manifest.json beside run.py)")
     show.set_defaults(handler=run_show)
     diff = add_command(commands, "diff", "which chunk ids two saved files keep, remove and add, and which embeddings to compute", DIFF_DESCRIPTION)
     diff.add_argument("old", metavar="OLD", help="the saved result or index embedded so far")
@@ -511,7 +522,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("the main job needs --output FILE (or --output - for stdout)")
     misplaced = misplaced_options(args)
     if misplaced:
-        parser.error(f"{' and '.join(misplaced)} before the command would be ignored by it; see the command's --help")
+        parser.error(f"{' and '.join(misplaced)} before the command would be ignored by it; give the command's own options after its name")
     try:
         exit_code = args.handler(args)
         sys.stdout.flush()
