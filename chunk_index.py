@@ -27,6 +27,7 @@ from load_documents import (
     SOURCE_FIELDS,
     VERSION_PATTERN,
     IngestionError,
+    check_text,
     quoted,
     relative_path_parts,
 )
@@ -271,12 +272,6 @@ def chunk_records(config: dict, document: dict) -> tuple[list[dict], bytes]:
             )
             record_texts.append(b'{"chunk_id":"' + chunk_id.encode("ascii") + b'",' + payload_tail)
     return records, b",".join(record_texts)
-
-
-def document_chunks(config: dict, document: dict) -> list[dict]:
-    """Every chunk record of one document under ``config``, ``order`` counting from 0."""
-    records, _ = chunk_records(config, document)
-    return records
 
 
 def build_index(config: dict, sources: list[dict] | tuple[dict, ...]) -> dict:
@@ -561,10 +556,9 @@ def checked_document(value: object, path: str) -> dict:
     text_path = join_path(path, "text")
     if len(text.encode("utf-8", "surrogatepass")) > MAX_SOURCE_BYTES:
         raise IngestionError("text_too_large", text_path, f"over {MAX_SOURCE_BYTES:,} UTF-8 bytes")
-    if not text.strip():
-        raise IngestionError("blank_text", text_path, "text is empty or only whitespace")
-    if "\x00" in text:
-        raise IngestionError("nul_character", text_path, f"NUL character at offset {text.index(chr(0))}")
+    check_text(text, text_path)
+    if not HEADING.match(text):
+        raise IngestionError("heading_required", text_path, "text must start with a '# ' heading at offset 0")
     if "\r" in text:
         raise IngestionError("carriage_return", text_path, f"\\r at offset {text.index(chr(13))}; saved texts hold normalized \\n line ends")
     derived = document_record(document)
@@ -728,6 +722,8 @@ def validate_result(value: object) -> dict:
             raise IngestionError("config_mismatch", join_path(index_path, "config"), f"holds the {policy_of_config(saved_indexes[name]['config'])} config, expected {name}'s")
         # The comparison is only meaningful if every policy chunked the same documents.
         require_same(indexes[name]["documents"], indexes[POLICY_NAMES[0]]["documents"], join_path(index_path, "documents"), "documents_mismatch")
+    # The scope sentence is derived too: only the fixture's own files may claim the fixture's scope.
+    require_same(result["fixture_scope"], result_scope(indexes[POLICY_NAMES[0]]["documents"]), "fixture_scope", "fixture_scope")
     comparisons = result["comparisons"]
     if is_pairs_comparison(comparisons):
         pairs = saved_pairs(comparisons, indexes, "comparisons")

@@ -35,9 +35,10 @@ _PROBE = {"a": "é\u2028\"\\\n", "b": [1, -2.5, 1e100, True, None], "c": {}}
 def _flat_encoder(item_separator: str):
     """A compact C encoder whose items are separated by ``item_separator`` (no sorting, no escaping to ASCII).
 
-    ``c_make_encoder`` is an internal of ``json``: if it is missing, takes
-    other arguments, or lays out a probe differently from the public encoder,
-    the public (slower) encoder is used instead, so the output never changes.
+    ``c_make_encoder`` is an internal of ``json`` called here with positional
+    arguments: if it is missing, takes other arguments, or lays out a probe
+    differently from the public encoder configured the same way (a sign the
+    arguments moved), the public encoder is used instead, so the bytes never change.
     """
     public = json.JSONEncoder(ensure_ascii=False, check_circular=False, separators=(item_separator, KEY_SEPARATOR)).encode
     make_encoder = _json_encoder.c_make_encoder

@@ -379,7 +379,7 @@ def relative_path_parts(relative: str, where: str) -> list[str]:
     if not relative.isprintable():
         raise IngestionError("path_unprintable", where, f"{quoted(relative)} holds a control character")
     pure = PurePosixPath(relative)
-    if pure.is_absolute() or relative.startswith("\\") or re.match(r"[A-Za-z]:", relative):
+    if pure.is_absolute() or relative.startswith("\\") or re.match(r"[A-Za-z]:[\\/]", relative):
         raise IngestionError("path_absolute", where, f"{quoted(relative)} must be relative to the manifest's folder")
     parts = [part for part in pure.parts if part != "."]
     if ".." in parts:

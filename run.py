@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import stat
 import sys
 import tempfile
 import textwrap
@@ -67,7 +68,9 @@ def write_files_atomically(files: list[tuple[Path, bytes]]) -> None:
     """Write several files so that a failure while writing any of them replaces none.
 
     Every file is first written in full to a temporary file beside its
-    target; only when all are on disk are they renamed into place.
+    target; only when all are on disk are they renamed into place. (A rename
+    itself failing part-way, which a full disk or a missing permission cannot
+    cause once the files are written, could leave the first renamed.)
     """
     staged: list[tuple[str, Path]] = []
     try:
@@ -127,24 +130,32 @@ def existing_mode(path: Path) -> int:
 def checked_output(value: str, protected: tuple[Path, ...]) -> Path | None:
     """The ``--output`` path, refused before any work if writing it would lose something.
 
-    ``-`` means stdout and returns ``None``.
+    ``-`` means stdout and returns ``None``. Refused: a folder, a missing
+    folder, a link, a device or pipe, one of ``protected`` (the inputs), and a
+    path the lab cannot even look at (no permission, a link loop).
     """
     if value == "-":
         return None
     path = Path(value)
     where = printable(value)
-    if path.is_dir():
+    try:
+        mode = os.lstat(path).st_mode if os.path.lexists(path) else None
+        folder_exists = os.path.isdir(path.parent)
+        # realpath, unlike Path.resolve on Python 3.10-3.12, cannot raise on a link loop.
+        resolved = os.path.realpath(path)
+        protected_resolved = [os.path.realpath(protected_path) for protected_path in protected]
+    except OSError as error:
+        raise UsageError("output_unreadable", where, error.strerror or str(error)) from error
+    if mode is not None and stat.S_ISDIR(mode):
         raise UsageError("output_is_folder", where, "is a folder; name a file to write")
-    if not path.parent.is_dir():
-        raise UsageError("output_folder_missing", where, f"folder {printable(str(path.parent))} does not exist")
-    if path.is_symlink():
+    if not folder_exists:
+        raise UsageError("output_folder_missing", where, f"folder {printable(str(path.parent))} does not exist or cannot be entered")
+    if mode is not None and stat.S_ISLNK(mode):
         raise UsageError("output_is_link", where, "is a link; replacing it would leave its target stale, so name the file itself")
-    if path.exists() and not path.is_file():
+    if mode is not None and not stat.S_ISREG(mode):
         raise UsageError("output_not_file", where, "exists and is not a regular file (a device or a pipe); use '-' for stdout")
-    resolved = path.resolve()
-    for protected_path in protected:
-        if resolved == protected_path.resolve():
-            raise UsageError("output_is_input", where, "is one of the lab's inputs; writing it would destroy it")
+    if resolved in protected_resolved:
+        raise UsageError("output_is_input", where, "is one of the lab's inputs; writing it would destroy it")
     return path
 
 
@@ -153,7 +164,8 @@ def write_outputs(files: list[tuple[Path, bytes]]) -> None:
     try:
         write_files_atomically(files)
     except OSError as error:
-        failed = error.filename or (files[0][0] if files else "")
+        # Name the target, not the temporary file beside it that failed.
+        failed = next((path for path, _ in files if error.filename and Path(error.filename).parent == path.parent), files[0][0])
         raise UsageError("output_unwritable", printable(str(failed)), error.strerror or str(error)) from error
 
 
@@ -404,6 +416,7 @@ def add_command(commands: argparse._SubParsersAction, name: str, summary: str, d
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The main job's options and one subparser per command, each with the exit-code table."""
     parser = LabArgumentParser(
         prog="run.py",
         usage="%(prog)s [--manifest M] --output FILE [--html FILE]\n       %(prog)s COMMAND [options]",
@@ -512,6 +525,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the command line ``argv``; every refusal becomes one stderr line and an exit code."""
     # Text that cannot be encoded for this terminal is shown escaped, never a traceback.
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
@@ -538,9 +552,12 @@ def main(argv: list[str] | None = None) -> int:
         silence_stdout()
         return EXIT_OK
     except OSError as error:
-        # Files are read and written through handlers that turn their OSErrors
-        # into one-line refusals; what reaches here is stdout itself failing
-        # (a full disk behind a redirect).
+        # Files are read and written through functions that turn their
+        # OSErrors into one-line refusals naming the file; an error without a
+        # file name is stdout itself failing (a full disk behind a redirect).
+        if error.filename is not None:
+            print(f"error: file_error: {printable(str(error.filename))}: {error.strerror or error}", file=sys.stderr)
+            return EXIT_REFUSED
         silence_stdout()
         print(f"error: output_unwritable: stdout: {error.strerror or error}", file=sys.stderr)
         return EXIT_USAGE

@@ -80,11 +80,6 @@ class PinOutcome:
     changes: tuple[PinChange, ...]
 
 
-def manifest_text(value: dict) -> bytes:
-    """A manifest as the lab writes it: ``indent=2``, UTF-8, keys in their existing order, one ``\\n``."""
-    return saved_json_bytes(value)
-
-
 def manifest_relative_path(typed: str, folder: Path, where: str) -> str:
     """The path a manifest in ``folder`` records for the file typed as ``typed``.
 
@@ -214,7 +209,7 @@ def pin_sources(manifest_path: Path, requests: list[PinRequest]) -> PinOutcome:
             entries[position] = entry
     verified_manifest(value, folder, label)
     unchanged = all(change.kind == "unchanged" for change in changes)
-    manifest_bytes = None if unchanged and os.path.lexists(manifest_path) else manifest_text(value)
+    manifest_bytes = None if unchanged and os.path.lexists(manifest_path) else saved_json_bytes(value)
     return PinOutcome(manifest_bytes, tuple(changes))
 
 

@@ -25,6 +25,13 @@ class MainJob(LabTestCase):
         self.assertEqual(rows[4], "save-copy-refuses-existing-path: fixed-char split, paragraph split, heading-aware same chunk")
         self.assertEqual(rows[-1], f"wrote {output}")
 
+    def test_expected_result_is_the_reference_from_the_spec(self):
+        # The contract's fixture folder sits beside the checkout where it was handed over.
+        reference = ROOT.parent / "shared" / "fixture" / "saved-result.json"
+        if not reference.is_file():
+            self.skipTest("the contract's fixture folder is not beside this checkout")
+        self.assertEqual((ROOT / "expected-result.json").read_bytes(), reference.read_bytes())
+
     def test_two_runs_from_different_folders_write_the_same_bytes(self):
         first = self.folder / "first.json"
         second = self.folder / "second.json"
@@ -129,6 +136,14 @@ class RefusedRuns(LabTestCase):
         self.assertTrue(link.is_symlink())
         self.assertFalse(pipe.is_file())
         self.assertEqual(self.output.read_text(encoding="utf-8"), "an earlier result\n")
+
+    def test_an_output_behind_a_link_loop(self):
+        loop = self.folder / "loop"
+        loop.symlink_to(loop)
+        for output, code in ((loop / "result.json", "output_folder_missing"), (loop, "output_is_link")):
+            with self.subTest(output=output):
+                completed = run_lab("--manifest", str(self.manifest), "--output", str(output))
+                self.assert_one_line_refusal(completed, code, exit_code=2)
 
     def test_inputs_that_are_pipes_are_refused_without_waiting(self):
         pipe = self.folder / "pipe.json"

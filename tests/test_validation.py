@@ -226,6 +226,7 @@ class ResultValidation(MutationTestCase):
             ("result_fields", lambda result: result.pop("fixture_scope")),
             ("execution_mode", lambda result: result.update(execution_mode="x")),
             ("fixture_scope", lambda result: result.update(fixture_scope=" ")),
+            ("fixture_scope", lambda result: result.update(fixture_scope=chunk_index.OWN_DOCUMENTS_SCOPE)),
             ("indexes_fields", lambda result: result["indexes"].pop("paragraph")),
             (
                 "config_mismatch",
@@ -259,8 +260,7 @@ class ResultValidation(MutationTestCase):
                 for step in place[:-1]:
                     holder = holder[step]
                 unchanged = holder[place[-1]] == odd and type(holder[place[-1]]) is type(odd)
-                # Any non-empty fixture_scope is valid by the spec.
-                if unchanged or (place == ("fixture_scope",) and odd == "x"):
+                if unchanged:
                     continue
                 holder[place[-1]] = odd
                 with self.subTest(place=place, odd=odd):
