@@ -302,7 +302,8 @@ def pair_verdict(check, chunks: list[dict], newlines: list[int], check_count: in
     together = [
         chunk["order"]
         for chunk in chunks
-        if chunk_index.chunk_holds(chunk, instruction.start, instruction.end) and chunk_index.chunk_holds(chunk, qualifier.start, qualifier.end)
+        if chunk_index.chunk_holds(chunk, instruction.start, instruction.end)
+        and chunk_index.chunk_holds(chunk, qualifier.start, qualifier.end)
     ]
     if together:
         return f"kept together{named}: instruction and qualifier both in {numbered(together)}"
@@ -461,7 +462,9 @@ def pair_verdict_lines(result: dict, names: tuple[str, ...] = ()) -> list[str]:
     lines = []
     for position, (name, _) in enumerate(first):
         label = name if name is not None else (names[position] if position < len(names) else "instruction + qualifier")
-        verdicts = ", ".join(f"{policy} {'same chunk' if pairs[position][1] else 'split'}" for policy, pairs in outcomes.items())
+        verdicts = ", ".join(
+            f"{policy} {'same chunk' if pairs[position][1] else 'split'}" for policy, pairs in outcomes.items()
+        )
         lines.append(f"{printable(label)}: {verdicts}")
     return lines
 
@@ -546,7 +549,10 @@ def terminal_document(view: DocumentView, painter: Painter) -> list[str]:
     document = view.document
     lines = [
         "",
-        painter.paint(f"─── {visible(document['source_id'])} · {visible(document['path'])} · {counted(view.chunk_count, 'chunk')}", "heading"),
+        painter.paint(
+            f"─── {visible(document['source_id'])} · {visible(document['path'])} · {counted(view.chunk_count, 'chunk')}",
+            "heading",
+        ),
     ]
     lines.extend(f"      {verdict}" for verdict in view.verdicts)
     for block in view.blocks:
@@ -556,7 +562,7 @@ def terminal_document(view: DocumentView, painter: Painter) -> list[str]:
         if block.chunk is None:
             lines.append(painter.paint(f"      · {gap_caption(block)}", "gap"))
         else:
-            caption = f"{chunk_caption(block.chunk)} · section \"{visible(block.chunk['section_title'])}\""
+            caption = f'{chunk_caption(block.chunk)} · section "{visible(block.chunk["section_title"])}"'
             lines.append(painter.paint(f"      ┌ {caption}", f"shade{block.shade}"))
         lines.extend(terminal_row(row, block, painter) for row in block.rows)
     return lines
@@ -664,7 +670,7 @@ def html_policy(view: PolicyView) -> str:
     parts = [
         f'<section class="policy" id="policy-{escaped(view.name)}">',
         f"<h2>{escaped(view.name)}</h2>",
-        f"<p class=\"growth\"><code>{escaped(json.dumps(view.config))}</code></p>",
+        f'<p class="growth"><code>{escaped(json.dumps(view.config))}</code></p>',
         f'<p class="growth">{escaped(growth_sentence(view.growth))}</p>',
     ]
     for document in view.documents:

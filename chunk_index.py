@@ -61,7 +61,12 @@ RESULT_KEYS = ("execution_mode", "fixture_scope", "comparisons", "indexes")
 # The comparison of any number of named pairs (see README, "Many span checks").
 PAIRS_COMPARISON_KEYS = ("strategy", "chunk_count", "pairs_kept_together", "pairs")
 DECLARED_PAIR_KEYS = ("name", "source_id", "instruction_span", "qualifier_span")
-PAIR_VERDICT_KEYS = ("instruction_span", "qualifier_span", "instruction_containing_chunk_ids", "instruction_and_qualifier_share_chunk")
+PAIR_VERDICT_KEYS = (
+    "instruction_span",
+    "qualifier_span",
+    "instruction_containing_chunk_ids",
+    "instruction_and_qualifier_share_chunk",
+)
 HEADING = re.compile(r"^#{1,6} (.+)$", re.MULTILINE)
 
 # One configured encoder for every digest: building one per call is measurable
@@ -239,7 +244,9 @@ def chunk_records(config: dict, document: dict) -> tuple[list[dict], bytes]:
     for section in heading_sections(text, source_id):
         # digest({"document_revision": revision, "heading_start": ...}), keys already in canonical order.
         section_id = sha(f'{{"document_revision":{revision_json},"heading_start":{section.heading_start}}}')
-        section_json = f'"section_id":"{section_id}","section_title":{_json_string(section.title)},"source_id":{source_json}'
+        section_json = (
+            f'"section_id":"{section_id}","section_title":{_json_string(section.title)},"source_id":{source_json}'
+        )
         for start, end in section_chunk_spans(config, text, section):
             chunk_text = text[start:end]
             text_sha256 = sha(chunk_text)
@@ -327,7 +334,9 @@ def compare_spans(name: str, index: dict, source_id: str, instruction: list[int]
         "instruction_span": list(instruction),
         "qualifier_span": list(qualifier),
         "instruction_containing_chunk_ids": [chunk["chunk_id"] for chunk in chunks if holds(chunk, instruction)],
-        "instruction_and_qualifier_share_chunk": any(holds(chunk, instruction) and holds(chunk, qualifier) for chunk in chunks),
+        "instruction_and_qualifier_share_chunk": any(
+            holds(chunk, instruction) and holds(chunk, qualifier) for chunk in chunks
+        ),
     }
 
 
@@ -358,7 +367,9 @@ def assembled_result(sources: list[dict] | tuple[dict, ...], indexes: dict, comp
     }
 
 
-def build_result(sources: list[dict] | tuple[dict, ...], source_id: str, instruction: list[int], qualifier: list[int]) -> dict:
+def build_result(
+    sources: list[dict] | tuple[dict, ...], source_id: str, instruction: list[int], qualifier: list[int]
+) -> dict:
     """The lab's result: the three indexes of ``sources`` and the span comparison."""
     indexes = build_indexes(sources)
     return assembled_result(sources, indexes, build_comparisons(indexes, source_id, instruction, qualifier))
@@ -421,7 +432,9 @@ def build_checked_result(sources: list[dict] | tuple[dict, ...], span_checks) ->
 
 def is_pairs_comparison(comparisons: object) -> bool:
     """Whether saved comparisons use the named-pairs shape rather than the spec's single-pair one."""
-    return type(comparisons) is list and bool(comparisons) and type(comparisons[0]) is dict and "pairs" in comparisons[0]
+    return (
+        type(comparisons) is list and bool(comparisons) and type(comparisons[0]) is dict and "pairs" in comparisons[0]
+    )
 
 
 def pair_outcomes(comparison: dict) -> list[tuple[str | None, bool]]:
@@ -436,7 +449,9 @@ def pair_outcomes(comparison: dict) -> list[tuple[str | None, bool]]:
 # Hashes are compared after the fields they are computed from, so a forged
 # index whose hashes were recomputed is reported at the field that was changed
 # ("chunks[1].end: saved 271, derived 270"), not at a hash that merely follows it.
-_HASH_KEYS = frozenset({"chunk_id", "index_id", "text_sha256", "normalized_text_sha256", "document_revision", "section_id"})
+_HASH_KEYS = frozenset(
+    {"chunk_id", "index_id", "text_sha256", "normalized_text_sha256", "document_revision", "section_id"}
+)
 
 
 def join_path(prefix: str, key: str | int) -> str:
@@ -453,7 +468,10 @@ def first_divergence(saved: object, derived: object, path: str) -> tuple[str, st
     ``first_divergence({"a": 1}, {"a": True}, "x")`` -> ``("x.a", "saved 1 (int), derived true (bool)")``.
     """
     if type(saved) is not type(derived):
-        return path or "(top)", f"saved {quoted(saved)} ({type(saved).__name__}), derived {quoted(derived)} ({type(derived).__name__})"
+        return (
+            path or "(top)",
+            f"saved {quoted(saved)} ({type(saved).__name__}), derived {quoted(derived)} ({type(derived).__name__})",
+        )
     if isinstance(derived, dict):
         missing = [key for key in derived if key not in saved]
         if missing:
@@ -543,11 +561,17 @@ def checked_document(value: object, path: str) -> dict:
     document = require_keys(value, DOCUMENT_KEYS, path, "document")
     for key in DOCUMENT_KEYS:
         if type(document[key]) is not str:
-            raise IngestionError("field_not_string", join_path(path, key), f"expected a string, found {type(document[key]).__name__}")
+            raise IngestionError(
+                "field_not_string", join_path(path, key), f"expected a string, found {type(document[key]).__name__}"
+            )
         if not document[key]:
             raise IngestionError("empty_field", join_path(path, key), "must not be empty")
     if not VERSION_PATTERN.fullmatch(document["version"]):
-        raise IngestionError("bad_version", join_path(path, "version"), f"{quoted(document['version'])} is not MAJOR.MINOR with ASCII digits")
+        raise IngestionError(
+            "bad_version",
+            join_path(path, "version"),
+            f"{quoted(document['version'])} is not MAJOR.MINOR with ASCII digits",
+        )
     for key in ("sha256", "normalized_text_sha256", "document_revision"):
         if not SHA256_PATTERN.fullmatch(document[key]):
             raise IngestionError("bad_sha256", join_path(path, key), "expected 64 lowercase hex digits")
@@ -560,10 +584,24 @@ def checked_document(value: object, path: str) -> dict:
     if not HEADING.match(text):
         raise IngestionError("heading_required", text_path, "text must start with a '# ' heading at offset 0")
     if "\r" in text:
-        raise IngestionError("carriage_return", text_path, f"\\r at offset {text.index(chr(13))}; saved texts hold normalized \\n line ends")
+        raise IngestionError(
+            "carriage_return",
+            text_path,
+            f"\\r at offset {text.index(chr(13))}; saved texts hold normalized \\n line ends",
+        )
     derived = document_record(document)
-    require_same(document["normalized_text_sha256"], derived["normalized_text_sha256"], join_path(path, "normalized_text_sha256"), "text_hash_mismatch")
-    require_same(document["document_revision"], derived["document_revision"], join_path(path, "document_revision"), "revision_mismatch")
+    require_same(
+        document["normalized_text_sha256"],
+        derived["normalized_text_sha256"],
+        join_path(path, "normalized_text_sha256"),
+        "text_hash_mismatch",
+    )
+    require_same(
+        document["document_revision"],
+        derived["document_revision"],
+        join_path(path, "document_revision"),
+        "revision_mismatch",
+    )
     return {field: document[field] for field in (*SOURCE_FIELDS, "text")}
 
 
@@ -577,12 +615,24 @@ def validate_index(value: object, path: str = "") -> dict:
     index = require_keys(value, INDEX_KEYS, path, "index")
     schema_version = index["schema_version"]
     if type(schema_version) is not int or schema_version != SCHEMA_VERSION:
-        raise IngestionError("schema_version", join_path(path, "schema_version"), f"saved {quoted(schema_version)}, supported {SCHEMA_VERSION}")
+        raise IngestionError(
+            "schema_version",
+            join_path(path, "schema_version"),
+            f"saved {quoted(schema_version)}, supported {SCHEMA_VERSION}",
+        )
     if index["execution_mode"] != EXECUTION_MODE:
-        raise IngestionError("execution_mode", join_path(path, "execution_mode"), f"saved {quoted(index['execution_mode'])}, expected {quoted(EXECUTION_MODE)}")
+        raise IngestionError(
+            "execution_mode",
+            join_path(path, "execution_mode"),
+            f"saved {quoted(index['execution_mode'])}, expected {quoted(EXECUTION_MODE)}",
+        )
     name = policy_of_config(index["config"])
     if name is None:
-        raise IngestionError("unsupported_chunk_config", join_path(path, "config"), f"{quoted(index['config'], 120)} is not one of the lab's configs ({', '.join(POLICY_NAMES)})")
+        raise IngestionError(
+            "unsupported_chunk_config",
+            join_path(path, "config"),
+            f"{quoted(index['config'], 120)} is not one of the lab's configs ({', '.join(POLICY_NAMES)})",
+        )
     documents = index["documents"]
     if type(documents) is not list or not documents:
         raise IngestionError("no_documents", join_path(path, "documents"), "expected a non-empty list of documents")
@@ -595,10 +645,16 @@ def validate_index(value: object, path: str = "") -> dict:
             key = source[field] if field == "source_id" else "/".join(relative_path_parts(source[field], document_path))
             earlier = owners.setdefault((field, key), position)
             if earlier != position:
-                raise IngestionError(f"duplicate_{field}", join_path(document_path, field), f"{quoted(source[field])} is also documents[{earlier}]")
+                raise IngestionError(
+                    f"duplicate_{field}",
+                    join_path(document_path, field),
+                    f"{quoted(source[field])} is also documents[{earlier}]",
+                )
         sources.append(source)
     if type(index["chunks"]) is not list:
-        raise IngestionError("chunks_not_list", join_path(path, "chunks"), f"expected a list, found {type(index['chunks']).__name__}")
+        raise IngestionError(
+            "chunks_not_list", join_path(path, "chunks"), f"expected a list, found {type(index['chunks']).__name__}"
+        )
     derived = build_index(policy_config(name), sources)
     if same_json(index, derived):
         # Identical down to types and key order: hand back the saved copy and
@@ -640,11 +696,15 @@ def comparison_source(comparisons: list, indexes: dict, instruction: list[int], 
 def checked_span_list(span: object, span_path: str, text_length: int | None = None) -> list[int]:
     """A saved ``[start, end]`` span: two whole numbers with ``0 <= start < end`` (within the text when given)."""
     if type(span) is not list or len(span) != 2 or any(type(bound) is not int for bound in span):
-        raise IngestionError("comparison_span", span_path, f"expected [start, end] as two whole numbers, found {quoted(span)}")
+        raise IngestionError(
+            "comparison_span", span_path, f"expected [start, end] as two whole numbers, found {quoted(span)}"
+        )
     if not 0 <= span[0] < span[1]:
         raise IngestionError("comparison_span", span_path, f"{quoted(span)} is not a span with 0 <= start < end")
     if text_length is not None and span[1] > text_length:
-        raise IngestionError("comparison_span", span_path, f"{quoted(span)} runs past the text of {text_length} characters")
+        raise IngestionError(
+            "comparison_span", span_path, f"{quoted(span)} runs past the text of {text_length} characters"
+        )
     return span
 
 
@@ -687,14 +747,22 @@ def saved_pairs(comparisons: list, indexes: dict, path: str) -> list[dict]:
         names.add(name)
         source_id = pair.get("source_id")
         if type(source_id) is not str or source_id not in texts:
-            raise IngestionError("comparison_pair", join_path(pair_path, "source_id"), f"{quoted(source_id)} is not a document of the result")
+            raise IngestionError(
+                "comparison_pair",
+                join_path(pair_path, "source_id"),
+                f"{quoted(source_id)} is not a document of the result",
+            )
         length = len(texts[source_id])
         declared.append(
             {
                 "name": name,
                 "source_id": source_id,
-                "instruction_span": checked_span_list(pair.get("instruction_span"), join_path(pair_path, "instruction_span"), length),
-                "qualifier_span": checked_span_list(pair.get("qualifier_span"), join_path(pair_path, "qualifier_span"), length),
+                "instruction_span": checked_span_list(
+                    pair.get("instruction_span"), join_path(pair_path, "instruction_span"), length
+                ),
+                "qualifier_span": checked_span_list(
+                    pair.get("qualifier_span"), join_path(pair_path, "qualifier_span"), length
+                ),
             }
         )
     return declared
@@ -710,7 +778,11 @@ def validate_result(value: object) -> dict:
     """
     result = require_keys(value, RESULT_KEYS, "", "result")
     if result["execution_mode"] != EXECUTION_MODE:
-        raise IngestionError("execution_mode", "execution_mode", f"saved {quoted(result['execution_mode'])}, expected {quoted(EXECUTION_MODE)}")
+        raise IngestionError(
+            "execution_mode",
+            "execution_mode",
+            f"saved {quoted(result['execution_mode'])}, expected {quoted(EXECUTION_MODE)}",
+        )
     if type(result["fixture_scope"]) is not str or not result["fixture_scope"].strip():
         raise IngestionError("fixture_scope", "fixture_scope", "expected a non-empty string")
     saved_indexes = require_keys(result["indexes"], POLICY_NAMES, "indexes", "indexes")
@@ -719,11 +791,22 @@ def validate_result(value: object) -> dict:
         index_path = join_path("indexes", name)
         indexes[name] = validate_index(saved_indexes[name], index_path)
         if policy_of_config(saved_indexes[name]["config"]) != name:
-            raise IngestionError("config_mismatch", join_path(index_path, "config"), f"holds the {policy_of_config(saved_indexes[name]['config'])} config, expected {name}'s")
+            raise IngestionError(
+                "config_mismatch",
+                join_path(index_path, "config"),
+                f"holds the {policy_of_config(saved_indexes[name]['config'])} config, expected {name}'s",
+            )
         # The comparison is only meaningful if every policy chunked the same documents.
-        require_same(indexes[name]["documents"], indexes[POLICY_NAMES[0]]["documents"], join_path(index_path, "documents"), "documents_mismatch")
+        require_same(
+            indexes[name]["documents"],
+            indexes[POLICY_NAMES[0]]["documents"],
+            join_path(index_path, "documents"),
+            "documents_mismatch",
+        )
     # The scope sentence is derived too: only the fixture's own files may claim the fixture's scope.
-    require_same(result["fixture_scope"], result_scope(indexes[POLICY_NAMES[0]]["documents"]), "fixture_scope", "fixture_scope")
+    require_same(
+        result["fixture_scope"], result_scope(indexes[POLICY_NAMES[0]]["documents"]), "fixture_scope", "fixture_scope"
+    )
     comparisons = result["comparisons"]
     if is_pairs_comparison(comparisons):
         pairs = saved_pairs(comparisons, indexes, "comparisons")
@@ -732,10 +815,16 @@ def validate_result(value: object) -> dict:
     instruction = saved_span(comparisons, "instruction_span", "comparisons")
     qualifier = saved_span(comparisons, "qualifier_span", "comparisons")
     source_id = comparison_source(comparisons, indexes, instruction, qualifier)
-    length = len(next(document["text"] for document in indexes[POLICY_NAMES[0]]["documents"] if document["source_id"] == source_id))
+    length = len(
+        next(
+            document["text"] for document in indexes[POLICY_NAMES[0]]["documents"] if document["source_id"] == source_id
+        )
+    )
     for key, span in (("instruction_span", instruction), ("qualifier_span", qualifier)):
         checked_span_list(span, join_path(join_path("comparisons", 0), key), length)
-    require_same(comparisons, build_comparisons(indexes, source_id, instruction, qualifier), "comparisons", "comparison_mismatch")
+    require_same(
+        comparisons, build_comparisons(indexes, source_id, instruction, qualifier), "comparisons", "comparison_mismatch"
+    )
     return result
 
 
@@ -752,4 +841,6 @@ def validate_artifact(value: object) -> tuple[str, dict]:
         return "result", validate_result(value)
     if type(value) is dict and "index_id" in value:
         return "index", validate_index(value)
-    raise IngestionError("unknown_artifact", "(top)", "expected a saved result (with \"indexes\") or a saved index (with \"index_id\")")
+    raise IngestionError(
+        "unknown_artifact", "(top)", 'expected a saved result (with "indexes") or a saved index (with "index_id")'
+    )

@@ -29,7 +29,7 @@ class _NotCovered(Exception):
     """A value outside the fast layout; the caller falls back to ``json.dumps``."""
 
 
-_PROBE = {"a": "é\u2028\"\\\n", "b": [1, -2.5, 1e100, True, None], "c": {}}
+_PROBE = {"a": 'é\u2028"\\\n', "b": [1, -2.5, 1e100, True, None], "c": {}}
 
 
 def _flat_encoder(item_separator: str):
@@ -40,12 +40,16 @@ def _flat_encoder(item_separator: str):
     differently from the public encoder configured the same way (a sign the
     arguments moved), the public encoder is used instead, so the bytes never change.
     """
-    public = json.JSONEncoder(ensure_ascii=False, check_circular=False, separators=(item_separator, KEY_SEPARATOR)).encode
+    public = json.JSONEncoder(
+        ensure_ascii=False, check_circular=False, separators=(item_separator, KEY_SEPARATOR)
+    ).encode
     make_encoder = _json_encoder.c_make_encoder
     if make_encoder is None:
         return public
     try:
-        encoder = make_encoder(None, None, _json_encoder.encode_basestring, None, KEY_SEPARATOR, item_separator, False, False, True)
+        encoder = make_encoder(
+            None, None, _json_encoder.encode_basestring, None, KEY_SEPARATOR, item_separator, False, False, True
+        )
     except TypeError:
         return public
 

@@ -263,7 +263,9 @@ def parse_json_text(text: str, where: str) -> object:
     # Raw UTF-8 cannot hold a lone surrogate, only a \uD8xx escape can: look
     # for one in the text first so an ordinary file costs a single regex scan.
     if SURROGATE_ESCAPE.search(text) and holds_lone_surrogate(value):
-        raise IngestionError("json_surrogate", where, "a string holds a lone surrogate (\\uD800-\\uDFFF), which is not text")
+        raise IngestionError(
+            "json_surrogate", where, "a string holds a lone surrogate (\\uD800-\\uDFFF), which is not text"
+        )
     return value
 
 
@@ -353,17 +355,25 @@ def checked_source_fields(entry: object, where: str) -> dict:
         raise IngestionError("source_not_object", where, f"expected an object, found {type(entry).__name__}")
     unknown = sorted(set(entry) - set(SOURCE_FIELDS))
     if unknown:
-        raise IngestionError("unknown_field", where, f"unexpected field {quoted(unknown[0])}; a source has exactly {', '.join(SOURCE_FIELDS)}")
+        raise IngestionError(
+            "unknown_field",
+            where,
+            f"unexpected field {quoted(unknown[0])}; a source has exactly {', '.join(SOURCE_FIELDS)}",
+        )
     for field in SOURCE_FIELDS:
         if field not in entry:
             raise IngestionError("missing_field", where, f"field {quoted(field)} is missing")
         value = entry[field]
         if type(value) is not str:
-            raise IngestionError("field_not_string", f"{where}.{field}", f"expected a string, found {type(value).__name__}")
+            raise IngestionError(
+                "field_not_string", f"{where}.{field}", f"expected a string, found {type(value).__name__}"
+            )
         if not value:
             raise IngestionError("empty_field", f"{where}.{field}", "must not be empty")
     if not VERSION_PATTERN.fullmatch(entry["version"]):
-        raise IngestionError("bad_version", f"{where}.version", f"{quoted(entry['version'])} is not MAJOR.MINOR with ASCII digits")
+        raise IngestionError(
+            "bad_version", f"{where}.version", f"{quoted(entry['version'])} is not MAJOR.MINOR with ASCII digits"
+        )
     if not SHA256_PATTERN.fullmatch(entry["sha256"]):
         raise IngestionError("bad_sha256", f"{where}.sha256", "expected 64 lowercase hex digits")
     return {field: entry[field] for field in SOURCE_FIELDS}
@@ -406,7 +416,9 @@ def resolve_source_path(folder: Path, relative: str, where: str) -> Path:
         except OSError as error:
             raise IngestionError("source_unreadable", where, f"{quoted(relative)}: {error.strerror}") from error
         if stat.S_ISLNK(mode):
-            raise IngestionError("path_link", where, f"{quoted('/'.join(parts[: index + 1]))} is a link; pin the file itself")
+            raise IngestionError(
+                "path_link", where, f"{quoted('/'.join(parts[: index + 1]))} is a link; pin the file itself"
+            )
         is_last = index == len(parts) - 1
         if is_last and not stat.S_ISREG(mode):
             raise IngestionError("source_not_file", where, f"{quoted(relative)} is not a regular file")
@@ -514,7 +526,9 @@ def checked_span(value: object, text: str, where: str, source_id: str = "the sou
     A span may also name its ``source_id`` (checked by ``checked_span_check``).
     """
     if type(value) is not dict:
-        raise IngestionError("span_not_object", where, f"expected an object with start, end and quote, found {type(value).__name__}")
+        raise IngestionError(
+            "span_not_object", where, f"expected an object with start, end and quote, found {type(value).__name__}"
+        )
     keys = set(value)
     located_keys = keys - SPAN_SOURCE_KEY
     if located_keys not in (SPAN_KEYS, SPAN_QUOTE_ONLY_KEYS):
@@ -532,7 +546,9 @@ def checked_span(value: object, text: str, where: str, source_id: str = "the sou
     if type(start) is not int or type(end) is not int:
         raise IngestionError("span_not_int", where, "start and end must be whole numbers")
     if not 0 <= start < end <= len(text):
-        raise IngestionError("span_out_of_range", where, f"[{start}, {end}) is not inside the text of {len(text)} characters")
+        raise IngestionError(
+            "span_out_of_range", where, f"[{start}, {end}) is not inside the text of {len(text)} characters"
+        )
     found = text[start:end]
     if found != quote:
         # Say where the quote went, so an edited source is one span fix away from loading again.
@@ -566,7 +582,9 @@ def checked_span_check(value: object, texts: dict[str, str], where: str) -> Span
     if type(name) is not str or not name:
         raise IngestionError("span_check_name", where, "name must be a non-empty string")
     if type(source_id) is not str or source_id not in texts:
-        raise IngestionError("span_check_source", where, f"source_id {quoted(source_id)} is not a source of this manifest")
+        raise IngestionError(
+            "span_check_source", where, f"source_id {quoted(source_id)} is not a source of this manifest"
+        )
     instruction_source = span_source_id(value["instruction"], source_id)
     qualifier_source = span_source_id(value["qualifier"], source_id)
     if instruction_source != source_id or qualifier_source != source_id:
@@ -599,7 +617,9 @@ def checked_manifest_sources(value: object, label: str, allow_empty: bool = Fals
         raise IngestionError("manifest_not_object", label, f"expected an object, found {type(value).__name__}")
     unknown = sorted(set(value) - MANIFEST_KEYS)
     if unknown:
-        raise IngestionError("unknown_field", label, f"unexpected top-level field {quoted(unknown[0])}; expected sources and span_checks")
+        raise IngestionError(
+            "unknown_field", label, f"unexpected top-level field {quoted(unknown[0])}; expected sources and span_checks"
+        )
     entries = value.get("sources")
     if type(entries) is not list or (not entries and not allow_empty):
         raise IngestionError("no_sources", f"{label}: sources", "expected a non-empty list of sources")
@@ -611,7 +631,9 @@ def checked_manifest_sources(value: object, label: str, allow_empty: bool = Fals
         for field, owners in seen.items():
             key = source[field] if field == "source_id" else PurePosixPath(source[field]).as_posix()
             if key in owners:
-                raise IngestionError(f"duplicate_{field}", where, f"{field} {quoted(source[field])} is also {owners[key]}")
+                raise IngestionError(
+                    f"duplicate_{field}", where, f"{field} {quoted(source[field])} is also {owners[key]}"
+                )
             owners[key] = f"sources[{index}]"
         sources.append(source)
     return sources
@@ -633,7 +655,9 @@ def manifest_from_value(value: object, folder: Path, label: str) -> Manifest:
     names = [check.name for check in span_checks]
     for index, name in enumerate(names):
         if name in names[:index]:
-            raise IngestionError("duplicate_span_check", f"{label}: span_checks[{index}]", f"name {quoted(name)} is used twice")
+            raise IngestionError(
+                "duplicate_span_check", f"{label}: span_checks[{index}]", f"name {quoted(name)} is used twice"
+            )
     return Manifest(folder, tuple(sources), span_checks)
 
 

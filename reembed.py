@@ -216,7 +216,9 @@ class FileDiff:
         return sum(policy.embeddings_to_compute for policy in self.policies)
 
 
-def diff_files(old_path: Path, new_path: Path, old_policy: str | None = None, new_policy: str | None = None) -> FileDiff:
+def diff_files(
+    old_path: Path, new_path: Path, old_policy: str | None = None, new_policy: str | None = None
+) -> FileDiff:
     """Validate both files, then diff the indexes ``paired_indexes`` pairs.
 
     ``old_policy`` / ``new_policy`` narrow a side to one of its indexes, so
@@ -231,7 +233,10 @@ def diff_files(old_path: Path, new_path: Path, old_policy: str | None = None, ne
     return FileDiff(
         old,
         new,
-        [diff_indexes(old_name, old_indexes[old_name], new_name, new_indexes[new_name]) for old_name, new_name in pairs],
+        [
+            diff_indexes(old_name, old_indexes[old_name], new_name, new_indexes[new_name])
+            for old_name, new_name in pairs
+        ],
     )
 
 
@@ -304,7 +309,11 @@ def needed_chunk_line(chunk: dict) -> str:
 
     ``"aster-copy-v1" order 2 [271, 431) line 9: "After a refusal, …"``
     """
-    lines = f"line {chunk['start_line']}" if chunk["start_line"] == chunk["end_line"] else f"lines {chunk['start_line']}-{chunk['end_line']}"
+    lines = (
+        f"line {chunk['start_line']}"
+        if chunk["start_line"] == chunk["end_line"]
+        else f"lines {chunk['start_line']}-{chunk['end_line']}"
+    )
     return f"{quoted(chunk['source_id'])} order {chunk['order']} [{chunk['start']}, {chunk['end']}) {lines}: {quoted(chunk['text'], 72)}"
 
 
@@ -351,7 +360,9 @@ def export_lines(index: dict) -> bytes:
     readers that split on them (``str.splitlines``) would break a record.
     """
     lines = [
-        json.dumps(upsert_record(chunk, index["index_id"]), ensure_ascii=False, separators=(",", ":")).translate(LINE_BREAK_ESCAPES)
+        json.dumps(upsert_record(chunk, index["index_id"]), ensure_ascii=False, separators=(",", ":")).translate(
+            LINE_BREAK_ESCAPES
+        )
         + "\n"
         for chunk in index["chunks"]
     ]

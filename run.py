@@ -149,11 +149,17 @@ def checked_output(value: str, protected: tuple[Path, ...]) -> Path | None:
     if mode is not None and stat.S_ISDIR(mode):
         raise UsageError("output_is_folder", where, "is a folder; name a file to write")
     if not folder_exists:
-        raise UsageError("output_folder_missing", where, f"folder {printable(str(path.parent))} does not exist or cannot be entered")
+        raise UsageError(
+            "output_folder_missing", where, f"folder {printable(str(path.parent))} does not exist or cannot be entered"
+        )
     if mode is not None and stat.S_ISLNK(mode):
-        raise UsageError("output_is_link", where, "is a link; replacing it would leave its target stale, so name the file itself")
+        raise UsageError(
+            "output_is_link", where, "is a link; replacing it would leave its target stale, so name the file itself"
+        )
     if mode is not None and not stat.S_ISREG(mode):
-        raise UsageError("output_not_file", where, "exists and is not a regular file (a device or a pipe); use '-' for stdout")
+        raise UsageError(
+            "output_not_file", where, "exists and is not a regular file (a device or a pipe); use '-' for stdout"
+        )
     if resolved in protected_resolved:
         raise UsageError("output_is_input", where, "is one of the lab's inputs; writing it would destroy it")
     return path
@@ -165,7 +171,9 @@ def write_outputs(files: list[tuple[Path, bytes]]) -> None:
         write_files_atomically(files)
     except OSError as error:
         # Name the target, not the temporary file beside it that failed.
-        failed = next((path for path, _ in files if error.filename and Path(error.filename).parent == path.parent), files[0][0])
+        failed = next(
+            (path for path, _ in files if error.filename and Path(error.filename).parent == path.parent), files[0][0]
+        )
         raise UsageError("output_unwritable", printable(str(failed)), error.strerror or str(error)) from error
 
 
@@ -199,9 +207,11 @@ def checked_report(value: str, output: Path | None, protected: tuple[Path, ...])
     if value == "-":
         raise UsageError("html_to_stdout", value, "the report is a page to open in a browser; name a file")
     path = checked_output(value, protected)
-    if output is not None and path.resolve() == output.resolve():
+    if output is not None and os.path.realpath(path) == os.path.realpath(output):
         raise UsageError("html_is_output", value, "is also the --output file; name another file for the report")
     return path
+
+
 def run_build(args: argparse.Namespace) -> int:
     """The main job: load, build the three indexes, compare every span check, write the result."""
     manifest_path = manifest_argument(args.manifest)
@@ -209,7 +219,9 @@ def run_build(args: argparse.Namespace) -> int:
     manifest = load_manifest(manifest_path)
     for path in manifest.source_paths():
         checked_output(args.output, (path,))
-    html_path = None if args.html is None else checked_report(args.html, output, (manifest_path, *manifest.source_paths()))
+    html_path = (
+        None if args.html is None else checked_report(args.html, output, (manifest_path, *manifest.source_paths()))
+    )
     result = chunk_index.build_checked_result(manifest.sources, manifest.span_checks)
     result_bytes = saved_json_bytes(result)
     files = [] if output is None else [(output, result_bytes)]
@@ -255,7 +267,8 @@ def run_validate(args: argparse.Namespace) -> int:
     kind, artifact = chunk_index.validate_artifact(read_json_file(Path(args.file)))
     indexes = chunk_index.artifact_indexes(kind, artifact)
     checked = ", ".join(
-        f"{name} {counted(len(index['chunks']), 'chunk')} (index {index['index_id'][:12]})" for name, index in indexes.items()
+        f"{name} {counted(len(index['chunks']), 'chunk')} (index {index['index_id'][:12]})"
+        for name, index in indexes.items()
     )
     shown_file = printable(args.file)
     lines = [f"ok: {shown_file}: {kind} re-derived exactly: {checked}"]
@@ -278,7 +291,9 @@ def run_diff(args: argparse.Namespace) -> int:
     """Compare two saved results or indexes as a re-embedding plan."""
     import reembed
 
-    diff = reembed.diff_files(Path(args.old), Path(args.new), args.old_policy or args.policy, args.new_policy or args.policy)
+    diff = reembed.diff_files(
+        Path(args.old), Path(args.new), args.old_policy or args.policy, args.new_policy or args.policy
+    )
     if args.json:
         emit(saved_json_bytes(reembed.diff_json(diff)), None)
     else:
@@ -304,7 +319,9 @@ def index_id_argument(value: str) -> tuple[str, str]:
     """``fixed-char=27a9…`` (a policy and a full 64-hex index id) as a pair, for ``--index-id``."""
     policy, separator, index_id = value.partition("=")
     if not separator or policy not in chunk_index.POLICY_NAMES:
-        raise argparse.ArgumentTypeError(f"expected POLICY=ID with POLICY one of {', '.join(chunk_index.POLICY_NAMES)}, found {value!r}")
+        raise argparse.ArgumentTypeError(
+            f"expected POLICY=ID with POLICY one of {', '.join(chunk_index.POLICY_NAMES)}, found {value!r}"
+        )
     if not chunk_index.SHA256_PATTERN.fullmatch(index_id):
         raise argparse.ArgumentTypeError(f"the index id for {policy} must be all 64 lowercase hex digits")
     return policy, index_id
@@ -326,7 +343,9 @@ def run_pin(args: argparse.Namespace) -> int:
 
     metadata = {field: getattr(args, field) for field in source_pins.METADATA_FIELDS}
     if len(args.paths) > 1 and any(value is not None for value in metadata.values()):
-        raise UsageError("pin_metadata", "pin", "--source-id, --title, --version, --url and --fact-status need exactly one PATH")
+        raise UsageError(
+            "pin_metadata", "pin", "--source-id, --title, --version, --url and --fact-status need exactly one PATH"
+        )
     requests = [source_pins.PinRequest(path, **metadata) for path in args.paths]
     # The manifest is rewritten in place, so it must be a writable regular file (or new).
     manifest_path = checked_output(args.pin_manifest, ())
@@ -404,7 +423,9 @@ def wrapped(text: str) -> str:
     return "\n\n".join(textwrap.fill(" ".join(paragraph.split()), 78) for paragraph in text.strip().split("\n\n"))
 
 
-def add_command(commands: argparse._SubParsersAction, name: str, summary: str, description: str) -> argparse.ArgumentParser:
+def add_command(
+    commands: argparse._SubParsersAction, name: str, summary: str, description: str
+) -> argparse.ArgumentParser:
     """A subcommand parser with the lab's exit-code table under its help."""
     return commands.add_parser(
         name,
@@ -438,8 +459,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="manifest of pinned sources and span checks (default: manifest.json beside run.py); "
         "source paths are relative to its folder",
     )
-    parser.add_argument("--output", metavar="FILE", help="write the result JSON here, atomically; '-' for stdout (the table then goes to stderr)")
-    parser.add_argument("--html", metavar="FILE", help="also write a self-contained HTML report of every policy's chunks here, atomically")
+    parser.add_argument(
+        "--output",
+        metavar="FILE",
+        help="write the result JSON here, atomically; '-' for stdout (the table then goes to stderr)",
+    )
+    parser.add_argument(
+        "--html",
+        metavar="FILE",
+        help="also write a self-contained HTML report of every policy's chunks here, atomically",
+    )
     parser.set_defaults(handler=run_build)
     commands = parser.add_subparsers(title="commands", metavar="COMMAND", prog="run.py")
     validate = commands.add_parser(
@@ -473,20 +502,46 @@ def build_parser() -> argparse.ArgumentParser:
     show = add_command(commands, "show", "print each policy's chunks over the source text", SHOW_DESCRIPTION)
     show.add_argument("--policy", choices=chunk_index.POLICY_NAMES, help="show only this policy (default: all three)")
     # SUPPRESS keeps a --manifest given before the command from being reset to the default.
-    show.add_argument("--manifest", metavar="M", default=argparse.SUPPRESS, help="manifest of pinned sources and span checks (default: manifest.json beside run.py)")
+    show.add_argument(
+        "--manifest",
+        metavar="M",
+        default=argparse.SUPPRESS,
+        help="manifest of pinned sources and span checks (default: manifest.json beside run.py)",
+    )
     show.set_defaults(handler=run_show)
-    diff = add_command(commands, "diff", "which chunk ids two saved files keep, remove and add, and which embeddings to compute", DIFF_DESCRIPTION)
+    diff = add_command(
+        commands,
+        "diff",
+        "which chunk ids two saved files keep, remove and add, and which embeddings to compute",
+        DIFF_DESCRIPTION,
+    )
     diff.add_argument("old", metavar="OLD", help="the saved result or index embedded so far")
     diff.add_argument("new", metavar="NEW", help="the saved result or index to embed next")
     diff.add_argument("--policy", choices=chunk_index.POLICY_NAMES, help="compare only this policy's indexes")
-    diff.add_argument("--old-policy", choices=chunk_index.POLICY_NAMES, help="take this policy's index from OLD (overrides --policy)")
-    diff.add_argument("--new-policy", choices=chunk_index.POLICY_NAMES, help="take this policy's index from NEW (overrides --policy)")
-    diff.add_argument("--json", action="store_true", help="print the diff as JSON (shape in README) instead of a summary")
+    diff.add_argument(
+        "--old-policy", choices=chunk_index.POLICY_NAMES, help="take this policy's index from OLD (overrides --policy)"
+    )
+    diff.add_argument(
+        "--new-policy", choices=chunk_index.POLICY_NAMES, help="take this policy's index from NEW (overrides --policy)"
+    )
+    diff.add_argument(
+        "--json", action="store_true", help="print the diff as JSON (shape in README) instead of a summary"
+    )
     diff.set_defaults(handler=run_diff)
-    export = add_command(commands, "export", "write one policy's chunks as JSON Lines upsert records", EXPORT_DESCRIPTION)
+    export = add_command(
+        commands, "export", "write one policy's chunks as JSON Lines upsert records", EXPORT_DESCRIPTION
+    )
     export.add_argument("file", metavar="FILE", help="a saved result.json or a single saved index")
-    export.add_argument("--policy", required=True, choices=chunk_index.POLICY_NAMES, help="the policy whose chunks to export")
-    export.add_argument("--output", dest="export_output", metavar="FILE", default="-", help="write the JSON Lines here, atomically; '-' (the default) for stdout")
+    export.add_argument(
+        "--policy", required=True, choices=chunk_index.POLICY_NAMES, help="the policy whose chunks to export"
+    )
+    export.add_argument(
+        "--output",
+        dest="export_output",
+        metavar="FILE",
+        default="-",
+        help="write the JSON Lines here, atomically; '-' (the default) for stdout",
+    )
     export.set_defaults(handler=run_export)
     pin = add_command(
         commands,
@@ -500,12 +555,18 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     pin.add_argument("paths", metavar="PATH", nargs="+", help="a source file inside the manifest's folder")
-    pin.add_argument("--manifest", dest="pin_manifest", metavar="M", required=True, help="the manifest to update or start")
-    pin.add_argument("--source-id", dest="source_id", help="id of a new source (default: the file name without extension)")
+    pin.add_argument(
+        "--manifest", dest="pin_manifest", metavar="M", required=True, help="the manifest to update or start"
+    )
+    pin.add_argument(
+        "--source-id", dest="source_id", help="id of a new source (default: the file name without extension)"
+    )
     pin.add_argument("--title", help="title (default for a new source: its id)")
     pin.add_argument("--version", help="MAJOR.MINOR version (default for a new source: 1.0)")
     pin.add_argument("--url", help="where the document is published (default for a new source: local:PATH)")
-    pin.add_argument("--fact-status", dest="fact_status", help="what is known of its accuracy (default for a new source: unstated)")
+    pin.add_argument(
+        "--fact-status", dest="fact_status", help="what is known of its accuracy (default for a new source: unstated)"
+    )
     pin.set_defaults(handler=run_pin)
     sweep = add_command(
         commands,
@@ -517,8 +578,12 @@ def build_parser() -> argparse.ArgumentParser:
             "Sweep sizes are never saved; saved indexes keep the three supported configs."
         ),
     )
-    sweep.add_argument("--manifest", dest="sweep_manifest", metavar="M", help="manifest to sweep (default: the main --manifest)")
-    sweep.add_argument("--sizes", nargs="+", type=sweep_size, metavar="N", help="sizes to try (default: 40 to 600 in steps of 20)")
+    sweep.add_argument(
+        "--manifest", dest="sweep_manifest", metavar="M", help="manifest to sweep (default: the main --manifest)"
+    )
+    sweep.add_argument(
+        "--sizes", nargs="+", type=sweep_size, metavar="N", help="sizes to try (default: 40 to 600 in steps of 20)"
+    )
     sweep.add_argument("--json", action="store_true", help="print the sweep as JSON for plotting")
     sweep.set_defaults(handler=run_sweep)
     return parser
@@ -536,7 +601,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("the main job needs --output FILE (or --output - for stdout)")
     misplaced = misplaced_options(args)
     if misplaced:
-        parser.error(f"{' and '.join(misplaced)} before the command would be ignored by it; give the command's own options after its name")
+        parser.error(
+            f"{' and '.join(misplaced)} before the command would be ignored by it; give the command's own options after its name"
+        )
     try:
         exit_code = args.handler(args)
         sys.stdout.flush()
@@ -567,7 +634,11 @@ def misplaced_options(args: argparse.Namespace) -> list[str]:
     """Main-job options given with a command that does not read them, which would drop them silently."""
     readers = {run_build: {"output", "html", "manifest"}, run_show: {"manifest"}, run_sweep: {"manifest"}}
     used = readers.get(args.handler, set())
-    return [f"--{name}" for name in ("output", "html", "manifest") if getattr(args, name, None) is not None and name not in used]
+    return [
+        f"--{name}"
+        for name in ("output", "html", "manifest")
+        if getattr(args, name, None) is not None and name not in used
+    ]
 
 
 def silence_stdout() -> None:

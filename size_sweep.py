@@ -167,7 +167,13 @@ def run_sweep(manifest: Manifest, sizes: tuple[int, ...]) -> dict:
     sections = {source_id: chunk_index.heading_sections(text, source_id) for source_id, text in texts.items()}
     checks = manifest.span_checks
     rows = [
-        {"size": size, **{strategy: policy_row(sweep_config(strategy, size), texts, sections, checks) for strategy in SWEPT_POLICIES}}
+        {
+            "size": size,
+            **{
+                strategy: policy_row(sweep_config(strategy, size), texts, sections, checks)
+                for strategy in SWEPT_POLICIES
+            },
+        }
         for size in sizes
     ]
     targets = [pair_target(check, texts[check.source_id], sections[check.source_id]) for check in checks]
@@ -200,7 +206,9 @@ def sweep_table(sweep: dict) -> str:
     total = sweep["pair_count"]
 
     def cells(row: dict) -> str:
-        return f"{row['chunk_count']:>6}  {row['mean_chunk_chars']:>10.1f}  {row['pairs_kept_together']:>4} of {total:<4}"
+        return (
+            f"{row['chunk_count']:>6}  {row['mean_chunk_chars']:>10.1f}  {row['pairs_kept_together']:>4} of {total:<4}"
+        )
 
     lines = [
         f"{'':>5}  {'heading-aware target':<32}  {'fixed-char width'}",

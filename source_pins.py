@@ -93,7 +93,11 @@ def manifest_relative_path(typed: str, folder: Path, where: str) -> str:
         raise IngestionError("path_outside", where, f"{quoted(typed)} is not inside the manifest's folder") from error
     parts = PurePath(relative).parts
     if not parts or parts[0] == os.pardir or relative == os.curdir:
-        raise IngestionError("path_outside", where, f"{quoted(typed)} is not inside the manifest's folder {quoted(os.path.abspath(folder))}")
+        raise IngestionError(
+            "path_outside",
+            where,
+            f"{quoted(typed)} is not inside the manifest's folder {quoted(os.path.abspath(folder))}",
+        )
     return PurePath(relative).as_posix()
 
 
@@ -109,7 +113,9 @@ def manifest_to_update(manifest_path: Path) -> dict:
     """The manifest's parsed value, or a fresh empty one when the file does not exist yet."""
     label = str(manifest_path)
     if not manifest_path.parent.is_dir():
-        raise IngestionError("manifest_folder_missing", label, f"folder {quoted(str(manifest_path.parent))} does not exist")
+        raise IngestionError(
+            "manifest_folder_missing", label, f"folder {quoted(str(manifest_path.parent))} does not exist"
+        )
     if not os.path.lexists(manifest_path):
         return {"sources": [], "span_checks": []}
     value = read_manifest_value(manifest_path)
@@ -257,7 +263,9 @@ def document_differences(document: dict, source: dict) -> list[str]:
     ]
     pinned_text_sha256 = chunk_index.sha(source["text"])
     if not differences and document["normalized_text_sha256"] != pinned_text_sha256:
-        differences.append(f"saved text sha256 {document['normalized_text_sha256'][:12]}…, the pinned file's text has {pinned_text_sha256[:12]}…")
+        differences.append(
+            f"saved text sha256 {document['normalized_text_sha256'][:12]}…, the pinned file's text has {pinned_text_sha256[:12]}…"
+        )
     return differences
 
 

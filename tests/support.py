@@ -24,7 +24,9 @@ MANIFEST = ROOT / "manifest.json"
 SOURCE_NAMES = ("aster-copy-v1.md", "aster-copy-v2.md")
 
 
-def run_lab(*args: str, cwd: Path | None = None, env: dict | None = None, stdin: str | None = None) -> subprocess.CompletedProcess:
+def run_lab(
+    *args: str, cwd: Path | None = None, env: dict | None = None, stdin: str | None = None
+) -> subprocess.CompletedProcess:
     """Run ``python run.py ARGS`` as a user would, capturing text output."""
     return subprocess.run(
         [sys.executable, str(RUN_PY), *args],
@@ -42,7 +44,9 @@ def fixture_result() -> dict:
     """The result of the lab's own manifest, built in-process."""
     manifest = load_manifest(MANIFEST)
     check = manifest.span_checks[0]
-    return chunk_index.build_result(manifest.sources, check.source_id, check.instruction.as_list(), check.qualifier.as_list())
+    return chunk_index.build_result(
+        manifest.sources, check.source_id, check.instruction.as_list(), check.qualifier.as_list()
+    )
 
 
 def reforge_index(index: dict) -> dict:

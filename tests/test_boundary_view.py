@@ -257,13 +257,20 @@ class ColourAndEscapesTest(LabTestCase):
                 self.assertEqual(completed.returncode, 0, completed.stderr)
                 self.assertNotIn("\x1b", completed.stdout)
                 self.assertNotIn("\u202e", completed.stdout)
-                self.assertIn("Clear \\x1b[2J screen, flip \\u202e text, forge \\u27e6I› a marker, tab\\there \\u23ce end.⏎", completed.stdout)
+                self.assertIn(
+                    "Clear \\x1b[2J screen, flip \\u202e text, forge \\u27e6I› a marker, tab\\there \\u23ce end.⏎",
+                    completed.stdout,
+                )
                 self.assertIn('section "Section \\x1b[31mred"', completed.stdout)
-                self.assertNotIn("⟦I›", completed.stdout.split("\n", 1)[1], "only the legend line may show a real marker")
+                self.assertNotIn(
+                    "⟦I›", completed.stdout.split("\n", 1)[1], "only the legend line may show a real marker"
+                )
 
     def test_hostile_source_in_colour_carries_only_the_labs_own_codes(self) -> None:
         manifest = load_manifest(hostile_manifest(self.folder))
-        view = boundary_view.terminal_view(manifest.sources, manifest.span_checks, chunk_index.POLICY_NAMES, colour=True)
+        view = boundary_view.terminal_view(
+            manifest.sources, manifest.span_checks, chunk_index.POLICY_NAMES, colour=True
+        )
         self.assertIn("\x1b[", view)
         for code in (*boundary_view.STYLES.values(), boundary_view.RESET):
             view = view.replace(code, "")
@@ -331,7 +338,9 @@ class HtmlReportTest(LabTestCase):
         self.assertIn(UNTRUSTED.replace("<", "&lt;").replace(">", "&gt;"), page)
 
     def test_report_marks_the_two_spans(self) -> None:
-        page = boundary_view.html_report(run.chunk_index.build_result(*fixture_inputs()), load_manifest(MANIFEST).span_checks)
+        page = boundary_view.html_report(
+            run.chunk_index.build_result(*fixture_inputs()), load_manifest(MANIFEST).span_checks
+        )
         instruction = f'<mark class="instruction">{V1_TEXT[51:77]}</mark>'
         qualifier = f'<mark class="qualifier">{V1_TEXT[131:171]}</mark>'
         # Every policy holds each span whole, so each is marked once per policy.
@@ -364,7 +373,9 @@ class HtmlReportTest(LabTestCase):
         (self.folder / "docs" / "aster-copy-v2.md").write_text("# changed\n\nbody\n", encoding="utf-8")
         report_path = self.folder / "report.html"
         report_path.write_text("old report", encoding="utf-8")
-        completed = run_lab("--manifest", str(manifest), "--output", str(self.folder / "r.json"), "--html", str(report_path))
+        completed = run_lab(
+            "--manifest", str(manifest), "--output", str(self.folder / "r.json"), "--html", str(report_path)
+        )
         self.assert_one_line_refusal(completed, "hash_mismatch", 1)
         self.assertEqual(report_path.read_text(encoding="utf-8"), "old report")
         self.assertFalse((self.folder / "r.json").exists())
@@ -414,7 +425,10 @@ class StorageGrowthTest(unittest.TestCase):
             completed = run_lab("--output", "-")
             self.assertEqual(completed.returncode, 0, completed.stderr)
             lines = completed.stderr.splitlines()
-            self.assertEqual(lines[0].split(), ["policy", "chunks", "mean", "chars", "index", "bytes", "x", "source", "pairs", "kept", "together"])
+            self.assertEqual(
+                lines[0].split(),
+                ["policy", "chunks", "mean", "chars", "index", "bytes", "x", "source", "pairs", "kept", "together"],
+            )
         expected = {"fixed-char": ("13", "0 of 1"), "paragraph": ("8", "0 of 1"), "heading-aware": ("7", "1 of 1")}
         for line in lines[1:4]:
             cells = line.split(maxsplit=5)
@@ -439,7 +453,13 @@ class StorageFiguresFromOffsetsTest(unittest.TestCase):
 
 
 PARAGRAPH_OPENINGS = {
-    "aster-copy-v1": ("Call save_copy", "This operation refuses", "After a refusal", "Call list_copies", "The following string"),
+    "aster-copy-v1": (
+        "Call save_copy",
+        "This operation refuses",
+        "After a refusal",
+        "Call list_copies",
+        "The following string",
+    ),
     "aster-copy-v2": ("In this separate", "This version's", "Call names()"),
 }
 
@@ -451,12 +471,20 @@ class SplitPlacementTest(unittest.TestCase):
         return SpanCheck(name, source_id, Span(*instruction, "i"), Span(*qualifier, "q"))
 
     def test_verdicts(self) -> None:
-        chunks = [{"order": 0, "start": 0, "end": 10}, {"order": 1, "start": 10, "end": 20}, {"order": 2, "start": 25, "end": 30}]
+        chunks = [
+            {"order": 0, "start": 0, "end": 10},
+            {"order": 1, "start": 10, "end": 20},
+            {"order": 2, "start": 25, "end": 30},
+        ]
         newlines = [4, 12]
         cases = [
             ((2, 4), (5, 9), "kept together: instruction and qualifier both in chunk 0"),
             ((2, 4), (12, 15), "split at offset 10 (line 2): instruction in chunk 0, qualifier in chunk 1"),
-            ((5, 15), (16, 18), "split at offset 10 (line 2): instruction cut across chunks 0 and 1, qualifier in chunk 1"),
+            (
+                (5, 15),
+                (16, 18),
+                "split at offset 10 (line 2): instruction cut across chunks 0 and 1, qualifier in chunk 1",
+            ),
             ((12, 14), (2, 4), "split at offset 10 (line 2): instruction in chunk 1, qualifier in chunk 0"),
             # A qualifier outside every chunk (a heading, say) is missing from the index, not split off.
             ((12, 14), (21, 23), "not in one chunk: instruction in chunk 1, qualifier in no chunk"),
@@ -476,7 +504,10 @@ class SplitPlacementTest(unittest.TestCase):
         second = self.check("v2-pair", "aster-copy-v2", (63, 70), (158, 170))
         checks = (*manifest.span_checks, second)
         view = boundary_view.terminal_view(manifest.sources, checks, ("paragraph",), colour=False)
-        self.assertIn("split at offset 130 (line 6) (save-copy-refuses-existing-path): instruction in chunk 0, qualifier in chunk 1", view)
+        self.assertIn(
+            "split at offset 130 (line 6) (save-copy-refuses-existing-path): instruction in chunk 0, qualifier in chunk 1",
+            view,
+        )
         self.assertIn("split at offset 157 (line 6) (v2-pair): instruction in chunk 0, qualifier in chunk 1", view)
         self.assertIn("⟦I1›" + V1_TEXT[51:77] + "‹I1⟧", view)
         self.assertIn("⟦I2›" + v2_text[63:70] + "‹I2⟧", view)

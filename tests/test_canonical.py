@@ -25,9 +25,7 @@ TRICKY_TEXT = (
     f"{UNTRUSTED}\n"
     "\n"
     "## Second\n"
-    "\n"
-    + "A long paragraph line that runs past eighty characters so fixed-char cuts it mid-word.\n" * 4
-    + "\n"
+    "\n" + "A long paragraph line that runs past eighty characters so fixed-char cuts it mid-word.\n" * 4 + "\n"
     "## Blank section\n"
     "   \n"
     "## Last\n"
@@ -73,7 +71,9 @@ class CanonicalChunkTextTest(unittest.TestCase):
         document = next(item for item in index["documents"] if item["source_id"] == "tricky")
         text = document["text"]
         expected = {
-            chunk_index.digest({"document_revision": document["document_revision"], "heading_start": section.heading_start})
+            chunk_index.digest(
+                {"document_revision": document["document_revision"], "heading_start": section.heading_start}
+            )
             for section in chunk_index.heading_sections(text)
         }
         found = {chunk["section_id"] for chunk in index["chunks"] if chunk["source_id"] == "tricky"}
@@ -134,7 +134,11 @@ class StrictReaderTest(unittest.TestCase):
                 self.assertEqual(caught.exception.code, code)
 
     def test_bytes_refusals_keep_their_codes(self) -> None:
-        for data, code in ((b"\xef\xbb\xbf{}", "json_bom"), (b'{"a": "\xff"}', "json_encoding"), (b"{} []", "json_trailing_data")):
+        for data, code in (
+            (b"\xef\xbb\xbf{}", "json_bom"),
+            (b'{"a": "\xff"}', "json_encoding"),
+            (b"{} []", "json_trailing_data"),
+        ):
             with self.subTest(data=data):
                 with self.assertRaises(IngestionError) as caught:
                     parse_json_bytes(data, "saved.json")

@@ -165,7 +165,9 @@ class Identities(FixtureTexts):
                     self.assertEqual(chunk["end_line"], text.count("\n", 0, chunk["end"] - 1) + 1)
 
     def test_configs_are_compared_by_digest(self):
-        self.assertEqual(chunk_index.policy_of_config({"strategy": "fixed-char", "version": 1, "max_chars": 80}), "fixed-char")
+        self.assertEqual(
+            chunk_index.policy_of_config({"strategy": "fixed-char", "version": 1, "max_chars": 80}), "fixed-char"
+        )
         forged = [
             {"strategy": "fixed-char", "version": 1, "max_chars": 80.0},
             {"strategy": "fixed-char", "version": True, "max_chars": 80},

@@ -21,8 +21,12 @@ class MainJob(LabTestCase):
         self.assertEqual(output.read_bytes(), (ROOT / "expected-result.json").read_bytes())
         rows = completed.stdout.splitlines()
         kept = [(row.split()[:2], row.split(maxsplit=5)[5]) for row in rows[1:4]]
-        self.assertEqual(kept, [(["fixed-char", "13"], "0 of 1"), (["paragraph", "8"], "0 of 1"), (["heading-aware", "7"], "1 of 1")])
-        self.assertEqual(rows[4], "save-copy-refuses-existing-path: fixed-char split, paragraph split, heading-aware same chunk")
+        self.assertEqual(
+            kept, [(["fixed-char", "13"], "0 of 1"), (["paragraph", "8"], "0 of 1"), (["heading-aware", "7"], "1 of 1")]
+        )
+        self.assertEqual(
+            rows[4], "save-copy-refuses-existing-path: fixed-char split, paragraph split, heading-aware same chunk"
+        )
         self.assertEqual(rows[-1], f"wrote {output}")
 
     def test_expected_result_is_the_reference_from_the_spec(self):
@@ -49,7 +53,9 @@ class MainJob(LabTestCase):
     def test_another_manifest_resolves_sources_from_its_own_folder(self):
         manifest = self.copy_inputs(self.folder / "elsewhere")
         output = self.folder / "result.json"
-        completed = run_lab("--manifest", str(manifest), "--output", str(output), cwd=self.folder / "elsewhere" / "docs")
+        completed = run_lab(
+            "--manifest", str(manifest), "--output", str(output), cwd=self.folder / "elsewhere" / "docs"
+        )
         self.assertEqual(completed.returncode, 0, completed.stderr)
         self.assertEqual(output.read_bytes(), (ROOT / "expected-result.json").read_bytes())
 
@@ -167,7 +173,9 @@ class RefusedRuns(LabTestCase):
                         [sys.executable, str(RUN_PY), *args], stdout=full, stderr=subprocess.PIPE, text=True, timeout=60
                     )
                 self.assertEqual(completed.returncode, 2, completed.stderr)
-                self.assertEqual(completed.stderr.splitlines(), ["error: output_unwritable: stdout: No space left on device"])
+                self.assertEqual(
+                    completed.stderr.splitlines(), ["error: output_unwritable: stdout: No space left on device"]
+                )
 
     def test_usage_errors(self):
         misplaced = [
@@ -210,7 +218,9 @@ class ValidateCommand(LabTestCase):
         reforge_index(index)
         completed = run_lab("validate", str(self.write_json("tampered.json", result)))
         self.assert_one_line_refusal(completed, "index_mismatch")
-        self.assertEqual(completed.stderr, "error: index_mismatch: indexes.paragraph.chunks[1].end: saved 271, derived 270\n")
+        self.assertEqual(
+            completed.stderr, "error: index_mismatch: indexes.paragraph.chunks[1].end: saved 271, derived 270\n"
+        )
 
     def test_refuses_values_of_the_wrong_type(self):
         result = json.loads((ROOT / "expected-result.json").read_text(encoding="utf-8"))

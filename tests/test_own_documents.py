@@ -42,7 +42,12 @@ def chunk_ids(result: dict, source_id: str) -> set[str]:
 
 def quote_check(name: str, source_id: str, instruction: str, qualifier: str) -> dict:
     """A span check that gives both quotes alone, to be located in the source."""
-    return {"name": name, "source_id": source_id, "instruction": {"quote": instruction}, "qualifier": {"quote": qualifier}}
+    return {
+        "name": name,
+        "source_id": source_id,
+        "instruction": {"quote": instruction},
+        "qualifier": {"quote": qualifier},
+    }
 
 
 class OwnDocumentsTestCase(LabTestCase):
@@ -95,8 +100,20 @@ class PinNewSourceTests(OwnDocumentsTestCase):
         before = json.loads(manifest.read_text(encoding="utf-8"))
         self.write_source("docs/gadget.md", GADGET)
         completed = self.lab(
-            "pin", "docs/gadget.md", "--manifest", "manifest.json", "--source-id", "gadget-api",
-            "--version", "3.2", "--title", "Gadget", "--url", "https://example.invalid/gadget", "--fact-status", "reviewed",
+            "pin",
+            "docs/gadget.md",
+            "--manifest",
+            "manifest.json",
+            "--source-id",
+            "gadget-api",
+            "--version",
+            "3.2",
+            "--title",
+            "Gadget",
+            "--url",
+            "https://example.invalid/gadget",
+            "--fact-status",
+            "reviewed",
         )
         self.assertEqual(completed.returncode, 0, completed.stderr)
         after = json.loads(manifest.read_text(encoding="utf-8"))
@@ -125,7 +142,9 @@ class PinNewSourceTests(OwnDocumentsTestCase):
             completed = self.lab("pin", name, "--manifest", "manifest.json")
             self.assertEqual(completed.returncode, 0, completed.stderr)
         manifest = self.folder / "manifest.json"
-        check = quote_check("open-refuses", "widget", "Call open_widget(name).", "This call refuses a name that is already open.")
+        check = quote_check(
+            "open-refuses", "widget", "Call open_widget(name).", "This call refuses a name that is already open."
+        )
         self.set_span_checks(manifest, [check])
         first = self.lab("--manifest", "manifest.json", "--output", "first.json")
         self.assertEqual(first.returncode, 0, first.stderr)
@@ -134,7 +153,9 @@ class PinNewSourceTests(OwnDocumentsTestCase):
         # The two sentences are the whole section body, so the pair first shares a chunk at their paragraphs' extent.
         instruction_start = WIDGET.index("Call open_widget")
         qualifier_end = WIDGET.index("already open.\n") + len("already open.\n")
-        self.assertEqual(json.loads(sweep.stdout)["pairs"][0]["smallest_heading_aware_target"], qualifier_end - instruction_start)
+        self.assertEqual(
+            json.loads(sweep.stdout)["pairs"][0]["smallest_heading_aware_target"], qualifier_end - instruction_start
+        )
         self.write_source("docs/widget.md", WIDGET + "\nClosing twice is harmless.\n")
         repin = self.lab("pin", "docs/widget.md", "--manifest", "manifest.json")
         self.assertEqual(repin.returncode, 0, repin.stderr)
@@ -191,7 +212,9 @@ class RepinTests(OwnDocumentsTestCase):
 
     def test_quote_only_checks_follow_an_edit(self) -> None:
         manifest = self.copy_inputs()
-        self.set_span_checks(manifest, [quote_check("reference", "aster-copy-v1", REFERENCE_INSTRUCTION, REFERENCE_QUALIFIER)])
+        self.set_span_checks(
+            manifest, [quote_check("reference", "aster-copy-v1", REFERENCE_INSTRUCTION, REFERENCE_QUALIFIER)]
+        )
         source = self.folder / "docs" / "aster-copy-v1.md"
         inserted = "Read this first.\n\n"
         text = source.read_text(encoding="utf-8")
@@ -199,7 +222,9 @@ class RepinTests(OwnDocumentsTestCase):
         source.write_text(text[:at] + inserted + text[at:], encoding="utf-8")
         self.assertEqual(self.lab("pin", "docs/aster-copy-v1.md", "--manifest", "manifest.json").returncode, 0)
         check = load_manifest(manifest).span_checks[0]
-        self.assertEqual(check.instruction.as_list(), [at + len(inserted), at + len(inserted) + len(REFERENCE_INSTRUCTION)])
+        self.assertEqual(
+            check.instruction.as_list(), [at + len(inserted), at + len(inserted) + len(REFERENCE_INSTRUCTION)]
+        )
 
     def test_two_edited_files_are_pinned_together(self) -> None:
         manifest = self.copy_inputs()
@@ -263,7 +288,9 @@ class BadPinInputTests(OwnDocumentsTestCase):
         manifest = self.copy_inputs()
         self.write_source("docs/other.md", GADGET)
         with self.assertRaises(IngestionError) as raised:
-            source_pins.pin_sources(manifest, [source_pins.PinRequest(str(self.folder / "docs/other.md"), source_id="aster-copy-v1")])
+            source_pins.pin_sources(
+                manifest, [source_pins.PinRequest(str(self.folder / "docs/other.md"), source_id="aster-copy-v1")]
+            )
         self.assertEqual(raised.exception.code, "duplicate_source_id")
 
     def test_refusals_on_the_command_line_are_one_line(self) -> None:
@@ -275,7 +302,19 @@ class BadPinInputTests(OwnDocumentsTestCase):
             (("pin", "../x.md", "--manifest", "manifest.json"), "path_outside", 1),
             (("pin", "docs/aster-copy-v1.md", "--manifest", "missing-folder/m.json"), "output_folder_missing", 2),
             (("pin", "docs/aster-copy-v1.md", "--manifest", "linked.json"), "output_is_link", 2),
-            (("pin", "docs/aster-copy-v1.md", "docs/aster-copy-v2.md", "--manifest", "manifest.json", "--title", "t"), "pin_metadata", 2),
+            (
+                (
+                    "pin",
+                    "docs/aster-copy-v1.md",
+                    "docs/aster-copy-v2.md",
+                    "--manifest",
+                    "manifest.json",
+                    "--title",
+                    "t",
+                ),
+                "pin_metadata",
+                2,
+            ),
             (("pin", "docs/aster-copy-v1.md"), "usage", 2),
         ]
         for args, code, exit_code in cases:
@@ -293,7 +332,9 @@ class SpanCheckInputTests(OwnDocumentsTestCase):
         return manifest
 
     def test_a_quote_alone_is_located(self) -> None:
-        manifest = self.manifest_with(quote_check("reference", "aster-copy-v1", REFERENCE_INSTRUCTION, REFERENCE_QUALIFIER))
+        manifest = self.manifest_with(
+            quote_check("reference", "aster-copy-v1", REFERENCE_INSTRUCTION, REFERENCE_QUALIFIER)
+        )
         text = (self.folder / "docs" / "aster-copy-v1.md").read_text(encoding="utf-8")
         check = load_manifest(manifest).span_checks[0]
         start = text.index(REFERENCE_QUALIFIER)
@@ -304,23 +345,43 @@ class SpanCheckInputTests(OwnDocumentsTestCase):
         word = "document"
         count = text.count(word)
         cases = [
-            (quote_check("c", "aster-copy-v1", "Call nothing()", REFERENCE_QUALIFIER), "quote_not_found", "occurs 0 times"),
-            (quote_check("c", "aster-copy-v1", REFERENCE_INSTRUCTION, word), "quote_ambiguous", f"occurs {count} times"),
             (
-                {"name": "c", "source_id": "aster-copy-v1", "instruction": {"quote": REFERENCE_INSTRUCTION},
-                 "qualifier": {"start": len(text) - 2, "end": len(text) + 5, "quote": "x"}},
+                quote_check("c", "aster-copy-v1", "Call nothing()", REFERENCE_QUALIFIER),
+                "quote_not_found",
+                "occurs 0 times",
+            ),
+            (
+                quote_check("c", "aster-copy-v1", REFERENCE_INSTRUCTION, word),
+                "quote_ambiguous",
+                f"occurs {count} times",
+            ),
+            (
+                {
+                    "name": "c",
+                    "source_id": "aster-copy-v1",
+                    "instruction": {"quote": REFERENCE_INSTRUCTION},
+                    "qualifier": {"start": len(text) - 2, "end": len(text) + 5, "quote": "x"},
+                },
                 "span_out_of_range",
                 f"text of {len(text)} characters",
             ),
             (
-                {"name": "c", "source_id": "aster-copy-v1", "instruction": {"quote": REFERENCE_INSTRUCTION},
-                 "qualifier": {"source_id": "aster-copy-v2", "quote": "Call list_copies()"}},
+                {
+                    "name": "c",
+                    "source_id": "aster-copy-v1",
+                    "instruction": {"quote": REFERENCE_INSTRUCTION},
+                    "qualifier": {"source_id": "aster-copy-v2", "quote": "Call list_copies()"},
+                },
                 "pair_across_sources",
                 '"aster-copy-v2"',
             ),
             (
-                {"name": "c", "source_id": "aster-copy-v1", "instruction": {"start": 51, "quote": REFERENCE_INSTRUCTION},
-                 "qualifier": {"quote": REFERENCE_QUALIFIER}},
+                {
+                    "name": "c",
+                    "source_id": "aster-copy-v1",
+                    "instruction": {"start": 51, "quote": REFERENCE_INSTRUCTION},
+                    "qualifier": {"quote": REFERENCE_QUALIFIER},
+                },
                 "span_fields",
                 "quote alone",
             ),
@@ -401,7 +462,9 @@ class ManyPairsTests(OwnDocumentsTestCase):
                     pair = comparison["pairs"][0]
                     pair["instruction_and_qualifier_share_chunk"] = not pair["instruction_and_qualifier_share_chunk"]
                     if recount:
-                        comparison["pairs_kept_together"] = sum(item["instruction_and_qualifier_share_chunk"] for item in comparison["pairs"])
+                        comparison["pairs_kept_together"] = sum(
+                            item["instruction_and_qualifier_share_chunk"] for item in comparison["pairs"]
+                        )
                     with self.assertRaises(IngestionError) as raised:
                         chunk_index.validate_result(forged)
                     self.assertEqual(raised.exception.code, "comparison_mismatch")
@@ -434,7 +497,9 @@ class ManyPairsTests(OwnDocumentsTestCase):
 
     def test_own_documents_do_not_claim_the_fixture_scope(self) -> None:
         self.write_source("docs/widget.md", WIDGET)
-        source_pins_outcome = source_pins.pin_sources(self.folder / "manifest.json", [source_pins.PinRequest(str(self.folder / "docs/widget.md"))])
+        source_pins_outcome = source_pins.pin_sources(
+            self.folder / "manifest.json", [source_pins.PinRequest(str(self.folder / "docs/widget.md"))]
+        )
         (self.folder / "manifest.json").write_bytes(source_pins_outcome.manifest_bytes)
         manifest = load_manifest(self.folder / "manifest.json")
         result = chunk_index.build_checked_result(manifest.sources, manifest.span_checks)
@@ -497,14 +562,19 @@ class SweepTests(OwnDocumentsTestCase):
                 for last in range(first, len(paragraphs)):
                     start, end = paragraphs[first][0], paragraphs[last][1]
                     with self.subTest(paragraphs=paragraphs, span=(start, end)):
-                        self.assertEqual(size_sweep.smallest_grouping_target(paragraphs, start, end), brute_force(paragraphs, start, end))
+                        self.assertEqual(
+                            size_sweep.smallest_grouping_target(paragraphs, start, end),
+                            brute_force(paragraphs, start, end),
+                        )
         self.assertEqual(list(size_sweep.grouping_thresholds([(0, 10), (11, 20), (21, 40)], 1)), [20, 29, 40])
         # At 29 (= 40 - 11) the first two paragraphs group and the pair splits.
         self.assertEqual(size_sweep.smallest_grouping_target([(0, 10), (11, 20), (21, 40)], 11, 40), 40)
 
     def test_a_heading_between_the_spans_means_never(self) -> None:
         manifest = self.copy_inputs()
-        self.set_span_checks(manifest, [quote_check("split", "aster-copy-v1", REFERENCE_INSTRUCTION, "Call list_copies()")])
+        self.set_span_checks(
+            manifest, [quote_check("split", "aster-copy-v1", REFERENCE_INSTRUCTION, "Call list_copies()")]
+        )
         completed = self.lab("sweep", "--manifest", "manifest.json", "--sizes", "600")
         self.assertEqual(completed.returncode, 0, completed.stderr)
         self.assertIn("split (aster-copy-v1): never: a heading separates them", completed.stdout)
@@ -535,7 +605,9 @@ class CurrentResultTests(OwnDocumentsTestCase):
         forged_sources[1]["text"] = forged_sources[1]["text"].replace("Call", "Never call", 1)
         forged_sources[1]["sha256"] = chunk_index.sha(forged_sources[1]["text"])
         check = loaded.span_checks[0]
-        forged = chunk_index.build_result(forged_sources, check.source_id, check.instruction.as_list(), check.qualifier.as_list())
+        forged = chunk_index.build_result(
+            forged_sources, check.source_id, check.instruction.as_list(), check.qualifier.as_list()
+        )
         self.write_json("forged.json", forged)
         self.assertEqual(self.lab("validate", "forged.json").returncode, 0)
         recorded = self.read_json("real.json")["indexes"]
@@ -552,13 +624,21 @@ class CurrentResultTests(OwnDocumentsTestCase):
     def test_a_changed_span_check_makes_a_result_stale(self) -> None:
         manifest = self.copy_inputs()
         self.assertEqual(self.lab("--manifest", "manifest.json", "--output", "result.json").returncode, 0)
-        self.set_span_checks(manifest, [quote_check("other", "aster-copy-v1", "Call list_copies()", "Listing documents")])
-        self.assert_one_line_refusal(self.lab("validate", "result.json", "--manifest", "manifest.json"), "stale_span_checks")
+        self.set_span_checks(
+            manifest, [quote_check("other", "aster-copy-v1", "Call list_copies()", "Listing documents")]
+        )
+        self.assert_one_line_refusal(
+            self.lab("validate", "result.json", "--manifest", "manifest.json"), "stale_span_checks"
+        )
 
     def test_malformed_index_ids_are_usage_errors(self) -> None:
         good = "a" * 64
         for value in ("fixed-char", "nope=" + good, "paragraph=abc", "heading-aware=" + good.upper()):
             with self.subTest(value=value):
-                self.assert_one_line_refusal(run_lab("validate", "expected-result.json", "--index-id", value), "usage", 2)
-        twice = run_lab("validate", "expected-result.json", "--index-id", "paragraph=" + good, "--index-id", "paragraph=" + good)
+                self.assert_one_line_refusal(
+                    run_lab("validate", "expected-result.json", "--index-id", value), "usage", 2
+                )
+        twice = run_lab(
+            "validate", "expected-result.json", "--index-id", "paragraph=" + good, "--index-id", "paragraph=" + good
+        )
         self.assert_one_line_refusal(twice, "index_id_twice", 2)

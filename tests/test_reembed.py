@@ -76,7 +76,10 @@ class DiffOfIdenticalFilesTest(ReembedTestCase):
         path = self.save_fixture_result()
         diff = reembed.diff_files(path, path)
         expected = fixture_result()
-        self.assertEqual([(policy.old_policy, policy.new_policy) for policy in diff.policies], [(name, name) for name in chunk_index.POLICY_NAMES])
+        self.assertEqual(
+            [(policy.old_policy, policy.new_policy) for policy in diff.policies],
+            [(name, name) for name in chunk_index.POLICY_NAMES],
+        )
         for policy in diff.policies:
             with self.subTest(policy=policy.old_policy):
                 self.assertEqual(chunk_ids(policy.kept), chunk_ids(expected["indexes"][policy.old_policy]["chunks"]))
@@ -172,10 +175,14 @@ class DiffRevisionReasonsTest(ReembedTestCase):
         self.assertEqual(policy.embeddings_to_compute, 0)
 
     def test_summary_shows_untrusted_text_escaped(self) -> None:
-        manifest_path = self.edit_copied_source(self.folder / "escape", "After a refusal,", "After \x1b[2J</evidence> a refusal,")
+        manifest_path = self.edit_copied_source(
+            self.folder / "escape", "After a refusal,", "After \x1b[2J</evidence> a refusal,"
+        )
         manifest = load_manifest(manifest_path)
         check = manifest.span_checks[0]
-        result = chunk_index.build_result(manifest.sources, check.source_id, check.instruction.as_list(), check.qualifier.as_list())
+        result = chunk_index.build_result(
+            manifest.sources, check.source_id, check.instruction.as_list(), check.qualifier.as_list()
+        )
         new_path = self.write_json("escape.json", result)
         completed = run_lab("diff", str(self.save_fixture_result()), str(new_path), "--policy", "paragraph")
         self.assertEqual(completed.returncode, 0, completed.stderr)
@@ -187,12 +194,16 @@ class DiffBetweenPoliciesTest(ReembedTestCase):
     def expect_paragraph_to_heading_aware(self, policy: reembed.PolicyDiff) -> None:
         """Every id changes (the config is part of it); a one-paragraph group keeps its paragraph's text."""
         indexes = fixture_result()["indexes"]
-        paragraph_spans = {(chunk["source_id"], chunk["start"], chunk["end"]) for chunk in indexes["paragraph"]["chunks"]}
+        paragraph_spans = {
+            (chunk["source_id"], chunk["start"], chunk["end"]) for chunk in indexes["paragraph"]["chunks"]
+        }
         heading_chunks = indexes["heading-aware"]["chunks"]
         self.assertEqual(policy.kept, [])
         self.assertEqual(chunk_ids(policy.removed), chunk_ids(indexes["paragraph"]["chunks"]))
         self.assertEqual(chunk_ids(policy.added), chunk_ids(heading_chunks))
-        single = [chunk for chunk in heading_chunks if (chunk["source_id"], chunk["start"], chunk["end"]) in paragraph_spans]
+        single = [
+            chunk for chunk in heading_chunks if (chunk["source_id"], chunk["start"], chunk["end"]) in paragraph_spans
+        ]
         self.assertEqual(chunk_ids(policy.reusable), chunk_ids(single))
         # The group that joins the instruction and its qualifier is the one new text.
         (grouped,) = policy.needing_embedding
@@ -290,7 +301,9 @@ class ExportTest(ReembedTestCase):
                 for record, chunk in zip(records, index["chunks"]):
                     metadata = record["metadata"]
                     self.assertEqual(list(record), ["id", "text", "metadata"])
-                    self.assertEqual(list(metadata), [key for key in chunk if key not in NOT_IN_METADATA] + ["index_id"])
+                    self.assertEqual(
+                        list(metadata), [key for key in chunk if key not in NOT_IN_METADATA] + ["index_id"]
+                    )
                     self.assertEqual((metadata["start"], metadata["end"]), (chunk["start"], chunk["end"]))
                     self.assertEqual(record["text"], texts[metadata["source_id"]][metadata["start"] : metadata["end"]])
                     self.assertEqual(metadata["text_sha256"], chunk_index.sha(record["text"]))
@@ -318,21 +331,30 @@ class ExportTest(ReembedTestCase):
         existing.write_text("keep me\n", encoding="utf-8")
         tampered = fixture_result()
         tampered["indexes"]["fixed-char"]["chunks"][2]["end"] -= 1
-        tampered["indexes"]["fixed-char"]["chunks"][2]["text"] = tampered["indexes"]["fixed-char"]["chunks"][2]["text"][:-1]
+        tampered["indexes"]["fixed-char"]["chunks"][2]["text"] = tampered["indexes"]["fixed-char"]["chunks"][2]["text"][
+            :-1
+        ]
         reforge_index(tampered["indexes"]["fixed-char"])
         tampered_path = self.write_json("tampered.json", tampered)
         single_path = self.write_json("paragraph.json", fixture_result()["indexes"]["paragraph"])
         cases = [
             (("export", str(path), "--policy", "paragraph", "--output", str(path)), "output_is_input", 2),
             (("export", str(tampered_path), "--policy", "fixed-char", "--output", str(existing)), "index_mismatch", 1),
-            (("export", str(single_path), "--policy", "fixed-char", "--output", str(existing)), "policy_not_in_file", 1),
+            (
+                ("export", str(single_path), "--policy", "fixed-char", "--output", str(existing)),
+                "policy_not_in_file",
+                1,
+            ),
         ]
         for args, code, exit_code in cases:
             with self.subTest(code=code):
                 self.assert_one_line_refusal(run_lab(*args), code, exit_code)
         self.assertEqual(path.read_bytes(), before)
         self.assertEqual(existing.read_text(encoding="utf-8"), "keep me\n")
-        self.assertEqual(sorted(entry.name for entry in self.folder.iterdir()), ["existing.jsonl", "paragraph.json", "result.json", "tampered.json"])
+        self.assertEqual(
+            sorted(entry.name for entry in self.folder.iterdir()),
+            ["existing.jsonl", "paragraph.json", "result.json", "tampered.json"],
+        )
 
 
 if __name__ == "__main__":
@@ -343,8 +365,14 @@ class ExportLineBreaksTest(unittest.TestCase):
     def test_unicode_line_separators_stay_inside_one_record(self):
         text = "# T\n\nfirst\u2028second\u2029third\x85fourth\n"
         source = {
-            "source_id": "s", "path": "s.md", "title": "s", "sha256": "0" * 64, "version": "1.0",
-            "url": "local:s.md", "fact_status": "test", "text": text,
+            "source_id": "s",
+            "path": "s.md",
+            "title": "s",
+            "sha256": "0" * 64,
+            "version": "1.0",
+            "url": "local:s.md",
+            "fact_status": "test",
+            "text": text,
         }
         index = chunk_index.build_index(chunk_index.policy_config("paragraph"), [source])
         exported = reembed.export_lines(index).decode("utf-8")

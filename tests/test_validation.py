@@ -17,9 +17,9 @@ class StrictJson(LabTestCase):
             ("json_duplicate_key", b'{"a": 1, "a": 2}'),
             ("json_number", b'{"a": NaN}'),
             ("json_number", b'{"a": Infinity}'),
-            ("json_number", b'[-Infinity]'),
-            ("json_number", b'[1e999]'),
-            ("json_number", b'[-1e999]'),
+            ("json_number", b"[-Infinity]"),
+            ("json_number", b"[1e999]"),
+            ("json_number", b"[-1e999]"),
             ("json_number", b"[" + b"9" * 5000 + b"]"),
             ("json_number", b"[9007199254740992]"),
             ("json_too_deep", b"[" * 9 + b"]" * 9),
@@ -40,7 +40,10 @@ class StrictJson(LabTestCase):
                 self.assertEqual(caught.exception.code, code)
 
     def test_accepted_values(self):
-        self.assertEqual(parse_json_bytes(b'{"a": [1, -2, 0.5, null, true, "\\u00e9"]}', "ok.json"), {"a": [1, -2, 0.5, None, True, "é"]})
+        self.assertEqual(
+            parse_json_bytes(b'{"a": [1, -2, 0.5, null, true, "\\u00e9"]}', "ok.json"),
+            {"a": [1, -2, 0.5, None, True, "é"]},
+        )
         self.assertEqual(parse_json_bytes(b"[" * 8 + b"]" * 8, "ok.json"), [[[[[[[[]]]]]]]])
         self.assertEqual(parse_json_bytes(b'["\\ud83d\\ude00", "\\\\ud800"]', "ok.json"), ["\U0001f600", "\\ud800"])
 
@@ -111,7 +114,9 @@ class TamperedIndex(unittest.TestCase):
         document = index["documents"][0]
         document["text"] = document["text"].replace("refuses", "accepts")
         rebuilt = chunk_index.document_record(document)
-        document.update(normalized_text_sha256=rebuilt["normalized_text_sha256"], document_revision=rebuilt["document_revision"])
+        document.update(
+            normalized_text_sha256=rebuilt["normalized_text_sha256"], document_revision=rebuilt["document_revision"]
+        )
         reforge_index(index)
         with self.assertRaises(IngestionError) as caught:
             chunk_index.validate_index(index)
@@ -218,7 +223,9 @@ class ResultValidation(MutationTestCase):
             result["comparisons"][2]["instruction_and_qualifier_share_chunk"] = False
 
         error = self.refusal(flip)
-        self.assertEqual((error.code, error.where), ("comparison_mismatch", "comparisons[2].instruction_and_qualifier_share_chunk"))
+        self.assertEqual(
+            (error.code, error.where), ("comparison_mismatch", "comparisons[2].instruction_and_qualifier_share_chunk")
+        )
         self.assertEqual(error.what, "saved false, derived true")
 
     def test_refusals(self):
@@ -237,7 +244,10 @@ class ResultValidation(MutationTestCase):
             ("comparison_span", lambda result: result["comparisons"][0].update(instruction_span=[77, 51])),
             ("comparison_mismatch", lambda result: result["comparisons"][1].update(instruction_span=[51, 78])),
             ("comparison_mismatch", lambda result: result["comparisons"][0].update(chunk_count=12)),
-            ("comparison_mismatch", lambda result: result["comparisons"][1]["instruction_containing_chunk_ids"].clear()),
+            (
+                "comparison_mismatch",
+                lambda result: result["comparisons"][1]["instruction_containing_chunk_ids"].clear(),
+            ),
             ("comparison_mismatch", lambda result: result["comparisons"].reverse()),
         ]
         for code, mutate in cases:
@@ -293,7 +303,11 @@ class ForgedButConsistent(unittest.TestCase):
     def setUpClass(cls) -> None:
         cls.result = fixture_result()
         cls.sources = [
-            {key: value for key, value in document.items() if key not in ("normalized_text_sha256", "document_revision")}
+            {
+                key: value
+                for key, value in document.items()
+                if key not in ("normalized_text_sha256", "document_revision")
+            }
             for document in cls.result["indexes"]["paragraph"]["documents"]
         ]
 
@@ -316,7 +330,9 @@ class ForgedButConsistent(unittest.TestCase):
 
     def test_spans_past_every_text(self):
         result = copy.deepcopy(self.result)
-        result["comparisons"] = chunk_index.build_comparisons(result["indexes"], "aster-copy-v1", [900, 901], [902, 903])
+        result["comparisons"] = chunk_index.build_comparisons(
+            result["indexes"], "aster-copy-v1", [900, 901], [902, 903]
+        )
         error = self.refusal(result)
         self.assertEqual((error.code, error.where), ("comparison_span", "comparisons[0].instruction_span"))
 
