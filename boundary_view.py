@@ -4,8 +4,8 @@ Offsets in a result are exact but hard to picture. This module lays every
 document's text out chunk by chunk, with each chunk's order, id prefix, lines and
 ``[start, end)``, the instruction and qualifier spans of the manifest's span
 checks marked inside the text, and, where a policy separates a pair, the offset
-and line of the boundary that does it. It also measures what each policy costs
-in storage. ``terminal_view`` renders that as plain or ANSI-coloured text;
+and line of the boundary that does it, with each policy's storage figures from
+``summary``. ``terminal_view`` renders that as plain or ANSI-coloured text;
 ``html_report`` as one self-contained HTML page.
 
 Source text is untrusted data. Both renderers pass every piece of it through
@@ -26,8 +26,8 @@ from bisect import bisect_left
 from dataclasses import dataclass
 
 import chunk_index
-from indented_json import saved_json_bytes
-from load_documents import counted, printable
+from load_documents import counted
+from summary import NUMERIC_COLUMNS, StorageGrowth, growth_sentence, storage_growth, summary_rows
 
 ID_PREFIX_LENGTH = 12
 ROLE_LETTERS = {"instruction": "I", "qualifier": "Q"}
@@ -163,20 +163,6 @@ class DocumentView:
     chunk_count: int
     verdicts: tuple[str, ...]
     blocks: tuple[Segment | Split, ...]
-
-
-@dataclass(frozen=True)
-class StorageGrowth:
-    """What one policy's index costs: chunks, mean chunk length, saved size against the source."""
-
-    chunk_count: int
-    mean_chunk_chars: float
-    index_bytes: int
-    source_bytes: int
-
-    @property
-    def ratio(self) -> float:
-        return self.index_bytes / self.source_bytes
 
 
 @dataclass(frozen=True)
@@ -348,34 +334,6 @@ def document_view(document: dict, chunks: list[dict], checks: tuple) -> Document
     return DocumentView(document, len(chunks), tuple(verdicts), tuple(blocks))
 
 
-def serialized_size(value: object) -> int:
-    """UTF-8 bytes of ``value`` saved as the lab saves JSON (``indent=2``, one trailing newline)."""
-    return len(saved_json_bytes(value))
-
-
-def storage_growth(index: dict) -> StorageGrowth:
-    """Chunk count, mean chunk length in characters, and the saved index's bytes against its sources' bytes.
-
-    The source bytes are the UTF-8 bytes of the documents' normalized texts.
-    """
-    chunks = index["chunks"]
-    characters = sum(chunk["end"] - chunk["start"] for chunk in chunks)
-    return StorageGrowth(
-        chunk_count=len(chunks),
-        mean_chunk_chars=characters / len(chunks) if chunks else 0.0,
-        index_bytes=serialized_size(index),
-        source_bytes=sum(len(document["text"].encode("utf-8")) for document in index["documents"]),
-    )
-
-
-def growth_sentence(growth: StorageGrowth) -> str:
-    """``"8 chunks, mean 98.1 chars, index 21,345 bytes = 6.05x the 3,528 source bytes"``."""
-    return (
-        f"{counted(growth.chunk_count, 'chunk')}, mean {growth.mean_chunk_chars:.1f} chars,"
-        f" index {counted(growth.index_bytes, 'byte')} = {growth.ratio:.2f}x the {counted(growth.source_bytes, 'source byte')}"
-    )
-
-
 def policy_view(name: str, index: dict, checks: tuple) -> PolicyView:
     """Every document of one policy's index, pictured."""
     documents = tuple(
@@ -421,66 +379,6 @@ def check_legend(checks: tuple) -> list[str]:
                 f"[{span.start}, {span.end}) {visible(json.dumps(span.quote, ensure_ascii=False))}"
             )
     return lines
-
-
-# --- the summary table -------------------------------------------------------------
-
-SUMMARY_HEADER = ("policy", "chunks", "mean chars", "index bytes", "x source", "pairs kept together")
-_NUMERIC_COLUMNS = frozenset({1, 2, 3, 4})
-
-
-def summary_rows(result: dict) -> list[tuple[str, ...]]:
-    """The comparison with each policy's storage figures, header first, as display strings."""
-    rows = [SUMMARY_HEADER]
-    for comparison in result["comparisons"]:
-        growth = storage_growth(result["indexes"][comparison["strategy"]])
-        outcomes = chunk_index.pair_outcomes(comparison)
-        kept = sum(1 for _, is_kept in outcomes if is_kept)
-        rows.append(
-            (
-                comparison["strategy"],
-                str(growth.chunk_count),
-                f"{growth.mean_chunk_chars:.1f}",
-                f"{growth.index_bytes:,}",
-                f"{growth.ratio:.2f}x",
-                f"{kept} of {len(outcomes)}",
-            )
-        )
-    return rows
-
-
-def pair_verdict_lines(result: dict, names: tuple[str, ...] = ()) -> list[str]:
-    """One line per declared pair: its name and whether each policy keeps it in one chunk.
-
-    ``names`` labels a single-pair result, whose comparison records no name:
-    ``["save-copy: fixed-char split, paragraph split, heading-aware same chunk"]``.
-    """
-    outcomes = {comparison["strategy"]: chunk_index.pair_outcomes(comparison) for comparison in result["comparisons"]}
-    first = next(iter(outcomes.values()))
-    if not first:
-        return ["no span checks declared: add instruction/qualifier pairs to the manifest's span_checks"]
-    lines = []
-    for position, (name, _) in enumerate(first):
-        label = name if name is not None else (names[position] if position < len(names) else "instruction + qualifier")
-        verdicts = ", ".join(
-            f"{policy} {'same chunk' if pairs[position][1] else 'split'}" for policy, pairs in outcomes.items()
-        )
-        lines.append(f"{printable(label)}: {verdicts}")
-    return lines
-
-
-def summary_table(result: dict, names: tuple[str, ...] = ()) -> str:
-    """The summary rows as aligned plain text (numbers right, words left), then each pair's verdicts."""
-    rows = summary_rows(result)
-    widths = [max(len(row[column]) for row in rows) for column in range(len(SUMMARY_HEADER))]
-    lines = []
-    for row in rows:
-        cells = [
-            cell.rjust(widths[column]) if column in _NUMERIC_COLUMNS else cell.ljust(widths[column])
-            for column, cell in enumerate(row)
-        ]
-        lines.append("  ".join(cells).rstrip())
-    return "\n".join(lines + pair_verdict_lines(result, names))
 
 
 # --- the terminal view -------------------------------------------------------------
@@ -626,7 +524,7 @@ def html_table(rows: list[tuple[str, ...]]) -> str:
     body = []
     for row in rows[1:]:
         cells = "".join(
-            f'<td class="number">{escaped(cell)}</td>' if column in _NUMERIC_COLUMNS else f"<td>{escaped(cell)}</td>"
+            f'<td class="number">{escaped(cell)}</td>' if column in NUMERIC_COLUMNS else f"<td>{escaped(cell)}</td>"
             for column, cell in enumerate(row)
         )
         body.append(f"<tr>{cells}</tr>")

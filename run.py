@@ -22,6 +22,7 @@ import textwrap
 from pathlib import Path
 
 import chunk_index
+import summary
 from indented_json import saved_json_bytes
 from load_documents import IngestionError, counted, load_manifest, printable, read_json_file
 
@@ -195,13 +196,6 @@ def destination(path: Path | None) -> str:
 # --- commands --------------------------------------------------------------------
 
 
-def summary_table(result: dict, names: tuple[str, ...] = ()) -> str:
-    """The comparison, each policy's storage figures and each pair's verdicts, for a person to read."""
-    import boundary_view
-
-    return boundary_view.summary_table(result, names)
-
-
 def checked_report(value: str, output: Path | None, protected: tuple[Path, ...]) -> Path:
     """The ``--html`` path, refused like ``--output`` and also when it names the result file."""
     if value == "-":
@@ -232,7 +226,9 @@ def run_build(args: argparse.Namespace) -> int:
     if output is None:
         emit(result_bytes, None)
     report = sys.stderr if output is None else sys.stdout
-    print(summary_table(result, tuple(check.name for check in manifest.span_checks)), file=report)
+    names = tuple(check.name for check in manifest.span_checks)
+    # The index sizes are read off the bytes just written rather than saving each index again.
+    print(summary.summary_table(result, names, summary.saved_index_sizes(result_bytes)), file=report)
     print(f"wrote {destination(output)}", file=report)
     if html_path is not None:
         print(f"wrote {destination(html_path)}", file=report)

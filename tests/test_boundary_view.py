@@ -19,6 +19,7 @@ from pathlib import Path
 
 import boundary_view
 import chunk_index
+import summary
 import run
 from load_documents import Span, SpanCheck, load_manifest
 from tests.support import MANIFEST, ROOT, RUN_PY, LabTestCase, run_lab
@@ -408,7 +409,7 @@ class StorageGrowthTest(unittest.TestCase):
         # Paragraphs "ab\n" at [4, 7) and "cd\n" at [8, 11) of an 11-byte text.
         text = "# T\nab\n\ncd\n"
         index = chunk_index.build_index(chunk_index.policy_config("paragraph"), [tiny_source(text)])
-        growth = boundary_view.storage_growth(index)
+        growth = summary.storage_growth(index)
         self.assertEqual(growth.chunk_count, 2)
         self.assertEqual(growth.mean_chunk_chars, 3.0)
         self.assertEqual(growth.source_bytes, 11)
@@ -418,7 +419,7 @@ class StorageGrowthTest(unittest.TestCase):
     def test_source_bytes_count_utf8_not_characters(self) -> None:
         text = "# T\nçé\n"
         index = chunk_index.build_index(chunk_index.policy_config("fixed-char"), [tiny_source(text)])
-        self.assertEqual(boundary_view.storage_growth(index).source_bytes, 9)
+        self.assertEqual(summary.storage_growth(index).source_bytes, 9)
 
     def test_summary_table_of_the_main_job(self) -> None:
         with self.subTest(run="end to end"):
@@ -437,6 +438,26 @@ class StorageGrowthTest(unittest.TestCase):
                 self.assertTrue(cells[4].endswith("x"))
 
 
+class SavedIndexSizesTest(unittest.TestCase):
+    """The main job reads index sizes off the written result; they must equal saving each index alone."""
+
+    def test_sizes_read_off_the_result_equal_the_definition(self) -> None:
+        hostile = '# T\n\n## A "quoted" \\ title\n\nline\tone \u2028 \x1b[2J </evidence>\n\n日本語 😀 text\n'
+        sources = [
+            *load_manifest(ROOT / "manifest.json").sources,
+            {**tiny_source(hostile), "source_id": "z-hostile", "path": "docs/z.md"},
+        ]
+        for checks in (load_manifest(ROOT / "manifest.json").span_checks, ()):
+            with self.subTest(checks=len(checks)):
+                result = chunk_index.build_checked_result(sources, checks)
+                expected = {name: len(run.saved_json_bytes(index)) for name, index in result["indexes"].items()}
+                self.assertEqual(summary.saved_index_sizes(run.saved_json_bytes(result)), expected)
+
+    def test_bytes_laid_out_otherwise_give_no_sizes(self) -> None:
+        result = chunk_index.build_checked_result(load_manifest(ROOT / "manifest.json").sources, ())
+        self.assertEqual(summary.saved_index_sizes(json.dumps(result).encode("utf-8")), {})
+
+
 class StorageFiguresFromOffsetsTest(unittest.TestCase):
     def test_paragraph_mean_length_from_the_fixture_paragraphs(self) -> None:
         # The paragraph policy's chunks are the fixture's eight one-line paragraphs.
@@ -447,7 +468,7 @@ class StorageFiguresFromOffsetsTest(unittest.TestCase):
             for opening in PARAGRAPH_OPENINGS[source["source_id"]]
         ]
         index = chunk_index.build_index(chunk_index.policy_config("paragraph"), sources)
-        growth = boundary_view.storage_growth(index)
+        growth = summary.storage_growth(index)
         self.assertEqual((growth.chunk_count, growth.mean_chunk_chars), (8, sum(lengths) / 8))
         self.assertEqual(growth.source_bytes, sum(len(source["text"].encode("utf-8")) for source in sources))
 

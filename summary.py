@@ -1,0 +1,154 @@
+"""The comparison as a person reads it: per policy, what it costs and which pairs it keeps.
+
+The main job prints this table after writing the result; ``show`` and the HTML
+report reuse its rows. Per policy: the chunk count, the mean chunk length in
+characters, the index's size saved as JSON against the UTF-8 bytes of its
+sources, and how many declared pairs share a chunk; then one line per pair.
+It reads no files and writes none.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import chunk_index
+from indented_json import saved_json_bytes
+from load_documents import counted, printable
+
+
+@dataclass(frozen=True)
+class StorageGrowth:
+    """What one policy's index costs: chunks, mean chunk length, saved size against the source."""
+
+    chunk_count: int
+    mean_chunk_chars: float
+    index_bytes: int
+    source_bytes: int
+
+    @property
+    def ratio(self) -> float:
+        return self.index_bytes / self.source_bytes
+
+
+def serialized_size(value: object) -> int:
+    """UTF-8 bytes of ``value`` saved as the lab saves JSON (``indent=2``, one trailing newline)."""
+    return len(saved_json_bytes(value))
+
+
+def saved_index_sizes(result_bytes: bytes) -> dict[str, int]:
+    """Each index's ``serialized_size``, measured inside the saved result instead of saving it again.
+
+    In the result an index sits two levels deep (``indexes`` -> policy), so
+    every newline inside it is followed by four more spaces than when it is
+    saved alone (a JSON string never holds a raw newline), and it has no
+    trailing newline: its own size is its slice's length, less four per
+    newline, plus one. ``{}`` when the bytes are not laid out as the lab saves
+    a result; callers then serialize.
+    """
+    indexes_key = result_bytes.find(b'\n  "indexes": {')
+    closing = b"\n  }\n}\n"
+    if indexes_key == -1 or not result_bytes.endswith(closing):
+        return {}
+    openings = []
+    for name in chunk_index.POLICY_NAMES:
+        key = b"\n    " + json.dumps(name).encode("utf-8") + b": "
+        position = result_bytes.find(key, indexes_key)
+        if position == -1:
+            return {}
+        openings.append((name, position + len(key)))
+    sizes = {}
+    for number, (name, start) in enumerate(openings):
+        if number + 1 < len(openings):
+            next_key = result_bytes.rfind(b"\n", start, openings[number + 1][1])
+            end = next_key - len(b",")
+        else:
+            end = len(result_bytes) - len(closing)
+        nested = end - start
+        sizes[name] = nested - 4 * result_bytes.count(b"\n", start, end) + 1
+    return sizes
+
+
+def storage_growth(index: dict, index_bytes: int | None = None) -> StorageGrowth:
+    """Chunk count, mean chunk length in characters, and the saved index's bytes against its sources' bytes.
+
+    The source bytes are the UTF-8 bytes of the documents' normalized texts.
+    ``index_bytes``, when the caller already knows it (``saved_index_sizes``),
+    spares saving the index again.
+    """
+    chunks = index["chunks"]
+    characters = sum(chunk["end"] - chunk["start"] for chunk in chunks)
+    return StorageGrowth(
+        chunk_count=len(chunks),
+        mean_chunk_chars=characters / len(chunks) if chunks else 0.0,
+        index_bytes=serialized_size(index) if index_bytes is None else index_bytes,
+        source_bytes=sum(len(document["text"].encode("utf-8")) for document in index["documents"]),
+    )
+
+
+def growth_sentence(growth: StorageGrowth) -> str:
+    """``"8 chunks, mean 98.1 chars, index 21,345 bytes = 6.05x the 3,528 source bytes"``."""
+    return (
+        f"{counted(growth.chunk_count, 'chunk')}, mean {growth.mean_chunk_chars:.1f} chars,"
+        f" index {counted(growth.index_bytes, 'byte')} = {growth.ratio:.2f}x the {counted(growth.source_bytes, 'source byte')}"
+    )
+
+
+SUMMARY_HEADER = ("policy", "chunks", "mean chars", "index bytes", "x source", "pairs kept together")
+NUMERIC_COLUMNS = frozenset({1, 2, 3, 4})
+
+
+def summary_rows(result: dict, index_sizes: dict[str, int] | None = None) -> list[tuple[str, ...]]:
+    """The comparison with each policy's storage figures, header first, as display strings."""
+    sizes = index_sizes or {}
+    rows = [SUMMARY_HEADER]
+    for comparison in result["comparisons"]:
+        name = comparison["strategy"]
+        growth = storage_growth(result["indexes"][name], sizes.get(name))
+        outcomes = chunk_index.pair_outcomes(comparison)
+        kept = sum(1 for _, is_kept in outcomes if is_kept)
+        rows.append(
+            (
+                comparison["strategy"],
+                str(growth.chunk_count),
+                f"{growth.mean_chunk_chars:.1f}",
+                f"{growth.index_bytes:,}",
+                f"{growth.ratio:.2f}x",
+                f"{kept} of {len(outcomes)}",
+            )
+        )
+    return rows
+
+
+def pair_verdict_lines(result: dict, names: tuple[str, ...] = ()) -> list[str]:
+    """One line per declared pair: its name and whether each policy keeps it in one chunk.
+
+    ``names`` labels a single-pair result, whose comparison records no name:
+    ``["save-copy: fixed-char split, paragraph split, heading-aware same chunk"]``.
+    """
+    outcomes = {comparison["strategy"]: chunk_index.pair_outcomes(comparison) for comparison in result["comparisons"]}
+    first = next(iter(outcomes.values()))
+    if not first:
+        return ["no span checks declared: add instruction/qualifier pairs to the manifest's span_checks"]
+    lines = []
+    for position, (name, _) in enumerate(first):
+        label = name if name is not None else (names[position] if position < len(names) else "instruction + qualifier")
+        verdicts = ", ".join(
+            f"{policy} {'same chunk' if pairs[position][1] else 'split'}" for policy, pairs in outcomes.items()
+        )
+        lines.append(f"{printable(label)}: {verdicts}")
+    return lines
+
+
+def summary_table(result: dict, names: tuple[str, ...] = (), index_sizes: dict[str, int] | None = None) -> str:
+    """The summary rows as aligned plain text (numbers right, words left), then each pair's verdicts."""
+    rows = summary_rows(result, index_sizes)
+    widths = [max(len(row[column]) for row in rows) for column in range(len(SUMMARY_HEADER))]
+    lines = []
+    for row in rows:
+        cells = [
+            cell.rjust(widths[column]) if column in NUMERIC_COLUMNS else cell.ljust(widths[column])
+            for column, cell in enumerate(row)
+        ]
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines + pair_verdict_lines(result, names))
