@@ -26,7 +26,7 @@ from bisect import bisect_left
 from dataclasses import dataclass
 
 import chunk_index
-from load_documents import counted
+from load_documents import counted, line_span
 from summary import NUMERIC_COLUMNS, StorageGrowth, growth_sentence, storage_growth, summary_rows
 
 ID_PREFIX_LENGTH = 12
@@ -349,10 +349,7 @@ def policy_view(name: str, index: dict, checks: tuple) -> PolicyView:
 
 def chunk_caption(chunk: dict) -> str:
     """``"chunk 0 · id 3f2a9c1b0d4e · line 5 · [51, 130) · 79 chars"``."""
-    if chunk["start_line"] == chunk["end_line"]:
-        lines = f"line {chunk['start_line']}"
-    else:
-        lines = f"lines {chunk['start_line']}-{chunk['end_line']}"
+    lines = line_span(chunk["start_line"], chunk["end_line"])
     return (
         f"chunk {chunk['order']} · id {chunk['chunk_id'][:ID_PREFIX_LENGTH]} · {lines}"
         f" · [{chunk['start']}, {chunk['end']}) · {chunk['end'] - chunk['start']} chars"
@@ -361,9 +358,7 @@ def chunk_caption(chunk: dict) -> str:
 
 def gap_caption(segment: Segment) -> str:
     """``"outside every chunk · lines 1-4 · [0, 51)"``."""
-    first = segment.rows[0].line
-    last = segment.rows[-1].line
-    lines = f"line {first}" if first == last else f"lines {first}-{last}"
+    lines = line_span(segment.rows[0].line, segment.rows[-1].line)
     return f"outside every chunk · {lines} · [{segment.start}, {segment.end})"
 
 

@@ -79,6 +79,11 @@ def quoted(value: object, limit: int = 60) -> str:
     return text
 
 
+def line_span(first: int, last: int) -> str:
+    """``line_span(5, 5)`` -> ``"line 5"``; ``line_span(5, 7)`` -> ``"lines 5-7"``."""
+    return f"line {first}" if first == last else f"lines {first}-{last}"
+
+
 def counted(count: int, noun: str) -> str:
     """``counted(1, "chunk")`` -> ``"1 chunk"``, ``counted(1200, "chunk")`` -> ``"1,200 chunks"``."""
     return f"{count:,} {noun}" if count == 1 else f"{count:,} {noun}s"

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import chunk_index
-from load_documents import SOURCE_FIELDS, IngestionError, quoted, read_json_file
+from load_documents import SOURCE_FIELDS, IngestionError, line_span, quoted, read_json_file
 
 DIFF_VERSION = 1
 # Characters str.splitlines() breaks on that json.dumps leaves raw with ensure_ascii=False.
@@ -309,11 +309,7 @@ def needed_chunk_line(chunk: dict) -> str:
 
     ``"aster-copy-v1" order 2 [271, 431) line 9: "After a refusal, …"``
     """
-    lines = (
-        f"line {chunk['start_line']}"
-        if chunk["start_line"] == chunk["end_line"]
-        else f"lines {chunk['start_line']}-{chunk['end_line']}"
-    )
+    lines = line_span(chunk["start_line"], chunk["end_line"])
     return f"{quoted(chunk['source_id'])} order {chunk['order']} [{chunk['start']}, {chunk['end']}) {lines}: {quoted(chunk['text'], 72)}"
 
 

@@ -21,6 +21,7 @@ from typing import Iterator
 
 import chunk_index
 from load_documents import MAX_SOURCE_BYTES, Manifest, SpanCheck, printable
+from summary import NO_SPAN_CHECKS
 
 SWEPT_POLICIES = ("heading-aware", "fixed-char")
 # 40 to 600 in steps of 20 holds both supported sizes (80 and 220) and runs
@@ -223,7 +224,7 @@ def sweep_table(sweep: dict) -> str:
     )
     lines.append("")
     if not sweep["pairs"]:
-        lines.append("no span checks declared: add instruction/qualifier pairs to the manifest's span_checks")
+        lines.append(NO_SPAN_CHECKS)
         return "\n".join(lines)
     lines.append("smallest heading-aware target that keeps each pair together:")
     for pair in sweep["pairs"]:

@@ -94,6 +94,7 @@ def growth_sentence(growth: StorageGrowth) -> str:
     )
 
 
+NO_SPAN_CHECKS = "no span checks declared: add instruction/qualifier pairs to the manifest's span_checks"
 SUMMARY_HEADER = ("policy", "chunks", "mean chars", "index bytes", "x source", "pairs kept together")
 NUMERIC_COLUMNS = frozenset({1, 2, 3, 4})
 
@@ -129,7 +130,7 @@ def pair_verdict_lines(result: dict, names: tuple[str, ...] = ()) -> list[str]:
     outcomes = {comparison["strategy"]: chunk_index.pair_outcomes(comparison) for comparison in result["comparisons"]}
     first = next(iter(outcomes.values()))
     if not first:
-        return ["no span checks declared: add instruction/qualifier pairs to the manifest's span_checks"]
+        return [NO_SPAN_CHECKS]
     lines = []
     for position, (name, _) in enumerate(first):
         label = name if name is not None else (names[position] if position < len(names) else "instruction + qualifier")
