@@ -209,13 +209,12 @@ def checked_report(value: str, output: Path | None, protected: tuple[Path, ...])
 def run_build(args: argparse.Namespace) -> int:
     """The main job: load, build the three indexes, compare every span check, write the result."""
     manifest_path = manifest_argument(args.manifest)
-    output = checked_output(args.output, (manifest_path,))
+    # Checked against the manifest before any work, then against the sources it names.
+    checked_output(args.output, (manifest_path,))
     manifest = load_manifest(manifest_path)
-    for path in manifest.source_paths():
-        checked_output(args.output, (path,))
-    html_path = (
-        None if args.html is None else checked_report(args.html, output, (manifest_path, *manifest.source_paths()))
-    )
+    inputs = (manifest_path, *manifest.source_paths())
+    output = checked_output(args.output, inputs)
+    html_path = None if args.html is None else checked_report(args.html, output, inputs)
     result = chunk_index.build_checked_result(manifest.sources, manifest.span_checks)
     result_bytes = saved_json_bytes(result)
     files = [] if output is None else [(output, result_bytes)]
