@@ -26,7 +26,8 @@ from bisect import bisect_left
 from dataclasses import dataclass
 
 import chunk_index
-from load_documents import counted, line_span
+import span_checks
+from errors import counted, line_span
 from summary import NUMERIC_COLUMNS, StorageGrowth, growth_sentence, storage_growth, summary_rows
 
 ID_PREFIX_LENGTH = 12
@@ -267,7 +268,7 @@ def numbered(orders: list[int]) -> str:
 
 def span_placement(chunks: list[dict], start: int, end: int) -> str:
     """Where a span sits: ``"in chunk 0"``, ``"cut across chunks 0 and 1"`` or ``"in no chunk"``."""
-    holders = [chunk["order"] for chunk in chunks if chunk_index.chunk_holds(chunk, start, end)]
+    holders = [chunk["order"] for chunk in chunks if span_checks.chunk_holds(chunk, start, end)]
     if holders:
         return f"in {numbered(holders)}"
     touched = [chunk["order"] for chunk in chunks if chunk["start"] < end and start < chunk["end"]]
@@ -288,8 +289,8 @@ def pair_verdict(check, chunks: list[dict], newlines: list[int], check_count: in
     together = [
         chunk["order"]
         for chunk in chunks
-        if chunk_index.chunk_holds(chunk, instruction.start, instruction.end)
-        and chunk_index.chunk_holds(chunk, qualifier.start, qualifier.end)
+        if span_checks.chunk_holds(chunk, instruction.start, instruction.end)
+        and span_checks.chunk_holds(chunk, qualifier.start, qualifier.end)
     ]
     if together:
         return f"kept together{named}: instruction and qualifier both in {numbered(together)}"

@@ -20,7 +20,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import chunk_index
-from load_documents import SOURCE_FIELDS, IngestionError, line_span, quoted, read_json_file
+import validate
+from errors import IngestionError, line_span, quoted
+from load_documents import SOURCE_FIELDS
+from strict_json import read_json_file
 
 DIFF_VERSION = 1
 # Characters str.splitlines() breaks on that json.dumps leaves raw with ensure_ascii=False.
@@ -70,10 +73,10 @@ def load_indexes(path: Path) -> SavedIndexes:
     """
     value = read_json_file(path)
     try:
-        kind, artifact = chunk_index.validate_artifact(value)
+        kind, artifact = validate.validate_artifact(value)
     except IngestionError as error:
         raise IngestionError(error.code, f"{path}: {error.where}", error.what) from error
-    return SavedIndexes(path, kind, chunk_index.artifact_indexes(kind, artifact))
+    return SavedIndexes(path, kind, validate.artifact_indexes(kind, artifact))
 
 
 def selected_indexes(saved: SavedIndexes, policy: str | None) -> dict[str, dict]:

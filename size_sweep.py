@@ -6,7 +6,7 @@ declared pairs that share a chunk. For each pair it also finds, exactly, the
 smallest heading-aware target that keeps it together.
 
 Sweep configs live only in memory and in the printed table: nothing here is
-saved, and ``chunk_index.validate_index`` keeps refusing any config but the
+saved, and ``validate.validate_index`` keeps refusing any config but the
 spec's three. Only spans are cut (no hashes), which is what makes a sweep of
 dozens of sizes cheap; the spans are the same ``chunk_index`` cuts for a build.
 """
@@ -20,7 +20,9 @@ from dataclasses import dataclass
 from typing import Iterator
 
 import chunk_index
-from load_documents import MAX_SOURCE_BYTES, Manifest, SpanCheck, printable
+import markdown_grammar
+from errors import printable
+from load_documents import MAX_SOURCE_BYTES, Manifest, SpanCheck
 from summary import NO_SPAN_CHECKS
 
 SWEPT_POLICIES = ("heading-aware", "fixed-char")
@@ -65,7 +67,7 @@ def keeps_pair(chunks: list[tuple[int, int]], check: SpanCheck) -> bool:
     return any(holds(chunk, instruction) and holds(chunk, qualifier) for chunk in chunks)
 
 
-def source_chunks(config: dict, text: str, sections: list[chunk_index.Section]) -> list[tuple[int, int]]:
+def source_chunks(config: dict, text: str, sections: list[markdown_grammar.Section]) -> list[tuple[int, int]]:
     """Every chunk span ``config`` cuts from one source, section by section, as a build would."""
     return [span for section in sections for span in chunk_index.section_chunk_spans(config, text, section)]
 
@@ -83,7 +85,7 @@ def policy_row(config: dict, texts: dict[str, str], sections: dict[str, list], c
     }
 
 
-def section_holding(sections: list[chunk_index.Section], start: int, end: int) -> chunk_index.Section | None:
+def section_holding(sections: list[markdown_grammar.Section], start: int, end: int) -> markdown_grammar.Section | None:
     """The section whose body holds all of ``[start, end)``, or ``None`` (a heading line or a heading in between)."""
     for section in sections:
         if section.body_start <= start and end <= section.body_end:
@@ -143,7 +145,7 @@ def smallest_grouping_target(paragraphs: list[tuple[int, int]], start: int, end:
     return next((target for target in grouping_thresholds(relevant, end - start) if kept(target)), None)
 
 
-def pair_target(check: SpanCheck, text: str, sections: list[chunk_index.Section]) -> PairTarget:
+def pair_target(check: SpanCheck, text: str, sections: list[markdown_grammar.Section]) -> PairTarget:
     """The smallest heading-aware target for one declared pair, with a verdict a person reads."""
     instruction = section_holding(sections, check.instruction.start, check.instruction.end)
     qualifier = section_holding(sections, check.qualifier.start, check.qualifier.end)
@@ -151,7 +153,7 @@ def pair_target(check: SpanCheck, text: str, sections: list[chunk_index.Section]
         return PairTarget(check, None, NEVER_IN_HEADING)
     if instruction != qualifier:
         return PairTarget(check, None, NEVER_ACROSS_HEADING)
-    paragraphs = chunk_index.paragraph_spans(text, instruction.body_start, instruction.body_end)
+    paragraphs = markdown_grammar.paragraph_spans(text, instruction.body_start, instruction.body_end)
     start = min(check.instruction.start, check.qualifier.start)
     end = max(check.instruction.end, check.qualifier.end)
     target = smallest_grouping_target(paragraphs, start, end)
@@ -165,7 +167,7 @@ def pair_target(check: SpanCheck, text: str, sections: list[chunk_index.Section]
 def run_sweep(manifest: Manifest, sizes: tuple[int, ...]) -> dict:
     """The sweep as plain data: one row per size, the paragraph policy for reference, and each pair's target."""
     texts = {source["source_id"]: source["text"] for source in manifest.sources}
-    sections = {source_id: chunk_index.heading_sections(text, source_id) for source_id, text in texts.items()}
+    sections = {source_id: markdown_grammar.heading_sections(text, source_id) for source_id, text in texts.items()}
     checks = manifest.span_checks
     rows = [
         {

@@ -21,18 +21,19 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath, PurePosixPath
 
 import chunk_index
+import markdown_grammar
+import span_checks
+import validate
+from errors import IngestionError, printable, quoted
 from indented_json import saved_json_bytes
 from load_documents import (
     SOURCE_FIELDS,
-    IngestionError,
     Manifest,
     checked_manifest_sources,
     decode_source_text,
     manifest_from_value,
-    quoted,
     read_manifest_value,
     read_source_bytes,
-    printable,
 )
 
 DEFAULT_VERSION = "1.0"
@@ -105,7 +106,7 @@ def pinnable_file_sha256(folder: Path, relative: str, where: str) -> str:
     """The sha256 of a file that passes every check a build makes, heading included."""
     raw = read_source_bytes(folder, relative, where)
     text = decode_source_text(raw, relative, where)
-    chunk_index.heading_sections(text, where)
+    markdown_grammar.heading_sections(text, where)
     return hashlib.sha256(raw).hexdigest()
 
 
@@ -297,12 +298,12 @@ def stale_sources(indexes: dict, manifest: Manifest) -> list[str]:
 
 def require_current(kind: str, artifact: dict, manifest: Manifest, where: str) -> dict:
     """The artifact's indexes, refused as stale unless they hold the manifest's pins (and, for a result, answer its span checks)."""
-    indexes = chunk_index.artifact_indexes(kind, artifact)
+    indexes = validate.artifact_indexes(kind, artifact)
     problems = stale_sources(indexes, manifest)
     if problems:
         raise IngestionError("stale_result", where, "; ".join(problems))
     if kind == "result":
-        expected = chunk_index.checked_comparisons(indexes, manifest.span_checks)
+        expected = span_checks.checked_comparisons(indexes, manifest.span_checks)
         if chunk_index.digest(expected) != chunk_index.digest(artifact["comparisons"]):
             names = ", ".join(printable(check.name) for check in manifest.span_checks) or "none"
             raise IngestionError(

@@ -13,8 +13,9 @@ import json
 from dataclasses import dataclass
 
 import chunk_index
+import span_checks
+from errors import counted, printable
 from indented_json import saved_json_bytes
-from load_documents import counted, printable
 
 
 @dataclass(frozen=True)
@@ -106,7 +107,7 @@ def summary_rows(result: dict, index_sizes: dict[str, int] | None = None) -> lis
     for comparison in result["comparisons"]:
         name = comparison["strategy"]
         growth = storage_growth(result["indexes"][name], sizes.get(name))
-        outcomes = chunk_index.pair_outcomes(comparison)
+        outcomes = span_checks.pair_outcomes(comparison)
         kept = sum(1 for _, is_kept in outcomes if is_kept)
         rows.append(
             (
@@ -127,7 +128,7 @@ def pair_verdict_lines(result: dict, names: tuple[str, ...] = ()) -> list[str]:
     ``names`` labels a single-pair result, whose comparison records no name:
     ``["save-copy: fixed-char split, paragraph split, heading-aware same chunk"]``.
     """
-    outcomes = {comparison["strategy"]: chunk_index.pair_outcomes(comparison) for comparison in result["comparisons"]}
+    outcomes = {comparison["strategy"]: span_checks.pair_outcomes(comparison) for comparison in result["comparisons"]}
     first = next(iter(outcomes.values()))
     if not first:
         return [NO_SPAN_CHECKS]

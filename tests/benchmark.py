@@ -41,6 +41,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 ROOT = Path(__file__).resolve().parent.parent
 PHASES = ("load", "build", "write", "validate")
@@ -188,9 +189,21 @@ def lab_modules():
     sys.path.insert(0, str(ROOT))
     import chunk_index
     import load_documents
+    import outputs
     import run
+    import span_checks
+    import strict_json
+    import validate
 
-    return chunk_index, load_documents, run
+    return SimpleNamespace(
+        chunk_index=chunk_index,
+        load_documents=load_documents,
+        outputs=outputs,
+        run=run,
+        span_checks=span_checks,
+        strict_json=strict_json,
+        validate=validate,
+    )
 
 
 def verify_result(result: dict, data: bytes) -> None:
@@ -199,7 +212,8 @@ def verify_result(result: dict, data: bytes) -> None:
     The written bytes must be ``json.dumps(indent=2)`` exactly, and every chunk
     id and index id the ``digest`` of what it names.
     """
-    chunk_index, _, _ = lab_modules()
+    lab = lab_modules()
+    chunk_index = lab.chunk_index
     if data != (json.dumps(result, indent=2, ensure_ascii=False) + "\n").encode("utf-8"):
         raise SystemExit("verify: the written bytes differ from json.dumps(result, indent=2)")
     for name, index in result["indexes"].items():
@@ -214,7 +228,8 @@ def verify_result(result: dict, data: bytes) -> None:
 
 def measure_one(count: int, folder: Path, verify: bool = False) -> dict:
     """Time every phase on a corpus of ``count`` documents written into ``folder``."""
-    chunk_index, load_documents, run = lab_modules()
+    lab = lab_modules()
+    load_documents, run = lab.load_documents, lab.run
     manifest_path = write_corpus(folder, count)
     source_bytes = sum(path.stat().st_size for path in (folder / "docs").iterdir())
     output = folder / "result.json"
@@ -226,7 +241,7 @@ def measure_one(count: int, folder: Path, verify: bool = False) -> dict:
 
     check = manifest.span_checks[0]
     started = time.perf_counter()
-    result = chunk_index.build_result(
+    result = lab.span_checks.build_result(
         manifest.sources, check.source_id, check.instruction.as_list(), check.qualifier.as_list()
     )
     seconds["build"] = time.perf_counter() - started
@@ -234,7 +249,7 @@ def measure_one(count: int, folder: Path, verify: bool = False) -> dict:
     started = time.perf_counter()
     data = run.saved_json_bytes(result)
     serialised = time.perf_counter()
-    run.write_atomically(output, data)
+    lab.outputs.write_atomically(output, data)
     seconds["write"] = time.perf_counter() - started
     # The write splits into serialising (the lab's code) and the file's way to disk (fsync).
     seconds["serialise"] = serialised - started
@@ -246,7 +261,7 @@ def measure_one(count: int, folder: Path, verify: bool = False) -> dict:
     del result, manifest
 
     started = time.perf_counter()
-    _, validated = chunk_index.validate_artifact(load_documents.read_json_file(output))
+    _, validated = lab.validate.validate_artifact(lab.strict_json.read_json_file(output))
     seconds["validate"] = time.perf_counter() - started
     # Read before the floor, whose own copies of the result are not the lab's work.
     shared_peak = peak_memory_bytes()
@@ -275,8 +290,8 @@ def measure_one(count: int, folder: Path, verify: bool = False) -> dict:
 
 def measure_validate_peak(path: Path) -> dict:
     """Peak memory of the validate job alone, as ``run.py validate`` runs it, in a fresh process."""
-    chunk_index, load_documents, _ = lab_modules()
-    chunk_index.validate_artifact(load_documents.read_json_file(path))
+    lab = lab_modules()
+    lab.validate.validate_artifact(lab.strict_json.read_json_file(path))
     return {"validate_peak_bytes": peak_memory_bytes()}
 
 

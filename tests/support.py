@@ -16,6 +16,7 @@ import unittest
 from pathlib import Path
 
 import chunk_index
+import span_checks
 from load_documents import load_manifest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,7 +45,7 @@ def fixture_result() -> dict:
     """The result of the lab's own manifest, built in-process."""
     manifest = load_manifest(MANIFEST)
     check = manifest.span_checks[0]
-    return chunk_index.build_result(
+    return span_checks.build_result(
         manifest.sources, check.source_id, check.instruction.as_list(), check.qualifier.as_list()
     )
 

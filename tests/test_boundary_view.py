@@ -19,8 +19,9 @@ from pathlib import Path
 
 import boundary_view
 import chunk_index
-import summary
 import run
+import span_checks
+import summary
 from load_documents import Span, SpanCheck, load_manifest
 from tests.support import MANIFEST, ROOT, RUN_PY, LabTestCase, run_lab
 
@@ -340,7 +341,7 @@ class HtmlReportTest(LabTestCase):
 
     def test_report_marks_the_two_spans(self) -> None:
         page = boundary_view.html_report(
-            run.chunk_index.build_result(*fixture_inputs()), load_manifest(MANIFEST).span_checks
+            run.span_checks.build_result(*fixture_inputs()), load_manifest(MANIFEST).span_checks
         )
         instruction = f'<mark class="instruction">{V1_TEXT[51:77]}</mark>'
         qualifier = f'<mark class="qualifier">{V1_TEXT[131:171]}</mark>'
@@ -449,12 +450,12 @@ class SavedIndexSizesTest(unittest.TestCase):
         ]
         for checks in (load_manifest(ROOT / "manifest.json").span_checks, ()):
             with self.subTest(checks=len(checks)):
-                result = chunk_index.build_checked_result(sources, checks)
+                result = span_checks.build_checked_result(sources, checks)
                 expected = {name: len(run.saved_json_bytes(index)) for name, index in result["indexes"].items()}
                 self.assertEqual(summary.saved_index_sizes(run.saved_json_bytes(result)), expected)
 
     def test_bytes_laid_out_otherwise_give_no_sizes(self) -> None:
-        result = chunk_index.build_checked_result(load_manifest(ROOT / "manifest.json").sources, ())
+        result = span_checks.build_checked_result(load_manifest(ROOT / "manifest.json").sources, ())
         self.assertEqual(summary.saved_index_sizes(json.dumps(result).encode("utf-8")), {})
 
 

@@ -12,7 +12,10 @@ import json
 import unittest
 
 import chunk_index
-from load_documents import IngestionError, load_manifest
+import markdown_grammar
+import span_checks
+from errors import IngestionError
+from load_documents import load_manifest
 from tests.support import MANIFEST
 
 
@@ -41,7 +44,7 @@ class FixtureTexts(unittest.TestCase):
 
 class SectionsAndParagraphs(FixtureTexts):
     def test_sections_skip_the_blank_title_body(self):
-        sections = chunk_index.heading_sections(self.v1)
+        sections = markdown_grammar.heading_sections(self.v1)
         titles = [section.title for section in sections]
         self.assertEqual(titles, ["Create a copy", "List documents", "Untrusted example text"])
         create = sections[0]
@@ -54,23 +57,23 @@ class SectionsAndParagraphs(FixtureTexts):
         for text in ("plain text\n", "\n# Late heading\nbody\n", "#NoSpace\nbody\n"):
             with self.subTest(text=text):
                 with self.assertRaises(IngestionError) as caught:
-                    chunk_index.heading_sections(text)
+                    markdown_grammar.heading_sections(text)
                 self.assertEqual(caught.exception.code, "heading_required")
 
     def test_headings_of_any_level_end_a_section(self):
         text = "# A\nintro\n###### Deep\nbody\n####### not a heading\n"
-        sections = chunk_index.heading_sections(text)
+        sections = markdown_grammar.heading_sections(text)
         self.assertEqual([section.title for section in sections], ["A", "Deep"])
         self.assertEqual(text[sections[1].body_start : sections[1].body_end], "body\n####### not a heading\n")
 
     def test_paragraphs_are_runs_of_non_blank_lines_with_their_newline(self):
-        self.assertEqual(chunk_index.paragraph_spans("\nab\ncd\n\nef\n", 0, 11), [(1, 7), (8, 11)])
-        self.assertEqual(chunk_index.paragraph_spans("ab\n  \t\ncd", 0, 9), [(0, 3), (7, 9)])
-        self.assertEqual(chunk_index.paragraph_spans("\n\n", 0, 2), [])
+        self.assertEqual(markdown_grammar.paragraph_spans("\nab\ncd\n\nef\n", 0, 11), [(1, 7), (8, 11)])
+        self.assertEqual(markdown_grammar.paragraph_spans("ab\n  \t\ncd", 0, 9), [(0, 3), (7, 9)])
+        self.assertEqual(markdown_grammar.paragraph_spans("\n\n", 0, 2), [])
 
     def test_fixture_paragraphs(self):
-        create = chunk_index.heading_sections(self.v1)[0]
-        spans = chunk_index.paragraph_spans(self.v1, create.body_start, create.body_end)
+        create = markdown_grammar.heading_sections(self.v1)[0]
+        spans = markdown_grammar.paragraph_spans(self.v1, create.body_start, create.body_end)
         expected = [
             self.paragraph(self.v1, "Call save_copy"),
             self.paragraph(self.v1, "This operation refuses"),
@@ -82,7 +85,7 @@ class SectionsAndParagraphs(FixtureTexts):
 
 class Policies(FixtureTexts):
     def test_fixed_char_slices_start_at_the_body_and_drop_blank_ones(self):
-        create = chunk_index.heading_sections(self.v1)[0]
+        create = markdown_grammar.heading_sections(self.v1)[0]
         spans = chunk_index.fixed_char_spans(self.v1, create.body_start, create.body_end, 80)
         self.assertEqual(spans[0], (50, 130))
         self.assertEqual([end - start for start, end in spans[:-1]], [80] * (len(spans) - 1))
@@ -97,7 +100,7 @@ class Policies(FixtureTexts):
         self.assertEqual(chunk_index.grouped_spans([(0, 500)], 220), [(0, 500)])
 
     def test_counts_and_verdicts_the_spec_names(self):
-        result = chunk_index.build_result(tuple(self.sources.values()), "aster-copy-v1", [51, 77], [131, 171])
+        result = span_checks.build_result(tuple(self.sources.values()), "aster-copy-v1", [51, 77], [131, 171])
         verdicts = {
             comparison["strategy"]: (comparison["chunk_count"], comparison["instruction_and_qualifier_share_chunk"])
             for comparison in result["comparisons"]

@@ -8,7 +8,8 @@ import subprocess
 import sys
 from unittest import mock
 
-import chunk_index
+import outputs
+import validate
 from tests.support import ROOT, RUN_PY, LabTestCase, reforge_index, run_lab
 
 
@@ -266,7 +267,7 @@ class Imports(LabTestCase):
         )
         self.assertEqual(completed.returncode, 0, completed.stderr)
         saved = json.loads((self.folder / "r.json").read_text(encoding="utf-8"))
-        self.assertEqual(chunk_index.validate_artifact(saved)[0], "result")
+        self.assertEqual(validate.validate_artifact(saved)[0], "result")
 
 
 class AtomicWrite(LabTestCase):
@@ -276,7 +277,7 @@ class AtomicWrite(LabTestCase):
         result = self.folder / "result.json"
         report = self.folder / "report.html"
         result.write_bytes(b"old result\n")
-        staged = run.staged_copy
+        staged = outputs.staged_copy
         calls = []
 
         def fail_on_second(path, data):
@@ -285,7 +286,7 @@ class AtomicWrite(LabTestCase):
                 raise OSError(28, "No space left on device", str(path))
             return staged(path, data)
 
-        with mock.patch.object(run, "staged_copy", side_effect=fail_on_second):
+        with mock.patch.object(outputs, "staged_copy", side_effect=fail_on_second):
             code = run.main(["--output", str(result), "--html", str(report)])
         self.assertEqual(code, run.EXIT_USAGE)
         self.assertEqual(result.read_bytes(), b"old result\n")
@@ -306,21 +307,20 @@ class AtomicWrite(LabTestCase):
         target.write_bytes(b"old\n")
         disk_full = OSError(28, "No space left on device")
         with mock.patch.object(run.os, "replace", side_effect=disk_full), self.assertRaises(run.UsageError) as caught:
-            run.emit(b"new\n", target)
+            outputs.emit(b"new\n", target)
         self.assertIn("output_unwritable", str(caught.exception))
         self.assertEqual(target.read_bytes(), b"old\n")
         self.assertEqual([path.name for path in self.folder.iterdir()], ["result.json"])
 
     def test_a_new_file_gets_ordinary_permissions_and_a_replaced_one_keeps_its_own(self):
-        import run
 
         fresh = self.folder / "fresh.json"
-        run.write_atomically(fresh, b"{}\n")
+        outputs.write_atomically(fresh, b"{}\n")
         umask = os.umask(0)
         os.umask(umask)
         self.assertEqual(fresh.stat().st_mode & 0o777, 0o666 & ~umask)
         kept = self.folder / "kept.json"
         kept.write_bytes(b"old\n")
         kept.chmod(0o640)
-        run.write_atomically(kept, b"new\n")
+        outputs.write_atomically(kept, b"new\n")
         self.assertEqual((kept.read_bytes(), kept.stat().st_mode & 0o777), (b"new\n", 0o640))

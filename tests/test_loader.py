@@ -7,7 +7,8 @@ import json
 import os
 from pathlib import Path
 
-from load_documents import SOURCE_FIELDS, IngestionError, load_manifest
+from errors import IngestionError
+from load_documents import SOURCE_FIELDS, load_manifest
 from tests.support import LabTestCase
 
 

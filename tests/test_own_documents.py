@@ -17,7 +17,10 @@ from pathlib import Path
 import chunk_index
 import size_sweep
 import source_pins
-from load_documents import IngestionError, load_manifest
+import span_checks
+import validate
+from errors import IngestionError
+from load_documents import load_manifest
 from tests.support import ROOT, LabTestCase, run_lab
 
 WIDGET = "# Widget API\n\n## Open\n\nCall open_widget(name).\n\nThis call refuses a name that is already open.\n\n## Close\n\nCall close_widget(name) when done.\n"
@@ -436,7 +439,7 @@ class ManyPairsTests(OwnDocumentsTestCase):
         for comparison in result["comparisons"]:
             policy = comparison["strategy"]
             with self.subTest(policy=policy):
-                self.assertEqual(list(comparison), list(chunk_index.PAIRS_COMPARISON_KEYS))
+                self.assertEqual(list(comparison), list(span_checks.PAIRS_COMPARISON_KEYS))
                 verdicts = {pair["name"]: pair["instruction_and_qualifier_share_chunk"] for pair in comparison["pairs"]}
                 wanted = {name: by_policy[policy] for name, by_policy in expected.items()}
                 self.assertEqual(verdicts, wanted)
@@ -452,8 +455,8 @@ class ManyPairsTests(OwnDocumentsTestCase):
         manifest = self.copy_inputs()
         checks, _ = self.fixture_checks()
         self.set_span_checks(manifest, checks)
-        result = chunk_index.build_checked_result(load_manifest(manifest).sources, load_manifest(manifest).span_checks)
-        chunk_index.validate_result(copy.deepcopy(result))
+        result = span_checks.build_checked_result(load_manifest(manifest).sources, load_manifest(manifest).span_checks)
+        validate.validate_result(copy.deepcopy(result))
         for policy_position in range(len(chunk_index.POLICY_NAMES)):
             for recount in (False, True):
                 with self.subTest(policy=chunk_index.POLICY_NAMES[policy_position], recount=recount):
@@ -466,17 +469,17 @@ class ManyPairsTests(OwnDocumentsTestCase):
                             item["instruction_and_qualifier_share_chunk"] for item in comparison["pairs"]
                         )
                     with self.assertRaises(IngestionError) as raised:
-                        chunk_index.validate_result(forged)
+                        validate.validate_result(forged)
                     self.assertEqual(raised.exception.code, "comparison_mismatch")
         moved = copy.deepcopy(result)
         moved["comparisons"][0]["pairs"][0]["source_id"] = "nowhere"
         with self.assertRaises(IngestionError) as raised:
-            chunk_index.validate_result(moved)
+            validate.validate_result(moved)
         self.assertEqual(raised.exception.code, "comparison_pair")
         past = copy.deepcopy(result)
         past["comparisons"][0]["pairs"][0]["qualifier_span"] = [0, 10_000]
         with self.assertRaises(IngestionError) as raised:
-            chunk_index.validate_result(past)
+            validate.validate_result(past)
         self.assertEqual(raised.exception.code, "comparison_span")
 
     def test_no_span_checks_builds_indexes_with_empty_comparisons(self) -> None:
@@ -502,7 +505,7 @@ class ManyPairsTests(OwnDocumentsTestCase):
         )
         (self.folder / "manifest.json").write_bytes(source_pins_outcome.manifest_bytes)
         manifest = load_manifest(self.folder / "manifest.json")
-        result = chunk_index.build_checked_result(manifest.sources, manifest.span_checks)
+        result = span_checks.build_checked_result(manifest.sources, manifest.span_checks)
         self.assertEqual(result["fixture_scope"], chunk_index.OWN_DOCUMENTS_SCOPE)
 
 
@@ -583,7 +586,7 @@ class SweepTests(OwnDocumentsTestCase):
         manifest = load_manifest(ROOT / "manifest.json")
         index = chunk_index.build_index(size_sweep.sweep_config("heading-aware", 219), manifest.sources)
         with self.assertRaises(IngestionError) as raised:
-            chunk_index.validate_index(index)
+            validate.validate_index(index)
         self.assertEqual(raised.exception.code, "unsupported_chunk_config")
         self.assertNotIn(219, [chunk_index.policy_config(name)["max_chars"] for name in chunk_index.POLICY_NAMES])
 
@@ -605,7 +608,7 @@ class CurrentResultTests(OwnDocumentsTestCase):
         forged_sources[1]["text"] = forged_sources[1]["text"].replace("Call", "Never call", 1)
         forged_sources[1]["sha256"] = chunk_index.sha(forged_sources[1]["text"])
         check = loaded.span_checks[0]
-        forged = chunk_index.build_result(
+        forged = span_checks.build_result(
             forged_sources, check.source_id, check.instruction.as_list(), check.qualifier.as_list()
         )
         self.write_json("forged.json", forged)

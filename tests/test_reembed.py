@@ -14,6 +14,7 @@ from pathlib import Path
 
 import chunk_index
 import reembed
+import span_checks
 from load_documents import load_manifest, normalize_newlines
 from tests.support import ROOT, LabTestCase, fixture_result, reforge_index, run_lab
 
@@ -180,7 +181,7 @@ class DiffRevisionReasonsTest(ReembedTestCase):
         )
         manifest = load_manifest(manifest_path)
         check = manifest.span_checks[0]
-        result = chunk_index.build_result(
+        result = span_checks.build_result(
             manifest.sources, check.source_id, check.instruction.as_list(), check.qualifier.as_list()
         )
         new_path = self.write_json("escape.json", result)

@@ -7,7 +7,10 @@ import json
 import unittest
 
 import chunk_index
-from load_documents import IngestionError, parse_json_bytes, read_bounded
+import span_checks
+import validate
+from errors import IngestionError
+from strict_json import parse_json_bytes, read_bounded
 from tests.support import LabTestCase, fixture_result, reforge_index
 
 
@@ -67,13 +70,13 @@ class TamperedIndex(unittest.TestCase):
 
     def assert_refused_at(self, index: dict, code: str, where: str, what: str | None = None) -> None:
         with self.assertRaises(IngestionError) as caught:
-            chunk_index.validate_index(index, "indexes.paragraph")
+            validate.validate_index(index, "indexes.paragraph")
         self.assertEqual((caught.exception.code, caught.exception.where), (code, where), str(caught.exception))
         if what is not None:
             self.assertEqual(caught.exception.what, what)
 
     def test_the_untouched_index_passes(self):
-        self.assertEqual(chunk_index.validate_index(self.paragraph_index()), self.result["indexes"]["paragraph"])
+        self.assertEqual(validate.validate_index(self.paragraph_index()), self.result["indexes"]["paragraph"])
 
     def test_changed_span_with_recomputed_hashes(self):
         index = self.paragraph_index()
@@ -119,7 +122,7 @@ class TamperedIndex(unittest.TestCase):
         )
         reforge_index(index)
         with self.assertRaises(IngestionError) as caught:
-            chunk_index.validate_index(index)
+            validate.validate_index(index)
         self.assertEqual(caught.exception.code, "index_mismatch")
 
 
@@ -127,7 +130,7 @@ class MutationTestCase(unittest.TestCase):
     """Mutate a deep copy of ``self.saved`` and return what ``self.validate`` refuses it with."""
 
     saved: dict
-    validate = staticmethod(chunk_index.validate_index)
+    validate = staticmethod(validate.validate_index)
 
     def refusal(self, mutate) -> IngestionError:
         forged = copy.deepcopy(self.saved)
@@ -201,13 +204,13 @@ class IndexRefusals(MutationTestCase):
                 holder[path[-1]] = odd
                 with self.subTest(path=path, odd=odd):
                     with self.assertRaises(IngestionError):
-                        chunk_index.validate_index(forged)
+                        validate.validate_index(forged)
                 checked += 1
         self.assertGreater(checked, 1000)
 
 
 class ResultValidation(MutationTestCase):
-    validate = staticmethod(chunk_index.validate_result)
+    validate = staticmethod(validate.validate_result)
 
     @classmethod
     def setUpClass(cls) -> None:
@@ -215,8 +218,8 @@ class ResultValidation(MutationTestCase):
         cls.saved = cls.result
 
     def test_the_fixture_result_passes(self):
-        self.assertEqual(chunk_index.validate_artifact(copy.deepcopy(self.result))[0], "result")
-        self.assertEqual(chunk_index.validate_artifact(copy.deepcopy(self.result["indexes"]["paragraph"]))[0], "index")
+        self.assertEqual(validate.validate_artifact(copy.deepcopy(self.result))[0], "result")
+        self.assertEqual(validate.validate_artifact(copy.deepcopy(self.result["indexes"]["paragraph"]))[0], "index")
 
     def test_a_flipped_verdict_is_refused(self):
         def flip(result):
@@ -275,7 +278,7 @@ class ResultValidation(MutationTestCase):
                 holder[place[-1]] = odd
                 with self.subTest(place=place, odd=odd):
                     with self.assertRaises(IngestionError):
-                        chunk_index.validate_result(forged)
+                        validate.validate_result(forged)
 
     def test_a_tampered_index_inside_a_result_names_its_path(self):
         def tamper(result):
@@ -289,7 +292,7 @@ class ResultValidation(MutationTestCase):
 
     def test_a_saved_file_round_trips_through_the_strict_reader(self):
         data = json.dumps(self.result, indent=2, ensure_ascii=False).encode("utf-8")
-        self.assertEqual(chunk_index.validate_artifact(parse_json_bytes(data, "result.json"))[0], "result")
+        self.assertEqual(validate.validate_artifact(parse_json_bytes(data, "result.json"))[0], "result")
 
 
 if __name__ == "__main__":
@@ -311,7 +314,7 @@ class ForgedButConsistent(unittest.TestCase):
             for document in cls.result["indexes"]["paragraph"]["documents"]
         ]
 
-    def refusal(self, value: dict, validate=chunk_index.validate_result) -> IngestionError:
+    def refusal(self, value: dict, validate=validate.validate_result) -> IngestionError:
         with self.assertRaises(IngestionError) as caught:
             validate(value)
         return caught.exception
@@ -323,14 +326,14 @@ class ForgedButConsistent(unittest.TestCase):
         sources[0]["text"] = text[:130] + "." + text[131:]
         result = copy.deepcopy(self.result)
         result["indexes"]["paragraph"] = chunk_index.build_index(chunk_index.policy_config("paragraph"), sources)
-        result["comparisons"] = chunk_index.build_comparisons(result["indexes"], "aster-copy-v1", [51, 77], [131, 171])
+        result["comparisons"] = span_checks.build_comparisons(result["indexes"], "aster-copy-v1", [51, 77], [131, 171])
         self.assertTrue(result["comparisons"][1]["instruction_and_qualifier_share_chunk"])
         error = self.refusal(result)
         self.assertEqual((error.code, error.where), ("documents_mismatch", "indexes.paragraph.documents[0].text"))
 
     def test_spans_past_every_text(self):
         result = copy.deepcopy(self.result)
-        result["comparisons"] = chunk_index.build_comparisons(
+        result["comparisons"] = span_checks.build_comparisons(
             result["indexes"], "aster-copy-v1", [900, 901], [902, 903]
         )
         error = self.refusal(result)
@@ -348,7 +351,7 @@ class ForgedButConsistent(unittest.TestCase):
                 for source, path in zip(sources, paths):
                     source["path"] = path
                 index = chunk_index.build_index(chunk_index.policy_config("heading-aware"), sources)
-                self.assertEqual(self.refusal(index, chunk_index.validate_index).code, code)
+                self.assertEqual(self.refusal(index, validate.validate_index).code, code)
 
 
 class QuotedValues(unittest.TestCase):

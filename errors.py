@@ -1,0 +1,67 @@
+"""The lab's one error type and how a refusal shows untrusted values.
+
+Every refusal the lab makes is an ``IngestionError``: a stable ``code``, the
+place, and what was wrong, printed by ``run.py`` as one line on stderr.
+``quoted`` and ``printable`` render untrusted text (paths, quotes, saved
+values) so that line can never break in two or drive the terminal.
+"""
+
+from __future__ import annotations
+
+import json
+
+
+class IngestionError(Exception):
+    """A refused input: a stable ``code``, the place (``where``) and what was wrong.
+
+    ``str(error)`` is what the CLI prints after ``error: ``, e.g.
+    ``hash_mismatch: manifest.json: sources[0] ("aster-copy-v1"): "docs/aster-copy-v1.md": manifest pins 34257e6c9c3e…, file has 0727ef1b6eff…; …``.
+    """
+
+    def __init__(self, code: str, where: str, what: str) -> None:
+        super().__init__(f"{code}: {where}: {what}")
+        self.code = code
+        self.where = where
+        self.what = what
+
+
+def quoted(value: object, limit: int = 60) -> str:
+    """Show an untrusted value as inert, one-line JSON, shortened to ``limit`` characters.
+
+    ``ensure_ascii`` escapes every control and non-ASCII character, so a value
+    can never move the terminal's cursor or pass for markup:
+    ``quoted("a\\x1b[2J")`` -> ``'"a\\\\u001b[2J"'``.
+    """
+    if isinstance(value, str) and len(value) > limit:
+        # Cut the text before escaping it, so an escape is never cut in half.
+        return json.dumps(value[:limit], ensure_ascii=True) + "…"
+    try:
+        text = json.dumps(value, ensure_ascii=True, sort_keys=True)
+    except (TypeError, ValueError):
+        text = f"<{type(value).__name__}>"
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return text
+
+
+def line_span(first: int, last: int) -> str:
+    """``line_span(5, 5)`` -> ``"line 5"``; ``line_span(5, 7)`` -> ``"lines 5-7"``."""
+    return f"line {first}" if first == last else f"lines {first}-{last}"
+
+
+def counted(count: int, noun: str) -> str:
+    """``counted(1, "chunk")`` -> ``"1 chunk"``, ``counted(1200, "chunk")`` -> ``"1,200 chunks"``."""
+    return f"{count:,} {noun}" if count == 1 else f"{count:,} {noun}s"
+
+
+def printable(text: str) -> str:
+    """``text`` as it is when every character prints, else as escaped JSON (see ``quoted``).
+
+    Paths and ids are shown plainly in the usual case, yet a name holding an
+    escape sequence cannot drive the terminal: ``printable("a\x1bb")`` -> ``'"a\\u001bb"'``.
+    """
+    return text if text.isprintable() else quoted(text, limit=200)
+
+
+class UsageError(IngestionError):
+    """A command line or output the lab will not act on: exit code 2 instead of 1, the same one line."""

@@ -1,0 +1,437 @@
+"""Re-derive a saved index or result and refuse it, naming the first divergence.
+
+A saved file is untrusted: every index is rebuilt from its own documents with
+the lab's own copy of its config, every comparison is recomputed, and any
+difference at all (types included, even when every hash was recomputed to
+match) is refused with ``IngestionError`` at the field that moved
+(``SPEC.md``, "Validation").
+"""
+
+from __future__ import annotations
+
+import marshal
+
+from chunk_index import (
+    DOCUMENT_KEYS,
+    EXECUTION_MODE,
+    INDEX_KEYS,
+    POLICY_NAMES,
+    RESULT_KEYS,
+    SCHEMA_VERSION,
+    build_index,
+    digest,
+    document_record,
+    policy_config,
+    policy_of_config,
+    result_scope,
+)
+from errors import IngestionError, quoted
+from load_documents import (
+    MAX_SOURCE_BYTES,
+    SHA256_PATTERN,
+    SOURCE_FIELDS,
+    VERSION_PATTERN,
+    check_text,
+    relative_path_parts,
+)
+from markdown_grammar import HEADING
+from span_checks import build_comparisons, build_pair_comparisons, is_pairs_comparison
+
+# Hashes are compared after the fields they are computed from, so a forged
+# index whose hashes were recomputed is reported at the field that was changed
+# ("chunks[1].end: saved 271, derived 270"), not at a hash that merely follows it.
+_HASH_KEYS = frozenset(
+    {"chunk_id", "index_id", "text_sha256", "normalized_text_sha256", "document_revision", "section_id"}
+)
+
+
+def join_path(prefix: str, key: str | int) -> str:
+    """``join_path("indexes", "paragraph")`` -> ``"indexes.paragraph"``; ints become ``[n]``."""
+    if isinstance(key, int):
+        return f"{prefix}[{key}]"
+    return f"{prefix}.{key}" if prefix else key
+
+
+def first_divergence(saved: object, derived: object, path: str) -> tuple[str, str] | None:
+    """The first place where ``saved`` differs from ``derived``, and how, or ``None``.
+
+    Types count: ``True`` differs from ``1`` and ``80.0`` from ``80``.
+    ``first_divergence({"a": 1}, {"a": True}, "x")`` -> ``("x.a", "saved 1 (int), derived true (bool)")``.
+    """
+    if type(saved) is not type(derived):
+        return (
+            path or "(top)",
+            f"saved {quoted(saved)} ({type(saved).__name__}), derived {quoted(derived)} ({type(derived).__name__})",
+        )
+    if isinstance(derived, dict):
+        missing = [key for key in derived if key not in saved]
+        if missing:
+            return path or "(top)", f"key {quoted(missing[0])} is missing"
+        extra = [key for key in saved if key not in derived]
+        if extra:
+            return path or "(top)", f"unexpected key {quoted(extra[0])}"
+        ordered = sorted(derived, key=lambda key: key in _HASH_KEYS)
+        for key in ordered:
+            found = first_divergence(saved[key], derived[key], join_path(path, key))
+            if found:
+                return found
+        return None
+    if isinstance(derived, list):
+        for position, (saved_item, derived_item) in enumerate(zip(saved, derived)):
+            found = first_divergence(saved_item, derived_item, join_path(path, position))
+            if found:
+                return found
+        if len(saved) != len(derived):
+            return path or "(top)", f"saved {len(saved)} items, derived {len(derived)}"
+        return None
+    if saved != derived:
+        return path or "(top)", f"saved {quoted(saved)}, derived {quoted(derived)}"
+    return None
+
+
+# Lists longer than this are compared slice by slice, so the two marshalled
+# texts in memory at once stay near a megabyte however large the index is.
+_COMPARE_SLICE = 1024
+
+
+def _marshalled_equal(saved: object, derived: object) -> bool:
+    """Whether ``marshal`` writes both values alike; ``False`` for a value it cannot write."""
+    try:
+        # Format 2 writes no back-references, so equal values give equal bytes
+        # whether or not their objects are shared.
+        return marshal.dumps(saved, 2) == marshal.dumps(derived, 2)
+    except ValueError:
+        return False
+
+
+def same_json(saved: object, derived: object) -> bool:
+    """Whether two JSON values are identical, types and key order included, compared in C.
+
+    ``marshal`` tags every value with its type, so ``True`` differs from ``1``,
+    ``1.0`` from ``1`` and ``-0.0`` from ``0.0``: ``same_json([1], [True])`` ->
+    ``False``. ``False`` only says "not proven identical" (keys in another
+    order, say); ``require_same`` then falls back to comparing digests.
+    """
+    if type(saved) is dict and type(derived) is dict:
+        return list(saved) == list(derived) and all(same_json(saved[key], derived[key]) for key in derived)
+    if type(saved) is list and type(derived) is list and len(derived) > _COMPARE_SLICE:
+        if len(saved) != len(derived):
+            return False
+        return all(
+            _marshalled_equal(saved[start : start + _COMPARE_SLICE], derived[start : start + _COMPARE_SLICE])
+            for start in range(0, len(derived), _COMPARE_SLICE)
+        )
+    return _marshalled_equal(saved, derived)
+
+
+def require_same(saved: object, derived: object, path: str, code: str) -> None:
+    """Refuse with ``code`` at the first divergence unless the two are identical, types included."""
+    if same_json(saved, derived) or digest(saved) == digest(derived):
+        return
+    found = first_divergence(saved, derived, path)
+    if found is None:
+        raise IngestionError(code, path or "(top)", "differs from the re-derived value")
+    raise IngestionError(code, *found)
+
+
+def require_keys(value: object, keys: tuple[str, ...], path: str, what: str) -> dict:
+    """``value`` as a dict with exactly ``keys``, or a refusal naming the first odd key."""
+    if type(value) is not dict:
+        raise IngestionError(f"{what}_not_object", path or "(top)", f"expected an object, found {type(value).__name__}")
+    for key in keys:
+        if key not in value:
+            raise IngestionError(f"{what}_fields", path or "(top)", f"key {quoted(key)} is missing")
+    for key in value:
+        if key not in keys:
+            raise IngestionError(f"{what}_fields", path or "(top)", f"unexpected key {quoted(key)}")
+    return value
+
+
+def checked_document(value: object, path: str) -> dict:
+    """A saved document whose fields, bounds and own hashes hold; returns its source form."""
+    document = require_keys(value, DOCUMENT_KEYS, path, "document")
+    for key in DOCUMENT_KEYS:
+        if type(document[key]) is not str:
+            raise IngestionError(
+                "field_not_string", join_path(path, key), f"expected a string, found {type(document[key]).__name__}"
+            )
+        if not document[key]:
+            raise IngestionError("empty_field", join_path(path, key), "must not be empty")
+    if not VERSION_PATTERN.fullmatch(document["version"]):
+        raise IngestionError(
+            "bad_version",
+            join_path(path, "version"),
+            f"{quoted(document['version'])} is not MAJOR.MINOR with ASCII digits",
+        )
+    for key in ("sha256", "normalized_text_sha256", "document_revision"):
+        if not SHA256_PATTERN.fullmatch(document[key]):
+            raise IngestionError("bad_sha256", join_path(path, key), "expected 64 lowercase hex digits")
+    relative_path_parts(document["path"], join_path(path, "path"))
+    text = document["text"]
+    text_path = join_path(path, "text")
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_SOURCE_BYTES:
+        raise IngestionError("text_too_large", text_path, f"over {MAX_SOURCE_BYTES:,} UTF-8 bytes")
+    check_text(text, text_path)
+    if not HEADING.match(text):
+        raise IngestionError("heading_required", text_path, "text must start with a '# ' heading at offset 0")
+    if "\r" in text:
+        raise IngestionError(
+            "carriage_return",
+            text_path,
+            f"\\r at offset {text.index(chr(13))}; saved texts hold normalized \\n line ends",
+        )
+    derived = document_record(document)
+    require_same(
+        document["normalized_text_sha256"],
+        derived["normalized_text_sha256"],
+        join_path(path, "normalized_text_sha256"),
+        "text_hash_mismatch",
+    )
+    require_same(
+        document["document_revision"],
+        derived["document_revision"],
+        join_path(path, "document_revision"),
+        "revision_mismatch",
+    )
+    return {field: document[field] for field in (*SOURCE_FIELDS, "text")}
+
+
+def validate_index(value: object, path: str = "") -> dict:
+    """Rebuild a saved index from its documents and config; return it if identical.
+
+    Refused with ``IngestionError``: a wrong shape or type anywhere, an
+    unsupported config, a bad document, and any difference at all between the
+    saved index and the rebuilt one, even when every hash was recomputed.
+    """
+    index = require_keys(value, INDEX_KEYS, path, "index")
+    schema_version = index["schema_version"]
+    if type(schema_version) is not int or schema_version != SCHEMA_VERSION:
+        raise IngestionError(
+            "schema_version",
+            join_path(path, "schema_version"),
+            f"saved {quoted(schema_version)}, supported {SCHEMA_VERSION}",
+        )
+    if index["execution_mode"] != EXECUTION_MODE:
+        raise IngestionError(
+            "execution_mode",
+            join_path(path, "execution_mode"),
+            f"saved {quoted(index['execution_mode'])}, expected {quoted(EXECUTION_MODE)}",
+        )
+    name = policy_of_config(index["config"])
+    if name is None:
+        raise IngestionError(
+            "unsupported_chunk_config",
+            join_path(path, "config"),
+            f"{quoted(index['config'], 120)} is not one of the lab's configs ({', '.join(POLICY_NAMES)})",
+        )
+    documents = index["documents"]
+    if type(documents) is not list or not documents:
+        raise IngestionError("no_documents", join_path(path, "documents"), "expected a non-empty list of documents")
+    sources = []
+    owners: dict[tuple[str, str], int] = {}
+    for position, document in enumerate(documents):
+        document_path = join_path(join_path(path, "documents"), position)
+        source = checked_document(document, document_path)
+        for field in ("source_id", "path"):
+            key = source[field] if field == "source_id" else "/".join(relative_path_parts(source[field], document_path))
+            earlier = owners.setdefault((field, key), position)
+            if earlier != position:
+                raise IngestionError(
+                    f"duplicate_{field}",
+                    join_path(document_path, field),
+                    f"{quoted(source[field])} is also documents[{earlier}]",
+                )
+        sources.append(source)
+    if type(index["chunks"]) is not list:
+        raise IngestionError(
+            "chunks_not_list", join_path(path, "chunks"), f"expected a list, found {type(index['chunks']).__name__}"
+        )
+    derived = build_index(policy_config(name), sources)
+    if same_json(index, derived):
+        # Identical down to types and key order: hand back the saved copy and
+        # let the rebuilt one go, so a large result is not held twice.
+        return index
+    require_same(index, derived, path, "index_mismatch")
+    return derived
+
+
+def comparison_source(comparisons: list, indexes: dict, instruction: list[int], qualifier: list[int]) -> str:
+    """The source a saved single-pair comparison speaks of.
+
+    The spec's comparison names no source. Its chunk ids name one when any
+    policy holds the instruction in a chunk; when none does, it can only be a
+    source whose text holds both spans and where no chunk of any policy holds
+    the instruction. Found in one pass over the chunks; the first document is
+    the fallback against which a refusal is reported.
+    """
+    source_of = {chunk["chunk_id"]: chunk["source_id"] for index in indexes.values() for chunk in index["chunks"]}
+    for comparison in comparisons:
+        chunk_ids = comparison.get("instruction_containing_chunk_ids") if type(comparison) is dict else None
+        for chunk_id in chunk_ids if type(chunk_ids) is list else ():
+            if type(chunk_id) is str and chunk_id in source_of:
+                return source_of[chunk_id]
+    holding = {
+        chunk["source_id"]
+        for index in indexes.values()
+        for chunk in index["chunks"]
+        if chunk["start"] <= instruction[0] and instruction[1] <= chunk["end"]
+    }
+    documents = indexes[POLICY_NAMES[0]]["documents"]
+    reach = max(instruction[1], qualifier[1])
+    for document in documents:
+        if document["source_id"] not in holding and reach <= len(document["text"]):
+            return document["source_id"]
+    return documents[0]["source_id"]
+
+
+def checked_span_list(span: object, span_path: str, text_length: int | None = None) -> list[int]:
+    """A saved ``[start, end]`` span: two whole numbers with ``0 <= start < end`` (within the text when given)."""
+    if type(span) is not list or len(span) != 2 or any(type(bound) is not int for bound in span):
+        raise IngestionError(
+            "comparison_span", span_path, f"expected [start, end] as two whole numbers, found {quoted(span)}"
+        )
+    if not 0 <= span[0] < span[1]:
+        raise IngestionError("comparison_span", span_path, f"{quoted(span)} is not a span with 0 <= start < end")
+    if text_length is not None and span[1] > text_length:
+        raise IngestionError(
+            "comparison_span", span_path, f"{quoted(span)} runs past the text of {text_length} characters"
+        )
+    return span
+
+
+def checked_comparison_list(comparisons: object, path: str) -> list:
+    """Saved comparisons as a list of one entry per policy."""
+    if type(comparisons) is not list or len(comparisons) != len(POLICY_NAMES):
+        raise IngestionError("comparisons", path, f"expected a list of {len(POLICY_NAMES)} comparisons, one per policy")
+    return comparisons
+
+
+def saved_span(comparisons: list, key: str, path: str) -> list[int]:
+    """The span every saved comparison states under ``key``, checked as ``[start, end]``."""
+    first = checked_comparison_list(comparisons, path)[0]
+    span = first.get(key) if type(first) is dict else None
+    return checked_span_list(span, join_path(join_path(path, 0), key))
+
+
+def saved_pairs(comparisons: list, indexes: dict, path: str) -> list[dict]:
+    """The pairs a named-pairs result declares, read from its first comparison and checked.
+
+    Each pair needs a unique non-empty name, a source the indexes hold and two
+    spans inside that source's text; the verdicts are not read, they are re-derived.
+    """
+    pairs = checked_comparison_list(comparisons, path)[0]["pairs"]
+    pairs_path = join_path(join_path(path, 0), "pairs")
+    if type(pairs) is not list:
+        raise IngestionError("comparison_pairs", pairs_path, f"expected a list of pairs, found {type(pairs).__name__}")
+    texts = {document["source_id"]: document["text"] for document in indexes[POLICY_NAMES[0]]["documents"]}
+    declared = []
+    names: set[str] = set()
+    for position, pair in enumerate(pairs):
+        pair_path = join_path(pairs_path, position)
+        if type(pair) is not dict:
+            raise IngestionError("comparison_pair", pair_path, f"expected an object, found {type(pair).__name__}")
+        name = pair.get("name")
+        if type(name) is not str or not name:
+            raise IngestionError("comparison_pair", join_path(pair_path, "name"), "expected a non-empty string")
+        if name in names:
+            raise IngestionError("comparison_pair", join_path(pair_path, "name"), f"name {quoted(name)} is used twice")
+        names.add(name)
+        source_id = pair.get("source_id")
+        if type(source_id) is not str or source_id not in texts:
+            raise IngestionError(
+                "comparison_pair",
+                join_path(pair_path, "source_id"),
+                f"{quoted(source_id)} is not a document of the result",
+            )
+        length = len(texts[source_id])
+        declared.append(
+            {
+                "name": name,
+                "source_id": source_id,
+                "instruction_span": checked_span_list(
+                    pair.get("instruction_span"), join_path(pair_path, "instruction_span"), length
+                ),
+                "qualifier_span": checked_span_list(
+                    pair.get("qualifier_span"), join_path(pair_path, "qualifier_span"), length
+                ),
+            }
+        )
+    return declared
+
+
+def validate_result(value: object) -> dict:
+    """Validate a whole saved result: every index rebuilt, the comparisons recomputed.
+
+    Every policy must have chunked the same documents. The spec's single-pair
+    comparison names no source, so it is re-derived for the source its chunk
+    ids name (see ``comparison_source``). A named-pairs comparison records each
+    pair's source, so its verdicts are re-derived directly.
+    """
+    result = require_keys(value, RESULT_KEYS, "", "result")
+    if result["execution_mode"] != EXECUTION_MODE:
+        raise IngestionError(
+            "execution_mode",
+            "execution_mode",
+            f"saved {quoted(result['execution_mode'])}, expected {quoted(EXECUTION_MODE)}",
+        )
+    if type(result["fixture_scope"]) is not str or not result["fixture_scope"].strip():
+        raise IngestionError("fixture_scope", "fixture_scope", "expected a non-empty string")
+    saved_indexes = require_keys(result["indexes"], POLICY_NAMES, "indexes", "indexes")
+    indexes = {}
+    for name in POLICY_NAMES:
+        index_path = join_path("indexes", name)
+        indexes[name] = validate_index(saved_indexes[name], index_path)
+        if policy_of_config(saved_indexes[name]["config"]) != name:
+            raise IngestionError(
+                "config_mismatch",
+                join_path(index_path, "config"),
+                f"holds the {policy_of_config(saved_indexes[name]['config'])} config, expected {name}'s",
+            )
+        # The comparison is only meaningful if every policy chunked the same documents.
+        require_same(
+            indexes[name]["documents"],
+            indexes[POLICY_NAMES[0]]["documents"],
+            join_path(index_path, "documents"),
+            "documents_mismatch",
+        )
+    # The scope sentence is derived too: only the fixture's own files may claim the fixture's scope.
+    require_same(
+        result["fixture_scope"], result_scope(indexes[POLICY_NAMES[0]]["documents"]), "fixture_scope", "fixture_scope"
+    )
+    comparisons = result["comparisons"]
+    if is_pairs_comparison(comparisons):
+        pairs = saved_pairs(comparisons, indexes, "comparisons")
+        require_same(comparisons, build_pair_comparisons(indexes, pairs), "comparisons", "comparison_mismatch")
+        return result
+    instruction = saved_span(comparisons, "instruction_span", "comparisons")
+    qualifier = saved_span(comparisons, "qualifier_span", "comparisons")
+    source_id = comparison_source(comparisons, indexes, instruction, qualifier)
+    length = len(
+        next(
+            document["text"] for document in indexes[POLICY_NAMES[0]]["documents"] if document["source_id"] == source_id
+        )
+    )
+    for key, span in (("instruction_span", instruction), ("qualifier_span", qualifier)):
+        checked_span_list(span, join_path(join_path("comparisons", 0), key), length)
+    require_same(
+        comparisons, build_comparisons(indexes, source_id, instruction, qualifier), "comparisons", "comparison_mismatch"
+    )
+    return result
+
+
+def artifact_indexes(kind: str, artifact: dict) -> dict[str, dict]:
+    """A validated artifact's indexes by policy: a result's three, or a single index under its policy's name."""
+    if kind == "result":
+        return dict(artifact["indexes"])
+    return {policy_of_config(artifact["config"]): artifact}
+
+
+def validate_artifact(value: object) -> tuple[str, dict]:
+    """Validate a saved result or a single saved index; say which it was."""
+    if type(value) is dict and "indexes" in value:
+        return "result", validate_result(value)
+    if type(value) is dict and "index_id" in value:
+        return "index", validate_index(value)
+    raise IngestionError(
+        "unknown_artifact", "(top)", 'expected a saved result (with "indexes") or a saved index (with "index_id")'
+    )
