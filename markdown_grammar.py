@@ -11,19 +11,39 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from errors import IngestionError
+from errors import IngestionError, quoted
 
 HEADING = re.compile(r"^#{1,6} (.+)$", re.MULTILINE)
 
 
+# The grammars a manifest can choose ("markdown": ...); "lesson" is the spec's own.
+GRAMMARS = ("lesson",)
+LESSON_GRAMMAR = "lesson"
+
+
+@dataclass(frozen=True)
+class Block:
+    """One unit the paragraph and heading-aware policies never cut: ``[start, end)`` in the text.
+
+    ``kind`` is ``"paragraph"`` under the lesson grammar. ``label`` says more
+    where the kind has more to say (an admonition's type, say); else ``""``.
+    """
+
+    kind: str
+    start: int
+    end: int
+    label: str = ""
+
+
 @dataclass(frozen=True)
 class Section:
-    """A heading and the body that follows it, as offsets into the text."""
+    """A heading and the body that follows it, as offsets into the text, with the body's blocks."""
 
     heading_start: int
     title: str
     body_start: int
     body_end: int
+    blocks: tuple[Block, ...] = ()
 
 
 def heading_sections(text: str, where: str = "text") -> list[Section]:
@@ -65,3 +85,26 @@ def paragraph_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
     if paragraph_start is not None:
         spans.append((paragraph_start, end))
     return spans
+
+
+def document_sections(text: str, grammar: str = LESSON_GRAMMAR, where: str = "text") -> list[Section]:
+    """The sections of ``text`` under ``grammar``, each with its blocks, in offset order.
+
+    Under the lesson grammar a section's blocks are its paragraphs:
+    ``"# A\\nab\\n\\ncd\\n"`` -> one section ``A`` with blocks ``[4, 7)`` and ``[8, 11)``.
+    """
+    if grammar != LESSON_GRAMMAR:
+        raise IngestionError("unknown_grammar", where, f"no Markdown grammar called {quoted(grammar)}")
+    return [
+        Section(
+            section.heading_start,
+            section.title,
+            section.body_start,
+            section.body_end,
+            tuple(
+                Block("paragraph", start, end)
+                for start, end in paragraph_spans(text, section.body_start, section.body_end)
+            ),
+        )
+        for section in heading_sections(text, where)
+    ]
