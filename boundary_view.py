@@ -350,6 +350,8 @@ def policy_view(name: str, index: dict, checks: tuple) -> PolicyView:
 
 def chunk_caption(chunk: dict) -> str:
     """``"chunk 0 · id 3f2a9c1b0d4e · line 5 · [51, 130) · 79 chars"``."""
+    if "chunk_id" not in chunk:
+        return judged_chunk_caption(chunk)
     lines = line_span(chunk["start_line"], chunk["end_line"])
     return (
         f"chunk {chunk['order']} · id {chunk['chunk_id'][:ID_PREFIX_LENGTH]} · {lines}"
@@ -552,7 +554,8 @@ def html_block(block: Segment | Split, policy: str) -> str:
     if block.chunk is None:
         return f'<div class="gap"><div class="caption">{escaped(gap_caption(block))}</div><pre>{rows}</pre></div>'
     caption = chunk_caption(block.chunk)
-    title = f"{caption} · section {block.chunk['section_title']} · chunk_id {block.chunk['chunk_id']}"
+    identity = block.chunk.get("chunk_id", f"record on line {block.chunk.get('line')} of the chunk file")
+    title = f"{caption} · section {block.chunk['section_title']} · chunk_id {identity}"
     return (
         f'<div class="chunk shade{block.shade}" data-policy="{escaped(policy)}" data-order="{block.chunk["order"]}"'
         f' title="{escaped(visible(title))}"><div class="caption">{escaped(caption)}</div><pre>{rows}</pre></div>'
@@ -601,6 +604,129 @@ def html_report(result: dict, checks: tuple) -> str:
             f'<p class="legend">{escaped(" · ".join(LEGEND_TERMS))}. Hover a chunk for its full id and section.</p>',
             '<div class="policies">',
             *(html_policy(view) for view in views),
+            "</div>",
+            "</body>",
+            "</html>",
+            "",
+        ]
+    )
+
+
+# --- judged chunks (``run.py judge``, ``show --chunks``) -------------------------------
+
+
+def judged_chunk_caption(chunk: dict) -> str:
+    """``"chunk 0 · file line 3 · exact by order · lines 1-5 · [0, 129) · 129 chars"`` for a judged chunk."""
+    import judge
+
+    lines = line_span(chunk["start_line"], chunk["end_line"])
+    return (
+        f"chunk {chunk['order']} · file line {chunk['line']} · {judge.STATE_WORDS[chunk['state']]} · {lines}"
+        f" · [{chunk['start']}, {chunk['end']}) · {chunk['end'] - chunk['start']} chars"
+    )
+
+
+def judged_document_views(sources: tuple[dict, ...], checks: tuple, judgement) -> list[DocumentView]:
+    """Every source pictured with the judged chunks located in it (overlapping chunks each show their text)."""
+    return [
+        document_view(
+            source, [chunk for chunk in judgement.chunks if chunk["source_id"] == source["source_id"]], checks
+        )
+        for source in sources
+    ]
+
+
+def judged_summary_lines(judgement) -> list[str]:
+    """How the judged chunks were located, and every chunk that was not, as plain lines."""
+    import judge
+
+    lines = [judge.located_line(judgement)]
+    lines.extend(
+        f"not located: {judge.location_sentence(location)}" for location in judgement.locations if not location.located
+    )
+    lines.extend(judge.offset_sentence(location) for location in judgement.locations if location.offset_wrong)
+    return lines
+
+
+def judged_terminal_view(sources: tuple[dict, ...], checks: tuple, judgement, colour: bool) -> str:
+    """The judged chunks over the source text, as ``show --chunks`` prints them after the lab's policies."""
+    painter = Painter(colour)
+    lines = [
+        "",
+        painter.paint(f"═══ {visible(judgement.name)} (judged chunks from {visible(judgement.file)})", "heading"),
+    ]
+    lines.extend(f"    {visible(line)}" for line in judged_summary_lines(judgement))
+    for document in judged_document_views(sources, checks, judgement):
+        lines.extend(terminal_document(document, painter))
+    return "\n".join(lines) + "\n"
+
+
+def html_judged(sources: tuple[dict, ...], checks: tuple, judgement) -> str:
+    """The judged chunks' column of the report, laid out like a policy's."""
+    parts = [
+        '<section class="policy" id="judged">',
+        f"<h2>{escaped(visible(judgement.name))}</h2>",
+        f'<p class="growth">judged chunks from <code>{escaped(visible(judgement.file))}</code></p>',
+    ]
+    parts.extend(f'<p class="growth">{escaped(visible(line))}</p>' for line in judged_summary_lines(judgement))
+    for document in judged_document_views(sources, checks, judgement):
+        source = document.document
+        parts.append(
+            f"<h3>{escaped(visible(source['title']))} <small>{escaped(visible(source['path']))}"
+            f" · {counted(document.chunk_count, 'located chunk')}</small></h3>"
+        )
+        parts.extend(f'<p class="verdict">{escaped(verdict)}</p>' for verdict in document.verdicts)
+        parts.extend(html_block(block, "judged") for block in document.blocks)
+    parts.append("</section>")
+    return "\n".join(parts)
+
+
+def judge_html_report(sources: tuple[dict, ...], checks: tuple, judgement) -> str:
+    """The ``judge --html`` page: the judge's table, then the lab's three policies and the judged chunks side by side.
+
+    Self-contained like ``html_report``: no script, no external reference,
+    every piece of text (chunk file name, record text, source text) escaped.
+    """
+    import judge
+
+    views = [
+        policy_view(name, chunk_index.build_index(chunk_index.policy_config(name), sources), checks)
+        for name in chunk_index.POLICY_NAMES
+    ]
+    rows = judge.table_rows(judgement)
+    header = "".join(f"<th>{escaped(cell)}</th>" for cell in rows[0])
+    body = "".join(
+        "<tr>"
+        + "".join(
+            f'<td class="number">{escaped(cell)}</td>' if column in judge.NUMERIC else f"<td>{escaped(cell)}</td>"
+            for column, cell in enumerate(row)
+        )
+        + "</tr>"
+        for row in rows[1:]
+    )
+    legend = "".join(f"<li>{escaped(line)}</li>" for line in check_legend(checks))
+    verdicts = "".join(f"<li>{escaped(line)}</li>" for line in judge.pair_lines(judgement))
+    return "\n".join(
+        [
+            "<!DOCTYPE html>",
+            '<html lang="en">',
+            "<head>",
+            '<meta charset="utf-8">',
+            '<meta name="viewport" content="width=device-width, initial-scale=1">',
+            "<title>Judged chunks beside the lab's policies</title>",
+            f"<style>{REPORT_CSS}.policies.judged {{ grid-template-columns: repeat(4, minmax(0, 1fr)); }}</style>",
+            "</head>",
+            "<body>",
+            f"<h1>{escaped(visible(judgement.name))} beside the lab's policies</h1>",
+            f'<p class="note">{escaped(visible(judge.located_line(judgement)))}</p>',
+            f"<table><thead><tr>{header}</tr></thead><tbody>{body}</tbody></table>",
+            f'<p class="legend">{escaped(judge.COVERAGE_NOTE)}</p>',
+            f'<ul class="legend">{verdicts}</ul>',
+            f'<ul class="legend">{legend}</ul>',
+            f'<p class="legend">{escaped(" · ".join(LEGEND_TERMS))}. Hover a chunk for its section.</p>',
+            '<div class="policies judged">',
+            *(html_policy(view) for view in views),
+            html_judged(sources, checks, judgement),
             "</div>",
             "</body>",
             "</html>",

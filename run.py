@@ -99,6 +99,11 @@ def run_show(args: argparse.Namespace) -> int:
     policies = chunk_index.POLICY_NAMES if args.policy is None else (args.policy,)
     colour = boundary_view.colour_wanted(sys.stdout, os.environ)
     view = boundary_view.terminal_view(manifest.sources, manifest.span_checks, policies, colour)
+    if getattr(args, "show_chunks", None) is not None:
+        import judge
+
+        judgement = judge.judge_chunks(Path(args.show_chunks), manifest)
+        view += boundary_view.judged_terminal_view(manifest.sources, manifest.span_checks, judgement, colour)
     emit(view.encode("utf-8"), None)
     return EXIT_OK
 
@@ -228,6 +233,34 @@ def sweep_size(value: str) -> int:
     return int(value)
 
 
+def run_judge(args: argparse.Namespace) -> int:
+    """Locate another chunker's chunks in the pinned sources and judge them beside the lab's policies."""
+    import judge
+
+    manifest_path = manifest_argument(args.judge_manifest)
+    chunks_path = Path(args.chunks)
+    html_path = None
+    if args.judge_html is not None:
+        # Refused before any work: the report may not overwrite an input.
+        checked_report(args.judge_html, None, (manifest_path, chunks_path))
+    manifest = load_manifest(manifest_path)
+    if args.judge_html is not None:
+        html_path = checked_report(args.judge_html, None, (manifest_path, chunks_path, *manifest.source_paths()))
+    judgement = judge.judge_chunks(chunks_path, manifest, args.name)
+    if html_path is not None:
+        import boundary_view
+
+        page = boundary_view.judge_html_report(manifest.sources, manifest.span_checks, judgement)
+        write_outputs([(html_path, page.encode("utf-8"))])
+    if args.json:
+        emit(judge.judgement_json_text(judgement).encode("utf-8"), None)
+    else:
+        print(judge.judgement_text(judgement))
+    if html_path is not None:
+        print(f"wrote {destination(html_path)}", file=sys.stderr if args.json else sys.stdout)
+    return EXIT_OK
+
+
 # --- the parser ------------------------------------------------------------------
 
 
@@ -278,6 +311,52 @@ def add_command(
         description=wrapped(description),
         epilog=EXIT_CODES_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+
+
+JUDGE_DESCRIPTION = """\
+Read CHUNKS, a JSON Lines file of chunks your own pipeline wrote (plain
+records, LangChain documents, LlamaIndex nodes or chonkie chunks; see
+docs/judge.md for a snippet per library), match each chunk to a pinned source
+by id or path, and locate it in the source text: at its own offset when that
+is right, else by order, else as a unique occurrence, else modulo whitespace.
+A wrong offset is reported, never trusted; a chunk that is ambiguous or not
+found is counted and left out, and verdicts it could change are marked
+partial. Then the chunks are judged beside the lab's three policies: the
+manifest's span checks, coverage (non-whitespace text no chunk holds, and text
+two chunks hold) and, where available, context figures.
+
+Example: python run.py judge chunks.jsonl --manifest manifest.json --name my-splitter
+"""
+
+
+def add_judge_command(commands: argparse._SubParsersAction) -> None:
+    """``judge CHUNKS [--manifest M] [--name NAME] [--json] [--html FILE]``, and ``show --chunks CHUNKS``."""
+    judge = add_command(
+        commands, "judge", "locate another chunker's chunks in the pinned sources and judge them", JUDGE_DESCRIPTION
+    )
+    judge.add_argument("chunks", metavar="CHUNKS", help="a JSON Lines file of chunks, one record per line")
+    judge.add_argument(
+        "--manifest",
+        dest="judge_manifest",
+        metavar="M",
+        help="manifest of the pinned sources the chunks were cut from (default: manifest.json beside run.py)",
+    )
+    judge.add_argument("--name", help="the judged chunker's row name in the table (default: the file name)")
+    judge.add_argument("--json", action="store_true", help="print the judgement as JSON (shape in docs/judge.md)")
+    judge.add_argument(
+        "--html",
+        dest="judge_html",
+        metavar="FILE",
+        help="also write a self-contained HTML report of the judged chunks beside the lab's policies",
+    )
+    judge.set_defaults(handler=run_judge)
+    # show draws judged chunks too; its option lives here so the judge's wiring stays in one place.
+    commands.choices["show"].add_argument(
+        "--chunks",
+        dest="show_chunks",
+        metavar="CHUNKS",
+        help="also draw the chunks of this JSON Lines file (see judge), located in the sources",
     )
 
 
@@ -431,6 +510,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sweep.add_argument("--json", action="store_true", help="print the sweep as JSON for plotting")
     sweep.set_defaults(handler=run_sweep)
+    add_judge_command(commands)
     return parser
 
 
