@@ -177,6 +177,14 @@ def record_shape(record: dict, where: str) -> str:
     return "plain"
 
 
+def unwrapped_langchain(record: dict) -> dict:
+    """A LangChain document saved with ``dumpd``/``to_json()`` (``{"lc": 1, "kwargs": {...}}``) as its fields."""
+    kwargs = record.get("kwargs")
+    if type(record.get("lc")) is int and record["lc"] == 1 and type(kwargs) is dict and "page_content" in kwargs:
+        return kwargs
+    return record
+
+
 def optional_string(value: object, name: str, where: str) -> str | None:
     if value is None:
         return None
@@ -247,6 +255,7 @@ def chunk_record(
     """One parsed line as a ``ChunkRecord``: a known shape, a pinned source, non-blank text, sane offsets."""
     if type(value) is not dict:
         raise IngestionError("chunk_not_object", where, f"expected a JSON object, found {type(value).__name__}")
+    value = unwrapped_langchain(value)
     shape = record_shape(value, where)
     text_key, text, reference, start, end, offset_name = shape_fields(value, shape, where)
     if type(text) is not str or not text.strip():
@@ -496,6 +505,7 @@ def judged_chunks(locations: tuple[Location, ...], sources: tuple[dict, ...], gr
     """
     texts = {source["source_id"]: source for source in sources}
     finders: dict[str, object] = {}
+    newlines: dict[str, list[int]] = {}
     chunks = []
     for location in sorted(
         (location for location in locations if location.located),
@@ -504,8 +514,8 @@ def judged_chunks(locations: tuple[Location, ...], sources: tuple[dict, ...], gr
         source_id = location.record.source_id
         if source_id not in finders:
             finders[source_id] = section_finder(texts[source_id], grammar)
+            newlines[source_id] = chunk_index.newline_offsets(texts[source_id]["text"])
         section_id, title = finders[source_id](location.start)
-        text = texts[source_id]["text"]
         previous = chunks[-1] if chunks and chunks[-1]["source_id"] == source_id else None
         chunks.append(
             {
@@ -513,8 +523,9 @@ def judged_chunks(locations: tuple[Location, ...], sources: tuple[dict, ...], gr
                 "order": 0 if previous is None else previous["order"] + 1,
                 "start": location.start,
                 "end": location.end,
-                "start_line": text.count("\n", 0, location.start) + 1,
-                "end_line": text.count("\n", 0, location.end - 1) + 1,
+                # text.count("\n", 0, offset) + 1, by bisection rather than a scan per chunk.
+                "start_line": bisect_left(newlines[source_id], location.start) + 1,
+                "end_line": bisect_left(newlines[source_id], location.end - 1) + 1,
                 "section_id": section_id,
                 "section_title": title,
                 "line": location.record.line,
@@ -737,15 +748,17 @@ def judge_chunks(chunks_path: Path, manifest, name: str | None = None) -> Judgem
 # --- what a person reads ------------------------------------------------------------
 
 
-def location_json(location: Location) -> dict:
+def location_json(location: Location, orders: dict[int, int]) -> dict:
+    """One record's location; ``order`` is its place among its source's located chunks (``null`` if unlocated)."""
     record = location.record
     entry = {
         "line": record.line,
         "source_id": record.source_id,
         "state": location.state,
+        "order": orders.get(record.line),
         "start": location.start,
         "end": location.end,
-        "given_start": None if record.start is None else record.start,
+        "given_start": record.start,
         "given_end": record.end,
         "offset_wrong": location.offset_wrong,
         "headings_dropped": location.headings_dropped,
@@ -760,6 +773,7 @@ def location_json(location: Location) -> dict:
 def judgement_json(judgement: Judgement) -> dict:
     """The ``judge --json`` document (``judge_version`` 1; shape in ``docs/judge.md``)."""
     counts = judgement.counts
+    orders = {chunk["line"]: chunk["order"] for chunk in judgement.chunks}
     return {
         "judge_version": JUDGE_VERSION,
         "name": judgement.name,
@@ -771,7 +785,7 @@ def judgement_json(judgement: Judgement) -> dict:
         "complete": judgement.complete,
         "offsets_given": sum(location.record.start is not None for location in judgement.locations),
         "offsets_wrong": sum(location.offset_wrong for location in judgement.locations),
-        "chunks": [location_json(location) for location in judgement.locations],
+        "chunks": [location_json(location, orders) for location in judgement.locations],
         "policies": judgement.rows,
     }
 

@@ -217,6 +217,21 @@ class LangChainFixtureTest(JudgeTestCase):
 class RecordShapesTest(JudgeTestCase):
     """Each library's record shape, with its own source and offset fields."""
 
+    def test_langchain_documents_saved_with_dumpd(self) -> None:
+        records = [
+            {
+                "lc": 1,
+                "type": "constructor",
+                "id": ["langchain", "schema", "document", "Document"],
+                "kwargs": {
+                    "page_content": V1_TEXT[51:129],
+                    "metadata": {"source": "docs/aster-copy-v1.md", "start_index": 51},
+                },
+            }
+        ]
+        result = self.judge_json(self.write_chunks(records))
+        self.assertEqual((result["shape"], result["chunks"][0]["state"]), ("langchain", "exact_offset"))
+
     def test_plain_records_with_offsets(self) -> None:
         records = [
             {"source_id": V1, "text": V1_TEXT[51:270], "start": 51, "end": 270},
