@@ -30,6 +30,7 @@ import json
 import os
 import re
 from bisect import bisect_left, bisect_right
+from itertools import accumulate
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -72,6 +73,7 @@ OFFSET_KEYS = {
 }
 # LangChain's add_start_index writes text.find()'s "not found" when it loses a chunk.
 LANGCHAIN_NOT_FOUND = -1
+WHITESPACE_RUN = re.compile(r"(\s+)")
 SHOWN_QUOTE = 40
 
 
@@ -352,27 +354,39 @@ class Location:
 
 
 class SquashedText:
-    """A text with whitespace removed and a map from each kept character back to its offset.
+    """A text with whitespace removed, and the way back from a position in it to an offset in the text.
 
-    ``SquashedText("a b\\n c")`` -> ``text "abc"``, ``offsets [0, 2, 5]``: a match of
-    ``"bc"`` at 1 maps back to ``[2, 6)``. Built once per source, in linear time.
+    ``SquashedText("a b\\n cd")`` -> ``text "abcd"``: a match of ``"bc"`` at 1 maps back
+    to ``[2, 6)``. The map is kept per word (where each word starts in both
+    texts), not per character, and built in C-speed passes over the text.
     """
 
     def __init__(self, text: str) -> None:
-        pieces = []
-        offsets: list[int] = []
-        for word in re.finditer(r"\S+", text):
-            pieces.append(word.group())
-            offsets.extend(range(word.start(), word.end()))
-        self.text = "".join(pieces)
-        self.offsets = offsets
+        # re.split with a group alternates words and whitespace runs: words at even places.
+        pieces = WHITESPACE_RUN.split(text)
+        offsets = list(accumulate(map(len, pieces), initial=0))
+        words = pieces[0::2]
+        self.text = "".join(words)
+        self.word_starts = offsets[0::2][: len(words)]
+        self.word_lengths = list(map(len, words))
+        self.word_positions = list(accumulate(self.word_lengths, initial=0))[:-1]
+
+    def offset(self, position: int) -> int:
+        """The source offset of the squashed character at ``position``."""
+        word = bisect_right(self.word_positions, position) - 1
+        return self.word_starts[word] + position - self.word_positions[word]
 
     def span(self, position: int, length: int) -> tuple[int, int]:
-        return self.offsets[position], self.offsets[position + length - 1] + 1
+        """The source span from the first to the last character of a match ``length`` long at ``position``."""
+        return self.offset(position), self.offset(position + length - 1) + 1
 
     def position_of(self, offset: int) -> int:
-        """The first kept character at or after source ``offset``."""
-        return bisect_left(self.offsets, offset)
+        """The squashed position of the first non-whitespace character at or after source ``offset``."""
+        word = bisect_right(self.word_starts, offset) - 1
+        if word >= 0 and offset < self.word_starts[word] + self.word_lengths[word]:
+            return self.word_positions[word] + offset - self.word_starts[word]
+        following = word + 1
+        return self.word_positions[following] if following < len(self.word_positions) else len(self.text)
 
 
 def without_headings(text: str) -> str:
@@ -385,38 +399,32 @@ def squashed(text: str) -> str:
     return "".join(text.split())
 
 
-def find_in_order(haystack: str, needle: str, cursor: int) -> tuple[str, int, tuple[int, ...]]:
-    """``("order" | "unique" | "ambiguous" | "missing", position, places)`` of ``needle``.
-
-    First after ``cursor`` (as splitters emit chunks), else its only place in
-    the whole text; two places before the cursor cannot be told apart.
-    """
-    position = haystack.find(needle, cursor)
-    if position != -1:
-        return "order", position, ()
+def occurrences(haystack: str, needle: str) -> tuple[int, ...]:
+    """Where ``needle`` occurs in ``haystack``: ``()``, one place, or the first two (enough to say "ambiguous")."""
     first = haystack.find(needle)
     if first == -1:
-        return "missing", -1, ()
+        return ()
     second = haystack.find(needle, first + 1)
-    if second == -1:
-        return "unique", first, ()
-    return "ambiguous", -1, (first, second)
+    return (first,) if second == -1 else (first, second)
 
 
 class SourceLocator:
-    """Locates one source's chunks in file order, keeping the place of the previous one."""
+    """Locates one source's chunks in file order, keeping the place of the previous one.
+
+    Order comes first and is searched once, in the whitespace-free copy: the
+    first place after the previous chunk's start where the chunk's text
+    matches modulo whitespace, exact when the characters there are identical.
+    A search that succeeds costs the distance it walks, so a file of chunks in
+    order costs one pass over the source; only a chunk not found after the
+    previous one pays a search of the whole text (unique occurrence, then the
+    copy without heading lines).
+    """
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.cursor = 0
-        self._squashed: SquashedText | None = None
+        self.squashed = SquashedText(text)
         self._bare: SquashedText | None = None
-
-    @property
-    def squashed(self) -> SquashedText:
-        if self._squashed is None:
-            self._squashed = SquashedText(self.text)
-        return self._squashed
 
     @property
     def bare(self) -> SquashedText:
@@ -428,23 +436,36 @@ class SourceLocator:
         holds = self.offset_check(record)
         if holds is None and record.start is not None:
             return self.found(Location(record, "exact_offset", record.start, record.start + len(record.text)))
-        how, position, places = find_in_order(self.text, record.text, self.cursor)
-        if how in ("order", "unique"):
-            state = "exact_order" if how == "order" else "exact_unique"
-            return self.found(Location(record, state, position, position + len(record.text), holds))
-        ambiguous = [(place, place + len(record.text)) for place in places]
-        for copy, needle, dropped in (
-            (self.squashed, squashed(record.text), False),
-            (self.bare, squashed(without_headings(record.text)), True),
-        ):
-            if not needle:
-                continue
-            how, position, places = find_in_order(copy.text, needle, copy.position_of(self.cursor))
-            if how in ("order", "unique"):
-                start, end = copy.span(position, len(needle))
-                return self.found(Location(record, "modulo_whitespace", start, end, holds, dropped))
-            if how == "ambiguous" and not ambiguous:
-                ambiguous = [copy.span(place, len(needle)) for place in places]
+        text = record.text
+        needle = squashed(text)
+        copy = self.squashed
+        position = copy.text.find(needle, copy.position_of(self.cursor))
+        if position != -1:
+            start, end = copy.span(position, len(needle))
+            exact_start = start - (len(text) - len(text.lstrip()))
+            if exact_start >= 0 and self.text.startswith(text, exact_start):
+                return self.found(Location(record, "exact_order", exact_start, exact_start + len(text), holds))
+            return self.found(Location(record, "modulo_whitespace", start, end, holds))
+        places = occurrences(self.text, text)
+        if len(places) == 1:
+            return self.found(Location(record, "exact_unique", places[0], places[0] + len(text), holds))
+        ambiguous = [(place, place + len(text)) for place in places]
+        if not ambiguous:
+            squashed_places = occurrences(copy.text, needle)
+            if len(squashed_places) == 1:
+                start, end = copy.span(squashed_places[0], len(needle))
+                return self.found(Location(record, "modulo_whitespace", start, end, holds))
+            ambiguous = [copy.span(place, len(needle)) for place in squashed_places]
+        if not ambiguous:
+            bare_needle = squashed(without_headings(text))
+            if bare_needle:
+                bare = self.bare
+                position = bare.text.find(bare_needle, bare.position_of(self.cursor))
+                bare_places = (position,) if position != -1 else occurrences(bare.text, bare_needle)
+                if len(bare_places) == 1:
+                    start, end = bare.span(bare_places[0], len(bare_needle))
+                    return self.found(Location(record, "modulo_whitespace", start, end, holds, headings_dropped=True))
+                ambiguous = [bare.span(place, len(bare_needle)) for place in bare_places]
         state = "ambiguous" if ambiguous else "not_found"
         return Location(record, state, None, None, holds, places=tuple(ambiguous))
 

@@ -445,6 +445,12 @@ class CoverageTest(JudgeTestCase):
         self.assertEqual(coverage["sources"], [{"source_id": "small", **expected}])
         self.assertEqual(coverage["total"], expected)
 
+    def test_the_whitespace_free_copy_maps_back_to_source_offsets(self) -> None:
+        copy = judge.SquashedText("  a b\n\n cd \t")
+        self.assertEqual(copy.text, "abcd")
+        self.assertEqual(copy.span(1, 2), (4, 9))
+        self.assertEqual([copy.position_of(offset) for offset in (0, 2, 3, 4, 8, 9, 11)], [0, 0, 1, 1, 2, 3, 4])
+
     def test_depth_stretches(self) -> None:
         self.assertEqual(
             judge.depth_stretches(10, [(2, 6), (4, 8)]), [(0, 2, 0), (2, 4, 1), (4, 6, 2), (6, 8, 1), (8, 10, 0)]
