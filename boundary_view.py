@@ -681,6 +681,19 @@ def html_judged(sources: tuple[dict, ...], checks: tuple, judgement) -> str:
     return "\n".join(parts)
 
 
+def context_block(judgement) -> list[str]:
+    """The context figures' table as preformatted text, escaped; nothing where this build has none."""
+    import judge
+
+    context = judge.context_text(judgement.rows)
+    return [] if context is None else [f"<pre>{escaped(visible_lines(context))}</pre>"]
+
+
+def visible_lines(text: str) -> str:
+    """``text`` with each line made visible (see ``visible``) and the line breaks kept."""
+    return "\n".join(visible(line) for line in text.split("\n"))
+
+
 def judge_html_report(sources: tuple[dict, ...], checks: tuple, judgement) -> str:
     """The ``judge --html`` page: the judge's table, then the lab's three policies and the judged chunks side by side.
 
@@ -722,6 +735,7 @@ def judge_html_report(sources: tuple[dict, ...], checks: tuple, judgement) -> st
             f"<table><thead><tr>{header}</tr></thead><tbody>{body}</tbody></table>",
             f'<p class="legend">{escaped(judge.COVERAGE_NOTE)}</p>',
             f'<ul class="legend">{verdicts}</ul>',
+            *context_block(judgement),
             f'<ul class="legend">{legend}</ul>',
             f'<p class="legend">{escaped(" · ".join(LEGEND_TERMS))}. Hover a chunk for its section.</p>',
             '<div class="policies judged">',

@@ -688,10 +688,15 @@ def context_figures(name: str, chunks: list[dict], checks: tuple) -> dict | None
     return context_windows.policy_context(name, chunks, checks)
 
 
-def context_line(figures: dict) -> str:
+def context_text(rows: list[dict]) -> str | None:
+    """The context table of ``context_windows`` over every row, names made printable; ``None`` without figures."""
+    figures = [row["context"] for row in rows]
+    if any(entry is None for entry in figures):
+        return None
     import context_windows
 
-    return context_windows.context_summary_line(figures)
+    shown = [{**entry, "policy": printable(entry["policy"])} for entry in figures]
+    return context_windows.context_table(shown, [pair["name"] for pair in rows[0]["pairs"]])
 
 
 # --- the judgement -------------------------------------------------------------------
@@ -941,8 +946,9 @@ def judgement_text(judgement: Judgement) -> str:
     if given:
         lines.append(f"offsets: {given:,} given, {len(wrong):,} wrong" + (": not trusted" if wrong else ""))
     lines.extend(f"  {offset_sentence(location)}" for location in wrong)
-    if judgement.rows[-1]["context"] is not None:
-        lines.extend(context_line(row["context"]) for row in judgement.rows)
+    context = context_text(judgement.rows)
+    if context is not None:
+        lines.extend(["", context])
     return "\n".join(lines)
 
 

@@ -11,6 +11,7 @@ paragraph ``[451, 573)``; the instruction is ``[51, 77)`` and the qualifier
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import json
 import os
@@ -194,7 +195,11 @@ class LangChainFixtureTest(JudgeTestCase):
         self.assertEqual(code, 0, stderr)
         lines = stdout.splitlines()
         self.assertEqual(lines[0], "lc-220.jsonl: located 7 of 7 LangChain documents: 7 exact at the given offset")
-        rows = {line.split()[0]: line.split() for line in lines if line.split()[:1]}
+        rows: dict[str, list[str]] = {}
+        for line in lines:
+            if line.split():
+                # The first line naming a policy is its row of the table (the context table may follow).
+                rows.setdefault(line.split()[0], line.split())
         # 129 + 138 + 178 + 149 + 147 + 156 + 212 characters in 7 chunks: mean 158.4; nothing left out.
         self.assertEqual(rows["lc-220.jsonl"][1:5], ["7", "158.4", "0", "0"])
         # The paragraph policy leaves every heading line out, and only those.
@@ -526,6 +531,30 @@ class BadChunkFilesTest(JudgeTestCase):
         line = self.refusal(path)
         self.assertNotIn("\x1b", line)
         self.assertIn("\\u001b[2J", line)
+
+
+def has_context_windows() -> bool:
+    return importlib.util.find_spec("context_windows") is not None
+
+
+class ContextFiguresTest(JudgeTestCase):
+    """The judged row's context figures, from ``context_windows.policy_context``, derived from the offsets."""
+
+    def test_one_neighbour_brings_the_qualifier_back(self) -> None:
+        if not has_context_windows():
+            self.skipTest("context_windows is not in this build")
+        result = self.judge_json(self.write_chunks(langchain_records(with_start=True)))
+        figures = judged_row(result)["context"]
+        # Chunk 0 [0, 129) holds the instruction and chunk 1 [131, 269) the qualifier, both in the
+        # section "Create a copy" (chunk 0 starts in the blank title section that leads into it):
+        # k=0 keeps nothing, k=1 returns chunks 0 and 1, 129 + 138 characters.
+        self.assertEqual(figures["policy"], "chunks.jsonl")
+        self.assertEqual(figures["kept"], 0)
+        self.assertEqual(figures["recall"]["0"], 0)
+        self.assertEqual(figures["recall"]["1"], 1)
+        self.assertEqual(figures["mean_chars"]["0"], 129)
+        self.assertEqual(figures["mean_chars"]["1"], 267)
+        self.assertEqual(figures["windows"][0]["window"], 1)
 
 
 class SeeTheJudgedChunksTest(JudgeTestCase):
