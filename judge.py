@@ -31,7 +31,7 @@ import os
 import re
 from bisect import bisect_left, bisect_right
 from itertools import accumulate
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
 import chunk_index
@@ -330,8 +330,12 @@ class Location:
     """Where one record's chunk sits in its source, how it was found, and what its own offset said.
 
     ``start``/``end`` are ``None`` for an ``ambiguous`` or ``not_found`` chunk.
-    ``offset_holds`` is what the source holds at a wrong given offset (``None``
-    when the offset was right or absent). ``headings_dropped``: matched only
+    ``offset_issue`` says why a given offset was not trusted (``None`` when it
+    was right or absent): ``text_differs`` (the source holds other text there),
+    ``not_found_value`` (LangChain's ``-1``) or ``before_previous`` (the text is
+    there, but at or before the previous chunk's start while it also occurs
+    after it: what ``text.find`` from the start of a text gives for repeated
+    text). ``offset_holds`` is what the source holds at that offset. ``headings_dropped``: matched only
     once heading lines were set aside. ``places``: the first places an
     ambiguous chunk occurs.
     """
@@ -343,6 +347,7 @@ class Location:
     offset_holds: str | None = None
     headings_dropped: bool = False
     places: tuple[tuple[int, int], ...] = ()
+    offset_issue: str | None = None
 
     @property
     def located(self) -> bool:
@@ -350,7 +355,7 @@ class Location:
 
     @property
     def offset_wrong(self) -> bool:
-        return self.offset_holds is not None
+        return self.offset_issue is not None
 
 
 class SquashedText:
@@ -433,9 +438,13 @@ class SourceLocator:
         return self._bare
 
     def locate(self, record: ChunkRecord) -> Location:
-        holds = self.offset_check(record)
-        if holds is None and record.start is not None:
+        issue, holds = self.offset_check(record)
+        if issue is None and record.start is not None:
             return self.found(Location(record, "exact_offset", record.start, record.start + len(record.text)))
+        return replace(self.search(record, holds), offset_issue=issue)
+
+    def search(self, record: ChunkRecord, holds: str | None) -> Location:
+        """Locate ``record`` by its text alone: order, then a unique place, verbatim or modulo whitespace."""
         text = record.text
         needle = squashed(text)
         copy = self.squashed
@@ -469,17 +478,25 @@ class SourceLocator:
         state = "ambiguous" if ambiguous else "not_found"
         return Location(record, state, None, None, holds, places=tuple(ambiguous))
 
-    def offset_check(self, record: ChunkRecord) -> str | None:
-        """``None`` when the record gives no offset or the right one; else what the source holds there."""
+    def offset_check(self, record: ChunkRecord) -> tuple[str | None, str | None]:
+        """``(issue, what the source holds at the offset)``; the issue is ``None`` when the offset is absent or right.
+
+        An offset holding the text is still not trusted when it lies at or
+        before the previous chunk's start and the text also occurs after it:
+        splitters emit chunks in order, and ``text.find`` from the start of a
+        text answers the first of several occurrences.
+        """
         if record.start is None:
-            return None
+            return None, None
         if record.start == LANGCHAIN_NOT_FOUND:
-            return ""
+            return "not_found_value", None
         end = record.end if record.end is not None else min(record.start + len(record.text), len(self.text))
         held = self.text[record.start : end]
-        if held == record.text:
-            return None
-        return held
+        if held != record.text:
+            return "text_differs", held
+        if record.start < self.cursor and self.text.find(record.text, self.cursor) != -1:
+            return "before_previous", held
+        return None, held
 
     def found(self, location: Location) -> Location:
         # The next chunk is searched after this one's start: overlapping chunks start later, not after its end.
@@ -790,7 +807,9 @@ def location_json(location: Location, orders: dict[int, int]) -> dict:
         "headings_dropped": location.headings_dropped,
     }
     if location.offset_wrong:
-        entry["offset_holds"] = location.offset_holds
+        entry["offset_issue"] = location.offset_issue
+        if location.offset_holds is not None:
+            entry["offset_holds"] = location.offset_holds
     if location.places:
         entry["places"] = [list(place) for place in location.places]
     return entry
@@ -840,8 +859,13 @@ def location_sentence(location: Location) -> str:
 def offset_sentence(location: Location) -> str:
     """Why a given offset was not trusted: what the source holds there, and where the chunk really is."""
     record = location.record
-    if record.start == LANGCHAIN_NOT_FOUND:
+    if location.offset_issue == "not_found_value":
         said = f"{record.offset_name} -1 (LangChain's value for a chunk it could not find)"
+    elif location.offset_issue == "before_previous":
+        said = (
+            f"{record.offset_name} {record.start} holds the text, but at or before the previous chunk of "
+            "the source, and the text occurs again after it (text.find answers the first occurrence)"
+        )
     else:
         end = record.end if record.end is not None else record.start + len(record.text)
         said = f"{record.offset_name} {record.start}: the source holds {shown_text(location.offset_holds)} at [{record.start}, {end})"

@@ -383,9 +383,15 @@ class LocatingTest(JudgeTestCase):
         ]
         path = self.write_chunks(records)
         result = self.judge_json(path)
-        states = [(chunk["state"], chunk["offset_wrong"]) for chunk in result["chunks"]]
+        states = [(chunk["state"], chunk.get("offset_issue")) for chunk in result["chunks"]]
         self.assertEqual(
-            states, [("exact_offset", False), ("exact_offset", False), ("exact_order", True), ("exact_order", True)]
+            states,
+            [
+                ("exact_offset", None),
+                ("exact_offset", None),
+                ("exact_order", "text_differs"),
+                ("exact_order", "not_found_value"),
+            ],
         )
         self.assertEqual(located_spans(result, "repeats"), [(11, 21), (23, 30), (32, 42), (44, 48)])
         self.assertEqual(result["chunks"][2]["offset_holds"], "eats\n\nRepe")
@@ -397,6 +403,39 @@ class LocatingTest(JudgeTestCase):
             stdout,
         )
         self.assertIn("LangChain's value for a chunk it could not find", stdout)
+
+    def test_a_start_index_from_text_find_on_repeated_text_is_not_trusted(self) -> None:
+        self.use_source(repeated_source())
+        # Every offset as text.find(chunk) from the start of the text gives it: the second
+        # "Repeat me." gets the first one's offset, 11, which does hold "Repeat me.".
+        texts = ("Repeat me.", "Middle.", "Repeat me.", "End.")
+        records = [
+            {
+                "page_content": text,
+                "metadata": {"source": "docs/repeats.md", "start_index": repeated_source().find(text)},
+            }
+            for text in texts
+        ]
+        path = self.write_chunks(records)
+        result = self.judge_json(path)
+        states = [(chunk["state"], chunk.get("offset_issue")) for chunk in result["chunks"]]
+        self.assertEqual(
+            states,
+            [
+                ("exact_offset", None),
+                ("exact_offset", None),
+                ("exact_order", "before_previous"),
+                ("exact_offset", None),
+            ],
+        )
+        self.assertEqual(located_spans(result, "repeats"), [(11, 21), (23, 30), (32, 42), (44, 48)])
+        code, stdout, _ = in_process("judge", str(path), "--manifest", str(self.manifest))
+        self.assertIn(
+            "wrong offset, line 3: metadata.start_index 11 holds the text, but at or before the previous chunk of the "
+            "source, and the text occurs again after it (text.find answers the first occurrence); "
+            "the chunk is found at [32, 42) (exact by order)",
+            stdout,
+        )
 
     def test_stripped_and_collapsed_whitespace_is_matched_and_mapped_back(self) -> None:
         collapsed = " ".join(V1_TEXT[51:269].split())
