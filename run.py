@@ -326,7 +326,7 @@ partial. Then the chunks are judged beside the lab's three policies: the
 manifest's span checks, coverage (non-whitespace text no chunk holds, and text
 two chunks hold) and, where available, context figures.
 
-Example: python run.py judge chunks.jsonl --manifest manifest.json --name my-splitter
+Example: python run.py judge chunks.jsonl --name my-splitter
 """
 
 
