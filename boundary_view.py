@@ -628,12 +628,10 @@ def judged_chunk_caption(chunk: dict) -> str:
 
 def judged_document_views(sources: tuple[dict, ...], checks: tuple, judgement) -> list[DocumentView]:
     """Every source pictured with the judged chunks located in it (overlapping chunks each show their text)."""
-    return [
-        document_view(
-            source, [chunk for chunk in judgement.chunks if chunk["source_id"] == source["source_id"]], checks
-        )
-        for source in sources
-    ]
+    by_source: dict[str, list[dict]] = {source["source_id"]: [] for source in sources}
+    for chunk in judgement.chunks:
+        by_source[chunk["source_id"]].append(chunk)
+    return [document_view(source, by_source[source["source_id"]], checks) for source in sources]
 
 
 def judged_summary_lines(judgement) -> list[str]:

@@ -922,7 +922,7 @@ def located_line(judgement: Judgement) -> str:
     """``"located 6 of 6 LangChain documents: 6 exact by order"`` (non-zero states only)."""
     counts = judgement.counts
     located = sum(counts[state] for state in LOCATED_STATES)
-    parts = [f"{counts[state]} {STATE_WORDS[state]}" for state in STATES if counts[state]]
+    parts = [f"{counts[state]:,} {STATE_WORDS[state]}" for state in STATES if counts[state]]
     total = counted(len(judgement.locations), SHAPE_NAMES[judgement.shape])
     verdict = "" if judgement.complete else "; PARTIAL judgement: unlocated chunks are left out of every figure"
     return f"{printable(judgement.name)}: located {located:,} of {total}: {', '.join(parts)}{verdict}"
