@@ -683,7 +683,7 @@ def context_block(judgement) -> list[str]:
     """The context figures' table as preformatted text, escaped; nothing where this build has none."""
     import judge
 
-    context = judge.context_text(judgement.rows)
+    context = judge.context_text(judgement.rows, judgement.complete)
     return [] if context is None else [f"<pre>{escaped(visible_lines(context))}</pre>"]
 
 

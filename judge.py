@@ -705,14 +705,20 @@ def context_figures(name: str, chunks: list[dict], checks: tuple) -> dict | None
     return context_windows.policy_context(name, chunks, checks)
 
 
-def context_text(rows: list[dict]) -> str | None:
-    """The context table of ``context_windows`` over every row, names made printable; ``None`` without figures."""
+def context_text(rows: list[dict], complete: bool = True) -> str | None:
+    """The context table of ``context_windows`` over every row, names made printable; ``None`` without figures.
+
+    A judged row with unlocated chunks is named ``NAME (partial)`` there too.
+    """
     figures = [row["context"] for row in rows]
     if any(entry is None for entry in figures):
         return None
     import context_windows
 
-    shown = [{**entry, "policy": printable(entry["policy"])} for entry in figures]
+    shown = [
+        {**entry, "policy": printable(entry["policy"]) + ("" if complete or row["kind"] == "lab" else " (partial)")}
+        for entry, row in zip(figures, rows)
+    ]
     return context_windows.context_table(shown, [pair["name"] for pair in rows[0]["pairs"]])
 
 
@@ -891,9 +897,9 @@ def table_rows(judgement: Judgement) -> list[tuple[str, ...]]:
         kept = f"{row['pairs_kept_together']} of {len(row['pairs'])}"
         if partial:
             kept += f" ({partial} partial)"
-        chunks = str(row["chunk_count"])
+        chunks = f"{row['chunk_count']:,}"
         if row["kind"] == "judged" and not judgement.complete:
-            chunks += f" of {len(judgement.locations)}"
+            chunks += f" ({len(judgement.locations) - row['chunk_count']:,} unlocated)"
         rows.append(
             (
                 printable(row["policy"]),
@@ -970,7 +976,7 @@ def judgement_text(judgement: Judgement) -> str:
     if given:
         lines.append(f"offsets: {given:,} given, {len(wrong):,} wrong" + (": not trusted" if wrong else ""))
     lines.extend(f"  {offset_sentence(location)}" for location in wrong)
-    context = context_text(judgement.rows)
+    context = context_text(judgement.rows, judgement.complete)
     if context is not None:
         lines.extend(["", context])
     return "\n".join(lines)
