@@ -468,7 +468,7 @@ class LocatingTest(JudgeTestCase):
         self.assertEqual((pair["instruction_and_qualifier_share_chunk"], pair["partial"]), (False, True))
         code, stdout, _ = in_process("judge", str(path), "--manifest", str(self.manifest))
         self.assertIn("PARTIAL judgement", stdout.splitlines()[0])
-        self.assertIn("chunks.jsonl    2 (1 unlocated)", stdout)
+        self.assertIn("\nchunks.jsonl   2 (1 unlocated)  ", stdout)
         self.assertIn("chunks.jsonl split (partial: 1 chunk of its source not located)", stdout)
         self.assertIn("  line 2 (aster-copy-v1): not found: ", stdout)
 
