@@ -22,7 +22,7 @@ from __future__ import annotations
 import html
 import json
 import unicodedata
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 import chunk_index
@@ -266,32 +266,45 @@ def numbered(orders: list[int]) -> str:
     return f"chunks {', '.join(str(order) for order in orders[:-1])} and {orders[-1]}"
 
 
-def span_placement(chunks: list[dict], start: int, end: int) -> str:
+def span_placement(chunks: span_checks.SourceChunks | list[dict], start: int, end: int) -> str:
     """Where a span sits: ``"in chunk 0"``, ``"cut across chunks 0 and 1"`` or ``"in no chunk"``."""
-    holders = [chunk["order"] for chunk in chunks if span_checks.chunk_holds(chunk, start, end)]
+    chunks = chunk_lookup(chunks)
+    holders = [chunk["order"] for chunk in chunks.holding(start, end)]
     if holders:
         return f"in {numbered(holders)}"
-    touched = [chunk["order"] for chunk in chunks if chunk["start"] < end and start < chunk["end"]]
+    touched = [chunk["order"] for chunk in chunks.touching(start, end)]
     if touched:
         return f"cut across {numbered(touched)}"
     return "in no chunk"
 
 
-def pair_verdict(check, chunks: list[dict], newlines: list[int], check_count: int) -> Split | str:
+def chunk_lookup(chunks: span_checks.SourceChunks | list[dict]) -> span_checks.SourceChunks:
+    """One document's chunks ready for lookups by bisection (built once per document by ``document_view``)."""
+    return chunks if isinstance(chunks, span_checks.SourceChunks) else span_checks.source_chunks(chunks)
+
+
+def marks_near(marks: tuple[Mark, ...], mark_starts: list[int], longest: int, start: int, end: int) -> tuple[Mark, ...]:
+    """The marks (sorted by start) that overlap or touch ``[start, end)``, found by bisection, not a pass over all."""
+    window = marks[bisect_left(mark_starts, start - longest) : bisect_right(mark_starts, end)]
+    return tuple(mark for mark in window if mark.end >= start)
+
+
+def pair_verdict(
+    check, chunks: span_checks.SourceChunks | list[dict], newlines: list[int], check_count: int
+) -> Split | str:
     """A check's instruction and qualifier under one policy: a ``Split``, or a sentence saying why not.
 
     The split's offset is the first chunk edge strictly inside the stretch from
     the pair's first character to its last, the boundary that separates them.
     """
+    chunks = chunk_lookup(chunks)
     instruction = check.instruction
     qualifier = check.qualifier
     named = "" if check_count == 1 else f" ({visible(check.name)})"
-    together = [
-        chunk["order"]
-        for chunk in chunks
-        if span_checks.chunk_holds(chunk, instruction.start, instruction.end)
-        and span_checks.chunk_holds(chunk, qualifier.start, qualifier.end)
-    ]
+    low = min(instruction.start, qualifier.start)
+    high = max(instruction.end, qualifier.end)
+    # A chunk holds both spans exactly when it holds the stretch from the first to the last.
+    together = [chunk["order"] for chunk in chunks.holding(low, high)]
     if together:
         return f"kept together{named}: instruction and qualifier both in {numbered(together)}"
     placements = (
@@ -299,13 +312,10 @@ def pair_verdict(check, chunks: list[dict], newlines: list[int], check_count: in
         span_placement(chunks, qualifier.start, qualifier.end),
     )
     where = f"instruction {placements[0]}, qualifier {placements[1]}"
-    low = min(instruction.start, qualifier.start)
-    high = max(instruction.end, qualifier.end)
-    edges = sorted({edge for chunk in chunks for edge in (chunk["start"], chunk["end"]) if low < edge < high})
+    offset = chunks.first_edge_inside(low, high)
     # A span that no chunk touches (a heading, say) is not separated by a boundary.
-    if not edges or "in no chunk" in placements:
+    if offset is None or "in no chunk" in placements:
         return f"not in one chunk{named}: {where}"
-    offset = edges[0]
     return Split(offset, f"split at offset {offset} (line {line_of(newlines, offset)}){named}: {where}")
 
 
@@ -316,34 +326,36 @@ def document_view(document: dict, chunks: list[dict], checks: tuple) -> Document
     marks = document_marks(checks, document["source_id"])
     verdicts = []
     splits = []
+    lookup = span_checks.source_chunks(chunks)
     for check in checks:
         if check.source_id != document["source_id"]:
             continue
-        verdict = pair_verdict(check, chunks, newlines, len(checks))
+        verdict = pair_verdict(check, lookup, newlines, len(checks))
         if isinstance(verdict, Split):
             splits.append(verdict)
         else:
             verdicts.append(verdict)
     blocks: list[Segment | Split] = []
     pending = sorted(splits, key=lambda split: split.offset)
+    mark_starts = [mark.start for mark in marks]
+    longest = max((mark.end - mark.start for mark in marks), default=0)
     for start, end, chunk in segment_spans(len(text), chunks):
         while pending and pending[0].offset <= start:
             blocks.append(pending.pop(0))
         shade = chunk["order"] % 2 if chunk is not None else 0
-        blocks.append(Segment(start, end, chunk, shade, segment_rows(text, start, end, marks, newlines)))
+        near = marks_near(marks, mark_starts, longest, start, end)
+        blocks.append(Segment(start, end, chunk, shade, segment_rows(text, start, end, near, newlines)))
     blocks.extend(pending)
     return DocumentView(document, len(chunks), tuple(verdicts), tuple(blocks))
 
 
 def policy_view(name: str, index: dict, checks: tuple) -> PolicyView:
     """Every document of one policy's index, pictured."""
+    by_source: dict[str, list[dict]] = {}
+    for chunk in index["chunks"]:
+        by_source.setdefault(chunk["source_id"], []).append(chunk)
     documents = tuple(
-        document_view(
-            document,
-            [chunk for chunk in index["chunks"] if chunk["source_id"] == document["source_id"]],
-            checks,
-        )
-        for document in index["documents"]
+        document_view(document, by_source.get(document["source_id"], []), checks) for document in index["documents"]
     )
     return PolicyView(name, index["config"], storage_growth(index), documents)
 
