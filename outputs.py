@@ -81,12 +81,13 @@ def content_pieces(content: Content) -> Iterator[bytes]:
         yield bytes(piece)
 
 
-def write_fully(descriptor: int, piece: bytes) -> int:
+def write_fully(descriptor: int, piece: bytes, progress: list[int] | None = None) -> int:
     """Write every byte of ``piece`` to ``descriptor``; a write that makes no progress is ``ENOSPC``.
 
     ``os.write`` may write less than it was given (a full disk, a file-size
     limit); the rest is written again, so the next call reports the real error
-    instead of the data being cut silently.
+    instead of the data being cut silently. ``progress[0]`` (when given) grows
+    with every byte written, so a failure can say how much got through.
     """
     view = memoryview(piece)
     written = 0
@@ -95,6 +96,8 @@ def write_fully(descriptor: int, piece: bytes) -> int:
         if count <= 0:
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         written += count
+        if progress is not None:
+            progress[0] += count
     return written
 
 
@@ -317,33 +320,33 @@ def write_stdout(data: Content) -> int:
     """
     require_stdout()
     stream = sys.stdout
-    written = 0
+    progress = [0]
     try:
         stream.flush()
         try:
             descriptor = stream.fileno()
         except (AttributeError, ValueError, io.UnsupportedOperation):
             descriptor = None
-        if descriptor is None:
-            for piece in content_pieces(data):
-                written += stream_write_fully(stream.buffer, piece)
-            stream.buffer.flush()
-            return written
         for piece in content_pieces(data):
-            written += write_fully(descriptor, piece)
-        return written
+            if descriptor is None:
+                stream_write_fully(stream.buffer, piece, progress)
+            else:
+                write_fully(descriptor, piece, progress)
+        if descriptor is None:
+            stream.buffer.flush()
+        return progress[0]
     except BrokenPipeError:
         raise
     except OSError as error:
         raise UsageError(
             "output_unwritable",
             "stdout",
-            f"{error.strerror or error} after {written:,} bytes; the output is incomplete",
+            f"{error.strerror or error} after {progress[0]:,} bytes; the output is incomplete",
         ) from error
 
 
-def stream_write_fully(buffer: io.BufferedIOBase, piece: bytes) -> int:
-    """Write all of ``piece`` to a binary stream, checking what each write reports."""
+def stream_write_fully(buffer: io.BufferedIOBase, piece: bytes, progress: list[int]) -> None:
+    """Write all of ``piece`` to a binary stream, checking what each write reports (see ``write_fully``)."""
     view = memoryview(piece)
     written = 0
     while written < len(view):
@@ -351,7 +354,7 @@ def stream_write_fully(buffer: io.BufferedIOBase, piece: bytes) -> int:
         if count is None or count <= 0:
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         written += count
-    return written
+        progress[0] += count
 
 
 def emit_text(text: str) -> int:

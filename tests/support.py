@@ -7,6 +7,7 @@ Tests never write into the working tree: every file they make lives in a
 from __future__ import annotations
 
 import contextlib
+import errno
 import io
 import json
 import os
@@ -39,13 +40,43 @@ class Completed:
     stderr: str
 
 
-def run_lab(*args: str, cwd: Path | None = None, env: dict | None = None, stdin: str | None = None) -> Completed:
+class FullDisk(io.RawIOBase):
+    """A stream that takes ``capacity`` bytes, writes short at the edge, then fails with ``ENOSPC`` like a full disk."""
+
+    def __init__(self, capacity: int) -> None:
+        super().__init__()
+        self.capacity = capacity
+        self.data = bytearray()
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data) -> int:
+        room = self.capacity - len(self.data)
+        if room <= 0:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        taken = bytes(data[:room])
+        self.data.extend(taken)
+        return len(taken)
+
+    def getvalue(self) -> bytes:
+        return bytes(self.data)
+
+
+def run_lab(
+    *args: str,
+    cwd: Path | None = None,
+    env: dict | None = None,
+    stdin: str | None = None,
+    stdout_capacity: int | None = None,
+) -> Completed:
     """Run ``run.main(ARGS)`` in this process as a user would run ``python run.py ARGS``, capturing text output.
 
     Working folder, environment and the three standard streams are swapped in
     for the call and restored after it; ``PYTHONIOENCODING`` picks the
     encoding of the captured streams, as it would for a real process. Exit
     codes from argparse (``--help``, usage errors) are caught like a process's.
+    ``stdout_capacity`` puts stdout on a ``FullDisk`` of that many bytes.
     Only what a real process alone shows (signals, closed or full streams, a
     terminal) needs ``run_lab_process``.
     """
@@ -53,7 +84,7 @@ def run_lab(*args: str, cwd: Path | None = None, env: dict | None = None, stdin:
 
     environment = env or {}
     encoding = (environment.get("PYTHONIOENCODING") or "utf-8").split(":")[0]
-    stdout_bytes = io.BytesIO()
+    stdout_bytes = io.BytesIO() if stdout_capacity is None else FullDisk(stdout_capacity)
     stderr_bytes = io.BytesIO()
     stdout = io.TextIOWrapper(stdout_bytes, encoding=encoding, errors="strict", newline="\n", write_through=True)
     stderr = io.TextIOWrapper(
@@ -68,11 +99,12 @@ def run_lab(*args: str, cwd: Path | None = None, env: dict | None = None, stdin:
                     code = run.main(list(args))
                 except SystemExit as leaving:
                     code = leaving.code if isinstance(leaving.code, int) else 2
-                stdout.flush()
                 stderr.flush()
     finally:
         os.chdir(previous_folder)
-    return Completed(list(args), code, stdout_bytes.getvalue().decode("utf-8"), stderr_bytes.getvalue().decode("utf-8"))
+    return Completed(
+        list(args), code, stdout_bytes.getvalue().decode("utf-8", "replace"), stderr_bytes.getvalue().decode("utf-8")
+    )
 
 
 def run_lab_process(

@@ -269,7 +269,10 @@ class Imports(LabTestCase):
             text=True,
             timeout=60,
         )
+        # The one end-to-end run of the main job as a user types it: the reference, byte for byte.
         self.assertEqual(completed.returncode, 0, completed.stderr)
+        self.assertEqual((self.folder / "r.json").read_bytes(), (ROOT / "expected-result.json").read_bytes())
+        self.assertEqual(completed.stdout.splitlines()[-1], "wrote r.json")
         saved = json.loads((self.folder / "r.json").read_text(encoding="utf-8"))
         self.assertEqual(validate.validate_artifact(saved)[0], "result")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 import unittest
+from unittest import mock
 
 import chunk_index
 import span_checks
@@ -141,11 +142,35 @@ def copied_along(value: object, path: tuple) -> tuple[object, object]:
     return copied, holder
 
 
+def remembered_builds():
+    """``validate.build_index`` answered from memory for inputs it has built before.
+
+    ``build_index`` is a pure function of its config and sources, and the
+    mutation tests rebuild the same few indexes thousands of times; what they
+    test is the validator's refusals, so each distinct build runs once.
+    """
+    real_build_index = validate.build_index
+    built: dict[str, dict] = {}
+
+    def build_index(config, sources):
+        key = chunk_index.canonical_json([config, list(sources)])
+        if key not in built:
+            built[key] = real_build_index(config, sources)
+        return built[key]
+
+    return mock.patch.object(validate, "build_index", side_effect=build_index)
+
+
 class MutationTestCase(unittest.TestCase):
     """Mutate a deep copy of ``self.saved`` and return what ``self.validate`` refuses it with."""
 
     saved: dict
     validate = staticmethod(validate.validate_index)
+
+    def remember_builds(self) -> None:
+        patcher = remembered_builds()
+        patcher.start()
+        self.addCleanup(patcher.stop)
 
     def refusal(self, mutate) -> IngestionError:
         forged = copy.deepcopy(self.saved)
@@ -212,6 +237,7 @@ class IndexRefusals(MutationTestCase):
             return not (len(path) > 1 and path[0] == "chunks" and path[1] not in (0, len(index["chunks"]) - 1))
 
         checked = 0
+        self.remember_builds()
         for path in [path for path in paths(index) if sampled(path)][1:]:
             for odd in odd_values:
                 forged, holder = copied_along(index, path)
@@ -285,6 +311,7 @@ class ResultValidation(MutationTestCase):
                 places.append(("comparisons", position, key))
                 if isinstance(value, list):
                     places.extend(("comparisons", position, key, item) for item in range(len(value)))
+        self.remember_builds()
         for place in places:
             for odd in odd_values:
                 forged, holder = copied_along(self.result, place)
