@@ -94,9 +94,21 @@ def source_chunks(config: dict, layout: SourceLayout) -> list[tuple[int, int]]:
             )
         elif strategy == "paragraph":
             chunks.extend(paragraphs)
+        elif paragraphs and paragraphs[-1][1] - paragraphs[0][0] <= config["max_chars"]:
+            # The whole section fits the target: one group, as grouped_spans would find one paragraph at a time.
+            chunks.append((paragraphs[0][0], paragraphs[-1][1]))
         else:
             chunks.extend(chunk_index.grouped_spans(list(paragraphs), config["max_chars"]))
     return chunks
+
+
+def pair_reach(check: SpanCheck) -> tuple[str, int, int]:
+    """A check as its source and the stretch a chunk must hold to keep it: first start to last end."""
+    return (
+        check.source_id,
+        min(check.instruction.start, check.qualifier.start),
+        max(check.instruction.end, check.qualifier.end),
+    )
 
 
 def keeps_pair(chunks: list[tuple[int, int]], starts: list[int], check: SpanCheck) -> bool:
@@ -106,19 +118,35 @@ def keeps_pair(chunks: list[tuple[int, int]], starts: list[int], check: SpanChec
     chunk starting at or before the pair's first character can hold the pair:
     one bisection per pair instead of a look at every chunk.
     """
-    low = min(check.instruction.start, check.qualifier.start)
-    high = max(check.instruction.end, check.qualifier.end)
+    _, low, high = pair_reach(check)
     position = bisect_right(starts, low) - 1
     return position >= 0 and chunks[position][1] >= high
 
 
-def policy_row(config: dict, layouts: dict[str, SourceLayout], checks: tuple[SpanCheck, ...]) -> dict:
-    """Chunk count, mean chunk length and kept pairs for one config over every source."""
+def policy_row(
+    config: dict,
+    layouts: dict[str, SourceLayout],
+    checks: tuple[SpanCheck, ...],
+    reaches: list[tuple[str, int, int]] | None = None,
+) -> dict:
+    """Chunk count, mean chunk length and kept pairs for one config over every source.
+
+    Kept pairs are found as ``keeps_pair`` does, inlined over each check's
+    reach (``pair_reach``, computed once per sweep): this loop runs checks
+    times sizes times.
+    """
+    if reaches is None:
+        reaches = [pair_reach(check) for check in checks]
     chunks = {source_id: source_chunks(config, layout) for source_id, layout in layouts.items()}
     starts = {source_id: [start for start, _ in spans] for source_id, spans in chunks.items()}
+    ends = {source_id: [end for _, end in spans] for source_id, spans in chunks.items()}
     count = sum(len(spans) for spans in chunks.values())
-    characters = sum(end - start for spans in chunks.values() for start, end in spans)
-    kept = [check.name for check in checks if keeps_pair(chunks[check.source_id], starts[check.source_id], check)]
+    characters = sum(sum(ends[source_id]) - sum(starts[source_id]) for source_id in chunks)
+    kept = []
+    for check, (source_id, low, high) in zip(checks, reaches):
+        position = bisect_right(starts[source_id], low) - 1
+        if position >= 0 and ends[source_id][position] >= high:
+            kept.append(check.name)
     return {
         "chunk_count": count,
         "mean_chunk_chars": round(characters / count, 1) if count else 0.0,
@@ -236,10 +264,14 @@ def run_sweep(manifest: Manifest, sizes: tuple[int, ...]) -> dict:
     """The sweep as plain data: one row per size, the paragraph policy for reference, and each pair's target."""
     layouts = {source["source_id"]: source_layout(source["text"], source["source_id"]) for source in manifest.sources}
     checks = manifest.span_checks
+    reaches = [pair_reach(check) for check in checks]
     rows = [
         {
             "size": size,
-            **{strategy: policy_row(sweep_config(strategy, size), layouts, checks) for strategy in SWEPT_POLICIES},
+            **{
+                strategy: policy_row(sweep_config(strategy, size), layouts, checks, reaches)
+                for strategy in SWEPT_POLICIES
+            },
         }
         for size in sizes
     ]
