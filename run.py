@@ -455,8 +455,7 @@ def add_pin_command(commands: argparse._SubParsersAction) -> None:
 
 
 def add_sweep_command(commands: argparse._SubParsersAction) -> None:
-    import size_sweep
-
+    # The bounds are written out rather than read from size_sweep, which the main job need not import.
     sweep = add_command(
         commands,
         "sweep",
@@ -464,8 +463,7 @@ def add_sweep_command(commands: argparse._SubParsersAction) -> None:
         "Cut the manifest's sources at each size with the heading-aware and fixed-char rules and show chunk "
         "count, mean chunk length and pairs kept together, then each pair's smallest heading-aware target. "
         "Sweep sizes are never saved; saved indexes keep the three supported configs. "
-        f"At most {size_sweep.MAX_SIZE_COUNT:,} sizes, and at most {size_sweep.MAX_SWEEP_CELLS:,} span checks "
-        "times sizes.",
+        "At most 1,000 sizes, and at most 2,000,000 span checks times sizes (see docs/strict-input.md).",
         "python run.py sweep --manifest my/manifest.json --sizes 200 400 800",
     )
     add_manifest_option(

@@ -117,3 +117,9 @@ class Ceilings(LabTestCase):
     def test_too_many_sizes_are_refused(self):
         sizes = [str(size) for size in range(1, size_sweep.MAX_SIZE_COUNT + 2)]
         self.assert_one_line_refusal(run_lab("sweep", "--sizes", *sizes), "too_many_sizes", exit_code=2)
+
+    def test_the_help_states_the_ceilings_the_sweep_enforces(self):
+        completed = run_lab("sweep", "--help")
+        flat = " ".join(completed.stdout.split())
+        self.assertIn(f"At most {size_sweep.MAX_SIZE_COUNT:,} sizes", flat)
+        self.assertIn(f"at most {size_sweep.MAX_SWEEP_CELLS:,} span checks times sizes", flat)
