@@ -189,12 +189,23 @@ def marker(edge: Edge) -> str:
     return f"‹{edge.mark.label}{CLOSE_BRACKET}"
 
 
-def document_marks(checks: tuple, source_id: str) -> tuple[Mark, ...]:
-    """The instruction and qualifier marks of every span check on ``source_id``, in offset order."""
-    marks = []
+def numbered_by_source(checks: tuple) -> dict[str, list[tuple[int, object]]]:
+    """Each source's span checks with their 1-based number among all checks, grouped once for every document."""
+    grouped: dict[str, list[tuple[int, object]]] = {}
     for number, check in enumerate(checks, start=1):
-        if check.source_id != source_id:
-            continue
+        grouped.setdefault(check.source_id, []).append((number, check))
+    return grouped
+
+
+def document_marks(checks: tuple, source_id: str, numbered: list[tuple[int, object]] | None = None) -> tuple[Mark, ...]:
+    """The instruction and qualifier marks of every span check on ``source_id``, in offset order.
+
+    ``numbered`` (this source's entry of ``numbered_by_source``) spares a pass over every check.
+    """
+    if numbered is None:
+        numbered = numbered_by_source(checks).get(source_id, [])
+    marks = []
+    for number, check in numbered:
         for role in ROLE_LETTERS:
             span = getattr(check, role)
             marks.append(Mark(role, mark_label(role, number, len(checks)), span.start, span.end))
@@ -319,17 +330,23 @@ def pair_verdict(
     return Split(offset, f"split at offset {offset} (line {line_of(newlines, offset)}){named}: {where}")
 
 
-def document_view(document: dict, chunks: list[dict], checks: tuple) -> DocumentView:
-    """One document's picture under one policy: rows for every chunk and gap, verdicts, split lines."""
+def document_view(
+    document: dict, chunks: list[dict], checks: tuple, numbered: list[tuple[int, object]] | None = None
+) -> DocumentView:
+    """One document's picture under one policy: rows for every chunk and gap, verdicts, split lines.
+
+    ``numbered`` is this document's entry of ``numbered_by_source(checks)``, so
+    a view of many documents looks at each check once, not once per document.
+    """
     text = document["text"]
+    if numbered is None:
+        numbered = numbered_by_source(checks).get(document["source_id"], [])
     newlines = chunk_index.newline_offsets(text)
-    marks = document_marks(checks, document["source_id"])
+    marks = document_marks(checks, document["source_id"], numbered)
     verdicts = []
     splits = []
     lookup = span_checks.source_chunks(chunks)
-    for check in checks:
-        if check.source_id != document["source_id"]:
-            continue
+    for _, check in numbered:
         verdict = pair_verdict(check, lookup, newlines, len(checks))
         if isinstance(verdict, Split):
             splits.append(verdict)
@@ -354,8 +371,12 @@ def policy_view(name: str, index: dict, checks: tuple) -> PolicyView:
     by_source: dict[str, list[dict]] = {}
     for chunk in index["chunks"]:
         by_source.setdefault(chunk["source_id"], []).append(chunk)
+    numbered = numbered_by_source(checks)
     documents = tuple(
-        document_view(document, by_source.get(document["source_id"], []), checks) for document in index["documents"]
+        document_view(
+            document, by_source.get(document["source_id"], []), checks, numbered.get(document["source_id"], [])
+        )
+        for document in index["documents"]
     )
     return PolicyView(name, index["config"], storage_growth(index), documents)
 
