@@ -503,7 +503,7 @@ def manifest_lock(manifest_path: Path, timeout: float = MANIFEST_LOCK_SECONDS) -
                         f"another command has been updating a manifest in its folder for over {timeout:g} s; "
                         "nothing was changed, run this one again when it ends",
                     ) from None
-                time.sleep(0.02)
+                time.sleep(0.005)
         yield
     finally:
         os.close(descriptor)

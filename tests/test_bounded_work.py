@@ -36,7 +36,7 @@ class SourceChunkLookups(unittest.TestCase):
 
     def test_lookups_equal_the_definitions(self):
         generator = random.Random(12)
-        for trial in range(300):
+        for trial in range(150):
             chunks = ordered_chunks(generator, generator.randint(0, 12))
             if trial % 3 == 0:
                 # Out of order: the lookups must fall back to looking at every chunk.
