@@ -201,10 +201,12 @@ def write_files_atomically(files: list[tuple[Path, Content]]) -> dict[Path, int]
                 counter = CountingPieces(data)
                 staged_copy(current, counter, staged)
                 sizes[current] = counter.count
-            for temporary, (path, _) in zip(staged, files):
-                current = Path(path)
-                os.replace(temporary, path)
-                sync_folder(current.parent)
+            # A signal during the renames waits until all are done, so the files land together.
+            with signals_deferred():
+                for temporary, (path, _) in zip(staged, files):
+                    current = Path(path)
+                    os.replace(temporary, path)
+                    sync_folder(current.parent)
     except BaseException as error:
         for temporary in staged:
             remove_quietly(temporary)

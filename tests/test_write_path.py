@@ -117,6 +117,22 @@ class Signals(LabTestCase):
                 # The handler is the lab's only inside the write window.
                 self.assertEqual(signal.getsignal(number), before)
 
+    def test_a_signal_during_the_renames_waits_until_every_file_has_landed(self):
+        result = self.folder / "result.json"
+        report = self.folder / "report.html"
+        real_replace = os.replace
+
+        def replace_and_signal(source, target):
+            real_replace(source, target)
+            if Path(target) == result:
+                os.kill(os.getpid(), signal.SIGTERM)
+
+        with mock.patch.object(outputs.os, "replace", side_effect=replace_and_signal):
+            with self.assertRaises(outputs.Interrupted):
+                outputs.write_outputs([(result, b"result\n"), (report, b"report\n")])
+        self.assertEqual((result.read_bytes(), report.read_bytes()), (b"result\n", b"report\n"))
+        self.assertEqual(staged_leftovers(self.folder), [])
+
     def test_ctrl_c_is_one_line_and_exit_130(self):
         with mock.patch.object(run, "run_validate", side_effect=KeyboardInterrupt):
             completed = run_lab("validate", str(REFERENCE))
