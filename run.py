@@ -7,7 +7,8 @@
     python run.py pin docs/a.md --manifest M   pin a file (or re-pin it after an edit)
     python run.py sweep                    chunk counts and kept pairs over a range of sizes
 
-Exit codes: 0 ok, 1 refused input or a failed validation, 2 usage.
+Exit codes: 0 ok, 1 refused input or a failed validation, 2 usage or an output
+the lab cannot write, 128 + N when stopped by signal N (130 for Ctrl-C).
 Every refusal is one line on stderr: ``error: <code>: <where>: <what>``.
 """
 
@@ -52,7 +53,8 @@ exit codes:
      cannot write (a folder, a missing folder, a link, a device, one of the
      inputs, a write-protected file, no permission, a full disk, a closed
      stdout), or a manifest another command kept locked
-  130 interrupted (Ctrl-C; 143 for SIGTERM, 129 for SIGHUP): nothing written
+  130 interrupted by Ctrl-C (143 SIGTERM, 129 SIGHUP): every output file is
+     whole or as it was, and no temporary file is left
 
 Every refusal is one line on stderr: error: <code>: <where>: <what>
 """
@@ -209,8 +211,8 @@ def run_pin(args: argparse.Namespace) -> int:
     if args.manifest is None:
         raise UsageError("usage", "pin", "pin needs --manifest M: the manifest to update or start")
     # Everything typed here is stored in the manifest, which holds UTF-8 text only.
-    for option, value in (("PATH", path) for path in args.paths):
-        require_utf8_argument(option, value)
+    for path in args.paths:
+        require_utf8_argument("PATH", path)
     metadata = {field: getattr(args, field) for field in source_pins.METADATA_FIELDS}
     for field, value in metadata.items():
         if value is not None:
@@ -282,6 +284,13 @@ class LabArgumentParser(argparse.ArgumentParser):
     def error(self, message: str) -> None:
         # argparse quotes some values and not others; one_line makes any of them one inert line.
         self.exit(EXIT_USAGE, f"error: usage: {self.prog}: {one_line(message)} (see --help)\n")
+
+    def _print_message(self, message: str, file=None) -> None:
+        # argparse drops a failed write silently; --help and --version go through the checked stdout path instead.
+        if message and file is sys.stdout:
+            emit_text(message.rstrip("\n"))
+        else:
+            super()._print_message(message, file)
 
 
 DIFF_DESCRIPTION = """\
@@ -580,8 +589,12 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as error:
         # Files are read and written through functions that turn their
         # OSErrors into one-line refusals naming the file; one that escapes
-        # them is still one line, never a traceback.
-        where = printable(os.fsdecode(error.filename)) if error.filename is not None else "run.py"
+        # them is still one line, never a traceback. Without a file name it is
+        # a stream failing outside the write path (argparse printing --help).
+        if error.filename is None:
+            print(f"error: output_unwritable: stdout: {one_line(error.strerror or str(error))}", file=sys.stderr)
+            return EXIT_USAGE
+        where = printable(os.fsdecode(error.filename))
         print(f"error: file_error: {where}: {one_line(error.strerror or str(error))}", file=sys.stderr)
         return EXIT_REFUSED
 

@@ -67,6 +67,14 @@ class HelpAndVersion(LabTestCase):
         self.assertEqual(completed.returncode, 0)
         self.assertEqual(completed.stdout, f"run.py (chunk-boundary lab) {run.LAB_VERSION}\n")
 
+    def test_help_and_version_on_a_full_stdout_are_refused(self):
+        for args in (["--version"], ["--help"], ["pin", "--help"]):
+            with self.subTest(args=args):
+                completed = run_lab(*args, stdout_capacity=10)
+                self.assertEqual(completed.returncode, 2)
+                self.assertEqual(len(completed.stderr.splitlines()), 1, completed.stderr)
+                self.assertTrue(completed.stderr.startswith("error: output_unwritable: stdout: "), completed.stderr)
+
     def test_no_arguments_print_the_usage_and_exit_2(self):
         completed = run_lab()
         self.assertEqual(completed.returncode, 2)
