@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
 import io
 import os
 import signal
@@ -485,6 +484,9 @@ def manifest_lock(manifest_path: Path, timeout: float = MANIFEST_LOCK_SECONDS) -
     folder rather than a lock file beside the manifest leaves nothing behind.
     The lock is advisory: only the lab's own commands honour it.
     """
+    # Imported here: flock is POSIX, and only a manifest update needs it.
+    import fcntl
+
     folder = Path(manifest_path).parent
     where = printable(str(manifest_path))
     try:
