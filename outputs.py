@@ -120,7 +120,9 @@ def signals_as_exceptions() -> Iterator[None]:
     previous = {}
     try:
         for number in WRITE_WINDOW_SIGNALS:
-            previous[number] = signal.signal(number, interrupt)
+            # A signal the lab was started ignoring (SIGHUP under nohup) stays ignored.
+            if signal.getsignal(number) is not signal.SIG_IGN:
+                previous[number] = signal.signal(number, interrupt)
         yield
     finally:
         for number, handler in previous.items():

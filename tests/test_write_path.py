@@ -133,6 +133,20 @@ class Signals(LabTestCase):
         self.assertEqual((result.read_bytes(), report.read_bytes()), (b"result\n", b"report\n"))
         self.assertEqual(staged_leftovers(self.folder), [])
 
+    def test_a_signal_the_lab_was_started_ignoring_stays_ignored(self):
+        target = self.folder / "out.json"
+        previous = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+        self.addCleanup(signal.signal, signal.SIGHUP, previous)
+
+        def pieces():
+            yield b"first piece\n"
+            os.kill(os.getpid(), signal.SIGHUP)
+            yield b"second piece\n"
+
+        self.assertEqual(outputs.write_atomically(target, pieces()), len(b"first piece\nsecond piece\n"))
+        self.assertEqual(target.read_bytes(), b"first piece\nsecond piece\n")
+        self.assertIs(signal.getsignal(signal.SIGHUP), signal.SIG_IGN)
+
     def test_ctrl_c_is_one_line_and_exit_130(self):
         with mock.patch.object(run, "run_validate", side_effect=KeyboardInterrupt):
             completed = run_lab("validate", str(REFERENCE))
