@@ -6,6 +6,7 @@
     python run.py export FILE --policy P   one policy's chunks as JSON Lines upsert records
     python run.py pin docs/a.md --manifest M   pin a file (or re-pin it after an edit)
     python run.py sweep                    chunk counts and kept pairs over a range of sizes
+    python run.py judge chunks.jsonl       locate another chunker's chunks in the sources and judge them
 
 Exit codes: 0 ok, 1 refused input or a failed validation, 2 usage or an output
 the lab cannot write, 128 + N when stopped by signal N (130 for Ctrl-C).
