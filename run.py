@@ -65,7 +65,8 @@ def run_build(args: argparse.Namespace) -> int:
     inputs = (manifest_path, *manifest.source_paths())
     output = checked_output(args.output, inputs)
     html_path = None if args.html is None else checked_report(args.html, output, inputs)
-    result = span_checks.build_checked_result(manifest.sources, manifest.span_checks)
+    configs = chunk_index.manifest_configs(manifest.grammar, manifest.policy_sizes)
+    result = span_checks.build_checked_result(manifest.sources, manifest.span_checks, configs)
     result_bytes = saved_json_bytes(result)
     files = [] if output is None else [(output, result_bytes)]
     if html_path is not None:
@@ -98,7 +99,8 @@ def run_show(args: argparse.Namespace) -> int:
     manifest = load_manifest(manifest_argument(args.manifest))
     policies = chunk_index.POLICY_NAMES if args.policy is None else (args.policy,)
     colour = boundary_view.colour_wanted(sys.stdout, os.environ)
-    view = boundary_view.terminal_view(manifest.sources, manifest.span_checks, policies, colour)
+    configs = chunk_index.manifest_configs(manifest.grammar, manifest.policy_sizes)
+    view = boundary_view.terminal_view(manifest.sources, manifest.span_checks, policies, colour, configs)
     emit(view.encode("utf-8"), None)
     return EXIT_OK
 

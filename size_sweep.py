@@ -6,9 +6,11 @@ declared pairs that share a chunk. For each pair it also finds, exactly, the
 smallest heading-aware target that keeps it together.
 
 Sweep configs live only in memory and in the printed table: nothing here is
-saved, and ``validate.validate_index`` keeps refusing any config but the
-spec's three. Only spans are cut (no hashes), which is what makes a sweep of
-dozens of sizes cheap; the spans are the same ``chunk_index`` cuts for a build.
+saved. The table ends with the manifest line (``"policies": {...}``) that
+builds an index at the target it found. The sweep reads sections and blocks
+with the manifest's grammar. Only spans are cut (no hashes), which is what
+makes a sweep of dozens of sizes cheap; the spans are the same
+``chunk_index`` cuts for a build.
 """
 
 from __future__ import annotations
@@ -48,11 +50,9 @@ class PairTarget:
     verdict: str
 
 
-def sweep_config(strategy: str, size: int) -> dict:
-    """A supported policy's config with ``max_chars`` set to ``size``: only ever used in memory."""
-    config = chunk_index.policy_config(strategy)
-    config["max_chars"] = size
-    return config
+def sweep_config(strategy: str, size: int, grammar: str = markdown_grammar.LESSON_GRAMMAR) -> dict:
+    """A policy's config at ``size`` under ``grammar``, as a manifest setting that size would build it."""
+    return chunk_index.policy_config(strategy, size, grammar)
 
 
 def holds(chunk: tuple[int, int], span: tuple[int, int]) -> bool:
@@ -153,7 +153,7 @@ def pair_target(check: SpanCheck, text: str, sections: list[markdown_grammar.Sec
         return PairTarget(check, None, NEVER_IN_HEADING)
     if instruction != qualifier:
         return PairTarget(check, None, NEVER_ACROSS_HEADING)
-    paragraphs = markdown_grammar.paragraph_spans(text, instruction.body_start, instruction.body_end)
+    paragraphs = [(block.start, block.end) for block in instruction.blocks]
     start = min(check.instruction.start, check.qualifier.start)
     end = max(check.instruction.end, check.qualifier.end)
     target = smallest_grouping_target(paragraphs, start, end)
@@ -167,13 +167,19 @@ def pair_target(check: SpanCheck, text: str, sections: list[markdown_grammar.Sec
 def run_sweep(manifest: Manifest, sizes: tuple[int, ...]) -> dict:
     """The sweep as plain data: one row per size, the paragraph policy for reference, and each pair's target."""
     texts = {source["source_id"]: source["text"] for source in manifest.sources}
-    sections = {source_id: markdown_grammar.heading_sections(text, source_id) for source_id, text in texts.items()}
+    grammar = manifest.grammar
+    sections = {
+        source["source_id"]: markdown_grammar.document_sections(
+            source["text"], grammar, source["source_id"], source["title"]
+        )
+        for source in manifest.sources
+    }
     checks = manifest.span_checks
     rows = [
         {
             "size": size,
             **{
-                strategy: policy_row(sweep_config(strategy, size), texts, sections, checks)
+                strategy: policy_row(sweep_config(strategy, size, grammar), texts, sections, checks)
                 for strategy in SWEPT_POLICIES
             },
         }
@@ -184,7 +190,7 @@ def run_sweep(manifest: Manifest, sizes: tuple[int, ...]) -> dict:
         "sizes": list(sizes),
         "pair_count": len(checks),
         "rows": rows,
-        "paragraph": policy_row(chunk_index.policy_config("paragraph"), texts, sections, checks),
+        "paragraph": policy_row(chunk_index.policy_config("paragraph", None, grammar), texts, sections, checks),
         "pairs": [
             {
                 "name": found.check.name,
@@ -231,4 +237,30 @@ def sweep_table(sweep: dict) -> str:
     lines.append("smallest heading-aware target that keeps each pair together:")
     for pair in sweep["pairs"]:
         lines.append(f"  {printable(pair['name'])} ({printable(pair['source_id'])}): {pair['verdict']}")
+    lines.extend(build_lines(sweep["pairs"]))
     return "\n".join(lines)
+
+
+def manifest_size_line(target: int) -> str:
+    """The manifest setting that builds a heading-aware index at ``target``: ``'"policies": {"heading-aware": 288}'``."""
+    return f'"policies": {{"heading-aware": {target}}}'
+
+
+def build_lines(pairs: list[dict]) -> list[str]:
+    """How to build each target the sweep found, as the manifest line that sets it.
+
+    One target: ``['to build it: "policies": {"heading-aware": 288}']``. Several:
+    one line per target naming the pairs it is the smallest for. A pair any
+    target keeps (1) or none keeps needs no line.
+    """
+    found: dict[int, list[str]] = {}
+    for pair in pairs:
+        target = pair["smallest_heading_aware_target"]
+        if target is not None and target > 1:
+            found.setdefault(target, []).append(printable(pair["name"]))
+    if len(found) == 1:
+        return [f"to build it: {manifest_size_line(next(iter(found)))}"]
+    return [
+        f"to build {target} (for {', '.join(names)}): {manifest_size_line(target)}"
+        for target, names in sorted(found.items())
+    ]

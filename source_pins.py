@@ -32,6 +32,7 @@ from load_documents import (
     checked_manifest_sources,
     decode_source_text,
     manifest_from_value,
+    manifest_grammar,
     read_manifest_value,
     read_source_bytes,
 )
@@ -102,11 +103,18 @@ def manifest_relative_path(typed: str, folder: Path, where: str) -> str:
     return PurePath(relative).as_posix()
 
 
-def pinnable_file_sha256(folder: Path, relative: str, where: str) -> str:
-    """The sha256 of a file that passes every check a build makes, heading included."""
+def pinnable_file_sha256(
+    folder: Path, relative: str, where: str, grammar: str = markdown_grammar.LESSON_GRAMMAR
+) -> str:
+    """The sha256 of a file that passes every check a build makes under ``grammar``.
+
+    The lesson grammar wants a heading at offset 0; the block grammar takes
+    text before the first heading, and refuses only what it cannot read (front
+    matter that is never closed).
+    """
     raw = read_source_bytes(folder, relative, where)
-    text = decode_source_text(raw, relative, where)
-    markdown_grammar.heading_sections(text, where)
+    text = decode_source_text(raw, relative, where, grammar)
+    markdown_grammar.document_sections(text, grammar, where)
     return hashlib.sha256(raw).hexdigest()
 
 
@@ -196,12 +204,13 @@ def pin_sources(manifest_path: Path, requests: list[PinRequest]) -> PinOutcome:
     label = str(manifest_path)
     folder = manifest_path.parent
     value = manifest_to_update(manifest_path)
+    grammar = manifest_grammar(value, label)
     entries = value["sources"]
     changes = []
     for request in requests:
         where = f"{label}: pin {quoted(request.path)}"
         relative = manifest_relative_path(request.path, folder, where)
-        sha256 = pinnable_file_sha256(folder, relative, where)
+        sha256 = pinnable_file_sha256(folder, relative, where, grammar)
         position = next(
             (index for index, entry in enumerate(entries) if PurePosixPath(entry["path"]).as_posix() == relative),
             None,
