@@ -381,18 +381,19 @@ def list_end(lines: list[Line], index: int) -> int:
 
     A line belongs to the list when it is an item at the list's level, is
     indented at least to the content column of the latest such item, or
-    directly follows a list line and starts no other block (a lazy
-    continuation). Blank lines count only when the list goes on after them;
-    a fence opened on a list line runs, whatever its indent, to its close.
+    directly follows a list line that is not a fence and starts no other
+    block (a lazy continuation). Blank lines count only when the list goes on
+    after them; a fence opened on a list line runs, whatever its indent, to
+    its close.
     """
     content_column = list_item(lines[index].text)[0]
     after = index + 1
     position = index
-    previous_blank = False
+    lazy_allowed = False
     while position < len(lines):
         line = lines[position].text
         if is_blank(line):
-            previous_blank = True
+            lazy_allowed = False
             position += 1
             continue
         column = leading_columns(line)
@@ -401,12 +402,12 @@ def list_end(lines: list[Line], index: int) -> int:
             content_column, content = item
         elif column >= content_column:
             content = line.lstrip(" \t")
-        elif not previous_blank and not starts_block(lines, position):
+        elif lazy_allowed and not starts_block(lines, position):
             content = line
         else:
             break
-        previous_blank = False
         fence = fence_opening(content)
+        lazy_allowed = fence is None
         position = fence_end(lines, position + 1, fence, nested=True) if fence else position + 1
         after = position
     return after
