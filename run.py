@@ -396,7 +396,8 @@ def build_parser() -> argparse.ArgumentParser:
         "pin files into a manifest, or re-pin them after an edit",
         (
             "Check each PATH as a build would (inside the manifest's folder, no link, size bound, UTF-8, "
-            "a heading at offset 0), record its sha256 in the manifest and rewrite the manifest atomically. "
+            "read with the manifest's grammar: a heading at offset 0 under the lesson's, none needed under "
+            '"markdown": "blocks"), record its sha256 in the manifest and rewrite the manifest atomically. '
             "A missing manifest is started. Re-pinning changes the document revision and every chunk id of that "
             "source; a span check the edit made stale is refused and the manifest left unchanged."
         ),
@@ -421,8 +422,10 @@ def build_parser() -> argparse.ArgumentParser:
         "chunk counts and kept pairs for a range of heading-aware targets and fixed-char widths",
         (
             "Cut the manifest's sources at each size with the heading-aware and fixed-char rules and show chunk "
-            "count, mean chunk length and pairs kept together, then each pair's smallest heading-aware target. "
-            "Sweep sizes are never saved; saved indexes keep the three supported configs."
+            "count, mean chunk length and pairs kept together, then each pair's smallest heading-aware target "
+            "and the manifest line that builds it, e.g. "
+            '\'to build it: "policies": {"heading-aware": 288}\'. The sweep reads the sources with the '
+            "manifest's grammar and saves nothing."
         ),
     )
     sweep.add_argument(
