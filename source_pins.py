@@ -305,12 +305,42 @@ def stale_sources(indexes: dict, manifest: Manifest) -> list[str]:
     return list(dict.fromkeys(problems))
 
 
+def stale_configs(indexes: dict, manifest: Manifest) -> list[str]:
+    """One entry per index whose config is not the one the manifest's grammar and sizes build now.
+
+    ``['heading-aware: saved max_chars 220, the manifest builds 288']``; compared by digest.
+    """
+    wanted = chunk_index.manifest_configs(manifest.grammar, manifest.policy_sizes)
+    problems = []
+    for name, index in indexes.items():
+        saved = index["config"]
+        if chunk_index.digest(saved) == chunk_index.digest(wanted[name]):
+            continue
+        if chunk_index.config_grammar(saved) != manifest.grammar:
+            problems.append(
+                f"{name}: built with the {quoted(chunk_index.config_grammar(saved))} grammar, "
+                f"the manifest reads {quoted(manifest.grammar)}"
+            )
+        else:
+            problems.append(
+                f"{name}: saved max_chars {saved['max_chars']}, the manifest builds {wanted[name]['max_chars']}"
+            )
+    return problems
+
+
 def require_current(kind: str, artifact: dict, manifest: Manifest, where: str) -> dict:
-    """The artifact's indexes, refused as stale unless they hold the manifest's pins (and, for a result, answer its span checks)."""
+    """The artifact's indexes, refused as stale unless they hold the manifest's pins (and, for a result, answer its span checks).
+
+    The configs count too: a result built with another grammar or other sizes
+    than the manifest sets now is not what a build of that manifest gives.
+    """
     indexes = validate.artifact_indexes(kind, artifact)
     problems = stale_sources(indexes, manifest)
     if problems:
         raise IngestionError("stale_result", where, "; ".join(problems))
+    problems = stale_configs(indexes, manifest)
+    if problems:
+        raise IngestionError("stale_configs", where, "; ".join(problems) + "; rebuild the result")
     if kind == "result":
         expected = span_checks.checked_comparisons(indexes, manifest.span_checks)
         if chunk_index.digest(expected) != chunk_index.digest(artifact["comparisons"]):

@@ -277,6 +277,26 @@ class UserSizesEndToEnd(LabTestCase):
         self.assertEqual(code, 0, err)
         self.assertIn('"max_chars": 800', out)
 
+    def test_validate_against_a_manifest_refuses_a_result_of_other_sizes_or_grammar(self):
+        result_path = self.folder / "result.json"
+        manifest_path = self.manifest_with(policies={"heading-aware": 800})
+        self.assertEqual(call(["--manifest", str(manifest_path), "--output", str(result_path)])[0], 0)
+        self.assertEqual(call(["validate", str(result_path), "--manifest", str(manifest_path)])[0], 0)
+        for settings, found in (
+            ({"policies": {"heading-aware": 801}}, "heading-aware: saved max_chars 800, the manifest builds 801"),
+            ({"markdown": "blocks", "policies": {"heading-aware": 800}}, 'fixed-char: built with the "lesson" grammar'),
+        ):
+            with self.subTest(settings=settings):
+                value = json.loads((self.folder / "manifest.json").read_text(encoding="utf-8"))
+                value.pop("markdown", None)
+                value.update(settings)
+                (self.folder / "manifest.json").write_text(json.dumps(value), encoding="utf-8")
+                code, out, err = call(["validate", str(result_path), "--manifest", str(manifest_path)])
+                self.assertEqual((code, out), (1, ""))
+                self.assertTrue(err.startswith("error: stale_configs: "), err)
+                self.assertIn(found, err)
+                self.assertEqual(len(err.splitlines()), 1)
+
     def test_the_size_sweep_finds_is_the_line_that_builds_it(self):
         manifest_path = self.manifest_with()
         code, out, err = call(["sweep", "--manifest", str(manifest_path), "--sizes", "200", "240"])
