@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from errors import IngestionError, quoted
 
@@ -30,12 +31,13 @@ GRAMMARS = (LESSON_GRAMMAR, BLOCKS_GRAMMAR)
 BLOCK_KINDS = ("paragraph", "fence", "admonition", "quote", "list", "table")
 
 
-@dataclass(frozen=True)
-class Block:
+class Block(NamedTuple):
     """One unit the paragraph and heading-aware policies never cut: ``[start, end)`` in the text.
 
     ``kind`` is ``"paragraph"`` under the lesson grammar. ``label`` says more
     where the kind has more to say (an admonition's type, say); else ``""``.
+    A named tuple, not a dataclass: a large build makes one per paragraph,
+    and a tuple is several times cheaper to make.
     """
 
     kind: str
@@ -136,10 +138,13 @@ SETEXT_UNDERLINE = re.compile(r" {0,3}(?:=+|-+)[ \t]*")
 TABLE_DELIMITER_CELL = re.compile(r":?-+:?")
 # A body line of an admonition is indented this far (Python-Markdown's tab length).
 ADMONITION_INDENT = 4
+# Every block but a paragraph starts with one of these after its leading spaces,
+# or holds a pipe (a table's header row): any other line is paragraph text,
+# which spares the full set of tests on most lines of a page.
+BLOCK_START_CHARACTERS = frozenset("#`~!?>-*+0123456789")
 
 
-@dataclass(frozen=True)
-class Line:
+class Line(NamedTuple):
     """One line of the text: ``[start, end)`` with its ``\\n`` (none on a last line without one), and its text without it."""
 
     start: int
@@ -149,15 +154,23 @@ class Line:
 
 def text_lines(text: str, start: int) -> list[Line]:
     """The lines of ``text`` from ``start``: ``text_lines("ab\\nc", 0)`` -> ``[Line(0, 3, "ab"), Line(3, 4, "c")]``."""
+    pieces = text[start:].split("\n")
+    if pieces[-1] == "":
+        # The text ends with "\n" (or is empty from ``start``): no line follows it.
+        pieces.pop()
+    length = len(text)
     lines = []
     line_start = start
-    length = len(text)
-    while line_start < length:
-        newline = text.find("\n", line_start)
-        line_end = length if newline == -1 else newline + 1
-        lines.append(Line(line_start, line_end, text[line_start : line_end if newline == -1 else newline]))
+    for piece in pieces:
+        line_end = min(line_start + len(piece) + 1, length)
+        lines.append(Line(line_start, line_end, piece))
         line_start = line_end
     return lines
+
+
+def may_start_block(line: str) -> bool:
+    """Whether ``line`` could start a block other than a paragraph (or be an ATX heading); ``False`` is certain."""
+    return line.lstrip(" ")[:1] in BLOCK_START_CHARACTERS or "|" in line
 
 
 def is_blank(line: str) -> bool:
@@ -327,7 +340,7 @@ def starts_table(lines: list[Line], index: int) -> bool:
 def starts_block(lines: list[Line], index: int) -> bool:
     """Whether ``lines[index]`` begins a block other than a paragraph, or is an ATX heading: it ends a paragraph."""
     line = lines[index].text
-    return (
+    return may_start_block(line) and (
         fence_opening(line) is not None
         or atx_heading_title(line) is not None
         or admonition_label(line) is not None
@@ -456,6 +469,15 @@ class _SectionBuilder:
     def add(self, kind: str, lines: list[Line], first: int, after: int, label: str = "") -> None:
         self.blocks.append(Block(kind, lines[first].start, lines[after - 1].end, label))
 
+    def add_paragraph_or_heading(self, lines: list[Line], first: int, after: int, underline: int | None) -> None:
+        """A paragraph, or, when ``underline`` is its setext underline, a heading that opens a section."""
+        if underline is None:
+            self.add("paragraph", lines, first, after)
+            return
+        self.close(lines[first].start)
+        title = " ".join(line.text.strip(" \t") for line in lines[first:underline])
+        self.open_section(lines[first].start, title, lines[underline].end)
+
     def close(self, body_end: int) -> None:
         if self.blocks:
             self.sections.append(Section(self.heading_start, self.title, self.body_start, body_end, tuple(self.blocks)))
@@ -477,6 +499,11 @@ def block_sections(text: str, title: str, where: str = "text") -> list[Section]:
         line = lines[index]
         if is_blank(line.text):
             index += 1
+            continue
+        if not may_start_block(line.text):
+            after, underline = paragraph_end(lines, index)
+            builder.add_paragraph_or_heading(lines, index, after, underline)
+            index = after
             continue
         fence = fence_opening(line.text)
         heading = None if fence else atx_heading_title(line.text)
@@ -502,12 +529,7 @@ def block_sections(text: str, title: str, where: str = "text") -> list[Section]:
             builder.add("table", lines, index, after)
         else:
             after, underline = paragraph_end(lines, index)
-            if underline is None:
-                builder.add("paragraph", lines, index, after)
-            else:
-                builder.close(line.start)
-                setext_title = " ".join(heading_line.text.strip(" \t") for heading_line in lines[index:underline])
-                builder.open_section(line.start, setext_title, lines[underline].end)
+            builder.add_paragraph_or_heading(lines, index, after, underline)
         index = after
     builder.close(len(text))
     return builder.sections
