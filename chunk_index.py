@@ -198,14 +198,35 @@ def newline_offsets(text: str) -> list[int]:
     return list(accumulate(steps, initial=-1))[1:-1]
 
 
-def chunk_records(config: dict, document: dict) -> tuple[list[dict], bytes]:
+def document_sections_once(document: dict, grammar: str, section_cache: dict | None) -> list[Section]:
+    """The sections of one document under ``grammar``, read once for all the indexes of one build.
+
+    ``section_cache`` maps ``(grammar, source_id)`` to the text and title the
+    sections were read from; a hit must hold an equal text and title, so a
+    document that differs between two saved indexes is read again.
+    """
+    text = document["text"]
+    title = document["title"]
+    key = (grammar, document["source_id"])
+    if section_cache is not None and key in section_cache:
+        cached_text, cached_title, sections = section_cache[key]
+        if cached_text == text and cached_title == title:
+            return sections
+    sections = document_sections(text, grammar, document["source_id"], title)
+    if section_cache is not None:
+        section_cache[key] = (text, title, sections)
+    return sections
+
+
+def chunk_records(config: dict, document: dict, section_cache: dict | None = None) -> tuple[list[dict], bytes]:
     """Every chunk record of one document, and their canonical JSON joined by commas.
 
     Each chunk's payload is serialised once, here, in the exact text
     ``canonical_json`` gives it; that one text yields the chunk id and, joined,
     the document's share of the index id, so a build encodes every chunk once
     instead of once per hash (``tests/test_canonical.py`` holds this equal to
-    ``digest`` on tricky values).
+    ``digest`` on tricky values). ``section_cache`` (see
+    ``document_sections_once``) lets the indexes of one build share one reading.
     """
     text = document["text"]
     source_id = document["source_id"]
@@ -218,8 +239,7 @@ def chunk_records(config: dict, document: dict) -> tuple[list[dict], bytes]:
     version_json = _json_string(document["version"])
     records: list[dict] = []
     record_texts: list[bytes] = []
-    sections = document_sections(text, config_grammar(config), source_id, document["title"])
-    for section in sections:
+    for section in document_sections_once(document, config_grammar(config), section_cache):
         # digest({"document_revision": revision, "heading_start": ...}), keys already in canonical order.
         section_id = sha(f'{{"document_revision":{revision_json},"heading_start":{section.heading_start}}}')
         section_json = (
@@ -259,8 +279,11 @@ def chunk_records(config: dict, document: dict) -> tuple[list[dict], bytes]:
     return records, b",".join(record_texts)
 
 
-def build_index(config: dict, sources: list[dict] | tuple[dict, ...]) -> dict:
+def build_index(config: dict, sources: list[dict] | tuple[dict, ...], section_cache: dict | None = None) -> dict:
     """The index of ``sources`` under ``config``: documents and chunks by ``source_id``.
+
+    Indexes built with one ``section_cache`` dict read each document's
+    sections once (see ``document_sections_once``).
 
     The index id is ``digest(body)``, hashed as it is written: ``"chunks"``
     sorts first among the body's keys, so the canonical text is the chunks'
@@ -270,7 +293,7 @@ def build_index(config: dict, sources: list[dict] | tuple[dict, ...]) -> dict:
     hasher = hashlib.sha256(b'{"chunks":[')
     chunks: list[dict] = []
     for document in documents:
-        records, records_json = chunk_records(config, document)
+        records, records_json = chunk_records(config, document, section_cache)
         if records and chunks:
             hasher.update(b",")
         hasher.update(records_json)
@@ -294,7 +317,8 @@ def build_indexes(sources: list[dict] | tuple[dict, ...], configs: dict | None =
     the lesson's three when ``None``.
     """
     configs = manifest_configs() if configs is None else configs
-    return {name: build_index(configs[name], sources) for name in POLICY_NAMES}
+    section_cache: dict = {}
+    return {name: build_index(configs[name], sources, section_cache) for name in POLICY_NAMES}
 
 
 def result_scope(sources: list[dict] | tuple[dict, ...]) -> str:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import NamedTuple
 
 from errors import IngestionError, quoted
@@ -158,14 +159,12 @@ def text_lines(text: str, start: int) -> list[Line]:
     if pieces[-1] == "":
         # The text ends with "\n" (or is empty from ``start``): no line follows it.
         pieces.pop()
-    length = len(text)
-    lines = []
-    line_start = start
-    for piece in pieces:
-        line_end = min(line_start + len(piece) + 1, length)
-        lines.append(Line(line_start, line_end, piece))
-        line_start = line_end
-    return lines
+    # Each line starts one character (its "\n") after the previous one ends; split,
+    # accumulate and map run in C, where a find() per line would not.
+    bounds = list(accumulate(map((1).__add__, map(len, pieces)), initial=start))
+    if len(bounds) > 1 and bounds[-1] > len(text):
+        bounds[-1] = len(text)
+    return list(map(Line, bounds[:-1], bounds[1:], pieces))
 
 
 def may_start_block(line: str) -> bool:
@@ -210,9 +209,13 @@ def front_matter_end(text: str, where: str) -> int:
     delimiter = first.rstrip(" \t")
     if delimiter not in FRONT_MATTER_DELIMITERS:
         return 0
-    for line in text_lines(text, len(first) + 1) if newline != -1 else ():
-        if line.text.rstrip(" \t") == delimiter:
-            return line.end
+    line_start = len(text) if newline == -1 else newline + 1
+    while line_start < len(text):
+        newline = text.find("\n", line_start)
+        line_end = len(text) if newline == -1 else newline + 1
+        if text[line_start : line_end if newline == -1 else newline].rstrip(" \t") == delimiter:
+            return line_end
+        line_start = line_end
     raise IngestionError(
         "front_matter_unclosed",
         where,

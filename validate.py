@@ -203,8 +203,11 @@ def checked_document(value: object, path: str, grammar: str = LESSON_GRAMMAR) ->
     return {field: document[field] for field in (*SOURCE_FIELDS, "text")}
 
 
-def validate_index(value: object, path: str = "") -> dict:
+def validate_index(value: object, path: str = "", section_cache: dict | None = None) -> dict:
     """Rebuild a saved index from its documents and config; return it if identical.
+
+    The indexes of one result share ``section_cache``, so each document's
+    sections are read once (``chunk_index.document_sections_once``).
 
     Refused with ``IngestionError``: a wrong shape or type anywhere, an
     unsupported config, a bad document, and any difference at all between the
@@ -256,7 +259,7 @@ def validate_index(value: object, path: str = "") -> dict:
         raise IngestionError(
             "chunks_not_list", join_path(path, "chunks"), f"expected a list, found {type(index['chunks']).__name__}"
         )
-    derived = build_index(config, sources)
+    derived = build_index(config, sources, section_cache)
     if same_json(index, derived):
         # Identical down to types and key order: hand back the saved copy and
         # let the rebuilt one go, so a large result is not held twice.
@@ -388,9 +391,10 @@ def validate_result(value: object) -> dict:
         raise IngestionError("fixture_scope", "fixture_scope", "expected a non-empty string")
     saved_indexes = require_keys(result["indexes"], POLICY_NAMES, "indexes", "indexes")
     indexes = {}
+    section_cache: dict = {}
     for name in POLICY_NAMES:
         index_path = join_path("indexes", name)
-        indexes[name] = validate_index(saved_indexes[name], index_path)
+        indexes[name] = validate_index(saved_indexes[name], index_path, section_cache)
         if policy_of_config(saved_indexes[name]["config"]) != name:
             raise IngestionError(
                 "config_mismatch",
