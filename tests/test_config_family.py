@@ -188,6 +188,30 @@ class BlocksResultForgeries(LabTestCase):
         self.assertEqual(caught.exception.where, "indexes.paragraph.config")
 
 
+class SharedReading(LabTestCase):
+    def test_one_reading_serves_every_index_of_a_build_but_never_another_text(self):
+        cache: dict = {}
+        first = chunk_index.document_sections_once(source(SIMPLE_TEXT), "blocks", cache)
+        self.assertIs(chunk_index.document_sections_once(source(SIMPLE_TEXT), "blocks", cache), first)
+        # Same source id, other text (a forged document in one saved index): read again.
+        edited = chunk_index.document_sections_once(source(SIMPLE_TEXT + "Three.\n"), "blocks", cache)
+        self.assertEqual([block.end for block in edited[0].blocks], [11, 24])
+        # Same text, other grammar: its own reading.
+        self.assertIsNot(chunk_index.document_sections_once(source(SIMPLE_TEXT), "lesson", cache), first)
+
+    def test_a_result_with_one_other_text_is_refused_though_readings_are_shared(self):
+        # A self-consistent heading-aware index of a longer text: had the fixed-char reading been reused
+        # for it, its rebuilt spans would differ (index_mismatch); read afresh, it re-derives, and only
+        # the comparison of documents across the result refuses it.
+        configs = chunk_index.manifest_configs("blocks")
+        result = span_checks.build_checked_result([source(SIMPLE_TEXT)], (), configs)
+        edited = SIMPLE_TEXT.replace("Two.", "Two and a half.")
+        result["indexes"]["heading-aware"] = chunk_index.build_index(configs["heading-aware"], [source(edited)])
+        with self.assertRaises(IngestionError) as caught:
+            validate.validate_result(result)
+        self.assertEqual(caught.exception.code, "documents_mismatch")
+
+
 class ManifestSettings(LabTestCase):
     def write_manifest(self, extra: dict, text: str = SIMPLE_TEXT) -> Path:
         (self.folder / "docs").mkdir(exist_ok=True)
