@@ -20,7 +20,7 @@ import span_checks
 import validate
 from errors import IngestionError
 from load_documents import load_manifest
-from tests.support import LabTestCase, reforge_index
+from tests.support import LabTestCase, reforge_index, run_lab
 
 SIMPLE_TEXT = "# Use\nOne.\n\nTwo.\n"
 # Front matter, text before the first heading, and a fence holding a "#" comment and a blank line.
@@ -346,3 +346,39 @@ class UserSizesEndToEnd(LabTestCase):
         result = json.loads(result_path.read_text(encoding="utf-8"))
         self.assertEqual([index["config"].get("markdown") for index in result["indexes"].values()], ["blocks"] * 3)
         self.assertEqual(call(["validate", str(result_path)])[0], 0)
+
+    def test_the_real_command_builds_a_docs_page_with_the_block_grammar(self):
+        # One end-to-end run through a subprocess, as a user types it.
+        (self.folder / "docs").mkdir()
+        (self.folder / "docs" / "copies.md").write_bytes(b"\xef\xbb\xbf" + BLOCKS_PAGE.replace("\n", "\r\n").encode())
+        entry = {key: value for key, value in source(BLOCKS_PAGE, "copies").items() if key != "text"}
+        entry["sha256"] = hashlib.sha256((self.folder / "docs" / "copies.md").read_bytes()).hexdigest()
+        check = {
+            "name": "save-refuses-existing",
+            "source_id": "copies",
+            "instruction": {"quote": "Call save_copy(path, text)"},
+            "qualifier": {"quote": "It refuses an existing path."},
+        }
+        manifest = {
+            "markdown": "blocks",
+            "policies": {"heading-aware": 800},
+            "sources": [entry],
+            "span_checks": [check],
+        }
+        self.write_json("manifest.json", manifest)
+        completed = run_lab("--manifest", "manifest.json", "--output", "result.json", cwd=self.folder)
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        result = json.loads((self.folder / "result.json").read_text(encoding="utf-8"))
+        paragraph = result["indexes"]["paragraph"]
+        # The BOM and "\r" are gone from the text, and the fence is one chunk under its own section's title.
+        self.assertEqual(paragraph["documents"][0]["text"], BLOCKS_PAGE)
+        fence_start = BLOCKS_PAGE.index("```sh")
+        fence_end = BLOCKS_PAGE.index("```\n", fence_start + 3) + 4
+        fence_chunks = [chunk for chunk in paragraph["chunks"] if chunk["start"] <= fence_start < chunk["end"]]
+        self.assertEqual([(chunk["start"], chunk["end"]) for chunk in fence_chunks], [(fence_start, fence_end)])
+        self.assertEqual([chunk["section_title"] for chunk in paragraph["chunks"]], ["copies", "Save", "Save", "Save"])
+        self.assertEqual(
+            [comparison["instruction_and_qualifier_share_chunk"] for comparison in result["comparisons"]],
+            [False, False, True],
+        )
+        self.assertEqual(call(["validate", str(self.folder / "result.json")])[0], 0)
