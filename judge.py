@@ -522,7 +522,7 @@ def section_finder(source: dict, grammar: str):
     """
     text = source["text"]
     revision = chunk_index.document_record(source)["document_revision"]
-    sections = document_sections(text, grammar, source["source_id"])
+    sections = document_sections(text, grammar, source["source_id"], source["title"])
     starts = [section.heading_start for section in sections]
     labels = [
         (chunk_index.digest({"document_revision": revision, "heading_start": section.heading_start}), section.title)
@@ -735,6 +735,7 @@ class Judgement:
     locations: tuple[Location, ...]
     chunks: list[dict]
     rows: list[dict]
+    indexes: dict
 
     @property
     def counts(self) -> dict[str, int]:
@@ -778,20 +779,25 @@ def index_row(name: str, kind: str, chunks: list[dict], sources: tuple, checks: 
 
 
 def judge_chunks(chunks_path: Path, manifest, name: str | None = None) -> Judgement:
-    """Read, locate and judge the chunk file at ``chunks_path`` against ``manifest``'s sources and checks."""
+    """Read, locate and judge the chunk file at ``chunks_path`` against ``manifest``'s sources and checks.
+
+    The lab's rows use the manifest's own grammar and sizes, as the main job does.
+    """
     chunks_path = Path(chunks_path)
-    grammar = getattr(manifest, "grammar", "lesson")
+    grammar = manifest.grammar
     records = read_chunk_records(chunks_path, manifest.sources, manifest.folder)
     locations = locate_chunks(records, manifest.sources)
     judged = judged_chunks(locations, manifest.sources, grammar)
     label = name if name is not None else chunks_path.name
     missing = unlocated_counts(locations)
-    rows = []
-    for policy in chunk_index.POLICY_NAMES:
-        index = chunk_index.build_index(chunk_index.policy_config(policy), manifest.sources)
-        rows.append(index_row(policy, "lab", index["chunks"], manifest.sources, manifest.span_checks, {}))
+    configs = chunk_index.manifest_configs(grammar, manifest.policy_sizes)
+    indexes = chunk_index.build_indexes(manifest.sources, configs)
+    rows = [
+        index_row(policy, "lab", index["chunks"], manifest.sources, manifest.span_checks, {})
+        for policy, index in indexes.items()
+    ]
     rows.append(index_row(label, "judged", judged, manifest.sources, manifest.span_checks, missing))
-    return Judgement(label, printable(str(chunks_path)), records[0].shape, locations, judged, rows)
+    return Judgement(label, printable(str(chunks_path)), records[0].shape, locations, judged, rows, indexes)
 
 
 # --- what a person reads ------------------------------------------------------------

@@ -11,6 +11,7 @@ paragraph ``[451, 573)``; the instruction is ``[51, 77)`` and the qualifier
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import io
 import json
@@ -472,6 +473,34 @@ class LocatingTest(JudgeTestCase):
         self.assertIn("\nchunks.jsonl   2 (1 unlocated)  ", stdout)
         self.assertIn("chunks.jsonl split (partial: 1 chunk of its source not located)", stdout)
         self.assertIn("  line 2 (aster-copy-v1): not found: ", stdout)
+
+
+class ManifestGrammarTest(JudgeTestCase):
+    """The judged chunks take their sections from the manifest's grammar, as the lab's chunks do."""
+
+    def test_blocks_grammar_sections_match_the_lab_chunks_at_the_same_place(self) -> None:
+        text = "Intro before any heading.\n\n# Guide\n\nFirst paragraph.\n\nSecond paragraph.\n"
+        (self.folder / "docs" / "guide.md").write_text(text, encoding="utf-8")
+        source = {
+            "source_id": "guide",
+            "path": "docs/guide.md",
+            "title": "Guide",
+            "sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),
+            "version": "1.0",
+            "url": "local:docs/guide.md",
+            "fact_status": "test text",
+        }
+        manifest = {"markdown": "blocks", "sources": [source], "span_checks": []}
+        self.manifest.write_text(json.dumps(manifest), encoding="utf-8")
+        paragraphs = ("Intro before any heading.", "First paragraph.", "Second paragraph.")
+        path = self.write_chunks([{"source_id": "guide", "text": paragraph} for paragraph in paragraphs])
+        judgement = judge.judge_chunks(path, load_manifest(self.manifest))
+        # The paragraph policy cuts one chunk per paragraph, each ending with its newline.
+        lab = {chunk["start"]: chunk["section_id"] for chunk in judgement.indexes["paragraph"]["chunks"]}
+        starts = [text.index(paragraph) for paragraph in paragraphs]
+        self.assertEqual(sorted(lab), starts)
+        self.assertEqual([chunk["section_id"] for chunk in judgement.chunks], [lab[start] for start in starts])
+        self.assertNotEqual(judgement.chunks[0]["section_id"], judgement.chunks[1]["section_id"])
 
 
 class CoverageTest(JudgeTestCase):
