@@ -21,6 +21,7 @@ from pathlib import Path
 
 import chunk_index
 import load_documents
+import markdown_grammar
 import span_checks
 import summary
 import validate
@@ -196,11 +197,11 @@ def run_pin(args: argparse.Namespace) -> int:
     manifest_path = checked_output(args.pin_manifest, ())
     if manifest_path is None:
         raise UsageError("manifest_to_stdout", "--manifest", "pin rewrites a manifest file; name one")
-    outcome = source_pins.pin_sources(manifest_path, requests)
+    outcome = source_pins.pin_sources(manifest_path, requests, args.markdown)
     if outcome.manifest_bytes is not None:
         emit(outcome.manifest_bytes, manifest_path)
-    for change in outcome.changes:
-        print("\n".join(source_pins.pin_report(change)))
+    for line in source_pins.pin_report_lines(outcome):
+        print(line)
     shown_manifest = destination(manifest_path)
     print(f"wrote {shown_manifest}" if outcome.manifest_bytes is not None else f"manifest unchanged: {shown_manifest}")
     return EXIT_OK
@@ -262,10 +263,36 @@ of --policy's index as one JSON line, the record shape vector stores take for
 an upsert: {"id": chunk_id, "text": ..., "metadata": {...}}.
 """
 
+PIN_DESCRIPTION = """\
+Check each PATH as a build would (inside the manifest's folder, no link, size
+bound, UTF-8, and what the manifest's Markdown grammar needs), record its sha256
+in the manifest and rewrite the manifest atomically. A missing manifest is
+started. Re-pinning changes the document revision and every chunk id of that
+source; a span check the edit made stale is refused and the manifest left
+unchanged.
+
+A folder PATH pins every *.md file under it, sorted, recursively. Hidden
+entries (.git, .cache) and other files are passed over; links and non-regular
+files named *.md are skipped with a line (no link is followed). Each new file's
+source id is its path relative to the manifest's folder without .md
+(docs/guide/index), or that id with -2, -3, ... when a source already holds it.
+Pinning the same folder again changes nothing, except re-pinning edited files.
+
+Example: pin a docs folder whose pages have front matter and code fences
+
+  python run.py pin --markdown blocks --manifest m.json docs/
+"""
+
 
 def wrapped(text: str) -> str:
-    """``text`` with each blank-line-separated paragraph filled to 78 columns, for ``--help``."""
-    return "\n\n".join(textwrap.fill(" ".join(paragraph.split()), 78) for paragraph in text.strip().split("\n\n"))
+    """``text`` with each blank-line-separated paragraph filled to 78 columns, for ``--help``.
+
+    A paragraph indented by two spaces (an example command) is kept as written.
+    """
+    return "\n\n".join(
+        paragraph if paragraph.startswith("  ") else textwrap.fill(" ".join(paragraph.split()), 78)
+        for paragraph in text.strip().split("\n\n")
+    )
 
 
 def add_command(
@@ -391,15 +418,21 @@ def build_parser() -> argparse.ArgumentParser:
     pin = add_command(
         commands,
         "pin",
-        "pin files into a manifest, or re-pin them after an edit",
-        (
-            "Check each PATH as a build would (inside the manifest's folder, no link, size bound, UTF-8, "
-            "a heading at offset 0), record its sha256 in the manifest and rewrite the manifest atomically. "
-            "A missing manifest is started. Re-pinning changes the document revision and every chunk id of that "
-            "source; a span check the edit made stale is refused and the manifest left unchanged."
-        ),
+        "pin files or whole docs folders into a manifest, or re-pin them after an edit",
+        PIN_DESCRIPTION,
     )
-    pin.add_argument("paths", metavar="PATH", nargs="+", help="a source file inside the manifest's folder")
+    pin.add_argument(
+        "paths",
+        metavar="PATH",
+        nargs="+",
+        help="a source file, or a folder standing for every *.md file under it, inside the manifest's folder",
+    )
+    pin.add_argument(
+        "--markdown",
+        choices=markdown_grammar.GRAMMARS,
+        help="the Markdown grammar of a new manifest (default: lesson, the fixture's tiny one; "
+        "blocks reads real docs: front matter, fences, admonitions); an existing manifest keeps its own",
+    )
     pin.add_argument(
         "--manifest", dest="pin_manifest", metavar="M", required=True, help="the manifest to update or start"
     )
