@@ -50,8 +50,40 @@ Every refusal is one line on stderr: error: <code>: <where>: <what>
 
 
 def manifest_argument(value: str | None) -> Path:
-    """The ``--manifest`` given, or the lab's own ``manifest.json`` beside ``run.py``."""
-    return DEFAULT_MANIFEST if value is None else Path(value)
+    """The ``--manifest`` given, or the lab's own ``manifest.json`` beside ``run.py``.
+
+    Falling back while the current folder holds a manifest of its own says so
+    on stderr (``unused_manifest_note``): that user meant their own.
+    """
+    if value is None:
+        note = unused_manifest_note(Path.cwd())
+        if note is not None:
+            print(note, file=sys.stderr)
+        return DEFAULT_MANIFEST
+    return Path(value)
+
+
+def unused_manifest_note(folder: Path) -> str | None:
+    """One line when ``folder`` holds a ``manifest.json`` other than the fixture's, which the fallback ignores."""
+    candidate = folder / DEFAULT_MANIFEST.name
+    if not os.path.lexists(candidate):
+        return None
+    try:
+        if os.path.samefile(candidate, DEFAULT_MANIFEST):
+            return None
+    except OSError:
+        pass
+    return (
+        f"note: {DEFAULT_MANIFEST.name} in the current folder is not used: without --manifest the lab reads "
+        f"the lesson's fixture manifest beside run.py; pass --manifest {DEFAULT_MANIFEST.name} to use yours"
+    )
+
+
+def manifest_origin(value: str | None) -> str:
+    """The summary's line naming the manifest a build read: the one given, or the fixture's."""
+    if value is None:
+        return f"built from {DEFAULT_MANIFEST.name} beside run.py (the lesson's fixture)"
+    return f"built from {printable(value)}"
 
 
 # --- commands --------------------------------------------------------------------
@@ -79,6 +111,7 @@ def run_build(args: argparse.Namespace) -> int:
     names = tuple(check.name for check in manifest.span_checks)
     # The index sizes are read off the bytes just written rather than saving each index again.
     print(summary.summary_table(result, names, summary.saved_index_sizes(result_bytes)), file=report)
+    print(manifest_origin(args.manifest), file=report)
     print(f"wrote {destination(output)}", file=report)
     if html_path is not None:
         print(f"wrote {destination(html_path)}", file=report)

@@ -149,7 +149,8 @@ def manifest_to_update(manifest_path: Path, markdown: str | None = None) -> dict
             "manifest_folder_missing", label, f"folder {quoted(str(manifest_path.parent))} does not exist"
         )
     if not os.path.lexists(manifest_path):
-        start = {} if markdown is None else {"markdown": markdown}
+        # The lesson grammar is what a manifest without the key means, so only another grammar is written.
+        start = {} if markdown in (None, markdown_grammar.LESSON_GRAMMAR) else {"markdown": markdown}
         return {**start, "sources": [], "span_checks": []}
     value = read_manifest_value(manifest_path)
     checked_manifest_sources(value, label, allow_empty=True)
