@@ -221,10 +221,8 @@ def run_pin(args: argparse.Namespace) -> int:
     import source_pins
 
     metadata = {field: getattr(args, field) for field in source_pins.METADATA_FIELDS}
-    if len(args.paths) > 1 and any(value is not None for value in metadata.values()):
-        raise UsageError(
-            "pin_metadata", "pin", "--source-id, --title, --version, --url and --fact-status need exactly one PATH"
-        )
+    if len(args.paths) > 1 and any(metadata[field] is not None for field in source_pins.ONE_FILE_FIELDS):
+        raise UsageError("pin_metadata", "pin", "--source-id, --title and --url need exactly one file PATH")
     requests = [source_pins.PinRequest(path, **metadata) for path in args.paths]
     # The manifest is rewritten in place, so it must be a writable regular file (or new).
     manifest_path = checked_output(args.pin_manifest, ())
@@ -473,10 +471,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--source-id", dest="source_id", help="id of a new source (default: the file name without extension)"
     )
     pin.add_argument("--title", help="title (default for a new source: its id)")
-    pin.add_argument("--version", help="MAJOR.MINOR version (default for a new source: 1.0)")
+    pin.add_argument(
+        "--version", help="MAJOR.MINOR version (default for a new source: 1.0); with a folder, of every file pinned"
+    )
     pin.add_argument("--url", help="where the document is published (default for a new source: local:PATH)")
     pin.add_argument(
-        "--fact-status", dest="fact_status", help="what is known of its accuracy (default for a new source: unstated)"
+        "--fact-status",
+        dest="fact_status",
+        help="what is known of its accuracy (default for a new source: unstated); with a folder, of every file pinned",
     )
     pin.set_defaults(handler=run_pin)
     sweep = add_command(

@@ -47,6 +47,8 @@ LOCAL_URL_PREFIX = "local:"
 DEFAULT_FACT_STATUS = "unstated: local document pinned without --fact-status; the lab does not vouch for its facts"
 # The fields a user may set with a flag; ``path`` and ``sha256`` always come from the file itself.
 METADATA_FIELDS = ("source_id", "title", "version", "url", "fact_status")
+# The flags that name one file's own metadata; --version and --fact-status may apply to a whole folder.
+ONE_FILE_FIELDS = ("source_id", "title", "url")
 # A folder stands for the files under it whose names end so; the rest (images, configs) are not sources.
 MARKDOWN_SUFFIX = ".md"
 # One manifest holds at most 1 MiB, about 2,500 pins; a folder with more is refused before any file is read.
@@ -254,12 +256,11 @@ def expanded_requests(requests: list[PinRequest], folder: Path, where: str) -> t
             expanded.append(request)
             continue
         folders += 1
-        if request.given():
+        if any(getattr(request, field) is not None for field in ONE_FILE_FIELDS):
             raise UsageError(
                 "pin_metadata",
                 "pin",
-                f"{quoted(request.path)} is a folder: --source-id, --title, --version, --url and --fact-status "
-                "need exactly one file PATH",
+                f"{quoted(request.path)} is a folder: --source-id, --title and --url need exactly one file PATH",
             )
         check_folder_inside(request.path, folder, f"{where}: pin {quoted(request.path)}")
         files, skipped_here = markdown_files(request.path, f"{where}: pin {quoted(request.path)}")
@@ -276,7 +277,8 @@ def expanded_requests(requests: list[PinRequest], folder: Path, where: str) -> t
                 f"{len(files):,} {MARKDOWN_SUFFIX} files, more than the {MAX_FOLDER_FILES:,} one manifest holds; "
                 "pin its subfolders into separate manifests",
             )
-        expanded.extend(PinRequest(path, from_folder=True) for path in files)
+        shared = {"version": request.version, "fact_status": request.fact_status}
+        expanded.extend(PinRequest(path, from_folder=True, **shared) for path in files)
         skipped.extend(skipped_here)
     seen: set[str] = set()
     unique = []

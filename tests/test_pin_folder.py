@@ -187,6 +187,23 @@ class RepeatedPinTests(FolderTestCase):
         self.assertEqual(lines[-1], "unchanged: 2 sources already pinned at their current bytes")
 
 
+class SharedMetadataTests(FolderTestCase):
+    """--version and --fact-status given with a folder apply to every file pinned in that call."""
+
+    def test_a_folder_shares_version_and_fact_status(self) -> None:
+        self.write_site()
+        self.pin("docs/index.md")
+        requests = [source_pins.PinRequest(str(self.docs), version="2.1", fact_status="synthetic example")]
+        outcome = source_pins.pin_sources(self.manifest, requests)
+        self.manifest.write_bytes(outcome.manifest_bytes)
+        sources = self.manifest_value()["sources"]
+        self.assertEqual(
+            {(source["version"], source["fact_status"]) for source in sources}, {("2.1", "synthetic example")}
+        )
+        kinds = {change.path: change.kind for change in outcome.changes}
+        self.assertEqual(kinds["docs/index.md"], "repinned")
+
+
 class FolderRefusalTests(FolderTestCase):
     """A folder pin is refused as a whole, in one line naming the file, and the manifest is left as it was."""
 
@@ -230,12 +247,15 @@ class FolderRefusalTests(FolderTestCase):
                 self.assertEqual(raised.exception.code, code)
                 self.assertFalse(os.path.lexists(manifest))
 
-    def test_metadata_flags_need_one_file(self) -> None:
+    def test_one_file_metadata_flags_are_refused_for_a_folder(self) -> None:
         self.write_site()
-        request = source_pins.PinRequest(str(self.docs), version="2.0")
-        with self.assertRaises(UsageError) as raised:
-            source_pins.pin_sources(self.manifest, [request])
-        self.assertEqual(raised.exception.code, "pin_metadata")
+        for field in ("source_id", "title", "url"):
+            with self.subTest(field=field):
+                request = source_pins.PinRequest(str(self.docs), **{field: "x"})
+                with self.assertRaises(UsageError) as raised:
+                    source_pins.pin_sources(self.manifest, [request])
+                self.assertEqual(raised.exception.code, "pin_metadata")
+                self.assertFalse(self.manifest.exists())
 
     def test_a_manifest_over_its_bound_is_refused_before_it_is_written(self) -> None:
         self.write_site()
