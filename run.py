@@ -428,7 +428,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--new-policy", choices=chunk_index.POLICY_NAMES, help="take this policy's index from NEW (overrides --policy)"
     )
     diff.add_argument(
-        "--json", action="store_true", help="print the diff as JSON (shape in README) instead of a summary"
+        "--json", action="store_true", help="print the diff as JSON (shape in docs/re-embedding.md) instead of a summary"
     )
     diff.set_defaults(handler=run_diff)
     export = add_command(
