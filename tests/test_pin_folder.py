@@ -404,6 +404,27 @@ class WhichManifestTests(FolderTestCase):
         self.assertIn("built from manifest.json beside run.py (the lesson's fixture)\n", stderr)
 
 
+class ExampleCorpusTests(LabTestCase):
+    """docs/examples: its saved result is what a fresh build of its manifest writes, byte for byte."""
+
+    EXAMPLES = ROOT / "docs" / "examples"
+
+    @unittest.skipUnless(BLOCKS_AVAILABLE, "the block grammar is not on this branch yet")
+    def test_a_fresh_build_reproduces_the_saved_result(self) -> None:
+        output = self.folder / "examples.json"
+        code, stdout, stderr = run_main("--manifest", str(self.EXAMPLES / "manifest.json"), "--output", str(output))
+        self.assertEqual(code, 0, stderr)
+        self.assertEqual(output.read_bytes(), (self.EXAMPLES / "expected-result.json").read_bytes())
+
+    def test_the_pages_keep_their_deliberate_bytes(self) -> None:
+        pages = self.EXAMPLES / "parcel-queue"
+        self.assertIn(b"\r\n", (pages / "guide" / "retries.md").read_bytes())
+        self.assertNotIn(b"\n", (pages / "guide" / "retries.md").read_bytes().replace(b"\r\n", b""))
+        self.assertTrue((pages / "reference" / "index.md").read_bytes().startswith(b"\xef\xbb\xbf# Reference\n"))
+        self.assertTrue((pages / "index.md").read_bytes().startswith(b"---\n"))
+        self.assertTrue((pages / "quickstart.md").read_bytes().startswith(b"+++\n"))
+
+
 class PinFolderCommandLineTests(FolderTestCase):
     """The real command, once, as a user types it from the docs' parent folder."""
 
