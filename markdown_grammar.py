@@ -49,6 +49,15 @@ class Section:
 # What the lesson grammar's refusal names, and the grammar that takes such a file.
 BLOCKS_HINT = "use the blocks grammar (pin --markdown blocks)"
 SETEXT_UNDERLINE = re.compile(r" {0,3}(=+|-+)[ \t]*")
+# What a first line that is not a heading most likely is, for the refusal; anything else is "text".
+OPENING_KINDS = (
+    (re.compile(r" {0,3}(!!!|\?\?\?)"), "an admonition"),
+    (re.compile(r" {0,3}(```|~~~)"), "a code fence"),
+    (re.compile(r" {0,3}>"), "a blockquote"),
+    (re.compile(r" {0,3}([-*+]|[0-9]{1,9}[.)])( |$)"), "a list item"),
+    (re.compile(r" {0,3}\|"), "a table row"),
+    (re.compile(r" {0,3}<"), "HTML"),
+)
 
 
 def first_line(text: str) -> str:
@@ -81,7 +90,8 @@ def lesson_opening_problem(text: str) -> str:
         return (
             f"found {quoted(line, 40)} at line 1, not a '# ' heading (one to six #, one space, a title); {BLOCKS_HINT}"
         )
-    return f"found text {quoted(line, 40)} at line 1, not a '# ' heading; {BLOCKS_HINT}"
+    kind = next((name for pattern, name in OPENING_KINDS if pattern.match(line)), "text")
+    return f"found {kind} {quoted(line, 40)} at line 1, not a '# ' heading; {BLOCKS_HINT}"
 
 
 def heading_sections(text: str, where: str = "text") -> list[Section]:

@@ -291,6 +291,18 @@ class LessonRefusalMessageTests(FolderTestCase):
                 f"found text \"Some intro before any heading.\" at line 1, not a '# ' heading; {self.HINT}",
             ),
             (
+                "!!! note\n    Read me first.\n",
+                f"found an admonition \"!!! note\" at line 1, not a '# ' heading; {self.HINT}",
+            ),
+            (
+                "```sh\n# not a heading\n```\n",
+                f"found a code fence \"```sh\" at line 1, not a '# ' heading; {self.HINT}",
+            ),
+            ("> [!NOTE]\n> Read me.\n", f"found a blockquote \"> [!NOTE]\" at line 1, not a '# ' heading; {self.HINT}"),
+            ("- one\n- two\n", f"found a list item \"- one\" at line 1, not a '# ' heading; {self.HINT}"),
+            ("| a | b |\n|---|---|\n", f"found a table row \"| a | b |\" at line 1, not a '# ' heading; {self.HINT}"),
+            ("<p>Logo</p>\n# A\n", f"found HTML \"<p>Logo</p>\" at line 1, not a '# ' heading; {self.HINT}"),
+            (
                 "Queue\n=====\n\ntext\n",
                 f'found a setext heading "Queue" underlined with "===" at line 1; {self.RULE}; {self.HINT}',
             ),
