@@ -352,6 +352,8 @@ def verified_manifest(value: dict, folder: Path, label: str) -> Manifest:
         hint = "; the manifest is unchanged"
         if error.code == "hash_mismatch":
             hint += " (if that edit is intended too, pin both files in one call)"
+        elif error.code == "source_missing":
+            hint += " (if the file was removed on purpose, remove its entry and its span checks from the manifest)"
         elif error.code in ("stale_span_check", "quote_not_found", "quote_ambiguous"):
             hint += " (fix the span check: correct its offsets or quote, or add start/end to pick one place of an ambiguous quote; then pin again)"
         raise IngestionError(error.code, error.where, error.what + hint) from error

@@ -204,6 +204,21 @@ class SharedMetadataTests(FolderTestCase):
         self.assertEqual(kinds["docs/index.md"], "repinned")
 
 
+class RemovedPageTests(FolderTestCase):
+    """A page deleted from the folder is not dropped from the manifest behind the user's back."""
+
+    def test_a_deleted_page_refuses_the_pin_and_says_how_to_remove_it(self) -> None:
+        self.write_site()
+        self.pin("docs")
+        before = self.manifest.read_bytes()
+        (self.docs / "index.md").unlink()
+        with self.assertRaises(IngestionError) as raised:
+            self.pin("docs")
+        self.assertEqual(raised.exception.code, "source_missing")
+        self.assertTrue(raised.exception.what.endswith("remove its entry and its span checks from the manifest)"))
+        self.assertEqual(self.manifest.read_bytes(), before)
+
+
 class FolderRefusalTests(FolderTestCase):
     """A folder pin is refused as a whole, in one line naming the file, and the manifest is left as it was."""
 
