@@ -122,7 +122,8 @@ def run_build(args: argparse.Namespace) -> int:
     inputs = (manifest_path, *manifest.source_paths())
     output = checked_output(args.output, inputs)
     html_path = None if args.html is None else checked_report(args.html, output, inputs)
-    result = span_checks.build_checked_result(manifest.sources, manifest.span_checks)
+    configs = chunk_index.manifest_configs(manifest.grammar, manifest.policy_sizes)
+    result = span_checks.build_checked_result(manifest.sources, manifest.span_checks, configs)
     result_bytes = saved_json_bytes(result)
     files = [] if output is None else [(output, result_bytes)]
     if html_path is not None:
@@ -158,7 +159,8 @@ def run_show(args: argparse.Namespace) -> int:
     manifest = load_manifest(manifest_to_build(args.manifest))
     policies = chunk_index.POLICY_NAMES if args.policy is None else (args.policy,)
     colour = boundary_view.colour_wanted(sys.stdout, os.environ)
-    view = boundary_view.terminal_view(manifest.sources, manifest.span_checks, policies, colour)
+    configs = chunk_index.manifest_configs(manifest.grammar, manifest.policy_sizes)
+    view = boundary_view.terminal_view(manifest.sources, manifest.span_checks, policies, colour, configs)
     emit(view.encode("utf-8"), None)
     return EXIT_OK
 
@@ -355,8 +357,9 @@ an upsert: {"id": chunk_id, "text": ..., "metadata": {...}}.
 
 PIN_DESCRIPTION = """\
 Check each PATH as a build would (inside the manifest's folder, no link, size
-bound, UTF-8, and what the manifest's Markdown grammar needs), record its sha256
-in the manifest and rewrite the manifest atomically. A missing manifest is
+bound, UTF-8, read with the manifest's grammar: a heading at offset 0 under the
+lesson's, none needed under "markdown": "blocks"), record its sha256 in the
+manifest and rewrite the manifest atomically. A missing manifest is
 started. Re-pinning changes the document revision and every chunk id of that
 source; a span check the edit made stale is refused and the manifest left
 unchanged.
@@ -540,8 +543,10 @@ def add_sweep_command(commands: argparse._SubParsersAction) -> None:
         "sweep",
         "chunk counts and kept pairs for a range of heading-aware targets and fixed-char widths",
         "Cut the manifest's sources at each size with the heading-aware and fixed-char rules and show chunk "
-        "count, mean chunk length and pairs kept together, then each pair's smallest heading-aware target. "
-        "Sweep sizes are never saved; saved indexes keep the three supported configs. "
+        "count, mean chunk length and pairs kept together, then each pair's smallest heading-aware target "
+        "and the manifest line that builds it, e.g. "
+        '\'to build it: "policies": {"heading-aware": 288}\'. The sweep reads the sources with the '
+        "manifest's grammar and saves nothing. "
         "At most 1,000 sizes, and at most 2,000,000 span checks times sizes (see docs/strict-input.md).",
         "python run.py sweep --manifest my/manifest.json --sizes 200 400 800",
     )

@@ -26,7 +26,6 @@ from tests.support import ROOT, LabTestCase, run_lab
 HOME = "# Home\n\nWelcome to the synthetic widget docs.\n"
 GUIDE = "# Guide\n\nCall open_widget(name) first.\n\nIt refuses a name already open.\n"
 API = "# API\n\nRun close_widget(name) when done.\n"
-BLOCKS_AVAILABLE = "blocks" in markdown_grammar.GRAMMARS
 
 
 def run_main(*argv: str) -> tuple[int, str, str]:
@@ -369,7 +368,6 @@ class GrammarChoiceTests(FolderTestCase):
         self.assertIn('set "markdown": "blocks" in the manifest by hand', raised.exception.what)
         self.assertEqual(self.manifest.read_bytes(), before)
 
-    @unittest.skipUnless(BLOCKS_AVAILABLE, "the block grammar is not on this branch yet")
     def test_blocks_starts_a_manifest_that_takes_real_pages(self) -> None:
         self.write("docs/index.md", "---\ntitle: Home\n---\nIntro before any heading.\n\n# Home\n\ntext\n")
         self.write("docs/guide/index.md", "\ufeffGuide\n=====\n\n```sh\n# a comment\n\nrun\n```\n")
@@ -436,7 +434,6 @@ class ExampleCorpusTests(LabTestCase):
 
     EXAMPLES = ROOT / "docs" / "examples"
 
-    @unittest.skipUnless(BLOCKS_AVAILABLE, "the block grammar is not on this branch yet")
     def test_a_fresh_build_reproduces_the_saved_result(self) -> None:
         output = self.folder / "examples.json"
         code, stdout, stderr = run_main("--manifest", str(self.EXAMPLES / "manifest.json"), "--output", str(output))
