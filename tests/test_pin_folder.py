@@ -12,6 +12,7 @@ import hashlib
 import io
 import json
 import os
+import shutil
 import unittest
 from pathlib import Path
 
@@ -450,7 +451,33 @@ class ExampleCorpusTests(LabTestCase):
 
 
 class PinFolderCommandLineTests(FolderTestCase):
-    """The real command, once, as a user types it from the docs' parent folder."""
+    """The real command, as a user types it from the docs' parent folder."""
+
+    def test_a_real_docs_folder_with_the_block_grammar_builds_and_validates(self) -> None:
+        shutil.copytree(ROOT / "docs" / "examples" / "parcel-queue", self.docs)
+        self.addCleanup(os.chdir, os.getcwd())
+        os.chdir(self.folder)
+        code, stdout, stderr = run_main("pin", "--markdown", "blocks", "--manifest", "m.json", "docs/")
+        self.assertEqual((code, stderr), (0, ""))
+        # Six pages, CRLF and BOM included, each under its path: the two index.md stay distinct.
+        self.assertEqual(
+            [line.split(":")[0] for line in stdout.splitlines()],
+            [
+                "pinned docs/guide/index",
+                "pinned docs/guide/retries",
+                "pinned docs/index",
+                "pinned docs/quickstart",
+                "pinned docs/reference/index",
+                "pinned docs/reference/limits",
+                "wrote m.json",
+            ],
+        )
+        code, stdout, stderr = run_main("--manifest", "m.json", "--output", "result.json")
+        self.assertEqual((code, stderr), (0, ""))
+        self.assertEqual(stdout.splitlines()[-2:], ["built from m.json", "wrote result.json"])
+        code, stdout, stderr = run_main("validate", "result.json", "--manifest", "m.json")
+        self.assertEqual((code, stderr), (0, ""))
+        self.assertTrue(stdout.startswith("ok: result.json: result re-derived exactly"), stdout)
 
     def test_pin_a_folder_then_build(self) -> None:
         self.write_site()
