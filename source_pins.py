@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from pathlib import Path, PurePath, PurePosixPath
 
@@ -176,7 +177,7 @@ def folder_source_id(relative: str) -> str:
     return relative[: -len(MARKDOWN_SUFFIX)]
 
 
-def first_free_id(wanted: str, taken: set[str]) -> str:
+def first_free_id(wanted: str, taken: AbstractSet[str]) -> str:
     """``wanted``, or the first of ``wanted-2``, ``wanted-3``, … that no source holds yet."""
     candidate = wanted
     number = 1
@@ -288,7 +289,7 @@ def expanded_requests(requests: list[PinRequest], folder: Path, where: str) -> t
     return unique, skipped, folders
 
 
-def new_source_entry(relative: str, sha256: str, request: PinRequest, taken: frozenset[str] = frozenset()) -> dict:
+def new_source_entry(relative: str, sha256: str, request: PinRequest, taken: AbstractSet[str] = frozenset()) -> dict:
     """A brand-new source entry; omitted metadata gets defaults that claim nothing.
 
     The id defaults to the file's stem (for a file found under a folder: its
@@ -298,7 +299,7 @@ def new_source_entry(relative: str, sha256: str, request: PinRequest, taken: fro
     """
     given = request.given()
     if request.from_folder:
-        default_id = first_free_id(folder_source_id(relative), set(taken))
+        default_id = first_free_id(folder_source_id(relative), taken)
     else:
         default_id = PurePosixPath(relative).stem
     source_id = given.get("source_id", default_id)
@@ -381,7 +382,7 @@ def pin_sources(manifest_path: Path, requests: list[PinRequest], markdown: str |
         sha256 = pinnable_file_sha256(folder, relative, where, grammar)
         position = positions.get(relative)
         if position is None:
-            entry = new_source_entry(relative, sha256, request, frozenset(taken))
+            entry = new_source_entry(relative, sha256, request, taken)
             positions[relative] = len(entries)
             taken.add(entry["source_id"])
             entries.append(entry)
