@@ -228,6 +228,84 @@ def sweep_size(value: str) -> int:
     return int(value)
 
 
+def manifest_grammar(manifest) -> str:
+    """The Markdown grammar a manifest chose (``"markdown"``); the lesson grammar until manifests carry one."""
+    return getattr(manifest, "grammar", "lesson")
+
+
+def run_scan(args: argparse.Namespace) -> int:
+    """Find instruction/caveat pairs, judge each under the three policies; with --add-checks, declare them."""
+    import caveat_scan
+
+    manifest_path = manifest_argument(args.manifest)
+    if args.add_checks:
+        # The manifest is rewritten in place: refuse a link or a device before any work.
+        checked_output(str(manifest_path), ())
+    manifest = load_manifest(manifest_path)
+    indexes = chunk_index.build_indexes(manifest.sources)
+    report = caveat_scan.scan_report(manifest, indexes, manifest_grammar(manifest))
+    if args.json:
+        emit(saved_json_bytes(report), None)
+    else:
+        print(caveat_scan.scan_table(report))
+    if args.add_checks:
+        line = add_scanned_checks(manifest_path, manifest, report)
+        print(line, file=sys.stderr if args.json else sys.stdout)
+    return EXIT_OK
+
+
+def add_scanned_checks(manifest_path: Path, manifest, report: dict) -> str:
+    """Append the found pairs no check already is to the manifest's span_checks, atomically; say what changed."""
+    import caveat_scan
+    import source_pins
+
+    pairs, _ = caveat_scan.scan_sources(manifest.sources, manifest_grammar(manifest))
+    entries = caveat_scan.checks_to_add(pairs, manifest.span_checks)
+    shown = destination(manifest_path)
+    declared = len(pairs) - len(entries)
+    if not entries:
+        return f"manifest unchanged: {shown} (all {counted(len(pairs), 'found pair')} already declared)"
+    value = load_documents.read_manifest_value(manifest_path)
+    value.setdefault("span_checks", [])
+    value["span_checks"].extend(entries)
+    # Checked exactly as a build will load it before a byte is written.
+    source_pins.verified_manifest(value, manifest_path.parent, str(manifest_path))
+    emit(saved_json_bytes(value), manifest_path)
+    return f"added {counted(len(entries), 'span check')} to {shown} ({declared} already declared)"
+
+
+def run_context(args: argparse.Namespace) -> int:
+    """For every span check and policy: the smallest window that recovers the qualifier, recall and cost by k."""
+    import context_windows
+
+    manifest = load_manifest(manifest_argument(args.manifest))
+    checks = manifest.span_checks
+    if args.scanned:
+        import caveat_scan
+
+        pairs, _ = caveat_scan.scan_sources(manifest.sources, manifest_grammar(manifest))
+        declared = caveat_scan.declared_names(pairs, checks)
+        taken = {check.name for check in checks}
+        checks = checks + tuple(
+            pair.as_check() for pair, name in zip(pairs, declared) if name is None and pair.name not in taken
+        )
+    indexes = chunk_index.build_indexes(manifest.sources)
+    figures = [
+        context_windows.policy_context(name, indexes[name]["chunks"], checks) for name in chunk_index.POLICY_NAMES
+    ]
+    if args.json:
+        document = {
+            "context_version": 1,
+            "windows": list(context_windows.CONTEXT_WINDOWS),
+            "checks": [check.name for check in checks],
+            "policies": figures,
+        }
+        emit(saved_json_bytes(document), None)
+    else:
+        print(context_windows.context_table(figures, [check.name for check in checks]))
+    return EXIT_OK
+
+
 # --- the parser ------------------------------------------------------------------
 
 
@@ -279,6 +357,82 @@ def add_command(
         epilog=EXIT_CODES_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+
+
+SCAN_DESCRIPTION = """\
+Find candidate instruction/caveat pairs in every pinned source by fixed rules
+(no model, no network): a caveat is a sentence with a cue such as "must not",
+"never", "refuses", "only if", "deprecated", or a whole warning, caution,
+danger or important admonition or alert; its instruction is the nearest earlier
+sentence of the same section, at most 3 blocks back, that names a call, holds a
+code span or opens with an imperative (Call, Use, Pass, Set, Run, ...),
+preferring one that shares an identifier with the caveat. Each pair is judged
+under the three policies: kept together, or split and by what (a heading, a
+block break, the size target, a fixed-width cut). Rules and limits:
+docs/caveats.md.
+
+Example: python run.py scan --add-checks, then python run.py --output
+result.json and python run.py context.
+"""
+CONTEXT_DESCRIPTION = """\
+For every span check and policy, how much neighbouring context brings a split
+qualifier back: the smallest window of k chunks on each side of the chunk
+holding the instruction (k = 0 is the chunk alone), within the section and
+crossing headings, and the parent section as a rule of its own; per policy,
+recall at k = 0..3 and for the section, the mean characters returned, and the
+character precision and IoU of the returned text against the two spans.
+Definitions: docs/caveats.md.
+
+Example: python run.py context --json
+"""
+
+
+def add_scan_command(commands: argparse._SubParsersAction) -> None:
+    """``scan``: find instruction/caveat pairs; ``--add-checks`` declares them in the manifest."""
+    scan = add_command(
+        commands, "scan", "find instruction/caveat pairs and judge them under every policy", SCAN_DESCRIPTION
+    )
+    scan.add_argument(
+        "--manifest",
+        metavar="M",
+        default=argparse.SUPPRESS,
+        help="manifest of pinned sources (default: manifest.json beside run.py)",
+    )
+    scan.add_argument(
+        "--json", action="store_true", help="print every pair and verdict as JSON (shape in docs/caveats.md)"
+    )
+    scan.add_argument(
+        "--add-checks",
+        action="store_true",
+        help="append the found pairs to the manifest's span_checks, atomically; existing checks are kept and a pair "
+        "already declared (overlapping spans in the same source) is not added again",
+    )
+    scan.set_defaults(handler=run_scan)
+
+
+def add_context_command(commands: argparse._SubParsersAction) -> None:
+    """``context``: the window of neighbouring chunks that brings each split qualifier back, and its cost."""
+    context = add_command(
+        commands,
+        "context",
+        "how many neighbouring chunks bring a split qualifier back, and at what cost",
+        CONTEXT_DESCRIPTION,
+    )
+    context.add_argument(
+        "--manifest",
+        metavar="M",
+        default=argparse.SUPPRESS,
+        help="manifest of pinned sources and span checks (default: manifest.json beside run.py)",
+    )
+    context.add_argument(
+        "--scanned",
+        action="store_true",
+        help="also measure the pairs scan finds that the manifest does not declare yet",
+    )
+    context.add_argument(
+        "--json", action="store_true", help="print every policy's figures as JSON (shape in docs/caveats.md)"
+    )
+    context.set_defaults(handler=run_context)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -431,6 +585,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sweep.add_argument("--json", action="store_true", help="print the sweep as JSON for plotting")
     sweep.set_defaults(handler=run_sweep)
+    add_scan_command(commands)
+    add_context_command(commands)
     return parser
 
 
@@ -477,7 +633,13 @@ def main(argv: list[str] | None = None) -> int:
 
 def misplaced_options(args: argparse.Namespace) -> list[str]:
     """Main-job options given with a command that does not read them, which would drop them silently."""
-    readers = {run_build: {"output", "html", "manifest"}, run_show: {"manifest"}, run_sweep: {"manifest"}}
+    readers = {
+        run_build: {"output", "html", "manifest"},
+        run_show: {"manifest"},
+        run_sweep: {"manifest"},
+        run_scan: {"manifest"},
+        run_context: {"manifest"},
+    }
     used = readers.get(args.handler, set())
     return [
         f"--{name}"
