@@ -467,7 +467,12 @@ def chosen_instruction(candidates, caveat_words: frozenset, anaphor: str | None)
 def scan_text(
     source_id: str, text: str, grammar: str = markdown_grammar.LESSON_GRAMMAR
 ) -> tuple[list[FoundPair], list[Unpaired]]:
-    """Every instruction/caveat pair of one source, in caveat order, and the caveats left unpaired.
+    """Every instruction/caveat pair of one source under ``grammar``, and the caveats left unpaired."""
+    return scan_sections(source_id, text, markdown_grammar.document_sections(text, grammar, source_id))
+
+
+def scan_sections(source_id: str, text: str, sections) -> tuple[list[FoundPair], list[Unpaired]]:
+    """Every instruction/caveat pair of one source's ``sections``, in caveat order, and the caveats left unpaired.
 
     Linear in the text: each sentence is looked at once, and each caveat weighs
     at most ``MAX_CANDIDATES`` earlier instruction sentences.
@@ -478,7 +483,7 @@ def scan_text(
     pairs: list[FoundPair] = []
     unpaired: list[Unpaired] = []
     names_on_line: dict[int, int] = {}
-    for section in markdown_grammar.document_sections(text, grammar, source_id):
+    for section in sections:
         candidates: deque[Sentence] = deque(maxlen=MAX_CANDIDATES)
         for item in section_caveats_and_sentences(text, masked, code_spans, fences, section):
             while candidates and candidates[0].block < item.block - LOOK_BACK_BLOCKS:
