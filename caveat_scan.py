@@ -155,18 +155,17 @@ ABBREVIATIONS = frozenset({"e.g", "i.e", "cf", "vs", "etc"})
 
 
 def phrase_pattern(phrase: str) -> str:
-    """A regex for one cue phrase: words joined by any whitespace, either apostrophe, whole words only."""
+    """A regex for one cue phrase: words joined by any whitespace, either apostrophe, ending at a word's end."""
     words = [re.escape(word).replace("'", "['’]") for word in phrase.split()]
-    tail = "" if phrase.endswith(":") else r"(?![\w])"
-    return r"(?<![\w])" + r"\s+".join(words) + tail
+    tail = "" if phrase.endswith(":") else r"(?!\w)"
+    return r"\s+".join(words) + tail
 
 
-# Longest phrase first, so "is not supported" is reported rather than "not supported".
+# One group per cue, in list order, behind one shared word-start check (far faster than one per cue).
 CUE_PATTERN = re.compile(
-    "|".join(f"(?P<c{number}>{phrase_pattern(cue)})" for number, cue in enumerate(CUES)),
+    r"(?<!\w)(?:" + "|".join(f"({phrase_pattern(cue)})" for cue in CUES) + ")",
     re.IGNORECASE,
 )
-_CUE_BY_GROUP = {f"c{number}": cue for number, cue in enumerate(CUES)}
 ANAPHOR_PATTERN = re.compile(r"(?:" + "|".join(phrase_pattern(anaphor) for anaphor in ANAPHORS) + r")", re.IGNORECASE)
 CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
 FENCE_LINE = re.compile(r"^ {0,3}(`{3,}|~{3,})", re.MULTILINE)
@@ -355,7 +354,7 @@ def first_cue(masked_sentence: str) -> str | None:
     ``first_cue("Never call it twice; it fails.")`` -> ``"never"``.
     """
     match = CUE_PATTERN.search(masked_sentence)
-    return None if match is None else _CUE_BY_GROUP[match.lastgroup]
+    return None if match is None else CUES[match.lastindex - 1]
 
 
 def opening_anaphor(masked_sentence: str) -> str | None:
