@@ -321,6 +321,28 @@ def sentence_spans(masked: str, start: int, end: int, fences: list[tuple[int, in
     return spans
 
 
+def table_row_spans(masked: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Each row of a table block as one sentence (its cells read together); the ``|---|`` rule is none.
+
+    ``table_row_spans("| a | b |\n|---|---|\n| c | d |\n", 0, 30)`` -> ``[(2, 7), (22, 27)]``.
+    """
+    spans = []
+    line_start = start
+    while line_start < end:
+        newline = masked.find("\n", line_start, end)
+        line_end = end if newline == -1 else newline
+        row_start = line_start
+        while row_start < line_end and masked[row_start] in " \t|":
+            row_start += 1
+        row_end = line_end
+        while row_end > row_start and masked[row_end - 1] in " \t|":
+            row_end -= 1
+        if any(character.isalpha() for character in masked[row_start:row_end]):
+            spans.append((row_start, row_end))
+        line_start = line_end + 1
+    return spans
+
+
 def is_sentence_end(masked: str, mark_start: int, mark_end: int, limit: int) -> bool:
     """Whether the punctuation at ``[mark_start, mark_end)`` ends a sentence (see ``sentence_spans``)."""
     word_start = mark_start
@@ -418,7 +440,11 @@ def section_caveats_and_sentences(
     for number, block in enumerate(section.blocks):
         if block.kind == "fence":
             continue
-        spans = sentence_spans(masked, block.start, block.end, fences)
+        spans = (
+            table_row_spans(masked, block.start, block.end)
+            if block.kind == "table"
+            else sentence_spans(masked, block.start, block.end, fences)
+        )
         cue = cautionary_cue(block)
         if cue is not None:
             # The whole block is the caveat, its marker line included: the marker says how grave it is.

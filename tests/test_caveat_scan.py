@@ -265,6 +265,16 @@ class CautionaryBlockTest(LabTestCase):
             [(pair.cue, pair.qualifier.quote) for pair in pairs], [("fails", "It fails on a closed handle.")]
         )
 
+    def test_a_table_row_is_one_sentence(self) -> None:
+        table = "| mode | effect |\n|---|---|\n| `fast` | skips the lock |\n| `safe` | never skips it |"
+        text = lesson(f"Set the mode with set_mode(mode).\n\n{table}\n")
+        pairs, _ = self.scan_blocks(
+            text, [("paragraph", "", "Set the mode with set_mode(mode).\n"), ("table", "", table + "\n")]
+        )
+        self.assertEqual([(pair.cue, pair.qualifier.quote) for pair in pairs], [("never", "`safe` | never skips it")])
+        # A row naming code is an instruction too: the nearest one before the caveat wins.
+        self.assertEqual(pairs[0].instruction.quote, "`fast` | skips the lock")
+
     def test_a_fence_block_is_never_scanned(self) -> None:
         fence = "```\nCall close(). It never returns.\n```"
         text = lesson(f"Call open_widget(name).\n\n{fence}\n")
