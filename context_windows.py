@@ -293,6 +293,50 @@ def policy_context(name: str, chunks: list[dict], checks: tuple) -> dict:
     }
 
 
+@dataclass(frozen=True)
+class RecoveringWindow:
+    """Where a check's qualifier comes back under one index: the anchor's order and the window's orders."""
+
+    name: str
+    source_id: str
+    anchor_order: int | None
+    window: int | None
+    window_crossing_headings: int | None
+    orders: tuple[int, ...]
+
+
+def recovering_windows(chunks: list[dict], checks: tuple) -> list[RecoveringWindow]:
+    """For each check, its anchor and the orders of the chunks in its smallest window within the section.
+
+    ``orders`` is empty when no window in the section recovers the qualifier
+    or no chunk holds the instruction. Used to mark the window in the report.
+    """
+    indexes = source_indexes(chunks)
+    found = []
+    for check in checks:
+        window = pair_window(indexes, check)
+        if window.anchor is None:
+            found.append(RecoveringWindow(check.name, check.source_id, None, None, None, ()))
+            continue
+        index = window.source
+        anchor_chunk = index.chunks[window.anchor]
+        orders: tuple[int, ...] = ()
+        if window.window is not None:
+            positions = window_positions(index, window.anchor, window.window, anchor_chunk["section_id"])
+            orders = tuple(index.chunks[position]["order"] for position in positions)
+        found.append(
+            RecoveringWindow(
+                check.name,
+                check.source_id,
+                anchor_chunk["order"],
+                window.window,
+                window.window_crossing_headings,
+                orders,
+            )
+        )
+    return found
+
+
 def add_figures(total: list, figures: tuple[int, float, float]) -> None:
     for position, value in enumerate(figures):
         total[position] += value

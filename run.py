@@ -24,7 +24,7 @@ import load_documents
 import span_checks
 import summary
 import validate
-from errors import IngestionError, UsageError, counted, printable
+from errors import IngestionError, UsageError, counted, printable, quoted
 from indented_json import saved_json_bytes
 from load_documents import load_manifest
 from outputs import checked_output, checked_report, destination, emit, write_outputs
@@ -98,9 +98,34 @@ def run_show(args: argparse.Namespace) -> int:
     manifest = load_manifest(manifest_argument(args.manifest))
     policies = chunk_index.POLICY_NAMES if args.policy is None else (args.policy,)
     colour = boundary_view.colour_wanted(sys.stdout, os.environ)
-    view = boundary_view.terminal_view(manifest.sources, manifest.span_checks, policies, colour)
+    narrowing = show_narrowing(args, manifest)
+    if narrowing is None:
+        view = boundary_view.terminal_view(manifest.sources, manifest.span_checks, policies, colour)
+    else:
+        view = boundary_view.narrowed_terminal_view(manifest.sources, manifest.span_checks, policies, colour, narrowing)
     emit(view.encode("utf-8"), None)
     return EXIT_OK
+
+
+def show_narrowing(args: argparse.Namespace, manifest):
+    """The ``show`` filters as a ``boundary_view.Narrowing``, or ``None`` when none is given; unknown names refused."""
+    import boundary_view
+
+    source_ids = getattr(args, "show_sources", None) or []
+    check_names = getattr(args, "show_checks", None) or []
+    split_only = getattr(args, "split_only", False)
+    if not source_ids and not check_names and not split_only:
+        return None
+    known_sources = [source["source_id"] for source in manifest.sources]
+    known_checks = [check.name for check in manifest.span_checks]
+    for option, given, known in (("--source", source_ids, known_sources), ("--check", check_names, known_checks)):
+        unknown = [name for name in given if name not in known]
+        if unknown:
+            listed = ", ".join(quoted(name) for name in known[:5]) + (", …" if len(known) > 5 else "")
+            raise UsageError(
+                "unknown_name", option, f"{quoted(unknown[0])} is not in the manifest; it has {listed or 'none'}"
+            )
+    return boundary_view.Narrowing(frozenset(source_ids), frozenset(check_names), split_only)
 
 
 def run_validate(args: argparse.Namespace) -> int:
@@ -387,6 +412,29 @@ Example: python run.py context --json
 """
 
 
+def add_show_filters(show: argparse.ArgumentParser) -> None:
+    """``show --source``, ``--check`` and ``--split-only``: narrow the terminal view on a large docs set."""
+    show.add_argument(
+        "--source",
+        dest="show_sources",
+        metavar="ID",
+        action="append",
+        help="show only this source (repeatable)",
+    )
+    show.add_argument(
+        "--check",
+        dest="show_checks",
+        metavar="NAME",
+        action="append",
+        help="mark only this span check and show only the text around it (repeatable)",
+    )
+    show.add_argument(
+        "--split-only",
+        action="store_true",
+        help="show only the pairs a shown policy splits, and under each policy only the text around its splits",
+    )
+
+
 def add_scan_command(commands: argparse._SubParsersAction) -> None:
     """``scan``: find instruction/caveat pairs; ``--add-checks`` declares them in the manifest."""
     scan = add_command(
@@ -507,6 +555,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=argparse.SUPPRESS,
         help="manifest of pinned sources and span checks (default: manifest.json beside run.py)",
     )
+    add_show_filters(show)
     show.set_defaults(handler=run_show)
     diff = add_command(
         commands,

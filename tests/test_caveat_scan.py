@@ -463,3 +463,41 @@ class UntrustedTextTest(LabTestCase):
         )
         self.assertNotIn("\x1b", table)
         self.assertIn("\\u001b[2J", table)
+
+
+class ShowNarrowingTest(LabTestCase):
+    """``show --check``, ``--source`` and ``--split-only`` narrow the terminal view."""
+
+    def show(self, *options: str) -> str:
+        code, out, err = main_quietly("show", *options)
+        self.assertEqual((code, err), (0, ""))
+        return out
+
+    def test_check_shows_only_the_text_around_its_pair(self) -> None:
+        out = self.show("--policy", "paragraph", "--check", "save-copy-refuses-existing-path")
+        lines = out.splitlines()
+        # The paragraph chunks [51, 130) and [131, 270) hold the pair; the rest of aster-copy-v1 is elided.
+        self.assertIn("      … [0, 51) not shown", lines)
+        self.assertTrue(any("┌ chunk 0 · " in line and "· [51, 130) ·" in line for line in lines))
+        self.assertTrue(any("┌ chunk 1 · " in line and "· [131, 270) ·" in line for line in lines))
+        self.assertIn("  >>> split at offset 130 (line 6): instruction in chunk 0, qualifier in chunk 1", lines)
+        self.assertIn("      … [270, 750) not shown", lines)
+        self.assertFalse(any(line.startswith("─── aster-copy-v2") for line in lines))
+
+    def test_source_keeps_one_document_whole(self) -> None:
+        lines = self.show("--policy", "paragraph", "--source", "aster-copy-v2").splitlines()
+        self.assertEqual([line.split(" · ")[0] for line in lines if line.startswith("─── ")], ["─── aster-copy-v2"])
+        self.assertFalse(any("not shown" in line for line in lines))
+
+    def test_split_only(self) -> None:
+        out = self.show("--split-only")
+        self.assertIn("    no split pair under heading-aware", out.splitlines())
+        self.assertEqual(out.count("split at offset 130 (line 6)"), 2)
+
+    def test_an_unknown_name_is_refused(self) -> None:
+        for option in ("--check", "--source"):
+            with self.subTest(option=option):
+                code, out, err = main_quietly("show", option, "no-such\x1b")
+                self.assertEqual((code, out), (2, ""))
+                self.assertTrue(err.startswith(f'error: unknown_name: {option}: "no-such\\u001b" is not in'), err)
+                self.assertEqual(len(err.splitlines()), 1)

@@ -11,9 +11,12 @@ heading-aware chunk ``[51, 270)`` (0).
 from __future__ import annotations
 
 import json
+import re
 
+import boundary_view
 import chunk_index
 import context_windows
+import span_checks
 from load_documents import Span, SpanCheck, load_manifest
 from tests.support import MANIFEST, LabTestCase
 from tests.test_caveat_scan import main_quietly
@@ -171,3 +174,33 @@ class FixtureContextTest(LabTestCase):
             json.loads(out)["checks"],
             ["save-copy-refuses-existing-path", "scan:aster-copy-v1:7#2", "scan:aster-copy-v2:7"],
         )
+
+
+class ReportWindowTest(LabTestCase):
+    """The HTML report lists every span check and outlines the window that recovers a split one."""
+
+    def report(self, checks: tuple) -> str:
+        manifest = load_manifest(MANIFEST)
+        result = span_checks.build_checked_result(manifest.sources, checks)
+        return boundary_view.html_report(result, checks)
+
+    def test_the_fixture_pair(self) -> None:
+        checks = load_manifest(MANIFEST).span_checks
+        page = self.report(checks)
+        row = "<tr><td>save-copy-refuses-existing-path</td><td>declared</td><td>aster-copy-v1</td>"
+        self.assertIn(
+            row + "<td>split · k=1 recovers it (chunks 0–1)</td><td>split · k=1 recovers it (chunks 0–1)</td>"
+            "<td>same chunk</td></tr>",
+            page,
+        )
+        # Paragraph chunks 0 and 1 of aster-copy-v1 form the k=1 window; heading-aware marks none.
+        outlined = re.findall(r'<div class="chunk shade\d window" data-policy="([a-z-]+)" data-order="(\d+)"', page)
+        self.assertEqual(outlined, [("fixed-char", "0"), ("fixed-char", "1"), ("paragraph", "0"), ("paragraph", "1")])
+        self.assertEqual(page.count("window k=1 recovers save-copy-refuses-existing-path"), 4)
+
+    def test_names_are_escaped(self) -> None:
+        base = load_manifest(MANIFEST).span_checks[0]
+        hostile = SpanCheck("scan:</td><script>x</script>", base.source_id, base.instruction, base.qualifier)
+        page = self.report((hostile,))
+        self.assertNotIn("<script>", page)
+        self.assertIn("scan:&lt;/td&gt;&lt;script&gt;x&lt;/script&gt;</td><td>scanned</td>", page)
