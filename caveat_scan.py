@@ -167,7 +167,7 @@ CUE_PATTERN = re.compile(
     re.IGNORECASE,
 )
 ANAPHOR_PATTERN = re.compile(r"(?:" + "|".join(phrase_pattern(anaphor) for anaphor in ANAPHORS) + r")", re.IGNORECASE)
-CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
+BACKTICK_RUN = re.compile(r"`+")
 FENCE_LINE = re.compile(r"^ {0,3}(`{3,}|~{3,})", re.MULTILINE)
 CALL = re.compile(r"(?<![\w.])([A-Za-z_][\w.]*)\((?!s\))")
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -259,6 +259,39 @@ def fence_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+def code_span_spans(text: str) -> list[tuple[int, int]]:
+    """Code spans as Markdown reads them: a backtick run up to the next run of the same length.
+
+    An opening run with no closing one in its paragraph is literal text, and
+    the search goes on from the next run: ``code_span_spans("a ` b `` c ``")``
+    -> ``[(6, 13)]``. A span never crosses a blank line or a masked fence.
+    Linear: each run's next run of the same length is found in one pass from the end.
+    """
+    runs = [(match.start(), match.end()) for match in BACKTICK_RUN.finditer(text)]
+    following: list[int | None] = [None] * len(runs)
+    latest: dict[int, int] = {}
+    for number in range(len(runs) - 1, -1, -1):
+        length = runs[number][1] - runs[number][0]
+        following[number] = latest.get(length)
+        latest[length] = number
+    barriers = [match.start() for match in re.finditer(r"\n[ \t]*\n|" + MASK, text)]
+    spans = []
+    number = 0
+    while number < len(runs):
+        closing = following[number]
+        if closing is None:
+            number += 1
+            continue
+        start, end = runs[number][0], runs[closing][1]
+        barrier = bisect_right(barriers, start)
+        if barrier < len(barriers) and barriers[barrier] < end:
+            number += 1
+            continue
+        spans.append((start, end))
+        number = closing + 1
+    return spans
+
+
 def masked_code(text: str, fences: list[tuple[int, int]]) -> tuple[str, list[tuple[int, int]]]:
     """``text`` with every fence and code span replaced by NUL characters (same length), and the code spans.
 
@@ -273,7 +306,7 @@ def masked_code(text: str, fences: list[tuple[int, int]]) -> tuple[str, list[tup
         position = end
     pieces.append(text[position:])
     unfenced = "".join(pieces)
-    code_spans = [(match.start(), match.end()) for match in CODE_SPAN.finditer(unfenced) if MASK not in match.group(0)]
+    code_spans = code_span_spans(unfenced)
     pieces = []
     position = 0
     for start, end in code_spans:

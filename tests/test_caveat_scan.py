@@ -134,6 +134,18 @@ class SentenceTest(LabTestCase):
             with self.subTest(text=text):
                 self.assertEqual(self.sentences(text), expected)
 
+    def test_code_spans(self) -> None:
+        cases = {
+            "a `b` c": [(2, 5)],
+            "a ` b `` c ``": [(6, 13)],  # a lone opener is literal; the search goes on
+            "a ``b ` c`` d": [(2, 11)],  # a shorter run inside does not close
+            "a `b\n\nnever` c": [],  # never across a blank line
+            "a `b\nc` d": [(2, 7)],  # across a line break of one paragraph
+        }
+        for text, expected in cases.items():
+            with self.subTest(text=text):
+                self.assertEqual(caveat_scan.code_span_spans(text), expected)
+
     def test_code_only_yields_nothing(self) -> None:
         self.assertEqual(self.sentences("`a.b()`\n"), [])
 
