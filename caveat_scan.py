@@ -171,7 +171,8 @@ BACKTICK_RUN = re.compile(r"`+")
 FENCE_LINE = re.compile(r"^ {0,3}(`{3,}|~{3,})", re.MULTILINE)
 CALL = re.compile(r"(?<![\w.])([A-Za-z_][\w.]*)\((?!s\))")
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-# A prose word that reads as code: snake_case, dotted, or camelCase.
+# A prose word that reads as code: snake_case or camelCase; or a dotted name (``client.open``).
+DOTTED = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 IDENTIFIER_LIKE = re.compile(r"[A-Za-z0-9]*(?:_[A-Za-z0-9_]*|[a-z][A-Z][A-Za-z0-9]*)")
 SENTENCE_END = re.compile(r"[.!?]+[\"'’”)\]]*(?=\s)")
 # Line openings that start a new sentence (list items) or are markers, not prose.
@@ -424,6 +425,9 @@ def sentence_identifiers(text: str, masked: str, start: int, end: int, code_span
     for code_start, code_end in spans_within(code_spans, start, end):
         names.update(word for word in WORD.findall(text, code_start, code_end) if len(word) >= 3)
     names.update(word for word in WORD.findall(masked, start, end) if IDENTIFIER_LIKE.fullmatch(word))
+    names.update(
+        part for match in DOTTED.finditer(masked, start, end) for part in WORD.findall(match.group(0)) if len(part) >= 3
+    )
     return frozenset(names)
 
 

@@ -185,6 +185,17 @@ class InstructionRuleTest(LabTestCase):
         self.assertEqual(pairs[0].instruction.quote, "Call open_widget(name) first.")
         self.assertEqual(pairs[0].link, "identifier open_widget")
 
+    def test_identifiers_from_code_spans_and_dotted_names(self) -> None:
+        cases = {
+            "Pass `timeout` to connect.": "A timeout of zero is not supported.",
+            "Use client.reset to clear it.": "A reset never waits.",
+        }
+        for instruction, caveat in cases.items():
+            with self.subTest(instruction=instruction):
+                pairs, _ = scan(lesson(f"{instruction}\n\nCall open_widget(name) next.\n\n{caveat}\n"))
+                self.assertEqual(pairs[0].instruction.quote, instruction)
+                self.assertTrue(pairs[0].link.startswith("identifier "), pairs[0].link)
+
     def test_nearest_without_a_link(self) -> None:
         pairs, _ = scan(
             lesson("Call open_widget(name) first.\n\nCall paint_widget(colour) next.\n\nNever mix colours.\n")
