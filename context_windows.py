@@ -391,8 +391,16 @@ def cost_ratio(characters: float, base: float) -> str:
     return f"{characters / base:.1f}x" if base else "n/a"
 
 
+NO_CHECKS = (
+    "no span checks to measure: declare some in the manifest, run `run.py scan --add-checks`, "
+    "or add --scanned to measure the pairs scan finds"
+)
+
+
 def context_table(all_figures: list[dict], check_names: list[str]) -> str:
     """``run.py context`` as a person reads it: recall by window, cost by window, each pair's windows, trade-offs."""
+    if all(figures["pairs"] == 0 for figures in all_figures):
+        return NO_CHECKS
     keys = FIGURE_KEYS
     labels = [f"k={key}" if key != SECTION else SECTION for key in keys]
     lines = ["recall: pairs whose qualifier comes back (within the section; crossing headings in brackets)"]

@@ -204,3 +204,16 @@ class ReportWindowTest(LabTestCase):
         page = self.report((hostile,))
         self.assertNotIn("<script>", page)
         self.assertIn("scan:&lt;/td&gt;&lt;script&gt;x&lt;/script&gt;</td><td>scanned</td>", page)
+
+
+class NoChecksTest(LabTestCase):
+    """A manifest without span checks gets one line saying how to get some."""
+
+    def test_hint(self) -> None:
+        manifest = self.copy_inputs()
+        value = json.loads(manifest.read_text(encoding="utf-8"))
+        value["span_checks"] = []
+        manifest.write_text(json.dumps(value), encoding="utf-8")
+        code, out, err = main_quietly("context", "--manifest", str(manifest))
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual(out, context_windows.NO_CHECKS + "\n")
