@@ -547,7 +547,14 @@ def focused_blocks(blocks: tuple, stretches: list[tuple[int, int]], text_length:
     return tuple(kept)
 
 
-def narrowed_checks(checks: tuple, sources: tuple, narrowing: Narrowing, policies: tuple[str, ...]) -> tuple:
+def lesson_configs() -> dict:
+    """The spec's three configs by policy name."""
+    return {name: chunk_index.policy_config(name) for name in chunk_index.POLICY_NAMES}
+
+
+def narrowed_checks(
+    checks: tuple, sources: tuple, narrowing: Narrowing, policies: tuple[str, ...], configs: dict
+) -> tuple:
     """The checks the view marks: named ones (or all) on the kept sources, and with ``split_only`` only those
     some shown policy splits."""
     kept = tuple(
@@ -560,7 +567,7 @@ def narrowed_checks(checks: tuple, sources: tuple, narrowing: Narrowing, policie
         return kept
     split = set()
     for name in policies:
-        index = chunk_index.build_index(chunk_index.policy_config(name), sources)
+        index = chunk_index.build_index(configs[name], sources)
         by_source: dict[str, list[dict]] = {}
         for chunk in index["chunks"]:
             by_source.setdefault(chunk["source_id"], []).append(chunk)
@@ -569,7 +576,12 @@ def narrowed_checks(checks: tuple, sources: tuple, narrowing: Narrowing, policie
 
 
 def narrowed_terminal_view(
-    sources: tuple[dict, ...], checks: tuple, policies: tuple[str, ...], colour: bool, narrowing: Narrowing
+    sources: tuple[dict, ...],
+    checks: tuple,
+    policies: tuple[str, ...],
+    colour: bool,
+    narrowing: Narrowing,
+    configs: dict | None = None,
 ) -> str:
     """``terminal_view`` narrowed: only the named sources and checks, only split pairs, each document cut to its pairs.
 
@@ -578,9 +590,10 @@ def narrowed_terminal_view(
     chunks), and under ``--split-only`` only where that policy splits one; the
     rest is one ``… [start, end) not shown`` line.
     """
+    configs = lesson_configs() if configs is None else configs
     if narrowing.source_ids:
         sources = tuple(source for source in sources if source["source_id"] in narrowing.source_ids)
-    marked = narrowed_checks(checks, sources, narrowing, policies)
+    marked = narrowed_checks(checks, sources, narrowing, policies, configs)
     if narrowing.focused:
         holding = {check.source_id for check in marked}
         sources = tuple(source for source in sources if source["source_id"] in holding)
@@ -595,7 +608,7 @@ def narrowed_terminal_view(
         lines.append("nothing to show: no document holds a pair that matches")
         return "\n".join(lines) + "\n"
     for name in policies:
-        index = chunk_index.build_index(chunk_index.policy_config(name), sources)
+        index = chunk_index.build_index(configs[name], sources)
         view = policy_view(name, index, marked)
         lines.append("")
         lines.append(painter.paint(f"═══ {name}: {growth_sentence(view.growth)}", "heading"))

@@ -258,6 +258,11 @@ def manifest_grammar(manifest) -> str:
     return getattr(manifest, "grammar", "lesson")
 
 
+def manifest_indexes(manifest) -> dict:
+    """The three indexes the main job would build from ``manifest``, by policy name."""
+    return chunk_index.build_indexes(manifest.sources)
+
+
 def run_scan(args: argparse.Namespace) -> int:
     """Find instruction/caveat pairs, judge each under the three policies; with --add-checks, declare them."""
     import caveat_scan
@@ -267,7 +272,7 @@ def run_scan(args: argparse.Namespace) -> int:
         # The manifest is rewritten in place: refuse a link or a device before any work.
         checked_output(str(manifest_path), ())
     manifest = load_manifest(manifest_path)
-    indexes = chunk_index.build_indexes(manifest.sources)
+    indexes = manifest_indexes(manifest)
     report = caveat_scan.scan_report(manifest, indexes, manifest_grammar(manifest))
     if args.json:
         emit(saved_json_bytes(report), None)
@@ -314,7 +319,7 @@ def run_context(args: argparse.Namespace) -> int:
         checks = checks + tuple(
             pair.as_check() for pair, name in zip(pairs, declared) if name is None and pair.name not in taken
         )
-    indexes = chunk_index.build_indexes(manifest.sources)
+    indexes = manifest_indexes(manifest)
     figures = [
         context_windows.policy_context(name, indexes[name]["chunks"], checks) for name in chunk_index.POLICY_NAMES
     ]
