@@ -11,12 +11,14 @@ heading-aware group ``[51, 270)`` (docs/SPEC.md).
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import io
 import json
 import os
 
 import caveat_scan
 import chunk_index
+import markdown_grammar
 import run
 import span_checks
 from load_documents import Span, SpanCheck, load_manifest
@@ -524,3 +526,84 @@ class ShowNarrowingTest(LabTestCase):
                 self.assertEqual((code, out), (2, ""))
                 self.assertTrue(err.startswith(f'error: unknown_name: {option}: "no-such\\u001b" is not in'), err)
                 self.assertEqual(len(err.splitlines()), 1)
+
+
+BLOCKS_PAGE = """# Widget API
+
+## Open
+
+Call open_widget(name) to open a widget.
+
+!!! warning
+    This call refuses a name that is already open.
+
+## Close
+
+Run close_widget(name) when you are done.
+
+> [!CAUTION]
+> Closing twice raises an error.
+
+```python
+close_widget(name)  # never call it twice
+```
+"""
+
+
+class BlocksDocsEndToEndTest(LabTestCase):
+    """A docs folder read with the block grammar: admonitions after instructions, scanned, declared, measured."""
+
+    def setUp(self) -> None:
+        super().setUp()
+        if "blocks" not in markdown_grammar.GRAMMARS:
+            self.skipTest("the block grammar has not landed on this branch")
+        (self.folder / "docs").mkdir()
+        data = BLOCKS_PAGE.encode("utf-8")
+        (self.folder / "docs" / "widget.md").write_bytes(data)
+        self.manifest = self.write_json(
+            "manifest.json",
+            {
+                "markdown": "blocks",
+                "sources": [
+                    {
+                        "source_id": "widget",
+                        "path": "docs/widget.md",
+                        "title": "widget",
+                        "sha256": hashlib.sha256(data).hexdigest(),
+                        "version": "1.0",
+                        "url": "local:docs/widget.md",
+                        "fact_status": "written for the test",
+                    }
+                ],
+                "span_checks": [],
+            },
+        )
+
+    def test_scan_add_checks_build_validate_context(self) -> None:
+        code, out, err = main_quietly("scan", "--json", "--manifest", str(self.manifest))
+        self.assertEqual((code, err), (0, ""))
+        pairs = json.loads(out)["pairs"]
+        admonition = BLOCKS_PAGE[BLOCKS_PAGE.index("!!! warning") : BLOCKS_PAGE.index("open.\n") + len("open.")]
+        alert = BLOCKS_PAGE[BLOCKS_PAGE.index("> [!CAUTION]") : BLOCKS_PAGE.index("error.\n") + len("error.")]
+        self.assertEqual(
+            [(pair["instruction"]["quote"], pair["qualifier"]["quote"], pair["cue"]) for pair in pairs],
+            [
+                ("Call open_widget(name) to open a widget.", admonition, "warning admonition"),
+                ("Run close_widget(name) when you are done.", alert, "caution alert"),
+            ],
+        )
+        # Each caveat is a block of its own: the paragraph policy splits both at the block break.
+        self.assertEqual([pair["policies"]["paragraph"]["split_by"] for pair in pairs], ["block break"] * 2)
+        code, out, _ = main_quietly("scan", "--add-checks", "--manifest", str(self.manifest))
+        self.assertEqual(code, 0)
+        self.assertIn("added 2 span checks", out)
+        result = self.folder / "result.json"
+        self.assertEqual(main_quietly("--manifest", str(self.manifest), "--output", str(result))[0], 0)
+        code, out, err = main_quietly("validate", str(result), "--manifest", str(self.manifest))
+        self.assertEqual((code, err), (0, ""), out)
+        code, out, _ = main_quietly("context", "--json", "--manifest", str(self.manifest))
+        self.assertEqual(code, 0)
+        recall = {figures["policy"]: figures["recall"] for figures in json.loads(out)["policies"]}
+        self.assertEqual(set(recall), {"fixed-char", "paragraph", "heading-aware"})
+        self.assertEqual((recall["paragraph"]["0"], recall["paragraph"]["1"]), (0.0, 1.0))
+        self.assertEqual(recall["heading-aware"]["0"], 1.0)
