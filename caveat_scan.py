@@ -828,7 +828,7 @@ def scan_table(report: dict) -> str:
         declared = "" if pair["declared_as"] is None else f" · declared as {printable(pair['declared_as'])}"
         lines.append("")
         lines.append(
-            f"{printable(pair['name'])} · cue {quoted(pair['cue'])} · {pair['link'] and printable(pair['link'])}{declared}"
+            f"{printable(pair['name'])} · cue {quoted(pair['cue'])} · {printable(pair['link'])}{declared}"
         )
         for role in ("instruction", "qualifier"):
             span = pair[role]
