@@ -726,16 +726,19 @@ def span_json(span: Span) -> dict:
     return {"start": span.start, "end": span.end, "quote": span.quote}
 
 
-def scan_report(manifest, indexes: dict, grammar: str = markdown_grammar.LESSON_GRAMMAR) -> dict:
+def scan_report(
+    manifest, indexes: dict, grammar: str = markdown_grammar.LESSON_GRAMMAR, found: tuple | None = None
+) -> dict:
     """Every pair found in the manifest's sources, each judged under every policy of ``indexes``, as JSON.
 
     Per pair: name, source, line, both spans with their quotes, the cue, the
     link, the declared check it already is (``declared_as``), and per policy
     whether one chunk holds both (``same_chunk``) and, if not, ``split_by`` and
     the ``boundary`` offset. Per policy: found, kept together, split and the
-    splits by reason. Unpaired caveats are listed apart.
+    splits by reason. Unpaired caveats are listed apart. ``found`` is
+    ``scan_sources``'s answer when the caller already has it.
     """
-    pairs, unpaired = scan_sources(manifest.sources, grammar)
+    pairs, unpaired = scan_sources(manifest.sources, grammar) if found is None else found
     headings = heading_offsets(manifest.sources, grammar)
     grouped = {name: source_chunks(index) for name, index in indexes.items()}
     declared = declared_names(pairs, manifest.span_checks)
@@ -827,9 +830,7 @@ def scan_table(report: dict) -> str:
     for pair in pairs:
         declared = "" if pair["declared_as"] is None else f" · declared as {printable(pair['declared_as'])}"
         lines.append("")
-        lines.append(
-            f"{printable(pair['name'])} · cue {quoted(pair['cue'])} · {printable(pair['link'])}{declared}"
-        )
+        lines.append(f"{printable(pair['name'])} · cue {quoted(pair['cue'])} · {printable(pair['link'])}{declared}")
         for role in ("instruction", "qualifier"):
             span = pair[role]
             lines.append(f"  {role:<11} [{span['start']}, {span['end']}) {quoted(span['quote'], limit=90)}")

@@ -14,6 +14,8 @@ Every refusal is one line on stderr: ``error: <code>: <where>: <what>``.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import gc
 import os
 import sys
 import textwrap
@@ -263,6 +265,21 @@ def manifest_indexes(manifest) -> dict:
     return chunk_index.build_indexes(manifest.sources)
 
 
+@contextlib.contextmanager
+def collector_skips_what_exists():
+    """Keep the cyclic garbage collector off every object alive now (the indexes) until the block ends.
+
+    ``scan`` and ``context`` allocate a little per pair while hundreds of
+    thousands of index objects stay alive; left in view, the collector walks
+    them again and again, and the commands grow faster than the corpus.
+    """
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
 def run_scan(args: argparse.Namespace) -> int:
     """Find instruction/caveat pairs, judge each under the three policies; with --add-checks, declare them."""
     import caveat_scan
@@ -272,24 +289,26 @@ def run_scan(args: argparse.Namespace) -> int:
         # The manifest is rewritten in place: refuse a link or a device before any work.
         checked_output(str(manifest_path), ())
     manifest = load_manifest(manifest_path)
+    # Scanned before the indexes exist: the collector then has a small heap to walk while sentences come and go.
+    found = caveat_scan.scan_sources(manifest.sources, manifest_grammar(manifest))
     indexes = manifest_indexes(manifest)
-    report = caveat_scan.scan_report(manifest, indexes, manifest_grammar(manifest))
+    with collector_skips_what_exists():
+        report = caveat_scan.scan_report(manifest, indexes, manifest_grammar(manifest), found)
     if args.json:
         emit(saved_json_bytes(report), None)
     else:
         print(caveat_scan.scan_table(report))
     if args.add_checks:
-        line = add_scanned_checks(manifest_path, manifest, report)
+        line = add_scanned_checks(manifest_path, manifest, found[0])
         print(line, file=sys.stderr if args.json else sys.stdout)
     return EXIT_OK
 
 
-def add_scanned_checks(manifest_path: Path, manifest, report: dict) -> str:
+def add_scanned_checks(manifest_path: Path, manifest, pairs: list) -> str:
     """Append the found pairs no check already is to the manifest's span_checks, atomically; say what changed."""
     import caveat_scan
     import source_pins
 
-    pairs, _ = caveat_scan.scan_sources(manifest.sources, manifest_grammar(manifest))
     entries = caveat_scan.checks_to_add(pairs, manifest.span_checks)
     shown = destination(manifest_path)
     declared = len(pairs) - len(entries)
@@ -320,9 +339,10 @@ def run_context(args: argparse.Namespace) -> int:
             pair.as_check() for pair, name in zip(pairs, declared) if name is None and pair.name not in taken
         )
     indexes = manifest_indexes(manifest)
-    figures = [
-        context_windows.policy_context(name, indexes[name]["chunks"], checks) for name in chunk_index.POLICY_NAMES
-    ]
+    with collector_skips_what_exists():
+        figures = [
+            context_windows.policy_context(name, indexes[name]["chunks"], checks) for name in chunk_index.POLICY_NAMES
+        ]
     if args.json:
         document = {
             "context_version": 1,
