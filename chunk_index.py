@@ -19,8 +19,8 @@ from bisect import bisect_left
 from itertools import accumulate
 from types import MappingProxyType
 
-from load_documents import SOURCE_FIELDS
-from markdown_grammar import Section, heading_sections, paragraph_spans
+from load_documents import MAX_POLICY_SIZE, MIN_POLICY_SIZE, SIZED_POLICIES, SOURCE_FIELDS
+from markdown_grammar import GRAMMARS, LESSON_GRAMMAR, Section, document_sections
 
 SCHEMA_VERSION = 1
 EXECUTION_MODE = "offline-synthetic-source-processing"
@@ -34,7 +34,8 @@ FIXTURE_SOURCE_SHA256 = frozenset(
     }
 )
 
-# The only configs the lab builds or accepts, in the order results list them.
+# The lesson's three configs, in the order results list them: the family's
+# defaults (see ``family_config`` for every other config the lab builds).
 # Kept as JSON text so no caller can mutate the lab's own copy.
 _CONFIG_JSON = MappingProxyType(
     {
@@ -74,18 +75,67 @@ def sha(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def policy_config(name: str) -> dict:
-    """A fresh copy of the supported config called ``name`` (``KeyError`` if none)."""
-    return json.loads(_CONFIG_JSON[name])
+def policy_config(name: str, max_chars: int | None = None, grammar: str = LESSON_GRAMMAR) -> dict:
+    """A fresh config of policy ``name`` (``KeyError`` if none) at ``max_chars`` under ``grammar``.
+
+    ``max_chars=None`` keeps the lesson's size (80, 220; paragraph has none).
+    The block grammar adds a fourth key after the other three:
+    ``policy_config("heading-aware", 288, "blocks")`` ->
+    ``{"strategy": "heading-aware", "version": 1, "max_chars": 288, "markdown": "blocks"}``;
+    lesson configs have no ``markdown`` key, so the spec's three stay as written.
+    """
+    config = json.loads(_CONFIG_JSON[name])
+    if max_chars is not None:
+        config["max_chars"] = max_chars
+    if grammar != LESSON_GRAMMAR:
+        config["markdown"] = grammar
+    return config
+
+
+def family_config(config: object) -> dict | None:
+    """The lab's own copy of ``config`` if it is in the config family, else ``None``.
+
+    The family: strategy one of the three, version 1, ``max_chars`` an ``int``
+    from ``MIN_POLICY_SIZE`` to ``MAX_POLICY_SIZE`` (``null`` for paragraph),
+    and ``"markdown": "blocks"`` or no ``markdown`` key. A canonical candidate
+    is built from values checked by type and compared with ``config`` by
+    digest, so ``True`` is not ``1``, ``80.0`` is not ``80``, an extra key or
+    ``"markdown": "lesson"`` is refused.
+    """
+    if type(config) is not dict:
+        return None
+    strategy = config.get("strategy")
+    grammar = config.get("markdown", LESSON_GRAMMAR)
+    size = config.get("max_chars")
+    if type(strategy) is not str or strategy not in POLICY_NAMES:
+        return None
+    if type(grammar) is not str or grammar not in GRAMMARS:
+        return None
+    if strategy in SIZED_POLICIES and (type(size) is not int or not MIN_POLICY_SIZE <= size <= MAX_POLICY_SIZE):
+        return None
+    candidate = policy_config(strategy, size if strategy in SIZED_POLICIES else None, grammar)
+    return candidate if digest(candidate) == digest(config) else None
 
 
 def policy_of_config(config: object) -> str | None:
-    """The policy whose config ``config`` is, compared by digest so ``True`` is not ``1``."""
-    wanted = digest(config)
-    for name in POLICY_NAMES:
-        if digest(policy_config(name)) == wanted:
-            return name
-    return None
+    """The policy whose config ``config`` is, if it is in the config family (see ``family_config``)."""
+    candidate = family_config(config)
+    return None if candidate is None else candidate["strategy"]
+
+
+def config_grammar(config: dict) -> str:
+    """The grammar a family config builds with: ``"blocks"`` when it says so, else ``"lesson"``."""
+    return config.get("markdown", LESSON_GRAMMAR)
+
+
+def manifest_configs(grammar: str = LESSON_GRAMMAR, policy_sizes: tuple[tuple[str, int], ...] = ()) -> dict:
+    """The three configs a manifest builds, by policy name in ``POLICY_NAMES`` order.
+
+    ``policy_sizes`` is ``Manifest.policy_sizes``; a policy it does not name
+    keeps the lesson's size. ``manifest_configs()`` is the lesson's three.
+    """
+    sizes = dict(policy_sizes)
+    return {name: policy_config(name, sizes.get(name), grammar) for name in POLICY_NAMES}
 
 
 # --- policies ------------------------------------------------------------------
@@ -102,7 +152,7 @@ def fixed_char_spans(text: str, start: int, end: int, width: int) -> list[tuple[
 
 
 def grouped_spans(paragraphs: list[tuple[int, int]], target: int) -> list[tuple[int, int]]:
-    """Neighbouring paragraphs grouped while a group spans at most ``target`` characters.
+    """Neighbouring paragraphs (or blocks) grouped while a group spans at most ``target`` characters.
 
     ``grouped_spans([(0, 10), (11, 20), (21, 40)], 20)`` -> ``[(0, 20), (21, 40)]``.
     A paragraph longer than ``target`` stays whole: the target groups, it does not cut.
@@ -117,14 +167,14 @@ def grouped_spans(paragraphs: list[tuple[int, int]], target: int) -> list[tuple[
 
 
 def section_chunk_spans(config: dict, text: str, section: Section) -> list[tuple[int, int]]:
-    """The chunk spans one policy cuts from one section's body."""
+    """The chunk spans one policy cuts from one section's body: slices, its blocks, or groups of them."""
     strategy = config["strategy"]
     if strategy == "fixed-char":
         return fixed_char_spans(text, section.body_start, section.body_end, config["max_chars"])
-    paragraphs = paragraph_spans(text, section.body_start, section.body_end)
+    blocks = [(block.start, block.end) for block in section.blocks]
     if strategy == "paragraph":
-        return paragraphs
-    return grouped_spans(paragraphs, config["max_chars"])
+        return blocks
+    return grouped_spans(blocks, config["max_chars"])
 
 
 # --- identities ----------------------------------------------------------------
@@ -148,14 +198,35 @@ def newline_offsets(text: str) -> list[int]:
     return list(accumulate(steps, initial=-1))[1:-1]
 
 
-def chunk_records(config: dict, document: dict) -> tuple[list[dict], bytes]:
+def document_sections_once(document: dict, grammar: str, section_cache: dict | None) -> list[Section]:
+    """The sections of one document under ``grammar``, read once for all the indexes of one build.
+
+    ``section_cache`` maps ``(grammar, source_id)`` to the text and title the
+    sections were read from; a hit must hold an equal text and title, so a
+    document that differs between two saved indexes is read again.
+    """
+    text = document["text"]
+    title = document["title"]
+    key = (grammar, document["source_id"])
+    if section_cache is not None and key in section_cache:
+        cached_text, cached_title, sections = section_cache[key]
+        if cached_text == text and cached_title == title:
+            return sections
+    sections = document_sections(text, grammar, document["source_id"], title)
+    if section_cache is not None:
+        section_cache[key] = (text, title, sections)
+    return sections
+
+
+def chunk_records(config: dict, document: dict, section_cache: dict | None = None) -> tuple[list[dict], bytes]:
     """Every chunk record of one document, and their canonical JSON joined by commas.
 
     Each chunk's payload is serialised once, here, in the exact text
     ``canonical_json`` gives it; that one text yields the chunk id and, joined,
     the document's share of the index id, so a build encodes every chunk once
     instead of once per hash (``tests/test_canonical.py`` holds this equal to
-    ``digest`` on tricky values).
+    ``digest`` on tricky values). ``section_cache`` (see
+    ``document_sections_once``) lets the indexes of one build share one reading.
     """
     text = document["text"]
     source_id = document["source_id"]
@@ -168,7 +239,7 @@ def chunk_records(config: dict, document: dict) -> tuple[list[dict], bytes]:
     version_json = _json_string(document["version"])
     records: list[dict] = []
     record_texts: list[bytes] = []
-    for section in heading_sections(text, source_id):
+    for section in document_sections_once(document, config_grammar(config), section_cache):
         # digest({"document_revision": revision, "heading_start": ...}), keys already in canonical order.
         section_id = sha(f'{{"document_revision":{revision_json},"heading_start":{section.heading_start}}}')
         section_json = (
@@ -208,8 +279,11 @@ def chunk_records(config: dict, document: dict) -> tuple[list[dict], bytes]:
     return records, b",".join(record_texts)
 
 
-def build_index(config: dict, sources: list[dict] | tuple[dict, ...]) -> dict:
+def build_index(config: dict, sources: list[dict] | tuple[dict, ...], section_cache: dict | None = None) -> dict:
     """The index of ``sources`` under ``config``: documents and chunks by ``source_id``.
+
+    Indexes built with one ``section_cache`` dict read each document's
+    sections once (see ``document_sections_once``).
 
     The index id is ``digest(body)``, hashed as it is written: ``"chunks"``
     sorts first among the body's keys, so the canonical text is the chunks'
@@ -219,7 +293,7 @@ def build_index(config: dict, sources: list[dict] | tuple[dict, ...]) -> dict:
     hasher = hashlib.sha256(b'{"chunks":[')
     chunks: list[dict] = []
     for document in documents:
-        records, records_json = chunk_records(config, document)
+        records, records_json = chunk_records(config, document, section_cache)
         if records and chunks:
             hasher.update(b",")
         hasher.update(records_json)
@@ -236,9 +310,15 @@ def build_index(config: dict, sources: list[dict] | tuple[dict, ...]) -> dict:
     return {**body, "index_id": hasher.hexdigest()}
 
 
-def build_indexes(sources: list[dict] | tuple[dict, ...]) -> dict:
-    """The three supported indexes of ``sources``, keyed by policy name in ``POLICY_NAMES`` order."""
-    return {name: build_index(policy_config(name), sources) for name in POLICY_NAMES}
+def build_indexes(sources: list[dict] | tuple[dict, ...], configs: dict | None = None) -> dict:
+    """The three indexes of ``sources``, keyed by policy name in ``POLICY_NAMES`` order.
+
+    ``configs`` maps each policy name to its config (``manifest_configs``);
+    the lesson's three when ``None``.
+    """
+    configs = manifest_configs() if configs is None else configs
+    section_cache: dict = {}
+    return {name: build_index(configs[name], sources, section_cache) for name in POLICY_NAMES}
 
 
 def result_scope(sources: list[dict] | tuple[dict, ...]) -> str:

@@ -32,6 +32,7 @@ from load_documents import (
     checked_manifest_sources,
     decode_source_text,
     manifest_from_value,
+    manifest_grammar,
     read_manifest_value,
     read_source_bytes,
 )
@@ -102,11 +103,18 @@ def manifest_relative_path(typed: str, folder: Path, where: str) -> str:
     return PurePath(relative).as_posix()
 
 
-def pinnable_file_sha256(folder: Path, relative: str, where: str) -> str:
-    """The sha256 of a file that passes every check a build makes, heading included."""
+def pinnable_file_sha256(
+    folder: Path, relative: str, where: str, grammar: str = markdown_grammar.LESSON_GRAMMAR
+) -> str:
+    """The sha256 of a file that passes every check a build makes under ``grammar``.
+
+    The lesson grammar wants a heading at offset 0; the block grammar takes
+    text before the first heading, and refuses only what it cannot read (front
+    matter that is never closed).
+    """
     raw = read_source_bytes(folder, relative, where)
-    text = decode_source_text(raw, relative, where)
-    markdown_grammar.heading_sections(text, where)
+    text = decode_source_text(raw, relative, where, grammar)
+    markdown_grammar.document_sections(text, grammar, where)
     return hashlib.sha256(raw).hexdigest()
 
 
@@ -196,12 +204,13 @@ def pin_sources(manifest_path: Path, requests: list[PinRequest]) -> PinOutcome:
     label = str(manifest_path)
     folder = manifest_path.parent
     value = manifest_to_update(manifest_path)
+    grammar = manifest_grammar(value, label)
     entries = value["sources"]
     changes = []
     for request in requests:
         where = f"{label}: pin {quoted(request.path)}"
         relative = manifest_relative_path(request.path, folder, where)
-        sha256 = pinnable_file_sha256(folder, relative, where)
+        sha256 = pinnable_file_sha256(folder, relative, where, grammar)
         position = next(
             (index for index, entry in enumerate(entries) if PurePosixPath(entry["path"]).as_posix() == relative),
             None,
@@ -296,12 +305,42 @@ def stale_sources(indexes: dict, manifest: Manifest) -> list[str]:
     return list(dict.fromkeys(problems))
 
 
+def stale_configs(indexes: dict, manifest: Manifest) -> list[str]:
+    """One entry per index whose config is not the one the manifest's grammar and sizes build now.
+
+    ``['heading-aware: saved max_chars 220, the manifest builds 288']``; compared by digest.
+    """
+    wanted = chunk_index.manifest_configs(manifest.grammar, manifest.policy_sizes)
+    problems = []
+    for name, index in indexes.items():
+        saved = index["config"]
+        if chunk_index.digest(saved) == chunk_index.digest(wanted[name]):
+            continue
+        if chunk_index.config_grammar(saved) != manifest.grammar:
+            problems.append(
+                f"{name}: built with the {quoted(chunk_index.config_grammar(saved))} grammar, "
+                f"the manifest reads {quoted(manifest.grammar)}"
+            )
+        else:
+            problems.append(
+                f"{name}: saved max_chars {saved['max_chars']}, the manifest builds {wanted[name]['max_chars']}"
+            )
+    return problems
+
+
 def require_current(kind: str, artifact: dict, manifest: Manifest, where: str) -> dict:
-    """The artifact's indexes, refused as stale unless they hold the manifest's pins (and, for a result, answer its span checks)."""
+    """The artifact's indexes, refused as stale unless they hold the manifest's pins (and, for a result, answer its span checks).
+
+    The configs count too: a result built with another grammar or other sizes
+    than the manifest sets now is not what a build of that manifest gives.
+    """
     indexes = validate.artifact_indexes(kind, artifact)
     problems = stale_sources(indexes, manifest)
     if problems:
         raise IngestionError("stale_result", where, "; ".join(problems))
+    problems = stale_configs(indexes, manifest)
+    if problems:
+        raise IngestionError("stale_configs", where, "; ".join(problems) + "; rebuild the result")
     if kind == "result":
         expected = span_checks.checked_comparisons(indexes, manifest.span_checks)
         if chunk_index.digest(expected) != chunk_index.digest(artifact["comparisons"]):

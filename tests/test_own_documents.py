@@ -569,7 +569,6 @@ class SweepTests(OwnDocumentsTestCase):
                             size_sweep.smallest_grouping_target(paragraphs, start, end),
                             brute_force(paragraphs, start, end),
                         )
-        self.assertEqual(list(size_sweep.grouping_thresholds([(0, 10), (11, 20), (21, 40)], 1)), [20, 29, 40])
         # At 29 (= 40 - 11) the first two paragraphs group and the pair splits.
         self.assertEqual(size_sweep.smallest_grouping_target([(0, 10), (11, 20), (21, 40)], 11, 40), 40)
 
@@ -582,13 +581,12 @@ class SweepTests(OwnDocumentsTestCase):
         self.assertEqual(completed.returncode, 0, completed.stderr)
         self.assertIn("split (aster-copy-v1): never: a heading separates them", completed.stdout)
 
-    def test_sweep_configs_are_never_supported(self) -> None:
+    def test_a_swept_size_builds_an_index_the_validator_accepts(self) -> None:
+        # The sweep's config at 219 is the one a manifest setting "heading-aware": 219 builds.
         manifest = load_manifest(ROOT / "manifest.json")
         index = chunk_index.build_index(size_sweep.sweep_config("heading-aware", 219), manifest.sources)
-        with self.assertRaises(IngestionError) as raised:
-            validate.validate_index(index)
-        self.assertEqual(raised.exception.code, "unsupported_chunk_config")
-        self.assertNotIn(219, [chunk_index.policy_config(name)["max_chars"] for name in chunk_index.POLICY_NAMES])
+        self.assertIs(validate.validate_index(index), index)
+        self.assertEqual(index["config"], {"strategy": "heading-aware", "version": 1, "max_chars": 219})
 
     def test_bad_sizes_are_usage_errors(self) -> None:
         for value in ("0", "-5", "x", "70000", "1.5"):
