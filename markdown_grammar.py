@@ -58,6 +58,54 @@ class Section:
     blocks: tuple[Block, ...] = ()
 
 
+# What the lesson grammar's refusal names, and the grammar that takes such a file.
+BLOCKS_HINT = "use the blocks grammar (pin --markdown blocks)"
+SETEXT_UNDERLINE = re.compile(r" {0,3}(=+|-+)[ \t]*")
+# What a first line that is not a heading most likely is, for the refusal; anything else is "text".
+OPENING_KINDS = (
+    (re.compile(r" {0,3}(!!!|\?\?\?)"), "an admonition"),
+    (re.compile(r" {0,3}(```|~~~)"), "a code fence"),
+    (re.compile(r" {0,3}>"), "a blockquote"),
+    (re.compile(r" {0,3}([-*+]|[0-9]{1,9}[.)])( |$)"), "a list item"),
+    (re.compile(r" {0,3}\|"), "a table row"),
+    (re.compile(r" {0,3}<"), "HTML"),
+)
+
+
+def first_line(text: str) -> str:
+    """The text's first line without its ``\n``: ``first_line("a\nb")`` -> ``"a"``."""
+    return text.split("\n", 1)[0]
+
+
+def lesson_opening_problem(text: str) -> str:
+    """Why ``text`` does not open with a lesson heading: what was found at its start, and what to do.
+
+    ``lesson_opening_problem("---\ntitle: A\n---\n")`` ->
+    ``'found "---" front matter at line 1; use the blocks grammar (pin --markdown blocks)'``.
+    The lesson rule itself is unchanged: a ``#{1,6} `` heading at offset 0.
+    """
+    rule = "the lesson grammar needs a '# ' heading at offset 0"
+    if text.startswith("\ufeff"):
+        return f"found a UTF-8 byte order mark at offset 0; {rule}; {BLOCKS_HINT}"
+    line = first_line(text)
+    if line.rstrip() in ("---", "+++"):
+        return f"found {quoted(line.rstrip())} front matter at line 1; {BLOCKS_HINT}"
+    if not line.strip():
+        return f"found a blank line at line 1; {rule}; {BLOCKS_HINT}"
+    lines = text.split("\n", 2)
+    if len(lines) > 1 and lines[1].strip() and SETEXT_UNDERLINE.fullmatch(lines[1]):
+        return (
+            f"found a setext heading {quoted(line, 40)} underlined with {quoted(lines[1].strip()[:3])} at line 1; "
+            f"{rule}; {BLOCKS_HINT}"
+        )
+    if line.lstrip(" ").startswith("#"):
+        return (
+            f"found {quoted(line, 40)} at line 1, not a '# ' heading (one to six #, one space, a title); {BLOCKS_HINT}"
+        )
+    kind = next((name for pattern, name in OPENING_KINDS if pattern.match(line)), "text")
+    return f"found {kind} {quoted(line, 40)} at line 1, not a '# ' heading; {BLOCKS_HINT}"
+
+
 def heading_sections(text: str, where: str = "text") -> list[Section]:
     """The sections of ``text`` whose body is not blank, in offset order.
 
@@ -66,7 +114,7 @@ def heading_sections(text: str, where: str = "text") -> list[Section]:
     """
     headings = list(HEADING.finditer(text))
     if not headings or headings[0].start() != 0:
-        raise IngestionError("heading_required", where, "text must start with a '# ' heading at offset 0")
+        raise IngestionError("heading_required", where, lesson_opening_problem(text))
     sections = []
     for index, heading in enumerate(headings):
         body_start = min(heading.end() + 1, len(text))

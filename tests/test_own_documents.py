@@ -263,11 +263,13 @@ class BadPinInputTests(OwnDocumentsTestCase):
         (docs / "blank.md").write_text(" \n\n", encoding="utf-8")
         (docs / "huge.md").write_bytes(b"# Huge\n" + b"x" * 70_000)
         os.symlink("aster-copy-v1.md", docs / "link.md")
+        # A folder is pinned file by file now (tests/test_pin_folder.py); a FIFO is still not a file.
+        os.mkfifo(docs / "fifo.md")
         cases = [
             ("docs/missing.md", {}, "source_missing"),
             ("../outside.md", {}, "path_outside"),
             (str(self.folder / "outside.md"), {}, "path_outside"),
-            ("docs", {}, "source_not_file"),
+            ("docs/fifo.md", {}, "source_not_file"),
             ("docs/link.md", {}, "path_link"),
             ("docs/no-heading.md", {}, "heading_required"),
             ("docs/latin1.md", {}, "not_utf8"),
