@@ -23,7 +23,7 @@ import run
 import span_checks
 from load_documents import Span, SpanCheck, load_manifest
 from markdown_grammar import Block, Section
-from tests.support import MANIFEST, LabTestCase, run_lab
+from tests.support import MANIFEST, ROOT, LabTestCase, run_lab
 
 V1 = "aster-copy-v1"
 INSTRUCTION_SENTENCE = "Call save_copy(path, text) to store a new document in the synthetic Aster API."
@@ -607,3 +607,19 @@ class BlocksDocsEndToEndTest(LabTestCase):
         self.assertEqual(set(recall), {"fixed-char", "paragraph", "heading-aware"})
         self.assertEqual((recall["paragraph"]["0"], recall["paragraph"]["1"]), (0.0, 1.0))
         self.assertEqual(recall["heading-aware"]["0"], 1.0)
+
+
+class ExampleCorpusTest(LabTestCase):
+    """On the made-up docs site in docs/examples (block grammar), scan finds the six pairs declared by hand."""
+
+    def test_the_six_declared_pairs_and_their_verdicts(self) -> None:
+        manifest = ROOT / "docs" / "examples" / "manifest.json"
+        code, out, err = main_quietly("scan", "--json", "--manifest", str(manifest))
+        self.assertEqual((code, err), (0, ""))
+        report = json.loads(out)
+        declared = [check["name"] for check in json.loads(manifest.read_text(encoding="utf-8"))["span_checks"]]
+        self.assertEqual(sorted(pair["declared_as"] for pair in report["pairs"]), sorted(declared))
+        # The guide's verdicts: paragraph splits all six at the block break; heading-aware keeps three.
+        by_policy = {policy["policy"]: policy for policy in report["policies"]}
+        self.assertEqual(by_policy["paragraph"]["split_by"]["block break"], 6)
+        self.assertEqual((by_policy["heading-aware"]["kept_together"], by_policy["heading-aware"]["split"]), (3, 3))
