@@ -263,9 +263,11 @@ def policy_context(name: str, chunks: list[dict], checks: tuple) -> dict:
     for window in anchored:
         index = window.source
         section_id = index.chunks[window.anchor]["section_id"]
+        # The widest window once; each smaller k keeps the positions within k of the anchor.
+        widest = window_positions(index, window.anchor, CONTEXT_WINDOWS[-1], section_id)
         for k in CONTEXT_WINDOWS:
-            figures = returned_figures(index, window_positions(index, window.anchor, k, section_id), window.relevant)
-            add_figures(sums[str(k)], figures)
+            positions = [position for position in widest if abs(position - window.anchor) <= k]
+            add_figures(sums[str(k)], returned_figures(index, positions, window.relevant))
         section_figures = overlap_figures(
             index.section_chars[section_id], index.section_unions[section_id], window.relevant
         )
