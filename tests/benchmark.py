@@ -4,7 +4,7 @@
     python tests/benchmark.py --sizes 20 80 --runs 5 --startup-runs 20
     python tests/benchmark.py --peers            the lab against other chunking libraries
     python tests/benchmark.py --markdown blocks   the same on a corpus read with the block grammar
-    python tests/benchmark.py --caveats --sizes 6 24   scan and context on N and 4N documents
+    python tests/benchmark.py --caveats --sizes 10 40   scan and context on N and 4N documents
 
 Exit status 0 when every target is met, 1 when one is missed. With
 ``--peers`` only the peer comparison runs and its one target decides: 0 when
