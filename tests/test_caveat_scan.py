@@ -15,6 +15,7 @@ import hashlib
 import io
 import json
 import os
+from unittest import mock
 
 import caveat_scan
 import chunk_index
@@ -214,6 +215,17 @@ class InstructionRuleTest(LabTestCase):
         pairs, unpaired = scan(beyond)
         self.assertEqual((len(pairs), len(unpaired)), (0, 1))
         self.assertEqual(unpaired[0].cue, "never")
+
+    def test_unpaired_caveats_are_counted_in_the_table(self) -> None:
+        manifest = self.copy_inputs()
+        (self.folder / "docs" / "aster-copy-v2.md").write_text("# A\n\n## B\n\nIt never closes.\n", encoding="utf-8")
+        value = json.loads(manifest.read_text(encoding="utf-8"))
+        data = (self.folder / "docs" / "aster-copy-v2.md").read_bytes()
+        value["sources"][1]["sha256"] = hashlib.sha256(data).hexdigest()
+        manifest.write_text(json.dumps(value), encoding="utf-8")
+        code, out, _ = main_quietly("scan", "--manifest", str(manifest))
+        self.assertEqual(code, 0)
+        self.assertIn("1 caveat without an instruction in reach (same section, its block and the 3 before it)", out)
 
     def test_never_across_a_heading(self) -> None:
         pairs, unpaired = scan("# T\n\n## A\n\nCall open_widget(name).\n\n## B\n\nIt never closes.\n")
@@ -438,6 +450,23 @@ class AddChecksTest(LabTestCase):
         self.assertEqual(code, 2)
         self.assertTrue(err.startswith("error: output_is_link: "), err)
         self.assertEqual(manifest.read_bytes(), before)
+
+    def test_an_entry_that_would_not_load_leaves_the_manifest_untouched(self) -> None:
+        manifest = self.copy_inputs()
+        before = manifest.read_bytes()
+        stale = {
+            "name": "scan:aster-copy-v1:99",
+            "source_id": V1,
+            "instruction": {"start": 51, "end": 77, "quote": "not the text there"},
+            "qualifier": {"start": 131, "end": 171, "quote": QUALIFIER},
+        }
+        with mock.patch.object(caveat_scan, "checks_to_add", return_value=[stale]):
+            code, _, err = main_quietly("scan", "--add-checks", "--manifest", str(manifest))
+        self.assertEqual(code, 1)
+        self.assertTrue(err.startswith("error: stale_span_check: "), err)
+        self.assertIn("the manifest is unchanged", err)
+        self.assertEqual(manifest.read_bytes(), before)
+        self.assertEqual(sorted(path.name for path in self.folder.iterdir()), ["docs", "manifest.json"])
 
     def test_overlap_is_the_same_pair(self) -> None:
         narrow = SpanCheck("x", V1, Span(51, 77, "Call save_copy(path, text)"), Span(131, 171, QUALIFIER))
