@@ -956,11 +956,10 @@ def html_judged(sources: tuple[dict, ...], checks: tuple, judgement) -> str:
 
 
 def context_block(judgement) -> list[str]:
-    """The context figures' table as preformatted text, escaped; nothing where this build has none."""
+    """The context figures' table (``context_windows``) as preformatted text, escaped."""
     import judge
 
-    context = judge.context_text(judgement.rows, judgement.complete)
-    return [] if context is None else [f"<pre>{escaped(visible_lines(context))}</pre>"]
+    return [f"<pre>{escaped(visible_lines(judge.context_text(judgement.rows, judgement.complete)))}</pre>"]
 
 
 def visible_lines(text: str) -> str:

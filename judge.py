@@ -30,11 +30,12 @@ import json
 import os
 import re
 from bisect import bisect_left, bisect_right
-from itertools import accumulate
 from dataclasses import dataclass, replace
+from itertools import accumulate
 from pathlib import Path, PurePosixPath
 
 import chunk_index
+import context_windows
 import span_checks
 from errors import IngestionError, counted, printable, quoted
 from load_documents import normalize_newlines
@@ -696,25 +697,17 @@ def pair_verdicts(chunks: list[dict], checks: tuple, unlocated: dict[str, int]) 
 # --- context figures ------------------------------------------------------------------
 
 
-def context_figures(name: str, chunks: list[dict], checks: tuple) -> dict | None:
-    """``context_windows.policy_context`` for one index, or ``None`` where this build has no context windows."""
-    try:
-        import context_windows
-    except ImportError:
-        return None
+def context_figures(name: str, chunks: list[dict], checks: tuple) -> dict:
+    """``context_windows.policy_context`` for one index: the lab's or the judged one, the same figures."""
     return context_windows.policy_context(name, chunks, checks)
 
 
-def context_text(rows: list[dict], complete: bool = True) -> str | None:
-    """The context table of ``context_windows`` over every row, names made printable; ``None`` without figures.
+def context_text(rows: list[dict], complete: bool = True) -> str:
+    """The context table of ``context_windows`` over every row, names made printable.
 
     A judged row with unlocated chunks is named ``NAME (partial)`` there too.
     """
     figures = [row["context"] for row in rows]
-    if any(entry is None for entry in figures):
-        return None
-    import context_windows
-
     shown = [
         {**entry, "policy": printable(entry["policy"]) + ("" if complete or row["kind"] == "lab" else " (partial)")}
         for entry, row in zip(figures, rows)
@@ -982,9 +975,7 @@ def judgement_text(judgement: Judgement) -> str:
     if given:
         lines.append(f"offsets: {given:,} given, {len(wrong):,} wrong" + (": not trusted" if wrong else ""))
     lines.extend(f"  {offset_sentence(location)}" for location in wrong)
-    context = context_text(judgement.rows, judgement.complete)
-    if context is not None:
-        lines.extend(["", context])
+    lines.extend(["", context_text(judgement.rows, judgement.complete)])
     return "\n".join(lines)
 
 

@@ -12,7 +12,6 @@ paragraph ``[451, 573)``; the instruction is ``[51, 77)`` and the qualifier
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import io
 import json
 import os
@@ -603,16 +602,10 @@ class BadChunkFilesTest(JudgeTestCase):
         self.assertIn("\\u001b[2J", line)
 
 
-def has_context_windows() -> bool:
-    return importlib.util.find_spec("context_windows") is not None
-
-
 class ContextFiguresTest(JudgeTestCase):
     """The judged row's context figures, from ``context_windows.policy_context``, derived from the offsets."""
 
     def test_one_neighbour_brings_the_qualifier_back(self) -> None:
-        if not has_context_windows():
-            self.skipTest("context_windows is not in this build")
         result = self.judge_json(self.write_chunks(langchain_records(with_start=True)))
         figures = judged_row(result)["context"]
         # Chunk 0 [0, 129) holds the instruction and chunk 1 [131, 269) the qualifier, both in the
