@@ -407,7 +407,12 @@ def gap_caption(segment: Segment) -> str:
 
 
 def check_legend(checks: tuple) -> list[str]:
-    """One line per span check naming its markers, source, spans and quotes."""
+    """One line per span check naming its markers, source, spans and quotes.
+
+    A quote is shown with ``visible`` alone, like the text below it: a newline
+    is ``⏎`` and a backslash ``\\\\``, each escaped once (a JSON string run
+    through ``visible`` showed a newline as ``\\\\n`` and a ``"`` as ``\\\\"``).
+    """
     lines = []
     for number, check in enumerate(checks, start=1):
         for role in ROLE_LETTERS:
@@ -415,7 +420,7 @@ def check_legend(checks: tuple) -> list[str]:
             opening = marker(Edge(Mark(role, mark_label(role, number, len(checks)), span.start, span.end), True))
             lines.append(
                 f"{opening} {role} of {visible(check.name)}: {visible(check.source_id)} "
-                f"[{span.start}, {span.end}) {visible(json.dumps(span.quote, ensure_ascii=False))}"
+                f'[{span.start}, {span.end}) "{visible(span.quote)}"'
             )
     return lines
 

@@ -248,6 +248,18 @@ class ColourAndEscapesTest(LabTestCase):
             with self.subTest(text=text):
                 self.assertEqual(boundary_view.visible(text), shown)
 
+    def test_legend_escapes_a_quote_once_like_the_view(self) -> None:
+        # A scanned admonition quote holds a newline, a backslash and double quotes; the
+        # legend shows them as the text rows do (⏎, \\), never escaped twice (\\n, \\").
+        quote = '!!! warning\n    Say "hot loop" \\ once.'
+        check = SpanCheck("scan:docs/async:56", "docs/async", Span(0, 11, "!!! warning"), Span(0, len(quote), quote))
+        legend = boundary_view.check_legend((check,))
+        self.assertEqual(
+            legend[1],
+            '⟦Q› qualifier of scan:docs/async:56: docs/async [0, 38) "!!! warning⏎    Say "hot loop" \\\\ once."',
+        )
+        self.assertEqual(legend[0], '⟦I› instruction of scan:docs/async:56: docs/async [0, 11) "!!! warning"')
+
     def test_hostile_source_shows_escapes_plain(self) -> None:
         manifest = hostile_manifest(self.folder)
         for args in (("--manifest", str(manifest), "show"), ("show", "--manifest", str(manifest))):
