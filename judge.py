@@ -949,22 +949,61 @@ def pair_lines(judgement: Judgement) -> list[str]:
     return lines
 
 
+LISTED_LINES = 10
+"""At most this many lines per list (unlocated chunks, wrong offsets, sources with gaps or overlap):
+a real docs set has hundreds of sources, and ``--json`` holds every one."""
+
+
+def listed(lines: list[str], what: str) -> list[str]:
+    """``lines`` up to ``LISTED_LINES``, then one line counting the rest.
+
+    Fifteen wrong offsets -> their first ten lines and ``"  … 5 more wrong offsets: see --json"``.
+    """
+    if len(lines) <= LISTED_LINES:
+        return lines
+    return [*lines[:LISTED_LINES], f"  … {len(lines) - LISTED_LINES:,} more {what}: see --json"]
+
+
 def coverage_lines(judgement: Judgement) -> list[str]:
-    """Per source, the judged chunks' coverage in words."""
-    lines = []
-    for entry in judgement.rows[-1]["coverage"]["sources"]:
-        lines.append(
+    """The judged chunks' coverage in words: each source with a gap or an overlap, then one line for the rest.
+
+    ``["coverage of a: 15 of 634 non-whitespace characters in no chunk, 0 in two or more",
+    "coverage of the other 22 sources: every non-whitespace character in exactly one chunk"]``
+    """
+    entries = judgement.rows[-1]["coverage"]["sources"]
+    flawed = [entry for entry in entries if entry["uncovered_chars"] or entry["overlap_chars"]]
+    lines = listed(
+        [
             f"coverage of {printable(entry['source_id'])}: {entry['uncovered_chars']:,} of "
             f"{entry['non_whitespace_chars']:,} non-whitespace characters in no chunk, "
             f"{entry['overlap_chars']:,} in two or more"
-        )
+            for entry in flawed
+        ],
+        "sources with text in no chunk or in two or more",
+    )
+    whole = len(entries) - len(flawed)
+    if whole:
+        sources = counted(whole, "source")
+        if flawed:
+            which = f"the other {sources}"
+        elif whole == 1:
+            which = printable(entries[0]["source_id"])
+        else:
+            which = f"all {sources}"
+        lines.append(f"coverage of {which}: every non-whitespace character in exactly one chunk")
     return lines
 
 
 def judgement_text(judgement: Judgement) -> str:
-    """What ``judge`` prints: how the chunks were located, the table, the verdicts, coverage, offsets, context."""
+    """What ``judge`` prints: how the chunks were located, the table, the verdicts, coverage, offsets, context.
+
+    Each list (unlocated chunks, wrong offsets, sources with gaps) stops after
+    ``LISTED_LINES`` lines with a count of the rest, so a docs set of hundreds
+    of pages gives a page to read; ``--json`` holds every chunk and source.
+    """
     lines = [located_line(judgement)]
-    lines.extend(f"  {location_sentence(location)}" for location in judgement.locations if not location.located)
+    unlocated = [f"  {location_sentence(location)}" for location in judgement.locations if not location.located]
+    lines.extend(listed(unlocated, "unlocated chunks"))
     lines.append("")
     lines.extend(aligned(table_rows(judgement)))
     lines.append(COVERAGE_NOTE)
@@ -974,7 +1013,7 @@ def judgement_text(judgement: Judgement) -> str:
     given = sum(location.record.start is not None for location in judgement.locations)
     if given:
         lines.append(f"offsets: {given:,} given, {len(wrong):,} wrong" + (": not trusted" if wrong else ""))
-    lines.extend(f"  {offset_sentence(location)}" for location in wrong)
+    lines.extend(listed([f"  {offset_sentence(location)}" for location in wrong], "wrong offsets"))
     lines.extend(["", context_text(judgement.rows, judgement.complete)])
     return "\n".join(lines)
 

@@ -531,6 +531,51 @@ class CoverageTest(JudgeTestCase):
         )
 
 
+class LongListsTest(JudgeTestCase):
+    """The text report stays a page on hundreds of sources: fully covered sources share a line, lists stop at ten."""
+
+    def judge_text(self, records: list[dict]) -> list[str]:
+        code, stdout, stderr = in_process("judge", str(self.write_chunks(records)), "--manifest", str(self.manifest))
+        self.assertEqual(code, 0, stderr)
+        return stdout.splitlines()
+
+    def test_sources_covered_exactly_once_share_one_line(self) -> None:
+        whole = [{"source_id": V1, "text": V1_TEXT}, {"source_id": V2, "text": V2_TEXT}]
+        coverage = [line for line in self.judge_text(whole) if line.startswith("coverage of")]
+        self.assertEqual(coverage, ["coverage of all 2 sources: every non-whitespace character in exactly one chunk"])
+        # Without its last 20 characters V1 leaves the non-whitespace among them uncovered.
+        cut = [{"source_id": V1, "text": V1_TEXT[:-20]}, {"source_id": V2, "text": V2_TEXT}]
+        uncovered = len("".join(V1_TEXT[-20:].split()))
+        total = len("".join(V1_TEXT.split()))
+        coverage = [line for line in self.judge_text(cut) if line.startswith("coverage of")]
+        self.assertEqual(
+            coverage,
+            [
+                f"coverage of {V1}: {uncovered} of {total:,} non-whitespace characters in no chunk, 0 in two or more",
+                "coverage of the other 1 source: every non-whitespace character in exactly one chunk",
+            ],
+        )
+
+    def test_wrong_offsets_and_unlocated_chunks_stop_after_ten_lines(self) -> None:
+        # Fifteen 40-character slices of V1 each given one character too far: every offset is wrong,
+        # every chunk is still found by order; then twelve chunks that are in no source.
+        wrong = [
+            {"source_id": V1, "text": V1_TEXT[start : start + 40], "start": start + 1} for start in range(0, 600, 40)
+        ]
+        missing = [{"source_id": V2, "text": f"Not in the source {number}."} for number in range(12)]
+        lines = self.judge_text(wrong + missing)
+        offset_lines = [line for line in lines if line.startswith("  wrong offset, line ")]
+        self.assertEqual(len(offset_lines), 10)
+        self.assertIn("offsets: 15 given, 15 wrong: not trusted", lines)
+        self.assertIn("  … 5 more wrong offsets: see --json", lines)
+        unlocated = [line for line in lines if line.startswith("  line ") and "not found" in line]
+        self.assertEqual(len(unlocated), 10)
+        self.assertIn("  … 2 more unlocated chunks: see --json", lines)
+        listed = self.judge_json(self.write_chunks(wrong + missing))["chunks"]
+        self.assertEqual(sum(chunk.get("offset_issue") == "text_differs" for chunk in listed), 15)
+        self.assertEqual(sum(chunk["state"] == "not_found" for chunk in listed), 12)
+
+
 class BadChunkFilesTest(JudgeTestCase):
     """Every refusal: one line naming FILE:LINE and what was wrong, exit 1, nothing written."""
 
