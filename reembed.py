@@ -286,6 +286,20 @@ def document_line(change: dict) -> str:
     return f"  {name}: revision changed ({', '.join(change['reasons'])}: {fields}); every chunk id of it changes"
 
 
+def document_lines(changes: list[dict]) -> list[str]:
+    """Each document that changed, was added or removed, then one line counting the unchanged ones.
+
+    A docs set of hundreds of pages where one page was edited gives two lines,
+    not hundreds: ``['  "docs/async": revision changed (…)', "  22 other documents unchanged"]``.
+    """
+    lines = [document_line(change) for change in changes if change["status"] != "unchanged"]
+    unchanged = len(changes) - len(lines)
+    if unchanged:
+        other = "other " if lines else ""
+        lines.append(f"  {unchanged:,} {other}{'document' if unchanged == 1 else 'documents'} unchanged")
+    return lines
+
+
 def policy_label(policy: PolicyDiff) -> str:
     """``paragraph`` for a same-policy pair, ``paragraph -> heading-aware`` across policies."""
     if policy.old_policy == policy.new_policy:
@@ -297,7 +311,7 @@ def policy_lines(policy: PolicyDiff, with_documents: bool) -> list[str]:
     """The summary lines of one compared pair: counts, then each chunk that needs an embedding."""
     lines = [f"{policy_label(policy)}:"]
     if with_documents:
-        lines.extend(document_line(change) for change in policy.documents)
+        lines.extend(document_lines(policy.documents))
     lines.append(f"  chunk ids: {len(policy.kept)} kept, {len(policy.removed)} removed, {len(policy.added)} added")
     lines.append(
         f"  added: {len(policy.reusable)} reusable by text hash, "
@@ -329,7 +343,7 @@ def diff_summary(diff: FileDiff) -> str:
     shared_documents = len(document_views) == 1
     if shared_documents:
         lines.append("documents:")
-        lines.extend(document_line(change) for change in diff.policies[0].documents)
+        lines.extend(document_lines(diff.policies[0].documents))
     for policy in diff.policies:
         lines.extend(policy_lines(policy, not shared_documents))
     lines.append(f"embeddings to compute: {diff.embeddings_to_compute}")

@@ -97,6 +97,34 @@ class DiffOfIdenticalFilesTest(ReembedTestCase):
         self.assertEqual(completed.stderr, "")
 
 
+class DiffDocumentLinesTest(unittest.TestCase):
+    """The summary names the documents that moved and counts the rest, so a large docs set stays readable."""
+
+    def change(self, source_id: str, status: str) -> dict:
+        if status != "changed":
+            return {"source_id": source_id, "status": status}
+        return {"source_id": source_id, "status": status, "reasons": ["text"], "changed_fields": ["sha256"]}
+
+    def test_unchanged_documents_are_counted_not_listed(self) -> None:
+        cases = [
+            (["unchanged", "unchanged"], ["  2 documents unchanged"]),
+            (["unchanged"], ["  1 document unchanged"]),
+            (
+                ["unchanged", "changed", "unchanged", "added"],
+                [
+                    '  "b": revision changed (text: sha256); every chunk id of it changes',
+                    '  "d": added',
+                    "  2 other documents unchanged",
+                ],
+            ),
+            (["removed"], ['  "a": removed']),
+        ]
+        for statuses, expected in cases:
+            with self.subTest(statuses=statuses):
+                changes = [self.change(name, status) for name, status in zip("abcd", statuses)]
+                self.assertEqual(reembed.document_lines(changes), expected)
+
+
 class DiffAfterSourceEditTest(ReembedTestCase):
     def setUp(self) -> None:
         super().setUp()
