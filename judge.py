@@ -41,6 +41,7 @@ from errors import IngestionError, counted, printable, quoted
 from load_documents import normalize_newlines
 from markdown_grammar import HEADING, document_sections
 from strict_json import json_text, parse_json_text, read_bounded
+from summary import NO_SPAN_CHECKS
 
 # A chunk file carries every chunk's text plus whatever metadata the pipeline
 # adds (LlamaIndex nodes may even hold their embeddings): far beyond the
@@ -1007,7 +1008,7 @@ def judgement_text(judgement: Judgement) -> str:
     lines.append("")
     lines.extend(aligned(table_rows(judgement)))
     lines.append(COVERAGE_NOTE)
-    lines.extend(pair_lines(judgement) if judgement.rows[0]["pairs"] else ["no span checks declared in the manifest"])
+    lines.extend(pair_lines(judgement) if judgement.rows[0]["pairs"] else [NO_SPAN_CHECKS])
     lines.extend(coverage_lines(judgement))
     wrong = [location for location in judgement.locations if location.offset_wrong]
     given = sum(location.record.start is not None for location in judgement.locations)

@@ -95,7 +95,10 @@ def growth_sentence(growth: StorageGrowth) -> str:
     )
 
 
-NO_SPAN_CHECKS = "no span checks declared: add instruction/qualifier pairs to the manifest's span_checks"
+NO_SPAN_CHECKS = (
+    "no span checks declared: 'run.py scan --add-checks' declares the instruction/caveat pairs it finds,"
+    " or add your own pairs to the manifest's span_checks"
+)
 SUMMARY_HEADER = ("policy", "chunks", "mean chars", "index bytes", "x source", "pairs kept together")
 NUMERIC_COLUMNS = frozenset({1, 2, 3, 4})
 

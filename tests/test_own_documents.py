@@ -490,6 +490,8 @@ class ManyPairsTests(OwnDocumentsTestCase):
         completed = self.lab("--manifest", "manifest.json", "--output", "result.json")
         self.assertEqual(completed.returncode, 0, completed.stderr)
         self.assertIn("no span checks declared", completed.stdout)
+        # A newcomer with a freshly pinned folder is pointed at the command that finds pairs.
+        self.assertIn("'run.py scan --add-checks'", completed.stdout)
         result = self.read_json("result.json")
         self.assertEqual([comparison["pairs"] for comparison in result["comparisons"]], [[], [], []])
         self.assertEqual(self.lab("validate", "result.json", "--manifest", "manifest.json").returncode, 0)
