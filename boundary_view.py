@@ -637,6 +637,7 @@ def narrowed_terminal_view(
     rest is one ``… [start, end) not shown`` line.
     """
     configs = lesson_configs() if configs is None else configs
+    source_count = len(sources)
     if narrowing.source_ids:
         sources = tuple(source for source in sources if source["source_id"] in narrowing.source_ids)
     marked = narrowed_checks(checks, sources, narrowing, policies, configs)
@@ -657,7 +658,10 @@ def narrowed_terminal_view(
         index = chunk_index.build_index(configs[name], sources)
         view = policy_view(name, index, marked)
         lines.append("")
-        lines.append(painter.paint(f"═══ {name}: {growth_sentence(view.growth)}", "heading"))
+        # The figures are those of the shown sources; say so, or 723 chunks here reads as a
+        # contradiction of the 1,659 the main job printed for the whole manifest.
+        scope = f" over {len(sources):,} of {counted(source_count, 'source')}" if len(sources) < source_count else ""
+        lines.append(painter.paint(f"═══ {name}{scope}: {growth_sentence(view.growth)}", "heading"))
         lines.append(f"    config {json.dumps(view.config)}")
         shown = 0
         for document in view.documents:

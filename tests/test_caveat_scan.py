@@ -542,6 +542,10 @@ class ShowNarrowingTest(LabTestCase):
         lines = self.show("--policy", "paragraph", "--source", "aster-copy-v2").splitlines()
         self.assertEqual([line.split(" · ")[0] for line in lines if line.startswith("─── ")], ["─── aster-copy-v2"])
         self.assertFalse(any("not shown" in line for line in lines))
+        # The header's figures are those of the one shown source, and it says so.
+        headers = [line for line in lines if line.startswith("═══ ")]
+        self.assertEqual(len(headers), 1)
+        self.assertTrue(headers[0].startswith("═══ paragraph over 1 of 2 sources: "), headers[0])
 
     def test_split_only(self) -> None:
         out = self.show("--split-only")
