@@ -443,7 +443,12 @@ class SourceLocator:
         issue, holds = self.offset_check(record)
         if issue is None and record.start is not None:
             return self.found(Location(record, "exact_offset", record.start, record.start + len(record.text)))
-        return replace(self.search(record, holds), offset_issue=issue)
+        location = self.search(record, holds)
+        if issue == "text_differs" and offset_agrees(self.text, record, location):
+            # A splitter that stripped or collapsed whitespace yet said where the chunk
+            # starts gave the right offset: the text differs, the place does not.
+            issue = None
+        return replace(location, offset_issue=issue)
 
     def search(self, record: ChunkRecord, holds: str | None) -> Location:
         """Locate ``record`` by its text alone: order, then a unique place, verbatim or modulo whitespace."""
@@ -504,6 +509,22 @@ class SourceLocator:
         # The next chunk is searched after this one's start: overlapping chunks start later, not after its end.
         self.cursor = location.start + 1
         return location
+
+
+def offset_agrees(text: str, record: ChunkRecord, location: Location) -> bool:
+    """Whether a chunk located modulo whitespace starts (and, when given, ends) where its record says.
+
+    Only whitespace may lie between the given offset and the located one: a
+    chunk ``"    def f():"`` stripped to ``"def f():"`` and given the offset of
+    its indentation is where it says, as is one given the offset of its ``d``.
+    """
+    if location.state != "modulo_whitespace" or record.start is None:
+        return False
+    if text[min(record.start, location.start) : max(record.start, location.start)].strip():
+        return False
+    if record.end is None:
+        return True
+    return not text[min(record.end, location.end) : max(record.end, location.end)].strip()
 
 
 def locate_chunks(records: tuple[ChunkRecord, ...], sources: tuple[dict, ...]) -> tuple[Location, ...]:

@@ -446,6 +446,30 @@ class LocatingTest(JudgeTestCase):
         self.assertFalse(chunk["headings_dropped"])
         self.assertTrue(judged_row(result)["pairs"][0]["instruction_and_qualifier_share_chunk"])
 
+    def test_an_offset_off_only_by_whitespace_is_right_for_a_chunk_matched_modulo_whitespace(self) -> None:
+        # The instruction's and qualifier's paragraphs [51, 269) with the blank line collapsed: the
+        # text differs from the source, the place does not. 49 and 50 are the blank line before 51;
+        # 52 is inside "Call", so that offset is wrong.
+        collapsed = " ".join(V1_TEXT[51:269].split())
+        self.assertEqual(V1_TEXT[49:51], "\n\n")
+        cases = [
+            (51, None, None),
+            (49, None, None),
+            (51, 269, None),
+            (52, None, "text_differs"),
+            (51, 260, "text_differs"),
+        ]
+        for start, end, issue in cases:
+            with self.subTest(start=start, end=end):
+                record = {"source_id": V1, "text": collapsed, "start": start}
+                if end is not None:
+                    record["end"] = end
+                result = self.judge_json(self.write_chunks([record]))
+                chunk = result["chunks"][0]
+                self.assertEqual((chunk["state"], chunk["start"], chunk["end"]), ("modulo_whitespace", 51, 269))
+                self.assertEqual(chunk.get("offset_issue"), issue)
+                self.assertEqual(result["offsets_wrong"], 0 if issue is None else 1)
+
     def test_a_chunk_whose_heading_line_the_splitter_dropped(self) -> None:
         # The paragraph before "## List documents" and the one after it, joined without the heading.
         text = V1_TEXT[271:430] + "\n\n" + V1_TEXT[451:573]
