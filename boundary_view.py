@@ -920,15 +920,34 @@ def judged_document_views(sources: tuple[dict, ...], checks: tuple, judgement) -
 
 
 def judged_summary_lines(judgement) -> list[str]:
-    """How the judged chunks were located, and every chunk that was not, as plain lines."""
+    """How the judged chunks were located, the chunks that were not and the wrong offsets, made visible.
+
+    Each list stops after ``judge.LISTED_LINES`` lines with a count of the
+    rest, as ``judge`` prints it. The sentences already show chunk text as
+    escaped JSON (``quoted``), so they go through ``visible_message``, not
+    ``visible``: a newline in a chunk reads ``\\n``, not ``\\\\n``.
+    """
     import judge
 
-    lines = [judge.located_line(judgement)]
-    lines.extend(
+    unlocated = [
         f"not located: {judge.location_sentence(location)}" for location in judgement.locations if not location.located
-    )
-    lines.extend(judge.offset_sentence(location) for location in judgement.locations if location.offset_wrong)
-    return lines
+    ]
+    wrong = [judge.offset_sentence(location) for location in judgement.locations if location.offset_wrong]
+    lines = [
+        judge.located_line(judgement),
+        *judge.listed(unlocated, "unlocated chunks"),
+        *judge.listed(wrong, "wrong offsets"),
+    ]
+    return [visible_message(line.strip()) for line in lines]
+
+
+def visible_message(line: str) -> str:
+    """A message line with newlines, controls and marker characters made visible, its backslashes kept.
+
+    For lines whose untrusted parts are already escaped JSON: ``visible_message('holds "a\\nb"')``
+    -> ``'holds "a\\nb"'``, where ``visible`` would double the backslash.
+    """
+    return "".join(character if character == "\\" else visible_character(character) for character in line)
 
 
 def judged_terminal_view(sources: tuple[dict, ...], checks: tuple, judgement, colour: bool) -> str:
@@ -938,7 +957,7 @@ def judged_terminal_view(sources: tuple[dict, ...], checks: tuple, judgement, co
         "",
         painter.paint(f"═══ {visible(judgement.name)} (judged chunks from {visible(judgement.file)})", "heading"),
     ]
-    lines.extend(f"    {visible(line)}" for line in judged_summary_lines(judgement))
+    lines.extend(f"    {line}" for line in judged_summary_lines(judgement))
     for document in judged_document_views(sources, checks, judgement):
         lines.extend(terminal_document(document, painter))
     return "\n".join(lines) + "\n"
@@ -951,7 +970,7 @@ def html_judged(sources: tuple[dict, ...], checks: tuple, judgement) -> str:
         f"<h2>{escaped(visible(judgement.name))}</h2>",
         f'<p class="growth">judged chunks from <code>{escaped(visible(judgement.file))}</code></p>',
     ]
-    parts.extend(f'<p class="growth">{escaped(visible(line))}</p>' for line in judged_summary_lines(judgement))
+    parts.extend(f'<p class="growth">{escaped(line)}</p>' for line in judged_summary_lines(judgement))
     for document in judged_document_views(sources, checks, judgement):
         source = document.document
         parts.append(

@@ -979,11 +979,11 @@ a real docs set has hundreds of sources, and ``--json`` holds every one."""
 def listed(lines: list[str], what: str) -> list[str]:
     """``lines`` up to ``LISTED_LINES``, then one line counting the rest.
 
-    Fifteen wrong offsets -> their first ten lines and ``"  … 5 more wrong offsets: see --json"``.
+    Fifteen wrong offsets -> their first ten lines and ``"  … 5 more wrong offsets: judge --json lists every one"``.
     """
     if len(lines) <= LISTED_LINES:
         return lines
-    return [*lines[:LISTED_LINES], f"  … {len(lines) - LISTED_LINES:,} more {what}: see --json"]
+    return [*lines[:LISTED_LINES], f"  … {len(lines) - LISTED_LINES:,} more {what}: judge --json lists every one"]
 
 
 def coverage_lines(judgement: Judgement) -> list[str]:

@@ -591,10 +591,10 @@ class LongListsTest(JudgeTestCase):
         offset_lines = [line for line in lines if line.startswith("  wrong offset, line ")]
         self.assertEqual(len(offset_lines), 10)
         self.assertIn("offsets: 15 given, 15 wrong: not trusted", lines)
-        self.assertIn("  … 5 more wrong offsets: see --json", lines)
+        self.assertIn("  … 5 more wrong offsets: judge --json lists every one", lines)
         unlocated = [line for line in lines if line.startswith("  line ") and "not found" in line]
         self.assertEqual(len(unlocated), 10)
-        self.assertIn("  … 2 more unlocated chunks: see --json", lines)
+        self.assertIn("  … 2 more unlocated chunks: judge --json lists every one", lines)
         listed = self.judge_json(self.write_chunks(wrong + missing))["chunks"]
         self.assertEqual(sum(chunk.get("offset_issue") == "text_differs" for chunk in listed), 15)
         self.assertEqual(sum(chunk["state"] == "not_found" for chunk in listed), 12)
@@ -704,6 +704,29 @@ class SeeTheJudgedChunksTest(JudgeTestCase):
         self.assertIn("┌ chunk 0 · file line 1 · exact by order · lines 1-5 · [0, 129) · 129 chars", judged)
         self.assertIn("┌ chunk 1 · file line 2 · exact by order · line 7 · [131, 269) · 138 chars", judged)
         self.assertIn(">>> split at offset 129 (line 5): instruction in chunk 0, qualifier in chunk 1", judged)
+
+    def test_show_lists_wrong_offsets_escaped_once_and_at_most_ten(self) -> None:
+        # Twelve 40-character slices of V1, each given one character too far: at offset 1 the
+        # source holds " Synthetic Aster developer API" and the title's newline.
+        records = [
+            {"source_id": V1, "text": V1_TEXT[start : start + 40], "start": start + 1} for start in range(0, 480, 40)
+        ]
+        path = self.write_chunks(records, "shifted.jsonl")
+        with mock.patch.dict(os.environ, {"NO_COLOR": "1"}):
+            code, stdout, stderr = in_process("show", "--chunks", str(path), "--manifest", str(self.manifest))
+        self.assertEqual(code, 0, stderr)
+        lines = stdout[stdout.index("═══ shifted.jsonl (judged chunks from ") :].splitlines()
+        wrong = [line for line in lines if line.startswith("    wrong offset, line ")]
+        self.assertEqual(len(wrong), 10)
+        self.assertIn("    … 2 more wrong offsets: judge --json lists every one", lines)
+        # The title's newline and the blank line after it read \\n as in judge's own output, never \\\\n.
+        self.assertTrue(
+            wrong[0].startswith(
+                '    wrong offset, line 1: start 1: the source holds " Synthetic Aster developer API\\n\\n## C'
+            ),
+            wrong[0],
+        )
+        self.assertFalse(any("\\\\" in line for line in wrong))
 
     def test_the_html_report_has_a_judged_column_escaped_and_without_script(self) -> None:
         path = self.write_chunks(langchain_records(with_start=True), "lc.jsonl")
