@@ -599,10 +599,15 @@ def lesson_configs() -> dict:
 
 
 def narrowed_checks(
-    checks: tuple, sources: tuple, narrowing: Narrowing, policies: tuple[str, ...], configs: dict
+    checks: tuple,
+    sources: tuple,
+    narrowing: Narrowing,
+    policies: tuple[str, ...],
+    configs: dict,
+    judged_chunks: list[dict] | None = None,
 ) -> tuple:
     """The checks the view marks: named ones (or all) on the kept sources, and with ``split_only`` only those
-    some shown policy splits."""
+    some shown policy splits (``judged_chunks``, from ``show --chunks``, count as one more shown policy)."""
     kept = tuple(
         check
         for check in checks
@@ -612,10 +617,12 @@ def narrowed_checks(
     if not narrowing.split_only:
         return kept
     split = set()
-    for name in policies:
-        index = chunk_index.build_index(configs[name], sources)
+    chunk_sets = [chunk_index.build_index(configs[name], sources)["chunks"] for name in policies]
+    if judged_chunks is not None:
+        chunk_sets.append(judged_chunks)
+    for chunks in chunk_sets:
         by_source: dict[str, list[dict]] = {}
-        for chunk in index["chunks"]:
+        for chunk in chunks:
             by_source.setdefault(chunk["source_id"], []).append(chunk)
         split.update(check.name for check in kept if not kept_together(check, by_source.get(check.source_id, [])))
     return tuple(check for check in kept if check.name in split)
@@ -628,19 +635,22 @@ def narrowed_terminal_view(
     colour: bool,
     narrowing: Narrowing,
     configs: dict | None = None,
+    judgement=None,
 ) -> str:
     """``terminal_view`` narrowed: only the named sources and checks, only split pairs, each document cut to its pairs.
 
     With ``--check`` or ``--split-only`` a document is shown only where it holds a
     kept pair (from the pair's first character to its last, widened to whole
     chunks), and under ``--split-only`` only where that policy splits one; the
-    rest is one ``… [start, end) not shown`` line.
+    rest is one ``… [start, end) not shown`` line. A ``judgement`` (``show
+    --chunks``) is narrowed the same way and drawn after the policies.
     """
     configs = lesson_configs() if configs is None else configs
     source_count = len(sources)
     if narrowing.source_ids:
         sources = tuple(source for source in sources if source["source_id"] in narrowing.source_ids)
-    marked = narrowed_checks(checks, sources, narrowing, policies, configs)
+    judged_chunks = None if judgement is None else judgement.chunks
+    marked = narrowed_checks(checks, sources, narrowing, policies, configs, judged_chunks)
     if narrowing.focused:
         holding = {check.source_id for check in marked}
         sources = tuple(source for source in sources if source["source_id"] in holding)
@@ -673,7 +683,10 @@ def narrowed_terminal_view(
             lines.extend(terminal_document(document, painter))
         if shown == 0:
             lines.append(f"    no split pair under {name}")
-    return "\n".join(lines) + "\n"
+    view_text = "\n".join(lines) + "\n"
+    if judgement is not None:
+        view_text += judged_terminal_view(sources, marked, judgement, colour, narrowing)
+    return view_text
 
 
 def focused_document(view: DocumentView, checks: tuple, split_only: bool, index: dict) -> DocumentView | None:
@@ -915,7 +928,9 @@ def judged_document_views(sources: tuple[dict, ...], checks: tuple, judgement) -
     """Every source pictured with the judged chunks located in it (overlapping chunks each show their text)."""
     by_source: dict[str, list[dict]] = {source["source_id"]: [] for source in sources}
     for chunk in judgement.chunks:
-        by_source[chunk["source_id"]].append(chunk)
+        # ``sources`` may be narrowed (show --source, --check, --split-only): the others' chunks are not drawn.
+        if chunk["source_id"] in by_source:
+            by_source[chunk["source_id"]].append(chunk)
     return [document_view(source, by_source[source["source_id"]], checks) for source in sources]
 
 
@@ -950,16 +965,32 @@ def visible_message(line: str) -> str:
     return "".join(character if character == "\\" else visible_character(character) for character in line)
 
 
-def judged_terminal_view(sources: tuple[dict, ...], checks: tuple, judgement, colour: bool) -> str:
-    """The judged chunks over the source text, as ``show --chunks`` prints them after the lab's policies."""
+def judged_terminal_view(
+    sources: tuple[dict, ...], checks: tuple, judgement, colour: bool, narrowing: Narrowing | None = None
+) -> str:
+    """The judged chunks over the source text, as ``show --chunks`` prints them after the lab's policies.
+
+    With a focused ``narrowing`` (``--check``, ``--split-only``) each document is
+    cut to its pairs as the policies' are, and under ``--split-only`` to the
+    pairs the judged chunks split.
+    """
     painter = Painter(colour)
     lines = [
         "",
         painter.paint(f"═══ {visible(judgement.name)} (judged chunks from {visible(judgement.file)})", "heading"),
     ]
     lines.extend(f"    {line}" for line in judged_summary_lines(judgement))
+    focused = narrowing is not None and narrowing.focused
+    shown = 0
     for document in judged_document_views(sources, checks, judgement):
+        if focused:
+            document = focused_document(document, checks, narrowing.split_only, {"chunks": judgement.chunks})
+            if document is None:
+                continue
+        shown += 1
         lines.extend(terminal_document(document, painter))
+    if focused and shown == 0:
+        lines.append("    no split pair in the judged chunks")
     return "\n".join(lines) + "\n"
 
 

@@ -164,17 +164,20 @@ def run_show(args: argparse.Namespace) -> int:
     colour = boundary_view.colour_wanted(sys.stdout, os.environ)
     configs = chunk_index.manifest_configs(manifest.grammar, manifest.policy_sizes)
     narrowing = show_narrowing(args, manifest)
-    if narrowing is None:
-        view = boundary_view.terminal_view(manifest.sources, manifest.span_checks, policies, colour, configs)
-    else:
-        view = boundary_view.narrowed_terminal_view(
-            manifest.sources, manifest.span_checks, policies, colour, narrowing, configs
-        )
+    judgement = None
     if getattr(args, "show_chunks", None) is not None:
         import judge
 
         judgement = judge.judge_chunks(Path(args.show_chunks), manifest)
-        view += boundary_view.judged_terminal_view(manifest.sources, manifest.span_checks, judgement, colour)
+    if narrowing is None:
+        view = boundary_view.terminal_view(manifest.sources, manifest.span_checks, policies, colour, configs)
+        if judgement is not None:
+            view += boundary_view.judged_terminal_view(manifest.sources, manifest.span_checks, judgement, colour)
+    else:
+        # --source, --check and --split-only narrow the judged chunks as they narrow the policies.
+        view = boundary_view.narrowed_terminal_view(
+            manifest.sources, manifest.span_checks, policies, colour, narrowing, configs, judgement
+        )
     emit(view.encode("utf-8"), None)
     return EXIT_OK
 

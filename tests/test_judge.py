@@ -705,6 +705,32 @@ class SeeTheJudgedChunksTest(JudgeTestCase):
         self.assertIn("┌ chunk 1 · file line 2 · exact by order · line 7 · [131, 269) · 138 chars", judged)
         self.assertIn(">>> split at offset 129 (line 5): instruction in chunk 0, qualifier in chunk 1", judged)
 
+    def test_split_only_narrows_the_judged_chunks_too(self) -> None:
+        # Heading-aware keeps the pair; the splitter cuts it at 129 (chunks [0, 129) and [131, 269)).
+        # --split-only shows the pair because the judged chunks split it, and only the text around it.
+        path = self.write_chunks(langchain_records(with_start=False), "lc.jsonl")
+        args = (
+            "show",
+            "--policy",
+            "heading-aware",
+            "--split-only",
+            "--chunks",
+            str(path),
+            "--manifest",
+            str(self.manifest),
+        )
+        with mock.patch.dict(os.environ, {"NO_COLOR": "1"}):
+            code, stdout, stderr = in_process(*args)
+        self.assertEqual(code, 0, stderr)
+        lines = stdout.splitlines()
+        self.assertIn("    no split pair under heading-aware", lines)
+        heading = next(position for position, line in enumerate(lines) if line.startswith("═══ lc.jsonl (judged"))
+        judged = lines[heading:]
+        self.assertEqual([line.split(" · ")[0] for line in judged if line.startswith("─── ")], ["─── aster-copy-v1"])
+        self.assertIn("  >>> split at offset 129 (line 5): instruction in chunk 0, qualifier in chunk 1", judged)
+        self.assertIn("      … [269, 750) not shown", judged)
+        self.assertEqual(len(V1_TEXT), 750)
+
     def test_show_lists_wrong_offsets_escaped_once_and_at_most_ten(self) -> None:
         # Twelve 40-character slices of V1, each given one character too far: at offset 1 the
         # source holds " Synthetic Aster developer API" and the title's newline.
