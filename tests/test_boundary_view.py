@@ -448,6 +448,32 @@ class StorageGrowthTest(unittest.TestCase):
                 self.assertTrue(cells[4].endswith("x"))
 
 
+class SummaryPolicyLabelsTest(LabTestCase):
+    """The main job's table names a size the manifest chose, so a build at a swept target says which it is."""
+
+    def test_labels(self) -> None:
+        cases = [
+            ("heading-aware", {"max_chars": 220}, "heading-aware"),
+            ("heading-aware", {"max_chars": 344}, "heading-aware (target 344)"),
+            ("fixed-char", {"max_chars": 80}, "fixed-char"),
+            ("fixed-char", {"max_chars": 1200}, "fixed-char (width 1,200)"),
+            ("paragraph", {"max_chars": None}, "paragraph"),
+        ]
+        for name, config, label in cases:
+            with self.subTest(name=name, config=config):
+                self.assertEqual(summary.policy_label(name, config), label)
+
+    def test_the_table_of_a_manifest_with_its_own_sizes(self) -> None:
+        manifest = self.copy_inputs()
+        value = json.loads(manifest.read_text(encoding="utf-8"))
+        value["policies"] = {"fixed-char": 1, "heading-aware": 1000}
+        manifest.write_text(json.dumps(value), encoding="utf-8")
+        completed = run_lab("--manifest", str(manifest), "--output", str(self.folder / "result.json"))
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        labels = [line.split("  ")[0].strip() for line in completed.stdout.splitlines()[1:4]]
+        self.assertEqual(labels, ["fixed-char (width 1)", "paragraph", "heading-aware (target 1,000)"])
+
+
 class SavedIndexSizesTest(unittest.TestCase):
     """The main job reads index sizes off the written result; they must equal saving each index alone."""
 
