@@ -329,10 +329,54 @@ def sweep_table(sweep: dict) -> str:
         lines.append(NO_SPAN_CHECKS)
         return "\n".join(lines)
     lines.append("smallest heading-aware target that keeps each pair together:")
-    for pair in sweep["pairs"]:
-        lines.append(f"  {printable(pair['name'])} ({printable(pair['source_id'])}): {pair['verdict']}")
-    lines.extend(build_lines(sweep["pairs"]))
+    if len(sweep["pairs"]) <= LISTED_PAIRS:
+        for pair in sweep["pairs"]:
+            lines.append(f"  {printable(pair['name'])} ({printable(pair['source_id'])}): {pair['verdict']}")
+        lines.extend(build_lines(sweep["pairs"]))
+    else:
+        lines.extend(condensed_pair_lines(sweep["pairs"]))
     return "\n".join(lines)
+
+
+LISTED_PAIRS = 20
+"""Up to this many pairs the sweep lists each; beyond, it condenses (a scanned docs set holds thousands)."""
+
+
+def needs_target(pair: dict) -> bool:
+    """Whether some heading-aware target above 1 is the pair's smallest (not "any target", not "never")."""
+    target = pair["smallest_heading_aware_target"]
+    return target is not None and target > 1
+
+
+def condensed_pair_lines(pairs: list[dict]) -> list[str]:
+    """The per-pair list of a large sweep: a count per verdict that needs no target, then the smallest targets.
+
+    ``["  15 pairs: any target: one paragraph holds both",
+    "  19 need a target, smallest first:", "  scan:a:4 (a): 96", …,
+    'to build one of these targets, set it in the manifest, e.g. "policies": {"heading-aware": 96}']``,
+    the targets stopping at ``LISTED_PAIRS`` with a count of the rest; ``--json`` holds every pair.
+    """
+    lines = []
+    untargeted: dict[str, int] = {}
+    for pair in pairs:
+        if not needs_target(pair):
+            untargeted[pair["verdict"]] = untargeted.get(pair["verdict"], 0) + 1
+    for verdict, count in sorted(untargeted.items()):
+        lines.append(f"  {count:,} {'pair' if count == 1 else 'pairs'}: {verdict}")
+    targeted = sorted(
+        (pair for pair in pairs if needs_target(pair)), key=lambda pair: pair["smallest_heading_aware_target"]
+    )
+    if not targeted:
+        return lines
+    lines.append(f"  {len(targeted):,} need a target, smallest first:")
+    for pair in targeted[:LISTED_PAIRS]:
+        lines.append(f"  {printable(pair['name'])} ({printable(pair['source_id'])}): {pair['verdict']}")
+    if len(targeted) > LISTED_PAIRS:
+        lines.append(f"  … {len(targeted) - LISTED_PAIRS:,} more: sweep --json lists every pair")
+    # One target line per pair would repeat the list above; one example says how to build any of them.
+    example = manifest_size_line(targeted[0]["smallest_heading_aware_target"])
+    lines.append(f"to build one of these targets, set it in the manifest, e.g. {example}")
+    return lines
 
 
 def manifest_size_line(target: int) -> str:

@@ -585,6 +585,34 @@ class SweepTests(OwnDocumentsTestCase):
         self.assertEqual(completed.returncode, 0, completed.stderr)
         self.assertIn("split (aster-copy-v1): never: a heading separates them", completed.stdout)
 
+    def test_more_than_twenty_pairs_are_counted_and_the_smallest_targets_listed(self) -> None:
+        # 21 copies of the fixture pair (smallest target 219: its paragraphs span [51, 270)), two
+        # pairs inside the one paragraph of "List documents" and one across a heading: 24 pairs.
+        manifest = self.copy_inputs()
+        checks = [
+            quote_check(f"ref-{number:02}", "aster-copy-v1", REFERENCE_INSTRUCTION, REFERENCE_QUALIFIER)
+            for number in range(21)
+        ]
+        checks += [
+            quote_check(f"inside-{number}", "aster-copy-v1", "Call list_copies()", "Listing documents does not")
+            for number in range(2)
+        ]
+        checks.append(quote_check("across", "aster-copy-v1", REFERENCE_INSTRUCTION, "Call list_copies()"))
+        self.set_span_checks(manifest, checks)
+        completed = self.lab("sweep", "--manifest", "manifest.json", "--sizes", "220")
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        lines = completed.stdout.splitlines()
+        tail = lines[lines.index("smallest heading-aware target that keeps each pair together:") + 1 :]
+        expected = [
+            "  2 pairs: any target: one paragraph holds both",
+            "  1 pair: never: a heading separates them",
+            "  21 need a target, smallest first:",
+            *(f"  ref-{number:02} (aster-copy-v1): 219" for number in range(20)),
+            "  … 1 more: sweep --json lists every pair",
+            'to build one of these targets, set it in the manifest, e.g. "policies": {"heading-aware": 219}',
+        ]
+        self.assertEqual(tail, expected)
+
     def test_a_swept_size_builds_an_index_the_validator_accepts(self) -> None:
         # The sweep's config at 219 is the one a manifest setting "heading-aware": 219 builds.
         manifest = load_manifest(ROOT / "manifest.json")
