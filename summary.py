@@ -157,7 +157,19 @@ def pair_verdict_lines(result: dict, names: tuple[str, ...] = ()) -> list[str]:
             f"{policy} {'same chunk' if pairs[position][1] else 'split'}" for policy, pairs in outcomes.items()
         )
         lines.append(f"{printable(label)}: {verdicts}")
+    if len(lines) > LISTED_VERDICTS:
+        # A scanned docs set declares thousands of pairs; the table above counts them all.
+        rest = len(lines) - LISTED_VERDICTS
+        lines = lines[:LISTED_VERDICTS]
+        lines.append(
+            f"… {rest:,} more {'pair' if rest == 1 else 'pairs'}: the result's comparisons hold every verdict;"
+            " 'run.py show --split-only' draws the split ones"
+        )
     return lines
+
+
+LISTED_VERDICTS = 20
+"""The main job prints at most this many pairs' verdict lines (the table counts every pair)."""
 
 
 def summary_table(result: dict, names: tuple[str, ...] = (), index_sizes: dict[str, int] | None = None) -> str:

@@ -585,6 +585,27 @@ class SweepTests(OwnDocumentsTestCase):
         self.assertEqual(completed.returncode, 0, completed.stderr)
         self.assertIn("split (aster-copy-v1): never: a heading separates them", completed.stdout)
 
+    def test_the_main_job_prints_twenty_verdict_lines_and_counts_the_rest(self) -> None:
+        manifest = self.copy_inputs()
+        checks = [
+            quote_check(f"ref-{number:02}", "aster-copy-v1", REFERENCE_INSTRUCTION, REFERENCE_QUALIFIER)
+            for number in range(23)
+        ]
+        self.set_span_checks(manifest, checks)
+        completed = self.lab("--manifest", "manifest.json", "--output", "result.json")
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        lines = completed.stdout.splitlines()
+        self.assertIn("heading-aware", lines[3])
+        self.assertTrue(lines[3].endswith("23 of 23"), lines[3])
+        verdicts = [line for line in lines if line.startswith("ref-")]
+        self.assertEqual(verdicts[0], "ref-00: fixed-char split, paragraph split, heading-aware same chunk")
+        self.assertEqual(len(verdicts), 20)
+        self.assertIn(
+            "… 3 more pairs: the result's comparisons hold every verdict; 'run.py show --split-only' draws the split ones",
+            lines,
+        )
+        self.assertEqual(len(self.read_json("result.json")["comparisons"][0]["pairs"]), 23)
+
     def test_more_than_twenty_pairs_are_counted_and_the_smallest_targets_listed(self) -> None:
         # 21 copies of the fixture pair (smallest target 219: its paragraphs span [51, 270)), two
         # pairs inside the one paragraph of "List documents" and one across a heading: 24 pairs.
