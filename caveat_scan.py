@@ -827,7 +827,7 @@ def scan_table(report: dict) -> str:
             f"{counted(len(report['unpaired']), 'caveat')} without an instruction in reach "
             f"(same section, its block and the {LOOK_BACK_BLOCKS} before it); see --json"
         )
-    for pair in pairs:
+    for pair in pairs[:LISTED_PAIRS]:
         declared = "" if pair["declared_as"] is None else f" · declared as {printable(pair['declared_as'])}"
         lines.append("")
         lines.append(f"{printable(pair['name'])} · cue {quoted(pair['cue'])} · {printable(pair['link'])}{declared}")
@@ -835,7 +835,15 @@ def scan_table(report: dict) -> str:
             span = pair[role]
             lines.append(f"  {role:<11} [{span['start']}, {span['end']}) {quoted(span['quote'], limit=90)}")
         lines.append("  " + ", ".join(verdict_phrase(name, verdict) for name, verdict in pair["policies"].items()))
+    if len(pairs) > LISTED_PAIRS:
+        # Four lines a pair: a docs set's thousands of pairs would bury the table; --json has them all.
+        lines.append("")
+        lines.append(f"… {len(pairs) - LISTED_PAIRS:,} more pairs: scan --json lists every one")
     return "\n".join(lines)
+
+
+LISTED_PAIRS = 20
+"""``scan`` prints the quotes and verdicts of at most this many pairs; the table counts them all."""
 
 
 # --- writing found pairs into the manifest ---------------------------------------------

@@ -399,6 +399,10 @@ NO_CHECKS = (
 )
 
 
+LISTED_PAIRS = 20
+"""The text view gives the smallest windows of at most this many pairs; the tables above count them all."""
+
+
 def context_table(all_figures: list[dict], check_names: list[str]) -> str:
     """``run.py context`` as a person reads it: recall by window, cost by window, each pair's windows, trade-offs."""
     if all(figures["pairs"] == 0 for figures in all_figures):
@@ -434,13 +438,15 @@ def context_table(all_figures: list[dict], check_names: list[str]) -> str:
         lines.append("")
         lines.append("smallest window per pair (k within the section; - when none recovers it)")
         by_policy = [{entry["name"]: entry for entry in figures["windows"]} for figures in all_figures]
-        for name in check_names:
+        for name in check_names[:LISTED_PAIRS]:
             parts = []
             for figures, entries in zip(all_figures, by_policy):
                 entry = entries[name]
                 window = "-" if entry["window"] is None else f"k={entry['window']}"
                 parts.append(f"{figures['policy']} {window}")
             lines.append(f"  {printable(name)}: {', '.join(parts)}")
+        if len(check_names) > LISTED_PAIRS:
+            lines.append(f"  … {len(check_names) - LISTED_PAIRS:,} more pairs: --json lists every one")
     lines.append("")
     lines.extend(context_summary_line(figures) for figures in all_figures)
     return "\n".join(lines)

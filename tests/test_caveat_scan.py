@@ -642,6 +642,47 @@ class BlocksDocsEndToEndTest(LabTestCase):
         self.assertEqual(recall["heading-aware"]["0"], 1.0)
 
 
+class LongListsTest(LabTestCase):
+    """On a docs set of many pairs, scan and context print twenty pairs and count the rest; --json has all."""
+
+    def test_scan_and_context_list_twenty_pairs(self) -> None:
+        # 23 sections, each an instruction and a "refuses" caveat in the next paragraph: 23 pairs.
+        page = "# Widgets\n" + "".join(
+            f"\n## Part {number}\n\nCall open_widget_{number}(name) to open a widget.\n\n"
+            f"This call refuses a name that is already open.\n"
+            for number in range(23)
+        )
+        data = page.encode("utf-8")
+        (self.folder / "docs").mkdir()
+        (self.folder / "docs" / "widget.md").write_bytes(data)
+        source = {
+            "source_id": "widget",
+            "path": "docs/widget.md",
+            "title": "widget",
+            "sha256": hashlib.sha256(data).hexdigest(),
+            "version": "1.0",
+            "url": "local:docs/widget.md",
+            "fact_status": "written for the test",
+        }
+        manifest = self.write_json("manifest.json", {"sources": [source], "span_checks": []})
+        code, out, err = main_quietly("scan", "--json", "--manifest", str(manifest))
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual(len(json.loads(out)["pairs"]), 23)
+        code, out, err = main_quietly("scan", "--manifest", str(manifest))
+        self.assertEqual((code, err), (0, ""))
+        lines = out.splitlines()
+        self.assertIn("23 pairs found in 1 source", lines)
+        self.assertEqual(sum(line.startswith("scan:widget:") for line in lines), 20)
+        self.assertEqual(lines[-1], "… 3 more pairs: scan --json lists every one")
+        self.assertEqual(main_quietly("scan", "--add-checks", "--manifest", str(manifest))[0], 0)
+        code, out, err = main_quietly("context", "--manifest", str(manifest))
+        self.assertEqual((code, err), (0, ""))
+        lines = out.splitlines()
+        windows = lines[lines.index("smallest window per pair (k within the section; - when none recovers it)") + 1 :]
+        self.assertEqual(sum(line.startswith("  scan:widget:") for line in windows), 20)
+        self.assertIn("  … 3 more pairs: --json lists every one", windows)
+
+
 class ExampleCorpusTest(LabTestCase):
     """On the made-up docs site in docs/examples (block grammar), scan finds the six pairs declared by hand."""
 
