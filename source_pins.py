@@ -528,7 +528,8 @@ def require_current(kind: str, artifact: dict, manifest: Manifest, where: str) -
     indexes = validate.artifact_indexes(kind, artifact)
     problems = stale_sources(indexes, manifest)
     if problems:
-        raise IngestionError("stale_result", where, "; ".join(problems))
+        # Say what to do, as stale_configs does: a newcomer who re-pinned after an edit needs a new build.
+        raise IngestionError("stale_result", where, "; ".join(problems) + "; rebuild the result")
     problems = stale_configs(indexes, manifest)
     if problems:
         raise IngestionError("stale_configs", where, "; ".join(problems) + "; rebuild the result")

@@ -196,6 +196,7 @@ class RepinTests(OwnDocumentsTestCase):
         stale = self.lab("validate", "old.json", "--manifest", "manifest.json")
         self.assert_one_line_refusal(stale, "stale_result")
         self.assertIn(f"aster-copy-v2: saved sha256 {old_sha256[:12]}…, manifest pins {new_sha256[:12]}…", stale.stderr)
+        self.assertTrue(stale.stderr.rstrip("\n").endswith("; rebuild the result"), stale.stderr)
         self.assertNotIn("aster-copy-v1", stale.stderr)
         self.assertEqual(self.lab("validate", "new.json", "--manifest", "manifest.json").returncode, 0)
 
