@@ -22,7 +22,7 @@ from __future__ import annotations
 import html
 import json
 import unicodedata
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 import chunk_index
@@ -189,12 +189,23 @@ def marker(edge: Edge) -> str:
     return f"‹{edge.mark.label}{CLOSE_BRACKET}"
 
 
-def document_marks(checks: tuple, source_id: str) -> tuple[Mark, ...]:
-    """The instruction and qualifier marks of every span check on ``source_id``, in offset order."""
-    marks = []
+def numbered_by_source(checks: tuple) -> dict[str, list[tuple[int, object]]]:
+    """Each source's span checks with their 1-based number among all checks, grouped once for every document."""
+    grouped: dict[str, list[tuple[int, object]]] = {}
     for number, check in enumerate(checks, start=1):
-        if check.source_id != source_id:
-            continue
+        grouped.setdefault(check.source_id, []).append((number, check))
+    return grouped
+
+
+def document_marks(checks: tuple, source_id: str, numbered: list[tuple[int, object]] | None = None) -> tuple[Mark, ...]:
+    """The instruction and qualifier marks of every span check on ``source_id``, in offset order.
+
+    ``numbered`` (this source's entry of ``numbered_by_source``) spares a pass over every check.
+    """
+    if numbered is None:
+        numbered = numbered_by_source(checks).get(source_id, [])
+    marks = []
+    for number, check in numbered:
         for role in ROLE_LETTERS:
             span = getattr(check, role)
             marks.append(Mark(role, mark_label(role, number, len(checks)), span.start, span.end))
@@ -266,32 +277,45 @@ def numbered(orders: list[int]) -> str:
     return f"chunks {', '.join(str(order) for order in orders[:-1])} and {orders[-1]}"
 
 
-def span_placement(chunks: list[dict], start: int, end: int) -> str:
+def span_placement(chunks: span_checks.SourceChunks | list[dict], start: int, end: int) -> str:
     """Where a span sits: ``"in chunk 0"``, ``"cut across chunks 0 and 1"`` or ``"in no chunk"``."""
-    holders = [chunk["order"] for chunk in chunks if span_checks.chunk_holds(chunk, start, end)]
+    chunks = chunk_lookup(chunks)
+    holders = [chunk["order"] for chunk in chunks.holding(start, end)]
     if holders:
         return f"in {numbered(holders)}"
-    touched = [chunk["order"] for chunk in chunks if chunk["start"] < end and start < chunk["end"]]
+    touched = [chunk["order"] for chunk in chunks.touching(start, end)]
     if touched:
         return f"cut across {numbered(touched)}"
     return "in no chunk"
 
 
-def pair_verdict(check, chunks: list[dict], newlines: list[int], check_count: int) -> Split | str:
+def chunk_lookup(chunks: span_checks.SourceChunks | list[dict]) -> span_checks.SourceChunks:
+    """One document's chunks ready for lookups by bisection (built once per document by ``document_view``)."""
+    return chunks if isinstance(chunks, span_checks.SourceChunks) else span_checks.source_chunks(chunks)
+
+
+def marks_near(marks: tuple[Mark, ...], mark_starts: list[int], longest: int, start: int, end: int) -> tuple[Mark, ...]:
+    """The marks (sorted by start) that overlap or touch ``[start, end)``, found by bisection, not a pass over all."""
+    window = marks[bisect_left(mark_starts, start - longest) : bisect_right(mark_starts, end)]
+    return tuple(mark for mark in window if mark.end >= start)
+
+
+def pair_verdict(
+    check, chunks: span_checks.SourceChunks | list[dict], newlines: list[int], check_count: int
+) -> Split | str:
     """A check's instruction and qualifier under one policy: a ``Split``, or a sentence saying why not.
 
     The split's offset is the first chunk edge strictly inside the stretch from
     the pair's first character to its last, the boundary that separates them.
     """
+    chunks = chunk_lookup(chunks)
     instruction = check.instruction
     qualifier = check.qualifier
     named = "" if check_count == 1 else f" ({visible(check.name)})"
-    together = [
-        chunk["order"]
-        for chunk in chunks
-        if span_checks.chunk_holds(chunk, instruction.start, instruction.end)
-        and span_checks.chunk_holds(chunk, qualifier.start, qualifier.end)
-    ]
+    low = min(instruction.start, qualifier.start)
+    high = max(instruction.end, qualifier.end)
+    # A chunk holds both spans exactly when it holds the stretch from the first to the last.
+    together = [chunk["order"] for chunk in chunks.holding(low, high)]
     if together:
         return f"kept together{named}: instruction and qualifier both in {numbered(together)}"
     placements = (
@@ -299,49 +323,58 @@ def pair_verdict(check, chunks: list[dict], newlines: list[int], check_count: in
         span_placement(chunks, qualifier.start, qualifier.end),
     )
     where = f"instruction {placements[0]}, qualifier {placements[1]}"
-    low = min(instruction.start, qualifier.start)
-    high = max(instruction.end, qualifier.end)
-    edges = sorted({edge for chunk in chunks for edge in (chunk["start"], chunk["end"]) if low < edge < high})
+    offset = chunks.first_edge_inside(low, high)
     # A span that no chunk touches (a heading, say) is not separated by a boundary.
-    if not edges or "in no chunk" in placements:
+    if offset is None or "in no chunk" in placements:
         return f"not in one chunk{named}: {where}"
-    offset = edges[0]
     return Split(offset, f"split at offset {offset} (line {line_of(newlines, offset)}){named}: {where}")
 
 
-def document_view(document: dict, chunks: list[dict], checks: tuple) -> DocumentView:
-    """One document's picture under one policy: rows for every chunk and gap, verdicts, split lines."""
+def document_view(
+    document: dict, chunks: list[dict], checks: tuple, numbered: list[tuple[int, object]] | None = None
+) -> DocumentView:
+    """One document's picture under one policy: rows for every chunk and gap, verdicts, split lines.
+
+    ``numbered`` is this document's entry of ``numbered_by_source(checks)``, so
+    a view of many documents looks at each check once, not once per document.
+    """
     text = document["text"]
+    if numbered is None:
+        numbered = numbered_by_source(checks).get(document["source_id"], [])
     newlines = chunk_index.newline_offsets(text)
-    marks = document_marks(checks, document["source_id"])
+    marks = document_marks(checks, document["source_id"], numbered)
     verdicts = []
     splits = []
-    for check in checks:
-        if check.source_id != document["source_id"]:
-            continue
-        verdict = pair_verdict(check, chunks, newlines, len(checks))
+    lookup = span_checks.source_chunks(chunks)
+    for _, check in numbered:
+        verdict = pair_verdict(check, lookup, newlines, len(checks))
         if isinstance(verdict, Split):
             splits.append(verdict)
         else:
             verdicts.append(verdict)
     blocks: list[Segment | Split] = []
     pending = sorted(splits, key=lambda split: split.offset)
+    mark_starts = [mark.start for mark in marks]
+    longest = max((mark.end - mark.start for mark in marks), default=0)
     for start, end, chunk in segment_spans(len(text), chunks):
         while pending and pending[0].offset <= start:
             blocks.append(pending.pop(0))
         shade = chunk["order"] % 2 if chunk is not None else 0
-        blocks.append(Segment(start, end, chunk, shade, segment_rows(text, start, end, marks, newlines)))
+        near = marks_near(marks, mark_starts, longest, start, end)
+        blocks.append(Segment(start, end, chunk, shade, segment_rows(text, start, end, near, newlines)))
     blocks.extend(pending)
     return DocumentView(document, len(chunks), tuple(verdicts), tuple(blocks))
 
 
 def policy_view(name: str, index: dict, checks: tuple) -> PolicyView:
     """Every document of one policy's index, pictured."""
+    by_source: dict[str, list[dict]] = {}
+    for chunk in index["chunks"]:
+        by_source.setdefault(chunk["source_id"], []).append(chunk)
+    numbered = numbered_by_source(checks)
     documents = tuple(
         document_view(
-            document,
-            [chunk for chunk in index["chunks"] if chunk["source_id"] == document["source_id"]],
-            checks,
+            document, by_source.get(document["source_id"], []), checks, numbered.get(document["source_id"], [])
         )
         for document in index["documents"]
     )

@@ -19,6 +19,10 @@ class IngestionError(Exception):
     """
 
     def __init__(self, code: str, where: str, what: str) -> None:
+        # Rendered here, once, so no caller can let a newline or an escape
+        # sequence from a path or an argument split the line or drive the terminal.
+        where = one_line(where)
+        what = one_line(what)
         super().__init__(f"{code}: {where}: {what}")
         self.code = code
         self.where = where
@@ -52,6 +56,25 @@ def line_span(first: int, last: int) -> str:
 def counted(count: int, noun: str) -> str:
     """``counted(1, "chunk")`` -> ``"1 chunk"``, ``counted(1200, "chunk")`` -> ``"1,200 chunks"``."""
     return f"{count:,} {noun}" if count == 1 else f"{count:,} {noun}s"
+
+
+def one_line(text: str) -> str:
+    """``text`` with every character that does not print replaced by its escape, so it stays one inert line.
+
+    Printable text is returned as it is (so text already shown through
+    ``printable`` or ``quoted`` is not escaped twice); a newline, an escape, a
+    bidirectional control or a byte that was not UTF-8 (a lone surrogate from
+    ``surrogateescape``) becomes visible: ``one_line("a\nb\x1b[2J")`` -> ``'a\\nb\\x1b[2J'``.
+    """
+    if text.isprintable():
+        return text
+    return "".join(character if character.isprintable() else _escape(character) for character in text)
+
+
+def _escape(character: str) -> str:
+    """``"\n"`` -> ``"\\n"``, ``"\x1b"`` -> ``"\\x1b"``, ``"\u202e"`` -> ``"\\u202e"``, ``"\udcff"`` -> ``"\\udcff"``."""
+    escaped = character.encode("unicode_escape", "backslashreplace").decode("ascii")
+    return escaped if escaped != character else f"\\u{ord(character):04x}"
 
 
 def printable(text: str) -> str:

@@ -1,68 +1,243 @@
-"""The lab's write path: every output file or stream, written whole or not at all.
+"""The lab's one write path: every output file or stream, written whole or not at all.
 
 Files are staged beside their target and renamed into place only when every
 byte is on disk, so a reader sees the old file or the new one, never a part;
-an output that would overwrite an input, a folder, a link or a device is
-refused before any work. Failures become one ``UsageError`` line (exit 2).
+an output that would overwrite an input, a folder, a link, a device or a
+write-protected file is refused before any work. Stdout gets the same care:
+every byte is checked as written, and a closed or full stream is one
+``UsageError`` line (exit 2), never a report of success.
+
+Content is ``bytes`` or an iterable of ``bytes`` pieces written as they come
+(still atomic for files: the rename waits for the last piece). While files are
+staged, SIGTERM, SIGHUP and SIGINT become ``Interrupted``, so the staged files
+are removed before the process exits (``run.py``: one line, exit 128 + signal).
+
+``manifest_lock`` serialises every command that rewrites a manifest (``pin``
+today): the read, the change and the write happen under one ``flock`` of the
+manifest's folder, so concurrent updates all land, one after the other.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import io
 import os
+import signal
 import stat
 import sys
 import tempfile
+import threading
+import time
 from pathlib import Path
+from typing import Callable, Iterable, Iterator, Union
 
 from errors import UsageError, printable
 
+# What every writer accepts: the whole content, or its pieces in order.
+Content = Union[bytes, bytearray, memoryview, Iterable[bytes]]
 
-def write_atomically(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder and ``os.replace``.
+# File names are limited to 255 bytes on the usual file systems; the staged
+# name adds a dot, a dot, eight random characters and ".tmp" to this much of
+# the target's name, so a valid long target name still has a valid staged name.
+STAGED_NAME_BYTES = 100
+# Signals that end the process by default and must not leave a staged file behind.
+WRITE_WINDOW_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+# How long a manifest update waits for another one to finish before it refuses.
+MANIFEST_LOCK_SECONDS = 30.0
 
-    A reader sees the old file or the new one, never a partial one; on any
-    failure the temporary file is removed and an existing ``path`` is untouched.
+
+class Interrupted(BaseException):
+    """A signal (Ctrl-C, SIGTERM, SIGHUP) received by the lab; ``run.py`` exits with 128 + its number.
+
+    A ``BaseException`` like ``KeyboardInterrupt``, so only cleanup code (which
+    re-raises) sees it on the way out, never a handler of ordinary errors.
     """
-    write_files_atomically([(Path(path), data)])
+
+    def __init__(self, signal_number: int) -> None:
+        super().__init__(signal_number)
+        self.signal_number = signal_number
+
+    @property
+    def name(self) -> str:
+        try:
+            return signal.Signals(self.signal_number).name
+        except ValueError:
+            return f"signal {self.signal_number}"
 
 
-def write_files_atomically(files: list[tuple[Path, bytes]]) -> None:
-    """Write several files so that a failure while writing any of them replaces none.
+# --- content -----------------------------------------------------------------------
+
+
+def content_pieces(content: Content) -> Iterator[bytes]:
+    """The content's pieces in order: ``b"ab"`` -> ``[b"ab"]``; a generator of pieces is passed through."""
+    if isinstance(content, (bytes, bytearray, memoryview)):
+        yield bytes(content)
+        return
+    for piece in content:
+        if not isinstance(piece, (bytes, bytearray, memoryview)):
+            raise TypeError(f"output pieces must be bytes, found {type(piece).__name__}")
+        yield bytes(piece)
+
+
+def write_fully(descriptor: int, piece: bytes, progress: list[int] | None = None) -> int:
+    """Write every byte of ``piece`` to ``descriptor``; a write that makes no progress is ``ENOSPC``.
+
+    ``os.write`` may write less than it was given (a full disk, a file-size
+    limit); the rest is written again, so the next call reports the real error
+    instead of the data being cut silently. ``progress[0]`` (when given) grows
+    with every byte written, so a failure can say how much got through.
+    """
+    view = memoryview(piece)
+    written = 0
+    while written < len(view):
+        count = os.write(descriptor, view[written:])
+        if count <= 0:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        written += count
+        if progress is not None:
+            progress[0] += count
+    return written
+
+
+# --- signals during the write window -------------------------------------------------
+
+
+@contextlib.contextmanager
+def signals_as_exceptions() -> Iterator[None]:
+    """Within the block, SIGINT, SIGTERM and SIGHUP raise ``Interrupted`` so cleanup code runs.
+
+    Handlers can only be set from the main thread; elsewhere the block runs
+    with the signals as they are. The previous handlers come back afterwards.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signal_number: int, frame: object) -> None:
+        raise Interrupted(signal_number)
+
+    previous = {}
+    try:
+        for number in WRITE_WINDOW_SIGNALS:
+            # A signal the lab was started ignoring (SIGHUP under nohup) stays ignored.
+            if signal.getsignal(number) is not signal.SIG_IGN:
+                previous[number] = signal.signal(number, interrupt)
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+@contextlib.contextmanager
+def signals_deferred() -> Iterator[None]:
+    """Hold the write-window signals back for a few statements (a file created and recorded as one step)."""
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, WRITE_WINDOW_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+
+# --- files -------------------------------------------------------------------------
+
+
+def staged_prefix(path: Path) -> str:
+    """The staged file's name prefix: ``.NAME.``, with ``NAME`` cut to ``STAGED_NAME_BYTES`` bytes."""
+    name = os.fsdecode(os.fsencode(path.name)[:STAGED_NAME_BYTES])
+    return f".{name}."
+
+
+def staged_copy(path: Path, data: Content, staged: list[str] | None = None) -> str:
+    """``data`` written and synced to a new temporary file in ``path``'s folder; its name.
+
+    The name is appended to ``staged`` (when given) in the same step that
+    creates the file, so whoever cleans up after an exception or a signal knows it.
+    """
+    with signals_deferred():
+        descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=staged_prefix(path), suffix=".tmp")
+        if staged is not None:
+            staged.append(temporary)
+    try:
+        try:
+            for piece in content_pieces(data):
+                write_fully(descriptor, piece)
+            os.fsync(descriptor)
+        finally:
+            os.close(descriptor)
+        os.chmod(temporary, existing_mode(path))
+    except BaseException:
+        remove_quietly(temporary)
+        raise
+    return temporary
+
+
+def remove_quietly(temporary: str) -> None:
+    """Remove a staged file if it is still there."""
+    try:
+        os.unlink(temporary)
+    except FileNotFoundError:
+        pass
+
+
+def write_files_atomically(files: list[tuple[Path, Content]]) -> dict[Path, int]:
+    """Write several files so that a failure while writing any of them replaces none; bytes per file.
 
     Every file is first written in full to a temporary file beside its
     target; only when all are on disk are they renamed into place. (A rename
     itself failing part-way, which a full disk or a missing permission cannot
-    cause once the files are written, could leave the first renamed.)
+    cause once the files are written, could leave the first renamed.) Any
+    exception, a signal included, removes every staged file before it goes on.
     """
-    staged: list[tuple[str, Path]] = []
+    staged: list[str] = []
+    sizes: dict[Path, int] = {}
+    current = None
     try:
-        for path, data in files:
-            staged.append((staged_copy(path, data), path))
-        for temporary, path in staged:
-            os.replace(temporary, path)
-            sync_folder(path.parent)
-    except BaseException:
-        for temporary, _ in staged:
-            try:
-                os.unlink(temporary)
-            except FileNotFoundError:
-                pass
+        with signals_as_exceptions():
+            for path, data in files:
+                current = Path(path)
+                counter = CountingPieces(data)
+                staged_copy(current, counter, staged)
+                sizes[current] = counter.count
+            # A signal during the renames waits until all are done, so the files land together.
+            with signals_deferred():
+                for temporary, (path, _) in zip(staged, files):
+                    current = Path(path)
+                    os.replace(temporary, path)
+                    sync_folder(current.parent)
+    except BaseException as error:
+        for temporary in staged:
+            remove_quietly(temporary)
+        if isinstance(error, OSError) and error.filename is None and current is not None:
+            # os.write and os.fsync name no file; say which target was being written.
+            error.filename = str(current)
         raise
+    return sizes
 
 
-def staged_copy(path: Path, data: bytes) -> str:
-    """``data`` written and synced to a new temporary file in ``path``'s folder; its name."""
-    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(descriptor, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temporary, existing_mode(path))
-    except BaseException:
-        os.unlink(temporary)
-        raise
-    return temporary
+class CountingPieces:
+    """An iterable over content's pieces that counts the bytes it hands out."""
+
+    def __init__(self, content: Content) -> None:
+        self.content = content
+        self.count = 0
+
+    def __iter__(self) -> Iterator[bytes]:
+        for piece in content_pieces(self.content):
+            self.count += len(piece)
+            yield piece
+
+
+def write_atomically(path: Path, data: Content) -> int:
+    """Write ``data`` to ``path`` through a temporary file in the same folder and ``os.replace``; bytes written.
+
+    A reader sees the old file or the new one, never a partial one; on any
+    failure the temporary file is removed and an existing ``path`` is untouched.
+    """
+    return write_files_atomically([(Path(path), data)])[Path(path)]
 
 
 def sync_folder(folder: Path) -> None:
@@ -89,23 +264,148 @@ def existing_mode(path: Path) -> int:
         return 0o666 & ~umask
 
 
-def checked_output(value: str, protected: tuple[Path, ...]) -> Path | None:
+def write_outputs(files: list[tuple[Path, Content]]) -> dict[Path, int]:
+    """Write output files together (see ``write_files_atomically``); a failure is one usage line."""
+    try:
+        return write_files_atomically(files)
+    except OSError as error:
+        failed = failed_target(error, [Path(path) for path, _ in files])
+        raise UsageError("output_unwritable", printable(str(failed)), error.strerror or str(error)) from error
+
+
+def failed_target(error: OSError, targets: list[Path]) -> Path:
+    """The target an ``OSError`` is about: named by the error, or by its staged file beside it; else the first."""
+    if error.filename:
+        failed = Path(os.fsdecode(error.filename))
+        for target in targets:
+            if failed == target or (failed.parent == target.parent and failed.name.startswith(staged_prefix(target))):
+                return target
+        for target in targets:
+            if failed.parent == target.parent:
+                return target
+    return targets[0]
+
+
+# --- stdout ------------------------------------------------------------------------
+
+
+def stdout_problem() -> str | None:
+    """Why nothing can be written to stdout (closed with ``>&-``), or ``None`` when it is usable."""
+    stream = sys.stdout
+    if stream is None:
+        return "is closed"
+    try:
+        descriptor = stream.fileno()
+    except (AttributeError, ValueError, io.UnsupportedOperation):
+        # A stream without a descriptor (a test's capture) is written through its buffer.
+        return "is closed" if getattr(stream, "closed", False) else None
+    try:
+        os.fstat(descriptor)
+    except OSError:
+        return "is closed"
+    return None
+
+
+def require_stdout() -> None:
+    """Refuse before any work when stdout is closed: every command reports there."""
+    problem = stdout_problem()
+    if problem is not None:
+        raise UsageError("output_unwritable", "stdout", f"{problem}; run the command with stdout open")
+
+
+def write_stdout(data: Content) -> int:
+    """Write every byte of ``data`` to stdout after whatever text was printed before; bytes written.
+
+    A short or failed write (a full disk or a file-size limit behind a
+    redirect, a closed stream) is ``output_unwritable: stdout`` (exit 2). A
+    reader that went away (``| head``) raises ``BrokenPipeError`` for ``run.py``
+    to end quietly.
+    """
+    require_stdout()
+    stream = sys.stdout
+    progress = [0]
+    try:
+        stream.flush()
+        try:
+            descriptor = stream.fileno()
+        except (AttributeError, ValueError, io.UnsupportedOperation):
+            descriptor = None
+        for piece in content_pieces(data):
+            if descriptor is None:
+                stream_write_fully(stream.buffer, piece, progress)
+            else:
+                write_fully(descriptor, piece, progress)
+        if descriptor is None:
+            stream.buffer.flush()
+        return progress[0]
+    except BrokenPipeError:
+        raise
+    except OSError as error:
+        raise UsageError(
+            "output_unwritable",
+            "stdout",
+            f"{error.strerror or error} after {progress[0]:,} bytes; the output is incomplete",
+        ) from error
+
+
+def stream_write_fully(buffer: io.BufferedIOBase, piece: bytes, progress: list[int]) -> None:
+    """Write all of ``piece`` to a binary stream, checking what each write reports (see ``write_fully``)."""
+    view = memoryview(piece)
+    written = 0
+    while written < len(view):
+        count = buffer.write(view[written:])
+        if count is None or count <= 0:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        written += count
+        progress[0] += count
+
+
+def emit_text(text: str) -> int:
+    """Print ``text`` and a newline on stdout through the checked path, encoded as the terminal wants.
+
+    Characters the terminal cannot encode are escaped (``\\xe9``), never a traceback.
+    """
+    stream = sys.stdout
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    return write_stdout((text + "\n").encode(encoding, "backslashreplace"))
+
+
+def emit(data: Content, path: Path | None) -> int:
+    """Write ``data`` to ``path`` atomically, or to stdout when ``path`` is ``None``; bytes written."""
+    if path is None:
+        return write_stdout(data)
+    return write_outputs([(path, data)])[path]
+
+
+def destination(path: Path | None) -> str:
+    """How a report line names where output went: ``stdout`` or the path, escaped if need be."""
+    return "stdout" if path is None else printable(str(path))
+
+
+# --- which outputs the lab will write ------------------------------------------------
+
+
+def checked_output(value: str, protected: tuple[Path, ...], stdout_allowed: bool = True) -> Path | None:
     """The ``--output`` path, refused before any work if writing it would lose something.
 
-    ``-`` means stdout and returns ``None``. Refused: a folder, a missing
-    folder, a link, a device or pipe, one of ``protected`` (the inputs), and a
-    path the lab cannot even look at (no permission, a link loop).
+    ``-`` means stdout and returns ``None``. Refused: a name ending in ``/``
+    (a folder, even a missing one), a folder, a missing folder, a link, a
+    device or pipe, a write-protected file (its protection would be defeated
+    by the rename), one of ``protected`` (the inputs), and a path the lab
+    cannot even look at (no permission, a link loop).
     """
     if value == "-":
         return None
     path = Path(value)
     where = printable(value)
+    if value.endswith(("/", os.sep)) or (os.altsep and value.endswith(os.altsep)):
+        raise UsageError("output_is_folder", where, "ends with '/', which names a folder; name a file to write")
     try:
         mode = os.lstat(path).st_mode if os.path.lexists(path) else None
         folder_exists = os.path.isdir(path.parent)
         # realpath, unlike Path.resolve on Python 3.10-3.12, cannot raise on a link loop.
         resolved = os.path.realpath(path)
-        protected_resolved = [os.path.realpath(protected_path) for protected_path in protected]
+        protected_resolved = {os.path.realpath(protected_path) for protected_path in protected}
     except OSError as error:
         raise UsageError("output_unreadable", where, error.strerror or str(error)) from error
     if mode is not None and stat.S_ISDIR(mode):
@@ -119,46 +419,119 @@ def checked_output(value: str, protected: tuple[Path, ...]) -> Path | None:
             "output_is_link", where, "is a link; replacing it would leave its target stale, so name the file itself"
         )
     if mode is not None and not stat.S_ISREG(mode):
-        raise UsageError(
-            "output_not_file", where, "exists and is not a regular file (a device or a pipe); use '-' for stdout"
-        )
+        hint = "; use '-' for stdout" if stdout_allowed else ""
+        raise UsageError("output_not_file", where, f"exists and is not a regular file (a device or a pipe){hint}")
     if resolved in protected_resolved:
         raise UsageError("output_is_input", where, "is one of the lab's inputs; writing it would destroy it")
+    if mode is not None and is_write_protected(path, mode):
+        raise UsageError(
+            "output_read_only",
+            where,
+            "is write-protected; the lab will not replace it behind its protection (chmod u+w it, or name another file)",
+        )
     return path
 
 
-def write_outputs(files: list[tuple[Path, bytes]]) -> None:
-    """Write output files together (see ``write_files_atomically``); a failure is one usage line."""
+def is_write_protected(path: Path, mode: int) -> bool:
+    """Whether an existing file says "do not write me": no write bit at all, or none for this user.
+
+    The bits are read directly because ``os.access`` always says yes to root.
+    """
+    if not mode & 0o222:
+        return True
+    return os.geteuid() != 0 and not os.access(path, os.W_OK) if hasattr(os, "geteuid") else False
+
+
+def manifest_inputs(manifest_path: Path) -> tuple[Path, ...]:
+    """The manifest and every source path it names, read leniently, for the "output is not an input" check.
+
+    Nothing is verified here (the command that loads the manifest does that);
+    a manifest that cannot be read still protects its own file.
+    """
+    from load_documents import read_manifest_value
+
+    paths = [Path(manifest_path)]
     try:
-        write_files_atomically(files)
-    except OSError as error:
-        # Name the target, not the temporary file beside it that failed.
-        failed = next(
-            (path for path, _ in files if error.filename and Path(error.filename).parent == path.parent), files[0][0]
-        )
-        raise UsageError("output_unwritable", printable(str(failed)), error.strerror or str(error)) from error
-
-
-def emit(data: bytes, path: Path | None) -> None:
-    """Write ``data`` to ``path`` atomically, or to stdout when ``path`` is ``None``."""
-    if path is None:
-        sys.stdout.flush()
-        sys.stdout.buffer.write(data)
-        sys.stdout.buffer.flush()
-    else:
-        write_outputs([(path, data)])
-
-
-def destination(path: Path | None) -> str:
-    """How a report line names where output went: ``stdout`` or the path, escaped if need be."""
-    return "stdout" if path is None else printable(str(path))
+        value = read_manifest_value(Path(manifest_path))
+    except Exception:  # noqa: BLE001 - any unreadable manifest protects only itself; the loader reports why.
+        return tuple(paths)
+    sources = value.get("sources") if type(value) is dict else None
+    for entry in sources if type(sources) is list else ():
+        relative = entry.get("path") if type(entry) is dict else None
+        if type(relative) is str and relative:
+            paths.append(Path(manifest_path).parent / relative)
+    return tuple(paths)
 
 
 def checked_report(value: str, output: Path | None, protected: tuple[Path, ...]) -> Path:
     """The ``--html`` path, refused like ``--output`` and also when it names the result file."""
     if value == "-":
         raise UsageError("html_to_stdout", value, "the report is a page to open in a browser; name a file")
-    path = checked_output(value, protected)
+    path = checked_output(value, protected, stdout_allowed=False)
     if output is not None and os.path.realpath(path) == os.path.realpath(output):
         raise UsageError("html_is_output", value, "is also the --output file; name another file for the report")
     return path
+
+
+# --- the manifest lock ---------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def manifest_lock(manifest_path: Path, timeout: float = MANIFEST_LOCK_SECONDS) -> Iterator[None]:
+    """Hold the lock every manifest update takes: an exclusive ``flock`` on the manifest's folder.
+
+    Read the manifest, change it and write it back inside the block; another
+    update of any manifest in the same folder waits for the block to end (up
+    to ``timeout`` seconds, then ``manifest_locked``, exit 2). Locking the
+    folder rather than a lock file beside the manifest leaves nothing behind.
+    The lock is advisory: only the lab's own commands honour it.
+    """
+    # Imported here: flock is POSIX, and only a manifest update needs it.
+    import fcntl
+
+    folder = Path(manifest_path).parent
+    where = printable(str(manifest_path))
+    try:
+        descriptor = os.open(folder, os.O_RDONLY)
+    except OSError as error:
+        raise UsageError("output_unwritable", where, error.strerror or str(error)) from error
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise UsageError(
+                        "manifest_locked",
+                        where,
+                        f"another command has been updating a manifest in its folder for over {timeout:g} s; "
+                        "nothing was changed, run this one again when it ends",
+                    ) from None
+                time.sleep(0.005)
+        yield
+    finally:
+        os.close(descriptor)
+
+
+def update_manifest(manifest_path: Path, change: Callable[[bytes | None], bytes | None]) -> bytes | None:
+    """Apply ``change`` to the manifest's current bytes under ``manifest_lock``; what was written, if anything.
+
+    ``change`` gets the bytes on disk at the moment the lock is held (``None``
+    for a missing manifest) and returns the new bytes, or ``None`` to leave it
+    as it is. Concurrent updates therefore each see the previous one's result.
+    """
+    with manifest_lock(manifest_path):
+        try:
+            current = Path(manifest_path).read_bytes()
+        except FileNotFoundError:
+            current = None
+        except OSError as error:
+            raise UsageError(
+                "output_unreadable", printable(str(manifest_path)), error.strerror or str(error)
+            ) from error
+        new = change(current)
+        if new is not None:
+            emit(new, Path(manifest_path))
+        return new

@@ -7,32 +7,41 @@
     python run.py pin docs/a.md --manifest M   pin a file (or re-pin it after an edit)
     python run.py sweep                    chunk counts and kept pairs over a range of sizes
 
-Exit codes: 0 ok, 1 refused input or a failed validation, 2 usage.
+Exit codes: 0 ok, 1 refused input or a failed validation, 2 usage or an output
+the lab cannot write, 128 + N when stopped by signal N (130 for Ctrl-C).
 Every refusal is one line on stderr: ``error: <code>: <where>: <what>``.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import os
+import signal
 import sys
 import textwrap
 from pathlib import Path
 
 import chunk_index
 import load_documents
+import outputs
 import span_checks
 import summary
 import validate
-from errors import IngestionError, UsageError, counted, printable
+from errors import IngestionError, UsageError, counted, one_line, printable
 from indented_json import saved_json_bytes
 from load_documents import load_manifest
-from outputs import checked_output, checked_report, destination, emit, write_outputs
+from outputs import checked_output, checked_report, destination, emit, emit_text, write_outputs
 from strict_json import read_json_file
+
+# The lab's own version, printed by ``--version``; the saved formats carry their own versions.
+LAB_VERSION = "1.1.0"
 
 EXIT_OK = 0
 EXIT_REFUSED = 1
 EXIT_USAGE = 2
+# A process ended by a signal exits with 128 + its number (130 for Ctrl-C), as shells report it.
+EXIT_SIGNAL_BASE = 128
 DEFAULT_MANIFEST = Path(__file__).resolve().parent / "manifest.json"
 
 EXIT_CODES_HELP = """\
@@ -42,7 +51,10 @@ exit codes:
      saved result or index that does not re-derive exactly
   2  usage: unknown command or option, or an output the lab will not or
      cannot write (a folder, a missing folder, a link, a device, one of the
-     inputs, no permission, a full disk)
+     inputs, a write-protected file, no permission, a full disk, a closed
+     stdout), or a manifest another command kept locked
+  130 interrupted by Ctrl-C (143 SIGTERM, 129 SIGHUP): every output file is
+     whole or as it was, and no temporary file is left
 
 Every refusal is one line on stderr: error: <code>: <where>: <what>
 """
@@ -51,6 +63,14 @@ Every refusal is one line on stderr: error: <code>: <where>: <what>
 def manifest_argument(value: str | None) -> Path:
     """The ``--manifest`` given, or the lab's own ``manifest.json`` beside ``run.py``."""
     return DEFAULT_MANIFEST if value is None else Path(value)
+
+
+def report(text: str, to_stderr: bool = False) -> None:
+    """A line (or lines) for the person at the terminal: stdout through the checked write path, or stderr."""
+    if to_stderr:
+        print(text, file=sys.stderr)
+    else:
+        emit_text(text)
 
 
 # --- commands --------------------------------------------------------------------
@@ -74,13 +94,15 @@ def run_build(args: argparse.Namespace) -> int:
     write_outputs(files)
     if output is None:
         emit(result_bytes, None)
-    report = sys.stderr if output is None else sys.stdout
     names = tuple(check.name for check in manifest.span_checks)
     # The index sizes are read off the bytes just written rather than saving each index again.
-    print(summary.summary_table(result, names, summary.saved_index_sizes(result_bytes)), file=report)
-    print(f"wrote {destination(output)}", file=report)
+    lines = [
+        summary.summary_table(result, names, summary.saved_index_sizes(result_bytes)),
+        f"wrote {destination(output)}",
+    ]
     if html_path is not None:
-        print(f"wrote {destination(html_path)}", file=report)
+        lines.append(f"wrote {destination(html_path)}")
+    report("\n".join(lines), to_stderr=output is None)
     return EXIT_OK
 
 
@@ -117,18 +139,18 @@ def run_validate(args: argparse.Namespace) -> int:
     )
     shown_file = printable(args.file)
     lines = [f"ok: {shown_file}: {kind} re-derived exactly: {checked}"]
-    if args.pins_manifest is not None or recorded:
+    if args.manifest is not None or recorded:
         import source_pins
 
-        if args.pins_manifest is not None:
-            source_pins.require_current(kind, artifact, load_manifest(Path(args.pins_manifest)), shown_file)
-            lines.append(f"ok: {shown_file}: current: its documents match the pins of {printable(args.pins_manifest)}")
+        if args.manifest is not None:
+            source_pins.require_current(kind, artifact, load_manifest(Path(args.manifest)), shown_file)
+            lines.append(f"ok: {shown_file}: current: its documents match the pins of {printable(args.manifest)}")
         problems = source_pins.index_id_mismatches(indexes, recorded)
         if problems:
             raise IngestionError("index_id_mismatch", shown_file, "; ".join(problems))
         if recorded:
             lines.append(f"ok: {shown_file}: index ids match the recorded ones ({', '.join(recorded)})")
-    print("\n".join(lines))
+    report("\n".join(lines))
     return EXIT_OK
 
 
@@ -142,7 +164,7 @@ def run_diff(args: argparse.Namespace) -> int:
     if args.json:
         emit(saved_json_bytes(reembed.diff_json(diff)), None)
     else:
-        print(reembed.diff_summary(diff))
+        report(reembed.diff_summary(diff))
     return EXIT_OK
 
 
@@ -151,12 +173,12 @@ def run_export(args: argparse.Namespace) -> int:
     import reembed
 
     source = Path(args.file)
-    output = checked_output(args.export_output, (source,))
+    # Neither the saved file nor the manifest (given, or the lab's own) nor a source it pins may be overwritten.
+    output = checked_output(args.export_output, (source, *outputs.manifest_inputs(manifest_argument(args.manifest))))
     index = reembed.exported_index(source, args.policy)
     emit(reembed.export_lines(index), output)
-    report = sys.stderr if output is None else sys.stdout
     exported = counted(len(index["chunks"]), f"{args.policy} chunk")
-    print(f"exported {exported} (index {index['index_id'][:12]}) to {destination(output)}", file=report)
+    report(f"exported {exported} (index {index['index_id'][:12]}) to {destination(output)}", to_stderr=output is None)
     return EXIT_OK
 
 
@@ -183,39 +205,64 @@ def recorded_index_ids(pairs: list[tuple[str, str]]) -> dict[str, str]:
 
 
 def run_pin(args: argparse.Namespace) -> int:
-    """Pin files into a manifest (or re-pin them after an edit) and rewrite it atomically."""
+    """Pin files into a manifest (or re-pin them after an edit) and rewrite it atomically, under the manifest lock."""
     import source_pins
 
+    if args.manifest is None:
+        raise UsageError("usage", "pin", "pin needs --manifest M: the manifest to update or start")
+    # Everything typed here is stored in the manifest, which holds UTF-8 text only.
+    for path in args.paths:
+        require_utf8_argument("PATH", path)
     metadata = {field: getattr(args, field) for field in source_pins.METADATA_FIELDS}
+    for field, value in metadata.items():
+        if value is not None:
+            require_utf8_argument(f"--{field.replace('_', '-')}", value)
     if len(args.paths) > 1 and any(value is not None for value in metadata.values()):
         raise UsageError(
             "pin_metadata", "pin", "--source-id, --title, --version, --url and --fact-status need exactly one PATH"
         )
     requests = [source_pins.PinRequest(path, **metadata) for path in args.paths]
     # The manifest is rewritten in place, so it must be a writable regular file (or new).
-    manifest_path = checked_output(args.pin_manifest, ())
+    manifest_path = checked_output(args.manifest, (), stdout_allowed=False)
     if manifest_path is None:
         raise UsageError("manifest_to_stdout", "--manifest", "pin rewrites a manifest file; name one")
-    outcome = source_pins.pin_sources(manifest_path, requests)
-    if outcome.manifest_bytes is not None:
-        emit(outcome.manifest_bytes, manifest_path)
-    for change in outcome.changes:
-        print("\n".join(source_pins.pin_report(change)))
+    # Read, change and write under one lock: a concurrent pin waits and then sees this one's sources.
+    with outputs.manifest_lock(manifest_path):
+        outcome = source_pins.pin_sources(manifest_path, requests)
+        if outcome.manifest_bytes is not None:
+            emit(outcome.manifest_bytes, manifest_path)
+    lines = ["\n".join(source_pins.pin_report(change)) for change in outcome.changes]
     shown_manifest = destination(manifest_path)
-    print(f"wrote {shown_manifest}" if outcome.manifest_bytes is not None else f"manifest unchanged: {shown_manifest}")
+    lines.append(
+        f"wrote {shown_manifest}" if outcome.manifest_bytes is not None else f"manifest unchanged: {shown_manifest}"
+    )
+    report("\n".join(lines))
     return EXIT_OK
+
+
+def require_utf8_argument(option: str, value: str) -> None:
+    """Refuse an argument holding a byte that is not UTF-8 (``surrogateescape`` in argv) before it reaches a file."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise UsageError(
+            "argument_not_utf8",
+            option,
+            f"{printable(value)} holds a byte that is not UTF-8 at character {error.start}; the manifest stores UTF-8 text",
+        ) from None
 
 
 def run_sweep(args: argparse.Namespace) -> int:
     """Print chunk counts, mean lengths and kept pairs over a range of sizes, and each pair's smallest target."""
     import size_sweep
 
-    manifest = load_manifest(manifest_argument(args.sweep_manifest or args.manifest))
+    manifest = load_manifest(manifest_argument(args.manifest))
     sizes = tuple(sorted(set(args.sizes))) if args.sizes else size_sweep.DEFAULT_SIZES
     if len(sizes) > size_sweep.MAX_SIZE_COUNT:
         raise UsageError("too_many_sizes", "--sizes", f"{len(sizes)} sizes; at most {size_sweep.MAX_SIZE_COUNT}")
+    size_sweep.require_bounded_sweep(manifest, sizes)
     sweep = size_sweep.run_sweep(manifest, sizes)
-    print(size_sweep.sweep_json(sweep) if args.json else size_sweep.sweep_table(sweep))
+    report(size_sweep.sweep_json(sweep) if args.json else size_sweep.sweep_table(sweep))
     return EXIT_OK
 
 
@@ -235,7 +282,15 @@ class LabArgumentParser(argparse.ArgumentParser):
     """An argparse parser whose usage errors are one line, like every other refusal."""
 
     def error(self, message: str) -> None:
-        self.exit(EXIT_USAGE, f"error: usage: {self.prog}: {message} (see --help)\n")
+        # argparse quotes some values and not others; one_line makes any of them one inert line.
+        self.exit(EXIT_USAGE, f"error: usage: {self.prog}: {one_line(message)} (see --help)\n")
+
+    def _print_message(self, message: str, file=None) -> None:
+        # argparse drops a failed write silently; --help and --version go through the checked stdout path instead.
+        if message and file is sys.stdout:
+            emit_text(message.rstrip("\n"))
+        else:
+            super()._print_message(message, file)
 
 
 DIFF_DESCRIPTION = """\
@@ -268,71 +323,46 @@ def wrapped(text: str) -> str:
     return "\n\n".join(textwrap.fill(" ".join(paragraph.split()), 78) for paragraph in text.strip().split("\n\n"))
 
 
+MANIFEST_HELP = (
+    "manifest of pinned sources and span checks (default: manifest.json beside run.py); "
+    "source paths are relative to its folder; also accepted before the command"
+)
+
+
 def add_command(
-    commands: argparse._SubParsersAction, name: str, summary: str, description: str
+    commands: argparse._SubParsersAction, name: str, summary: str, description: str, example: str
 ) -> argparse.ArgumentParser:
-    """A subcommand parser with the lab's exit-code table under its help."""
+    """A subcommand parser with an example and the lab's exit-code table under its help."""
     return commands.add_parser(
         name,
         help=summary,
         description=wrapped(description),
-        epilog=EXIT_CODES_HELP,
+        epilog=f"example:\n{textwrap.indent(textwrap.dedent(example).strip(), '  ')}\n\n{EXIT_CODES_HELP}",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The main job's options and one subparser per command, each with the exit-code table."""
-    parser = LabArgumentParser(
-        prog="run.py",
-        usage="%(prog)s [--manifest M] --output FILE [--html FILE]\n       %(prog)s COMMAND [options]",
-        description=wrapped(
-            "The chunk-boundary lab: build fixed-char, paragraph and heading-aware chunk "
-            "indexes of hash-pinned sources and show whether an API instruction and the "
-            "qualifier after it land in the same chunk.\n\n"
-            "The main job (no command): load the manifest, build the three indexes, compare "
-            "every span check and write the result to --output. The commands below look at, "
-            "check or extend what it does; each has its own --help."
-        ),
-        epilog=EXIT_CODES_HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.add_argument(
-        "--manifest",
-        metavar="M",
-        default=None,
-        help="manifest of pinned sources and span checks (default: manifest.json beside run.py); "
-        "source paths are relative to its folder",
-    )
-    parser.add_argument(
-        "--output",
-        metavar="FILE",
-        help="write the result JSON here, atomically; '-' for stdout (the table then goes to stderr)",
-    )
-    parser.add_argument(
-        "--html",
-        metavar="FILE",
-        help="also write a self-contained HTML report of every policy's chunks here, atomically",
-    )
-    parser.set_defaults(handler=run_build)
-    commands = parser.add_subparsers(title="commands", metavar="COMMAND", prog="run.py")
-    validate = commands.add_parser(
+def add_manifest_option(
+    command: argparse.ArgumentParser, help_text: str = MANIFEST_HELP, required: bool = False
+) -> None:
+    """``--manifest M`` after the command, read together with one given before it (see ``merged_manifest``)."""
+    suffix = " (required, here or before the command)" if required else ""
+    command.add_argument("--manifest", dest="command_manifest", metavar="M", default=None, help=help_text + suffix)
+
+
+def add_validate_command(commands: argparse._SubParsersAction) -> None:
+    validate = add_command(
+        commands,
         "validate",
-        help="re-derive a saved result or index and refuse any difference",
-        description=wrapped(
-            "Re-derive every index in FILE (a whole result or a single saved index) from its "
-            "documents and config, recompute a result's comparisons, and refuse any difference, "
-            "even when its hashes were recomputed to match."
-        ),
-        epilog=EXIT_CODES_HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        "re-derive a saved result or index and refuse any difference",
+        "Re-derive every index in FILE (a whole result or a single saved index) from its documents and config, "
+        "recompute a result's comparisons, and refuse any difference, even when its hashes were recomputed to "
+        "match. With --manifest, also refuse a result whose documents no longer match that manifest's pins.",
+        "python run.py validate result.json --manifest manifest.json",
     )
     validate.add_argument("file", metavar="FILE", help="a saved result.json or a single saved index")
-    validate.add_argument(
-        "--manifest",
-        dest="pins_manifest",
-        metavar="M",
-        help="also refuse a result whose documents (or span checks) no longer match this manifest's pins",
+    add_manifest_option(
+        validate, "also refuse a result whose documents (or span checks) no longer match this manifest's pins"
     )
     validate.add_argument(
         "--index-id",
@@ -344,21 +374,28 @@ def build_parser() -> argparse.ArgumentParser:
         help="refuse unless POLICY's index has this full index id (repeatable); catches a result re-forged end to end",
     )
     validate.set_defaults(handler=run_validate)
-    show = add_command(commands, "show", "print each policy's chunks over the source text", SHOW_DESCRIPTION)
-    show.add_argument("--policy", choices=chunk_index.POLICY_NAMES, help="show only this policy (default: all three)")
-    # SUPPRESS keeps a --manifest given before the command from being reset to the default.
-    show.add_argument(
-        "--manifest",
-        metavar="M",
-        default=argparse.SUPPRESS,
-        help="manifest of pinned sources and span checks (default: manifest.json beside run.py)",
+
+
+def add_show_command(commands: argparse._SubParsersAction) -> None:
+    show = add_command(
+        commands,
+        "show",
+        "print each policy's chunks over the source text",
+        SHOW_DESCRIPTION,
+        "python run.py show --policy heading-aware | less -R",
     )
+    show.add_argument("--policy", choices=chunk_index.POLICY_NAMES, help="show only this policy (default: all three)")
+    add_manifest_option(show)
     show.set_defaults(handler=run_show)
+
+
+def add_diff_command(commands: argparse._SubParsersAction) -> None:
     diff = add_command(
         commands,
         "diff",
         "which chunk ids two saved files keep, remove and add, and which embeddings to compute",
         DIFF_DESCRIPTION,
+        "python run.py diff old-result.json result.json --policy heading-aware",
     )
     diff.add_argument("old", metavar="OLD", help="the saved result or index embedded so far")
     diff.add_argument("new", metavar="NEW", help="the saved result or index to embed next")
@@ -373,8 +410,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--json", action="store_true", help="print the diff as JSON (shape in README) instead of a summary"
     )
     diff.set_defaults(handler=run_diff)
+
+
+def add_export_command(commands: argparse._SubParsersAction) -> None:
     export = add_command(
-        commands, "export", "write one policy's chunks as JSON Lines upsert records", EXPORT_DESCRIPTION
+        commands,
+        "export",
+        "write one policy's chunks as JSON Lines upsert records",
+        EXPORT_DESCRIPTION,
+        "python run.py export result.json --policy heading-aware --output chunks.jsonl",
     )
     export.add_argument("file", metavar="FILE", help="a saved result.json or a single saved index")
     export.add_argument(
@@ -385,24 +429,28 @@ def build_parser() -> argparse.ArgumentParser:
         dest="export_output",
         metavar="FILE",
         default="-",
-        help="write the JSON Lines here, atomically; '-' (the default) for stdout",
+        help="write the JSON Lines here, atomically; '-' (the default) for stdout; never FILE, the manifest or a source",
+    )
+    add_manifest_option(
+        export, "the manifest whose file and sources --output must not overwrite (default: the lab's own)"
     )
     export.set_defaults(handler=run_export)
+
+
+def add_pin_command(commands: argparse._SubParsersAction) -> None:
     pin = add_command(
         commands,
         "pin",
         "pin files into a manifest, or re-pin them after an edit",
-        (
-            "Check each PATH as a build would (inside the manifest's folder, no link, size bound, UTF-8, "
-            "a heading at offset 0), record its sha256 in the manifest and rewrite the manifest atomically. "
-            "A missing manifest is started. Re-pinning changes the document revision and every chunk id of that "
-            "source; a span check the edit made stale is refused and the manifest left unchanged."
-        ),
+        "Check each PATH as a build would (inside the manifest's folder, no link, size bound, UTF-8, "
+        "a heading at offset 0), record its sha256 in the manifest and rewrite the manifest atomically. "
+        "A missing manifest is started. Re-pinning changes the document revision and every chunk id of that "
+        "source; a span check the edit made stale is refused and the manifest left unchanged. "
+        "Concurrent pins into one folder's manifests take turns (a lock on the folder), so none is lost.",
+        "python run.py pin --manifest my/manifest.json my/docs/guide.md --title 'User guide' --version 2.0",
     )
     pin.add_argument("paths", metavar="PATH", nargs="+", help="a source file inside the manifest's folder")
-    pin.add_argument(
-        "--manifest", dest="pin_manifest", metavar="M", required=True, help="the manifest to update or start"
-    )
+    add_manifest_option(pin, "the manifest to update or start", required=True)
     pin.add_argument(
         "--source-id", dest="source_id", help="id of a new source (default: the file name without extension)"
     )
@@ -413,25 +461,85 @@ def build_parser() -> argparse.ArgumentParser:
         "--fact-status", dest="fact_status", help="what is known of its accuracy (default for a new source: unstated)"
     )
     pin.set_defaults(handler=run_pin)
+
+
+def add_sweep_command(commands: argparse._SubParsersAction) -> None:
+    # The bounds are written out rather than read from size_sweep, which the main job need not import.
     sweep = add_command(
         commands,
         "sweep",
         "chunk counts and kept pairs for a range of heading-aware targets and fixed-char widths",
-        (
-            "Cut the manifest's sources at each size with the heading-aware and fixed-char rules and show chunk "
-            "count, mean chunk length and pairs kept together, then each pair's smallest heading-aware target. "
-            "Sweep sizes are never saved; saved indexes keep the three supported configs."
-        ),
+        "Cut the manifest's sources at each size with the heading-aware and fixed-char rules and show chunk "
+        "count, mean chunk length and pairs kept together, then each pair's smallest heading-aware target. "
+        "Sweep sizes are never saved; saved indexes keep the three supported configs. "
+        "At most 1,000 sizes, and at most 2,000,000 span checks times sizes (see docs/strict-input.md).",
+        "python run.py sweep --manifest my/manifest.json --sizes 200 400 800",
     )
-    sweep.add_argument(
-        "--manifest", dest="sweep_manifest", metavar="M", help="manifest to sweep (default: the main --manifest)"
+    add_manifest_option(
+        sweep, "manifest to sweep (default: manifest.json beside run.py); also accepted before the command"
     )
     sweep.add_argument(
         "--sizes", nargs="+", type=sweep_size, metavar="N", help="sizes to try (default: 40 to 600 in steps of 20)"
     )
     sweep.add_argument("--json", action="store_true", help="print the sweep as JSON for plotting")
     sweep.set_defaults(handler=run_sweep)
+
+
+# One line per command: a new command is one ``add_..._command`` function and one entry here.
+COMMANDS = (
+    add_validate_command,
+    add_show_command,
+    add_diff_command,
+    add_export_command,
+    add_pin_command,
+    add_sweep_command,
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The main job's options and one subparser per command (see ``COMMANDS``), each with an example."""
+    parser = LabArgumentParser(
+        prog="run.py",
+        usage="%(prog)s [--manifest M] --output FILE [--html FILE]\n       %(prog)s [--manifest M] COMMAND [options]",
+        description=wrapped(
+            "The chunk-boundary lab: build fixed-char, paragraph and heading-aware chunk "
+            "indexes of hash-pinned sources and show whether an API instruction and the "
+            "qualifier after it land in the same chunk.\n\n"
+            "The main job (no command): load the manifest, build the three indexes, compare "
+            "every span check and write the result to --output. The commands below look at, "
+            "check or extend what it does; each has its own --help."
+        ),
+        epilog="example:\n  python run.py --output result.json --html report.html\n\n" + EXIT_CODES_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s (chunk-boundary lab) {LAB_VERSION}")
+    parser.add_argument("--manifest", metavar="M", default=None, help=MANIFEST_HELP)
+    parser.add_argument(
+        "--output",
+        metavar="FILE",
+        help="write the result JSON here, atomically; '-' for stdout (the table then goes to stderr)",
+    )
+    parser.add_argument(
+        "--html",
+        metavar="FILE",
+        help="also write a self-contained HTML report of every policy's chunks here, atomically",
+    )
+    parser.set_defaults(handler=run_build)
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND", prog="run.py")
+    for add in COMMANDS:
+        add(commands)
     return parser
+
+
+def merged_manifest(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """One ``args.manifest`` from ``--manifest`` given before the command, after it, or both alike."""
+    after = getattr(args, "command_manifest", None)
+    if after is not None and args.manifest is not None and after != args.manifest:
+        parser.error(
+            f"--manifest is given twice with different values ({printable(args.manifest)} and {printable(after)})"
+        )
+    if after is not None:
+        args.manifest = after
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -440,18 +548,26 @@ def main(argv: list[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.handler is run_build and args.output is None:
-        parser.error("the main job needs --output FILE (or --output - for stdout)")
-    misplaced = misplaced_options(args)
-    if misplaced:
-        parser.error(
-            f"{' and '.join(misplaced)} before the command would be ignored by it; give the command's own options after its name"
-        )
+    arguments = sys.argv[1:] if argv is None else list(argv)
     try:
+        # Every command reports on stdout: with it closed, refuse before writing anything anywhere.
+        outputs.require_stdout()
+        parser = build_parser()
+        if not arguments:
+            sys.stderr.write(parser.format_usage())
+            print("error: usage: run.py: no command or --output given; run.py --help explains each", file=sys.stderr)
+            return EXIT_USAGE
+        args = parser.parse_args(arguments)
+        merged_manifest(parser, args)
+        if args.handler is run_build and args.output is None:
+            parser.error("the main job needs --output FILE (or --output - for stdout)")
+        misplaced = misplaced_options(args)
+        if misplaced:
+            parser.error(
+                f"{' and '.join(misplaced)} before the command would be ignored by it; give the command's own options after its name"
+            )
         exit_code = args.handler(args)
-        sys.stdout.flush()
+        outputs.write_stdout(b"")
         return exit_code
     except UsageError as error:
         print(f"error: {error}", file=sys.stderr)
@@ -459,25 +575,40 @@ def main(argv: list[str] | None = None) -> int:
     except IngestionError as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_REFUSED
+    except (KeyboardInterrupt, outputs.Interrupted) as interruption:
+        number = getattr(interruption, "signal_number", signal.SIGINT)
+        name = interruption.name if isinstance(interruption, outputs.Interrupted) else "SIGINT"
+        print(
+            f"error: interrupted: run.py: stopped by {name}; every output file is whole or as it was", file=sys.stderr
+        )
+        return EXIT_SIGNAL_BASE + number
     except BrokenPipeError:
         # The reader went away (``| head``): stop quietly.
         silence_stdout()
         return EXIT_OK
     except OSError as error:
         # Files are read and written through functions that turn their
-        # OSErrors into one-line refusals naming the file; an error without a
-        # file name is stdout itself failing (a full disk behind a redirect).
-        if error.filename is not None:
-            print(f"error: file_error: {printable(str(error.filename))}: {error.strerror or error}", file=sys.stderr)
-            return EXIT_REFUSED
-        silence_stdout()
-        print(f"error: output_unwritable: stdout: {error.strerror or error}", file=sys.stderr)
-        return EXIT_USAGE
+        # OSErrors into one-line refusals naming the file; one that escapes
+        # them is still one line, never a traceback. Without a file name it is
+        # a stream failing outside the write path (argparse printing --help).
+        if error.filename is None:
+            print(f"error: output_unwritable: stdout: {one_line(error.strerror or str(error))}", file=sys.stderr)
+            return EXIT_USAGE
+        where = printable(os.fsdecode(error.filename))
+        print(f"error: file_error: {where}: {one_line(error.strerror or str(error))}", file=sys.stderr)
+        return EXIT_REFUSED
 
 
 def misplaced_options(args: argparse.Namespace) -> list[str]:
     """Main-job options given with a command that does not read them, which would drop them silently."""
-    readers = {run_build: {"output", "html", "manifest"}, run_show: {"manifest"}, run_sweep: {"manifest"}}
+    readers = {
+        run_build: {"output", "html", "manifest"},
+        run_show: {"manifest"},
+        run_sweep: {"manifest"},
+        run_validate: {"manifest"},
+        run_export: {"manifest"},
+        run_pin: {"manifest"},
+    }
     used = readers.get(args.handler, set())
     return [
         f"--{name}"
@@ -488,8 +619,11 @@ def misplaced_options(args: argparse.Namespace) -> list[str]:
 
 def silence_stdout() -> None:
     """Point stdout at the null device so Python's exit-time flush cannot fail again."""
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (AttributeError, ValueError, OSError, io.UnsupportedOperation):
+        pass
 
 
 if __name__ == "__main__":

@@ -13,15 +13,13 @@ dozens of sizes cheap; the spans are the same ``chunk_index`` cuts for a build.
 
 from __future__ import annotations
 
-import heapq
 import json
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
-from typing import Iterator
 
 import chunk_index
 import markdown_grammar
-from errors import printable
+from errors import UsageError, printable
 from load_documents import MAX_SOURCE_BYTES, Manifest, SpanCheck
 from summary import NO_SPAN_CHECKS
 
@@ -33,6 +31,9 @@ DEFAULT_SIZES = tuple(range(40, 601, 20))
 # sizes than this is a plot of noise.
 MAX_SIZE = MAX_SOURCE_BYTES
 MAX_SIZE_COUNT = 1000
+# Span checks times sizes: each is one bisection per size, so 2,000,000 runs in
+# seconds; beyond it the sweep is refused up front (``require_bounded_sweep``).
+MAX_SWEEP_CELLS = 2_000_000
 
 NEVER_ACROSS_HEADING = "never: a heading separates them"
 NEVER_IN_HEADING = "never: a span touches a heading line, which no chunk holds"
@@ -60,62 +61,131 @@ def holds(chunk: tuple[int, int], span: tuple[int, int]) -> bool:
     return chunk[0] <= span[0] and span[1] <= chunk[1]
 
 
-def keeps_pair(chunks: list[tuple[int, int]], check: SpanCheck) -> bool:
-    """Whether one chunk of the pair's source holds both its spans."""
-    instruction = (check.instruction.start, check.instruction.end)
-    qualifier = (check.qualifier.start, check.qualifier.end)
-    return any(holds(chunk, instruction) and holds(chunk, qualifier) for chunk in chunks)
+@dataclass(frozen=True)
+class SourceLayout:
+    """One source's text, sections and each section's paragraphs, found once and reused for every size."""
+
+    text: str
+    sections: tuple[markdown_grammar.Section, ...]
+    paragraphs: tuple[tuple[tuple[int, int], ...], ...]
 
 
-def source_chunks(config: dict, text: str, sections: list[markdown_grammar.Section]) -> list[tuple[int, int]]:
-    """Every chunk span ``config`` cuts from one source, section by section, as a build would."""
-    return [span for section in sections for span in chunk_index.section_chunk_spans(config, text, section)]
+def source_layout(text: str, where: str) -> SourceLayout:
+    """The sections of ``text`` and their paragraphs, which no size changes."""
+    sections = tuple(markdown_grammar.heading_sections(text, where))
+    paragraphs = tuple(
+        tuple(markdown_grammar.paragraph_spans(text, section.body_start, section.body_end)) for section in sections
+    )
+    return SourceLayout(text, sections, paragraphs)
 
 
-def policy_row(config: dict, texts: dict[str, str], sections: dict[str, list], checks: tuple[SpanCheck, ...]) -> dict:
-    """Chunk count, mean chunk length and kept pairs for one config over every source."""
-    chunks = {source_id: source_chunks(config, text, sections[source_id]) for source_id, text in texts.items()}
-    lengths = [end - start for spans in chunks.values() for start, end in spans]
-    kept = [check.name for check in checks if keeps_pair(chunks[check.source_id], check)]
+def source_chunks(config: dict, layout: SourceLayout) -> list[tuple[int, int]]:
+    """Every chunk span ``config`` cuts from one source, section by section, as a build would.
+
+    The same cuts as ``chunk_index.section_chunk_spans``, with the paragraphs
+    found once per source instead of once per size.
+    """
+    strategy = config["strategy"]
+    chunks: list[tuple[int, int]] = []
+    for section, paragraphs in zip(layout.sections, layout.paragraphs):
+        if strategy == "fixed-char":
+            chunks.extend(
+                chunk_index.fixed_char_spans(layout.text, section.body_start, section.body_end, config["max_chars"])
+            )
+        elif strategy == "paragraph":
+            chunks.extend(paragraphs)
+        elif paragraphs and paragraphs[-1][1] - paragraphs[0][0] <= config["max_chars"]:
+            # The whole section fits the target: one group, as grouped_spans would find one paragraph at a time.
+            chunks.append((paragraphs[0][0], paragraphs[-1][1]))
+        else:
+            chunks.extend(chunk_index.grouped_spans(list(paragraphs), config["max_chars"]))
+    return chunks
+
+
+def pair_reach(check: SpanCheck) -> tuple[str, int, int]:
+    """A check as its source and the stretch a chunk must hold to keep it: first start to last end."""
+    return (
+        check.source_id,
+        min(check.instruction.start, check.qualifier.start),
+        max(check.instruction.end, check.qualifier.end),
+    )
+
+
+def keeps_pair(chunks: list[tuple[int, int]], starts: list[int], check: SpanCheck) -> bool:
+    """Whether one chunk of the pair's source holds both its spans.
+
+    A source's chunks are in offset order and do not overlap, so only the last
+    chunk starting at or before the pair's first character can hold the pair:
+    one bisection per pair instead of a look at every chunk.
+    """
+    _, low, high = pair_reach(check)
+    position = bisect_right(starts, low) - 1
+    return position >= 0 and chunks[position][1] >= high
+
+
+def policy_row(
+    config: dict,
+    layouts: dict[str, SourceLayout],
+    checks: tuple[SpanCheck, ...],
+    reaches: list[tuple[str, int, int]] | None = None,
+) -> dict:
+    """Chunk count, mean chunk length and kept pairs for one config over every source.
+
+    Kept pairs are found as ``keeps_pair`` does, inlined over each check's
+    reach (``pair_reach``, computed once per sweep): this loop runs checks
+    times sizes times.
+    """
+    if reaches is None:
+        reaches = [pair_reach(check) for check in checks]
+    chunks = {source_id: source_chunks(config, layout) for source_id, layout in layouts.items()}
+    starts = {source_id: [start for start, _ in spans] for source_id, spans in chunks.items()}
+    ends = {source_id: [end for _, end in spans] for source_id, spans in chunks.items()}
+    count = sum(len(spans) for spans in chunks.values())
+    characters = sum(sum(ends[source_id]) - sum(starts[source_id]) for source_id in chunks)
+    kept = []
+    for check, (source_id, low, high) in zip(checks, reaches):
+        position = bisect_right(starts[source_id], low) - 1
+        if position >= 0 and ends[source_id][position] >= high:
+            kept.append(check.name)
     return {
-        "chunk_count": len(lengths),
-        "mean_chunk_chars": round(sum(lengths) / len(lengths), 1) if lengths else 0.0,
+        "chunk_count": count,
+        "mean_chunk_chars": round(characters / count, 1) if count else 0.0,
         "pairs_kept_together": len(kept),
         "kept_pairs": kept,
     }
 
 
-def section_holding(sections: list[markdown_grammar.Section], start: int, end: int) -> markdown_grammar.Section | None:
-    """The section whose body holds all of ``[start, end)``, or ``None`` (a heading line or a heading in between)."""
-    for section in sections:
-        if section.body_start <= start and end <= section.body_end:
-            return section
+def section_holding(sections: tuple[markdown_grammar.Section, ...], start: int, end: int) -> int | None:
+    """The position of the section whose body holds all of ``[start, end)``, or ``None`` (a heading line or a heading in between)."""
+    position = bisect_right([section.body_start for section in sections], start) - 1
+    if position >= 0 and end <= sections[position].body_end:
+        return position
     return None
 
 
-def grouping_thresholds(paragraphs: list[tuple[int, int]], floor: int) -> Iterator[int]:
-    """Every distinct ``later_end - earlier_start`` of ``paragraphs`` that is at least ``floor``, ascending.
+def group_holding_walk(paragraphs: list[tuple[int, int]], start: int, target: int) -> tuple[bool, int | None]:
+    """Whether greedy grouping at ``target`` puts ``paragraphs[-1]`` in a group starting at or before ``start``,
+    and the next target at which any group walked here would change (``None``: none would).
 
-    These are the only targets at which greedy grouping can change. They are
-    merged lazily from one increasing run per earlier paragraph, so a long
-    section costs memory in its paragraph count, not its square.
-    ``list(grouping_thresholds([(0, 10), (11, 20), (21, 40)], 1))`` -> ``[20, 29, 40]``.
+    The walk jumps from group to group by bisection, so it costs the number of
+    groups before the last paragraph's, not the number of paragraphs.
     """
     ends = [paragraph_end for _, paragraph_end in paragraphs]
-    runs = []
-    for earlier, (earlier_start, _) in enumerate(paragraphs):
-        later = max(earlier + 1, bisect_left(ends, earlier_start + floor))
-        if later < len(paragraphs):
-            runs.append((ends[later] - earlier_start, earlier, later))
-    heapq.heapify(runs)
-    previous = None
-    while runs:
-        threshold, earlier, later = heapq.heappop(runs)
-        if threshold != previous:
-            yield threshold
-            previous = threshold
-        if later + 1 < len(paragraphs):
-            heapq.heappush(runs, (ends[later + 1] - paragraphs[earlier][0], earlier, later + 1))
+    last = len(paragraphs) - 1
+    group = 0
+    change = None
+    while True:
+        group_start = paragraphs[group][0]
+        if group_start > start:
+            # This group and every later one start after the pair: it cannot be held.
+            return False, change
+        following = max(group + 1, bisect_right(ends, group_start + target, group, last + 1))
+        if following > last:
+            return True, change
+        # The target at which this group would take in one more paragraph.
+        grows_at = ends[following] - group_start
+        change = grows_at if change is None else min(change, grows_at)
+        group = following
 
 
 def smallest_grouping_target(paragraphs: list[tuple[int, int]], start: int, end: int) -> int | None:
@@ -124,39 +194,48 @@ def smallest_grouping_target(paragraphs: list[tuple[int, int]], start: int, end:
     Greedy grouping is not monotonic in the target: a larger target can pull
     an earlier paragraph into a group and push the pair's boundary between its
     spans. But the groups change only where ``paragraph_end - group_start``
-    crosses the target, with ``group_start`` some earlier paragraph's start, so
-    trying each such difference (and 1, where every paragraph stands alone) is
-    exact. ``smallest_grouping_target([(0, 10), (11, 20), (21, 40)], 11, 40)``
+    crosses the target, so the search tries a target, and if the pair is not
+    held jumps straight to the smallest target at which one of the groups it
+    walked would change; targets in between give the same groups. It starts
+    at the least target that could hold the pair in a group of several
+    paragraphs (from the last paragraph starting at or before ``start`` to the
+    first one reaching ``end``). ``smallest_grouping_target([(0, 10), (11, 20), (21, 40)], 11, 40)``
     -> ``40`` (at 29, which is ``40 - 11``, the first two group and the pair splits).
     """
-
-    def kept(target: int) -> bool:
-        return any(holds(group, (start, end)) for group in chunk_index.grouped_spans(relevant, target))
-
     # Paragraphs after the first one reaching ``end`` cannot move the start of
     # the group that must hold the span, so they are left out of the search.
-    last = next((index for index, (_, paragraph_end) in enumerate(paragraphs) if paragraph_end >= end), None)
-    if last is None:
+    ends = [paragraph_end for _, paragraph_end in paragraphs]
+    last = bisect_left(ends, end)
+    if last == len(paragraphs):
         return None
     relevant = paragraphs[: last + 1]
-    if kept(1):
+    first = bisect_right([paragraph_start for paragraph_start, _ in relevant], start) - 1
+    if first < 0:
+        return None
+    if first == last:
+        # One paragraph holds the span: it stands alone (or in a group) at every target.
         return 1
-    # A group of several paragraphs spans at most the target, so it must be at least the span.
-    return next((target for target in grouping_thresholds(relevant, end - start) if kept(target)), None)
+    target = relevant[last][1] - relevant[first][0]
+    while True:
+        held, change = group_holding_walk(relevant, start, target)
+        if held:
+            return target
+        if change is None:
+            return None
+        target = change
 
 
-def pair_target(check: SpanCheck, text: str, sections: list[markdown_grammar.Section]) -> PairTarget:
+def pair_target(check: SpanCheck, layout: SourceLayout) -> PairTarget:
     """The smallest heading-aware target for one declared pair, with a verdict a person reads."""
-    instruction = section_holding(sections, check.instruction.start, check.instruction.end)
-    qualifier = section_holding(sections, check.qualifier.start, check.qualifier.end)
+    instruction = section_holding(layout.sections, check.instruction.start, check.instruction.end)
+    qualifier = section_holding(layout.sections, check.qualifier.start, check.qualifier.end)
     if instruction is None or qualifier is None:
         return PairTarget(check, None, NEVER_IN_HEADING)
     if instruction != qualifier:
         return PairTarget(check, None, NEVER_ACROSS_HEADING)
-    paragraphs = markdown_grammar.paragraph_spans(text, instruction.body_start, instruction.body_end)
     start = min(check.instruction.start, check.qualifier.start)
     end = max(check.instruction.end, check.qualifier.end)
-    target = smallest_grouping_target(paragraphs, start, end)
+    target = smallest_grouping_target(list(layout.paragraphs[instruction]), start, end)
     if target is None:
         return PairTarget(check, None, NEVER_OUTSIDE_PARAGRAPHS)
     if target == 1:
@@ -164,27 +243,44 @@ def pair_target(check: SpanCheck, text: str, sections: list[markdown_grammar.Sec
     return PairTarget(check, target, str(target))
 
 
+def require_bounded_sweep(manifest: Manifest, sizes: tuple[int, ...]) -> None:
+    """Refuse up front a sweep whose span checks times sizes exceeds ``MAX_SWEEP_CELLS``.
+
+    Each size costs one cut of the sources plus one bisection per span check,
+    so this bound (with ``MAX_SIZE_COUNT`` and the manifest's size bound)
+    keeps a sweep to seconds rather than letting it run for hours.
+    """
+    cells = len(manifest.span_checks) * len(sizes)
+    if cells > MAX_SWEEP_CELLS:
+        raise UsageError(
+            "sweep_too_large",
+            "--sizes",
+            f"{len(manifest.span_checks):,} span checks x {len(sizes):,} sizes = {cells:,} verdicts; "
+            f"at most {MAX_SWEEP_CELLS:,}: sweep fewer sizes (--sizes) or a manifest with fewer checks",
+        )
+
+
 def run_sweep(manifest: Manifest, sizes: tuple[int, ...]) -> dict:
     """The sweep as plain data: one row per size, the paragraph policy for reference, and each pair's target."""
-    texts = {source["source_id"]: source["text"] for source in manifest.sources}
-    sections = {source_id: markdown_grammar.heading_sections(text, source_id) for source_id, text in texts.items()}
+    layouts = {source["source_id"]: source_layout(source["text"], source["source_id"]) for source in manifest.sources}
     checks = manifest.span_checks
+    reaches = [pair_reach(check) for check in checks]
     rows = [
         {
             "size": size,
             **{
-                strategy: policy_row(sweep_config(strategy, size), texts, sections, checks)
+                strategy: policy_row(sweep_config(strategy, size), layouts, checks, reaches)
                 for strategy in SWEPT_POLICIES
             },
         }
         for size in sizes
     ]
-    targets = [pair_target(check, texts[check.source_id], sections[check.source_id]) for check in checks]
+    targets = [pair_target(check, layouts[check.source_id]) for check in checks]
     return {
         "sizes": list(sizes),
         "pair_count": len(checks),
         "rows": rows,
-        "paragraph": policy_row(chunk_index.policy_config("paragraph"), texts, sections, checks),
+        "paragraph": policy_row(chunk_index.policy_config("paragraph"), layouts, checks),
         "pairs": [
             {
                 "name": found.check.name,

@@ -2,8 +2,11 @@
 
     python tests/benchmark.py                    N = 50 and 4N = 200, three runs each
     python tests/benchmark.py --sizes 20 80 --runs 5 --startup-runs 20
+    python tests/benchmark.py --peers            the lab against other chunking libraries
 
-Exit status 0 when every target is met, 1 when one is missed.
+Exit status 0 when every target is met, 1 when one is missed. With
+``--peers`` only the peer comparison runs and its one target decides: 0 when
+it is met for every policy (or no peer library is installed), 1 when missed.
 
 Not a unit test (unittest discovery collects only ``test*.py``): it takes tens of
 seconds and its figures depend on the machine. It writes a deterministic corpus
@@ -25,12 +28,34 @@ too. Figures are medians over the runs; the two sizes are interleaved so
 other load on the machine falls on both alike. Startup is timed last: the
 median of ``run.py --output FILE`` on the fixture against
 ``python -c "import json, hashlib"``.
+
+Peers (``--peers``): the lab's three indexes against the closest calls of
+other chunking libraries, where the user has installed them in their own
+environment; the lab and its tests never need them::
+
+    pip install langchain-text-splitters chonkie semantic-text-splitter
+
+On the same synthetic corpus, for each size and policy, it times the lab's
+full index (``build_index``: ids, line numbers and hashes included) and each
+installed library's plain chunking of the same texts, interleaved run by run
+so other load on the machine falls on all alike, and prints the medians and
+the ratio lab / fastest peer. Beside them, ``lab spans`` times the lab's
+boundary rule alone (text slices, no records), so the table shows how much of
+the index's time is the rule and how much its ids, line numbers and hashes.
+The target, on the larger size: the lab at most ``PEER_TARGET`` (1.5) times
+the fastest peer for every policy. A library that is not installed is skipped
+with one line. The peers' rules are not the lab's (see ``PEER_CALLS_NOTE``),
+so their chunks differ; the chunk counts are printed beside the times to show
+by how much. ``--startup-runs`` and ``--verify`` do not apply.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import hashlib
+import importlib.metadata
+import importlib.util
 import json
 import os
 import random
@@ -42,6 +67,7 @@ import tempfile
 import time
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 PHASES = ("load", "build", "write", "validate")
@@ -54,6 +80,9 @@ BUILD_TARGET = 2.0
 VALIDATE_TARGET = 2.5
 GROWTH_TARGET = 4.4
 MEMORY_TARGET = 4.0
+# The lab's full index against the fastest installed peer's plain chunking (issue #13).
+PEER_TARGET = 1.5
+PEER_INSTALL = "pip install langchain-text-splitters chonkie semantic-text-splitter"
 
 INSTRUCTION = "Call save_copy(path, text)"
 QUALIFIER = "This operation refuses an existing path."
@@ -423,6 +452,291 @@ def report(small: dict, large: dict, startup: tuple[float, float] | None) -> lis
     return missed
 
 
+# --- peers: the closest calls of other chunking libraries --------------------------
+
+# Why these calls: each library's nearest rule to each policy, on characters.
+PEER_CALLS_NOTE = """\
+The peers split whole documents: none of them drops heading lines from the
+chunks as the lab does, so each heading becomes a chunk or part of one.
+fixed-char: LangChain and chonkie cut plain 80-character slices across
+headings; semantic-text-splitter has no plain slicing, only its largest
+semantic units up to 80 characters (words, sentences).
+paragraph: one chunk per blank-line paragraph, forced with a capacity of 1
+that no paragraph fits, so nothing is merged and, with no finer separator,
+nothing is cut; semantic-text-splitter always fills chunks up to a capacity
+and has no such rule.
+heading-aware: split at headings, then at blank lines, and merge neighbours
+up to 220 characters; a longer paragraph stays whole in LangChain and
+chonkie as in the lab, while semantic-text-splitter cuts it at sentences.\
+"""
+# A LangChain regex separator that cuts before a heading line, leaving its "#" in place.
+LANGCHAIN_HEADING_BREAK = r"\n(?=#{1,6} )"
+
+PeerCalls = dict[str, tuple[str, Callable[[str], list]]]
+# The contenders that are the lab's own: its full index, which the target is
+# about, and its boundary rule alone, which shows how much of the index's time
+# goes to ids, line numbers and hashes rather than to finding boundaries.
+LAB = "lab"
+LAB_SPANS = "lab spans"
+
+
+def langchain_calls() -> PeerCalls:
+    """``langchain-text-splitters``: its closest call to each policy, as (printed call, text -> chunks)."""
+    from langchain_text_splitters import CharacterTextSplitter, RecursiveCharacterTextSplitter
+
+    fixed = CharacterTextSplitter(separator="", chunk_size=80, chunk_overlap=0, strip_whitespace=False)
+    paragraph = RecursiveCharacterTextSplitter(separators=["\n\n"], chunk_size=1, chunk_overlap=0)
+    heading = RecursiveCharacterTextSplitter(
+        separators=[LANGCHAIN_HEADING_BREAK, "\n\n"], is_separator_regex=True, chunk_size=220, chunk_overlap=0
+    )
+    return {
+        "fixed-char": (
+            'CharacterTextSplitter(separator="", chunk_size=80, chunk_overlap=0, strip_whitespace=False)',
+            fixed.split_text,
+        ),
+        "paragraph": (
+            'RecursiveCharacterTextSplitter(separators=["\\n\\n"], chunk_size=1, chunk_overlap=0)',
+            paragraph.split_text,
+        ),
+        "heading-aware": (
+            'RecursiveCharacterTextSplitter(separators=[r"\\n(?=#{1,6} )", "\\n\\n"], is_separator_regex=True, '
+            "chunk_size=220, chunk_overlap=0)",
+            heading.split_text,
+        ),
+    }
+
+
+def chonkie_calls() -> PeerCalls:
+    """``chonkie``: its closest call to each policy, counting characters, as (printed call, text -> chunks)."""
+    from chonkie import RecursiveChunker, TokenChunker
+    from chonkie.types import RecursiveLevel, RecursiveRules
+
+    fixed = TokenChunker(tokenizer="character", chunk_size=80, chunk_overlap=0)
+    # min_characters_per_chunk=1: its default (24) would glue a heading line to the next paragraph.
+    paragraph = RecursiveChunker(
+        tokenizer="character",
+        chunk_size=1,
+        rules=RecursiveRules([RecursiveLevel(delimiters=["\n\n"])]),
+        min_characters_per_chunk=1,
+    )
+    heading = RecursiveChunker(
+        tokenizer="character",
+        chunk_size=220,
+        rules=RecursiveRules(
+            [RecursiveLevel(delimiters=["\n#"], include_delim="next"), RecursiveLevel(delimiters=["\n\n"])]
+        ),
+        min_characters_per_chunk=1,
+    )
+    return {
+        "fixed-char": ('TokenChunker(tokenizer="character", chunk_size=80, chunk_overlap=0)', fixed.chunk),
+        "paragraph": (
+            'RecursiveChunker(tokenizer="character", chunk_size=1, '
+            'rules=RecursiveRules([RecursiveLevel(delimiters=["\\n\\n"])]), min_characters_per_chunk=1)',
+            paragraph.chunk,
+        ),
+        "heading-aware": (
+            'RecursiveChunker(tokenizer="character", chunk_size=220, rules=RecursiveRules(['
+            'RecursiveLevel(delimiters=["\\n#"], include_delim="next"), RecursiveLevel(delimiters=["\\n\\n"])])'
+            ", min_characters_per_chunk=1)",
+            heading.chunk,
+        ),
+    }
+
+
+def semantic_text_splitter_calls() -> PeerCalls:
+    """``semantic-text-splitter``: its closest call to each policy it has, as (printed call, text -> chunks)."""
+    from semantic_text_splitter import MarkdownSplitter, TextSplitter
+
+    return {
+        "fixed-char": ("TextSplitter(80, trim=False)", TextSplitter(80, trim=False).chunks),
+        "heading-aware": ("MarkdownSplitter(220, trim=False)", MarkdownSplitter(220, trim=False).chunks),
+    }
+
+
+# (name as printed, import name, pip package, its calls); imported only by --peers.
+PEERS = (
+    ("langchain", "langchain_text_splitters", "langchain-text-splitters", langchain_calls),
+    ("chonkie", "chonkie", "chonkie", chonkie_calls),
+    ("semantic-text-splitter", "semantic_text_splitter", "semantic-text-splitter", semantic_text_splitter_calls),
+)
+
+
+def installed_peers() -> tuple[dict[str, PeerCalls], list[str]]:
+    """The calls of every installed peer library by name, and one line for each library skipped."""
+    calls = {}
+    lines = []
+    for name, module, package, library_calls in PEERS:
+        if importlib.util.find_spec(module) is None:
+            lines.append(f"skipped: {name} not installed (pip install {package})")
+            continue
+        try:
+            calls[name] = library_calls()
+        except ImportError as error:
+            lines.append(f"skipped: {name} is installed but does not import: {error}")
+            continue
+        lines.append(f"{name}: {package} {importlib.metadata.version(package)}")
+    return calls, lines
+
+
+def show_progress(message: str) -> None:
+    """Rewrite the one progress line on stderr, only when stderr is a terminal; ``""`` clears it."""
+    if sys.stderr.isatty():
+        sys.stderr.write(f"\r\x1b[K{message}")
+        sys.stderr.flush()
+
+
+def timed(work: Callable[[], object]) -> tuple[float, object]:
+    """Seconds ``work()`` takes and what it returned, after a collection so no earlier garbage is charged to it."""
+    gc.collect()
+    started = time.perf_counter()
+    value = work()
+    return time.perf_counter() - started, value
+
+
+def peer_corpus(count: int, base: Path | None) -> tuple[dict, ...]:
+    """The benchmark's corpus of ``count`` documents, loaded as the lab loads it (sources with their text)."""
+    load_documents = lab_modules().load_documents
+    with tempfile.TemporaryDirectory(prefix="chunk-lab-bench-", dir=base) as temporary:
+        return load_documents.load_manifest(write_corpus(Path(temporary), count)).sources
+
+
+def contenders(
+    policy: str, sources: tuple[dict, ...], calls: dict[str, PeerCalls]
+) -> list[tuple[str, Callable[[], list[list]]]]:
+    """Work to time for one policy: the lab's full index of ``sources``, its spans alone, each peer's chunks.
+
+    Each work returns its chunks as lists, so every chunk is still alive when
+    the clock stops, as the lab's index is, and is counted after it.
+    """
+    chunk_index = lab_modules().chunk_index
+    texts = [source["text"] for source in sources]
+    config = chunk_index.policy_config(policy)
+
+    def lab() -> list[list]:
+        return [chunk_index.build_index(chunk_index.policy_config(policy), sources)["chunks"]]
+
+    def lab_spans() -> list[list]:
+        # Text slices, as the peers return them.
+        return [
+            [
+                text[start:end]
+                for section in chunk_index.heading_sections(text)
+                for start, end in chunk_index.section_chunk_spans(config, text, section)
+            ]
+            for text in texts
+        ]
+
+    works = [(LAB, lab), (LAB_SPANS, lab_spans)]
+    for name, library_calls in calls.items():
+        if policy in library_calls:
+            split = library_calls[policy][1]
+            works.append((name, lambda split=split: [split(text) for text in texts]))
+    return works
+
+
+def measure_peers(sizes: tuple[int, ...], runs: int, base: Path | None, calls: dict[str, PeerCalls]) -> dict:
+    """Medians and chunk counts by size, policy and contender (``LAB``, ``LAB_SPANS`` or a peer's name)."""
+    chunk_index = lab_modules().chunk_index
+    corpora = {count: peer_corpus(count, base) for count in sizes}
+    seconds: dict[tuple[int, str, str], list[float]] = {}
+    chunks: dict[tuple[int, str, str], int] = {}
+    # Interleave lab and peers, policy by policy and size by size, within every run.
+    for run in range(runs):
+        for count in sizes:
+            for policy in chunk_index.POLICY_NAMES:
+                for name, work in contenders(policy, corpora[count], calls):
+                    show_progress(f"peers: run {run + 1}/{runs}, N = {count}, {policy}, {name}")
+                    elapsed, produced = timed(work)
+                    seconds.setdefault((count, policy, name), []).append(elapsed)
+                    chunks[(count, policy, name)] = sum(map(len, produced))
+                    del produced
+    show_progress("")
+    source_bytes = {
+        count: sum(len(source["text"].encode("utf-8")) for source in sources) for count, sources in corpora.items()
+    }
+    return {
+        "seconds": {key: statistics.median(values) for key, values in seconds.items()},
+        "chunks": chunks,
+        "source_bytes": source_bytes,
+        "runs": runs,
+    }
+
+
+def peer_table(figures: dict, count: int, names: list[str], cell: Callable[[tuple], str]) -> None:
+    """Print one row per policy and one column per contender; ``-`` where a peer has no such call."""
+    chunk_index = lab_modules().chunk_index
+    widths = [max(len(name), 9) for name in names]
+    print(f"  {'policy':<14}" + "".join(f"{name:>{width + 2}}" for name, width in zip(names, widths)))
+    for policy in chunk_index.POLICY_NAMES:
+        cells = [cell((count, policy, name)) if (count, policy, name) in figures["seconds"] else "-" for name in names]
+        print(f"  {policy:<14}" + "".join(f"{text:>{width + 2}}" for text, width in zip(cells, widths)))
+
+
+def fastest_peer(figures: dict, count: int, policy: str) -> tuple[str, float] | None:
+    """The peer with the lowest median on ``count`` documents under ``policy``, or None if no peer has a call."""
+    peers = [
+        (seconds, name)
+        for (size, each_policy, name), seconds in figures["seconds"].items()
+        if size == count and each_policy == policy and name not in (LAB, LAB_SPANS)
+    ]
+    if not peers:
+        return None
+    seconds, name = min(peers)
+    return name, seconds
+
+
+def peer_report(figures: dict, sizes: tuple[int, ...], calls: dict[str, PeerCalls]) -> list[str]:
+    """The printed tables, ratios and the peer target's verdicts; returns the missed ones."""
+    chunk_index = lab_modules().chunk_index
+    names = [LAB, LAB_SPANS, *calls]
+    print("\npeer calls (closest to each policy):")
+    for name, library_calls in calls.items():
+        for policy in chunk_index.POLICY_NAMES:
+            call = library_calls[policy][0] if policy in library_calls else "no equivalent"
+            print(f"  {name} {policy}: {call}")
+    print("\n" + PEER_CALLS_NOTE)
+    for count in sizes:
+        print(
+            f"\nN = {count} documents, {megabytes(figures['source_bytes'][count])} of sources; "
+            f"median seconds of {figures['runs']} run(s) (lab: full index; lab spans and peers: plain chunking)"
+        )
+        peer_table(figures, count, names, lambda key: f"{figures['seconds'][key]:.3f}")
+        print("  chunks")
+        peer_table(figures, count, names, lambda key: str(figures["chunks"][key]))
+
+    large = max(sizes)
+    missed = []
+    print(f"\npeer target on N = {large}: lab's full index <= {PEER_TARGET}x the fastest installed peer")
+    for policy in chunk_index.POLICY_NAMES:
+        fastest = fastest_peer(figures, large, policy)
+        if fastest is None:
+            print(f"  {policy:<14}no peer has an equivalent")
+            continue
+        name, seconds = fastest
+        ratio = figures["seconds"][(large, policy, LAB)] / seconds
+        verdict = "ok" if ratio <= PEER_TARGET else "MISSED"
+        print(f"  {policy:<14}{ratio:>7.2f}x {name:<24}{verdict}")
+        if verdict != "ok":
+            missed.append(f"{policy} {ratio:.2f}x {name}")
+    return missed
+
+
+def run_peers(sizes: tuple[int, ...], runs: int, base: Path | None) -> int:
+    """The ``--peers`` mode: exit status 0 when the peer target is met or no peer is installed, 1 when missed."""
+    calls, lines = installed_peers()
+    for line in lines:
+        print(line)
+    if not calls:
+        print(f"no peer library installed, nothing to compare; in your own environment: {PEER_INSTALL}")
+        return 0
+    missed = peer_report(measure_peers(sizes, runs, base, calls), sizes, calls)
+    if missed:
+        print(f"\nmissed: {'; '.join(missed)}")
+        return 1
+    print("\npeer target met")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="benchmark.py", description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -450,6 +764,15 @@ def main(argv: list[str] | None = None) -> int:
         help="also check, after all timings and peaks, that the written bytes equal json.dumps(result, indent=2) "
         "and every chunk and index id equals its digest (slow)",
     )
+    parser.add_argument(
+        "--peers",
+        action="store_true",
+        help="instead of the phases, time the lab's full index against the closest calls of the chunking "
+        "libraries installed in this environment (LangChain, chonkie, semantic-text-splitter; each one "
+        f"missing is skipped), medians over --runs on both --sizes; target on the larger size: the lab at most "
+        f"{PEER_TARGET}x the fastest peer for every policy, exit 1 if missed. To install them in your own venv: "
+        f"{PEER_INSTALL}",
+    )
     parser.add_argument("--one", type=int, metavar="N", help=argparse.SUPPRESS)
     parser.add_argument("--folder", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--validate-peak", type=Path, metavar="FILE", help=argparse.SUPPRESS)
@@ -460,6 +783,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.validate_peak is not None:
         print(json.dumps(measure_validate_peak(args.validate_peak)))
         return 0
+
+    if args.peers:
+        return run_peers(tuple(args.sizes), args.runs, args.tmp)
 
     small_count, large_count = args.sizes
     runs = {small_count: [], large_count: []}

@@ -6,6 +6,9 @@ Tests never write into the working tree: every file they make lives in a
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import io
 import json
 import os
 import shutil
@@ -13,7 +16,9 @@ import subprocess
 import sys
 import tempfile
 import unittest
+from dataclasses import dataclass
 from pathlib import Path
+from unittest import mock
 
 import chunk_index
 import span_checks
@@ -25,10 +30,87 @@ MANIFEST = ROOT / "manifest.json"
 SOURCE_NAMES = ("aster-copy-v1.md", "aster-copy-v2.md")
 
 
+@dataclass
+class Completed:
+    """What a run of ``run.py`` gave: exit code and the text of stdout and stderr (as ``CompletedProcess``)."""
+
+    args: list[str]
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+class FullDisk(io.RawIOBase):
+    """A stream that takes ``capacity`` bytes, writes short at the edge, then fails with ``ENOSPC`` like a full disk."""
+
+    def __init__(self, capacity: int) -> None:
+        super().__init__()
+        self.capacity = capacity
+        self.data = bytearray()
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data) -> int:
+        room = self.capacity - len(self.data)
+        if room <= 0:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        taken = bytes(data[:room])
+        self.data.extend(taken)
+        return len(taken)
+
+    def getvalue(self) -> bytes:
+        return bytes(self.data)
+
+
 def run_lab(
+    *args: str,
+    cwd: Path | None = None,
+    env: dict | None = None,
+    stdin: str | None = None,
+    stdout_capacity: int | None = None,
+) -> Completed:
+    """Run ``run.main(ARGS)`` in this process as a user would run ``python run.py ARGS``, capturing text output.
+
+    Working folder, environment and the three standard streams are swapped in
+    for the call and restored after it; ``PYTHONIOENCODING`` picks the
+    encoding of the captured streams, as it would for a real process. Exit
+    codes from argparse (``--help``, usage errors) are caught like a process's.
+    ``stdout_capacity`` puts stdout on a ``FullDisk`` of that many bytes.
+    Only what a real process alone shows (signals, closed or full streams, a
+    terminal) needs ``run_lab_process``.
+    """
+    import run
+
+    environment = env or {}
+    encoding = (environment.get("PYTHONIOENCODING") or "utf-8").split(":")[0]
+    stdout_bytes = io.BytesIO() if stdout_capacity is None else FullDisk(stdout_capacity)
+    stderr_bytes = io.BytesIO()
+    stdout = io.TextIOWrapper(stdout_bytes, encoding=encoding, errors="strict", newline="\n", write_through=True)
+    stderr = io.TextIOWrapper(
+        stderr_bytes, encoding=encoding, errors="backslashreplace", newline="\n", write_through=True
+    )
+    previous_folder = os.getcwd()
+    try:
+        with mock.patch.dict(os.environ, environment), mock.patch.object(sys, "stdin", io.StringIO(stdin or "")):
+            with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+                os.chdir(cwd or ROOT)
+                try:
+                    code = run.main(list(args))
+                except SystemExit as leaving:
+                    code = leaving.code if isinstance(leaving.code, int) else 2
+                stderr.flush()
+    finally:
+        os.chdir(previous_folder)
+    return Completed(
+        list(args), code, stdout_bytes.getvalue().decode("utf-8", "replace"), stderr_bytes.getvalue().decode("utf-8")
+    )
+
+
+def run_lab_process(
     *args: str, cwd: Path | None = None, env: dict | None = None, stdin: str | None = None
 ) -> subprocess.CompletedProcess:
-    """Run ``python run.py ARGS`` as a user would, capturing text output."""
+    """Run ``python run.py ARGS`` as a separate process, for what only a real process shows."""
     return subprocess.run(
         [sys.executable, str(RUN_PY), *args],
         cwd=cwd or ROOT,
@@ -89,7 +171,9 @@ class LabTestCase(unittest.TestCase):
         path.write_text(json.dumps(value, indent=2, ensure_ascii=False), encoding="utf-8")
         return path
 
-    def assert_one_line_refusal(self, completed: subprocess.CompletedProcess, code: str, exit_code: int = 1) -> None:
+    def assert_one_line_refusal(
+        self, completed: Completed | subprocess.CompletedProcess, code: str, exit_code: int = 1
+    ) -> None:
         """The run failed with ``exit_code`` and one ``error: <code>: …`` line, no traceback."""
         self.assertEqual(completed.returncode, exit_code, completed.stderr)
         lines = completed.stderr.splitlines()

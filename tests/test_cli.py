@@ -165,27 +165,31 @@ class RefusedRuns(LabTestCase):
         self.assertNotIn("\x1b", completed.stderr)
 
     def test_a_full_stdout_is_one_line(self):
+        # One real process on /dev/full; the write path's own cases run in-process in test_write_path.
         if not os.path.exists("/dev/full"):
             self.skipTest("no /dev/full on this system")
-        for args in (["--output", "-"], ["validate", str(ROOT / "expected-result.json")]):
-            with self.subTest(args=args):
-                with open("/dev/full", "w") as full:
-                    completed = subprocess.run(
-                        [sys.executable, str(RUN_PY), *args], stdout=full, stderr=subprocess.PIPE, text=True, timeout=60
-                    )
-                self.assertEqual(completed.returncode, 2, completed.stderr)
-                self.assertEqual(
-                    completed.stderr.splitlines(), ["error: output_unwritable: stdout: No space left on device"]
-                )
+        with open("/dev/full", "w") as full:
+            completed = subprocess.run(
+                [sys.executable, str(RUN_PY), "--output", "-"],
+                stdout=full,
+                stderr=subprocess.PIPE,
+                text=True,
+                timeout=60,
+            )
+        self.assertEqual(completed.returncode, 2, completed.stderr)
+        self.assertEqual(
+            completed.stderr.splitlines(),
+            ["error: output_unwritable: stdout: No space left on device after 0 bytes; the output is incomplete"],
+        )
 
     def test_usage_errors(self):
         misplaced = [
             ["--output", "x.json", "validate", "expected-result.json"],
             ["--html", "x.html", "export", "expected-result.json", "--policy", "paragraph"],
             ["--output", "x.jsonl", "export", "expected-result.json", "--policy", "paragraph"],
-            ["--manifest", "manifest.json", "validate", "expected-result.json"],
+            ["--manifest", "manifest.json", "diff", "expected-result.json", "expected-result.json"],
         ]
-        for args in ([], ["--bogus"], ["validate"], ["explode"], *misplaced):
+        for args in (["--bogus"], ["validate"], ["explode"], *misplaced):
             with self.subTest(args=args):
                 self.assert_one_line_refusal(run_lab(*args), "usage", exit_code=2)
 
@@ -265,7 +269,10 @@ class Imports(LabTestCase):
             text=True,
             timeout=60,
         )
+        # The one end-to-end run of the main job as a user types it: the reference, byte for byte.
         self.assertEqual(completed.returncode, 0, completed.stderr)
+        self.assertEqual((self.folder / "r.json").read_bytes(), (ROOT / "expected-result.json").read_bytes())
+        self.assertEqual(completed.stdout.splitlines()[-1], "wrote r.json")
         saved = json.loads((self.folder / "r.json").read_text(encoding="utf-8"))
         self.assertEqual(validate.validate_artifact(saved)[0], "result")
 
@@ -280,14 +287,14 @@ class AtomicWrite(LabTestCase):
         staged = outputs.staged_copy
         calls = []
 
-        def fail_on_second(path, data):
+        def fail_on_second(path, data, *staged_names):
             calls.append(path)
             if len(calls) == 2:
                 raise OSError(28, "No space left on device", str(path))
-            return staged(path, data)
+            return staged(path, data, *staged_names)
 
         with mock.patch.object(outputs, "staged_copy", side_effect=fail_on_second):
-            code = run.main(["--output", str(result), "--html", str(report)])
+            code = run_lab("--output", str(result), "--html", str(report)).returncode
         self.assertEqual(code, run.EXIT_USAGE)
         self.assertEqual(result.read_bytes(), b"old result\n")
         self.assertEqual(sorted(path.name for path in self.folder.iterdir()), ["result.json"])

@@ -569,7 +569,6 @@ class SweepTests(OwnDocumentsTestCase):
                             size_sweep.smallest_grouping_target(paragraphs, start, end),
                             brute_force(paragraphs, start, end),
                         )
-        self.assertEqual(list(size_sweep.grouping_thresholds([(0, 10), (11, 20), (21, 40)], 1)), [20, 29, 40])
         # At 29 (= 40 - 11) the first two paragraphs group and the pair splits.
         self.assertEqual(size_sweep.smallest_grouping_target([(0, 10), (11, 20), (21, 40)], 11, 40), 40)
 

@@ -358,10 +358,6 @@ class ExportTest(ReembedTestCase):
         )
 
 
-if __name__ == "__main__":
-    unittest.main()
-
-
 class ExportLineBreaksTest(unittest.TestCase):
     def test_unicode_line_separators_stay_inside_one_record(self):
         text = "# T\n\nfirst\u2028second\u2029third\x85fourth\n"
@@ -379,3 +375,7 @@ class ExportLineBreaksTest(unittest.TestCase):
         exported = reembed.export_lines(index).decode("utf-8")
         self.assertEqual(len(exported.splitlines()), 1)
         self.assertEqual(json.loads(exported)["text"], "first\u2028second\u2029third\x85fourth\n")
+
+
+if __name__ == "__main__":
+    unittest.main()

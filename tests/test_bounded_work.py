@@ -1,0 +1,125 @@
+"""Bounded work: pair lookups by bisection give exactly what a look at every chunk gives, and ceilings refuse up front.
+
+Speed itself is measured in ``tests/benchmark.py``, never timed here; these
+tests hold the fast lookups equal to the plain definitions they replace.
+"""
+
+from __future__ import annotations
+
+import random
+import unittest
+from unittest import mock
+
+import size_sweep
+import span_checks
+from load_documents import Span, SpanCheck
+from tests.support import LabTestCase, fixture_result, run_lab
+
+
+def ordered_chunks(generator: random.Random, count: int) -> list[dict]:
+    """Chunks in offset order that never overlap, with gaps, as every policy cuts them."""
+    chunks = []
+    position = generator.randint(0, 3)
+    for order in range(count):
+        length = generator.randint(1, 12)
+        chunks.append({"order": order, "chunk_id": f"c{order}", "start": position, "end": position + length})
+        position += length + generator.randint(0, 3)
+    return chunks
+
+
+def holds(chunk: dict, start: int, end: int) -> bool:
+    return chunk["start"] <= start and end <= chunk["end"]
+
+
+class SourceChunkLookups(unittest.TestCase):
+    """``SourceChunks`` against the definitions: every chunk looked at."""
+
+    def test_lookups_equal_the_definitions(self):
+        generator = random.Random(12)
+        for trial in range(150):
+            chunks = ordered_chunks(generator, generator.randint(0, 12))
+            if trial % 3 == 0:
+                # Out of order: the lookups must fall back to looking at every chunk.
+                generator.shuffle(chunks)
+            lookup = span_checks.source_chunks(chunks)
+            reach = (chunks[-1]["end"] if chunks else 0) + 5
+            for _ in range(20):
+                start = generator.randint(0, reach)
+                end = generator.randint(start + 1, reach + 1)
+                with self.subTest(chunks=chunks, span=(start, end)):
+                    self.assertEqual(list(lookup.holding(start, end)), [c for c in chunks if holds(c, start, end)])
+                    self.assertEqual(
+                        list(lookup.touching(start, end)),
+                        [c for c in chunks if c["start"] < end and start < c["end"]],
+                    )
+                    edges = [edge for c in chunks for edge in (c["start"], c["end"]) if start < edge < end]
+                    self.assertEqual(lookup.first_edge_inside(start, end), min(edges, default=None))
+
+    def test_many_pairs_give_the_verdicts_of_a_look_at_every_chunk(self):
+        result = fixture_result()
+        texts = {document["source_id"]: document["text"] for document in result["indexes"]["paragraph"]["documents"]}
+        generator = random.Random(5)
+        pairs = []
+        for number in range(400):
+            source_id = generator.choice(sorted(texts))
+            length = len(texts[source_id])
+            first = sorted(generator.sample(range(length + 1), 2))
+            second = sorted(generator.sample(range(length + 1), 2))
+            pairs.append(
+                {"name": f"p{number}", "source_id": source_id, "instruction_span": first, "qualifier_span": second}
+            )
+        for name, index in result["indexes"].items():
+            compared = span_checks.compare_pairs(name, index, pairs)
+            for pair, verdict in zip(pairs, compared["pairs"]):
+                chunks = [chunk for chunk in index["chunks"] if chunk["source_id"] == pair["source_id"]]
+                instruction = pair["instruction_span"]
+                qualifier = pair["qualifier_span"]
+                with self.subTest(policy=name, pair=pair["name"]):
+                    self.assertEqual(
+                        verdict["instruction_containing_chunk_ids"],
+                        [chunk["chunk_id"] for chunk in chunks if holds(chunk, *instruction)],
+                    )
+                    self.assertEqual(
+                        verdict["instruction_and_qualifier_share_chunk"],
+                        any(holds(chunk, *instruction) and holds(chunk, *qualifier) for chunk in chunks),
+                    )
+
+
+class SweepLookups(unittest.TestCase):
+    def test_keeps_pair_equals_a_look_at_every_chunk(self):
+        generator = random.Random(8)
+        for _ in range(200):
+            chunks = [(chunk["start"], chunk["end"]) for chunk in ordered_chunks(generator, generator.randint(1, 10))]
+            starts = [start for start, _ in chunks]
+            reach = chunks[-1][1] + 3
+            for _ in range(10):
+                spans = [sorted(generator.sample(range(reach + 1), 2)) for _ in range(2)]
+                check = SpanCheck("c", "s", Span(*spans[0], "i"), Span(*spans[1], "q"))
+                with self.subTest(chunks=chunks, spans=spans):
+                    self.assertEqual(
+                        size_sweep.keeps_pair(chunks, starts, check),
+                        any(
+                            size_sweep.holds(chunk, tuple(spans[0])) and size_sweep.holds(chunk, tuple(spans[1]))
+                            for chunk in chunks
+                        ),
+                    )
+
+
+class Ceilings(LabTestCase):
+    def test_a_sweep_over_the_ceiling_is_refused_up_front(self):
+        # The fixture has one span check: two sizes are two verdicts, over a ceiling of one.
+        with mock.patch.object(size_sweep, "MAX_SWEEP_CELLS", 1), mock.patch.object(size_sweep, "run_sweep") as work:
+            completed = run_lab("sweep", "--sizes", "80", "220")
+        self.assert_one_line_refusal(completed, "sweep_too_large", exit_code=2)
+        self.assertIn("1 span checks x 2 sizes = 2 verdicts; at most 1", completed.stderr)
+        work.assert_not_called()
+
+    def test_too_many_sizes_are_refused(self):
+        sizes = [str(size) for size in range(1, size_sweep.MAX_SIZE_COUNT + 2)]
+        self.assert_one_line_refusal(run_lab("sweep", "--sizes", *sizes), "too_many_sizes", exit_code=2)
+
+    def test_the_help_states_the_ceilings_the_sweep_enforces(self):
+        completed = run_lab("sweep", "--help")
+        flat = " ".join(completed.stdout.split())
+        self.assertIn(f"At most {size_sweep.MAX_SIZE_COUNT:,} sizes", flat)
+        self.assertIn(f"at most {size_sweep.MAX_SWEEP_CELLS:,} span checks times sizes", flat)

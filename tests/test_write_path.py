@@ -1,0 +1,315 @@
+"""The one write path (``outputs.py``): whole or nothing, for files and stdout, under faults and signals.
+
+Most cases run in-process; a real process is used only where nothing else
+shows the behaviour (a closed stdout, a signal arriving while files are staged).
+"""
+
+from __future__ import annotations
+
+import errno
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from unittest import mock
+
+import outputs
+import run
+from errors import UsageError
+from tests.support import ROOT, RUN_PY, LabTestCase, run_lab
+
+REFERENCE = ROOT / "expected-result.json"
+
+
+def staged_leftovers(folder: Path) -> list[str]:
+    """Names of staged files (``.NAME.XXXXXXXX.tmp``) left in ``folder``."""
+    return sorted(path.name for path in folder.iterdir() if path.name.startswith(".") and path.name.endswith(".tmp"))
+
+
+class StreamedFiles(LabTestCase):
+    """Content as bytes or as pieces, renamed into place only when every piece is on disk."""
+
+    def test_pieces_are_written_in_order_and_counted(self):
+        target = self.folder / "out.jsonl"
+        pieces = (f"line {number}\n".encode("ascii") for number in range(1000))
+        written = outputs.write_atomically(target, pieces)
+        expected = b"".join(f"line {number}\n".encode("ascii") for number in range(1000))
+        self.assertEqual(target.read_bytes(), expected)
+        self.assertEqual(written, len(expected))
+
+    def test_write_outputs_reports_the_bytes_of_each_target(self):
+        first = self.folder / "a.json"
+        second = self.folder / "b.html"
+        sizes = outputs.write_outputs([(first, b"12345"), (second, iter([b"ab", b"", b"cde"]))])
+        self.assertEqual(sizes, {first: 5, second: 5})
+
+    def test_a_failing_piece_leaves_the_old_file_and_no_staged_file(self):
+        target = self.folder / "out.json"
+        target.write_bytes(b"old\n")
+
+        def pieces():
+            yield b"new part one\n"
+            raise ValueError("the producer failed")
+
+        with self.assertRaises(ValueError):
+            outputs.write_atomically(target, pieces())
+        self.assertEqual(target.read_bytes(), b"old\n")
+        self.assertEqual(staged_leftovers(self.folder), [])
+
+    def test_a_piece_that_is_not_bytes_is_refused(self):
+        with self.assertRaises(TypeError):
+            outputs.write_atomically(self.folder / "out.json", iter(["text, not bytes"]))
+        self.assertEqual(list(self.folder.iterdir()), [])
+
+    def test_short_writes_are_completed_and_a_stuck_write_is_a_full_disk(self):
+        target = self.folder / "out.json"
+        real_write = os.write
+
+        def one_byte_at_a_time(descriptor, data):
+            return real_write(descriptor, bytes(data[:1]))
+
+        with mock.patch.object(outputs.os, "write", side_effect=one_byte_at_a_time):
+            self.assertEqual(outputs.write_atomically(target, b"abcdef"), 6)
+        self.assertEqual(target.read_bytes(), b"abcdef")
+        with mock.patch.object(outputs.os, "write", return_value=0), self.assertRaises(UsageError) as caught:
+            outputs.emit(b"never\n", target)
+        self.assertEqual(caught.exception.code, "output_unwritable")
+        self.assertEqual(caught.exception.where, str(target))
+        self.assertEqual(target.read_bytes(), b"abcdef")
+        self.assertEqual(staged_leftovers(self.folder), [])
+
+    def test_a_long_valid_name_gets_a_staged_name_within_the_limit(self):
+        for name in ("a" * 250 + ".json", "é" * 120 + ".json"):
+            with self.subTest(length=len(name.encode("utf-8"))):
+                target = self.folder / name
+                outputs.write_atomically(target, b"{}\n")
+                self.assertEqual(target.read_bytes(), b"{}\n")
+                # A dot, the prefix, a dot, eight random characters and ".tmp".
+                staged_length = len(os.fsencode(outputs.staged_prefix(target))) + 8 + len(".tmp")
+                self.assertLessEqual(staged_length, 255)
+        self.assertEqual(staged_leftovers(self.folder), [])
+
+
+class Signals(LabTestCase):
+    """SIGTERM, SIGHUP and SIGINT while files are staged: the staged files go, the old output stays."""
+
+    def test_a_signal_while_staging_removes_the_staged_file(self):
+        target = self.folder / "out.json"
+        target.write_bytes(b"old\n")
+        for number in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+            with self.subTest(signal=number):
+                before = signal.getsignal(number)
+
+                def pieces():
+                    yield b"first piece\n"
+                    os.kill(os.getpid(), number)
+                    yield b"second piece\n"
+
+                with self.assertRaises(outputs.Interrupted) as caught:
+                    outputs.write_atomically(target, pieces())
+                self.assertEqual(caught.exception.signal_number, number)
+                self.assertEqual(target.read_bytes(), b"old\n")
+                self.assertEqual(staged_leftovers(self.folder), [])
+                # The handler is the lab's only inside the write window.
+                self.assertEqual(signal.getsignal(number), before)
+
+    def test_a_signal_during_the_renames_waits_until_every_file_has_landed(self):
+        result = self.folder / "result.json"
+        report = self.folder / "report.html"
+        real_replace = os.replace
+
+        def replace_and_signal(source, target):
+            real_replace(source, target)
+            if Path(target) == result:
+                os.kill(os.getpid(), signal.SIGTERM)
+
+        with mock.patch.object(outputs.os, "replace", side_effect=replace_and_signal):
+            with self.assertRaises(outputs.Interrupted):
+                outputs.write_outputs([(result, b"result\n"), (report, b"report\n")])
+        self.assertEqual((result.read_bytes(), report.read_bytes()), (b"result\n", b"report\n"))
+        self.assertEqual(staged_leftovers(self.folder), [])
+
+    def test_a_signal_the_lab_was_started_ignoring_stays_ignored(self):
+        target = self.folder / "out.json"
+        previous = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+        self.addCleanup(signal.signal, signal.SIGHUP, previous)
+
+        def pieces():
+            yield b"first piece\n"
+            os.kill(os.getpid(), signal.SIGHUP)
+            yield b"second piece\n"
+
+        self.assertEqual(outputs.write_atomically(target, pieces()), len(b"first piece\nsecond piece\n"))
+        self.assertEqual(target.read_bytes(), b"first piece\nsecond piece\n")
+        self.assertIs(signal.getsignal(signal.SIGHUP), signal.SIG_IGN)
+
+    def test_ctrl_c_is_one_line_and_exit_130(self):
+        with mock.patch.object(run, "run_validate", side_effect=KeyboardInterrupt):
+            completed = run_lab("validate", str(REFERENCE))
+        self.assertEqual(completed.returncode, 130)
+        self.assertEqual(len(completed.stderr.splitlines()), 1, completed.stderr)
+        self.assertTrue(completed.stderr.startswith("error: interrupted: "), completed.stderr)
+
+    def test_sigterm_in_a_real_run_exits_143_and_leaves_nothing(self):
+        target = self.folder / "result.json"
+        target.write_bytes(b"an earlier result\n")
+        # The signal is sent from inside the write window, where only a real process can receive it.
+        script = textwrap.dedent(
+            f"""
+            import os, signal, sys
+            sys.path.insert(0, {str(ROOT)!r})
+            import outputs, run
+            real_write = outputs.write_fully
+            def write_then_stop(descriptor, piece, progress=None):
+                os.kill(os.getpid(), signal.SIGTERM)
+                return real_write(descriptor, piece, progress)
+            outputs.write_fully = write_then_stop
+            raise SystemExit(run.main(["--output", {str(target)!r}]))
+            """
+        )
+        completed = subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, cwd=self.folder
+        )
+        self.assertEqual(completed.returncode, 128 + signal.SIGTERM, completed.stderr)
+        self.assertEqual(
+            completed.stderr.splitlines(),
+            ["error: interrupted: run.py: stopped by SIGTERM; every output file is whole or as it was"],
+        )
+        self.assertEqual(target.read_bytes(), b"an earlier result\n")
+        self.assertEqual(staged_leftovers(self.folder), [])
+
+
+class Stdout(LabTestCase):
+    """A full or closed stdout is one line and exit 2, never a report of success."""
+
+    def test_a_full_stdout_is_refused_by_every_command_that_writes_there(self):
+        reference = str(REFERENCE)
+        cases = [
+            ["--output", "-"],
+            ["export", reference, "--policy", "fixed-char"],
+            ["show"],
+            ["diff", reference, reference, "--json"],
+            ["diff", reference, reference],
+            ["validate", reference],
+            ["sweep"],
+        ]
+        for args in cases:
+            with self.subTest(args=args):
+                completed = run_lab(*args, env={"NO_COLOR": "1"}, stdout_capacity=100)
+                self.assertEqual(completed.returncode, 2, completed.stderr)
+                self.assertEqual(
+                    completed.stderr.splitlines()[-1],
+                    f"error: output_unwritable: stdout: {os.strerror(errno.ENOSPC)} after 100 bytes; "
+                    "the output is incomplete",
+                )
+                self.assertNotIn("wrote stdout", completed.stderr)
+                self.assertNotIn("exported", completed.stderr)
+
+    def test_the_table_after_a_written_file_fails_as_one_line_too(self):
+        output = self.folder / "result.json"
+        completed = run_lab("--output", str(output), stdout_capacity=10)
+        self.assertEqual(completed.returncode, 2)
+        self.assertEqual(len(completed.stderr.splitlines()), 1, completed.stderr)
+        self.assertIn("output_unwritable: stdout:", completed.stderr)
+
+    def test_a_closed_stdout_in_process_is_refused_before_any_work(self):
+        output = self.folder / "result.json"
+        stderr = io.StringIO()
+        with mock.patch.object(sys, "stdout", None), mock.patch.object(sys, "stderr", stderr):
+            code = run.main(["--output", str(output)])
+        self.assertEqual(code, 2)
+        self.assertEqual(
+            stderr.getvalue(), "error: output_unwritable: stdout: is closed; run the command with stdout open\n"
+        )
+        self.assertFalse(output.exists())
+
+    def test_a_closed_stdout_in_a_real_process(self):
+        output = self.folder / "result.json"
+        # ">&-" as a shell would do it: the lab starts with no file descriptor 1.
+        completed = subprocess.run(
+            ["sh", "-c", '"$0" "$@" >&-', sys.executable, str(RUN_PY), "--output", str(output)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        self.assertEqual(completed.returncode, 2, completed.stderr)
+        self.assertEqual(
+            completed.stderr, "error: output_unwritable: stdout: is closed; run the command with stdout open\n"
+        )
+        self.assertFalse(output.exists())
+
+
+class OutputChecks(LabTestCase):
+    """Outputs the lab refuses before any work, one check shared by every command that writes."""
+
+    def setUp(self) -> None:
+        super().setUp()
+        self.manifest = self.copy_inputs()
+        self.result = self.folder / "result.json"
+        self.result.write_bytes(REFERENCE.read_bytes())
+
+    def test_a_name_ending_in_a_slash_names_a_folder(self):
+        for value in (str(self.folder / "newdir") + "/", str(self.folder / "docs") + "/"):
+            with self.subTest(value=value):
+                completed = run_lab("--manifest", str(self.manifest), "--output", value)
+                self.assert_one_line_refusal(completed, "output_is_folder", exit_code=2)
+        self.assertFalse((self.folder / "newdir").exists())
+
+    def test_a_write_protected_output_is_refused_and_kept(self):
+        protected = self.folder / "kept.json"
+        protected.write_bytes(b"keep me\n")
+        protected.chmod(0o444)
+        self.addCleanup(protected.chmod, 0o644)
+        for args in (
+            ["--manifest", str(self.manifest), "--output", str(protected)],
+            ["export", str(self.result), "--policy", "paragraph", "--output", str(protected)],
+        ):
+            with self.subTest(args=args[:2]):
+                self.assert_one_line_refusal(run_lab(*args), "output_read_only", exit_code=2)
+        self.assertEqual(protected.read_bytes(), b"keep me\n")
+        self.assertEqual(protected.stat().st_mode & 0o777, 0o444)
+
+    def test_export_never_overwrites_the_manifest_or_a_source(self):
+        source = self.folder / "docs" / "aster-copy-v1.md"
+        cases = [
+            # The manifest given, after or before the command, and a source it pins.
+            ["export", str(self.result), "--policy", "paragraph", "--manifest", str(self.manifest), "--output"],
+            ["--manifest", str(self.manifest), "export", str(self.result), "--policy", "paragraph", "--output"],
+        ]
+        for args in cases:
+            for target in (self.manifest, source, self.result):
+                with self.subTest(args=args[:2], target=target.name):
+                    before = target.read_bytes()
+                    completed = run_lab(*args, str(target))
+                    self.assert_one_line_refusal(completed, "output_is_input", exit_code=2)
+                    self.assertEqual(target.read_bytes(), before)
+        # Without --manifest, the lab's own manifest and sources are protected.
+        for target in (ROOT / "manifest.json", ROOT / "docs" / "aster-copy-v2.md"):
+            with self.subTest(target=target.name):
+                completed = run_lab("export", str(self.result), "--policy", "paragraph", "--output", str(target))
+                self.assert_one_line_refusal(completed, "output_is_input", exit_code=2)
+
+    def test_the_pipe_message_offers_stdout_only_where_it_is_accepted(self):
+        pipe = self.folder / "pipe"
+        os.mkfifo(pipe)
+        main_job = run_lab("--manifest", str(self.manifest), "--output", str(pipe))
+        self.assert_one_line_refusal(main_job, "output_not_file", exit_code=2)
+        self.assertIn("use '-' for stdout", main_job.stderr)
+        pin = run_lab("pin", "docs/aster-copy-v1.md", "--manifest", str(pipe), cwd=self.folder)
+        self.assert_one_line_refusal(pin, "output_not_file", exit_code=2)
+        self.assertNotIn("'-'", pin.stderr)
+
+    def test_write_outputs_names_the_target_not_the_staged_file(self):
+        target = self.folder / "out.json"
+        with mock.patch.object(outputs.os, "fsync", side_effect=OSError(errno.EFBIG, "File too large")):
+            with self.assertRaises(UsageError) as caught:
+                outputs.write_outputs([(target, b"{}")])
+        self.assertEqual((caught.exception.code, caught.exception.where), ("output_unwritable", str(target)))
+        self.assertEqual(
+            json.loads(self.result.read_text(encoding="utf-8"))["execution_mode"], "offline-synthetic-source-processing"
+        )
+        self.assertEqual(staged_leftovers(self.folder), [])
