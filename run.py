@@ -29,7 +29,7 @@ import span_checks
 import summary
 import validate
 from errors import IngestionError, UsageError, counted, one_line, printable
-from indented_json import saved_json_bytes
+from indented_json import saved_json_bytes, saved_json_pieces
 from load_documents import load_manifest
 from outputs import checked_output, checked_report, destination, emit, emit_text, write_outputs
 from strict_json import read_json_file
@@ -86,18 +86,20 @@ def run_build(args: argparse.Namespace) -> int:
     output = checked_output(args.output, inputs)
     html_path = None if args.html is None else checked_report(args.html, output, inputs)
     result = span_checks.build_checked_result(manifest.sources, manifest.span_checks)
-    result_bytes = saved_json_bytes(result)
-    files = [] if output is None else [(output, result_bytes)]
+    # The result is streamed as it is laid out, never held whole as bytes; each
+    # index's saved size is recorded on the way, rather than saving it again.
+    index_sizes: dict[str, int] = {}
+    result_pieces = saved_json_pieces(result, result["indexes"], index_sizes)
+    files = [] if output is None else [(output, result_pieces)]
     if html_path is not None:
         files.append((html_path, report_bytes(result, manifest.span_checks)))
     # The result and the report land together or not at all.
     write_outputs(files)
     if output is None:
-        emit(result_bytes, None)
+        emit(result_pieces, None)
     names = tuple(check.name for check in manifest.span_checks)
-    # The index sizes are read off the bytes just written rather than saving each index again.
     lines = [
-        summary.summary_table(result, names, summary.saved_index_sizes(result_bytes)),
+        summary.summary_table(result, names, index_sizes),
         f"wrote {destination(output)}",
     ]
     if html_path is not None:

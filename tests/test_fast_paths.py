@@ -14,11 +14,13 @@ import json
 import random
 import re
 import unittest
+import unittest.mock
 
 import chunk_index
 import markdown_grammar
+import run
 from indented_json import saved_json_bytes, saved_json_pieces
-from tests.support import fixture_result
+from tests.support import ROOT, LabTestCase, fixture_result, run_lab
 
 # Characters where the rules are easy to get wrong: newlines, whitespace that
 # str.strip() removes (vertical tab, form feed, the C1 next-line, separators,
@@ -195,6 +197,34 @@ class SavedPiecesTest(unittest.TestCase):
         cycle["a"].append(cycle)
         with self.assertRaises(ValueError):
             b"".join(saved_json_pieces(cycle))
+
+
+class StreamedMainJobTest(LabTestCase):
+    def test_the_result_is_streamed_and_the_table_sizes_each_index(self) -> None:
+        written = []
+        original = run.write_outputs
+
+        def recording(files):
+            written.extend(type(content) for _, content in files)
+            return original(files)
+
+        output = self.folder / "result.json"
+        with unittest.mock.patch.object(run, "write_outputs", recording):
+            completed = run_lab("--output", str(output))
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        self.assertEqual(output.read_bytes(), (ROOT / "expected-result.json").read_bytes())
+        self.assertEqual(len(written), 1)
+        self.assertNotIn(written[0], (bytes, bytearray))
+        rows = {line.split()[0]: line.split() for line in completed.stdout.splitlines()[1:4]}
+        for name, index in fixture_result()["indexes"].items():
+            with self.subTest(policy=name):
+                self.assertEqual(rows[name][3], f"{len(reference_bytes(index)):,}")
+
+    def test_stdout_gets_the_same_bytes(self) -> None:
+        completed = run_lab("--output", "-")
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        self.assertEqual(completed.stdout.encode("utf-8"), (ROOT / "expected-result.json").read_bytes())
+        self.assertIn("wrote stdout", completed.stderr)
 
 
 if __name__ == "__main__":
