@@ -276,14 +276,16 @@ def layout_chunk_records(config: dict, layout: DocumentLayout) -> tuple[list[dic
     return records, b",".join(record_texts)
 
 
-def build_index(config: dict, sources: list[dict] | tuple[dict, ...]) -> dict:
+def build_index(
+    config: dict, sources: list[dict] | tuple[dict, ...], progress: Callable[[int, int], None] | None = None
+) -> dict:
     """The index of ``sources`` under ``config``: documents and chunks by ``source_id``."""
-    return build_policy_indexes({"index": config}, sources)["index"]
+    return build_policy_indexes({"index": config}, sources, progress)["index"]
 
 
-def build_indexes(sources: list[dict] | tuple[dict, ...]) -> dict:
+def build_indexes(sources: list[dict] | tuple[dict, ...], progress: Callable[[int, int], None] | None = None) -> dict:
     """The three supported indexes of ``sources``, keyed by policy name in ``POLICY_NAMES`` order."""
-    return build_policy_indexes({name: policy_config(name) for name in POLICY_NAMES}, sources)
+    return build_policy_indexes({name: policy_config(name) for name in POLICY_NAMES}, sources, progress)
 
 
 def build_policy_indexes(
@@ -294,7 +296,7 @@ def build_policy_indexes(
     What does not depend on the config is done once: each document's record,
     sections, line offsets, section ids and paragraphs, and the documents'
     canonical JSON inside every index id. ``progress``, when given, is called
-    after each document with the documents done and their text's UTF-8 bytes.
+    as ``progress(1, size)`` after each document, ``size`` its text's UTF-8 bytes.
 
     An index id is ``digest(body)``, hashed as it is built: ``"chunks"`` sorts
     first among the body's keys, so the canonical text is the chunks' texts
@@ -303,8 +305,7 @@ def build_policy_indexes(
     documents = [document_record(source) for source in sorted(sources, key=lambda source: source["source_id"])]
     hashers = {name: hashlib.sha256(b'{"chunks":[') for name in configs}
     chunks: dict[str, list[dict]] = {name: [] for name in configs}
-    done_bytes = 0
-    for position, document in enumerate(documents):
+    for document in documents:
         layout = DocumentLayout(document)
         for name, config in configs.items():
             records, records_json = layout_chunk_records(config, layout)
@@ -313,8 +314,7 @@ def build_policy_indexes(
             hashers[name].update(records_json)
             chunks[name].extend(records)
         if progress is not None:
-            done_bytes += len(document["text"].encode("utf-8"))
-            progress(position + 1, done_bytes)
+            progress(1, len(document["text"].encode("utf-8")))
     # The body's keys after "chunks", in canonical order; only "config" differs between the indexes.
     documents_json = canonical_json(documents).encode("utf-8")
     rest = canonical_json({"execution_mode": EXECUTION_MODE, "schema_version": SCHEMA_VERSION})[1:].encode("utf-8")

@@ -200,9 +200,12 @@ def checked_comparisons(indexes: dict, span_checks) -> list[dict]:
     return build_pair_comparisons(indexes, [declared_pair(check) for check in span_checks])
 
 
-def build_checked_result(sources: list[dict] | tuple[dict, ...], span_checks) -> dict:
-    """The lab's result for a manifest: the three indexes and the comparison of its span checks."""
-    indexes = build_indexes(sources)
+def build_checked_result(sources: list[dict] | tuple[dict, ...], span_checks, progress=None) -> dict:
+    """The lab's result for a manifest: the three indexes and the comparison of its span checks.
+
+    ``progress(1, size)`` is called after each document (see ``chunk_index.build_policy_indexes``).
+    """
+    indexes = build_indexes(sources, progress)
     return assembled_result(sources, indexes, checked_comparisons(indexes, span_checks))
 
 

@@ -196,7 +196,7 @@ def checked_document(value: object, path: str) -> dict:
     return {field: document[field] for field in (*SOURCE_FIELDS, "text")}
 
 
-def validate_index(value: object, path: str = "") -> dict:
+def validate_index(value: object, path: str = "", progress=None) -> dict:
     """Rebuild a saved index from its documents and config; return it if identical.
 
     Refused with ``IngestionError``: a wrong shape or type anywhere, an
@@ -246,7 +246,8 @@ def validate_index(value: object, path: str = "") -> dict:
         raise IngestionError(
             "chunks_not_list", join_path(path, "chunks"), f"expected a list, found {type(index['chunks']).__name__}"
         )
-    derived = build_index(policy_config(name), sources)
+    config = policy_config(name)
+    derived = build_index(config, sources) if progress is None else build_index(config, sources, progress)
     if same_json(index, derived):
         # Identical down to types and key order: hand back the saved copy and
         # let the rebuilt one go, so a large result is not held twice.
@@ -359,7 +360,7 @@ def saved_pairs(comparisons: list, indexes: dict, path: str) -> list[dict]:
     return declared
 
 
-def validate_result(value: object) -> dict:
+def validate_result(value: object, progress=None) -> dict:
     """Validate a whole saved result: every index rebuilt, the comparisons recomputed.
 
     Every policy must have chunked the same documents. The spec's single-pair
@@ -380,7 +381,7 @@ def validate_result(value: object) -> dict:
     indexes = {}
     for name in POLICY_NAMES:
         index_path = join_path("indexes", name)
-        indexes[name] = validate_index(saved_indexes[name], index_path)
+        indexes[name] = validate_index(saved_indexes[name], index_path, progress)
         if policy_of_config(saved_indexes[name]["config"]) != name:
             raise IngestionError(
                 "config_mismatch",
@@ -426,12 +427,36 @@ def artifact_indexes(kind: str, artifact: dict) -> dict[str, dict]:
     return {policy_of_config(artifact["config"]): artifact}
 
 
-def validate_artifact(value: object) -> tuple[str, dict]:
-    """Validate a saved result or a single saved index; say which it was."""
+def rebuild_work(value: object) -> tuple[int, int]:
+    """How many documents, and UTF-8 bytes of text, validating ``value`` rebuilds: for a progress line only.
+
+    Read leniently before anything is checked: a part of odd shape counts for nothing.
+    """
+    if type(value) is dict and type(value.get("indexes")) is dict:
+        indexes = list(value["indexes"].values())
+    else:
+        indexes = [value]
+    documents = 0
+    size = 0
+    for index in indexes:
+        listed = index.get("documents") if type(index) is dict else None
+        for document in listed if type(listed) is list else ():
+            text = document.get("text") if type(document) is dict else None
+            if type(text) is str:
+                documents += 1
+                size += len(text.encode("utf-8", "surrogatepass"))
+    return documents, size
+
+
+def validate_artifact(value: object, progress=None) -> tuple[str, dict]:
+    """Validate a saved result or a single saved index; say which it was.
+
+    ``progress(1, size)`` is called after each document of each rebuilt index.
+    """
     if type(value) is dict and "indexes" in value:
-        return "result", validate_result(value)
+        return "result", validate_result(value, progress)
     if type(value) is dict and "index_id" in value:
-        return "index", validate_index(value)
+        return "index", validate_index(value, "", progress)
     raise IngestionError(
         "unknown_artifact", "(top)", 'expected a saved result (with "indexes") or a saved index (with "index_id")'
     )
