@@ -495,8 +495,14 @@ def terminal_document(view: DocumentView, painter: Painter) -> list[str]:
     return lines
 
 
-def terminal_view(sources: tuple[dict, ...], checks: tuple, policies: tuple[str, ...], colour: bool) -> str:
-    """Each policy's chunks over the source text, as the ``show`` command prints it."""
+def terminal_view(
+    sources: tuple[dict, ...], checks: tuple, policies: tuple[str, ...], colour: bool, configs: dict | None = None
+) -> str:
+    """Each policy's chunks over the source text, as the ``show`` command prints it.
+
+    ``configs`` are the manifest's, by policy name (``chunk_index.manifest_configs``); the lesson's when ``None``.
+    """
+    configs = chunk_index.manifest_configs() if configs is None else configs
     painter = Painter(colour)
     lines = [
         "markers: " + " · ".join(LEGEND_TERMS[:4]),
@@ -504,7 +510,7 @@ def terminal_view(sources: tuple[dict, ...], checks: tuple, policies: tuple[str,
         *(f"  {line}" for line in check_legend(checks)),
     ]
     for name in policies:
-        index = chunk_index.build_index(chunk_index.policy_config(name), sources)
+        index = chunk_index.build_index(configs[name], sources)
         view = policy_view(name, index, checks)
         lines.append("")
         lines.append(painter.paint(f"═══ {name}: {growth_sentence(view.growth)}", "heading"))

@@ -20,8 +20,8 @@ from collections.abc import Callable
 from itertools import accumulate
 from types import MappingProxyType
 
-from load_documents import SOURCE_FIELDS
-from markdown_grammar import Section, heading_sections, paragraph_spans
+from load_documents import MAX_POLICY_SIZE, MIN_POLICY_SIZE, SIZED_POLICIES, SOURCE_FIELDS
+from markdown_grammar import GRAMMARS, LESSON_GRAMMAR, Section, document_sections
 
 SCHEMA_VERSION = 1
 EXECUTION_MODE = "offline-synthetic-source-processing"
@@ -35,7 +35,8 @@ FIXTURE_SOURCE_SHA256 = frozenset(
     }
 )
 
-# The only configs the lab builds or accepts, in the order results list them.
+# The lesson's three configs, in the order results list them: the family's
+# defaults (see ``family_config`` for every other config the lab builds).
 # Kept as JSON text so no caller can mutate the lab's own copy.
 _CONFIG_JSON = MappingProxyType(
     {
@@ -75,18 +76,67 @@ def sha(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def policy_config(name: str) -> dict:
-    """A fresh copy of the supported config called ``name`` (``KeyError`` if none)."""
-    return json.loads(_CONFIG_JSON[name])
+def policy_config(name: str, max_chars: int | None = None, grammar: str = LESSON_GRAMMAR) -> dict:
+    """A fresh config of policy ``name`` (``KeyError`` if none) at ``max_chars`` under ``grammar``.
+
+    ``max_chars=None`` keeps the lesson's size (80, 220; paragraph has none).
+    The block grammar adds a fourth key after the other three:
+    ``policy_config("heading-aware", 288, "blocks")`` ->
+    ``{"strategy": "heading-aware", "version": 1, "max_chars": 288, "markdown": "blocks"}``;
+    lesson configs have no ``markdown`` key, so the spec's three stay as written.
+    """
+    config = json.loads(_CONFIG_JSON[name])
+    if max_chars is not None:
+        config["max_chars"] = max_chars
+    if grammar != LESSON_GRAMMAR:
+        config["markdown"] = grammar
+    return config
+
+
+def family_config(config: object) -> dict | None:
+    """The lab's own copy of ``config`` if it is in the config family, else ``None``.
+
+    The family: strategy one of the three, version 1, ``max_chars`` an ``int``
+    from ``MIN_POLICY_SIZE`` to ``MAX_POLICY_SIZE`` (``null`` for paragraph),
+    and ``"markdown": "blocks"`` or no ``markdown`` key. A canonical candidate
+    is built from values checked by type and compared with ``config`` by
+    digest, so ``True`` is not ``1``, ``80.0`` is not ``80``, an extra key or
+    ``"markdown": "lesson"`` is refused.
+    """
+    if type(config) is not dict:
+        return None
+    strategy = config.get("strategy")
+    grammar = config.get("markdown", LESSON_GRAMMAR)
+    size = config.get("max_chars")
+    if type(strategy) is not str or strategy not in POLICY_NAMES:
+        return None
+    if type(grammar) is not str or grammar not in GRAMMARS:
+        return None
+    if strategy in SIZED_POLICIES and (type(size) is not int or not MIN_POLICY_SIZE <= size <= MAX_POLICY_SIZE):
+        return None
+    candidate = policy_config(strategy, size if strategy in SIZED_POLICIES else None, grammar)
+    return candidate if digest(candidate) == digest(config) else None
 
 
 def policy_of_config(config: object) -> str | None:
-    """The policy whose config ``config`` is, compared by digest so ``True`` is not ``1``."""
-    wanted = digest(config)
-    for name in POLICY_NAMES:
-        if digest(policy_config(name)) == wanted:
-            return name
-    return None
+    """The policy whose config ``config`` is, if it is in the config family (see ``family_config``)."""
+    candidate = family_config(config)
+    return None if candidate is None else candidate["strategy"]
+
+
+def config_grammar(config: dict) -> str:
+    """The grammar a family config builds with: ``"blocks"`` when it says so, else ``"lesson"``."""
+    return config.get("markdown", LESSON_GRAMMAR)
+
+
+def manifest_configs(grammar: str = LESSON_GRAMMAR, policy_sizes: tuple[tuple[str, int], ...] = ()) -> dict:
+    """The three configs a manifest builds, by policy name in ``POLICY_NAMES`` order.
+
+    ``policy_sizes`` is ``Manifest.policy_sizes``; a policy it does not name
+    keeps the lesson's size. ``manifest_configs()`` is the lesson's three.
+    """
+    sizes = dict(policy_sizes)
+    return {name: policy_config(name, sizes.get(name), grammar) for name in POLICY_NAMES}
 
 
 # --- policies ------------------------------------------------------------------
@@ -103,7 +153,7 @@ def fixed_char_spans(text: str, start: int, end: int, width: int) -> list[tuple[
 
 
 def grouped_spans(paragraphs: list[tuple[int, int]], target: int) -> list[tuple[int, int]]:
-    """Neighbouring paragraphs grouped while a group spans at most ``target`` characters.
+    """Neighbouring paragraphs (or blocks) grouped while a group spans at most ``target`` characters.
 
     ``grouped_spans([(0, 10), (11, 20), (21, 40)], 20)`` -> ``[(0, 20), (21, 40)]``.
     A paragraph longer than ``target`` stays whole: the target groups, it does not cut.
@@ -118,14 +168,14 @@ def grouped_spans(paragraphs: list[tuple[int, int]], target: int) -> list[tuple[
 
 
 def section_chunk_spans(config: dict, text: str, section: Section) -> list[tuple[int, int]]:
-    """The chunk spans one policy cuts from one section's body."""
+    """The chunk spans one policy cuts from one section's body: slices, its blocks, or groups of them."""
     strategy = config["strategy"]
     if strategy == "fixed-char":
         return fixed_char_spans(text, section.body_start, section.body_end, config["max_chars"])
-    paragraphs = paragraph_spans(text, section.body_start, section.body_end)
+    blocks = [(block.start, block.end) for block in section.blocks]
     if strategy == "paragraph":
-        return paragraphs
-    return grouped_spans(paragraphs, config["max_chars"])
+        return blocks
+    return grouped_spans(blocks, config["max_chars"])
 
 
 # --- identities ----------------------------------------------------------------
@@ -149,12 +199,33 @@ def newline_offsets(text: str) -> list[int]:
     return list(accumulate(steps, initial=-1))[1:-1]
 
 
-class DocumentLayout:
-    """What every policy reads from one document, worked out once however many policies are built.
+def document_sections_once(document: dict, grammar: str, section_cache: dict | None) -> list[Section]:
+    """The sections of one document under ``grammar``, read once for all the indexes of one build.
 
-    The text's sections, its newline offsets (for line numbers), each
-    section's id and the canonical JSON of the fields every chunk repeats;
-    the paragraphs of each section are found on first use (fixed-char needs none).
+    ``section_cache`` maps ``(grammar, source_id)`` to the text and title the
+    sections were read from; a hit must hold an equal text and title, so a
+    document that differs between two saved indexes is read again.
+    """
+    text = document["text"]
+    title = document["title"]
+    key = (grammar, document["source_id"])
+    if section_cache is not None and key in section_cache:
+        cached_text, cached_title, sections = section_cache[key]
+        if cached_text == text and cached_title == title:
+            return sections
+    sections = document_sections(text, grammar, document["source_id"], title)
+    if section_cache is not None:
+        section_cache[key] = (text, title, sections)
+    return sections
+
+
+class DocumentLayout:
+    """What every policy reads from one document under one grammar, worked out once however many policies are built.
+
+    The text's sections and their blocks, its newline offsets (for line
+    numbers), each section's id and the canonical JSON of the fields every
+    chunk repeats; each section's block spans are listed on first use
+    (fixed-char needs none). ``section_cache`` as in ``document_sections_once``.
     """
 
     __slots__ = (
@@ -165,16 +236,16 @@ class DocumentLayout:
         "section_ids",
         "section_fields",
         "chunk_fields",
-        "_paragraphs",
+        "_block_spans",
     )
 
-    def __init__(self, document: dict) -> None:
+    def __init__(self, document: dict, grammar: str = LESSON_GRAMMAR, section_cache: dict | None = None) -> None:
         text = document["text"]
         revision_json = _json_string(document["document_revision"])
         self.document = document
         self.text = text
         self.newlines = newline_offsets(text)
-        self.sections = heading_sections(text, document["source_id"])
+        self.sections = document_sections_once(document, grammar, section_cache)
         # digest({"document_revision": ..., "heading_start": ...}), keys already in canonical order.
         self.section_ids = [
             sha(f'{{"document_revision":{revision_json},"heading_start":{section.heading_start}}}')
@@ -188,18 +259,16 @@ class DocumentLayout:
         ]
         # The first and the last of a chunk's canonical keys, the same for every chunk of the document.
         self.chunk_fields = (f'"document_revision":{revision_json}', f'"version":{_json_string(document["version"])}}}')
-        self._paragraphs: list[list[tuple[int, int]]] | None = None
+        self._block_spans: list[list[tuple[int, int]]] | None = None
 
-    def paragraphs(self) -> list[list[tuple[int, int]]]:
-        """Each section's paragraph spans, found once for the paragraph and heading-aware policies."""
-        if self._paragraphs is None:
-            self._paragraphs = [
-                paragraph_spans(self.text, section.body_start, section.body_end) for section in self.sections
-            ]
-        return self._paragraphs
+    def block_spans(self) -> list[list[tuple[int, int]]]:
+        """Each section's block spans, listed once for the paragraph and heading-aware policies."""
+        if self._block_spans is None:
+            self._block_spans = [[(block.start, block.end) for block in section.blocks] for section in self.sections]
+        return self._block_spans
 
     def chunk_spans(self, config: dict) -> list[list[tuple[int, int]]]:
-        """Each section's chunk spans under ``config`` (see ``section_chunk_spans``)."""
+        """Each section's chunk spans under ``config``, as ``section_chunk_spans`` cuts them."""
         strategy = config["strategy"]
         if strategy == "fixed-char":
             return [
@@ -207,13 +276,16 @@ class DocumentLayout:
                 for section in self.sections
             ]
         if strategy == "paragraph":
-            return self.paragraphs()
-        return [grouped_spans(paragraphs, config["max_chars"]) for paragraphs in self.paragraphs()]
+            return self.block_spans()
+        return [grouped_spans(blocks, config["max_chars"]) for blocks in self.block_spans()]
 
 
-def chunk_records(config: dict, document: dict) -> tuple[list[dict], bytes]:
-    """Every chunk record of one document, and their canonical JSON joined by commas (see ``layout_chunk_records``)."""
-    return layout_chunk_records(config, DocumentLayout(document))
+def chunk_records(config: dict, document: dict, section_cache: dict | None = None) -> tuple[list[dict], bytes]:
+    """Every chunk record of one document, and their canonical JSON joined by commas (see ``layout_chunk_records``).
+
+    ``section_cache`` (see ``document_sections_once``) lets several builds share one reading.
+    """
+    return layout_chunk_records(config, DocumentLayout(document, config_grammar(config), section_cache))
 
 
 def layout_chunk_records(config: dict, layout: DocumentLayout) -> tuple[list[dict], bytes]:
@@ -277,19 +349,38 @@ def layout_chunk_records(config: dict, layout: DocumentLayout) -> tuple[list[dic
 
 
 def build_index(
-    config: dict, sources: list[dict] | tuple[dict, ...], progress: Callable[[int, int], None] | None = None
+    config: dict,
+    sources: list[dict] | tuple[dict, ...],
+    section_cache: dict | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> dict:
-    """The index of ``sources`` under ``config``: documents and chunks by ``source_id``."""
-    return build_policy_indexes({"index": config}, sources, progress)["index"]
+    """The index of ``sources`` under ``config``: documents and chunks by ``source_id``.
+
+    Indexes built with one ``section_cache`` dict read each document's
+    sections once (see ``document_sections_once``).
+    """
+    return build_policy_indexes({"index": config}, sources, progress, section_cache)["index"]
 
 
-def build_indexes(sources: list[dict] | tuple[dict, ...], progress: Callable[[int, int], None] | None = None) -> dict:
-    """The three supported indexes of ``sources``, keyed by policy name in ``POLICY_NAMES`` order."""
-    return build_policy_indexes({name: policy_config(name) for name in POLICY_NAMES}, sources, progress)
+def build_indexes(
+    sources: list[dict] | tuple[dict, ...],
+    configs: dict | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict:
+    """The three indexes of ``sources``, keyed by policy name in ``POLICY_NAMES`` order, in one pass.
+
+    ``configs`` maps each policy name to its config (``manifest_configs``);
+    the lesson's three when ``None``. ``progress`` as in ``build_policy_indexes``.
+    """
+    configs = manifest_configs() if configs is None else configs
+    return build_policy_indexes({name: configs[name] for name in POLICY_NAMES}, sources, progress)
 
 
 def build_policy_indexes(
-    configs: dict[str, dict], sources: list[dict] | tuple[dict, ...], progress: Callable[[int, int], None] | None = None
+    configs: dict[str, dict],
+    sources: list[dict] | tuple[dict, ...],
+    progress: Callable[[int, int], None] | None = None,
+    section_cache: dict | None = None,
 ) -> dict[str, dict]:
     """One index per config of the same ``sources``, keyed as ``configs`` is, in one pass over the documents.
 
@@ -297,6 +388,8 @@ def build_policy_indexes(
     sections, line offsets, section ids and paragraphs, and the documents'
     canonical JSON inside every index id. ``progress``, when given, is called
     as ``progress(1, size)`` after each document, ``size`` its text's UTF-8 bytes.
+    ``section_cache`` shares section readings with other builds (see
+    ``document_sections_once``).
 
     An index id is ``digest(body)``, hashed as it is built: ``"chunks"`` sorts
     first among the body's keys, so the canonical text is the chunks' texts
@@ -306,9 +399,13 @@ def build_policy_indexes(
     hashers = {name: hashlib.sha256(b'{"chunks":[') for name in configs}
     chunks: dict[str, list[dict]] = {name: [] for name in configs}
     for document in documents:
-        layout = DocumentLayout(document)
+        # One layout per grammar the configs use (a manifest's three share one).
+        layouts: dict[str, DocumentLayout] = {}
         for name, config in configs.items():
-            records, records_json = layout_chunk_records(config, layout)
+            grammar = config_grammar(config)
+            if grammar not in layouts:
+                layouts[grammar] = DocumentLayout(document, grammar, section_cache)
+            records, records_json = layout_chunk_records(config, layouts[grammar])
             if records and chunks[name]:
                 hashers[name].update(b",")
             hashers[name].update(records_json)

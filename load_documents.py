@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from errors import IngestionError, printable, quoted
+from markdown_grammar import BLOCKS_GRAMMAR, GRAMMARS, LESSON_GRAMMAR
 from strict_json import parse_json_bytes, read_bounded
 
 MAX_SOURCE_BYTES = 65_536
@@ -28,7 +29,14 @@ MAX_MANIFEST_BYTES = 1 << 20
 SOURCE_FIELDS = ("source_id", "path", "title", "sha256", "version", "url", "fact_status")
 VERSION_PATTERN = re.compile(r"[0-9]+\.[0-9]+")
 SHA256_PATTERN = re.compile(r"[0-9a-f]{64}")
-MANIFEST_KEYS = frozenset({"sources", "span_checks"})
+MANIFEST_KEYS = frozenset({"sources", "span_checks", "markdown", "policies"})
+# The policies whose size a manifest may set ("policies": {...}); paragraph has none.
+SIZED_POLICIES = ("fixed-char", "heading-aware")
+# A size is a whole number of characters; past the largest source it cannot change a cut.
+MIN_POLICY_SIZE = 1
+MAX_POLICY_SIZE = MAX_SOURCE_BYTES
+# Dropped from the start of a decoded text under the block grammar only (see decode_source_text).
+BYTE_ORDER_MARK = "\ufeff"
 SPAN_CHECK_KEYS = frozenset({"name", "source_id", "instruction", "qualifier"})
 SPAN_KEYS = frozenset({"start", "end", "quote"})
 # A span may give the quote alone, to be located in its source, and may name its source.
@@ -63,11 +71,18 @@ class SpanCheck:
 
 @dataclass(frozen=True)
 class Manifest:
-    """What a manifest yields: sources as the builder takes them, and the span checks."""
+    """What a manifest yields: sources as the builder takes them, the span checks, the grammar and sizes.
+
+    ``policy_sizes`` holds only the sizes the manifest sets, as
+    ``(("heading-aware", 288),)``; ``chunk_index.manifest_configs`` fills in
+    the lesson's for the others and turns them into configs.
+    """
 
     folder: Path
     sources: tuple[dict, ...]
     span_checks: tuple[SpanCheck, ...]
+    grammar: str = LESSON_GRAMMAR
+    policy_sizes: tuple[tuple[str, int], ...] = ()
 
     def source_paths(self) -> tuple[Path, ...]:
         return tuple(self.folder / source["path"] for source in self.sources)
@@ -180,18 +195,26 @@ def read_source_bytes(folder: Path, relative: str, where: str) -> bytes:
     return raw
 
 
-def decode_source_text(raw: bytes, relative: str, where: str) -> str:
-    """Verified raw bytes as the normalized text the chunker takes: strict UTF-8, ``\\n`` line ends."""
+def decode_source_text(raw: bytes, relative: str, where: str, grammar: str = LESSON_GRAMMAR) -> str:
+    """Verified raw bytes as the normalized text the chunker takes: strict UTF-8, ``\\n`` line ends.
+
+    Under the block grammar one leading byte order mark is dropped here, with
+    line endings, after the hash check: ``sha256`` still pins the raw bytes,
+    mark included. The lesson grammar keeps it (and refuses the text for not
+    opening with a heading), so the lesson's texts never change.
+    """
     try:
         decoded = raw.decode("utf-8")
     except UnicodeDecodeError as error:
         raise IngestionError("not_utf8", where, f"{quoted(relative)}: byte {error.start} is not UTF-8") from error
+    if grammar == BLOCKS_GRAMMAR and decoded.startswith(BYTE_ORDER_MARK):
+        decoded = decoded[len(BYTE_ORDER_MARK) :]
     text = normalize_newlines(decoded)
     check_text(text, where)
     return text
 
 
-def read_pinned_text(folder: Path, source: dict, where: str) -> str:
+def read_pinned_text(folder: Path, source: dict, where: str, grammar: str = LESSON_GRAMMAR) -> str:
     """The normalized text of one pinned source, its raw bytes verified first.
 
     Order matters: size bound, then the hash over the raw bytes, and only
@@ -206,7 +229,7 @@ def read_pinned_text(folder: Path, source: dict, where: str) -> str:
             f"{quoted(source['path'])}: manifest pins {source['sha256'][:12]}…, file has {actual[:12]}…; "
             "re-pin only if the edit is intended",
         )
-    return decode_source_text(raw, source["path"], where)
+    return decode_source_text(raw, source["path"], where, grammar)
 
 
 def source_label(entry: object, index: int) -> str:
@@ -355,7 +378,9 @@ def checked_manifest_sources(value: object, label: str, allow_empty: bool = Fals
     unknown = sorted(set(value) - MANIFEST_KEYS)
     if unknown:
         raise IngestionError(
-            "unknown_field", label, f"unexpected top-level field {quoted(unknown[0])}; expected sources and span_checks"
+            "unknown_field",
+            label,
+            f"unexpected top-level field {quoted(unknown[0])}; expected sources, span_checks, markdown and policies",
         )
     entries = value.get("sources")
     if type(entries) is not list or (not entries and not allow_empty):
@@ -376,11 +401,59 @@ def checked_manifest_sources(value: object, label: str, allow_empty: bool = Fals
     return sources
 
 
+def manifest_grammar(value: dict, label: str) -> str:
+    """The manifest's ``"markdown"`` grammar: ``"lesson"`` (also when absent) or ``"blocks"``."""
+    grammar = value.get("markdown", LESSON_GRAMMAR)
+    if type(grammar) is not str or grammar not in GRAMMARS:
+        raise IngestionError(
+            "unknown_grammar",
+            f"{label}: markdown",
+            f"expected {' or '.join(quoted(name) for name in GRAMMARS)}, found {quoted(grammar)}",
+        )
+    return grammar
+
+
+def manifest_policy_sizes(value: dict, label: str) -> tuple[tuple[str, int], ...]:
+    """The sizes the manifest's ``"policies"`` sets, in ``SIZED_POLICIES`` order; ``()`` when absent.
+
+    ``{"policies": {"heading-aware": 288}}`` -> ``(("heading-aware", 288),)``.
+    A size is an ``int`` (``true`` and ``288.0`` are refused) from
+    ``MIN_POLICY_SIZE`` to ``MAX_POLICY_SIZE``.
+    """
+    if "policies" not in value:
+        return ()
+    policies = value["policies"]
+    where = f"{label}: policies"
+    if type(policies) is not dict:
+        raise IngestionError(
+            "policies_not_object",
+            where,
+            f'expected an object such as {{"heading-aware": 288}}, found {type(policies).__name__}',
+        )
+    for name in policies:
+        if name not in SIZED_POLICIES:
+            reason = "the paragraph policy has no size" if name == "paragraph" else "no policy of that name"
+            raise IngestionError(
+                "unknown_policy", where, f"{quoted(name)}: {reason}; sizes can be set for {', '.join(SIZED_POLICIES)}"
+            )
+    for name in SIZED_POLICIES:
+        size = policies.get(name)
+        if name in policies and (type(size) is not int or not MIN_POLICY_SIZE <= size <= MAX_POLICY_SIZE):
+            raise IngestionError(
+                "policy_size",
+                f"{where}.{name}",
+                f"expected a whole number of characters from {MIN_POLICY_SIZE} to {MAX_POLICY_SIZE}, found {quoted(size)}",
+            )
+    return tuple((name, policies[name]) for name in SIZED_POLICIES if name in policies)
+
+
 def manifest_from_value(value: object, folder: Path, label: str) -> Manifest:
     """Check a parsed manifest, verify every pinned source in ``folder`` and confirm its span checks."""
     sources = checked_manifest_sources(value, label)
+    grammar = manifest_grammar(value, label)
+    policy_sizes = manifest_policy_sizes(value, label)
     for index, source in enumerate(sources):
-        source["text"] = read_pinned_text(folder, source, f"{label}: {source_label(source, index)}")
+        source["text"] = read_pinned_text(folder, source, f"{label}: {source_label(source, index)}", grammar)
     sources.sort(key=lambda source: source["source_id"])
     texts = {source["source_id"]: source["text"] for source in sources}
     checks = value.get("span_checks", [])
@@ -395,7 +468,7 @@ def manifest_from_value(value: object, folder: Path, label: str) -> Manifest:
             raise IngestionError(
                 "duplicate_span_check", f"{label}: span_checks[{index}]", f"name {quoted(name)} is used twice"
             )
-    return Manifest(folder, tuple(sources), span_checks)
+    return Manifest(folder, tuple(sources), span_checks, grammar, policy_sizes)
 
 
 def load_manifest(manifest_path: Path) -> Manifest:

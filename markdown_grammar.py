@@ -1,8 +1,14 @@
-"""Where a source's text splits into sections and paragraphs: the Markdown grammar.
+"""Where a source's text splits into sections and blocks: the Markdown grammars.
 
 The lesson's grammar (``SPEC.md``, "Sections" and "Paragraphs") is deliberately
 tiny: simple ATX headings only, and paragraphs as runs of non-blank lines. The
-policies in ``chunk_index`` cut chunks from what this module finds; nothing
+block grammar (``SPEC.md``, "The block grammar") reads real documentation:
+front matter, text before the first heading, fenced code, ATX and setext
+headings, admonitions, blockquotes and alerts, lists and tables. It is
+CommonMark-inspired, not a Markdown parser: it finds where blocks begin and
+end, in one pass over the lines, and nothing else.
+
+The policies in ``chunk_index`` cut chunks from what this module finds; nothing
 here knows about configs, ids or hashes.
 """
 
@@ -10,6 +16,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import accumulate
+from typing import NamedTuple
 
 from errors import IngestionError, quoted
 
@@ -22,16 +30,20 @@ NON_BLANK = re.compile(r"\S")
 
 
 # The grammars a manifest can choose ("markdown": ...); "lesson" is the spec's own.
-GRAMMARS = ("lesson",)
 LESSON_GRAMMAR = "lesson"
+BLOCKS_GRAMMAR = "blocks"
+GRAMMARS = (LESSON_GRAMMAR, BLOCKS_GRAMMAR)
+# The kinds of block the block grammar finds (the lesson's are all "paragraph").
+BLOCK_KINDS = ("paragraph", "fence", "admonition", "quote", "list", "table")
 
 
-@dataclass(frozen=True)
-class Block:
+class Block(NamedTuple):
     """One unit the paragraph and heading-aware policies never cut: ``[start, end)`` in the text.
 
     ``kind`` is ``"paragraph"`` under the lesson grammar. ``label`` says more
     where the kind has more to say (an admonition's type, say); else ``""``.
+    A named tuple, not a dataclass: a large build makes one per paragraph,
+    and a tuple is several times cheaper to make.
     """
 
     kind: str
@@ -71,6 +83,54 @@ def heading_matches(text: str) -> list[re.Match]:
     return matches
 
 
+# What the lesson grammar's refusal names, and the grammar that takes such a file.
+BLOCKS_HINT = "use the blocks grammar (pin --markdown blocks)"
+SETEXT_UNDERLINE = re.compile(r" {0,3}(=+|-+)[ \t]*")
+# What a first line that is not a heading most likely is, for the refusal; anything else is "text".
+OPENING_KINDS = (
+    (re.compile(r" {0,3}(!!!|\?\?\?)"), "an admonition"),
+    (re.compile(r" {0,3}(```|~~~)"), "a code fence"),
+    (re.compile(r" {0,3}>"), "a blockquote"),
+    (re.compile(r" {0,3}([-*+]|[0-9]{1,9}[.)])( |$)"), "a list item"),
+    (re.compile(r" {0,3}\|"), "a table row"),
+    (re.compile(r" {0,3}<"), "HTML"),
+)
+
+
+def first_line(text: str) -> str:
+    """The text's first line without its ``\n``: ``first_line("a\nb")`` -> ``"a"``."""
+    return text.split("\n", 1)[0]
+
+
+def lesson_opening_problem(text: str) -> str:
+    """Why ``text`` does not open with a lesson heading: what was found at its start, and what to do.
+
+    ``lesson_opening_problem("---\ntitle: A\n---\n")`` ->
+    ``'found "---" front matter at line 1; use the blocks grammar (pin --markdown blocks)'``.
+    The lesson rule itself is unchanged: a ``#{1,6} `` heading at offset 0.
+    """
+    rule = "the lesson grammar needs a '# ' heading at offset 0"
+    if text.startswith("\ufeff"):
+        return f"found a UTF-8 byte order mark at offset 0; {rule}; {BLOCKS_HINT}"
+    line = first_line(text)
+    if line.rstrip() in ("---", "+++"):
+        return f"found {quoted(line.rstrip())} front matter at line 1; {BLOCKS_HINT}"
+    if not line.strip():
+        return f"found a blank line at line 1; {rule}; {BLOCKS_HINT}"
+    lines = text.split("\n", 2)
+    if len(lines) > 1 and lines[1].strip() and SETEXT_UNDERLINE.fullmatch(lines[1]):
+        return (
+            f"found a setext heading {quoted(line, 40)} underlined with {quoted(lines[1].strip()[:3])} at line 1; "
+            f"{rule}; {BLOCKS_HINT}"
+        )
+    if line.lstrip(" ").startswith("#"):
+        return (
+            f"found {quoted(line, 40)} at line 1, not a '# ' heading (one to six #, one space, a title); {BLOCKS_HINT}"
+        )
+    kind = next((name for pattern, name in OPENING_KINDS if pattern.match(line)), "text")
+    return f"found {kind} {quoted(line, 40)} at line 1, not a '# ' heading; {BLOCKS_HINT}"
+
+
 def heading_sections(text: str, where: str = "text") -> list[Section]:
     """The sections of ``text`` whose body is not blank, in offset order.
 
@@ -79,7 +139,7 @@ def heading_sections(text: str, where: str = "text") -> list[Section]:
     """
     headings = heading_matches(text)
     if not headings or headings[0].start() != 0:
-        raise IngestionError("heading_required", where, "text must start with a '# ' heading at offset 0")
+        raise IngestionError("heading_required", where, lesson_opening_problem(text))
     sections = []
     for index, heading in enumerate(headings):
         body_start = min(heading.end() + 1, len(text))
@@ -98,12 +158,17 @@ def paragraph_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return [match.span() for match in PARAGRAPH.finditer(text, start, end)]
 
 
-def document_sections(text: str, grammar: str = LESSON_GRAMMAR, where: str = "text") -> list[Section]:
+def document_sections(text: str, grammar: str = LESSON_GRAMMAR, where: str = "text", title: str = "") -> list[Section]:
     """The sections of ``text`` under ``grammar``, each with its blocks, in offset order.
 
     Under the lesson grammar a section's blocks are its paragraphs:
     ``"# A\\nab\\n\\ncd\\n"`` -> one section ``A`` with blocks ``[4, 7)`` and ``[8, 11)``.
+    Under the block grammar ``title`` (the source's title) names the section of
+    text before the first heading: ``document_sections("ab\\n# B\\ncd\\n", "blocks", title="T")``
+    -> ``T`` with a paragraph ``[0, 3)``, then ``B`` with a paragraph ``[7, 10)``.
     """
+    if grammar == BLOCKS_GRAMMAR:
+        return block_sections(text, title, where)
     if grammar != LESSON_GRAMMAR:
         raise IngestionError("unknown_grammar", where, f"no Markdown grammar called {quoted(grammar)}")
     return [
@@ -119,3 +184,414 @@ def document_sections(text: str, grammar: str = LESSON_GRAMMAR, where: str = "te
         )
         for section in heading_sections(text, where)
     ]
+
+
+# --- the block grammar -------------------------------------------------------------
+# Every test below reads one line (its text without the "\n") and at most the
+# next one; no pattern can backtrack over more than the line it is given.
+
+FRONT_MATTER_DELIMITERS = ("---", "+++")
+ADMONITION = re.compile(r"(?:!!!|\?\?\?\+?)[ \t]+([A-Za-z][A-Za-z0-9_-]*)(?=[ \t]|$)")
+ALERT = re.compile(r"\[!([A-Za-z]+)\][ \t]*")
+ORDERED_MARKER = re.compile(r"[0-9]{1,9}[.)]")
+SETEXT_UNDERLINE = re.compile(r" {0,3}(?:=+|-+)[ \t]*")
+TABLE_DELIMITER_CELL = re.compile(r":?-+:?")
+# A body line of an admonition is indented this far (Python-Markdown's tab length).
+ADMONITION_INDENT = 4
+# Every block but a paragraph starts with one of these after its leading spaces,
+# or holds a pipe (a table's header row): any other line is paragraph text,
+# which spares the full set of tests on most lines of a page.
+BLOCK_START_CHARACTERS = frozenset("#`~!?>-*+0123456789")
+
+
+class Line(NamedTuple):
+    """One line of the text: ``[start, end)`` with its ``\\n`` (none on a last line without one), and its text without it."""
+
+    start: int
+    end: int
+    text: str
+
+
+def text_lines(text: str, start: int) -> list[Line]:
+    """The lines of ``text`` from ``start``: ``text_lines("ab\\nc", 0)`` -> ``[Line(0, 3, "ab"), Line(3, 4, "c")]``."""
+    pieces = text[start:].split("\n")
+    if pieces[-1] == "":
+        # The text ends with "\n" (or is empty from ``start``): no line follows it.
+        pieces.pop()
+    # Each line starts one character (its "\n") after the previous one ends; split,
+    # accumulate and map run in C, where a find() per line would not.
+    bounds = list(accumulate(map((1).__add__, map(len, pieces)), initial=start))
+    if len(bounds) > 1 and bounds[-1] > len(text):
+        bounds[-1] = len(text)
+    return list(map(Line, bounds[:-1], bounds[1:], pieces))
+
+
+def may_start_block(line: str) -> bool:
+    """Whether ``line`` could start a block other than a paragraph (or be an ATX heading); ``False`` is certain."""
+    return line.lstrip(" ")[:1] in BLOCK_START_CHARACTERS or "|" in line
+
+
+def is_blank(line: str) -> bool:
+    """Blank as the lesson has it: nothing but whitespace (``"  \\t"`` is blank)."""
+    return not line.strip()
+
+
+def leading_columns(line: str) -> int:
+    """How far ``line`` is indented, a tab reaching the next multiple of 4: ``" \\tx"`` -> ``4``."""
+    columns = 0
+    for character in line:
+        if character == " ":
+            columns += 1
+        elif character == "\t":
+            columns += 4 - columns % 4
+        else:
+            break
+    return columns
+
+
+def space_indent(line: str) -> tuple[int, str]:
+    """Leading spaces (not tabs) and the rest: ``"  # a"`` -> ``(2, "# a")``."""
+    rest = line.lstrip(" ")
+    return len(line) - len(rest), rest
+
+
+def front_matter_end(text: str, where: str) -> int:
+    """Where the text after the front matter starts: 0 without front matter.
+
+    Front matter opens with a first line of ``---`` or ``+++`` (trailing spaces
+    and tabs allowed) and closes at the next line that is the same delimiter,
+    its ``\\n`` included: ``front_matter_end("---\\na: 1\\n---\\n# T\\n", w)`` -> ``13``.
+    One that is never closed is refused: the rest of the page would vanish.
+    """
+    newline = text.find("\n")
+    first = text if newline == -1 else text[:newline]
+    delimiter = first.rstrip(" \t")
+    if delimiter not in FRONT_MATTER_DELIMITERS:
+        return 0
+    line_start = len(text) if newline == -1 else newline + 1
+    while line_start < len(text):
+        newline = text.find("\n", line_start)
+        line_end = len(text) if newline == -1 else newline + 1
+        if text[line_start : line_end if newline == -1 else newline].rstrip(" \t") == delimiter:
+            return line_end
+        line_start = line_end
+    raise IngestionError(
+        "front_matter_unclosed",
+        where,
+        f"front matter opened by {quoted(delimiter)} at line 1 is never closed by a {quoted(delimiter)} line",
+    )
+
+
+def fence_opening(line: str) -> tuple[str, int] | None:
+    """The fence character and run length if ``line`` opens fenced code: ``"  ~~~~ py"`` -> ``("~", 4)``.
+
+    Up to three spaces of indent, then three or more backticks or tildes; a
+    backtick fence's info string may hold no backtick (``"``` a`b"`` is not a fence).
+    """
+    indent, rest = space_indent(line)
+    fence = rest[:1]
+    if indent > 3 or fence not in ("`", "~"):
+        return None
+    run = len(rest) - len(rest.lstrip(fence))
+    if run < 3 or (fence == "`" and "`" in rest[run:]):
+        return None
+    return fence, run
+
+
+def closes_fence(line: str, fence: str, run: int) -> bool:
+    """Whether ``line`` closes a fence of ``run`` ``fence`` characters: the same character, at least as many, nothing after but spaces."""
+    indent, rest = space_indent(line)
+    closing = len(rest) - len(rest.lstrip(fence))
+    return indent <= 3 and closing >= run and not rest[closing:].strip(" \t")
+
+
+def atx_heading_title(line: str) -> str | None:
+    """The title if ``line`` is an ATX heading, else ``None``: ``"  ## Setup ##"`` -> ``"Setup"``.
+
+    Up to three spaces, one to six ``#``, then a space, a tab or the end of the
+    line; the title is stripped of spaces and tabs, and a closing run of ``#``
+    after a space or tab is not part of it (``"# C#"`` -> ``"C#"``, ``"#"`` -> ``""``).
+    """
+    indent, rest = space_indent(line)
+    hashes = len(rest) - len(rest.lstrip("#"))
+    if indent > 3 or not 1 <= hashes <= 6:
+        return None
+    after = rest[hashes:]
+    if after and after[0] not in " \t":
+        return None
+    title = after.strip(" \t")
+    without_closing = title.rstrip("#")
+    if not without_closing:
+        return ""
+    if without_closing != title and without_closing[-1] in " \t":
+        return without_closing.rstrip(" \t")
+    return title
+
+
+def admonition_label(line: str) -> str | None:
+    """The type of an admonition's first line, lowercased: ``'!!! Warning "Mind"'`` -> ``"warning"``; else ``None``."""
+    found = ADMONITION.match(line)
+    return None if found is None else found.group(1).lower()
+
+
+def is_quote_line(line: str) -> bool:
+    """Whether ``line`` is a blockquote line: up to three spaces, then ``>``."""
+    indent, rest = space_indent(line)
+    return indent <= 3 and rest.startswith(">")
+
+
+def quote_label(line: str) -> str:
+    """The alert type of a quote's first line, lowercased: ``"> [!WARNING]"`` -> ``"warning"``; else ``""``."""
+    content = space_indent(line)[1][1:]
+    found = ALERT.fullmatch(content[1:] if content.startswith(" ") else content)
+    return "" if found is None else found.group(1).lower()
+
+
+def list_item(line: str) -> tuple[int, str] | None:
+    """The content column and content of a list item's first line, or ``None``.
+
+    Up to three spaces, a bullet (``-``, ``*``, ``+``) or one to nine digits and
+    ``.`` or ``)``, then a space, a tab or the end of the line. The content
+    column is where the text after the marker starts (one past the marker
+    when five or more spaces follow): ``"1.  go"`` -> ``(4, "go")``.
+    """
+    indent, rest = space_indent(line)
+    if indent > 3 or not rest:
+        return None
+    if rest[0] in "-*+":
+        marker = 1
+    else:
+        found = ORDERED_MARKER.match(rest)
+        if found is None:
+            return None
+        marker = found.end()
+    after = rest[marker:]
+    if after and after[0] not in " \t":
+        return None
+    content = after.lstrip(" \t")
+    spaces = len(after) - len(content)
+    if not content or spaces > 4:
+        spaces = 1
+    return indent + marker + spaces, content
+
+
+def is_table_delimiter(line: str) -> bool:
+    """Whether ``line`` is a table's delimiter row: cells of ``:?-+:?`` between pipes, at least one pipe.
+
+    ``"| --- | :-: |"`` -> ``True``; ``"---"`` -> ``False`` (a setext underline).
+    """
+    row = line.strip(" \t")
+    if "|" not in row:
+        return False
+    row = row[1:] if row.startswith("|") else row
+    row = row[:-1] if row.endswith("|") else row
+    return all(TABLE_DELIMITER_CELL.fullmatch(cell.strip(" \t")) for cell in row.split("|"))
+
+
+def starts_table(lines: list[Line], index: int) -> bool:
+    """Whether ``lines[index]`` is a table's header row: a pipe, at most three spaces of indent, a delimiter row next."""
+    line = lines[index].text
+    return (
+        "|" in line
+        and space_indent(line)[0] <= 3
+        and index + 1 < len(lines)
+        and is_table_delimiter(lines[index + 1].text)
+    )
+
+
+def starts_block(lines: list[Line], index: int) -> bool:
+    """Whether ``lines[index]`` begins a block other than a paragraph, or is an ATX heading: it ends a paragraph."""
+    line = lines[index].text
+    return may_start_block(line) and (
+        fence_opening(line) is not None
+        or atx_heading_title(line) is not None
+        or admonition_label(line) is not None
+        or is_quote_line(line)
+        or list_item(line) is not None
+        or starts_table(lines, index)
+    )
+
+
+def fence_end(lines: list[Line], index: int, fence: tuple[str, int], nested: bool = False) -> int:
+    """The index after the line that closes ``fence``, searching from ``lines[index]``; the end of the text if none does.
+
+    A fence nested in a list or an admonition closes on a line whose text,
+    leading spaces and tabs removed, closes it.
+    """
+    character, run = fence
+    for position in range(index, len(lines)):
+        line = lines[position].text
+        if closes_fence(line.lstrip(" \t") if nested else line, character, run):
+            return position + 1
+    return len(lines)
+
+
+def admonition_end(lines: list[Line], index: int) -> int:
+    """The index after an admonition's last body line: lines indented four columns or more, blank lines between them included."""
+    after = index + 1
+    position = index + 1
+    while position < len(lines):
+        line = lines[position].text
+        if is_blank(line):
+            position += 1
+            continue
+        if leading_columns(line) < ADMONITION_INDENT:
+            break
+        fence = fence_opening(line.lstrip(" \t"))
+        position = fence_end(lines, position + 1, fence, nested=True) if fence else position + 1
+        after = position
+    return after
+
+
+def quote_end(lines: list[Line], index: int) -> int:
+    """The index after a run of blockquote lines starting at ``lines[index]``."""
+    position = index
+    while position < len(lines) and is_quote_line(lines[position].text):
+        position += 1
+    return position
+
+
+def list_end(lines: list[Line], index: int) -> int:
+    """The index after a list's last line (see ``SPEC.md``, "The block grammar", for the rule).
+
+    A line belongs to the list when it is an item at the list's level, is
+    indented at least to the content column of the latest such item, or
+    directly follows a list line that is not a fence and starts no other
+    block (a lazy continuation). Blank lines count only when the list goes on
+    after them; a fence opened on a list line runs, whatever its indent, to
+    its close.
+    """
+    content_column = list_item(lines[index].text)[0]
+    after = index + 1
+    position = index
+    lazy_allowed = False
+    while position < len(lines):
+        line = lines[position].text
+        if is_blank(line):
+            lazy_allowed = False
+            position += 1
+            continue
+        column = leading_columns(line)
+        item = list_item(line)
+        if position == index or (item is not None and column < content_column):
+            content_column, content = item
+        elif column >= content_column:
+            content = line.lstrip(" \t")
+        elif lazy_allowed and not starts_block(lines, position):
+            content = line
+        else:
+            break
+        fence = fence_opening(content)
+        lazy_allowed = fence is None
+        position = fence_end(lines, position + 1, fence, nested=True) if fence else position + 1
+        after = position
+    return after
+
+
+def table_end(lines: list[Line], index: int) -> int:
+    """The index after a table: its header, its delimiter row and every following non-blank line holding a pipe."""
+    position = index + 2
+    while position < len(lines) and not is_blank(lines[position].text) and "|" in lines[position].text:
+        position += 1
+    return position
+
+
+def paragraph_end(lines: list[Line], index: int) -> tuple[int, int | None]:
+    """The index after a paragraph, and the index of its setext underline if it is a heading instead.
+
+    A paragraph runs until a blank line or a line that starts another block;
+    a ``===`` or ``---`` line under it makes its lines a setext heading.
+    """
+    position = index + 1
+    while position < len(lines):
+        line = lines[position].text
+        if is_blank(line):
+            break
+        if SETEXT_UNDERLINE.fullmatch(line):
+            return position + 1, position
+        if starts_block(lines, position):
+            break
+        position += 1
+    return position, None
+
+
+class _SectionBuilder:
+    """Sections as the one pass over the lines finds them; a section without blocks is dropped."""
+
+    def __init__(self, heading_start: int, title: str, body_start: int) -> None:
+        self.sections: list[Section] = []
+        self.open_section(heading_start, title, body_start)
+
+    def open_section(self, heading_start: int, title: str, body_start: int) -> None:
+        self.heading_start = heading_start
+        self.title = title
+        self.body_start = body_start
+        self.blocks: list[Block] = []
+
+    def add(self, kind: str, lines: list[Line], first: int, after: int, label: str = "") -> None:
+        self.blocks.append(Block(kind, lines[first].start, lines[after - 1].end, label))
+
+    def add_paragraph_or_heading(self, lines: list[Line], first: int, after: int, underline: int | None) -> None:
+        """A paragraph, or, when ``underline`` is its setext underline, a heading that opens a section."""
+        if underline is None:
+            self.add("paragraph", lines, first, after)
+            return
+        self.close(lines[first].start)
+        title = " ".join(line.text.strip(" \t") for line in lines[first:underline])
+        self.open_section(lines[first].start, title, lines[underline].end)
+
+    def close(self, body_end: int) -> None:
+        if self.blocks:
+            self.sections.append(Section(self.heading_start, self.title, self.body_start, body_end, tuple(self.blocks)))
+
+
+def block_sections(text: str, title: str, where: str = "text") -> list[Section]:
+    """The sections of ``text`` under the block grammar, each with its blocks, in one pass over the lines.
+
+    Front matter belongs to no section; text before the first heading is a
+    section titled ``title`` whose heading offset is its body's start.
+    ``block_sections("---\\nx: 1\\n---\\nab\\n", "T")`` -> one section ``T``,
+    body ``[13, 16)``, one paragraph ``[13, 16)``.
+    """
+    body_start = front_matter_end(text, where)
+    lines = text_lines(text, body_start)
+    builder = _SectionBuilder(body_start, title, body_start)
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        if is_blank(line.text):
+            index += 1
+            continue
+        if not may_start_block(line.text):
+            after, underline = paragraph_end(lines, index)
+            builder.add_paragraph_or_heading(lines, index, after, underline)
+            index = after
+            continue
+        fence = fence_opening(line.text)
+        heading = None if fence else atx_heading_title(line.text)
+        label = admonition_label(line.text)
+        if fence is not None:
+            after = fence_end(lines, index + 1, fence)
+            builder.add("fence", lines, index, after)
+        elif heading is not None:
+            builder.close(line.start)
+            builder.open_section(line.start, heading, line.end)
+            after = index + 1
+        elif label is not None:
+            after = admonition_end(lines, index)
+            builder.add("admonition", lines, index, after, label)
+        elif is_quote_line(line.text):
+            after = quote_end(lines, index)
+            builder.add("quote", lines, index, after, quote_label(line.text))
+        elif list_item(line.text) is not None:
+            after = list_end(lines, index)
+            builder.add("list", lines, index, after)
+        elif starts_table(lines, index):
+            after = table_end(lines, index)
+            builder.add("table", lines, index, after)
+        else:
+            after, underline = paragraph_end(lines, index)
+            builder.add_paragraph_or_heading(lines, index, after, underline)
+        index = after
+    builder.close(len(text))
+    return builder.sections

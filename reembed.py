@@ -344,10 +344,25 @@ def exported_index(path: Path, policy: str) -> dict:
     return selected_indexes(load_indexes(path), policy)[policy]
 
 
-def upsert_record(chunk: dict, index_id: str) -> dict:
-    """A chunk as a vector-store upsert record: ``{"id", "text", "metadata"}``."""
+def config_metadata(config: dict) -> dict:
+    """What an upsert record says of the config that cut its chunk, as flat scalar fields.
+
+    ``{"strategy": "heading-aware", "max_chars": 800, "markdown": "blocks"}``;
+    paragraph has no ``max_chars`` (stores refuse a null), and ``markdown``
+    names the grammar even when the config leaves it implicit (``"lesson"``).
+    """
+    metadata = {"strategy": config["strategy"]}
+    if config["max_chars"] is not None:
+        metadata["max_chars"] = config["max_chars"]
+    metadata["markdown"] = chunk_index.config_grammar(config)
+    return metadata
+
+
+def upsert_record(chunk: dict, index_id: str, config_fields: dict | None = None) -> dict:
+    """A chunk as a vector-store upsert record: ``{"id", "text", "metadata"}``, the config's fields last."""
     metadata = {key: chunk[key] for key in UPSERT_CHUNK_FIELDS}
     metadata["index_id"] = index_id
+    metadata.update(config_fields or {})
     return {"id": chunk["chunk_id"], "text": chunk["text"], "metadata": metadata}
 
 
@@ -358,10 +373,11 @@ def export_lines(index: dict) -> bytes:
     the Unicode line and paragraph separators (and NEL) are escaped too, since
     readers that split on them (``str.splitlines``) would break a record.
     """
+    config_fields = config_metadata(index["config"])
     lines = [
-        json.dumps(upsert_record(chunk, index["index_id"]), ensure_ascii=False, separators=(",", ":")).translate(
-            LINE_BREAK_ESCAPES
-        )
+        json.dumps(
+            upsert_record(chunk, index["index_id"], config_fields), ensure_ascii=False, separators=(",", ":")
+        ).translate(LINE_BREAK_ESCAPES)
         + "\n"
         for chunk in index["chunks"]
     ]

@@ -4,7 +4,7 @@
     python run.py validate result.json     re-derive a saved result or index; refuse any change
     python run.py diff OLD NEW             which chunk ids changed and which embeddings to compute
     python run.py export FILE --policy P   one policy's chunks as JSON Lines upsert records
-    python run.py pin docs/a.md --manifest M   pin a file (or re-pin it after an edit)
+    python run.py pin docs/ --manifest M   pin a file or every *.md of a docs folder (or re-pin after an edit)
     python run.py sweep                    chunk counts and kept pairs over a range of sizes
 
 Exit codes: 0 ok, 1 refused input or a failed validation, 2 usage or an output
@@ -24,6 +24,7 @@ from pathlib import Path
 
 import chunk_index
 import load_documents
+import markdown_grammar
 import outputs
 import span_checks
 import summary
@@ -66,6 +67,42 @@ def manifest_argument(value: str | None) -> Path:
     return DEFAULT_MANIFEST if value is None else Path(value)
 
 
+def manifest_to_build(value: str | None) -> Path:
+    """``manifest_argument`` for the commands that build from it (the main job, ``show``, ``sweep``).
+
+    Falling back while the current folder holds a manifest of its own says so
+    on stderr (``unused_manifest_note``): that user meant their own.
+    """
+    if value is None:
+        note = unused_manifest_note(Path.cwd())
+        if note is not None:
+            report(note, to_stderr=True)
+    return manifest_argument(value)
+
+
+def unused_manifest_note(folder: Path) -> str | None:
+    """One line when ``folder`` holds a ``manifest.json`` other than the fixture's, which the fallback ignores."""
+    candidate = folder / DEFAULT_MANIFEST.name
+    if not os.path.lexists(candidate):
+        return None
+    try:
+        if os.path.samefile(candidate, DEFAULT_MANIFEST):
+            return None
+    except OSError:
+        pass
+    return (
+        f"note: {DEFAULT_MANIFEST.name} in the current folder is not used: without --manifest the lab reads "
+        f"the lesson's fixture manifest beside run.py; pass --manifest {DEFAULT_MANIFEST.name} to use yours"
+    )
+
+
+def manifest_origin(value: str | None) -> str:
+    """The summary's line naming the manifest a build read: the one given, or the fixture's."""
+    if value is None:
+        return f"built from {DEFAULT_MANIFEST.name} beside run.py (the lesson's fixture)"
+    return f"built from {printable(value)}"
+
+
 def report(text: str, to_stderr: bool = False) -> None:
     """A line (or lines) for the person at the terminal: stdout through the checked write path, or stderr."""
     if to_stderr:
@@ -79,16 +116,17 @@ def report(text: str, to_stderr: bool = False) -> None:
 
 def run_build(args: argparse.Namespace) -> int:
     """The main job: load, build the three indexes, compare every span check, write the result."""
-    manifest_path = manifest_argument(args.manifest)
+    manifest_path = manifest_to_build(args.manifest)
     # Checked against the manifest before any work, then against the sources it names.
     checked_output(args.output, (manifest_path,))
     manifest = load_manifest(manifest_path)
     inputs = (manifest_path, *manifest.source_paths())
     output = checked_output(args.output, inputs)
     html_path = None if args.html is None else checked_report(args.html, output, inputs)
+    configs = chunk_index.manifest_configs(manifest.grammar, manifest.policy_sizes)
     source_bytes = sum(len(source["text"].encode("utf-8")) for source in manifest.sources)
     with Progress("building indexes", len(manifest.sources), source_bytes) as progress:
-        result = span_checks.build_checked_result(manifest.sources, manifest.span_checks, progress.advance)
+        result = span_checks.build_checked_result(manifest.sources, manifest.span_checks, configs, progress.advance)
         # The result is streamed as it is laid out, never held whole as bytes; each
         # index's saved size is recorded on the way, rather than saving it again.
         index_sizes: dict[str, int] = {}
@@ -103,6 +141,7 @@ def run_build(args: argparse.Namespace) -> int:
     names = tuple(check.name for check in manifest.span_checks)
     lines = [
         summary.summary_table(result, names, index_sizes),
+        manifest_origin(args.manifest),
         f"wrote {destination(output)}",
     ]
     if html_path is not None:
@@ -122,10 +161,11 @@ def run_show(args: argparse.Namespace) -> int:
     """Print each policy's chunks over the source text, coloured only on a terminal."""
     import boundary_view
 
-    manifest = load_manifest(manifest_argument(args.manifest))
+    manifest = load_manifest(manifest_to_build(args.manifest))
     policies = chunk_index.POLICY_NAMES if args.policy is None else (args.policy,)
     colour = boundary_view.colour_wanted(sys.stdout, os.environ)
-    view = boundary_view.terminal_view(manifest.sources, manifest.span_checks, policies, colour)
+    configs = chunk_index.manifest_configs(manifest.grammar, manifest.policy_sizes)
+    view = boundary_view.terminal_view(manifest.sources, manifest.span_checks, policies, colour, configs)
     emit(view.encode("utf-8"), None)
     return EXIT_OK
 
@@ -224,10 +264,8 @@ def run_pin(args: argparse.Namespace) -> int:
     for field, value in metadata.items():
         if value is not None:
             require_utf8_argument(f"--{field.replace('_', '-')}", value)
-    if len(args.paths) > 1 and any(value is not None for value in metadata.values()):
-        raise UsageError(
-            "pin_metadata", "pin", "--source-id, --title, --version, --url and --fact-status need exactly one PATH"
-        )
+    if len(args.paths) > 1 and any(metadata[field] is not None for field in source_pins.ONE_FILE_FIELDS):
+        raise UsageError("pin_metadata", "pin", "--source-id, --title and --url need exactly one file PATH")
     requests = [source_pins.PinRequest(path, **metadata) for path in args.paths]
     # The manifest is rewritten in place, so it must be a writable regular file (or new).
     manifest_path = checked_output(args.manifest, (), stdout_allowed=False)
@@ -235,10 +273,10 @@ def run_pin(args: argparse.Namespace) -> int:
         raise UsageError("manifest_to_stdout", "--manifest", "pin rewrites a manifest file; name one")
     # Read, change and write under one lock: a concurrent pin waits and then sees this one's sources.
     with outputs.manifest_lock(manifest_path):
-        outcome = source_pins.pin_sources(manifest_path, requests)
+        outcome = source_pins.pin_sources(manifest_path, requests, args.markdown)
         if outcome.manifest_bytes is not None:
             emit(outcome.manifest_bytes, manifest_path)
-    lines = ["\n".join(source_pins.pin_report(change)) for change in outcome.changes]
+    lines = source_pins.pin_report_lines(outcome)
     shown_manifest = destination(manifest_path)
     lines.append(
         f"wrote {shown_manifest}" if outcome.manifest_bytes is not None else f"manifest unchanged: {shown_manifest}"
@@ -263,7 +301,7 @@ def run_sweep(args: argparse.Namespace) -> int:
     """Print chunk counts, mean lengths and kept pairs over a range of sizes, and each pair's smallest target."""
     import size_sweep
 
-    manifest = load_manifest(manifest_argument(args.manifest))
+    manifest = load_manifest(manifest_to_build(args.manifest))
     sizes = tuple(sorted(set(args.sizes))) if args.sizes else size_sweep.DEFAULT_SIZES
     if len(sizes) > size_sweep.MAX_SIZE_COUNT:
         raise UsageError("too_many_sizes", "--sizes", f"{len(sizes)} sizes; at most {size_sweep.MAX_SIZE_COUNT}")
@@ -322,6 +360,26 @@ EXPORT_DESCRIPTION = """\
 Validate FILE (a saved result or a single saved index), then write every chunk
 of --policy's index as one JSON line, the record shape vector stores take for
 an upsert: {"id": chunk_id, "text": ..., "metadata": {...}}.
+"""
+
+PIN_DESCRIPTION = """\
+Check each PATH as a build would (inside the manifest's folder, no link, size
+bound, UTF-8, read with the manifest's grammar: a heading at offset 0 under the
+lesson's, none needed under "markdown": "blocks"), record its sha256 in the
+manifest and rewrite the manifest atomically. A missing manifest is
+started. Re-pinning changes the document revision and every chunk id of that
+source; a span check the edit made stale is refused and the manifest left
+unchanged.
+
+A folder PATH pins every *.md file under it, sorted, recursively. Hidden
+entries (.git, .cache) and other files are passed over; links and non-regular
+files named *.md are skipped with a line (no link is followed). Each new file's
+source id is its path relative to the manifest's folder without .md
+(docs/guide/index), or that id with -2, -3, ... when a source already holds it.
+Pinning the same folder again changes nothing, except re-pinning edited files.
+
+Concurrent pins into one folder's manifests take turns (a lock on the folder),
+so none is lost.
 """
 
 
@@ -414,7 +472,9 @@ def add_diff_command(commands: argparse._SubParsersAction) -> None:
         "--new-policy", choices=chunk_index.POLICY_NAMES, help="take this policy's index from NEW (overrides --policy)"
     )
     diff.add_argument(
-        "--json", action="store_true", help="print the diff as JSON (shape in README) instead of a summary"
+        "--json",
+        action="store_true",
+        help="print the diff as JSON (shape in docs/re-embedding.md) instead of a summary",
     )
     diff.set_defaults(handler=run_diff)
 
@@ -448,24 +508,37 @@ def add_pin_command(commands: argparse._SubParsersAction) -> None:
     pin = add_command(
         commands,
         "pin",
-        "pin files into a manifest, or re-pin them after an edit",
-        "Check each PATH as a build would (inside the manifest's folder, no link, size bound, UTF-8, "
-        "a heading at offset 0), record its sha256 in the manifest and rewrite the manifest atomically. "
-        "A missing manifest is started. Re-pinning changes the document revision and every chunk id of that "
-        "source; a span check the edit made stale is refused and the manifest left unchanged. "
-        "Concurrent pins into one folder's manifests take turns (a lock on the folder), so none is lost.",
-        "python run.py pin --manifest my/manifest.json my/docs/guide.md --title 'User guide' --version 2.0",
+        "pin files or whole docs folders into a manifest, or re-pin them after an edit",
+        PIN_DESCRIPTION,
+        """\
+        python run.py pin --markdown blocks --manifest m.json docs/
+        python run.py pin --manifest my/manifest.json my/docs/guide.md --title 'User guide' --version 2.0""",
     )
-    pin.add_argument("paths", metavar="PATH", nargs="+", help="a source file inside the manifest's folder")
+    pin.add_argument(
+        "paths",
+        metavar="PATH",
+        nargs="+",
+        help="a source file, or a folder standing for every *.md file under it, inside the manifest's folder",
+    )
+    pin.add_argument(
+        "--markdown",
+        choices=markdown_grammar.GRAMMARS,
+        help="the Markdown grammar of a new manifest (default: lesson, the fixture's tiny one; "
+        "blocks reads real docs: front matter, fences, admonitions); an existing manifest keeps its own",
+    )
     add_manifest_option(pin, "the manifest to update or start", required=True)
     pin.add_argument(
         "--source-id", dest="source_id", help="id of a new source (default: the file name without extension)"
     )
     pin.add_argument("--title", help="title (default for a new source: its id)")
-    pin.add_argument("--version", help="MAJOR.MINOR version (default for a new source: 1.0)")
+    pin.add_argument(
+        "--version", help="MAJOR.MINOR version (default for a new source: 1.0); with a folder, of every file pinned"
+    )
     pin.add_argument("--url", help="where the document is published (default for a new source: local:PATH)")
     pin.add_argument(
-        "--fact-status", dest="fact_status", help="what is known of its accuracy (default for a new source: unstated)"
+        "--fact-status",
+        dest="fact_status",
+        help="what is known of its accuracy (default for a new source: unstated); with a folder, of every file pinned",
     )
     pin.set_defaults(handler=run_pin)
 
@@ -477,8 +550,10 @@ def add_sweep_command(commands: argparse._SubParsersAction) -> None:
         "sweep",
         "chunk counts and kept pairs for a range of heading-aware targets and fixed-char widths",
         "Cut the manifest's sources at each size with the heading-aware and fixed-char rules and show chunk "
-        "count, mean chunk length and pairs kept together, then each pair's smallest heading-aware target. "
-        "Sweep sizes are never saved; saved indexes keep the three supported configs. "
+        "count, mean chunk length and pairs kept together, then each pair's smallest heading-aware target "
+        "and the manifest line that builds it, e.g. "
+        '\'to build it: "policies": {"heading-aware": 288}\'. The sweep reads the sources with the '
+        "manifest's grammar and saves nothing. "
         "At most 1,000 sizes, and at most 2,000,000 span checks times sizes (see docs/strict-input.md).",
         "python run.py sweep --manifest my/manifest.json --sizes 200 400 800",
     )

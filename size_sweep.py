@@ -6,9 +6,11 @@ declared pairs that share a chunk. For each pair it also finds, exactly, the
 smallest heading-aware target that keeps it together.
 
 Sweep configs live only in memory and in the printed table: nothing here is
-saved, and ``validate.validate_index`` keeps refusing any config but the
-spec's three. Only spans are cut (no hashes), which is what makes a sweep of
-dozens of sizes cheap; the spans are the same ``chunk_index`` cuts for a build.
+saved. The table ends with the manifest line (``"policies": {...}``) that
+builds an index at the target it found. The sweep reads sections and blocks
+with the manifest's grammar. Only spans are cut (no hashes), which is what
+makes a sweep of dozens of sizes cheap; the spans are the same
+``chunk_index`` cuts for a build.
 """
 
 from __future__ import annotations
@@ -49,11 +51,9 @@ class PairTarget:
     verdict: str
 
 
-def sweep_config(strategy: str, size: int) -> dict:
-    """A supported policy's config with ``max_chars`` set to ``size``: only ever used in memory."""
-    config = chunk_index.policy_config(strategy)
-    config["max_chars"] = size
-    return config
+def sweep_config(strategy: str, size: int, grammar: str = markdown_grammar.LESSON_GRAMMAR) -> dict:
+    """A policy's config at ``size`` under ``grammar``, as a manifest setting that size would build it."""
+    return chunk_index.policy_config(strategy, size, grammar)
 
 
 def holds(chunk: tuple[int, int], span: tuple[int, int]) -> bool:
@@ -70,12 +70,12 @@ class SourceLayout:
     paragraphs: tuple[tuple[tuple[int, int], ...], ...]
 
 
-def source_layout(text: str, where: str) -> SourceLayout:
-    """The sections of ``text`` and their paragraphs, which no size changes."""
-    sections = tuple(markdown_grammar.heading_sections(text, where))
-    paragraphs = tuple(
-        tuple(markdown_grammar.paragraph_spans(text, section.body_start, section.body_end)) for section in sections
-    )
+def source_layout(
+    text: str, where: str, grammar: str = markdown_grammar.LESSON_GRAMMAR, title: str = ""
+) -> SourceLayout:
+    """The sections of ``text`` under ``grammar`` and their blocks' spans, which no size changes."""
+    sections = tuple(markdown_grammar.document_sections(text, grammar, where, title))
+    paragraphs = tuple(tuple((block.start, block.end) for block in section.blocks) for section in sections)
     return SourceLayout(text, sections, paragraphs)
 
 
@@ -262,14 +262,18 @@ def require_bounded_sweep(manifest: Manifest, sizes: tuple[int, ...]) -> None:
 
 def run_sweep(manifest: Manifest, sizes: tuple[int, ...]) -> dict:
     """The sweep as plain data: one row per size, the paragraph policy for reference, and each pair's target."""
-    layouts = {source["source_id"]: source_layout(source["text"], source["source_id"]) for source in manifest.sources}
+    grammar = manifest.grammar
+    layouts = {
+        source["source_id"]: source_layout(source["text"], source["source_id"], grammar, source["title"])
+        for source in manifest.sources
+    }
     checks = manifest.span_checks
     reaches = [pair_reach(check) for check in checks]
     rows = [
         {
             "size": size,
             **{
-                strategy: policy_row(sweep_config(strategy, size), layouts, checks, reaches)
+                strategy: policy_row(sweep_config(strategy, size, grammar), layouts, checks, reaches)
                 for strategy in SWEPT_POLICIES
             },
         }
@@ -280,7 +284,7 @@ def run_sweep(manifest: Manifest, sizes: tuple[int, ...]) -> dict:
         "sizes": list(sizes),
         "pair_count": len(checks),
         "rows": rows,
-        "paragraph": policy_row(chunk_index.policy_config("paragraph"), layouts, checks),
+        "paragraph": policy_row(chunk_index.policy_config("paragraph", None, grammar), layouts, checks),
         "pairs": [
             {
                 "name": found.check.name,
@@ -327,4 +331,30 @@ def sweep_table(sweep: dict) -> str:
     lines.append("smallest heading-aware target that keeps each pair together:")
     for pair in sweep["pairs"]:
         lines.append(f"  {printable(pair['name'])} ({printable(pair['source_id'])}): {pair['verdict']}")
+    lines.extend(build_lines(sweep["pairs"]))
     return "\n".join(lines)
+
+
+def manifest_size_line(target: int) -> str:
+    """The manifest setting that builds a heading-aware index at ``target``: ``'"policies": {"heading-aware": 288}'``."""
+    return f'"policies": {{"heading-aware": {target}}}'
+
+
+def build_lines(pairs: list[dict]) -> list[str]:
+    """How to build each target the sweep found, as the manifest line that sets it.
+
+    One target: ``['to build it: "policies": {"heading-aware": 288}']``. Several:
+    one line per target naming the pairs it is the smallest for. A pair any
+    target keeps (1) or none keeps needs no line.
+    """
+    found: dict[int, list[str]] = {}
+    for pair in pairs:
+        target = pair["smallest_heading_aware_target"]
+        if target is not None and target > 1:
+            found.setdefault(target, []).append(printable(pair["name"]))
+    if len(found) == 1:
+        return [f"to build it: {manifest_size_line(next(iter(found)))}"]
+    return [
+        f"to build {target} (for {', '.join(names)}): {manifest_size_line(target)}"
+        for target, names in sorted(found.items())
+    ]

@@ -3,9 +3,11 @@
 ``pin_sources`` adds a file to a manifest (starting a new manifest if there is
 none) or deliberately re-pins one after an edit. It runs the loader's own checks
 on the file (inside the manifest's folder, no link, size bound, UTF-8, no NUL,
-not blank, a heading at offset 0), then checks the whole edited manifest exactly
-as a build would, span checks included, before anything is written. It returns
-the new manifest's bytes; writing them is the command line's job.
+not blank, and whatever the manifest's Markdown grammar requires), then checks
+the whole edited manifest exactly as a build would, span checks included, before
+anything is written. It returns the new manifest's bytes; writing them is the
+command line's job. A folder stands for every ``*.md`` file under it
+(``markdown_files``), each with a source id taken from its path.
 
 ``stale_sources`` and ``index_id_mismatches`` compare a validated result with
 pins held outside it: the manifest's, or index ids the user recorded.
@@ -17,6 +19,8 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from pathlib import Path, PurePath, PurePosixPath
 
@@ -24,14 +28,16 @@ import chunk_index
 import markdown_grammar
 import span_checks
 import validate
-from errors import IngestionError, printable, quoted
+from errors import IngestionError, UsageError, counted, printable, quoted
 from indented_json import saved_json_bytes
 from load_documents import (
+    MAX_MANIFEST_BYTES,
     SOURCE_FIELDS,
     Manifest,
     checked_manifest_sources,
     decode_source_text,
     manifest_from_value,
+    manifest_grammar,
     read_manifest_value,
     read_source_bytes,
 )
@@ -43,6 +49,12 @@ LOCAL_URL_PREFIX = "local:"
 DEFAULT_FACT_STATUS = "unstated: local document pinned without --fact-status; the lab does not vouch for its facts"
 # The fields a user may set with a flag; ``path`` and ``sha256`` always come from the file itself.
 METADATA_FIELDS = ("source_id", "title", "version", "url", "fact_status")
+# The flags that name one file's own metadata; --version and --fact-status may apply to a whole folder.
+ONE_FILE_FIELDS = ("source_id", "title", "url")
+# A folder stands for the files under it whose names end so; the rest (images, configs) are not sources.
+MARKDOWN_SUFFIX = ".md"
+# One manifest holds at most 1 MiB, about 2,500 pins; a folder with more is refused before any file is read.
+MAX_FOLDER_FILES = 2_000
 
 
 @dataclass(frozen=True)
@@ -55,6 +67,8 @@ class PinRequest:
     version: str | None = None
     url: str | None = None
     fact_status: str | None = None
+    # Found under a folder given on the command line: its id comes from its path, not its stem.
+    from_folder: bool = False
 
     def given(self) -> dict[str, str]:
         """The metadata fields the user set, by name: ``{"version": "1.1"}``."""
@@ -75,10 +89,12 @@ class PinChange:
 
 @dataclass(frozen=True)
 class PinOutcome:
-    """The manifest's new bytes (``None`` when nothing changed) and what changed, source by source."""
+    """The manifest's new bytes (``None`` when nothing changed), what changed source by source, and what a folder walk skipped."""
 
     manifest_bytes: bytes | None
     changes: tuple[PinChange, ...]
+    skipped: tuple[str, ...] = ()
+    folders: int = 0
 
 
 def manifest_relative_path(typed: str, folder: Path, where: str) -> str:
@@ -102,37 +118,191 @@ def manifest_relative_path(typed: str, folder: Path, where: str) -> str:
     return PurePath(relative).as_posix()
 
 
-def pinnable_file_sha256(folder: Path, relative: str, where: str) -> str:
-    """The sha256 of a file that passes every check a build makes, heading included."""
+def pinnable_file_sha256(
+    folder: Path, relative: str, where: str, grammar: str = markdown_grammar.LESSON_GRAMMAR
+) -> str:
+    """The sha256 of a file that passes every check a build makes under ``grammar``.
+
+    The lesson grammar wants a heading at offset 0; the block grammar takes
+    text before the first heading, and refuses only what it cannot read (front
+    matter that is never closed).
+    """
     raw = read_source_bytes(folder, relative, where)
-    text = decode_source_text(raw, relative, where)
-    markdown_grammar.heading_sections(text, where)
+    text = decode_source_text(raw, relative, where, grammar)
+    if grammar == markdown_grammar.LESSON_GRAMMAR:
+        # Its only refusal is the opening heading; sections alone say so without cutting every paragraph.
+        markdown_grammar.heading_sections(text, where)
+    else:
+        markdown_grammar.document_sections(text, grammar, where)
     return hashlib.sha256(raw).hexdigest()
 
 
-def manifest_to_update(manifest_path: Path) -> dict:
-    """The manifest's parsed value, or a fresh empty one when the file does not exist yet."""
+def manifest_to_update(manifest_path: Path, markdown: str | None = None) -> dict:
+    """The manifest's parsed value, or a fresh empty one when the file does not exist yet.
+
+    ``markdown`` (``pin --markdown``) is written into a new manifest; an
+    existing manifest keeps its grammar, and asking for another is refused:
+    switching changes every chunk id, so it is an edit made on purpose.
+    """
     label = str(manifest_path)
     if not manifest_path.parent.is_dir():
         raise IngestionError(
             "manifest_folder_missing", label, f"folder {quoted(str(manifest_path.parent))} does not exist"
         )
     if not os.path.lexists(manifest_path):
-        return {"sources": [], "span_checks": []}
+        # The lesson grammar is what a manifest without the key means, so only another grammar is written.
+        start = {} if markdown in (None, markdown_grammar.LESSON_GRAMMAR) else {"markdown": markdown}
+        return {**start, "sources": [], "span_checks": []}
     value = read_manifest_value(manifest_path)
     checked_manifest_sources(value, label, allow_empty=True)
+    grammar = manifest_grammar(value, label)
+    if markdown is not None and markdown != grammar:
+        raise IngestionError(
+            "grammar_switch",
+            printable(label),
+            f"this manifest reads its sources with the {grammar} grammar, not {markdown}; switching would change "
+            f'every chunk id and may move every boundary, so set "markdown": "{markdown}" in the manifest by hand '
+            "if you mean it, or start a new manifest",
+        )
     value.setdefault("span_checks", [])
     return value
 
 
-def new_source_entry(relative: str, sha256: str, request: PinRequest) -> dict:
+def folder_source_id(relative: str) -> str:
+    """The id of a file found under a folder: its manifest-relative path without ``.md``.
+
+    ``folder_source_id("docs/guide/index.md")`` -> ``"docs/guide/index"``, so
+    the ``index.md`` that real docs repeat in every folder gets a distinct id.
+    """
+    return relative[: -len(MARKDOWN_SUFFIX)]
+
+
+def first_free_id(wanted: str, taken: AbstractSet[str]) -> str:
+    """``wanted``, or the first of ``wanted-2``, ``wanted-3``, … that no source holds yet."""
+    candidate = wanted
+    number = 1
+    while candidate in taken:
+        number += 1
+        candidate = f"{wanted}-{number}"
+    return candidate
+
+
+def is_folder(typed: str) -> bool:
+    """Whether ``typed`` names a folder itself (a link to one is not: the loader refuses links)."""
+    try:
+        return stat.S_ISDIR(os.lstat(typed).st_mode)
+    except OSError:
+        return False
+
+
+def markdown_files(typed: str, where: str) -> tuple[list[str], list[str]]:
+    """Every ``*.md`` regular file under the folder ``typed``, and a line for each one skipped.
+
+    Sorted by path components (``a/b.md`` before ``a-b.md``), recursive,
+    without following links. Hidden entries (a name starting with ``.``, such
+    as ``.git``) are passed over silently, as are files not ending in ``.md``.
+    A link or a non-regular file named ``*.md``, and a link to a folder, are
+    skipped with a line saying so: pinning follows no link.
+    """
+    found: list[tuple[tuple[str, ...], str]] = []
+    skipped: list[tuple[tuple[str, ...], str]] = []
+    pending = [()]
+    while pending:
+        parts = pending.pop()
+        current = os.path.join(typed, *parts)
+        try:
+            with os.scandir(current) as entries:
+                listed = sorted(entries, key=lambda entry: entry.name)
+        except OSError as error:
+            raise IngestionError("folder_unreadable", where, f"{quoted(current)}: {error.strerror or error}") from error
+        for entry in listed:
+            if entry.name.startswith("."):
+                continue
+            entry_parts = (*parts, entry.name)
+            shown = printable(os.path.join(typed, *entry_parts))
+            if entry.is_symlink():
+                if entry.name.endswith(MARKDOWN_SUFFIX) or entry.is_dir():
+                    skipped.append((entry_parts, f"skipped {shown}: a link; pin the file or folder it points to"))
+            elif entry.is_dir(follow_symlinks=False):
+                pending.append(entry_parts)
+            elif entry.name.endswith(MARKDOWN_SUFFIX):
+                if entry.is_file(follow_symlinks=False):
+                    found.append((entry_parts, os.path.join(typed, *entry_parts)))
+                else:
+                    skipped.append((entry_parts, f"skipped {shown}: not a regular file"))
+    found.sort()
+    skipped.sort()
+    return [path for _, path in found], [line for _, line in skipped]
+
+
+def check_folder_inside(typed: str, folder: Path, where: str) -> None:
+    """Refuse a folder PATH outside the manifest's folder before walking it (the folder itself is fine)."""
+    relative = os.path.relpath(os.path.abspath(typed), os.path.abspath(folder))
+    if relative != os.curdir:
+        manifest_relative_path(typed, folder, where)
+
+
+def expanded_requests(requests: list[PinRequest], folder: Path, where: str) -> tuple[list[PinRequest], list[str], int]:
+    """The requests with each folder replaced by its ``*.md`` files; the skipped lines; how many folders.
+
+    A file reached twice (a folder and the file itself) is pinned once.
+    """
+    expanded: list[PinRequest] = []
+    skipped: list[str] = []
+    folders = 0
+    for request in requests:
+        if not is_folder(request.path):
+            expanded.append(request)
+            continue
+        folders += 1
+        if any(getattr(request, field) is not None for field in ONE_FILE_FIELDS):
+            raise UsageError(
+                "pin_metadata",
+                "pin",
+                f"{quoted(request.path)} is a folder: --source-id, --title and --url need exactly one file PATH",
+            )
+        check_folder_inside(request.path, folder, f"{where}: pin {quoted(request.path)}")
+        files, skipped_here = markdown_files(request.path, f"{where}: pin {quoted(request.path)}")
+        if not files:
+            raise IngestionError(
+                "no_markdown_files",
+                f"{where}: pin {quoted(request.path)}",
+                f"no {MARKDOWN_SUFFIX} file under this folder (hidden folders and links are not searched)",
+            )
+        if len(files) > MAX_FOLDER_FILES:
+            raise IngestionError(
+                "too_many_files",
+                f"{where}: pin {quoted(request.path)}",
+                f"{len(files):,} {MARKDOWN_SUFFIX} files, more than the {MAX_FOLDER_FILES:,} one manifest holds; "
+                "pin its subfolders into separate manifests",
+            )
+        shared = {"version": request.version, "fact_status": request.fact_status}
+        expanded.extend(PinRequest(path, from_folder=True, **shared) for path in files)
+        skipped.extend(skipped_here)
+    seen: set[str] = set()
+    unique = []
+    for request in expanded:
+        key = os.path.abspath(request.path)
+        if key not in seen:
+            seen.add(key)
+            unique.append(request)
+    return unique, skipped, folders
+
+
+def new_source_entry(relative: str, sha256: str, request: PinRequest, taken: AbstractSet[str] = frozenset()) -> dict:
     """A brand-new source entry; omitted metadata gets defaults that claim nothing.
 
-    The id defaults to the file's stem, the title to the id, the version to
-    ``1.0``, the url to ``local:<path>`` and the fact status to "unstated".
+    The id defaults to the file's stem (for a file found under a folder: its
+    path without ``.md``, made unique against ``taken``), the title to the id,
+    the version to ``1.0``, the url to ``local:<path>`` and the fact status to
+    "unstated".
     """
     given = request.given()
-    source_id = given.get("source_id", PurePosixPath(relative).stem)
+    if request.from_folder:
+        default_id = first_free_id(folder_source_id(relative), taken)
+    else:
+        default_id = PurePosixPath(relative).stem
+    source_id = given.get("source_id", default_id)
     return {
         "source_id": source_id,
         "path": relative,
@@ -181,33 +351,40 @@ def verified_manifest(value: dict, folder: Path, label: str) -> Manifest:
         hint = "; the manifest is unchanged"
         if error.code == "hash_mismatch":
             hint += " (if that edit is intended too, pin both files in one call)"
+        elif error.code == "source_missing":
+            hint += " (if the file was removed on purpose, remove its entry and its span checks from the manifest)"
         elif error.code in ("stale_span_check", "quote_not_found", "quote_ambiguous"):
             hint += " (fix the span check: correct its offsets or quote, or add start/end to pick one place of an ambiguous quote; then pin again)"
         raise IngestionError(error.code, error.where, error.what + hint) from error
 
 
-def pin_sources(manifest_path: Path, requests: list[PinRequest]) -> PinOutcome:
-    """Pin each requested file into the manifest at ``manifest_path``; return the new bytes and changes.
+def pin_sources(manifest_path: Path, requests: list[PinRequest], markdown: str | None = None) -> PinOutcome:
+    """Pin each requested file (or every ``*.md`` under a requested folder) into the manifest at ``manifest_path``.
 
     Existing entries keep their place and key order; new ones are appended.
     Nothing is written here, and a refusal leaves no trace of the attempt.
+    ``markdown`` chooses the grammar of a new manifest (see ``manifest_to_update``).
     """
     manifest_path = Path(manifest_path)
     label = str(manifest_path)
     folder = manifest_path.parent
-    value = manifest_to_update(manifest_path)
+    value = manifest_to_update(manifest_path, markdown)
+    grammar = manifest_grammar(value, label)
+    requests, skipped, folders = expanded_requests(requests, folder, label)
     entries = value["sources"]
+    # Paths as the loader compares them, so a folder walk finds a file pinned before by hand.
+    positions = {PurePosixPath(entry["path"]).as_posix(): index for index, entry in enumerate(entries)}
+    taken = {entry["source_id"] for entry in entries}
     changes = []
     for request in requests:
         where = f"{label}: pin {quoted(request.path)}"
         relative = manifest_relative_path(request.path, folder, where)
-        sha256 = pinnable_file_sha256(folder, relative, where)
-        position = next(
-            (index for index, entry in enumerate(entries) if PurePosixPath(entry["path"]).as_posix() == relative),
-            None,
-        )
+        sha256 = pinnable_file_sha256(folder, relative, where, grammar)
+        position = positions.get(relative)
         if position is None:
-            entry = new_source_entry(relative, sha256, request)
+            entry = new_source_entry(relative, sha256, request, taken)
+            positions[relative] = len(entries)
+            taken.add(entry["source_id"])
             entries.append(entry)
             changes.append(entry_change(None, entry))
         else:
@@ -217,7 +394,30 @@ def pin_sources(manifest_path: Path, requests: list[PinRequest]) -> PinOutcome:
     verified_manifest(value, folder, label)
     unchanged = all(change.kind == "unchanged" for change in changes)
     manifest_bytes = None if unchanged and os.path.lexists(manifest_path) else saved_json_bytes(value)
-    return PinOutcome(manifest_bytes, tuple(changes))
+    if manifest_bytes is not None and len(manifest_bytes) > MAX_MANIFEST_BYTES:
+        raise IngestionError(
+            "manifest_too_large",
+            printable(label),
+            f"the pinned manifest would be {len(manifest_bytes):,} bytes, over the {MAX_MANIFEST_BYTES:,} a manifest "
+            "may hold; pin fewer files (a subfolder) per manifest; the manifest is unchanged",
+        )
+    return PinOutcome(manifest_bytes, tuple(changes), tuple(skipped), folders)
+
+
+def pin_report_lines(outcome: PinOutcome) -> list[str]:
+    """Every line that tells the user what a pin did, skipped files first.
+
+    When a folder was pinned, the files already pinned at their current
+    bytes are one count instead of a line each, so a re-run stays short.
+    """
+    lines = list(outcome.skipped)
+    unchanged = [change for change in outcome.changes if change.kind == "unchanged"]
+    for change in outcome.changes:
+        if change.kind != "unchanged" or not outcome.folders:
+            lines.extend(pin_report(change))
+    if outcome.folders and unchanged:
+        lines.append(f"unchanged: {counted(len(unchanged), 'source')} already pinned at their current bytes")
+    return lines
 
 
 def pin_report(change: PinChange) -> list[str]:
@@ -296,12 +496,42 @@ def stale_sources(indexes: dict, manifest: Manifest) -> list[str]:
     return list(dict.fromkeys(problems))
 
 
+def stale_configs(indexes: dict, manifest: Manifest) -> list[str]:
+    """One entry per index whose config is not the one the manifest's grammar and sizes build now.
+
+    ``['heading-aware: saved max_chars 220, the manifest builds 288']``; compared by digest.
+    """
+    wanted = chunk_index.manifest_configs(manifest.grammar, manifest.policy_sizes)
+    problems = []
+    for name, index in indexes.items():
+        saved = index["config"]
+        if chunk_index.digest(saved) == chunk_index.digest(wanted[name]):
+            continue
+        if chunk_index.config_grammar(saved) != manifest.grammar:
+            problems.append(
+                f"{name}: built with the {quoted(chunk_index.config_grammar(saved))} grammar, "
+                f"the manifest reads {quoted(manifest.grammar)}"
+            )
+        else:
+            problems.append(
+                f"{name}: saved max_chars {saved['max_chars']}, the manifest builds {wanted[name]['max_chars']}"
+            )
+    return problems
+
+
 def require_current(kind: str, artifact: dict, manifest: Manifest, where: str) -> dict:
-    """The artifact's indexes, refused as stale unless they hold the manifest's pins (and, for a result, answer its span checks)."""
+    """The artifact's indexes, refused as stale unless they hold the manifest's pins (and, for a result, answer its span checks).
+
+    The configs count too: a result built with another grammar or other sizes
+    than the manifest sets now is not what a build of that manifest gives.
+    """
     indexes = validate.artifact_indexes(kind, artifact)
     problems = stale_sources(indexes, manifest)
     if problems:
         raise IngestionError("stale_result", where, "; ".join(problems))
+    problems = stale_configs(indexes, manifest)
+    if problems:
+        raise IngestionError("stale_configs", where, "; ".join(problems) + "; rebuild the result")
     if kind == "result":
         expected = span_checks.checked_comparisons(indexes, manifest.span_checks)
         if chunk_index.digest(expected) != chunk_index.digest(artifact["comparisons"]):

@@ -200,12 +200,15 @@ def checked_comparisons(indexes: dict, span_checks) -> list[dict]:
     return build_pair_comparisons(indexes, [declared_pair(check) for check in span_checks])
 
 
-def build_checked_result(sources: list[dict] | tuple[dict, ...], span_checks, progress=None) -> dict:
+def build_checked_result(
+    sources: list[dict] | tuple[dict, ...], span_checks, configs: dict | None = None, progress=None
+) -> dict:
     """The lab's result for a manifest: the three indexes and the comparison of its span checks.
 
+    ``configs`` are the manifest's (``chunk_index.manifest_configs``); the lesson's three when ``None``.
     ``progress(1, size)`` is called after each document (see ``chunk_index.build_policy_indexes``).
     """
-    indexes = build_indexes(sources, progress)
+    indexes = build_indexes(sources, configs, progress)
     return assembled_result(sources, indexes, checked_comparisons(indexes, span_checks))
 
 

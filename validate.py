@@ -19,22 +19,25 @@ from chunk_index import (
     RESULT_KEYS,
     SCHEMA_VERSION,
     build_index,
+    config_grammar,
     digest,
     document_record,
-    policy_config,
+    family_config,
     policy_of_config,
     result_scope,
 )
 from errors import IngestionError, quoted
 from load_documents import (
+    MAX_POLICY_SIZE,
     MAX_SOURCE_BYTES,
+    MIN_POLICY_SIZE,
     SHA256_PATTERN,
     SOURCE_FIELDS,
     VERSION_PATTERN,
     check_text,
     relative_path_parts,
 )
-from markdown_grammar import HEADING
+from markdown_grammar import HEADING, LESSON_GRAMMAR
 from span_checks import build_comparisons, build_pair_comparisons, is_pairs_comparison
 
 # Hashes are compared after the fields they are computed from, so a forged
@@ -147,8 +150,12 @@ def require_keys(value: object, keys: tuple[str, ...], path: str, what: str) -> 
     return value
 
 
-def checked_document(value: object, path: str) -> dict:
-    """A saved document whose fields, bounds and own hashes hold; returns its source form."""
+def checked_document(value: object, path: str, grammar: str = LESSON_GRAMMAR) -> dict:
+    """A saved document whose fields, bounds and own hashes hold; returns its source form.
+
+    Under the lesson grammar its text must open with a heading; the block
+    grammar takes text before the first heading as a section of its own.
+    """
     document = require_keys(value, DOCUMENT_KEYS, path, "document")
     for key in DOCUMENT_KEYS:
         if type(document[key]) is not str:
@@ -172,7 +179,7 @@ def checked_document(value: object, path: str) -> dict:
     if len(text.encode("utf-8", "surrogatepass")) > MAX_SOURCE_BYTES:
         raise IngestionError("text_too_large", text_path, f"over {MAX_SOURCE_BYTES:,} UTF-8 bytes")
     check_text(text, text_path)
-    if not HEADING.match(text):
+    if grammar == LESSON_GRAMMAR and not HEADING.match(text):
         raise IngestionError("heading_required", text_path, "text must start with a '# ' heading at offset 0")
     if "\r" in text:
         raise IngestionError(
@@ -196,8 +203,11 @@ def checked_document(value: object, path: str) -> dict:
     return {field: document[field] for field in (*SOURCE_FIELDS, "text")}
 
 
-def validate_index(value: object, path: str = "", progress=None) -> dict:
+def validate_index(value: object, path: str = "", section_cache: dict | None = None, progress=None) -> dict:
     """Rebuild a saved index from its documents and config; return it if identical.
+
+    The indexes of one result share ``section_cache``, so each document's
+    sections are read once (``chunk_index.document_sections_once``).
 
     Refused with ``IngestionError``: a wrong shape or type anywhere, an
     unsupported config, a bad document, and any difference at all between the
@@ -217,13 +227,16 @@ def validate_index(value: object, path: str = "", progress=None) -> dict:
             join_path(path, "execution_mode"),
             f"saved {quoted(index['execution_mode'])}, expected {quoted(EXECUTION_MODE)}",
         )
-    name = policy_of_config(index["config"])
-    if name is None:
+    # The validator rebuilds with its own copy of the config, built from checked values.
+    config = family_config(index["config"])
+    if config is None:
         raise IngestionError(
             "unsupported_chunk_config",
             join_path(path, "config"),
-            f"{quoted(index['config'], 120)} is not one of the lab's configs ({', '.join(POLICY_NAMES)})",
+            f"{quoted(index['config'], 120)} is not in the lab's config family (strategy {', '.join(POLICY_NAMES)}; "
+            f'version 1; max_chars {MIN_POLICY_SIZE}..{MAX_POLICY_SIZE}, null for paragraph; "markdown": "blocks" or absent)',
         )
+    grammar = config_grammar(config)
     documents = index["documents"]
     if type(documents) is not list or not documents:
         raise IngestionError("no_documents", join_path(path, "documents"), "expected a non-empty list of documents")
@@ -231,7 +244,7 @@ def validate_index(value: object, path: str = "", progress=None) -> dict:
     owners: dict[tuple[str, str], int] = {}
     for position, document in enumerate(documents):
         document_path = join_path(join_path(path, "documents"), position)
-        source = checked_document(document, document_path)
+        source = checked_document(document, document_path, grammar)
         for field in ("source_id", "path"):
             key = source[field] if field == "source_id" else "/".join(relative_path_parts(source[field], document_path))
             earlier = owners.setdefault((field, key), position)
@@ -246,8 +259,10 @@ def validate_index(value: object, path: str = "", progress=None) -> dict:
         raise IngestionError(
             "chunks_not_list", join_path(path, "chunks"), f"expected a list, found {type(index['chunks']).__name__}"
         )
-    config = policy_config(name)
-    derived = build_index(config, sources) if progress is None else build_index(config, sources, progress)
+    if progress is None:
+        derived = build_index(config, sources, section_cache)
+    else:
+        derived = build_index(config, sources, section_cache, progress)
     if same_json(index, derived):
         # Identical down to types and key order: hand back the saved copy and
         # let the rebuilt one go, so a large result is not held twice.
@@ -379,14 +394,25 @@ def validate_result(value: object, progress=None) -> dict:
         raise IngestionError("fixture_scope", "fixture_scope", "expected a non-empty string")
     saved_indexes = require_keys(result["indexes"], POLICY_NAMES, "indexes", "indexes")
     indexes = {}
+    section_cache: dict = {}
     for name in POLICY_NAMES:
         index_path = join_path("indexes", name)
-        indexes[name] = validate_index(saved_indexes[name], index_path, progress)
+        indexes[name] = validate_index(saved_indexes[name], index_path, section_cache, progress)
         if policy_of_config(saved_indexes[name]["config"]) != name:
             raise IngestionError(
                 "config_mismatch",
                 join_path(index_path, "config"),
                 f"holds the {policy_of_config(saved_indexes[name]['config'])} config, expected {name}'s",
+            )
+        # One result compares policies over one reading of the text: one grammar for all.
+        grammar = config_grammar(indexes[name]["config"])
+        first_grammar = config_grammar(indexes[POLICY_NAMES[0]]["config"])
+        if grammar != first_grammar:
+            raise IngestionError(
+                "grammar_mismatch",
+                join_path(index_path, "config"),
+                f"built with the {quoted(grammar)} grammar, {POLICY_NAMES[0]} with {quoted(first_grammar)}; "
+                "all indexes of one result share one grammar",
             )
         # The comparison is only meaningful if every policy chunked the same documents.
         require_same(
@@ -456,7 +482,7 @@ def validate_artifact(value: object, progress=None) -> tuple[str, dict]:
     if type(value) is dict and "indexes" in value:
         return "result", validate_result(value, progress)
     if type(value) is dict and "index_id" in value:
-        return "index", validate_index(value, "", progress)
+        return "index", validate_index(value, progress=progress)
     raise IngestionError(
         "unknown_artifact", "(top)", 'expected a saved result (with "indexes") or a saved index (with "index_id")'
     )

@@ -3,6 +3,7 @@
     python tests/benchmark.py                    N = 50 and 4N = 200, three runs each
     python tests/benchmark.py --sizes 20 80 --runs 5 --startup-runs 20
     python tests/benchmark.py --peers            the lab against other chunking libraries
+    python tests/benchmark.py --markdown blocks   the same on a corpus read with the block grammar
 
 Exit status 0 when every target is met, 1 when one is missed. With
 ``--peers`` only the peer comparison runs and its one target decides: 0 when
@@ -146,14 +147,39 @@ def synthetic_paragraph(rng: random.Random) -> str:
     return "".join(lines)
 
 
-def synthetic_document(number: int) -> str:
+def synthetic_block(rng: random.Random) -> str:
+    """One block of the kinds real docs hold, for the block grammar: fence, admonition, list, table or alert.
+
+    The fence carries a ``#`` comment and a blank line, which the block
+    grammar keeps inside one block; each ends in ``\n``.
+    """
+    words = " ".join(rng.choice(WORDS) for _ in range(rng.randint(4, 10)))
+    kind = rng.randrange(5)
+    if kind == 0:
+        return f"```sh\n# {words}\n\nrun --path {rng.randint(1, 999)}\n```\n"
+    if kind == 1:
+        return f"!!! warning\n    {words.capitalize()}.\n\n    {synthetic_paragraph(rng).strip()}\n"
+    if kind == 2:
+        return "".join(f"- {rng.choice(WORDS)} {words}\n  {rng.choice(WORDS)} continues.\n" for _ in range(3))
+    if kind == 3:
+        rows = "".join(f"| {rng.choice(WORDS)} | {rng.randint(1, 99)} |\n" for _ in range(3))
+        return f"| name | size |\n|---|--:|\n{rows}"
+    return f"> [!NOTE]\n> {words.capitalize()}.\n"
+
+
+def synthetic_document(number: int, markdown: str = "lesson") -> str:
     """A Markdown document of about 60 KB: a title, ``##`` sections, paragraphs.
 
     Document 0 opens with the span check's instruction and, one paragraph
-    later, its qualifier, as the fixture does.
+    later, its qualifier, as the fixture does. Under the block grammar
+    (``markdown="blocks"``) the document opens with front matter and text
+    before the title, and every section mixes fences, admonitions, lists,
+    tables and alerts among its paragraphs.
     """
     rng = random.Random(number)
     parts = [f"# Synthetic document {number}\n\n"]
+    if markdown == "blocks":
+        parts.insert(0, f"---\ntitle: Synthetic document {number}\n---\nAn opening line before the title.\n\n")
     if number == 0:
         parts.append(f"{INSTRUCTION} to write a copy.\n\nIt writes text at path.\n{QUALIFIER}\n\n")
     size = len("".join(parts).encode("utf-8"))
@@ -162,6 +188,8 @@ def synthetic_document(number: int) -> str:
         section += 1
         block = [f"## Section {section}\n\n"]
         for _ in range(rng.randint(2, 8)):
+            if markdown == "blocks" and rng.random() < 0.5:
+                block.append(synthetic_block(rng) + "\n")
             block.append(synthetic_paragraph(rng) + "\n")
         block_text = "".join(block)
         block_size = len(block_text.encode("utf-8"))
@@ -171,12 +199,12 @@ def synthetic_document(number: int) -> str:
         size += block_size
 
 
-def write_corpus(folder: Path, count: int) -> Path:
-    """Write ``count`` documents and their manifest into ``folder``; return the manifest path."""
+def write_corpus(folder: Path, count: int, markdown: str = "lesson") -> Path:
+    """Write ``count`` documents and their manifest (with ``"markdown"`` unless lesson) into ``folder``."""
     (folder / "docs").mkdir()
     sources = []
     for number in range(count):
-        data = synthetic_document(number).encode("utf-8")
+        data = synthetic_document(number, markdown).encode("utf-8")
         relative = f"docs/doc-{number:04d}.md"
         (folder / relative).write_bytes(data)
         sources.append(
@@ -190,7 +218,7 @@ def write_corpus(folder: Path, count: int) -> Path:
                 "fact_status": "synthetic benchmark text",
             }
         )
-    first = synthetic_document(0)
+    first = synthetic_document(0, markdown)
     instruction_start = first.index(INSTRUCTION)
     qualifier_start = first.index(QUALIFIER)
     check = {
@@ -200,7 +228,10 @@ def write_corpus(folder: Path, count: int) -> Path:
         "qualifier": {"start": qualifier_start, "end": qualifier_start + len(QUALIFIER), "quote": QUALIFIER},
     }
     manifest = folder / "manifest.json"
-    manifest.write_text(json.dumps({"sources": sources, "span_checks": [check]}, indent=2), encoding="utf-8")
+    value = {"sources": sources, "span_checks": [check]}
+    if markdown != "lesson":
+        value["markdown"] = markdown
+    manifest.write_text(json.dumps(value, indent=2), encoding="utf-8")
     return manifest
 
 
@@ -255,11 +286,11 @@ def verify_result(result: dict, data: bytes) -> None:
                 raise SystemExit(f"verify: {name} chunk {chunk['source_id']}#{chunk['order']} id is not its digest")
 
 
-def measure_one(count: int, folder: Path, verify: bool = False) -> dict:
+def measure_one(count: int, folder: Path, verify: bool = False, markdown: str = "lesson") -> dict:
     """Time every phase on a corpus of ``count`` documents written into ``folder``."""
     lab = lab_modules()
     load_documents, run = lab.load_documents, lab.run
-    manifest_path = write_corpus(folder, count)
+    manifest_path = write_corpus(folder, count, markdown)
     source_bytes = sum(path.stat().st_size for path in (folder / "docs").iterdir())
     output = folder / "result.json"
     seconds = {}
@@ -270,9 +301,13 @@ def measure_one(count: int, folder: Path, verify: bool = False) -> dict:
 
     check = manifest.span_checks[0]
     started = time.perf_counter()
-    result = lab.span_checks.build_result(
-        manifest.sources, check.source_id, check.instruction.as_list(), check.qualifier.as_list()
-    )
+    if manifest.grammar == "lesson":
+        result = lab.span_checks.build_result(
+            manifest.sources, check.source_id, check.instruction.as_list(), check.qualifier.as_list()
+        )
+    else:
+        configs = lab.chunk_index.manifest_configs(manifest.grammar, manifest.policy_sizes)
+        result = lab.span_checks.build_checked_result(manifest.sources, manifest.span_checks, configs)
     seconds["build"] = time.perf_counter() - started
 
     started = time.perf_counter()
@@ -335,10 +370,12 @@ def child_figures(*args: str) -> dict:
     return json.loads(completed.stdout)
 
 
-def measure_size(count: int, base: Path | None, verify: bool) -> dict:
+def measure_size(count: int, base: Path | None, verify: bool, markdown: str = "lesson") -> dict:
     """One run of one size: the phases in one child, then the validate job alone in another."""
     with tempfile.TemporaryDirectory(prefix="chunk-lab-bench-", dir=base) as temporary:
-        figures = child_figures("--one", str(count), "--folder", temporary, *(["--verify"] if verify else []))
+        figures = child_figures(
+            "--one", str(count), "--folder", temporary, "--markdown", markdown, *(["--verify"] if verify else [])
+        )
         figures.update(child_figures("--validate-peak", str(Path(temporary) / "result.json")))
     return figures
 
@@ -773,12 +810,19 @@ def main(argv: list[str] | None = None) -> int:
         f"{PEER_TARGET}x the fastest peer for every policy, exit 1 if missed. To install them in your own venv: "
         f"{PEER_INSTALL}",
     )
+    parser.add_argument(
+        "--markdown",
+        choices=("lesson", "blocks"),
+        default="lesson",
+        help="the grammar the corpus is read with (default: lesson); blocks adds front matter, fences, "
+        "admonitions, lists, tables and alerts to every document",
+    )
     parser.add_argument("--one", type=int, metavar="N", help=argparse.SUPPRESS)
     parser.add_argument("--folder", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--validate-peak", type=Path, metavar="FILE", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.one is not None:
-        print(json.dumps(measure_one(args.one, args.folder, args.verify)))
+        print(json.dumps(measure_one(args.one, args.folder, args.verify, args.markdown)))
         return 0
     if args.validate_peak is not None:
         print(json.dumps(measure_validate_peak(args.validate_peak)))
@@ -792,7 +836,7 @@ def main(argv: list[str] | None = None) -> int:
     # Interleave the sizes so a burst of other load on the machine hits both alike.
     for _ in range(args.runs):
         for count in (small_count, large_count):
-            runs[count].append(measure_size(count, args.tmp, args.verify))
+            runs[count].append(measure_size(count, args.tmp, args.verify, args.markdown))
     startup = measure_startup(args.startup_runs) if args.startup_runs > 0 else None
     missed = report(median_figures(runs[small_count]), median_figures(runs[large_count]), startup)
     if missed:

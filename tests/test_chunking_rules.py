@@ -175,8 +175,10 @@ class Identities(FixtureTexts):
             {"strategy": "fixed-char", "version": 1, "max_chars": 80.0},
             {"strategy": "fixed-char", "version": True, "max_chars": 80},
             {"strategy": "paragraph", "version": 1, "max_chars": 0},
-            {"strategy": "heading-aware", "version": 1, "max_chars": 221},
+            {"strategy": "heading-aware", "version": 1, "max_chars": 0},
+            {"strategy": "heading-aware", "version": 1, "max_chars": 65_537},
             {"strategy": "heading-aware", "version": 1, "max_chars": 220, "extra": 1},
+            {"strategy": "heading-aware", "version": 1, "max_chars": 220, "markdown": "lesson"},
         ]
         for config in forged:
             with self.subTest(config=config):

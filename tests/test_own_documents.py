@@ -263,11 +263,13 @@ class BadPinInputTests(OwnDocumentsTestCase):
         (docs / "blank.md").write_text(" \n\n", encoding="utf-8")
         (docs / "huge.md").write_bytes(b"# Huge\n" + b"x" * 70_000)
         os.symlink("aster-copy-v1.md", docs / "link.md")
+        # A folder is pinned file by file now (tests/test_pin_folder.py); a FIFO is still not a file.
+        os.mkfifo(docs / "fifo.md")
         cases = [
             ("docs/missing.md", {}, "source_missing"),
             ("../outside.md", {}, "path_outside"),
             (str(self.folder / "outside.md"), {}, "path_outside"),
-            ("docs", {}, "source_not_file"),
+            ("docs/fifo.md", {}, "source_not_file"),
             ("docs/link.md", {}, "path_link"),
             ("docs/no-heading.md", {}, "heading_required"),
             ("docs/latin1.md", {}, "not_utf8"),
@@ -581,13 +583,12 @@ class SweepTests(OwnDocumentsTestCase):
         self.assertEqual(completed.returncode, 0, completed.stderr)
         self.assertIn("split (aster-copy-v1): never: a heading separates them", completed.stdout)
 
-    def test_sweep_configs_are_never_supported(self) -> None:
+    def test_a_swept_size_builds_an_index_the_validator_accepts(self) -> None:
+        # The sweep's config at 219 is the one a manifest setting "heading-aware": 219 builds.
         manifest = load_manifest(ROOT / "manifest.json")
         index = chunk_index.build_index(size_sweep.sweep_config("heading-aware", 219), manifest.sources)
-        with self.assertRaises(IngestionError) as raised:
-            validate.validate_index(index)
-        self.assertEqual(raised.exception.code, "unsupported_chunk_config")
-        self.assertNotIn(219, [chunk_index.policy_config(name)["max_chars"] for name in chunk_index.POLICY_NAMES])
+        self.assertIs(validate.validate_index(index), index)
+        self.assertEqual(index["config"], {"strategy": "heading-aware", "version": 1, "max_chars": 219})
 
     def test_bad_sizes_are_usage_errors(self) -> None:
         for value in ("0", "-5", "x", "70000", "1.5"):

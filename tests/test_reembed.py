@@ -302,9 +302,16 @@ class ExportTest(ReembedTestCase):
                 for record, chunk in zip(records, index["chunks"]):
                     metadata = record["metadata"]
                     self.assertEqual(list(record), ["id", "text", "metadata"])
-                    self.assertEqual(
-                        list(metadata), [key for key in chunk if key not in NOT_IN_METADATA] + ["index_id"]
+                    config_keys = (
+                        ["strategy", "markdown"] if name == "paragraph" else ["strategy", "max_chars", "markdown"]
                     )
+                    self.assertEqual(
+                        list(metadata),
+                        [key for key in chunk if key not in NOT_IN_METADATA] + ["index_id", *config_keys],
+                    )
+                    self.assertEqual(metadata["strategy"], name)
+                    self.assertEqual(metadata["markdown"], "lesson")
+                    self.assertEqual(metadata.get("max_chars"), {"fixed-char": 80, "heading-aware": 220}.get(name))
                     self.assertEqual((metadata["start"], metadata["end"]), (chunk["start"], chunk["end"]))
                     self.assertEqual(record["text"], texts[metadata["source_id"]][metadata["start"] : metadata["end"]])
                     self.assertEqual(metadata["text_sha256"], chunk_index.sha(record["text"]))

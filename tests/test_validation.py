@@ -152,10 +152,10 @@ def remembered_builds():
     real_build_index = validate.build_index
     built: dict[str, dict] = {}
 
-    def build_index(config, sources):
+    def build_index(config, sources, section_cache=None):
         key = chunk_index.canonical_json([config, list(sources)])
         if key not in built:
-            built[key] = real_build_index(config, sources)
+            built[key] = real_build_index(config, sources, section_cache)
         return built[key]
 
     return mock.patch.object(validate, "build_index", side_effect=build_index)
@@ -193,7 +193,10 @@ class IndexRefusals(MutationTestCase):
             ("execution_mode", lambda index: index.update(execution_mode="online")),
             ("unsupported_chunk_config", lambda index: index["config"].update(max_chars=80.0)),
             ("unsupported_chunk_config", lambda index: index["config"].update(version=True)),
-            ("unsupported_chunk_config", lambda index: index["config"].update(max_chars=60)),
+            ("unsupported_chunk_config", lambda index: index["config"].update(max_chars=0)),
+            ("unsupported_chunk_config", lambda index: index["config"].update(markdown="lesson")),
+            # A size in the family rebuilds other chunks than the saved ones.
+            ("index_mismatch", lambda index: index["config"].update(max_chars=60)),
             ("index_fields", lambda index: index.pop("index_id")),
             ("index_fields", lambda index: index.update(extra=1)),
             ("no_documents", lambda index: index.update(documents=[])),

@@ -1,0 +1,505 @@
+"""``pin DIR``: a whole docs folder pinned in one command, the grammar a manifest starts with,
+the lesson grammar's refusals that say what they found, and which manifest a build read.
+
+Expected ids, orders and messages come from the documented rules (README, docs/own-documents.md),
+written out by hand here, never read back from the lab's output.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import io
+import json
+import os
+import shutil
+import unittest
+from pathlib import Path
+
+import markdown_grammar
+import run
+import source_pins
+from errors import IngestionError, UsageError
+from indented_json import saved_json_bytes
+from load_documents import MAX_MANIFEST_BYTES
+from tests.support import ROOT, LabTestCase, run_lab
+
+HOME = "# Home\n\nWelcome to the synthetic widget docs.\n"
+GUIDE = "# Guide\n\nCall open_widget(name) first.\n\nIt refuses a name already open.\n"
+API = "# API\n\nRun close_widget(name) when done.\n"
+
+
+def run_main(*argv: str) -> tuple[int, str, str]:
+    """``run.main(argv)`` in this process, with its stdout (bytes and text) and stderr captured."""
+    stdout = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    stderr = io.StringIO()
+    with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+        code = run.main(list(argv))
+    stdout.flush()
+    return code, stdout.buffer.getvalue().decode("utf-8"), stderr.getvalue()
+
+
+class FolderTestCase(LabTestCase):
+    """A docs folder in the test's temporary folder, and the manifest beside it."""
+
+    def setUp(self) -> None:
+        super().setUp()
+        self.manifest = self.folder / "manifest.json"
+        self.docs = self.folder / "docs"
+
+    def write(self, relative: str, content: str | bytes) -> Path:
+        path = self.folder / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+        return path
+
+    def write_site(self) -> None:
+        """Three pages, two of them ``index.md``, plus things a folder pin passes over."""
+        self.write("docs/index.md", HOME)
+        self.write("docs/guide/index.md", GUIDE)
+        self.write("docs/guide-api.md", API)
+        self.write("docs/.git/HEAD.md", "# not a page\n\ntext\n")
+        self.write("docs/.cache/page.md", "# cached\n\ntext\n")
+        self.write("docs/.hidden.md", "# hidden\n\ntext\n")
+        self.write("docs/logo.png", b"\x89PNG not markdown")
+        self.write("docs/mkdocs.yml", "nav: []\n")
+
+    def pin(self, *paths: str, markdown: str | None = None) -> source_pins.PinOutcome:
+        """Pin ``paths`` (relative to the test folder) into the manifest, writing it as the CLI would."""
+        requests = [source_pins.PinRequest(str(self.folder / path)) for path in paths]
+        outcome = source_pins.pin_sources(self.manifest, requests, markdown)
+        if outcome.manifest_bytes is not None:
+            self.manifest.write_bytes(outcome.manifest_bytes)
+        return outcome
+
+    def manifest_value(self) -> dict:
+        return json.loads(self.manifest.read_text(encoding="utf-8"))
+
+
+class FolderWalkTests(FolderTestCase):
+    """Which files a folder stands for, in which order, and under which ids."""
+
+    def test_every_markdown_file_sorted_by_path_with_ids_from_the_path(self) -> None:
+        self.write_site()
+        outcome = self.pin("docs")
+        sources = self.manifest_value()["sources"]
+        # Components compare in order: "guide" < "guide-api.md" < "index.md", so the folder comes first.
+        self.assertEqual(
+            [source["path"] for source in sources], ["docs/guide/index.md", "docs/guide-api.md", "docs/index.md"]
+        )
+        self.assertEqual(
+            [source["source_id"] for source in sources], ["docs/guide/index", "docs/guide-api", "docs/index"]
+        )
+        self.assertEqual([source["title"] for source in sources], [source["source_id"] for source in sources])
+        self.assertEqual(sources[2]["url"], "local:docs/index.md")
+        self.assertEqual(sources[2]["sha256"], hashlib.sha256(HOME.encode("utf-8")).hexdigest())
+        self.assertEqual([change.kind for change in outcome.changes], ["new", "new", "new"])
+        self.assertEqual(outcome.skipped, ())
+
+    def test_ids_are_relative_to_the_manifest_not_to_the_folder_typed(self) -> None:
+        self.write_site()
+        self.pin("docs/guide")
+        self.assertEqual([source["source_id"] for source in self.manifest_value()["sources"]], ["docs/guide/index"])
+
+    def test_links_and_non_regular_files_are_skipped_with_a_line(self) -> None:
+        self.write_site()
+        os.symlink("index.md", self.docs / "alias.md")
+        os.symlink("guide", self.docs / "shortcut")
+        os.symlink("mkdocs.yml", self.docs / "config.yml")
+        os.mkfifo(self.docs / "pipe.md")
+        outcome = self.pin("docs")
+        prefix = str(self.docs)
+        self.assertEqual(
+            list(outcome.skipped),
+            [
+                f"skipped {prefix}/alias.md: a link; pin the file or folder it points to",
+                f"skipped {prefix}/pipe.md: not a regular file",
+                f"skipped {prefix}/shortcut: a link; pin the file or folder it points to",
+            ],
+        )
+        self.assertEqual(len(self.manifest_value()["sources"]), 3)
+
+    def test_an_id_already_held_gets_the_first_free_number(self) -> None:
+        self.write("docs/index.md", HOME)
+        self.write("docs/index-2.md", API)
+        self.write("other/docs/index.md", GUIDE)
+        # Pinned by hand with an id a folder walk would derive for another file.
+        self.pin("other/docs/index.md")
+        value = self.manifest_value()
+        value["sources"][0]["source_id"] = "docs/index"
+        self.manifest.write_text(json.dumps(value), encoding="utf-8")
+        self.pin("docs")
+        ids = {source["path"]: source["source_id"] for source in self.manifest_value()["sources"]}
+        # Sorted walk: index-2.md keeps its own id, then index.md finds docs/index and docs/index-2 taken.
+        self.assertEqual(
+            ids,
+            {"other/docs/index.md": "docs/index", "docs/index-2.md": "docs/index-2", "docs/index.md": "docs/index-3"},
+        )
+
+    def test_a_file_pinned_by_hand_keeps_its_id_when_its_folder_is_pinned(self) -> None:
+        self.write_site()
+        self.pin("docs/guide/index.md")
+        outcome = self.pin("docs")
+        sources = self.manifest_value()["sources"]
+        self.assertEqual(sources[0]["source_id"], "index")
+        self.assertEqual([change.kind for change in outcome.changes], ["unchanged", "new", "new"])
+
+    def test_a_folder_and_a_file_in_it_pin_the_file_once(self) -> None:
+        self.write_site()
+        outcome = self.pin("docs", "docs/index.md")
+        self.assertEqual(len(outcome.changes), 3)
+
+
+class RepeatedPinTests(FolderTestCase):
+    """Pinning the same folder again changes nothing but what was edited or added."""
+
+    def test_a_second_run_writes_nothing_and_says_so_in_one_line(self) -> None:
+        self.write_site()
+        self.pin("docs")
+        before = self.manifest.read_bytes()
+        outcome = self.pin("docs")
+        self.assertIsNone(outcome.manifest_bytes)
+        self.assertEqual(self.manifest.read_bytes(), before)
+        self.assertEqual(
+            source_pins.pin_report_lines(outcome), ["unchanged: 3 sources already pinned at their current bytes"]
+        )
+
+    def test_an_edited_file_is_repinned_and_a_new_one_appended(self) -> None:
+        self.write_site()
+        self.pin("docs")
+        self.write("docs/guide/index.md", GUIDE + "\nIt never blocks.\n")
+        self.write("docs/zz/extra.md", API)
+        outcome = self.pin("docs")
+        kinds = {change.path: change.kind for change in outcome.changes}
+        self.assertEqual(
+            kinds,
+            {
+                "docs/guide/index.md": "repinned",
+                "docs/guide-api.md": "unchanged",
+                "docs/index.md": "unchanged",
+                "docs/zz/extra.md": "new",
+            },
+        )
+        sources = self.manifest_value()["sources"]
+        self.assertEqual(sources[-1]["source_id"], "docs/zz/extra")
+        lines = source_pins.pin_report_lines(outcome)
+        self.assertEqual(lines[0], "re-pinned docs/guide/index: docs/guide/index.md")
+        self.assertEqual(lines[-1], "unchanged: 2 sources already pinned at their current bytes")
+
+
+class SharedMetadataTests(FolderTestCase):
+    """--version and --fact-status given with a folder apply to every file pinned in that call."""
+
+    def test_a_folder_shares_version_and_fact_status(self) -> None:
+        self.write_site()
+        self.pin("docs/index.md")
+        requests = [source_pins.PinRequest(str(self.docs), version="2.1", fact_status="synthetic example")]
+        outcome = source_pins.pin_sources(self.manifest, requests)
+        self.manifest.write_bytes(outcome.manifest_bytes)
+        sources = self.manifest_value()["sources"]
+        self.assertEqual(
+            {(source["version"], source["fact_status"]) for source in sources}, {("2.1", "synthetic example")}
+        )
+        kinds = {change.path: change.kind for change in outcome.changes}
+        self.assertEqual(kinds["docs/index.md"], "repinned")
+
+
+class RemovedPageTests(FolderTestCase):
+    """A page deleted from the folder is not dropped from the manifest behind the user's back."""
+
+    def test_a_deleted_page_refuses_the_pin_and_says_how_to_remove_it(self) -> None:
+        self.write_site()
+        self.pin("docs")
+        before = self.manifest.read_bytes()
+        (self.docs / "index.md").unlink()
+        with self.assertRaises(IngestionError) as raised:
+            self.pin("docs")
+        self.assertEqual(raised.exception.code, "source_missing")
+        self.assertTrue(raised.exception.what.endswith("remove its entry and its span checks from the manifest)"))
+        self.assertEqual(self.manifest.read_bytes(), before)
+
+
+class FolderRefusalTests(FolderTestCase):
+    """A folder pin is refused as a whole, in one line naming the file, and the manifest is left as it was."""
+
+    def test_a_bad_file_anywhere_refuses_the_whole_folder(self) -> None:
+        self.write_site()
+        self.pin("docs")
+        before = self.manifest.read_bytes()
+        cases = [
+            ("docs/b/latin1.md", b"# Caf\xe9\n", "not_utf8"),
+            ("docs/b/huge.md", b"# Huge\n" + b"x" * 70_000, "source_too_large"),
+            ("docs/b/blank.md", b"\n \n", "blank_text"),
+            ("docs/b/intro.md", b"Intro first.\n# Late\n", "heading_required"),
+        ]
+        for relative, content, code in cases:
+            with self.subTest(file=relative):
+                bad = self.write(relative, content)
+                self.addCleanup(bad.unlink, missing_ok=True)
+                with self.assertRaises(IngestionError) as raised:
+                    self.pin("docs")
+                self.assertEqual(raised.exception.code, code)
+                self.assertIn(json.dumps(str(bad)), str(raised.exception))
+                self.assertEqual(self.manifest.read_bytes(), before)
+                bad.unlink()
+
+    def test_folders_the_lab_will_not_walk(self) -> None:
+        self.write_site()
+        (self.folder / "empty" / ".git").mkdir(parents=True)
+        self.write("empty/.git/x.md", HOME)
+        self.write("empty/notes.txt", "no markdown here\n")
+        inner = self.folder / "inner"
+        inner.mkdir()
+        cases = [
+            (self.manifest, "empty", "no_markdown_files"),
+            (inner / "manifest.json", "docs", "path_outside"),
+        ]
+        for manifest, typed, code in cases:
+            with self.subTest(folder=typed):
+                request = source_pins.PinRequest(str(self.folder / typed))
+                with self.assertRaises(IngestionError) as raised:
+                    source_pins.pin_sources(manifest, [request])
+                self.assertEqual(raised.exception.code, code)
+                self.assertFalse(os.path.lexists(manifest))
+
+    def test_one_file_metadata_flags_are_refused_for_a_folder(self) -> None:
+        self.write_site()
+        for field in ("source_id", "title", "url"):
+            with self.subTest(field=field):
+                request = source_pins.PinRequest(str(self.docs), **{field: "x"})
+                with self.assertRaises(UsageError) as raised:
+                    source_pins.pin_sources(self.manifest, [request])
+                self.assertEqual(raised.exception.code, "pin_metadata")
+                self.assertFalse(self.manifest.exists())
+
+    def test_a_manifest_over_its_bound_is_refused_before_it_is_written(self) -> None:
+        self.write_site()
+        self.pin("docs")
+        value = self.manifest_value()
+        # Pad one field so the manifest sits 100 bytes under its bound: it loads, but one more pin cannot fit.
+        size = len(saved_json_bytes(value))
+        value["sources"][0]["fact_status"] += "x" * (MAX_MANIFEST_BYTES - 100 - size)
+        self.manifest.write_bytes(saved_json_bytes(value))
+        self.assertEqual(self.manifest.stat().st_size, MAX_MANIFEST_BYTES - 100)
+        before = self.manifest.read_bytes()
+        self.write("docs/new.md", API)
+        with self.assertRaises(IngestionError) as raised:
+            self.pin("docs")
+        self.assertEqual(raised.exception.code, "manifest_too_large")
+        self.assertEqual(self.manifest.read_bytes(), before)
+
+
+class LessonRefusalMessageTests(FolderTestCase):
+    """What the lesson grammar found where it wanted a '# ' heading at offset 0, and what to do."""
+
+    HINT = "use the blocks grammar (pin --markdown blocks)"
+    RULE = "the lesson grammar needs a '# ' heading at offset 0"
+
+    def test_each_opening_is_named(self) -> None:
+        cases = [
+            ("---\ntitle: Queue\n---\n# Queue\n", f'found "---" front matter at line 1; {self.HINT}'),
+            ('+++\ntitle = "Queue"\n+++\n# Queue\n', f'found "+++" front matter at line 1; {self.HINT}'),
+            ("\ufeff# Queue\n\ntext\n", f"found a UTF-8 byte order mark at offset 0; {self.RULE}; {self.HINT}"),
+            ("\n# Queue\n\ntext\n", f"found a blank line at line 1; {self.RULE}; {self.HINT}"),
+            (
+                "Some intro before any heading.\n# Queue\n",
+                f"found text \"Some intro before any heading.\" at line 1, not a '# ' heading; {self.HINT}",
+            ),
+            (
+                "!!! note\n    Read me first.\n",
+                f"found an admonition \"!!! note\" at line 1, not a '# ' heading; {self.HINT}",
+            ),
+            (
+                "```sh\n# not a heading\n```\n",
+                f"found a code fence \"```sh\" at line 1, not a '# ' heading; {self.HINT}",
+            ),
+            ("> [!NOTE]\n> Read me.\n", f"found a blockquote \"> [!NOTE]\" at line 1, not a '# ' heading; {self.HINT}"),
+            ("- one\n- two\n", f"found a list item \"- one\" at line 1, not a '# ' heading; {self.HINT}"),
+            ("| a | b |\n|---|---|\n", f"found a table row \"| a | b |\" at line 1, not a '# ' heading; {self.HINT}"),
+            ("<p>Logo</p>\n# A\n", f"found HTML \"<p>Logo</p>\" at line 1, not a '# ' heading; {self.HINT}"),
+            (
+                "Queue\n=====\n\ntext\n",
+                f'found a setext heading "Queue" underlined with "===" at line 1; {self.RULE}; {self.HINT}',
+            ),
+            (
+                "#Queue\n\ntext\n",
+                f"found \"#Queue\" at line 1, not a '# ' heading (one to six #, one space, a title); {self.HINT}",
+            ),
+        ]
+        for text, message in cases:
+            with self.subTest(text=text):
+                with self.assertRaises(IngestionError) as raised:
+                    markdown_grammar.heading_sections(text, "docs/page.md")
+                self.assertEqual(raised.exception.code, "heading_required")
+                self.assertEqual(raised.exception.what, message)
+
+    def test_a_long_first_line_is_cut_and_escaped(self) -> None:
+        text = "Intro \x1b[2J " + "word " * 30 + "\n# Late\n"
+        message = markdown_grammar.lesson_opening_problem(text)
+        self.assertTrue(message.startswith('found text "Intro \\u001b[2J word word'), message)
+        self.assertNotIn("\x1b", message)
+        self.assertIn('"… at line 1', message)
+
+    def test_pin_names_the_file_and_what_it_found(self) -> None:
+        self.write("docs/index.md", HOME)
+        self.write("docs/start.md", "---\ntitle: Start\n---\n# Start\n\ntext\n")
+        code, stdout, stderr = run_main("pin", "--manifest", str(self.manifest), str(self.docs))
+        self.assertEqual(code, 1)
+        self.assertEqual(stdout, "")
+        where = f'{self.manifest}: pin "{self.docs}/start.md"'
+        self.assertEqual(stderr, f'error: heading_required: {where}: found "---" front matter at line 1; {self.HINT}\n')
+        self.assertFalse(self.manifest.exists())
+
+
+class GrammarChoiceTests(FolderTestCase):
+    """pin --markdown starts a manifest with a grammar; an existing manifest keeps its own."""
+
+    def test_lesson_is_the_default_and_writes_no_key(self) -> None:
+        self.write_site()
+        self.pin("docs", markdown="lesson")
+        self.assertEqual(list(self.manifest_value()), ["sources", "span_checks"])
+
+    def test_switching_an_existing_manifest_is_refused(self) -> None:
+        self.write_site()
+        self.pin("docs")
+        before = self.manifest.read_bytes()
+        with self.assertRaises(IngestionError) as raised:
+            self.pin("docs", markdown="blocks")
+        self.assertEqual(raised.exception.code, "grammar_switch")
+        self.assertIn('set "markdown": "blocks" in the manifest by hand', raised.exception.what)
+        self.assertEqual(self.manifest.read_bytes(), before)
+
+    def test_blocks_starts_a_manifest_that_takes_real_pages(self) -> None:
+        self.write("docs/index.md", "---\ntitle: Home\n---\nIntro before any heading.\n\n# Home\n\ntext\n")
+        self.write("docs/guide/index.md", "\ufeffGuide\n=====\n\n```sh\n# a comment\n\nrun\n```\n")
+        self.pin("docs", markdown="blocks")
+        value = self.manifest_value()
+        self.assertEqual(value["markdown"], "blocks")
+        self.assertEqual([source["source_id"] for source in value["sources"]], ["docs/guide/index", "docs/index"])
+        self.assertIsNone(self.pin("docs", markdown="blocks").manifest_bytes)
+        self.assertIsNone(self.pin("docs").manifest_bytes)
+        with self.assertRaises(IngestionError) as raised:
+            self.pin("docs", markdown="lesson")
+        self.assertEqual(raised.exception.code, "grammar_switch")
+
+
+class WhichManifestTests(FolderTestCase):
+    """The summary names the manifest it built from; the fallback says when it ignores ./manifest.json."""
+
+    def setUp(self) -> None:
+        super().setUp()
+        self.addCleanup(os.chdir, os.getcwd())
+
+    def test_the_fallback_names_the_fixture_and_notes_the_ignored_manifest(self) -> None:
+        self.write("manifest.json", "{}")
+        os.chdir(self.folder)
+        output = self.folder / "result.json"
+        code, stdout, stderr = run_main("--output", str(output))
+        self.assertEqual(code, 0, stderr)
+        self.assertEqual(output.read_bytes(), (ROOT / "expected-result.json").read_bytes())
+        self.assertEqual(
+            stderr,
+            "note: manifest.json in the current folder is not used: without --manifest the lab reads the lesson's "
+            "fixture manifest beside run.py; pass --manifest manifest.json to use yours\n",
+        )
+        self.assertEqual(
+            stdout.splitlines()[-2:],
+            ["built from manifest.json beside run.py (the lesson's fixture)", f"wrote {output}"],
+        )
+
+    def test_no_note_beside_run_py_or_in_a_folder_without_a_manifest(self) -> None:
+        self.assertIsNone(run.unused_manifest_note(ROOT))
+        self.assertIsNone(run.unused_manifest_note(self.folder))
+
+    def test_a_given_manifest_is_named_as_typed(self) -> None:
+        self.write_site()
+        self.pin("docs")
+        os.chdir(self.folder)
+        code, stdout, stderr = run_main("--manifest", "manifest.json", "--output", "result.json")
+        self.assertEqual(code, 0, stderr)
+        self.assertEqual(stderr, "")
+        self.assertEqual(stdout.splitlines()[-2:], ["built from manifest.json", "wrote result.json"])
+
+    def test_output_to_stdout_is_only_the_result(self) -> None:
+        self.write("manifest.json", "{}")
+        os.chdir(self.folder)
+        code, stdout, stderr = run_main("--output", "-")
+        self.assertEqual(code, 0, stderr)
+        self.assertEqual(stdout.encode("utf-8"), (ROOT / "expected-result.json").read_bytes())
+        self.assertTrue(stderr.startswith("note: manifest.json in the current folder is not used"), stderr)
+        self.assertIn("built from manifest.json beside run.py (the lesson's fixture)\n", stderr)
+
+
+class ExampleCorpusTests(LabTestCase):
+    """docs/examples: its saved result is what a fresh build of its manifest writes, byte for byte."""
+
+    EXAMPLES = ROOT / "docs" / "examples"
+
+    def test_a_fresh_build_reproduces_the_saved_result(self) -> None:
+        output = self.folder / "examples.json"
+        code, stdout, stderr = run_main("--manifest", str(self.EXAMPLES / "manifest.json"), "--output", str(output))
+        self.assertEqual(code, 0, stderr)
+        self.assertEqual(output.read_bytes(), (self.EXAMPLES / "expected-result.json").read_bytes())
+
+    def test_the_pages_keep_their_deliberate_bytes(self) -> None:
+        pages = self.EXAMPLES / "parcel-queue"
+        self.assertIn(b"\r\n", (pages / "guide" / "retries.md").read_bytes())
+        self.assertNotIn(b"\n", (pages / "guide" / "retries.md").read_bytes().replace(b"\r\n", b""))
+        self.assertTrue((pages / "reference" / "index.md").read_bytes().startswith(b"\xef\xbb\xbf# Reference\n"))
+        self.assertTrue((pages / "index.md").read_bytes().startswith(b"---\n"))
+        self.assertTrue((pages / "quickstart.md").read_bytes().startswith(b"+++\n"))
+
+
+class PinFolderCommandLineTests(FolderTestCase):
+    """The real command, as a user types it from the docs' parent folder."""
+
+    def test_a_real_docs_folder_with_the_block_grammar_builds_and_validates(self) -> None:
+        shutil.copytree(ROOT / "docs" / "examples" / "parcel-queue", self.docs)
+        self.addCleanup(os.chdir, os.getcwd())
+        os.chdir(self.folder)
+        code, stdout, stderr = run_main("pin", "--markdown", "blocks", "--manifest", "m.json", "docs/")
+        self.assertEqual((code, stderr), (0, ""))
+        # Six pages, CRLF and BOM included, each under its path: the two index.md stay distinct.
+        self.assertEqual(
+            [line.split(":")[0] for line in stdout.splitlines()],
+            [
+                "pinned docs/guide/index",
+                "pinned docs/guide/retries",
+                "pinned docs/index",
+                "pinned docs/quickstart",
+                "pinned docs/reference/index",
+                "pinned docs/reference/limits",
+                "wrote m.json",
+            ],
+        )
+        code, stdout, stderr = run_main("--manifest", "m.json", "--output", "result.json")
+        self.assertEqual((code, stderr), (0, ""))
+        self.assertEqual(stdout.splitlines()[-2:], ["built from m.json", "wrote result.json"])
+        code, stdout, stderr = run_main("validate", "result.json", "--manifest", "m.json")
+        self.assertEqual((code, stderr), (0, ""))
+        self.assertTrue(stdout.startswith("ok: result.json: result re-derived exactly"), stdout)
+
+    def test_pin_a_folder_then_build(self) -> None:
+        self.write_site()
+        first = run_lab("pin", "--manifest", "manifest.json", "docs/", cwd=self.folder)
+        self.assertEqual(first.returncode, 0, first.stderr)
+        self.assertEqual(first.stderr, "")
+        lines = first.stdout.splitlines()
+        self.assertEqual(
+            [line.split(",")[0] for line in lines],
+            [
+                "pinned docs/guide/index: docs/guide/index.md",
+                "pinned docs/guide-api: docs/guide-api.md",
+                "pinned docs/index: docs/index.md",
+                "wrote manifest.json",
+            ],
+        )
+        again = run_lab("pin", "--manifest", "manifest.json", "docs/", cwd=self.folder)
+        self.assertEqual(
+            again.stdout.splitlines(),
+            ["unchanged: 3 sources already pinned at their current bytes", "manifest unchanged: manifest.json"],
+        )
+
+
+if __name__ == "__main__":
+    unittest.main()
