@@ -15,9 +15,8 @@ here knows about configs, ids or hashes.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections import namedtuple
 from itertools import accumulate
-from typing import NamedTuple
 
 from errors import IngestionError, quoted
 
@@ -37,30 +36,24 @@ GRAMMARS = (LESSON_GRAMMAR, BLOCKS_GRAMMAR)
 BLOCK_KINDS = ("paragraph", "fence", "admonition", "quote", "list", "table")
 
 
-class Block(NamedTuple):
+# Records are named tuples from ``collections`` (not dataclasses or
+# ``typing.NamedTuple``, whose imports cost every run of the lab more than its work on the fixture).
+class Block(namedtuple("Block", ("kind", "start", "end", "label"), defaults=("",))):
     """One unit the paragraph and heading-aware policies never cut: ``[start, end)`` in the text.
 
-    ``kind`` is ``"paragraph"`` under the lesson grammar. ``label`` says more
-    where the kind has more to say (an admonition's type, say); else ``""``.
+    ``kind`` (str) is ``"paragraph"`` under the lesson grammar. ``label`` says
+    more where the kind has more to say (an admonition's type, say); else ``""``.
     A named tuple, not a dataclass: a large build makes one per paragraph,
     and a tuple is several times cheaper to make.
     """
 
-    kind: str
-    start: int
-    end: int
-    label: str = ""
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class Section:
-    """A heading and the body that follows it, as offsets into the text, with the body's blocks."""
+class Section(namedtuple("Section", ("heading_start", "title", "body_start", "body_end", "blocks"), defaults=((),))):
+    """A heading and the body that follows it, as offsets into the text, with the body's blocks (a tuple of ``Block``)."""
 
-    heading_start: int
-    title: str
-    body_start: int
-    body_end: int
-    blocks: tuple[Block, ...] = ()
+    __slots__ = ()
 
 
 def heading_matches(text: str) -> list[re.Match]:
@@ -204,12 +197,10 @@ ADMONITION_INDENT = 4
 BLOCK_START_CHARACTERS = frozenset("#`~!?>-*+0123456789")
 
 
-class Line(NamedTuple):
+class Line(namedtuple("Line", ("start", "end", "text"))):
     """One line of the text: ``[start, end)`` with its ``\\n`` (none on a last line without one), and its text without it."""
 
-    start: int
-    end: int
-    text: str
+    __slots__ = ()
 
 
 def text_lines(text: str, start: int) -> list[Line]:
