@@ -157,6 +157,14 @@ class Split:
 
 
 @dataclass(frozen=True)
+class Elision:
+    """Text a narrowed view leaves out: ``[start, end)``, between the parts it shows."""
+
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
 class DocumentView:
     """One document under one policy: its verdict lines and its blocks in text order."""
 
@@ -383,6 +391,8 @@ def policy_view(name: str, index: dict, checks: tuple) -> PolicyView:
 
 def chunk_caption(chunk: dict) -> str:
     """``"chunk 0 · id 3f2a9c1b0d4e · line 5 · [51, 130) · 79 chars"``."""
+    if "chunk_id" not in chunk:
+        return judged_chunk_caption(chunk)
     lines = line_span(chunk["start_line"], chunk["end_line"])
     return (
         f"chunk {chunk['order']} · id {chunk['chunk_id'][:ID_PREFIX_LENGTH]} · {lines}"
@@ -486,6 +496,9 @@ def terminal_document(view: DocumentView, painter: Painter) -> list[str]:
         if isinstance(block, Split):
             lines.append(painter.paint(f"  >>> {block.sentence}", "split"))
             continue
+        if isinstance(block, Elision):
+            lines.append(painter.paint(f"      … [{block.start}, {block.end}) not shown", "gap"))
+            continue
         if block.chunk is None:
             lines.append(painter.paint(f"      · {gap_caption(block)}", "gap"))
         else:
@@ -520,6 +533,154 @@ def terminal_view(
     return "\n".join(lines) + "\n"
 
 
+# --- a narrowed terminal view (show --source, --check, --split-only) ---------------
+
+
+@dataclass(frozen=True)
+class Narrowing:
+    """What ``show`` narrows to: these sources, these checks, only pairs a shown policy splits; empty means all."""
+
+    source_ids: frozenset[str] = frozenset()
+    check_names: frozenset[str] = frozenset()
+    split_only: bool = False
+
+    @property
+    def focused(self) -> bool:
+        """Whether each document is cut down to the stretches of its pairs (a check or a split asked for)."""
+        return bool(self.check_names) or self.split_only
+
+
+def kept_together(check, chunks: list[dict]) -> bool:
+    """Whether one of ``chunks`` holds both spans of ``check``."""
+    return any(
+        span_checks.chunk_holds(chunk, check.instruction.start, check.instruction.end)
+        and span_checks.chunk_holds(chunk, check.qualifier.start, check.qualifier.end)
+        for chunk in chunks
+    )
+
+
+def pair_stretch(check) -> tuple[int, int]:
+    """From a pair's first character to its last."""
+    return (
+        min(check.instruction.start, check.qualifier.start),
+        max(check.instruction.end, check.qualifier.end),
+    )
+
+
+def focused_blocks(blocks: tuple, stretches: list[tuple[int, int]], text_length: int) -> tuple:
+    """``blocks`` cut down to the segments that overlap a stretch and the splits inside one, with elisions between."""
+    kept: list = []
+    hidden_from = None
+    for block in blocks:
+        if isinstance(block, Split):
+            shown = any(low <= block.offset <= high for low, high in stretches)
+        else:
+            shown = any(block.start < high and low < block.end for low, high in stretches)
+        if shown:
+            if hidden_from is not None and not isinstance(block, Split):
+                kept.append(Elision(hidden_from, block.start))
+            hidden_from = None
+            kept.append(block)
+        elif not isinstance(block, Split) and hidden_from is None:
+            hidden_from = block.start
+    if hidden_from is not None and hidden_from < text_length:
+        kept.append(Elision(hidden_from, text_length))
+    return tuple(kept)
+
+
+def lesson_configs() -> dict:
+    """The spec's three configs by policy name."""
+    return {name: chunk_index.policy_config(name) for name in chunk_index.POLICY_NAMES}
+
+
+def narrowed_checks(
+    checks: tuple, sources: tuple, narrowing: Narrowing, policies: tuple[str, ...], configs: dict
+) -> tuple:
+    """The checks the view marks: named ones (or all) on the kept sources, and with ``split_only`` only those
+    some shown policy splits."""
+    kept = tuple(
+        check
+        for check in checks
+        if (not narrowing.check_names or check.name in narrowing.check_names)
+        and (not narrowing.source_ids or check.source_id in narrowing.source_ids)
+    )
+    if not narrowing.split_only:
+        return kept
+    split = set()
+    for name in policies:
+        index = chunk_index.build_index(configs[name], sources)
+        by_source: dict[str, list[dict]] = {}
+        for chunk in index["chunks"]:
+            by_source.setdefault(chunk["source_id"], []).append(chunk)
+        split.update(check.name for check in kept if not kept_together(check, by_source.get(check.source_id, [])))
+    return tuple(check for check in kept if check.name in split)
+
+
+def narrowed_terminal_view(
+    sources: tuple[dict, ...],
+    checks: tuple,
+    policies: tuple[str, ...],
+    colour: bool,
+    narrowing: Narrowing,
+    configs: dict | None = None,
+) -> str:
+    """``terminal_view`` narrowed: only the named sources and checks, only split pairs, each document cut to its pairs.
+
+    With ``--check`` or ``--split-only`` a document is shown only where it holds a
+    kept pair (from the pair's first character to its last, widened to whole
+    chunks), and under ``--split-only`` only where that policy splits one; the
+    rest is one ``… [start, end) not shown`` line.
+    """
+    configs = lesson_configs() if configs is None else configs
+    if narrowing.source_ids:
+        sources = tuple(source for source in sources if source["source_id"] in narrowing.source_ids)
+    marked = narrowed_checks(checks, sources, narrowing, policies, configs)
+    if narrowing.focused:
+        holding = {check.source_id for check in marked}
+        sources = tuple(source for source in sources if source["source_id"] in holding)
+    painter = Painter(colour)
+    lines = [
+        "markers: " + " · ".join(LEGEND_TERMS[:4]),
+        "         " + " · ".join(LEGEND_TERMS[4:]),
+        *(f"  {line}" for line in check_legend(marked)),
+    ]
+    if not sources:
+        lines.append("")
+        lines.append("nothing to show: no document holds a pair that matches")
+        return "\n".join(lines) + "\n"
+    for name in policies:
+        index = chunk_index.build_index(configs[name], sources)
+        view = policy_view(name, index, marked)
+        lines.append("")
+        lines.append(painter.paint(f"═══ {name}: {growth_sentence(view.growth)}", "heading"))
+        lines.append(f"    config {json.dumps(view.config)}")
+        shown = 0
+        for document in view.documents:
+            if narrowing.focused:
+                document = focused_document(document, marked, narrowing.split_only, index)
+                if document is None:
+                    continue
+            shown += 1
+            lines.extend(terminal_document(document, painter))
+        if shown == 0:
+            lines.append(f"    no split pair under {name}")
+    return "\n".join(lines) + "\n"
+
+
+def focused_document(view: DocumentView, checks: tuple, split_only: bool, index: dict) -> DocumentView | None:
+    """One document cut down to its pairs' stretches (under ``split_only``, the pairs this policy splits)."""
+    source_id = view.document["source_id"]
+    chunks = [chunk for chunk in index["chunks"] if chunk["source_id"] == source_id]
+    own = [check for check in checks if check.source_id == source_id]
+    if split_only:
+        own = [check for check in own if not kept_together(check, chunks)]
+    if not own:
+        return None
+    stretches = [pair_stretch(check) for check in own]
+    blocks = focused_blocks(view.blocks, stretches, len(view.document["text"]))
+    return DocumentView(view.document, view.chunk_count, view.verdicts, blocks)
+
+
 # --- the HTML report ---------------------------------------------------------------
 
 REPORT_CSS = """
@@ -549,6 +710,8 @@ mark.instruction { background: #ffe27a; box-shadow: 0 0 0 1px #a68000; }
 mark.qualifier { background: #b9efc3; box-shadow: 0 0 0 1px #2e8a42; }
 .edge { font-size: 10px; color: #555; }
 .split { color: #a4001d; font-size: 12px; font-weight: 600; border-top: 2px dashed #a4001d; margin: .3rem 0; padding-top: .15rem; }
+.chunk.window { outline: 2px dashed #7a3db8; outline-offset: 1px; }
+.window-note { font-size: 11px; color: #5b2a91; font-weight: 600; }
 @media (max-width: 900px) { .policies { grid-template-columns: 1fr; } }
 """
 
@@ -583,23 +746,34 @@ def html_row(row: Row) -> str:
     return "".join(parts)
 
 
-def html_block(block: Segment | Split, policy: str) -> str:
-    """A chunk as a shaded block with its caption, a gap as a plain one, a split as a rule with its sentence."""
+def html_block(block: Segment | Split, policy: str, notes: tuple[str, ...] = ()) -> str:
+    """A chunk as a shaded block with its caption, a gap as a plain one, a split as a rule with its sentence.
+
+    ``notes`` name the recovering windows a chunk belongs to; such a chunk is outlined.
+    """
     if isinstance(block, Split):
         return f'<div class="split">{escaped(block.sentence)}</div>'
     rows = "\n".join(html_row(row) for row in block.rows)
     if block.chunk is None:
         return f'<div class="gap"><div class="caption">{escaped(gap_caption(block))}</div><pre>{rows}</pre></div>'
     caption = chunk_caption(block.chunk)
-    title = f"{caption} · section {block.chunk['section_title']} · chunk_id {block.chunk['chunk_id']}"
+    identity = block.chunk.get("chunk_id", f"record on line {block.chunk.get('line')} of the chunk file")
+    title = f"{caption} · section {block.chunk['section_title']} · chunk_id {identity}"
+    window_class = " window" if notes else ""
+    window_notes = "".join(f'<div class="window-note">{escaped(visible(note))}</div>' for note in notes)
     return (
-        f'<div class="chunk shade{block.shade}" data-policy="{escaped(policy)}" data-order="{block.chunk["order"]}"'
-        f' title="{escaped(visible(title))}"><div class="caption">{escaped(caption)}</div><pre>{rows}</pre></div>'
+        f'<div class="chunk shade{block.shade}{window_class}" data-policy="{escaped(policy)}"'
+        f' data-order="{block.chunk["order"]}" title="{escaped(visible(title))}">{window_notes}'
+        f'<div class="caption">{escaped(caption)}</div><pre>{rows}</pre></div>'
     )
 
 
-def html_policy(view: PolicyView) -> str:
-    """One policy's column: name, config, storage figures, and each document's blocks."""
+def html_policy(view: PolicyView, windows: dict[tuple[str, int], tuple[str, ...]] | None = None) -> str:
+    """One policy's column: name, config, storage figures, and each document's blocks.
+
+    ``windows`` maps a chunk's ``(source_id, order)`` to the notes of the recovering windows it is in.
+    """
+    windows = windows or {}
     parts = [
         f'<section class="policy" id="policy-{escaped(view.name)}">',
         f"<h2>{escaped(view.name)}</h2>",
@@ -613,14 +787,78 @@ def html_policy(view: PolicyView) -> str:
             f" · {counted(document.chunk_count, 'chunk')}</small></h3>"
         )
         parts.extend(f'<p class="verdict">{escaped(verdict)}</p>' for verdict in document.verdicts)
-        parts.extend(html_block(block, view.name) for block in document.blocks)
+        parts.extend(
+            html_block(block, view.name, window_notes(windows, source["source_id"], block)) for block in document.blocks
+        )
     parts.append("</section>")
     return "\n".join(parts)
+
+
+def window_notes(windows: dict, source_id: str, block) -> tuple[str, ...]:
+    """The window notes of a chunk block; none for a gap or a split."""
+    if not isinstance(block, Segment) or block.chunk is None:
+        return ()
+    return windows.get((source_id, block.chunk["order"]), ())
+
+
+def split_windows(result: dict, checks: tuple) -> dict[str, list]:
+    """Per policy, each check's recovering window (``context_windows.recovering_windows``)."""
+    import context_windows
+
+    return {
+        name: context_windows.recovering_windows(result["indexes"][name]["chunks"], checks)
+        for name in chunk_index.POLICY_NAMES
+    }
+
+
+def window_cell(window) -> str:
+    """One policy's cell in the checks table: kept, or split and the window that brings the qualifier back."""
+    if window.anchor_order is None:
+        return "split · not recoverable: no chunk holds the instruction"
+    if window.window == 0:
+        return "same chunk"
+    if window.window is not None:
+        return f"split · k={window.window} recovers it (chunks {window.orders[0]}–{window.orders[-1]})"
+    crossing = window.window_crossing_headings
+    beyond = "" if crossing is None else f"; k={crossing} across headings"
+    return f"split · no window within the section{beyond}"
+
+
+def checks_table(checks: tuple, windows: dict[str, list]) -> str:
+    """Every span check, scanned (``scan:`` names) or declared, with each policy's verdict and recovering window."""
+    if not checks:
+        return '<p class="note">No span checks: declare some, or run <code>run.py scan --add-checks</code>.</p>'
+    rows = [("span check", "origin", "source", *chunk_index.POLICY_NAMES)]
+    for position, check in enumerate(checks):
+        origin = "scanned" if check.name.startswith("scan:") else "declared"
+        rows.append(
+            (
+                visible(check.name),
+                origin,
+                visible(check.source_id),
+                *(window_cell(windows[name][position]) for name in chunk_index.POLICY_NAMES),
+            )
+        )
+    header = "".join(f"<th>{escaped(cell)}</th>" for cell in rows[0])
+    body = "".join("<tr>" + "".join(f"<td>{escaped(cell)}</td>" for cell in row) + "</tr>" for row in rows[1:])
+    return f'<h2>Span checks</h2><table class="checks"><thead><tr>{header}</tr></thead><tbody>{body}</tbody></table>'
+
+
+def window_marks(windows: list) -> dict[tuple[str, int], tuple[str, ...]]:
+    """``(source_id, order)`` -> notes, for the chunks of every split check's recovering window."""
+    marks: dict[tuple[str, int], list[str]] = {}
+    for window in windows:
+        if not window.window:
+            continue
+        for order in window.orders:
+            marks.setdefault((window.source_id, order), []).append(f"window k={window.window} recovers {window.name}")
+    return {key: tuple(notes) for key, notes in marks.items()}
 
 
 def html_report(result: dict, checks: tuple) -> str:
     """The whole report as one self-contained page: no script, no external reference, all text escaped."""
     views = [policy_view(name, result["indexes"][name], checks) for name in chunk_index.POLICY_NAMES]
+    windows = split_windows(result, checks)
     legend = "".join(f"<li>{escaped(line)}</li>" for line in check_legend(checks))
     return "\n".join(
         [
@@ -637,9 +875,142 @@ def html_report(result: dict, checks: tuple) -> str:
             f'<p class="note">{escaped(result["fixture_scope"])}</p>',
             html_table(summary_rows(result)),
             f'<ul class="legend">{legend}</ul>',
-            f'<p class="legend">{escaped(" · ".join(LEGEND_TERMS))}. Hover a chunk for its full id and section.</p>',
+            checks_table(checks, windows),
+            f'<p class="legend">{escaped(" · ".join(LEGEND_TERMS))}. Hover a chunk for its full id and section.'
+            " A dashed outline marks the chunks of the smallest window that brings a split qualifier back.</p>",
             '<div class="policies">',
+            *(html_policy(view, window_marks(windows[view.name])) for view in views),
+            "</div>",
+            "</body>",
+            "</html>",
+            "",
+        ]
+    )
+
+
+# --- judged chunks (``run.py judge``, ``show --chunks``) -------------------------------
+
+
+def judged_chunk_caption(chunk: dict) -> str:
+    """``"chunk 0 · file line 3 · exact by order · lines 1-5 · [0, 129) · 129 chars"`` for a judged chunk."""
+    import judge
+
+    lines = line_span(chunk["start_line"], chunk["end_line"])
+    return (
+        f"chunk {chunk['order']} · file line {chunk['line']} · {judge.STATE_WORDS[chunk['state']]} · {lines}"
+        f" · [{chunk['start']}, {chunk['end']}) · {chunk['end'] - chunk['start']} chars"
+    )
+
+
+def judged_document_views(sources: tuple[dict, ...], checks: tuple, judgement) -> list[DocumentView]:
+    """Every source pictured with the judged chunks located in it (overlapping chunks each show their text)."""
+    by_source: dict[str, list[dict]] = {source["source_id"]: [] for source in sources}
+    for chunk in judgement.chunks:
+        by_source[chunk["source_id"]].append(chunk)
+    return [document_view(source, by_source[source["source_id"]], checks) for source in sources]
+
+
+def judged_summary_lines(judgement) -> list[str]:
+    """How the judged chunks were located, and every chunk that was not, as plain lines."""
+    import judge
+
+    lines = [judge.located_line(judgement)]
+    lines.extend(
+        f"not located: {judge.location_sentence(location)}" for location in judgement.locations if not location.located
+    )
+    lines.extend(judge.offset_sentence(location) for location in judgement.locations if location.offset_wrong)
+    return lines
+
+
+def judged_terminal_view(sources: tuple[dict, ...], checks: tuple, judgement, colour: bool) -> str:
+    """The judged chunks over the source text, as ``show --chunks`` prints them after the lab's policies."""
+    painter = Painter(colour)
+    lines = [
+        "",
+        painter.paint(f"═══ {visible(judgement.name)} (judged chunks from {visible(judgement.file)})", "heading"),
+    ]
+    lines.extend(f"    {visible(line)}" for line in judged_summary_lines(judgement))
+    for document in judged_document_views(sources, checks, judgement):
+        lines.extend(terminal_document(document, painter))
+    return "\n".join(lines) + "\n"
+
+
+def html_judged(sources: tuple[dict, ...], checks: tuple, judgement) -> str:
+    """The judged chunks' column of the report, laid out like a policy's."""
+    parts = [
+        '<section class="policy" id="judged">',
+        f"<h2>{escaped(visible(judgement.name))}</h2>",
+        f'<p class="growth">judged chunks from <code>{escaped(visible(judgement.file))}</code></p>',
+    ]
+    parts.extend(f'<p class="growth">{escaped(visible(line))}</p>' for line in judged_summary_lines(judgement))
+    for document in judged_document_views(sources, checks, judgement):
+        source = document.document
+        parts.append(
+            f"<h3>{escaped(visible(source['title']))} <small>{escaped(visible(source['path']))}"
+            f" · {counted(document.chunk_count, 'located chunk')}</small></h3>"
+        )
+        parts.extend(f'<p class="verdict">{escaped(verdict)}</p>' for verdict in document.verdicts)
+        parts.extend(html_block(block, "judged") for block in document.blocks)
+    parts.append("</section>")
+    return "\n".join(parts)
+
+
+def context_block(judgement) -> list[str]:
+    """The context figures' table (``context_windows``) as preformatted text, escaped."""
+    import judge
+
+    return [f"<pre>{escaped(visible_lines(judge.context_text(judgement.rows, judgement.complete)))}</pre>"]
+
+
+def visible_lines(text: str) -> str:
+    """``text`` with each line made visible (see ``visible``) and the line breaks kept."""
+    return "\n".join(visible(line) for line in text.split("\n"))
+
+
+def judge_html_report(sources: tuple[dict, ...], checks: tuple, judgement) -> str:
+    """The ``judge --html`` page: the judge's table, then the lab's three policies and the judged chunks side by side.
+
+    Self-contained like ``html_report``: no script, no external reference,
+    every piece of text (chunk file name, record text, source text) escaped.
+    """
+    import judge
+
+    views = [policy_view(name, index, checks) for name, index in judgement.indexes.items()]
+    rows = judge.table_rows(judgement)
+    header = "".join(f"<th>{escaped(cell)}</th>" for cell in rows[0])
+    body = "".join(
+        "<tr>"
+        + "".join(
+            f'<td class="number">{escaped(cell)}</td>' if column in judge.NUMERIC else f"<td>{escaped(cell)}</td>"
+            for column, cell in enumerate(row)
+        )
+        + "</tr>"
+        for row in rows[1:]
+    )
+    legend = "".join(f"<li>{escaped(line)}</li>" for line in check_legend(checks))
+    verdicts = "".join(f"<li>{escaped(line)}</li>" for line in judge.pair_lines(judgement))
+    return "\n".join(
+        [
+            "<!DOCTYPE html>",
+            '<html lang="en">',
+            "<head>",
+            '<meta charset="utf-8">',
+            '<meta name="viewport" content="width=device-width, initial-scale=1">',
+            "<title>Judged chunks beside the lab's policies</title>",
+            f"<style>{REPORT_CSS}.policies.judged {{ grid-template-columns: repeat(4, minmax(0, 1fr)); }}</style>",
+            "</head>",
+            "<body>",
+            f"<h1>{escaped(visible(judgement.name))} beside the lab's policies</h1>",
+            f'<p class="note">{escaped(visible(judge.located_line(judgement)))}</p>',
+            f"<table><thead><tr>{header}</tr></thead><tbody>{body}</tbody></table>",
+            f'<p class="legend">{escaped(judge.COVERAGE_NOTE)}</p>',
+            f'<ul class="legend">{verdicts}</ul>',
+            *context_block(judgement),
+            f'<ul class="legend">{legend}</ul>',
+            f'<p class="legend">{escaped(" · ".join(LEGEND_TERMS))}. Hover a chunk for its section.</p>',
+            '<div class="policies judged">',
             *(html_policy(view) for view in views),
+            html_judged(sources, checks, judgement),
             "</div>",
             "</body>",
             "</html>",

@@ -6,6 +6,7 @@
     python run.py export FILE --policy P   one policy's chunks as JSON Lines upsert records
     python run.py pin docs/ --manifest M   pin a file or every *.md of a docs folder (or re-pin after an edit)
     python run.py sweep                    chunk counts and kept pairs over a range of sizes
+    python run.py judge chunks.jsonl       locate another chunker's chunks in the sources and judge them
 
 Exit codes: 0 ok, 1 refused input or a failed validation, 2 usage or an output
 the lab cannot write, 128 + N when stopped by signal N (130 for Ctrl-C).
@@ -15,6 +16,8 @@ Every refusal is one line on stderr: ``error: <code>: <where>: <what>``.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import gc
 import io
 import os
 import signal
@@ -29,7 +32,7 @@ import outputs
 import span_checks
 import summary
 import validate
-from errors import IngestionError, UsageError, counted, one_line, printable
+from errors import IngestionError, UsageError, counted, one_line, printable, quoted
 from indented_json import saved_json_bytes, saved_json_pieces
 from load_documents import load_manifest
 from outputs import checked_output, checked_report, destination, emit, emit_text, write_outputs
@@ -165,9 +168,41 @@ def run_show(args: argparse.Namespace) -> int:
     policies = chunk_index.POLICY_NAMES if args.policy is None else (args.policy,)
     colour = boundary_view.colour_wanted(sys.stdout, os.environ)
     configs = chunk_index.manifest_configs(manifest.grammar, manifest.policy_sizes)
-    view = boundary_view.terminal_view(manifest.sources, manifest.span_checks, policies, colour, configs)
+    narrowing = show_narrowing(args, manifest)
+    if narrowing is None:
+        view = boundary_view.terminal_view(manifest.sources, manifest.span_checks, policies, colour, configs)
+    else:
+        view = boundary_view.narrowed_terminal_view(
+            manifest.sources, manifest.span_checks, policies, colour, narrowing, configs
+        )
+    if getattr(args, "show_chunks", None) is not None:
+        import judge
+
+        judgement = judge.judge_chunks(Path(args.show_chunks), manifest)
+        view += boundary_view.judged_terminal_view(manifest.sources, manifest.span_checks, judgement, colour)
     emit(view.encode("utf-8"), None)
     return EXIT_OK
+
+
+def show_narrowing(args: argparse.Namespace, manifest):
+    """The ``show`` filters as a ``boundary_view.Narrowing``, or ``None`` when none is given; unknown names refused."""
+    import boundary_view
+
+    source_ids = getattr(args, "show_sources", None) or []
+    check_names = getattr(args, "show_checks", None) or []
+    split_only = getattr(args, "split_only", False)
+    if not source_ids and not check_names and not split_only:
+        return None
+    known_sources = [source["source_id"] for source in manifest.sources]
+    known_checks = [check.name for check in manifest.span_checks]
+    for option, given, known in (("--source", source_ids, known_sources), ("--check", check_names, known_checks)):
+        unknown = [name for name in given if name not in known]
+        if unknown:
+            listed = ", ".join(quoted(name) for name in known[:5]) + (", …" if len(known) > 5 else "")
+            raise UsageError(
+                "unknown_name", option, f"{quoted(unknown[0])} is not in the manifest; it has {listed or 'none'}"
+            )
+    return boundary_view.Narrowing(frozenset(source_ids), frozenset(check_names), split_only)
 
 
 def run_validate(args: argparse.Namespace) -> int:
@@ -320,6 +355,143 @@ def sweep_size(value: str) -> int:
     return int(value)
 
 
+def run_judge(args: argparse.Namespace) -> int:
+    """Locate another chunker's chunks in the pinned sources and judge them beside the lab's policies."""
+    import judge
+
+    manifest_path = manifest_to_build(args.manifest)
+    chunks_path = Path(args.chunks)
+    html_path = None
+    if args.judge_html is not None:
+        # Refused before any work: the report may not overwrite an input.
+        checked_report(args.judge_html, None, (manifest_path, chunks_path))
+    manifest = load_manifest(manifest_path)
+    if args.judge_html is not None:
+        html_path = checked_report(args.judge_html, None, (manifest_path, chunks_path, *manifest.source_paths()))
+    judgement = judge.judge_chunks(chunks_path, manifest, args.name)
+    if html_path is not None:
+        import boundary_view
+
+        page = boundary_view.judge_html_report(manifest.sources, manifest.span_checks, judgement)
+        write_outputs([(html_path, page.encode("utf-8"))])
+    if args.json:
+        emit(judge.judgement_json_text(judgement).encode("utf-8"), None)
+    else:
+        report(judge.judgement_text(judgement))
+    if html_path is not None:
+        report(f"wrote {destination(html_path)}", to_stderr=args.json)
+    return EXIT_OK
+
+
+def manifest_grammar(manifest) -> str:
+    """The Markdown grammar a manifest chose (``"markdown"``)."""
+    return manifest.grammar
+
+
+def manifest_indexes(manifest) -> dict:
+    """The three indexes the main job would build from ``manifest`` (its grammar and sizes), by policy name."""
+    return chunk_index.build_indexes(
+        manifest.sources, chunk_index.manifest_configs(manifest.grammar, manifest.policy_sizes)
+    )
+
+
+@contextlib.contextmanager
+def collector_skips_what_exists():
+    """Keep the cyclic garbage collector off every object alive now (the indexes) until the block ends.
+
+    ``scan`` and ``context`` allocate a little per pair while hundreds of
+    thousands of index objects stay alive; left in view, the collector walks
+    them again and again, and the commands grow faster than the corpus.
+    """
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
+def run_scan(args: argparse.Namespace) -> int:
+    """Find instruction/caveat pairs, judge each under the three policies; with --add-checks, declare them."""
+    import caveat_scan
+
+    manifest_path = manifest_argument(args.manifest)
+    if args.add_checks:
+        # The manifest is rewritten in place: refuse a link or a device before any work.
+        checked_output(str(manifest_path), (), stdout_allowed=False)
+    manifest = load_manifest(manifest_path)
+    # Scanned before the indexes exist: the collector then has a small heap to walk while sentences come and go.
+    found = caveat_scan.scan_sources(manifest.sources, manifest_grammar(manifest))
+    indexes = manifest_indexes(manifest)
+    with collector_skips_what_exists():
+        findings = caveat_scan.scan_report(manifest, indexes, manifest_grammar(manifest), found)
+    if args.json:
+        emit(saved_json_bytes(findings), None)
+    else:
+        report(caveat_scan.scan_table(findings))
+    if args.add_checks:
+        line = add_scanned_checks(manifest_path, found[0])
+        report(line, to_stderr=args.json)
+    return EXIT_OK
+
+
+def add_scanned_checks(manifest_path: Path, pairs: list) -> str:
+    """Append the found pairs no check already is to the manifest's span_checks, atomically; say what changed.
+
+    Read, change and write under the manifest lock, against the manifest as it
+    is then: a pin or another scan that ran meanwhile is seen, never undone.
+    """
+    import caveat_scan
+    import source_pins
+
+    shown = destination(manifest_path)
+    with outputs.manifest_lock(manifest_path):
+        current = load_manifest(manifest_path)
+        entries = caveat_scan.checks_to_add(pairs, current.span_checks)
+        if not entries:
+            return f"manifest unchanged: {shown} (all {counted(len(pairs), 'found pair')} already declared)"
+        value = load_documents.read_manifest_value(manifest_path)
+        value.setdefault("span_checks", [])
+        value["span_checks"].extend(entries)
+        # Checked exactly as a build will load it before a byte is written.
+        source_pins.verified_manifest(value, manifest_path.parent, str(manifest_path))
+        emit(saved_json_bytes(value), manifest_path)
+    declared = len(pairs) - len(entries)
+    return f"added {counted(len(entries), 'span check')} to {shown} ({declared} already declared)"
+
+
+def run_context(args: argparse.Namespace) -> int:
+    """For every span check and policy: the smallest window that recovers the qualifier, recall and cost by k."""
+    import context_windows
+
+    manifest = load_manifest(manifest_argument(args.manifest))
+    checks = manifest.span_checks
+    if args.scanned:
+        import caveat_scan
+
+        pairs, _ = caveat_scan.scan_sources(manifest.sources, manifest_grammar(manifest))
+        declared = caveat_scan.declared_names(pairs, checks)
+        taken = {check.name for check in checks}
+        checks = checks + tuple(
+            pair.as_check() for pair, name in zip(pairs, declared) if name is None and pair.name not in taken
+        )
+    indexes = manifest_indexes(manifest)
+    with collector_skips_what_exists():
+        figures = [
+            context_windows.policy_context(name, indexes[name]["chunks"], checks) for name in chunk_index.POLICY_NAMES
+        ]
+    if args.json:
+        document = {
+            "context_version": 1,
+            "windows": list(context_windows.CONTEXT_WINDOWS),
+            "checks": [check.name for check in checks],
+            "policies": figures,
+        }
+        emit(saved_json_bytes(document), None)
+    else:
+        report(context_windows.context_table(figures, [check.name for check in checks]))
+    return EXIT_OK
+
+
 # --- the parser ------------------------------------------------------------------
 
 
@@ -451,6 +623,7 @@ def add_show_command(commands: argparse._SubParsersAction) -> None:
     )
     show.add_argument("--policy", choices=chunk_index.POLICY_NAMES, help="show only this policy (default: all three)")
     add_manifest_option(show)
+    add_show_filters(show)
     show.set_defaults(handler=run_show)
 
 
@@ -567,6 +740,144 @@ def add_sweep_command(commands: argparse._SubParsersAction) -> None:
     sweep.set_defaults(handler=run_sweep)
 
 
+JUDGE_DESCRIPTION = """\
+Read CHUNKS, a JSON Lines file of chunks your own pipeline wrote (plain
+records, LangChain documents, LlamaIndex nodes or chonkie chunks; see
+docs/judge.md for a snippet per library), match each chunk to a pinned source
+by id or path, and locate it in the source text: at its own offset when that
+is right, else by order, else as a unique occurrence, else modulo whitespace.
+A wrong offset is reported, never trusted; a chunk that is ambiguous or not
+found is counted and left out, and verdicts it could change are marked
+partial. Then the chunks are judged beside the lab's three policies: the
+manifest's span checks, coverage (non-whitespace text no chunk holds, and text
+two chunks hold) and the context figures of the context command (how many
+neighbouring chunks bring a split qualifier back, and at what cost).
+"""
+
+
+def add_judge_command(commands: argparse._SubParsersAction) -> None:
+    """``judge CHUNKS [--manifest M] [--name NAME] [--json] [--html FILE]``, and ``show --chunks CHUNKS``."""
+    judge = add_command(
+        commands,
+        "judge",
+        "locate another chunker's chunks in the pinned sources and judge them",
+        JUDGE_DESCRIPTION,
+        "python run.py judge chunks.jsonl --manifest manifest.json --name my-splitter",
+    )
+    judge.add_argument("chunks", metavar="CHUNKS", help="a JSON Lines file of chunks, one record per line")
+    add_manifest_option(judge)
+    judge.add_argument("--name", help="the judged chunker's row name in the table (default: the file name)")
+    judge.add_argument("--json", action="store_true", help="print the judgement as JSON (shape in docs/judge.md)")
+    judge.add_argument(
+        "--html",
+        dest="judge_html",
+        metavar="FILE",
+        help="also write a self-contained HTML report of the judged chunks beside the lab's policies",
+    )
+    judge.set_defaults(handler=run_judge)
+    # show draws judged chunks too; its option lives here so the judge's wiring stays in one place.
+    commands.choices["show"].add_argument(
+        "--chunks",
+        dest="show_chunks",
+        metavar="CHUNKS",
+        help="also draw the chunks of this JSON Lines file (see judge), located in the sources",
+    )
+
+
+SCAN_DESCRIPTION = """\
+Find candidate instruction/caveat pairs in every pinned source by fixed rules
+(no model, no network): a caveat is a sentence with a cue such as "must not",
+"never", "refuses", "only if", "deprecated", or a whole warning, caution,
+danger or important admonition or alert; its instruction is the nearest earlier
+sentence of the same section, at most 3 blocks back, that names a call, holds a
+code span or opens with an imperative (Call, Use, Pass, Set, Run, ...),
+preferring one that shares an identifier with the caveat. Each pair is judged
+under the three policies: kept together, or split and by what (a heading, a
+block break, the size target, a fixed-width cut). With --add-checks the pairs
+not declared yet are appended to the manifest's span_checks, so the main job,
+validate and context cover them. Rules and limits: docs/caveats.md.
+"""
+CONTEXT_DESCRIPTION = """\
+For every span check and policy, how much neighbouring context brings a split
+qualifier back: the smallest window of k chunks on each side of the chunk
+holding the instruction (k = 0 is the chunk alone), within the section and
+crossing headings, and the parent section as a rule of its own; per policy,
+recall at k = 0..3 and for the section, the mean characters returned, and the
+character precision and IoU of the returned text against the two spans.
+Definitions: docs/caveats.md.
+"""
+
+
+def add_show_filters(show: argparse.ArgumentParser) -> None:
+    """``show --source``, ``--check`` and ``--split-only``: narrow the terminal view on a large docs set."""
+    show.add_argument(
+        "--source",
+        dest="show_sources",
+        metavar="ID",
+        action="append",
+        help="show only this source (repeatable)",
+    )
+    show.add_argument(
+        "--check",
+        dest="show_checks",
+        metavar="NAME",
+        action="append",
+        help="mark only this span check and show only the text around it (repeatable)",
+    )
+    show.add_argument(
+        "--split-only",
+        action="store_true",
+        help="show only the pairs a shown policy splits, and under each policy only the text around its splits",
+    )
+
+
+def add_scan_command(commands: argparse._SubParsersAction) -> None:
+    """``scan``: find instruction/caveat pairs; ``--add-checks`` declares them in the manifest."""
+    scan = add_command(
+        commands,
+        "scan",
+        "find instruction/caveat pairs and judge them under every policy",
+        SCAN_DESCRIPTION,
+        """
+        python run.py scan --manifest docs-lab/manifest.json --add-checks
+        python run.py --manifest docs-lab/manifest.json --output result.json
+        python run.py context --manifest docs-lab/manifest.json
+        """,
+    )
+    add_manifest_option(scan)
+    scan.add_argument(
+        "--json", action="store_true", help="print every pair and verdict as JSON (shape in docs/caveats.md)"
+    )
+    scan.add_argument(
+        "--add-checks",
+        action="store_true",
+        help="append the found pairs to the manifest's span_checks, atomically; existing checks are kept and a pair "
+        "already declared (overlapping spans in the same source) is not added again",
+    )
+    scan.set_defaults(handler=run_scan)
+
+
+def add_context_command(commands: argparse._SubParsersAction) -> None:
+    """``context``: the window of neighbouring chunks that brings each split qualifier back, and its cost."""
+    context = add_command(
+        commands,
+        "context",
+        "how many neighbouring chunks bring a split qualifier back, and at what cost",
+        CONTEXT_DESCRIPTION,
+        "python run.py context --json",
+    )
+    add_manifest_option(context)
+    context.add_argument(
+        "--scanned",
+        action="store_true",
+        help="also measure the pairs scan finds that the manifest does not declare yet",
+    )
+    context.add_argument(
+        "--json", action="store_true", help="print every policy's figures as JSON (shape in docs/caveats.md)"
+    )
+    context.set_defaults(handler=run_context)
+
+
 # One line per command: a new command is one ``add_..._command`` function and one entry here.
 COMMANDS = (
     add_validate_command,
@@ -575,6 +886,9 @@ COMMANDS = (
     add_export_command,
     add_pin_command,
     add_sweep_command,
+    add_scan_command,
+    add_context_command,
+    add_judge_command,
 )
 
 
@@ -690,6 +1004,9 @@ def misplaced_options(args: argparse.Namespace) -> list[str]:
         run_validate: {"manifest"},
         run_export: {"manifest"},
         run_pin: {"manifest"},
+        run_scan: {"manifest"},
+        run_context: {"manifest"},
+        run_judge: {"manifest"},
     }
     used = readers.get(args.handler, set())
     return [

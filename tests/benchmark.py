@@ -4,6 +4,7 @@
     python tests/benchmark.py --sizes 20 80 --runs 5 --startup-runs 20
     python tests/benchmark.py --peers            the lab against other chunking libraries
     python tests/benchmark.py --markdown blocks   the same on a corpus read with the block grammar
+    python tests/benchmark.py --caveats --sizes 10 40   scan and context on N and 4N documents
 
 Exit status 0 when every target is met, 1 when one is missed. With
 ``--peers`` only the peer comparison runs and its one target decides: 0 when
@@ -818,6 +819,154 @@ def run_peers(sizes: tuple[int, ...], runs: int, base: Path | None) -> int:
     return 0
 
 
+# --- scan and context (--caveats) ---------------------------------------------------
+
+CAVEAT_SENTENCES = (
+    "This call refuses an existing path.",
+    "It must not run twice on one handle.",
+    "Never pass a closed handle.",
+    "The {name} call raises on a missing folder.",
+    "It is not supported on read-only volumes.",
+    "Use it only if the handle is open.",
+)
+
+
+def caveat_document(number: int) -> str:
+    """A Markdown document of about 60 KB whose sections pair an instruction with a caveat, as API docs do.
+
+    Each section holds an instruction naming a call, then a caveat in the same
+    paragraph, the next one or two paragraphs later, so the three policies keep
+    some pairs together and split others.
+    """
+    rng = random.Random(number)
+    parts = [f"# Synthetic API {number}\n\n"]
+    size = len(parts[0])
+    section = 0
+    while True:
+        section += 1
+        name = f"op_{number}_{section}"
+        block = [f"## Operation {section}\n\n", f"Call {name}(path, text) to store a document.\n"]
+        caveat = rng.choice(CAVEAT_SENTENCES).format(name=name)
+        distance = rng.randint(0, 2)
+        if distance == 0:
+            block.append(caveat + "\n\n")
+        else:
+            block.append("\n")
+            for _ in range(distance - 1):
+                block.append(synthetic_paragraph(rng).replace("Never", "Rarely") + "\n")
+            block.append(caveat + "\n\n")
+        block_text = "".join(block)
+        if size + len(block_text.encode("utf-8")) > TARGET_DOCUMENT_BYTES:
+            return "".join(parts)
+        parts.append(block_text)
+        size += len(block_text.encode("utf-8"))
+
+
+def caveat_sources(count: int) -> tuple[dict, ...]:
+    """``count`` caveat documents as the loader hands them to the builder (seven fields plus text)."""
+    sources = []
+    for number in range(count):
+        text = caveat_document(number)
+        sources.append(
+            {
+                "source_id": f"api-{number:04d}",
+                "path": f"docs/api-{number:04d}.md",
+                "title": f"Synthetic API {number}",
+                "sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),
+                "version": "1.0",
+                "url": f"https://example.invalid/synthetic-api/{number}",
+                "fact_status": "synthetic benchmark text",
+                "text": text,
+            }
+        )
+    return tuple(sources)
+
+
+def cpu_timed(work: Callable[[], object]) -> tuple[float, object]:
+    """CPU seconds of this process spent in ``work`` and its result: steadier than wall time on a shared machine."""
+    gc.collect()
+    start = time.process_time()
+    value = work()
+    return time.process_time() - start, value
+
+
+def measure_caveats(count: int) -> dict:
+    """Time ``scan`` (finding the pairs and judging each under the three policies) and ``context`` on one size."""
+    lab_modules()
+    import caveat_scan
+    import chunk_index
+    import context_windows
+    from load_documents import Manifest
+
+    sources = caveat_sources(count)
+    manifest = Manifest(Path("."), sources, ())
+    # As run.py scan does: find the pairs first, then build the indexes and judge the pairs.
+    find_seconds, found = cpu_timed(lambda: caveat_scan.scan_sources(sources))
+    build_seconds, indexes = cpu_timed(lambda: chunk_index.build_indexes(sources))
+    # As run.py does: the indexes live to the end, so the collector is told to leave them be.
+    gc.freeze()
+    judge_seconds, report = cpu_timed(lambda: caveat_scan.scan_report(manifest, indexes, found=found))
+    scan_seconds = find_seconds + judge_seconds
+    checks = tuple(pair.as_check() for pair in found[0])
+    context_seconds, figures = cpu_timed(
+        lambda: [context_windows.policy_context(name, indexes[name]["chunks"], checks) for name in indexes]
+    )
+    gc.unfreeze()
+    return {
+        "pairs": len(report["pairs"]),
+        "characters": sum(len(source["text"]) for source in sources),
+        "chunks": sum(len(index["chunks"]) for index in indexes.values()),
+        "build": build_seconds,
+        "scan": scan_seconds,
+        "context": context_seconds,
+        "summary": [context_windows.context_summary_line(policy) for policy in figures],
+    }
+
+
+def run_caveats(sizes: tuple[int, ...], runs: int) -> int:
+    """The ``--caveats`` mode: scan and context on N and 4N caveat documents; exit 1 if either grows too fast."""
+    small_count, large_count = sizes
+    runs_by_size: dict[int, list[dict]] = {small_count: [], large_count: []}
+    for _ in range(runs):
+        for count in (small_count, large_count):
+            runs_by_size[count].append(measure_caveats(count))
+    medians = {}
+    for count, measured in runs_by_size.items():
+        medians[count] = {
+            **measured[0],
+            # The least disturbed run: other load on a shared machine only ever adds time.
+            **{phase: min(run[phase] for run in measured) for phase in CAVEAT_PHASES},
+        }
+    print(f"scan and context: CPU seconds of this process, fastest of {runs} runs")
+    print(
+        f"{'documents':>9}  {'characters':>11}  {'pairs':>7}  {'chunks':>8}  {'build':>7}  {'scan':>7}  {'context':>7}"
+    )
+    for count in (small_count, large_count):
+        figures = medians[count]
+        print(
+            f"{count:>9}  {figures['characters']:>11,}  {figures['pairs']:>7,}  {figures['chunks']:>8,}"
+            + "".join(f"  {figures[phase]:>6.2f}s" for phase in CAVEAT_PHASES)
+        )
+    for line in medians[large_count]["summary"]:
+        print(f"  {line}")
+    missed = []
+    scale = large_count / small_count
+    target = GROWTH_TARGET * scale / 4
+    for phase in ("scan", "context"):
+        growth = medians[large_count][phase] / medians[small_count][phase]
+        print(f"{phase} grows {growth:.2f}x from {small_count} to {large_count} documents (target {target:.1f}x)")
+        if growth > target:
+            missed.append(f"{phase} grows {growth:.2f}x")
+    if missed:
+        print(f"\nmissed: {'; '.join(missed)}")
+        return 1
+    print("\nall targets met")
+    return 0
+
+
+CAVEAT_PHASES = ("build", "scan", "context")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="benchmark.py", description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -861,6 +1010,13 @@ def main(argv: list[str] | None = None) -> int:
         help="the grammar the corpus is read with (default: lesson); blocks adds front matter, fences, "
         "admonitions, lists, tables and alerts to every document",
     )
+    parser.add_argument(
+        "--caveats",
+        action="store_true",
+        help="instead of the phases, time scan (find the pairs, judge them under the three policies) and context "
+        "(windows, recall and cost for every found pair) on --sizes documents of instruction/caveat sections; "
+        f"target: each grows at most {GROWTH_TARGET}x when the corpus grows 4x",
+    )
     parser.add_argument("--one", type=int, metavar="N", help=argparse.SUPPRESS)
     parser.add_argument("--folder", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--validate-peak", type=Path, metavar="FILE", help=argparse.SUPPRESS)
@@ -874,6 +1030,8 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.peers:
         return run_peers(tuple(args.sizes), args.runs, args.tmp)
+    if args.caveats:
+        return run_caveats(tuple(args.sizes), args.runs)
 
     small_count, large_count = args.sizes
     runs = {small_count: [], large_count: []}

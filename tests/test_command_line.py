@@ -84,7 +84,7 @@ class HelpAndVersion(LabTestCase):
         self.assertTrue(lines[-1].startswith("error: usage: "), lines)
 
     def test_every_command_has_an_example_and_the_exit_codes(self):
-        commands = [None, "validate", "show", "diff", "export", "pin", "sweep"]
+        commands = [None, "validate", "show", "diff", "export", "pin", "sweep", "scan", "context", "judge"]
         for command in commands:
             with self.subTest(command=command):
                 completed = run_lab(*([] if command is None else [command]), "--help")
@@ -98,7 +98,9 @@ class HelpAndVersion(LabTestCase):
     def test_each_command_is_added_by_its_own_function(self):
         parser = run.build_parser()
         commands = parser._subparsers._group_actions[0].choices
-        self.assertEqual(list(commands), ["validate", "show", "diff", "export", "pin", "sweep"])
+        self.assertEqual(
+            list(commands), ["validate", "show", "diff", "export", "pin", "sweep", "scan", "context", "judge"]
+        )
         self.assertEqual(len(run.COMMANDS), len(commands))
 
 

@@ -1,0 +1,466 @@
+"""How much neighbouring context brings a split caveat back, and what it costs: ``run.py context``.
+
+When a policy cuts a qualifier away from its instruction, a retrieval can add
+context back by rule: the k neighbouring chunks on each side of the chunk that
+matched (sentence-window retrieval), or the whole parent section
+(parent-document retrieval). For every span check and every policy this module
+finds the smallest window that recovers the qualifier, and per policy the
+recall at k = 0..3 and for the section, the characters returned, and the
+character precision and IoU of the returned text against the two spans.
+
+Definitions (``docs/caveats.md`` says more):
+
+- anchor: the chunk holding the whole instruction; if several do, the one with
+  the smallest window (then the smallest crossing-headings window, then the
+  lowest order). No chunk holds it: the pair is not recoverable by windows.
+- window k: the anchor's source's chunks at positions i-k..i+k in ``order``;
+  "within the section" keeps only those whose ``section_id`` is the anchor's,
+  "crossing headings" keeps them all. The section rule returns every chunk of
+  the anchor's section.
+- recovered: the union of the returned chunks covers the whole qualifier (a
+  retrieval that concatenates neighbours hands the reader their union).
+- characters returned: the sum of the returned chunks' lengths (overlaps count
+  each time, as a retrieval returns them). precision = |returned ∩ relevant| /
+  |returned| and IoU = |returned ∩ relevant| / |returned ∪ relevant|, where
+  returned is the union of the returned spans and relevant the union of the
+  instruction and qualifier spans: the token-level metrics of Chroma's
+  "Evaluating Chunking Strategies for Retrieval", here on characters.
+
+Cost is linear: each source's chunks are indexed by order once, each
+section's union is merged once, and each pair looks only at the chunks its
+own spans touch. Used by ``run.py context`` and by the judge of other
+chunkers' output; it reads no files and writes none.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass
+
+from errors import printable
+
+CONTEXT_WINDOWS = (0, 1, 2, 3)  # k neighbouring chunks on each side
+SECTION = "section"
+FIGURE_KEYS = (*(str(k) for k in CONTEXT_WINDOWS), SECTION)
+
+
+@dataclass(frozen=True)
+class Merged:
+    """Disjoint sorted intervals with prefix sums of their lengths, for covered-length queries."""
+
+    starts: list[int]
+    ends: list[int]
+    prefix: list[int]
+
+    def covered(self, start: int, end: int) -> int:
+        """How many characters of ``[start, end)`` the intervals cover."""
+        if start >= end or not self.starts:
+            return 0
+        first = bisect_right(self.ends, start)
+        last = bisect_left(self.starts, end)
+        if first >= last:
+            return 0
+        total = self.prefix[last] - self.prefix[first]
+        total -= max(0, start - self.starts[first])
+        total -= max(0, self.ends[last - 1] - end)
+        return total
+
+    @property
+    def length(self) -> int:
+        return self.prefix[-1]
+
+
+def merged(spans) -> Merged:
+    """``[(5, 9), (0, 3), (2, 4)]`` -> intervals ``[0, 4)`` and ``[5, 9)``, total 8."""
+    starts: list[int] = []
+    ends: list[int] = []
+    for start, end in sorted(spans):
+        if start >= end:
+            continue
+        if ends and start <= ends[-1]:
+            ends[-1] = max(ends[-1], end)
+        else:
+            starts.append(start)
+            ends.append(end)
+    prefix = [0]
+    for start, end in zip(starts, ends):
+        prefix.append(prefix[-1] + end - start)
+    return Merged(starts, ends, prefix)
+
+
+@dataclass
+class SourceIndex:
+    """One source's chunks by position in ``order``, and what the pair lookups need, built once."""
+
+    chunks: list[dict]
+    by_start: list[tuple[int, int]]  # (start, position), sorted
+    starts: list[int]
+    longest: int
+    sections: dict[str, list[int]]  # section_id -> positions
+    section_unions: dict[str, Merged]
+    section_chars: dict[str, int]
+
+
+def source_indexes(chunks: list[dict]) -> dict[str, SourceIndex]:
+    """Each source's chunks sorted by ``order`` once, with starts and section unions for bisection."""
+    grouped: dict[str, list[dict]] = {}
+    for chunk in chunks:
+        grouped.setdefault(chunk["source_id"], []).append(chunk)
+    indexes = {}
+    for source_id, group in grouped.items():
+        group.sort(key=lambda chunk: chunk["order"])
+        by_start = sorted((chunk["start"], position) for position, chunk in enumerate(group))
+        sections: dict[str, list[int]] = {}
+        for position, chunk in enumerate(group):
+            sections.setdefault(chunk["section_id"], []).append(position)
+        indexes[source_id] = SourceIndex(
+            chunks=group,
+            by_start=by_start,
+            starts=[start for start, _ in by_start],
+            longest=max(chunk["end"] - chunk["start"] for chunk in group),
+            sections=sections,
+            section_unions={
+                section_id: merged((group[p]["start"], group[p]["end"]) for p in positions)
+                for section_id, positions in sections.items()
+            },
+            section_chars={
+                section_id: sum(group[p]["end"] - group[p]["start"] for p in positions)
+                for section_id, positions in sections.items()
+            },
+        )
+    return indexes
+
+
+def touching(index: SourceIndex, start: int, end: int) -> list[int]:
+    """Positions of the chunks that overlap ``[start, end)`` (found by start, bounded by the longest chunk)."""
+    first = bisect_right(index.starts, start - index.longest)
+    last = bisect_left(index.starts, end)
+    return [
+        position
+        for _, position in index.by_start[first:last]
+        if index.chunks[position]["end"] > start and index.chunks[position]["start"] < end
+    ]
+
+
+def smallest_window(index: SourceIndex, anchor: int, start: int, end: int, section_id: str | None) -> int | None:
+    """The smallest k whose window around ``anchor`` covers ``[start, end)`` with its union; ``None`` if none does.
+
+    Only chunks that touch the span can help, so they are taken nearest first
+    until their union covers it; ``section_id`` keeps only that section's chunks.
+    """
+    helpers = [
+        (abs(position - anchor), position)
+        for position in touching(index, start, end)
+        if section_id is None or index.chunks[position]["section_id"] == section_id
+    ]
+    helpers.sort()
+    spans: list[tuple[int, int]] = []
+    for distance, position in helpers:
+        chunk = index.chunks[position]
+        spans.append((chunk["start"], chunk["end"]))
+        # Several helpers at one distance join before coverage is judged.
+        if any(other_distance == distance for other_distance, _ in helpers[len(spans) : len(spans) + 1]):
+            continue
+        if merged(spans).covered(start, end) == end - start:
+            return distance
+    return None
+
+
+def window_positions(index: SourceIndex, anchor: int, k: int, section_id: str | None) -> list[int]:
+    """Positions ``anchor-k .. anchor+k`` that exist, kept to ``section_id``'s chunks when given."""
+    low = max(0, anchor - k)
+    high = min(len(index.chunks), anchor + k + 1)
+    return [
+        position
+        for position in range(low, high)
+        if section_id is None or index.chunks[position]["section_id"] == section_id
+    ]
+
+
+@dataclass(frozen=True)
+class PairWindow:
+    """One span check under one index: its anchor and smallest windows, or no anchor at all."""
+
+    name: str
+    source: SourceIndex | None
+    anchor: int | None
+    window: int | None
+    window_crossing_headings: int | None
+    relevant: Merged
+
+
+def pair_window(indexes: dict[str, SourceIndex], check) -> PairWindow:
+    """The anchor and smallest windows of one check (see the module docstring for the tie-breaks)."""
+    instruction, qualifier = check.instruction, check.qualifier
+    relevant = merged([(instruction.start, instruction.end), (qualifier.start, qualifier.end)])
+    index = indexes.get(check.source_id)
+    if index is None:
+        return PairWindow(check.name, None, None, None, None, relevant)
+    best = None
+    for position in touching(index, instruction.start, instruction.end):
+        chunk = index.chunks[position]
+        if not (chunk["start"] <= instruction.start and instruction.end <= chunk["end"]):
+            continue
+        within = smallest_window(index, position, qualifier.start, qualifier.end, chunk["section_id"])
+        crossing = smallest_window(index, position, qualifier.start, qualifier.end, None)
+        rank = (within is None, within or 0, crossing is None, crossing or 0, position)
+        if best is None or rank < best[0]:
+            best = (rank, position, within, crossing)
+    if best is None:
+        return PairWindow(check.name, index, None, None, None, relevant)
+    _, position, within, crossing = best
+    return PairWindow(check.name, index, position, within, crossing, relevant)
+
+
+def returned_figures(index: SourceIndex, positions: list[int], relevant: Merged) -> tuple[int, float, float]:
+    """Characters returned, precision and IoU of the chunks at ``positions`` against ``relevant``."""
+    spans = [(index.chunks[p]["start"], index.chunks[p]["end"]) for p in positions]
+    returned = merged(spans)
+    return overlap_figures(sum(end - start for start, end in spans), returned, relevant)
+
+
+def overlap_figures(characters: int, returned: Merged, relevant: Merged) -> tuple[int, float, float]:
+    """``(characters, precision, IoU)`` from the returned union and the relevant union."""
+    common = sum(returned.covered(start, end) for start, end in zip(relevant.starts, relevant.ends))
+    union = returned.length + relevant.length - common
+    precision = common / returned.length if returned.length else 0.0
+    iou = common / union if union else 0.0
+    return characters, precision, iou
+
+
+def rounded(value: float) -> float:
+    return round(value, 4)
+
+
+def policy_context(name: str, chunks: list[dict], checks: tuple) -> dict:
+    """Context figures for one index (the lab's or a judged one) and the span checks.
+
+    ``chunks``: every chunk of the index, dicts with at least ``source_id``,
+    ``order`` (position within its source, 0-based, consecutive), ``start``,
+    ``end`` and ``section_id``; judged chunks may overlap or leave gaps.
+    ``checks``: ``load_documents.SpanCheck`` items. Returns, as JSON-able values:
+    ``policy``, ``pairs``, ``kept`` (recovered at k = 0), ``not_recoverable``
+    (no chunk holds the instruction), ``recall`` and ``recall_crossing_headings``
+    by k (the fraction of all pairs recovered), ``mean_chars``, ``precision``
+    and ``iou`` by k and for the section (means over the pairs that have an
+    anchor; within the section), and per pair its smallest ``window``, its
+    ``window_crossing_headings`` and whether its ``section`` recovers it.
+    """
+    indexes = source_indexes(chunks)
+    windows = [pair_window(indexes, check) for check in checks]
+    anchored = [window for window in windows if window.anchor is not None]
+    pairs = len(windows)
+    recall = {}
+    crossing = {}
+    sums = {key: [0, 0.0, 0.0] for key in FIGURE_KEYS}
+    for k in CONTEXT_WINDOWS:
+        recall[str(k)] = fraction(sum(1 for w in anchored if w.window is not None and w.window <= k), pairs)
+        crossing[str(k)] = fraction(
+            sum(1 for w in anchored if w.window_crossing_headings is not None and w.window_crossing_headings <= k),
+            pairs,
+        )
+    recall[SECTION] = fraction(sum(1 for w in anchored if w.window is not None), pairs)
+    for window in anchored:
+        index = window.source
+        section_id = index.chunks[window.anchor]["section_id"]
+        # The widest window once; each smaller k keeps the positions within k of the anchor.
+        widest = window_positions(index, window.anchor, CONTEXT_WINDOWS[-1], section_id)
+        for k in CONTEXT_WINDOWS:
+            positions = [position for position in widest if abs(position - window.anchor) <= k]
+            add_figures(sums[str(k)], returned_figures(index, positions, window.relevant))
+        section_figures = overlap_figures(
+            index.section_chars[section_id], index.section_unions[section_id], window.relevant
+        )
+        add_figures(sums[SECTION], section_figures)
+    count = len(anchored)
+    return {
+        "policy": name,
+        "pairs": pairs,
+        "kept": sum(1 for w in anchored if w.window == 0),
+        "not_recoverable": pairs - count,
+        "recall": recall,
+        "recall_crossing_headings": crossing,
+        "mean_chars": {key: rounded(sums[key][0] / count) if count else 0.0 for key in FIGURE_KEYS},
+        "precision": {key: rounded(sums[key][1] / count) if count else 0.0 for key in FIGURE_KEYS},
+        "iou": {key: rounded(sums[key][2] / count) if count else 0.0 for key in FIGURE_KEYS},
+        "windows": [
+            {
+                "name": w.name,
+                "window": w.window,
+                "window_crossing_headings": w.window_crossing_headings,
+                "section": w.window is not None,
+            }
+            for w in windows
+        ],
+    }
+
+
+@dataclass(frozen=True)
+class RecoveringWindow:
+    """Where a check's qualifier comes back under one index: the anchor's order and the window's orders."""
+
+    name: str
+    source_id: str
+    anchor_order: int | None
+    window: int | None
+    window_crossing_headings: int | None
+    orders: tuple[int, ...]
+
+
+def recovering_windows(chunks: list[dict], checks: tuple) -> list[RecoveringWindow]:
+    """For each check, its anchor and the orders of the chunks in its smallest window within the section.
+
+    ``orders`` is empty when no window in the section recovers the qualifier
+    or no chunk holds the instruction. Used to mark the window in the report.
+    """
+    indexes = source_indexes(chunks)
+    found = []
+    for check in checks:
+        window = pair_window(indexes, check)
+        if window.anchor is None:
+            found.append(RecoveringWindow(check.name, check.source_id, None, None, None, ()))
+            continue
+        index = window.source
+        anchor_chunk = index.chunks[window.anchor]
+        orders: tuple[int, ...] = ()
+        if window.window is not None:
+            positions = window_positions(index, window.anchor, window.window, anchor_chunk["section_id"])
+            orders = tuple(index.chunks[position]["order"] for position in positions)
+        found.append(
+            RecoveringWindow(
+                check.name,
+                check.source_id,
+                anchor_chunk["order"],
+                window.window,
+                window.window_crossing_headings,
+                orders,
+            )
+        )
+    return found
+
+
+def add_figures(total: list, figures: tuple[int, float, float]) -> None:
+    for position, value in enumerate(figures):
+        total[position] += value
+
+
+def fraction(count: int, total: int) -> float:
+    return rounded(count / total) if total else 0.0
+
+
+def recovered_count(figures: dict, key: str) -> int:
+    """How many pairs the window ``key`` (or ``"section"``) recovers, from the per-pair windows."""
+    windows = [entry["window"] for entry in figures["windows"]]
+    if key == SECTION:
+        return sum(1 for window in windows if window is not None)
+    return sum(1 for window in windows if window is not None and window <= int(key))
+
+
+def context_summary_line(figures: dict) -> str:
+    """The trade-off in one line: ``"paragraph: 0 of 1 kept; k=1 recovers 1 of 1 at 2.8x the characters"``.
+
+    The k named is the smallest window that recovers as many pairs as k = 3
+    does; the parent section is added when it recovers more, and pairs no
+    chunk anchors are counted at the end.
+    """
+    name = figures["policy"]
+    pairs = figures["pairs"]
+    if pairs == 0:
+        return f"{name}: no span checks"
+    kept = figures["kept"]
+    line = f"{name}: {kept} of {pairs} kept"
+    best = recovered_count(figures, str(CONTEXT_WINDOWS[-1]))
+    base = figures["mean_chars"]["0"]
+    if kept == pairs:
+        line += "; k=0 suffices"
+    elif best > kept:
+        k = next(k for k in CONTEXT_WINDOWS if recovered_count(figures, str(k)) == best)
+        line += (
+            f"; k={k} recovers {best} of {pairs} at {cost_ratio(figures['mean_chars'][str(k)], base)} the characters"
+        )
+    else:
+        line += f"; no window up to k={CONTEXT_WINDOWS[-1]} recovers more"
+    in_section = recovered_count(figures, SECTION)
+    if in_section > max(best, kept):
+        line += f"; the section recovers {in_section} of {pairs} at {cost_ratio(figures['mean_chars'][SECTION], base)}"
+    if figures.get("not_recoverable"):
+        line += f"; {figures['not_recoverable']} not recoverable (no chunk holds the instruction)"
+    return line
+
+
+def cost_ratio(characters: float, base: float) -> str:
+    """``"2.8x"``: characters returned against what k = 0 returns."""
+    return f"{characters / base:.1f}x" if base else "n/a"
+
+
+NO_CHECKS = (
+    "no span checks to measure: declare some in the manifest, run `run.py scan --add-checks`, "
+    "or add --scanned to measure the pairs scan finds"
+)
+
+
+def context_table(all_figures: list[dict], check_names: list[str]) -> str:
+    """``run.py context`` as a person reads it: recall by window, cost by window, each pair's windows, trade-offs."""
+    if all(figures["pairs"] == 0 for figures in all_figures):
+        return NO_CHECKS
+    keys = FIGURE_KEYS
+    labels = [f"k={key}" if key != SECTION else SECTION for key in keys]
+    lines = ["recall: pairs whose qualifier comes back (within the section; crossing headings in brackets)"]
+    rows = [("policy", "pairs", *labels)]
+    for figures in all_figures:
+        cells = []
+        for key in keys:
+            cell = f"{recovered_count(figures, key)}"
+            if key != SECTION:
+                cell += f" ({crossing_count(figures, key)})"
+            cells.append(cell)
+        rows.append((figures["policy"], str(figures["pairs"]), *cells))
+    lines.extend(aligned(rows))
+    lines.append("")
+    lines.append("cost: mean characters returned · character precision · IoU against the two spans")
+    rows = [("policy", *labels)]
+    for figures in all_figures:
+        rows.append(
+            (
+                figures["policy"],
+                *(
+                    f"{figures['mean_chars'][key]:.0f} · {figures['precision'][key]:.2f} · {figures['iou'][key]:.2f}"
+                    for key in keys
+                ),
+            )
+        )
+    lines.extend(aligned(rows))
+    if check_names:
+        lines.append("")
+        lines.append("smallest window per pair (k within the section; - when none recovers it)")
+        by_policy = [{entry["name"]: entry for entry in figures["windows"]} for figures in all_figures]
+        for name in check_names:
+            parts = []
+            for figures, entries in zip(all_figures, by_policy):
+                entry = entries[name]
+                window = "-" if entry["window"] is None else f"k={entry['window']}"
+                parts.append(f"{figures['policy']} {window}")
+            lines.append(f"  {printable(name)}: {', '.join(parts)}")
+    lines.append("")
+    lines.extend(context_summary_line(figures) for figures in all_figures)
+    return "\n".join(lines)
+
+
+def crossing_count(figures: dict, key: str) -> int:
+    """How many pairs the window ``key`` recovers when it may cross headings."""
+    return sum(
+        1
+        for entry in figures["windows"]
+        if entry["window_crossing_headings"] is not None and entry["window_crossing_headings"] <= int(key)
+    )
+
+
+def aligned(rows: list[tuple[str, ...]]) -> list[str]:
+    """Rows as columns: the first left-aligned, the rest right-aligned."""
+    widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
+    return [
+        "  ".join(
+            cell.ljust(widths[0]) if column == 0 else cell.rjust(widths[column]) for column, cell in enumerate(row)
+        ).rstrip()
+        for row in rows
+    ]

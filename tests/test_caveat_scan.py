@@ -1,0 +1,654 @@
+"""``run.py scan``: cues, sentences, the instruction rule, cautionary blocks, verdicts and ``--add-checks``.
+
+Every text here is written for the test; offsets are found in it with
+``str.index`` on the phrase a rule must pick, never read back from the scan.
+The fixture's pair is the spec's: instruction ``[51, 77)`` inside the sentence
+that ends at 129, qualifier ``[131, 171)``; fixed-char slices ``[50, 130)`` and
+``[130, 210)``, paragraph chunks ``[51, 130)`` and ``[131, 270)``, one
+heading-aware group ``[51, 270)`` (docs/SPEC.md).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import io
+import json
+import os
+from unittest import mock
+
+import caveat_scan
+import chunk_index
+import markdown_grammar
+import run
+import span_checks
+from load_documents import Span, SpanCheck, load_manifest
+from markdown_grammar import Block, Section
+from tests.support import MANIFEST, ROOT, LabTestCase, run_lab
+
+V1 = "aster-copy-v1"
+INSTRUCTION_SENTENCE = "Call save_copy(path, text) to store a new document in the synthetic Aster API."
+QUALIFIER = "This operation refuses an existing path."
+
+
+def lesson(body: str) -> str:
+    """A one-section text: ``# T`` and ``## S`` headings, then ``body``."""
+    return "# T\n\n## S\n\n" + body
+
+
+def scan(text: str) -> tuple[list, list]:
+    return caveat_scan.scan_text("doc", text)
+
+
+class CapturedStdout(io.StringIO):
+    """A text stdout with a ``buffer``, as ``outputs.emit`` writes bytes to ``sys.stdout.buffer``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.buffer = io.BytesIO()
+
+    def text(self) -> str:
+        return self.buffer.getvalue().decode("utf-8") + self.getvalue()
+
+
+def main_quietly(*argv: str) -> tuple[int, str, str]:
+    """``run.main(argv)`` in-process, stdout and stderr captured."""
+    out = CapturedStdout()
+    err = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = run.main(list(argv))
+    return code, out.text(), err.getvalue()
+
+
+class CueTest(LabTestCase):
+    """Each cue makes its sentence a caveat; lookalikes and code do not."""
+
+    def test_every_cue_is_found_as_written(self) -> None:
+        for cue in caveat_scan.CUES:
+            with self.subTest(cue=cue):
+                caveat = f"The handle {cue} be reused."
+                text = lesson(f"Call open_widget(name) to open it.\n\n{caveat}\n")
+                pairs, _ = scan(text)
+                self.assertEqual([pair.cue for pair in pairs], [cue])
+                self.assertEqual(pairs[0].qualifier.start, text.index(caveat))
+                self.assertEqual(pairs[0].qualifier.end, text.index(caveat) + len(caveat))
+
+    def test_case_whitespace_and_apostrophes(self) -> None:
+        cases = {
+            "NEVER reuse the handle.": "never",
+            "The handle Must\nNot be reused.": "must not",
+            "You don’t reuse the handle.": "don't",
+            "The call is not supported on Windows.": "is not supported",
+        }
+        for caveat, cue in cases.items():
+            with self.subTest(caveat=caveat):
+                pairs, _ = scan(lesson(f"Call open_widget(name) to open it.\n\n{caveat}\n"))
+                self.assertEqual([pair.cue for pair in pairs], [cue])
+
+    def test_the_leftmost_cue_names_the_caveat(self) -> None:
+        self.assertEqual(caveat_scan.first_cue("Open it only if needed; never twice."), "only if")
+
+    def test_negatives(self) -> None:
+        negatives = (
+            "Nevertheless, the widget opens.",
+            "A refusal is logged.",
+            "The failsafe engages.",
+            "The raised flag stays up.",
+            "Pass `never` as the mode.",
+            "The literal ``must not`` is a keyword.",
+            "The handle is supported everywhere.",
+            "Unlessly is not a word.",
+        )
+        for sentence in negatives:
+            with self.subTest(sentence=sentence):
+                pairs, unpaired = scan(lesson(f"Call open_widget(name) to open it.\n\n{sentence}\n"))
+                self.assertEqual(pairs, [])
+                self.assertEqual(unpaired, [])
+
+    def test_a_cue_inside_a_fence_is_no_caveat(self) -> None:
+        text = lesson("Call open_widget(name) to open it.\n\n```\n# never do this\nclose(); raises\n```\n")
+        self.assertEqual(scan(text), ([], []))
+
+    def test_a_fence_with_blank_lines_stays_code(self) -> None:
+        text = lesson("Call open_widget(name) to open it.\n\n```text\nfirst\n\nIt never fails.\n```\n")
+        self.assertEqual(scan(text), ([], []))
+
+
+class SentenceTest(LabTestCase):
+    """Where sentences end inside one block."""
+
+    def sentences(self, text: str) -> list[str]:
+        masked, _ = caveat_scan.masked_code(text, caveat_scan.fence_spans(text))
+        return [text[start:end] for start, end in caveat_scan.sentence_spans(masked, 0, len(text))]
+
+    def test_rules(self) -> None:
+        cases = {
+            "Call f(). It fails.\n": ["Call f().", "It fails."],
+            "Use e.g. the x flag. Then stop.\n": ["Use e.g. the x flag.", "Then stop."],
+            "Set `a. B` first. Done.\n": ["Set `a. B` first.", "Done."],
+            "Run it (see the guide.) Then stop!\n": ["Run it (see the guide.)", "Then stop!"],
+            "Version 2. it continues.\n": ["Version 2. it continues."],
+            "Steps:\n- Call f()\n- Never call g()\n": ["Steps:", "Call f()", "Never call g()"],
+            "> [!WARNING]\n> Never call g().\n": ["Never call g()."],
+            '!!! note "Title"\n    It fails.\n': ["It fails."],
+            "First line\nsecond line. Next.\n": ["First line\nsecond line.", "Next."],
+        }
+        for text, expected in cases.items():
+            with self.subTest(text=text):
+                self.assertEqual(self.sentences(text), expected)
+
+    def test_code_spans(self) -> None:
+        cases = {
+            "a `b` c": [(2, 5)],
+            "a ` b `` c ``": [(6, 13)],  # a lone opener is literal; the search goes on
+            "a ``b ` c`` d": [(2, 11)],  # a shorter run inside does not close
+            "a `b\n\nnever` c": [],  # never across a blank line
+            "a `b\nc` d": [(2, 7)],  # across a line break of one paragraph
+        }
+        for text, expected in cases.items():
+            with self.subTest(text=text):
+                self.assertEqual(caveat_scan.code_span_spans(text), expected)
+
+    def test_code_only_yields_nothing(self) -> None:
+        self.assertEqual(self.sentences("`a.b()`\n"), [])
+
+
+class InstructionRuleTest(LabTestCase):
+    """The nearest earlier instruction of the section, within reach, preferring a shared identifier."""
+
+    def test_what_gives_an_instruction(self) -> None:
+        for instruction in (
+            "The widget opens with open_widget(name).",
+            "The `mode` flag selects it.",
+            "Use the widget.",
+        ):
+            with self.subTest(instruction=instruction):
+                text = lesson(f"{instruction}\n\nIt never closes.\n")
+                pairs, _ = scan(text)
+                self.assertEqual([pair.instruction.quote for pair in pairs], [instruction])
+
+    def test_a_plain_sentence_is_skipped_for_the_instruction_before_it(self) -> None:
+        text = lesson("Call open_widget(name) now.\n\nThe widget is blue.\n\nIt never closes.\n")
+        pairs, _ = scan(text)
+        self.assertEqual(pairs[0].instruction.quote, "Call open_widget(name) now.")
+        self.assertEqual(pairs[0].link, "anaphor It")
+
+    def test_a_caveat_in_its_own_block_after_an_instruction(self) -> None:
+        pairs, _ = scan(lesson("Call open_widget(name) now. It never closes.\n"))
+        self.assertEqual(
+            [(pair.instruction.quote, pair.qualifier.quote) for pair in pairs],
+            [("Call open_widget(name) now.", "It never closes.")],
+        )
+
+    def test_a_shared_identifier_beats_nearness(self) -> None:
+        text = lesson(
+            "Call open_widget(name) first.\n\nCall paint_widget(colour) next.\n\nThe open_widget call never retries.\n"
+        )
+        pairs, _ = scan(text)
+        self.assertEqual(pairs[0].instruction.quote, "Call open_widget(name) first.")
+        self.assertEqual(pairs[0].link, "identifier open_widget")
+
+    def test_identifiers_from_code_spans_and_dotted_names(self) -> None:
+        cases = {
+            "Pass `timeout` to connect.": "A timeout of zero is not supported.",
+            "Use client.reset to clear it.": "A reset never waits.",
+        }
+        for instruction, caveat in cases.items():
+            with self.subTest(instruction=instruction):
+                pairs, _ = scan(lesson(f"{instruction}\n\nCall open_widget(name) next.\n\n{caveat}\n"))
+                self.assertEqual(pairs[0].instruction.quote, instruction)
+                self.assertTrue(pairs[0].link.startswith("identifier "), pairs[0].link)
+
+    def test_nearest_without_a_link(self) -> None:
+        pairs, _ = scan(
+            lesson("Call open_widget(name) first.\n\nCall paint_widget(colour) next.\n\nNever mix colours.\n")
+        )
+        self.assertEqual((pairs[0].instruction.quote, pairs[0].link), ("Call paint_widget(colour) next.", "nearest"))
+
+    def test_look_back_is_three_blocks(self) -> None:
+        # The caveat's own block and the three before it: two fillers keep the instruction in reach.
+        filler = "".join(f"Filler paragraph {number}.\n\n" for number in range(caveat_scan.LOOK_BACK_BLOCKS - 1))
+        within = lesson(f"Call open_widget(name).\n\n{filler}It never closes.\n")
+        pairs, unpaired = scan(within)
+        self.assertEqual((len(pairs), len(unpaired)), (1, 0))
+        beyond = lesson(f"Call open_widget(name).\n\nOne more paragraph.\n\n{filler}It never closes.\n")
+        pairs, unpaired = scan(beyond)
+        self.assertEqual((len(pairs), len(unpaired)), (0, 1))
+        self.assertEqual(unpaired[0].cue, "never")
+
+    def test_unpaired_caveats_are_counted_in_the_table(self) -> None:
+        manifest = self.copy_inputs()
+        (self.folder / "docs" / "aster-copy-v2.md").write_text("# A\n\n## B\n\nIt never closes.\n", encoding="utf-8")
+        value = json.loads(manifest.read_text(encoding="utf-8"))
+        data = (self.folder / "docs" / "aster-copy-v2.md").read_bytes()
+        value["sources"][1]["sha256"] = hashlib.sha256(data).hexdigest()
+        manifest.write_text(json.dumps(value), encoding="utf-8")
+        code, out, _ = main_quietly("scan", "--manifest", str(manifest))
+        self.assertEqual(code, 0)
+        self.assertIn("1 caveat without an instruction in reach (same section, its block and the 3 before it)", out)
+
+    def test_never_across_a_heading(self) -> None:
+        pairs, unpaired = scan("# T\n\n## A\n\nCall open_widget(name).\n\n## B\n\nIt never closes.\n")
+        self.assertEqual((pairs, len(unpaired)), ([], 1))
+
+    def test_a_caveat_is_not_its_own_instruction(self) -> None:
+        pairs, unpaired = scan(lesson("Never call close_widget() twice.\n"))
+        self.assertEqual((pairs, len(unpaired)), ([], 1))
+
+    def test_names_are_unique_per_line(self) -> None:
+        text = lesson("Call open_widget(name). It never closes. It fails on reuse.\n")
+        pairs, _ = scan(text)
+        self.assertEqual([pair.name for pair in pairs], ["scan:doc:5", "scan:doc:5#2"])
+
+
+class CautionaryBlockTest(LabTestCase):
+    """Admonitions and alerts, built by hand as the block grammar will give them."""
+
+    def scan_blocks(self, text: str, blocks: list[tuple[str, str, str]]) -> tuple[list, list]:
+        """``blocks``: (kind, label, the block's text as it appears in ``text``)."""
+        built = []
+        for kind, label, piece in blocks:
+            start = text.index(piece)
+            built.append(Block(kind, start, start + len(piece), label))
+        body_start = text.index("\n", text.index("## ")) + 1
+        section = Section(text.index("## "), "S", body_start, len(text), tuple(built))
+        return caveat_scan.scan_sections("doc", text, [section])
+
+    def test_a_warning_admonition_is_one_caveat_marker_included(self) -> None:
+        admonition = '!!! warning "Careful"\n    The handle is shared across threads.\n    Close it once.'
+        text = lesson(f"Call open_widget(name).\n\n{admonition}\n")
+        pairs, _ = self.scan_blocks(
+            text, [("paragraph", "", "Call open_widget(name).\n"), ("admonition", "warning", admonition + "\n")]
+        )
+        self.assertEqual(len(pairs), 1)
+        self.assertEqual(pairs[0].cue, "warning admonition")
+        self.assertEqual(pairs[0].qualifier.quote, admonition)
+
+    def test_every_cautionary_label(self) -> None:
+        for label in sorted(caveat_scan.CAUTIONARY_LABELS):
+            for kind, marker, cue in (
+                ("admonition", f"!!! {label}", "admonition"),
+                ("quote", f"> [!{label.upper()}]", "alert"),
+            ):
+                with self.subTest(label=label, kind=kind):
+                    block = f"{marker}\n> Keep one handle." if kind == "quote" else f"{marker}\n    Keep one handle."
+                    text = lesson(f"Call open_widget(name).\n\n{block}\n")
+                    pairs, _ = self.scan_blocks(
+                        text, [("paragraph", "", "Call open_widget(name).\n"), (kind, label, block + "\n")]
+                    )
+                    self.assertEqual([pair.cue for pair in pairs], [f"{label} {cue}"])
+
+    def test_a_note_is_scanned_sentence_by_sentence(self) -> None:
+        note = "!!! note\n    The handle is blue. It must not be painted."
+        text = lesson(f"Call open_widget(name).\n\n{note}\n")
+        pairs, _ = self.scan_blocks(
+            text, [("paragraph", "", "Call open_widget(name).\n"), ("admonition", "note", note + "\n")]
+        )
+        self.assertEqual(
+            [(pair.cue, pair.qualifier.quote) for pair in pairs], [("must not", "It must not be painted.")]
+        )
+        quiet = "!!! tip\n    The handle is blue."
+        text = lesson(f"Call open_widget(name).\n\n{quiet}\n")
+        pairs, _ = self.scan_blocks(
+            text, [("paragraph", "", "Call open_widget(name).\n"), ("admonition", "tip", quiet + "\n")]
+        )
+        self.assertEqual(pairs, [])
+
+    def test_a_plain_quote_with_a_cue(self) -> None:
+        quote = "> It fails on a closed handle."
+        text = lesson(f"Call open_widget(name).\n\n{quote}\n")
+        pairs, _ = self.scan_blocks(text, [("paragraph", "", "Call open_widget(name).\n"), ("quote", "", quote + "\n")])
+        self.assertEqual(
+            [(pair.cue, pair.qualifier.quote) for pair in pairs], [("fails", "It fails on a closed handle.")]
+        )
+
+    def test_a_table_row_is_one_sentence(self) -> None:
+        table = "| mode | effect |\n|---|---|\n| `fast` | skips the lock |\n| `safe` | never skips it |"
+        text = lesson(f"Set the mode with set_mode(mode).\n\n{table}\n")
+        pairs, _ = self.scan_blocks(
+            text, [("paragraph", "", "Set the mode with set_mode(mode).\n"), ("table", "", table + "\n")]
+        )
+        self.assertEqual([(pair.cue, pair.qualifier.quote) for pair in pairs], [("never", "`safe` | never skips it")])
+        # A row naming code is an instruction too: the nearest one before the caveat wins.
+        self.assertEqual(pairs[0].instruction.quote, "`fast` | skips the lock")
+
+    def test_a_fence_block_is_never_scanned(self) -> None:
+        fence = "```\nCall close(). It never returns.\n```"
+        text = lesson(f"Call open_widget(name).\n\n{fence}\n")
+        pairs, unpaired = self.scan_blocks(
+            text, [("paragraph", "", "Call open_widget(name).\n"), ("fence", "", fence + "\n")]
+        )
+        self.assertEqual((pairs, unpaired), ([], []))
+
+
+class FixtureScanTest(LabTestCase):
+    """On the fixture: the lesson's pair, with the main job's verdicts."""
+
+    def setUp(self) -> None:
+        super().setUp()
+        self.manifest = load_manifest(MANIFEST)
+        self.report = caveat_scan.scan_report(self.manifest, chunk_index.build_indexes(self.manifest.sources))
+
+    def lesson_pair(self) -> dict:
+        found = [pair for pair in self.report["pairs"] if pair["declared_as"] == "save-copy-refuses-existing-path"]
+        self.assertEqual(len(found), 1)
+        return found[0]
+
+    def test_the_lesson_pair_is_found(self) -> None:
+        pair = self.lesson_pair()
+        self.assertEqual(pair["name"], "scan:aster-copy-v1:7")
+        self.assertEqual(pair["instruction"], {"start": 51, "end": 129, "quote": INSTRUCTION_SENTENCE})
+        self.assertEqual(pair["qualifier"], {"start": 131, "end": 171, "quote": QUALIFIER})
+        self.assertEqual((pair["cue"], pair["link"]), ("refuses", "anaphor This operation"))
+
+    def test_verdicts_match_the_main_job(self) -> None:
+        result = span_checks.build_checked_result(self.manifest.sources, self.manifest.span_checks)
+        expected = {
+            comparison["strategy"]: comparison["instruction_and_qualifier_share_chunk"]
+            for comparison in result["comparisons"]
+        }
+        self.assertEqual(expected, {"fixed-char": False, "paragraph": False, "heading-aware": True})
+        verdicts = self.lesson_pair()["policies"]
+        self.assertEqual({name: verdict["same_chunk"] for name, verdict in verdicts.items()}, expected)
+        # Slices restart every 80 characters from the body start at 50; the first paragraph ends at 130.
+        self.assertEqual(
+            verdicts["fixed-char"], {"same_chunk": False, "split_by": "fixed-width cut", "boundary": 50 + 80}
+        )
+        self.assertEqual(verdicts["paragraph"], {"same_chunk": False, "split_by": "block break", "boundary": 130})
+
+    def test_the_size_target_reason(self) -> None:
+        # aster-copy-v2: the instruction's paragraph and the two after it span more than 220 characters.
+        text = next(source["text"] for source in self.manifest.sources if source["source_id"] == "aster-copy-v2")
+        pair = next(pair for pair in self.report["pairs"] if pair["source_id"] == "aster-copy-v2")
+        first_paragraph = text.index("In this separate")
+        second_end = text.index("\n\n", text.index("This version's")) + 1
+        self.assertGreater(second_end - first_paragraph, 220)
+        self.assertEqual(pair["policies"]["heading-aware"]["split_by"], "size target")
+
+    def test_table_and_json_in_process(self) -> None:
+        code, out, err = main_quietly("scan")
+        self.assertEqual((code, err), (0, ""))
+        self.assertIn(
+            'scan:aster-copy-v1:7 · cue "refuses" · anaphor This operation · declared as save-copy-refuses-existing-path',
+            out,
+        )
+        self.assertIn(
+            "fixed-char split (fixed-width cut at 130), paragraph split (block break at 130), heading-aware same chunk",
+            out,
+        )
+        code, out, err = main_quietly("scan", "--json")
+        self.assertEqual(code, 0)
+        report = json.loads(out)
+        self.assertEqual(
+            report["policies"][0],
+            {
+                "policy": "fixed-char",
+                "found": 3,
+                "kept_together": 0,
+                "split": 3,
+                "split_by": {"heading": 0, "block break": 0, "size target": 0, "fixed-width cut": 3},
+            },
+        )
+
+    def test_end_to_end(self) -> None:
+        completed = run_lab("scan")
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        self.assertIn("heading-aware      3              2      1", completed.stdout)
+
+
+class AddChecksTest(LabTestCase):
+    """``scan --add-checks``: atomic, existing checks untouched, nothing twice."""
+
+    def test_twice_adds_nothing_and_keeps_every_check(self) -> None:
+        manifest = self.copy_inputs()
+        before = json.loads(manifest.read_text(encoding="utf-8"))
+        code, out, _ = main_quietly("scan", "--add-checks", "--manifest", str(manifest))
+        self.assertEqual(code, 0)
+        self.assertIn("added 2 span checks", out)
+        after = json.loads(manifest.read_text(encoding="utf-8"))
+        self.assertEqual(after["sources"], before["sources"])
+        self.assertEqual(after["span_checks"][0], before["span_checks"][0])
+        self.assertEqual(
+            [check["name"] for check in after["span_checks"][1:]], ["scan:aster-copy-v1:7#2", "scan:aster-copy-v2:7"]
+        )
+        written = manifest.read_bytes()
+        code, out, _ = main_quietly("scan", "--add-checks", "--manifest", str(manifest))
+        self.assertEqual(code, 0)
+        self.assertIn("manifest unchanged", out)
+        self.assertEqual(manifest.read_bytes(), written)
+        # The main job and validate cover the added pairs from then on.
+        result = self.folder / "result.json"
+        self.assertEqual(main_quietly("--manifest", str(manifest), "--output", str(result))[0], 0)
+        code, out, _ = main_quietly("validate", str(result), "--manifest", str(manifest))
+        self.assertEqual(code, 0, out)
+        saved = json.loads(result.read_text(encoding="utf-8"))
+        self.assertEqual(len(saved["comparisons"][0]["pairs"]), 3)
+
+    def test_a_taken_name_gets_a_suffix(self) -> None:
+        manifest = self.copy_inputs()
+        value = json.loads(manifest.read_text(encoding="utf-8"))
+        value["span_checks"].append(
+            {
+                "name": "scan:aster-copy-v2:7",
+                "source_id": "aster-copy-v2",
+                "instruction": {"quote": "Call names()"},
+                "qualifier": {"quote": "to list the documents"},
+            }
+        )
+        manifest.write_text(json.dumps(value), encoding="utf-8")
+        self.assertEqual(main_quietly("scan", "--add-checks", "--manifest", str(manifest))[0], 0)
+        names = [check["name"] for check in json.loads(manifest.read_text(encoding="utf-8"))["span_checks"]]
+        self.assertEqual(names[1], "scan:aster-copy-v2:7")
+        self.assertIn("scan:aster-copy-v2:7~2", names)
+
+    def test_a_linked_manifest_is_refused_untouched(self) -> None:
+        manifest = self.copy_inputs()
+        link = self.folder / "link.json"
+        os.symlink(manifest, link)
+        before = manifest.read_bytes()
+        code, _, err = main_quietly("scan", "--add-checks", "--manifest", str(link))
+        self.assertEqual(code, 2)
+        self.assertTrue(err.startswith("error: output_is_link: "), err)
+        self.assertEqual(manifest.read_bytes(), before)
+
+    def test_an_entry_that_would_not_load_leaves_the_manifest_untouched(self) -> None:
+        manifest = self.copy_inputs()
+        before = manifest.read_bytes()
+        stale = {
+            "name": "scan:aster-copy-v1:99",
+            "source_id": V1,
+            "instruction": {"start": 51, "end": 77, "quote": "not the text there"},
+            "qualifier": {"start": 131, "end": 171, "quote": QUALIFIER},
+        }
+        with mock.patch.object(caveat_scan, "checks_to_add", return_value=[stale]):
+            code, _, err = main_quietly("scan", "--add-checks", "--manifest", str(manifest))
+        self.assertEqual(code, 1)
+        self.assertTrue(err.startswith("error: stale_span_check: "), err)
+        self.assertIn("the manifest is unchanged", err)
+        self.assertEqual(manifest.read_bytes(), before)
+        self.assertEqual(sorted(path.name for path in self.folder.iterdir()), ["docs", "manifest.json"])
+
+    def test_overlap_is_the_same_pair(self) -> None:
+        narrow = SpanCheck("x", V1, Span(51, 77, "Call save_copy(path, text)"), Span(131, 171, QUALIFIER))
+        pair = caveat_scan.FoundPair(
+            "scan:x:7", V1, Span(51, 129, INSTRUCTION_SENTENCE), Span(131, 171, QUALIFIER), "refuses", "nearest", 7
+        )
+        self.assertEqual(caveat_scan.declared_names([pair], (narrow,)), ["x"])
+        elsewhere = SpanCheck("y", V1, Span(51, 77, "Call save_copy(path, text)"), Span(172, 180, "Use repl"))
+        self.assertEqual(caveat_scan.declared_names([pair], (elsewhere,)), [None])
+
+
+class UntrustedTextTest(LabTestCase):
+    """Quotes from sources reach the terminal escaped."""
+
+    def test_control_characters_are_escaped(self) -> None:
+        text = lesson("Call open_widget(name) \x1b[2J now.\n\nIt never closes.\n")
+        pairs, _ = scan(text)
+        report = {
+            "policies": [],
+            "unpaired": [],
+            "pairs": [
+                {
+                    "name": pair.name,
+                    "source_id": "doc",
+                    "cue": pair.cue,
+                    "link": pair.link,
+                    "declared_as": None,
+                    "instruction": caveat_scan.span_json(pair.instruction),
+                    "qualifier": caveat_scan.span_json(pair.qualifier),
+                    "policies": {},
+                }
+                for pair in pairs
+            ],
+        }
+        table = caveat_scan.scan_table(
+            {
+                **report,
+                "policies": [
+                    {
+                        "policy": "p",
+                        "found": 1,
+                        "kept_together": 0,
+                        "split": 1,
+                        "split_by": dict.fromkeys(caveat_scan.REASON_ORDER, 0),
+                    }
+                ],
+            }
+        )
+        self.assertNotIn("\x1b", table)
+        self.assertIn("\\u001b[2J", table)
+
+
+class ShowNarrowingTest(LabTestCase):
+    """``show --check``, ``--source`` and ``--split-only`` narrow the terminal view."""
+
+    def show(self, *options: str) -> str:
+        code, out, err = main_quietly("show", *options)
+        self.assertEqual((code, err), (0, ""))
+        return out
+
+    def test_check_shows_only_the_text_around_its_pair(self) -> None:
+        out = self.show("--policy", "paragraph", "--check", "save-copy-refuses-existing-path")
+        lines = out.splitlines()
+        # The paragraph chunks [51, 130) and [131, 270) hold the pair; the rest of aster-copy-v1 is elided.
+        self.assertIn("      … [0, 51) not shown", lines)
+        self.assertTrue(any("┌ chunk 0 · " in line and "· [51, 130) ·" in line for line in lines))
+        self.assertTrue(any("┌ chunk 1 · " in line and "· [131, 270) ·" in line for line in lines))
+        self.assertIn("  >>> split at offset 130 (line 6): instruction in chunk 0, qualifier in chunk 1", lines)
+        self.assertIn("      … [270, 750) not shown", lines)
+        self.assertFalse(any(line.startswith("─── aster-copy-v2") for line in lines))
+
+    def test_source_keeps_one_document_whole(self) -> None:
+        lines = self.show("--policy", "paragraph", "--source", "aster-copy-v2").splitlines()
+        self.assertEqual([line.split(" · ")[0] for line in lines if line.startswith("─── ")], ["─── aster-copy-v2"])
+        self.assertFalse(any("not shown" in line for line in lines))
+
+    def test_split_only(self) -> None:
+        out = self.show("--split-only")
+        self.assertIn("    no split pair under heading-aware", out.splitlines())
+        self.assertEqual(out.count("split at offset 130 (line 6)"), 2)
+
+    def test_an_unknown_name_is_refused(self) -> None:
+        for option in ("--check", "--source"):
+            with self.subTest(option=option):
+                code, out, err = main_quietly("show", option, "no-such\x1b")
+                self.assertEqual((code, out), (2, ""))
+                self.assertTrue(err.startswith(f'error: unknown_name: {option}: "no-such\\u001b" is not in'), err)
+                self.assertEqual(len(err.splitlines()), 1)
+
+
+BLOCKS_PAGE = """# Widget API
+
+## Open
+
+Call open_widget(name) to open a widget.
+
+!!! warning
+    This call refuses a name that is already open.
+
+## Close
+
+Run close_widget(name) when you are done.
+
+> [!CAUTION]
+> Closing twice raises an error.
+
+```python
+close_widget(name)  # never call it twice
+```
+"""
+
+
+class BlocksDocsEndToEndTest(LabTestCase):
+    """A docs folder read with the block grammar: admonitions after instructions, scanned, declared, measured."""
+
+    def setUp(self) -> None:
+        super().setUp()
+        if "blocks" not in markdown_grammar.GRAMMARS:
+            self.skipTest("the block grammar has not landed on this branch")
+        (self.folder / "docs").mkdir()
+        data = BLOCKS_PAGE.encode("utf-8")
+        (self.folder / "docs" / "widget.md").write_bytes(data)
+        self.manifest = self.write_json(
+            "manifest.json",
+            {
+                "markdown": "blocks",
+                "sources": [
+                    {
+                        "source_id": "widget",
+                        "path": "docs/widget.md",
+                        "title": "widget",
+                        "sha256": hashlib.sha256(data).hexdigest(),
+                        "version": "1.0",
+                        "url": "local:docs/widget.md",
+                        "fact_status": "written for the test",
+                    }
+                ],
+                "span_checks": [],
+            },
+        )
+
+    def test_scan_add_checks_build_validate_context(self) -> None:
+        code, out, err = main_quietly("scan", "--json", "--manifest", str(self.manifest))
+        self.assertEqual((code, err), (0, ""))
+        pairs = json.loads(out)["pairs"]
+        admonition = BLOCKS_PAGE[BLOCKS_PAGE.index("!!! warning") : BLOCKS_PAGE.index("open.\n") + len("open.")]
+        alert = BLOCKS_PAGE[BLOCKS_PAGE.index("> [!CAUTION]") : BLOCKS_PAGE.index("error.\n") + len("error.")]
+        self.assertEqual(
+            [(pair["instruction"]["quote"], pair["qualifier"]["quote"], pair["cue"]) for pair in pairs],
+            [
+                ("Call open_widget(name) to open a widget.", admonition, "warning admonition"),
+                ("Run close_widget(name) when you are done.", alert, "caution alert"),
+            ],
+        )
+        # Each caveat is a block of its own: the paragraph policy splits both at the block break.
+        self.assertEqual([pair["policies"]["paragraph"]["split_by"] for pair in pairs], ["block break"] * 2)
+        code, out, _ = main_quietly("scan", "--add-checks", "--manifest", str(self.manifest))
+        self.assertEqual(code, 0)
+        self.assertIn("added 2 span checks", out)
+        result = self.folder / "result.json"
+        self.assertEqual(main_quietly("--manifest", str(self.manifest), "--output", str(result))[0], 0)
+        code, out, err = main_quietly("validate", str(result), "--manifest", str(self.manifest))
+        self.assertEqual((code, err), (0, ""), out)
+        code, out, _ = main_quietly("context", "--json", "--manifest", str(self.manifest))
+        self.assertEqual(code, 0)
+        recall = {figures["policy"]: figures["recall"] for figures in json.loads(out)["policies"]}
+        self.assertEqual(set(recall), {"fixed-char", "paragraph", "heading-aware"})
+        self.assertEqual((recall["paragraph"]["0"], recall["paragraph"]["1"]), (0.0, 1.0))
+        self.assertEqual(recall["heading-aware"]["0"], 1.0)
+
+
+class ExampleCorpusTest(LabTestCase):
+    """On the made-up docs site in docs/examples (block grammar), scan finds the six pairs declared by hand."""
+
+    def test_the_six_declared_pairs_and_their_verdicts(self) -> None:
+        manifest = ROOT / "docs" / "examples" / "manifest.json"
+        code, out, err = main_quietly("scan", "--json", "--manifest", str(manifest))
+        self.assertEqual((code, err), (0, ""))
+        report = json.loads(out)
+        declared = [check["name"] for check in json.loads(manifest.read_text(encoding="utf-8"))["span_checks"]]
+        self.assertEqual(sorted(pair["declared_as"] for pair in report["pairs"]), sorted(declared))
+        # The guide's verdicts: paragraph splits all six at the block break; heading-aware keeps three.
+        by_policy = {policy["policy"]: policy for policy in report["policies"]}
+        self.assertEqual(by_policy["paragraph"]["split_by"]["block break"], 6)
+        self.assertEqual((by_policy["heading-aware"]["kept_together"], by_policy["heading-aware"]["split"]), (3, 3))

@@ -1,0 +1,219 @@
+"""``context_windows``: smallest windows, recall by k, characters returned, precision and IoU.
+
+Chunks are written by hand as the dicts ``policy_context`` takes; expected
+figures are computed here from their offsets. The fixture's windows come from
+the spec's chunk offsets (docs/SPEC.md): instruction ``[51, 77)``, qualifier
+``[131, 171)``; fixed-char slices ``[50, 130)`` (order 0) and ``[130, 210)``
+(order 1); paragraph chunks ``[51, 130)`` (0) and ``[131, 270)`` (1); one
+heading-aware chunk ``[51, 270)`` (0).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import boundary_view
+import chunk_index
+import context_windows
+import span_checks
+from load_documents import Span, SpanCheck, load_manifest
+from tests.support import MANIFEST, LabTestCase
+from tests.test_caveat_scan import main_quietly
+
+
+def chunk(order: int, start: int, end: int, section: str = "A", source: str = "s") -> dict:
+    return {"source_id": source, "order": order, "start": start, "end": end, "section_id": section}
+
+
+def check(name: str, instruction: tuple[int, int], qualifier: tuple[int, int], source: str = "s") -> SpanCheck:
+    return SpanCheck(name, source, Span(*instruction, "i"), Span(*qualifier, "q"))
+
+
+# Four 10-character chunks; the fourth opens section B.
+FOUR = [chunk(0, 0, 10), chunk(1, 10, 20), chunk(2, 20, 30), chunk(3, 30, 40, "B")]
+
+
+class WindowTest(LabTestCase):
+    """The smallest k, within the section and crossing headings, and the section rule."""
+
+    def windows(self, chunks: list[dict], *checks: SpanCheck) -> list[dict]:
+        return context_windows.policy_context("p", chunks, checks)["windows"]
+
+    def test_windows_on_four_chunks(self) -> None:
+        cases = [
+            # (instruction, qualifier, window, crossing, section)
+            ((2, 5), (6, 9), 0, 0, True),
+            ((2, 5), (12, 15), 1, 1, True),
+            ((2, 5), (25, 28), 2, 2, True),
+            ((2, 5), (8, 15), 1, 1, True),  # the union of chunks 0 and 1 covers it
+            ((2, 5), (32, 35), None, 3, False),  # across the heading of B
+            ((22, 25), (2, 5), 2, 2, True),  # a qualifier before its instruction
+        ]
+        for instruction, qualifier, window, crossing, section in cases:
+            with self.subTest(instruction=instruction, qualifier=qualifier):
+                found = self.windows(FOUR, check("c", instruction, qualifier))[0]
+                self.assertEqual(
+                    found, {"name": "c", "window": window, "window_crossing_headings": crossing, "section": section}
+                )
+
+    def test_an_instruction_no_chunk_holds_is_not_recoverable(self) -> None:
+        figures = context_windows.policy_context("p", FOUR, (check("c", (8, 12), (25, 28)),))
+        self.assertEqual(figures["windows"][0]["window"], None)
+        self.assertEqual(figures["not_recoverable"], 1)
+        self.assertEqual(figures["recall"]["3"], 0.0)
+        self.assertIn("1 not recoverable", context_windows.context_summary_line(figures))
+
+    def test_a_gap_in_the_qualifier_is_never_covered(self) -> None:
+        gapped = [chunk(0, 0, 10), chunk(1, 12, 20)]
+        self.assertEqual(self.windows(gapped, check("c", (2, 5), (8, 15)))[0]["window"], None)
+
+    def test_overlapping_holders_pick_the_smallest_window(self) -> None:
+        # Chunks 0 and 1 both hold the instruction [8, 10); only chunk 1 also holds the qualifier.
+        overlapping = [chunk(0, 0, 10), chunk(1, 5, 20), chunk(2, 15, 30)]
+        self.assertEqual(self.windows(overlapping, check("c", (8, 10), (16, 19)))[0]["window"], 0)
+
+    def test_sources_are_apart(self) -> None:
+        two = [chunk(0, 0, 10, source="a"), chunk(0, 0, 10, source="b"), chunk(1, 10, 20, source="b")]
+        found = self.windows(two, check("c", (2, 5), (12, 15), source="a"))[0]
+        self.assertEqual((found["window"], found["window_crossing_headings"]), (None, None))
+
+    def test_order_not_list_position_decides_neighbours(self) -> None:
+        shuffled = [FOUR[2], FOUR[0], FOUR[3], FOUR[1]]
+        self.assertEqual(self.windows(shuffled, check("c", (2, 5), (25, 28)))[0]["window"], 2)
+
+
+class FiguresTest(LabTestCase):
+    """Recall, characters returned, precision and IoU on spans with known overlaps."""
+
+    def test_two_chunks(self) -> None:
+        chunks = [chunk(0, 0, 10), chunk(1, 10, 20)]
+        figures = context_windows.policy_context("p", chunks, (check("c", (2, 4), (12, 16)),))
+        # k=0 returns [0, 10): 2 relevant characters of 10; union with the 6 relevant is 14.
+        self.assertEqual(figures["mean_chars"]["0"], 10)
+        self.assertEqual(figures["precision"]["0"], 0.2)
+        self.assertEqual(figures["iou"]["0"], round(2 / 14, 4))
+        # k=1 returns [0, 20): all 6 relevant of 20.
+        self.assertEqual(figures["mean_chars"]["1"], 20)
+        self.assertEqual(figures["precision"]["1"], 0.3)
+        self.assertEqual(figures["iou"]["1"], 0.3)
+        self.assertEqual(figures["recall"], {"0": 0.0, "1": 1.0, "2": 1.0, "3": 1.0, "section": 1.0})
+        self.assertEqual(figures["kept"], 0)
+
+    def test_overlaps_count_twice_in_characters_once_in_the_union(self) -> None:
+        chunks = [chunk(0, 0, 10), chunk(1, 6, 16)]
+        figures = context_windows.policy_context("p", chunks, (check("c", (2, 4), (12, 14)),))
+        self.assertEqual(figures["mean_chars"]["1"], 20)
+        # The union [0, 16) holds all 4 relevant characters.
+        self.assertEqual(figures["precision"]["1"], 0.25)
+        self.assertEqual(figures["iou"]["1"], 0.25)
+
+    def test_the_section_rule_and_means_over_pairs(self) -> None:
+        checks = (check("near", (2, 5), (12, 15)), check("far", (2, 5), (32, 35)))
+        figures = context_windows.policy_context("p", FOUR, checks)
+        self.assertEqual(figures["recall"]["section"], 0.5)
+        self.assertEqual(figures["recall_crossing_headings"]["3"], 1.0)
+        # Section A is chunks 0-2, 30 characters, for both pairs.
+        self.assertEqual(figures["mean_chars"]["section"], 30)
+        near = 6 / 30
+        far = 3 / 30  # only the instruction lies in section A
+        self.assertEqual(figures["precision"]["section"], round((near + far) / 2, 4))
+        # k=3 within the section returns the same three chunks.
+        self.assertEqual(figures["mean_chars"]["3"], 30)
+        # At k=1 each pair gets chunks 0 and 1: 20 characters.
+        self.assertEqual(figures["mean_chars"]["1"], 20)
+
+    def test_no_checks(self) -> None:
+        figures = context_windows.policy_context("p", FOUR, ())
+        self.assertEqual((figures["pairs"], figures["recall"]["0"]), (0, 0.0))
+        self.assertEqual(context_windows.context_summary_line(figures), "p: no span checks")
+
+
+class FixtureContextTest(LabTestCase):
+    """On the fixture: k=1 under fixed-char and paragraph, k=0 under heading-aware."""
+
+    SPEC_CHUNKS = {
+        "fixed-char": [(50, 130), (130, 210)],
+        "paragraph": [(51, 130), (131, 270)],
+        "heading-aware": [(51, 270)],
+    }
+
+    def test_windows_from_the_spec_offsets(self) -> None:
+        manifest = load_manifest(MANIFEST)
+        indexes = chunk_index.build_indexes(manifest.sources)
+        for name, spans in self.SPEC_CHUNKS.items():
+            with self.subTest(policy=name):
+                holds_instruction = next(n for n, (start, end) in enumerate(spans) if start <= 51 and 77 <= end)
+                holds_qualifier = next(n for n, (start, end) in enumerate(spans) if start <= 131 and 171 <= end)
+                expected = abs(holds_qualifier - holds_instruction)
+                v1 = [chunk for chunk in indexes[name]["chunks"] if chunk["source_id"] == "aster-copy-v1"]
+                self.assertEqual([(c["start"], c["end"]) for c in v1[: len(spans)]], spans)
+                figures = context_windows.policy_context(name, indexes[name]["chunks"], manifest.span_checks)
+                self.assertEqual(figures["windows"][0]["window"], expected)
+                self.assertEqual(figures["recall"][str(expected)], 1.0)
+
+    def test_command_json_and_summary(self) -> None:
+        code, out, err = main_quietly("context", "--json")
+        self.assertEqual((code, err), (0, ""))
+        policies = {figures["policy"]: figures for figures in json.loads(out)["policies"]}
+        self.assertEqual(policies["fixed-char"]["recall"]["0"], 0.0)
+        self.assertEqual(policies["fixed-char"]["recall"]["1"], 1.0)
+        self.assertEqual(policies["paragraph"]["recall"]["1"], 1.0)
+        self.assertEqual(policies["heading-aware"]["recall"]["0"], 1.0)
+        code, out, _ = main_quietly("context")
+        self.assertEqual(code, 0)
+        # Paragraph: k=0 returns [51, 130), 79 characters; k=1 adds [131, 270), 139 more.
+        self.assertIn(f"paragraph: 0 of 1 kept; k=1 recovers 1 of 1 at {(79 + 139) / 79:.1f}x the characters", out)
+        self.assertIn("fixed-char: 0 of 1 kept; k=1 recovers 1 of 1 at 2.0x the characters", out)
+        self.assertIn("heading-aware: 1 of 1 kept; k=0 suffices", out)
+
+    def test_scanned_pairs_join_the_declared(self) -> None:
+        code, out, _ = main_quietly("context", "--scanned", "--json")
+        self.assertEqual(code, 0)
+        self.assertEqual(
+            json.loads(out)["checks"],
+            ["save-copy-refuses-existing-path", "scan:aster-copy-v1:7#2", "scan:aster-copy-v2:7"],
+        )
+
+
+class ReportWindowTest(LabTestCase):
+    """The HTML report lists every span check and outlines the window that recovers a split one."""
+
+    def report(self, checks: tuple) -> str:
+        manifest = load_manifest(MANIFEST)
+        result = span_checks.build_checked_result(manifest.sources, checks)
+        return boundary_view.html_report(result, checks)
+
+    def test_the_fixture_pair(self) -> None:
+        checks = load_manifest(MANIFEST).span_checks
+        page = self.report(checks)
+        row = "<tr><td>save-copy-refuses-existing-path</td><td>declared</td><td>aster-copy-v1</td>"
+        self.assertIn(
+            row + "<td>split · k=1 recovers it (chunks 0–1)</td><td>split · k=1 recovers it (chunks 0–1)</td>"
+            "<td>same chunk</td></tr>",
+            page,
+        )
+        # Paragraph chunks 0 and 1 of aster-copy-v1 form the k=1 window; heading-aware marks none.
+        outlined = re.findall(r'<div class="chunk shade\d window" data-policy="([a-z-]+)" data-order="(\d+)"', page)
+        self.assertEqual(outlined, [("fixed-char", "0"), ("fixed-char", "1"), ("paragraph", "0"), ("paragraph", "1")])
+        self.assertEqual(page.count("window k=1 recovers save-copy-refuses-existing-path"), 4)
+
+    def test_names_are_escaped(self) -> None:
+        base = load_manifest(MANIFEST).span_checks[0]
+        hostile = SpanCheck("scan:</td><script>x</script>", base.source_id, base.instruction, base.qualifier)
+        page = self.report((hostile,))
+        self.assertNotIn("<script>", page)
+        self.assertIn("scan:&lt;/td&gt;&lt;script&gt;x&lt;/script&gt;</td><td>scanned</td>", page)
+
+
+class NoChecksTest(LabTestCase):
+    """A manifest without span checks gets one line saying how to get some."""
+
+    def test_hint(self) -> None:
+        manifest = self.copy_inputs()
+        value = json.loads(manifest.read_text(encoding="utf-8"))
+        value["span_checks"] = []
+        manifest.write_text(json.dumps(value), encoding="utf-8")
+        code, out, err = main_quietly("context", "--manifest", str(manifest))
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual(out, context_windows.NO_CHECKS + "\n")
