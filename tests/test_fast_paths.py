@@ -10,6 +10,7 @@ never the lab's own output read back.
 
 from __future__ import annotations
 
+import gc
 import json
 import random
 import re
@@ -19,6 +20,7 @@ import unittest.mock
 import chunk_index
 import markdown_grammar
 import run
+from errors import IngestionError
 from indented_json import saved_json_bytes, saved_json_pieces
 from tests.support import ROOT, LabTestCase, fixture_result, run_lab
 
@@ -130,6 +132,18 @@ class SharedBuildTest(unittest.TestCase):
         indexes["paragraph"]["documents"][0]["title"] = "changed"
         self.assertEqual(indexes["fixed-char"]["documents"][0]["title"], "a-first")
         self.assertEqual(indexes["heading-aware"]["documents"][0]["title"], "a-first")
+
+    def test_the_collector_is_left_as_it_was(self) -> None:
+        self.assertTrue(gc.isenabled())
+        chunk_index.build_indexes(SOURCES)
+        self.assertTrue(gc.isenabled())
+        with self.assertRaises(IngestionError):
+            chunk_index.build_indexes([tiny_source("no-heading", "text before any heading\n")])
+        self.assertTrue(gc.isenabled())
+        gc.disable()
+        self.addCleanup(gc.enable)
+        chunk_index.build_indexes(SOURCES)
+        self.assertFalse(gc.isenabled())
 
     def test_progress_counts_documents_and_their_bytes(self) -> None:
         calls = []
