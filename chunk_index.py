@@ -13,9 +13,11 @@ is ``validate``. This module reads no files and writes none.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 from bisect import bisect_left
+from collections.abc import Callable
 from itertools import accumulate
 from types import MappingProxyType
 
@@ -218,54 +220,122 @@ def document_sections_once(document: dict, grammar: str, section_cache: dict | N
     return sections
 
 
+class DocumentLayout:
+    """What every policy reads from one document under one grammar, worked out once however many policies are built.
+
+    The text's sections and their blocks, its newline offsets (for line
+    numbers), each section's id and the canonical JSON of the fields every
+    chunk repeats; each section's block spans are listed on first use
+    (fixed-char needs none). ``section_cache`` as in ``document_sections_once``.
+    """
+
+    __slots__ = (
+        "document",
+        "text",
+        "newlines",
+        "sections",
+        "section_ids",
+        "section_fields",
+        "chunk_fields",
+        "_block_spans",
+    )
+
+    def __init__(self, document: dict, grammar: str = LESSON_GRAMMAR, section_cache: dict | None = None) -> None:
+        text = document["text"]
+        revision_json = _json_string(document["document_revision"])
+        self.document = document
+        self.text = text
+        self.newlines = newline_offsets(text)
+        self.sections = document_sections_once(document, grammar, section_cache)
+        # digest({"document_revision": ..., "heading_start": ...}), keys already in canonical order.
+        self.section_ids = [
+            sha(f'{{"document_revision":{revision_json},"heading_start":{section.heading_start}}}')
+            for section in self.sections
+        ]
+        source_json = _json_string(document["source_id"])
+        # A chunk's canonical keys between "order" and "start", per section.
+        self.section_fields = [
+            f'"section_id":"{section_id}","section_title":{_json_string(section.title)},"source_id":{source_json}'
+            for section, section_id in zip(self.sections, self.section_ids)
+        ]
+        # The first and the last of a chunk's canonical keys, the same for every chunk of the document.
+        self.chunk_fields = (f'"document_revision":{revision_json}', f'"version":{_json_string(document["version"])}}}')
+        self._block_spans: list[list[tuple[int, int]]] | None = None
+
+    def block_spans(self) -> list[list[tuple[int, int]]]:
+        """Each section's block spans, listed once for the paragraph and heading-aware policies."""
+        if self._block_spans is None:
+            self._block_spans = [[(block.start, block.end) for block in section.blocks] for section in self.sections]
+        return self._block_spans
+
+    def chunk_spans(self, config: dict) -> list[list[tuple[int, int]]]:
+        """Each section's chunk spans under ``config``, as ``section_chunk_spans`` cuts them."""
+        strategy = config["strategy"]
+        if strategy == "fixed-char":
+            return [
+                fixed_char_spans(self.text, section.body_start, section.body_end, config["max_chars"])
+                for section in self.sections
+            ]
+        if strategy == "paragraph":
+            return self.block_spans()
+        return [grouped_spans(blocks, config["max_chars"]) for blocks in self.block_spans()]
+
+
 def chunk_records(config: dict, document: dict, section_cache: dict | None = None) -> tuple[list[dict], bytes]:
-    """Every chunk record of one document, and their canonical JSON joined by commas.
+    """Every chunk record of one document, and their canonical JSON joined by commas (see ``layout_chunk_records``).
+
+    ``section_cache`` (see ``document_sections_once``) lets several builds share one reading.
+    """
+    return layout_chunk_records(config, DocumentLayout(document, config_grammar(config), section_cache))
+
+
+def layout_chunk_records(config: dict, layout: DocumentLayout) -> tuple[list[dict], bytes]:
+    """Every chunk record of one laid-out document, and their canonical JSON joined by commas.
 
     Each chunk's payload is serialised once, here, in the exact text
     ``canonical_json`` gives it; that one text yields the chunk id and, joined,
     the document's share of the index id, so a build encodes every chunk once
     instead of once per hash (``tests/test_canonical.py`` holds this equal to
-    ``digest`` on tricky values). ``section_cache`` (see
-    ``document_sections_once``) lets the indexes of one build share one reading.
+    ``digest`` on tricky values).
     """
-    text = document["text"]
+    document = layout.document
+    text = layout.text
+    newlines = layout.newlines
     source_id = document["source_id"]
+    version = document["version"]
     revision = document["document_revision"]
-    newlines = newline_offsets(text)
-    id_prefix = ('{"config":' + canonical_json(config) + ",").encode("utf-8")
+    revision_field, version_field = layout.chunk_fields
     # Keys in canonical (sorted) order; "config" and "chunk_id" sort before them all.
-    revision_json = _json_string(revision)
-    source_json = _json_string(source_id)
-    version_json = _json_string(document["version"])
+    id_hasher = hashlib.sha256(('{"config":' + canonical_json(config) + ",").encode("utf-8"))
     records: list[dict] = []
     record_texts: list[bytes] = []
-    for section in document_sections_once(document, config_grammar(config), section_cache):
-        # digest({"document_revision": revision, "heading_start": ...}), keys already in canonical order.
-        section_id = sha(f'{{"document_revision":{revision_json},"heading_start":{section.heading_start}}}')
-        section_json = (
-            f'"section_id":"{section_id}","section_title":{_json_string(section.title)},"source_id":{source_json}'
-        )
-        for start, end in section_chunk_spans(config, text, section):
+    for section, section_id, section_fields, spans in zip(
+        layout.sections, layout.section_ids, layout.section_fields, layout.chunk_spans(config)
+    ):
+        title = section.title
+        for start, end in spans:
             chunk_text = text[start:end]
-            text_sha256 = sha(chunk_text)
+            text_sha256 = hashlib.sha256(chunk_text.encode("utf-8")).hexdigest()
             order = len(records)
             # Equal to text.count("\n", 0, start) + 1 without rescanning the text per chunk.
             start_line = bisect_left(newlines, start) + 1
             end_line = bisect_left(newlines, end - 1) + 1
             payload_tail = (
-                f'"document_revision":{revision_json},"end":{end},"end_line":{end_line},"order":{order},'
-                f'{section_json},"start":{start},"start_line":{start_line},'
-                f'"text":{_json_string(chunk_text)},"text_sha256":"{text_sha256}","version":{version_json}}}'
+                f'{revision_field},"end":{end},"end_line":{end_line},"order":{order},'
+                f'{section_fields},"start":{start},"start_line":{start_line},'
+                f'"text":{_json_string(chunk_text)},"text_sha256":"{text_sha256}",{version_field}'
             ).encode("utf-8")
-            chunk_id = hashlib.sha256(id_prefix + payload_tail).hexdigest()
+            chunk_hasher = id_hasher.copy()
+            chunk_hasher.update(payload_tail)
+            chunk_id = chunk_hasher.hexdigest()
             records.append(
                 {
                     "chunk_id": chunk_id,
                     "source_id": source_id,
-                    "version": document["version"],
+                    "version": version,
                     "document_revision": revision,
                     "section_id": section_id,
-                    "section_title": section.title,
+                    "section_title": title,
                     "order": order,
                     "start": start,
                     "end": end,
@@ -279,46 +349,98 @@ def chunk_records(config: dict, document: dict, section_cache: dict | None = Non
     return records, b",".join(record_texts)
 
 
-def build_index(config: dict, sources: list[dict] | tuple[dict, ...], section_cache: dict | None = None) -> dict:
+def build_index(
+    config: dict,
+    sources: list[dict] | tuple[dict, ...],
+    section_cache: dict | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict:
     """The index of ``sources`` under ``config``: documents and chunks by ``source_id``.
 
     Indexes built with one ``section_cache`` dict read each document's
     sections once (see ``document_sections_once``).
-
-    The index id is ``digest(body)``, hashed as it is written: ``"chunks"``
-    sorts first among the body's keys, so the canonical text is the chunks'
-    texts from ``chunk_records`` followed by the rest of the body.
     """
-    documents = [document_record(source) for source in sorted(sources, key=lambda source: source["source_id"])]
-    hasher = hashlib.sha256(b'{"chunks":[')
-    chunks: list[dict] = []
-    for document in documents:
-        records, records_json = chunk_records(config, document, section_cache)
-        if records and chunks:
-            hasher.update(b",")
-        hasher.update(records_json)
-        chunks.extend(records)
-    body = {
-        "schema_version": SCHEMA_VERSION,
-        "execution_mode": EXECUTION_MODE,
-        "config": config,
-        "documents": documents,
-        "chunks": chunks,
-    }
-    rest = canonical_json({key: value for key, value in body.items() if key != "chunks"})
-    hasher.update(("]," + rest[1:]).encode("utf-8"))
-    return {**body, "index_id": hasher.hexdigest()}
+    return build_policy_indexes({"index": config}, sources, progress, section_cache)["index"]
 
 
-def build_indexes(sources: list[dict] | tuple[dict, ...], configs: dict | None = None) -> dict:
-    """The three indexes of ``sources``, keyed by policy name in ``POLICY_NAMES`` order.
+def build_indexes(
+    sources: list[dict] | tuple[dict, ...],
+    configs: dict | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict:
+    """The three indexes of ``sources``, keyed by policy name in ``POLICY_NAMES`` order, in one pass.
 
     ``configs`` maps each policy name to its config (``manifest_configs``);
-    the lesson's three when ``None``.
+    the lesson's three when ``None``. ``progress`` as in ``build_policy_indexes``.
     """
     configs = manifest_configs() if configs is None else configs
-    section_cache: dict = {}
-    return {name: build_index(configs[name], sources, section_cache) for name in POLICY_NAMES}
+    return build_policy_indexes({name: configs[name] for name in POLICY_NAMES}, sources, progress)
+
+
+def build_policy_indexes(
+    configs: dict[str, dict],
+    sources: list[dict] | tuple[dict, ...],
+    progress: Callable[[int, int], None] | None = None,
+    section_cache: dict | None = None,
+) -> dict[str, dict]:
+    """One index per config of the same ``sources``, keyed as ``configs`` is, in one pass over the documents.
+
+    What does not depend on the config is done once: each document's record,
+    sections, line offsets, section ids and paragraphs, and the documents'
+    canonical JSON inside every index id. ``progress``, when given, is called
+    as ``progress(1, size)`` after each document, ``size`` its text's UTF-8 bytes.
+    ``section_cache`` shares section readings with other builds (see
+    ``document_sections_once``).
+
+    An index id is ``digest(body)``, hashed as it is built: ``"chunks"`` sorts
+    first among the body's keys, so the canonical text is the chunks' texts
+    from ``layout_chunk_records`` followed by the rest of the body.
+    """
+    documents = [document_record(source) for source in sorted(sources, key=lambda source: source["source_id"])]
+    hashers = {name: hashlib.sha256(b'{"chunks":[') for name in configs}
+    chunks: dict[str, list[dict]] = {name: [] for name in configs}
+    # The build makes no reference cycles, yet each pass of the cyclic
+    # collector would walk the growing chunk lists again: about a tenth of a
+    # large build. It is paused here and restored as it was, whatever happens.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        for document in documents:
+            # One layout per grammar the configs use (a manifest's three share one).
+            layouts: dict[str, DocumentLayout] = {}
+            for name, config in configs.items():
+                grammar = config_grammar(config)
+                if grammar not in layouts:
+                    layouts[grammar] = DocumentLayout(document, grammar, section_cache)
+                records, records_json = layout_chunk_records(config, layouts[grammar])
+                if records and chunks[name]:
+                    hashers[name].update(b",")
+                hashers[name].update(records_json)
+                chunks[name].extend(records)
+            if progress is not None:
+                progress(1, len(document["text"].encode("utf-8")))
+    finally:
+        if collecting:
+            gc.enable()
+    # The body's keys after "chunks", in canonical order; only "config" differs between the indexes.
+    documents_json = canonical_json(documents).encode("utf-8")
+    rest = canonical_json({"execution_mode": EXECUTION_MODE, "schema_version": SCHEMA_VERSION})[1:].encode("utf-8")
+    indexes = {}
+    for name, config in configs.items():
+        hasher = hashers[name]
+        hasher.update(b'],"config":' + canonical_json(config).encode("utf-8") + b',"documents":')
+        hasher.update(documents_json)
+        hasher.update(b"," + rest)
+        indexes[name] = {
+            "schema_version": SCHEMA_VERSION,
+            "execution_mode": EXECUTION_MODE,
+            "config": config,
+            # Each index holds its own records, so changing one index leaves the others as built.
+            "documents": [dict(document) for document in documents],
+            "chunks": chunks[name],
+            "index_id": hasher.hexdigest(),
+        }
+    return indexes
 
 
 def result_scope(sources: list[dict] | tuple[dict, ...]) -> str:

@@ -17,16 +17,14 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Iterable, Iterator
+from itertools import chain, repeat
 from json import encoder as _json_encoder
 
 INDENT = "  "
 KEY_SEPARATOR = ": "
 SCALAR_TYPES = frozenset({str, int, float, bool, type(None)})
 KEY_TYPES = frozenset({str})
-
-
-class _NotCovered(Exception):
-    """A value outside the fast layout; the caller falls back to ``json.dumps``."""
 
 
 _PROBE = {"a": 'é\u2028"\\\n', "b": [1, -2.5, 1e100, True, None], "c": {}}
@@ -65,16 +63,47 @@ def _flat_encoder(item_separator: str):
     return public
 
 
-class _IndentedWriter:
-    """Lays out one value as UTF-8 into ``out``.
+# An array of flat objects (an index's chunks, its documents) is laid out a
+# batch at a time, one C call per batch; batches aim at about this many
+# characters, so a piece stays small however large the array is.
+BATCH_CHARACTERS = 1 << 17
+FIRST_BATCH_ITEMS = 16
+MAX_BATCH_ITEMS = 4096
+# Smaller pieces are joined up to about this many bytes before they are handed on.
+PIECE_BYTES = 1 << 16
+DICT_TYPES = frozenset({dict})
+_json_string = _json_encoder.encode_basestring
+# How a column of values of one type turns into JSON text in C, as the encoder
+# writes them; float (NaN and infinities) and any other type are laid out one object at a time.
+_COLUMN_JSON = {
+    str: _json_string,
+    int: int.__repr__,
+    bool: {False: "false", True: "true"}.__getitem__,
+    type(None): {None: "null"}.__getitem__,
+}
 
-    One growing buffer rather than a list of pieces joined at the end: the
-    join would hold the whole text twice, and a result runs to hundreds of MB.
+
+class _IndentedWriter:
+    """Lays out one value as UTF-8 pieces, counting the line breaks it writes.
+
+    Values outside the fast layout (a key that is not a string, a tuple, a
+    subclass of a JSON type) are laid out by ``json.dumps`` itself, shifted to
+    their depth, so the bytes never differ from it. A cycle is refused with
+    the ``ValueError`` ``json.dumps`` raises.
+
+    ``newlines`` counts the line breaks written so far; with it the size of a
+    value saved on its own follows from its size nested (see ``measured``).
     """
 
-    def __init__(self) -> None:
-        self.out = io.BytesIO()
+    def __init__(self, measured: dict | None = None, sizes: dict | None = None) -> None:
         self._encoders: list = []
+        self._open: set[int] = set()
+        self.newlines = 0
+        # id of a value whose saved size is wanted -> its name in ``sizes``; the
+        # object that holds them is laid out member by member, so each is seen.
+        self._measured = {} if measured is None else {id(member): name for name, member in measured.items()}
+        self._measured_parent = None if measured is None else id(measured)
+        self._sizes = sizes
 
     def encoder_at(self, level: int):
         """The flat encoder for the items of a container at nesting ``level`` (built once per level)."""
@@ -83,72 +112,215 @@ class _IndentedWriter:
             self._encoders.append(_flat_encoder(",\n" + INDENT * (depth + 1)))
         return self._encoders[level]
 
-    def write(self, value: object, level: int) -> None:
-        """Append ``value`` laid out at nesting ``level`` (its first line is already indented)."""
+    def pieces(self, value: object, level: int) -> Iterator[bytes]:
+        """``value`` laid out at nesting ``level`` (its first line is already indented), piece by piece."""
         kind = type(value)
-        if kind is dict:
-            self.write_object(value, level)
-        elif kind is list:
-            self.write_array(value, level)
+        if self._measured and id(value) in self._measured:
+            yield from self.measured(value, level)
         elif kind in SCALAR_TYPES:
-            self.out.write(self.encoder_at(level)(value).encode("utf-8"))
+            yield self.encoder_at(level)(value).encode("utf-8")
+        elif kind is not dict and kind is not list:
+            yield self.dumped(value, level)
+        elif id(value) in self._open:
+            raise ValueError("Circular reference detected")
         else:
-            raise _NotCovered(kind.__name__)
+            self._open.add(id(value))
+            yield from (self.object_pieces if kind is dict else self.array_pieces)(value, level)
+            self._open.discard(id(value))
 
-    def write_object(self, value: dict, level: int) -> None:
+    def measured(self, value: object, level: int) -> Iterator[bytes]:
+        """``value``'s pieces, recording the size it has saved on its own in ``sizes``.
+
+        Nested at ``level``, every line break inside it is followed by
+        ``2 * level`` more spaces than when it is saved alone, and a saved file
+        ends in one more ``\\n``.
+        """
+        name = self._measured.pop(id(value))
+        newlines = self.newlines
+        size = 0
+        for piece in self.pieces(value, level):
+            size += len(piece)
+            yield piece
+        if self._sizes is not None:
+            self._sizes[name] = size - len(INDENT) * level * (self.newlines - newlines) + 1
+
+    def dumped(self, value: object, level: int) -> bytes:
+        """A value outside the fast layout, as ``json.dumps`` lays it out, shifted to ``level``.
+
+        Nested values are laid out as at the top with every line break followed
+        by ``level`` more indents, and a JSON string never holds a raw newline.
+        """
+        text = json.dumps(value, indent=len(INDENT), ensure_ascii=False)
+        line_breaks = text.count("\n")
+        self.newlines += line_breaks
+        if line_breaks and level:
+            text = text.replace("\n", "\n" + INDENT * level)
+        return text.encode("utf-8")
+
+    def object_pieces(self, value: dict, level: int) -> Iterator[bytes]:
         """An object: in one C call when every key is a string and every value a scalar."""
         if not value:
-            self.out.write(b"{}")
+            yield b"{}"
             return
-        closing = "\n" + INDENT * level
-        if SCALAR_TYPES.issuperset(map(type, value.values())) and KEY_TYPES.issuperset(map(type, value)):
+        if not KEY_TYPES.issuperset(map(type, value)):
+            yield self.dumped(value, level)
+            return
+        closing = "\n" + INDENT * level + "}"
+        self.newlines += len(value) + 1
+        if SCALAR_TYPES.issuperset(map(type, value.values())) and id(value) != self._measured_parent:
             # '{"a": 1,\n    "b": 2}' -> '{\n    "a": 1,\n    "b": 2\n  }'
             flat = self.encoder_at(level)(value)
-            self.out.write(("{\n" + INDENT * (level + 1) + flat[1:-1] + closing + "}").encode("utf-8"))
+            yield ("{\n" + INDENT * (level + 1) + flat[1:-1] + closing).encode("utf-8")
             return
-        opening = "{\n" + INDENT * (level + 1)
+        lead = "{\n" + INDENT * (level + 1)
         separator = ",\n" + INDENT * (level + 1)
         key_encoder = self.encoder_at(level)
-        for position, (key, item) in enumerate(value.items()):
-            if type(key) is not str:
-                raise _NotCovered("key")
-            lead = opening if position == 0 else separator
-            self.out.write((lead + key_encoder(key) + KEY_SEPARATOR).encode("utf-8"))
-            self.write(item, level + 1)
-        self.out.write((closing + "}").encode("utf-8"))
+        for key, item in value.items():
+            yield (lead + key_encoder(key) + KEY_SEPARATOR).encode("utf-8")
+            lead = separator
+            yield from self.pieces(item, level + 1)
+        yield closing.encode("utf-8")
 
-    def write_array(self, value: list, level: int) -> None:
-        """An array: in one C call when every item is a scalar."""
+    def array_pieces(self, value: list, level: int) -> Iterator[bytes]:
+        """An array: in one C call when every item is a scalar, in batches when every item is a flat object."""
         if not value:
-            self.out.write(b"[]")
+            yield b"[]"
             return
-        closing = "\n" + INDENT * level
+        closing = "\n" + INDENT * level + "]"
         if SCALAR_TYPES.issuperset(map(type, value)):
             flat = self.encoder_at(level)(value)
-            self.out.write(("[\n" + INDENT * (level + 1) + flat[1:-1] + closing + "]").encode("utf-8"))
+            self.newlines += len(value) + 1
+            yield ("[\n" + INDENT * (level + 1) + flat[1:-1] + closing).encode("utf-8")
             return
-        opening = ("[\n" + INDENT * (level + 1)).encode("utf-8")
-        separator = (",\n" + INDENT * (level + 1)).encode("utf-8")
-        for position, item in enumerate(value):
-            self.out.write(opening if position == 0 else separator)
-            self.write(item, level + 1)
-        self.out.write((closing + "]").encode("utf-8"))
+        lead = "[\n" + INDENT * (level + 1)
+        separator = ",\n" + INDENT * (level + 1)
+        if DICT_TYPES.issuperset(map(type, value)):
+            yield from self.object_array_pieces(value, level)
+        else:
+            self.newlines += len(value)
+            for item in value:
+                yield (lead).encode("utf-8")
+                lead = separator
+                yield from self.pieces(item, level + 1)
+        self.newlines += 1
+        yield closing.encode("utf-8")
+
+    def object_array_pieces(self, value: list, level: int) -> Iterator[bytes]:
+        """The items of an array of objects, a batch at a time; not the closing bracket.
+
+        A batch of objects that share their keys, in order, and the type of
+        each key's value (an index's chunks, its documents) is laid out column
+        by column in C: each column's values turned to JSON at once, then each
+        object filled into one template of its keys. Any other batch is laid
+        out object by object.
+        """
+        item_lead = "[\n" + INDENT * (level + 1)
+        separator = ",\n" + INDENT * (level + 1)
+        position = 0
+        batch_items = FIRST_BATCH_ITEMS
+        while position < len(value):
+            batch = value[position : position + batch_items]
+            position += len(batch)
+            holds_measured = self._measured_parent is not None and self._measured_parent in map(id, batch)
+            text = None if holds_measured else self.uniform_objects(batch, level + 1)
+            if text is None:
+                self.newlines += len(batch)
+                for item in batch:
+                    yield item_lead.encode("utf-8")
+                    item_lead = separator
+                    yield from self.pieces(item, level + 1)
+                continue
+            yield (item_lead + text).encode("utf-8")
+            item_lead = separator
+            batch_items = max(1, min(MAX_BATCH_ITEMS, batch_items * BATCH_CHARACTERS // len(text)))
+
+    def uniform_objects(self, batch: list, level: int) -> str | None:
+        """``batch``'s objects laid out at ``level`` and joined by separators, or ``None`` if they differ in shape.
+
+        ``[{"a": 1, "b": "x"}, {"a": 2, "b": "y"}]`` at level 1 ->
+        ``'{\\n    "a": 1,\\n    "b": "x"\\n  },\\n  {\\n    "a": 2,\\n    "b": "y"\\n  }'``.
+        """
+        keys = tuple(batch[0]) if type(batch[0]) is dict else ()
+        if (
+            not keys
+            or not DICT_TYPES.issuperset(map(type, batch))
+            or not KEY_TYPES.issuperset(map(type, keys))
+            or not all(map(keys.__eq__, map(tuple, batch)))
+        ):
+            return None
+        field_indent = INDENT * (level + 1)
+        # Every object is the same run of texts: a key's lead, its value, the next key's lead, ... its close.
+        runs = []
+        lead = "{\n" + field_indent
+        for key, column in zip(keys, zip(*map(dict.values, batch))):
+            kinds = set(map(type, column))
+            if len(kinds) != 1 or not kinds <= _COLUMN_JSON.keys():
+                return None
+            runs.append(repeat(lead + _json_string(key) + KEY_SEPARATOR))
+            runs.append(map(_COLUMN_JSON[kinds.pop()], column))
+            lead = ",\n" + field_indent
+        object_separator = ",\n" + INDENT * level
+        runs.append(repeat("\n" + INDENT * level + "}" + object_separator))
+        # Per object: its opening line, a line per key after the first, its closing line; plus its lead.
+        self.newlines += len(batch) * (len(keys) + 2)
+        return "".join(chain.from_iterable(zip(*runs)))[: -len(object_separator)]
+
+
+def _joined_pieces(pieces: Iterable[bytes]) -> Iterator[bytes]:
+    """``pieces`` with small neighbours joined, so a reader gets fewer, larger writes; same bytes in the same order."""
+    pending: list[bytes] = []
+    pending_bytes = 0
+    for piece in pieces:
+        if len(piece) >= PIECE_BYTES:
+            if pending:
+                yield b"".join(pending)
+                pending = []
+                pending_bytes = 0
+            yield piece
+            continue
+        pending.append(piece)
+        pending_bytes += len(piece)
+        if pending_bytes >= PIECE_BYTES:
+            yield b"".join(pending)
+            pending = []
+            pending_bytes = 0
+    if pending:
+        yield b"".join(pending)
+
+
+def saved_json_pieces(value: object, measured: dict | None = None, sizes: dict | None = None) -> Iterator[bytes]:
+    """``saved_json_bytes(value)`` piece by piece, for a writer that streams them to a file.
+
+    ``b"".join(saved_json_pieces(value)) == saved_json_bytes(value)``. Pieces
+    come as they are laid out, so a large result is never held whole as bytes.
+    ``measured``, an object inside ``value``, names members whose size saved on
+    their own (``saved_json_bytes(member)``) is recorded in ``sizes`` by key
+    once they are laid out: ``saved_json_pieces(result, result["indexes"], sizes)``
+    fills ``sizes`` with each index's saved size.
+
+    A cycle raises ``ValueError`` as ``json.dumps`` does; a value nested
+    deeper than the recursion limit allows raises ``RecursionError``.
+    """
+    yield from _joined_pieces(_IndentedWriter(measured, sizes).pieces(value, 0))
+    yield b"\n"
 
 
 def indented_json_bytes(value: object, end: bytes = b"") -> bytes:
     """``json.dumps(value, indent=2, ensure_ascii=False).encode("utf-8") + end``, without the pure-Python encoder.
 
-    ``end`` is joined on rather than appended, which would copy the whole text again.
+    Written into one growing buffer rather than joined from a list of pieces:
+    the join would hold the whole text twice, and a result runs to hundreds of MB.
 
     ``indented_json_bytes({"a": [1, "é"]})`` -> ``b'{\\n  "a": [\\n    1,\\n    "\\xc3\\xa9"\\n  ]\\n}'``.
     """
-    writer = _IndentedWriter()
+    out = io.BytesIO()
     try:
-        writer.write(value, 0)
-    except (_NotCovered, RecursionError):
+        for piece in _IndentedWriter().pieces(value, 0):
+            out.write(piece)
+    except RecursionError:
         return json.dumps(value, indent=2, ensure_ascii=False).encode("utf-8") + end
-    writer.out.write(end)
-    return writer.out.getvalue()
+    out.write(end)
+    return out.getvalue()
 
 
 def saved_json_bytes(value: object) -> bytes:

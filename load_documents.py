@@ -15,7 +15,7 @@ import hashlib
 import os
 import re
 import stat
-from dataclasses import dataclass
+from collections import namedtuple
 from pathlib import Path, PurePosixPath
 
 from errors import IngestionError, printable, quoted
@@ -47,42 +47,35 @@ SPAN_SOURCE_KEY = frozenset({"source_id"})
 # --- the manifest and its sources --------------------------------------------
 
 
-@dataclass(frozen=True)
-class Span:
+# Records are named tuples (see ``markdown_grammar``): no dataclasses import on every run.
+class Span(namedtuple("Span", ("start", "end", "quote"))):
     """A half-open ``[start, end)`` span of a source's normalized text and the text it quotes."""
 
-    start: int
-    end: int
-    quote: str
+    __slots__ = ()
 
     def as_list(self) -> list[int]:
         return [self.start, self.end]
 
 
-@dataclass(frozen=True)
-class SpanCheck:
-    """An instruction and the qualifier that must reach the reader with it."""
+class SpanCheck(namedtuple("SpanCheck", ("name", "source_id", "instruction", "qualifier"))):
+    """An instruction and the qualifier that must reach the reader with it (both a ``Span``)."""
 
-    name: str
-    source_id: str
-    instruction: Span
-    qualifier: Span
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class Manifest:
-    """What a manifest yields: sources as the builder takes them, the span checks, the grammar and sizes.
+class Manifest(
+    namedtuple(
+        "Manifest", ("folder", "sources", "span_checks", "grammar", "policy_sizes"), defaults=(LESSON_GRAMMAR, ())
+    )
+):
+    """What a manifest yields: its folder (a ``Path``), sources as the builder takes them, the span checks, the grammar and sizes.
 
     ``policy_sizes`` holds only the sizes the manifest sets, as
     ``(("heading-aware", 288),)``; ``chunk_index.manifest_configs`` fills in
     the lesson's for the others and turns them into configs.
     """
 
-    folder: Path
-    sources: tuple[dict, ...]
-    span_checks: tuple[SpanCheck, ...]
-    grammar: str = LESSON_GRAMMAR
-    policy_sizes: tuple[tuple[str, int], ...] = ()
+    __slots__ = ()
 
     def source_paths(self) -> tuple[Path, ...]:
         return tuple(self.folder / source["path"] for source in self.sources)

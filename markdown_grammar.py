@@ -15,13 +15,17 @@ here knows about configs, ids or hashes.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections import namedtuple
 from itertools import accumulate
-from typing import NamedTuple
 
 from errors import IngestionError, quoted
 
 HEADING = re.compile(r"^#{1,6} (.+)$", re.MULTILINE)
+# A paragraph: a line with a non-space character, then every such line that
+# follows it, up to and including the last one's "\n". ``\s`` and ``\S`` split
+# characters exactly as ``str.strip()`` does, so a line is blank under both alike.
+PARAGRAPH = re.compile(r"^[^\S\n]*\S.*(?:\n[^\S\n]*\S.*)*\n?", re.MULTILINE)
+NON_BLANK = re.compile(r"\S")
 
 
 # The grammars a manifest can choose ("markdown": ...); "lesson" is the spec's own.
@@ -32,30 +36,44 @@ GRAMMARS = (LESSON_GRAMMAR, BLOCKS_GRAMMAR)
 BLOCK_KINDS = ("paragraph", "fence", "admonition", "quote", "list", "table")
 
 
-class Block(NamedTuple):
+# Records are named tuples from ``collections`` (not dataclasses or
+# ``typing.NamedTuple``, whose imports cost every run of the lab more than its work on the fixture).
+class Block(namedtuple("Block", ("kind", "start", "end", "label"), defaults=("",))):
     """One unit the paragraph and heading-aware policies never cut: ``[start, end)`` in the text.
 
-    ``kind`` is ``"paragraph"`` under the lesson grammar. ``label`` says more
-    where the kind has more to say (an admonition's type, say); else ``""``.
+    ``kind`` (str) is ``"paragraph"`` under the lesson grammar. ``label`` says
+    more where the kind has more to say (an admonition's type, say); else ``""``.
     A named tuple, not a dataclass: a large build makes one per paragraph,
     and a tuple is several times cheaper to make.
     """
 
-    kind: str
-    start: int
-    end: int
-    label: str = ""
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class Section:
-    """A heading and the body that follows it, as offsets into the text, with the body's blocks."""
+class Section(namedtuple("Section", ("heading_start", "title", "body_start", "body_end", "blocks"), defaults=((),))):
+    """A heading and the body that follows it, as offsets into the text, with the body's blocks (a tuple of ``Block``)."""
 
-    heading_start: int
-    title: str
-    body_start: int
-    body_end: int
-    blocks: tuple[Block, ...] = ()
+    __slots__ = ()
+
+
+def heading_matches(text: str) -> list[re.Match]:
+    """Every ``HEADING`` match in ``text``, as ``HEADING.finditer(text)`` finds them.
+
+    A heading starts a line with ``#``, so only those lines are tried:
+    ``str.find`` skips the rest in C, where ``finditer`` would try the pattern
+    at every character. (``^`` matches at a position just after a ``\\n``.)
+    """
+    matches = []
+    line_start = 0
+    while line_start != -1:
+        if text.startswith("#", line_start):
+            match = HEADING.match(text, line_start)
+            if match is not None:
+                matches.append(match)
+        line_start = text.find("\n#", line_start)
+        if line_start != -1:
+            line_start += 1
+    return matches
 
 
 # What the lesson grammar's refusal names, and the grammar that takes such a file.
@@ -112,14 +130,14 @@ def heading_sections(text: str, where: str = "text") -> list[Section]:
     ``"# A\\n\\n## B\\nbody\\n"`` -> one section, ``B``, body ``[10, 15)``
     (``A``'s body is blank and skipped). A text must open with a heading.
     """
-    headings = list(HEADING.finditer(text))
+    headings = heading_matches(text)
     if not headings or headings[0].start() != 0:
         raise IngestionError("heading_required", where, lesson_opening_problem(text))
     sections = []
     for index, heading in enumerate(headings):
         body_start = min(heading.end() + 1, len(text))
         body_end = headings[index + 1].start() if index + 1 < len(headings) else len(text)
-        if text[body_start:body_end].strip():
+        if NON_BLANK.search(text, body_start, body_end):
             sections.append(Section(heading.start(), heading.group(1), body_start, body_end))
     return sections
 
@@ -128,23 +146,9 @@ def paragraph_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """Maximal runs of non-blank lines in ``text[start:end]``, each with its last ``\\n``.
 
     ``paragraph_spans("\\nab\\ncd\\n\\nef\\n", 0, 11)`` -> ``[(1, 7), (8, 11)]``.
+    ``start`` is a line start (``0`` or just after a ``\\n``), as every section body's is.
     """
-    spans = []
-    paragraph_start = None
-    line_start = start
-    while line_start < end:
-        newline = text.find("\n", line_start, end)
-        line_end = end if newline == -1 else newline + 1
-        if text[line_start:line_end].strip():
-            if paragraph_start is None:
-                paragraph_start = line_start
-        elif paragraph_start is not None:
-            spans.append((paragraph_start, line_start))
-            paragraph_start = None
-        line_start = line_end
-    if paragraph_start is not None:
-        spans.append((paragraph_start, end))
-    return spans
+    return [match.span() for match in PARAGRAPH.finditer(text, start, end)]
 
 
 def document_sections(text: str, grammar: str = LESSON_GRAMMAR, where: str = "text", title: str = "") -> list[Section]:
@@ -193,12 +197,10 @@ ADMONITION_INDENT = 4
 BLOCK_START_CHARACTERS = frozenset("#`~!?>-*+0123456789")
 
 
-class Line(NamedTuple):
+class Line(namedtuple("Line", ("start", "end", "text"))):
     """One line of the text: ``[start, end)`` with its ``\\n`` (none on a last line without one), and its text without it."""
 
-    start: int
-    end: int
-    text: str
+    __slots__ = ()
 
 
 def text_lines(text: str, start: int) -> list[Line]:

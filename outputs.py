@@ -26,16 +26,15 @@ import os
 import signal
 import stat
 import sys
-import tempfile
 import threading
 import time
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Union
 
 from errors import UsageError, printable
 
 # What every writer accepts: the whole content, or its pieces in order.
-Content = Union[bytes, bytearray, memoryview, Iterable[bytes]]
+Content = bytes | bytearray | memoryview | Iterable[bytes]
 
 # File names are limited to 255 bytes on the usual file systems; the staged
 # name adds a dot, a dot, eight random characters and ".tmp" to this much of
@@ -157,6 +156,9 @@ def staged_copy(path: Path, data: Content, staged: list[str] | None = None) -> s
     The name is appended to ``staged`` (when given) in the same step that
     creates the file, so whoever cleans up after an exception or a signal knows it.
     """
+    # Imported here: only a write needs it, and not every command writes a file.
+    import tempfile
+
     with signals_deferred():
         descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=staged_prefix(path), suffix=".tmp")
         if staged is not None:

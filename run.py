@@ -33,9 +33,10 @@ import span_checks
 import summary
 import validate
 from errors import IngestionError, UsageError, counted, one_line, printable, quoted
-from indented_json import saved_json_bytes
+from indented_json import saved_json_bytes, saved_json_pieces
 from load_documents import load_manifest
 from outputs import checked_output, checked_report, destination, emit, emit_text, write_outputs
+from progress import Progress
 from strict_json import read_json_file
 
 # The lab's own version, printed by ``--version``; the saved formats carry their own versions.
@@ -126,19 +127,23 @@ def run_build(args: argparse.Namespace) -> int:
     output = checked_output(args.output, inputs)
     html_path = None if args.html is None else checked_report(args.html, output, inputs)
     configs = chunk_index.manifest_configs(manifest.grammar, manifest.policy_sizes)
-    result = span_checks.build_checked_result(manifest.sources, manifest.span_checks, configs)
-    result_bytes = saved_json_bytes(result)
-    files = [] if output is None else [(output, result_bytes)]
-    if html_path is not None:
-        files.append((html_path, report_bytes(result, manifest.span_checks)))
-    # The result and the report land together or not at all.
-    write_outputs(files)
-    if output is None:
-        emit(result_bytes, None)
+    source_bytes = sum(len(source["text"].encode("utf-8")) for source in manifest.sources)
+    with Progress("building indexes", len(manifest.sources), source_bytes) as progress:
+        result = span_checks.build_checked_result(manifest.sources, manifest.span_checks, configs, progress.advance)
+        # The result is streamed as it is laid out, never held whole as bytes; each
+        # index's saved size is recorded on the way, rather than saving it again.
+        index_sizes: dict[str, int] = {}
+        result_pieces = progress.writing(saved_json_pieces(result, result["indexes"], index_sizes), destination(output))
+        files = [] if output is None else [(output, result_pieces)]
+        if html_path is not None:
+            files.append((html_path, report_bytes(result, manifest.span_checks)))
+        # The result and the report land together or not at all.
+        write_outputs(files)
+        if output is None:
+            emit(result_pieces, None)
     names = tuple(check.name for check in manifest.span_checks)
-    # The index sizes are read off the bytes just written rather than saving each index again.
     lines = [
-        summary.summary_table(result, names, summary.saved_index_sizes(result_bytes)),
+        summary.summary_table(result, names, index_sizes),
         manifest_origin(args.manifest),
         f"wrote {destination(output)}",
     ]
@@ -209,7 +214,9 @@ def run_validate(args: argparse.Namespace) -> int:
     Every check runs before anything is printed, so a refusal is never preceded by an "ok".
     """
     recorded = recorded_index_ids(args.index_ids)
-    kind, artifact = validate.validate_artifact(read_json_file(Path(args.file)))
+    value = read_json_file(Path(args.file))
+    with Progress("validating", *validate.rebuild_work(value)) as progress:
+        kind, artifact = validate.validate_artifact(value, progress.advance)
     indexes = validate.artifact_indexes(kind, artifact)
     checked = ", ".join(
         f"{name} {counted(len(index['chunks']), 'chunk')} (index {index['index_id'][:12]})"

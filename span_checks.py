@@ -9,7 +9,7 @@ Pure functions over built indexes (``chunk_index``); no I/O.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass
+from collections import namedtuple
 
 from chunk_index import EXECUTION_MODE, POLICY_NAMES, build_indexes, result_scope
 
@@ -29,8 +29,7 @@ def chunk_holds(chunk: dict, start: int, end: int) -> bool:
     return chunk["start"] <= start and end <= chunk["end"]
 
 
-@dataclass(frozen=True)
-class SourceChunks:
+class SourceChunks(namedtuple("SourceChunks", ("chunks", "starts", "ends", "ordered"))):
     """One source's chunks of one index in index order, with their starts and ends for bisection.
 
     ``ordered`` says both starts and ends never decrease, which every index
@@ -38,10 +37,7 @@ class SourceChunks:
     only then are lookups by bisection, otherwise by a look at every chunk.
     """
 
-    chunks: tuple[dict, ...]
-    starts: tuple[int, ...]
-    ends: tuple[int, ...]
-    ordered: bool
+    __slots__ = ()
 
     def holding(self, start: int, end: int) -> tuple[dict, ...]:
         """The chunks holding all of ``[start, end)``, in index order.
@@ -200,12 +196,15 @@ def checked_comparisons(indexes: dict, span_checks) -> list[dict]:
     return build_pair_comparisons(indexes, [declared_pair(check) for check in span_checks])
 
 
-def build_checked_result(sources: list[dict] | tuple[dict, ...], span_checks, configs: dict | None = None) -> dict:
+def build_checked_result(
+    sources: list[dict] | tuple[dict, ...], span_checks, configs: dict | None = None, progress=None
+) -> dict:
     """The lab's result for a manifest: the three indexes and the comparison of its span checks.
 
     ``configs`` are the manifest's (``chunk_index.manifest_configs``); the lesson's three when ``None``.
+    ``progress(1, size)`` is called after each document (see ``chunk_index.build_policy_indexes``).
     """
-    indexes = build_indexes(sources, configs)
+    indexes = build_indexes(sources, configs, progress)
     return assembled_result(sources, indexes, checked_comparisons(indexes, span_checks))
 
 

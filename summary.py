@@ -10,7 +10,7 @@ It reads no files and writes none.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from collections import namedtuple
 
 import chunk_index
 import span_checks
@@ -18,14 +18,10 @@ from errors import counted, printable
 from indented_json import saved_json_bytes
 
 
-@dataclass(frozen=True)
-class StorageGrowth:
+class StorageGrowth(namedtuple("StorageGrowth", ("chunk_count", "mean_chunk_chars", "index_bytes", "source_bytes"))):
     """What one policy's index costs: chunks, mean chunk length, saved size against the source."""
 
-    chunk_count: int
-    mean_chunk_chars: float
-    index_bytes: int
-    source_bytes: int
+    __slots__ = ()
 
     @property
     def ratio(self) -> float:

@@ -203,7 +203,7 @@ def checked_document(value: object, path: str, grammar: str = LESSON_GRAMMAR) ->
     return {field: document[field] for field in (*SOURCE_FIELDS, "text")}
 
 
-def validate_index(value: object, path: str = "", section_cache: dict | None = None) -> dict:
+def validate_index(value: object, path: str = "", section_cache: dict | None = None, progress=None) -> dict:
     """Rebuild a saved index from its documents and config; return it if identical.
 
     The indexes of one result share ``section_cache``, so each document's
@@ -259,7 +259,10 @@ def validate_index(value: object, path: str = "", section_cache: dict | None = N
         raise IngestionError(
             "chunks_not_list", join_path(path, "chunks"), f"expected a list, found {type(index['chunks']).__name__}"
         )
-    derived = build_index(config, sources, section_cache)
+    if progress is None:
+        derived = build_index(config, sources, section_cache)
+    else:
+        derived = build_index(config, sources, section_cache, progress)
     if same_json(index, derived):
         # Identical down to types and key order: hand back the saved copy and
         # let the rebuilt one go, so a large result is not held twice.
@@ -372,7 +375,7 @@ def saved_pairs(comparisons: list, indexes: dict, path: str) -> list[dict]:
     return declared
 
 
-def validate_result(value: object) -> dict:
+def validate_result(value: object, progress=None) -> dict:
     """Validate a whole saved result: every index rebuilt, the comparisons recomputed.
 
     Every policy must have chunked the same documents. The spec's single-pair
@@ -394,7 +397,7 @@ def validate_result(value: object) -> dict:
     section_cache: dict = {}
     for name in POLICY_NAMES:
         index_path = join_path("indexes", name)
-        indexes[name] = validate_index(saved_indexes[name], index_path, section_cache)
+        indexes[name] = validate_index(saved_indexes[name], index_path, section_cache, progress)
         if policy_of_config(saved_indexes[name]["config"]) != name:
             raise IngestionError(
                 "config_mismatch",
@@ -450,12 +453,36 @@ def artifact_indexes(kind: str, artifact: dict) -> dict[str, dict]:
     return {policy_of_config(artifact["config"]): artifact}
 
 
-def validate_artifact(value: object) -> tuple[str, dict]:
-    """Validate a saved result or a single saved index; say which it was."""
+def rebuild_work(value: object) -> tuple[int, int]:
+    """How many documents, and UTF-8 bytes of text, validating ``value`` rebuilds: for a progress line only.
+
+    Read leniently before anything is checked: a part of odd shape counts for nothing.
+    """
+    if type(value) is dict and type(value.get("indexes")) is dict:
+        indexes = list(value["indexes"].values())
+    else:
+        indexes = [value]
+    documents = 0
+    size = 0
+    for index in indexes:
+        listed = index.get("documents") if type(index) is dict else None
+        for document in listed if type(listed) is list else ():
+            text = document.get("text") if type(document) is dict else None
+            if type(text) is str:
+                documents += 1
+                size += len(text.encode("utf-8", "surrogatepass"))
+    return documents, size
+
+
+def validate_artifact(value: object, progress=None) -> tuple[str, dict]:
+    """Validate a saved result or a single saved index; say which it was.
+
+    ``progress(1, size)`` is called after each document of each rebuilt index.
+    """
     if type(value) is dict and "indexes" in value:
-        return "result", validate_result(value)
+        return "result", validate_result(value, progress)
     if type(value) is dict and "index_id" in value:
-        return "index", validate_index(value)
+        return "index", validate_index(value, progress=progress)
     raise IngestionError(
         "unknown_artifact", "(top)", 'expected a saved result (with "indexes") or a saved index (with "index_id")'
     )

@@ -1,0 +1,245 @@
+"""The build's and the writer's shortcuts give exactly what the plain rules give.
+
+Paragraphs found by one regular expression, headings found by scanning only
+the lines that open with ``#``, one pass over the documents for every policy,
+and the result laid out a batch of objects at a time and handed on piece by
+piece: each is held here to the plain definition it replaces, on random or
+awkward inputs. The expectations are those definitions written out again,
+never the lab's own output read back.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import random
+import re
+import unittest
+import unittest.mock
+
+import chunk_index
+import markdown_grammar
+import run
+from errors import IngestionError
+from indented_json import saved_json_bytes, saved_json_pieces
+from tests.support import ROOT, LabTestCase, fixture_result, run_lab
+
+# Characters where the rules are easy to get wrong: newlines, whitespace that
+# str.strip() removes (vertical tab, form feed, the C1 next-line, separators,
+# ideographic space), characters it keeps (zero-width space, BOM), and '#'.
+ALPHABET = ("\n", "\n", "\n", " ", "\t", "a", "b", "#", "# ", "## ", "\x0b", "\x0c", "\r", "\x1c", "\x85", "\xa0")
+ALPHABET += ("\u2028", "\u3000", "\u200b", "\ufeff", "é", "😀")
+
+
+def plain_paragraph_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The spec's paragraphs, line by line: maximal runs of lines with ``line.strip() != ""``."""
+    spans = []
+    paragraph_start = None
+    position = start
+    for line in text[start:end].split("\n"):
+        line_end = min(position + len(line) + 1, end)
+        if line.strip():
+            if paragraph_start is None:
+                paragraph_start = position
+            paragraph_end = line_end
+        elif paragraph_start is not None:
+            spans.append((paragraph_start, paragraph_end))
+            paragraph_start = None
+        position = line_end
+    if paragraph_start is not None:
+        spans.append((paragraph_start, paragraph_end))
+    return spans
+
+
+def random_texts(seed: int, count: int) -> list[str]:
+    rng = random.Random(seed)
+    return ["".join(rng.choice(ALPHABET) for _ in range(rng.randint(0, 30))) for _ in range(count)]
+
+
+class ParagraphPatternTest(unittest.TestCase):
+    def test_random_texts_split_as_the_line_rule_says(self) -> None:
+        for text in random_texts(13, 3000):
+            line_starts = [0] + [position + 1 for position, character in enumerate(text) if character == "\n"]
+            for start in line_starts[:3]:
+                end = len(text) - (len(text) - start) // 3
+                with self.subTest(text=text, start=start, end=end):
+                    self.assertEqual(
+                        markdown_grammar.paragraph_spans(text, start, end), plain_paragraph_spans(text, start, end)
+                    )
+
+    def test_blank_means_what_strip_removes(self) -> None:
+        # \x85 and \u2028 are whitespace to str.strip(); \u200b and \ufeff are not.
+        text = "a\n\x85\u2028\nb\n\u200b\nc\n\ufeff"
+        self.assertEqual(markdown_grammar.paragraph_spans(text, 0, len(text)), [(0, 2), (5, 12)])
+
+    def test_a_line_ending_at_the_bound_keeps_no_newline(self) -> None:
+        self.assertEqual(markdown_grammar.paragraph_spans("ab\ncd\nef", 0, 4), [(0, 4)])
+
+
+class HeadingScanTest(unittest.TestCase):
+    def test_random_texts_find_what_finditer_finds(self) -> None:
+        pattern = re.compile(r"^#{1,6} (.+)$", re.MULTILINE)
+        for text in random_texts(7, 3000):
+            text = "# " + text
+            with self.subTest(text=text):
+                self.assertEqual(
+                    [match.span(1) for match in markdown_grammar.heading_matches(text)],
+                    [match.span(1) for match in pattern.finditer(text)],
+                )
+
+    def test_blank_bodies_are_skipped_as_strip_says(self) -> None:
+        text = "# A\n \x85\u2028\n# B\n\u200b\n"
+        self.assertEqual([section.title for section in markdown_grammar.heading_sections(text)], ["B"])
+
+
+def tiny_source(source_id: str, text: str) -> dict:
+    return {
+        "source_id": source_id,
+        "path": f"docs/{source_id}.md",
+        "title": source_id,
+        "sha256": "0" * 64,
+        "version": "1.0",
+        "url": "https://example.invalid/x",
+        "fact_status": "synthetic",
+        "text": text,
+    }
+
+
+SOURCES = [
+    tiny_source("b-second", "# B\n\none\ntwo\n\nthree\n\n## Empty\n  \n## Tail\nlast line"),
+    tiny_source("a-first", "# A\n" + "word " * 60 + "\n\n" + "x\n" * 5),
+    tiny_source("c-heading-only", "# Only\n\n"),
+]
+
+
+class SharedBuildTest(unittest.TestCase):
+    def test_one_pass_equals_one_index_at_a_time(self) -> None:
+        together = chunk_index.build_indexes(SOURCES)
+        for name in chunk_index.POLICY_NAMES:
+            with self.subTest(policy=name):
+                alone = chunk_index.build_index(chunk_index.policy_config(name), SOURCES)
+                self.assertEqual(chunk_index.canonical_json(together[name]), chunk_index.canonical_json(alone))
+
+    def test_index_ids_are_digests_of_the_body(self) -> None:
+        for name, index in chunk_index.build_indexes(SOURCES).items():
+            body = {key: value for key, value in index.items() if key != "index_id"}
+            with self.subTest(policy=name):
+                encoded = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+                self.assertEqual(index["index_id"], chunk_index.sha(encoded))
+
+    def test_indexes_do_not_share_document_records(self) -> None:
+        indexes = chunk_index.build_indexes(SOURCES)
+        indexes["paragraph"]["documents"][0]["title"] = "changed"
+        self.assertEqual(indexes["fixed-char"]["documents"][0]["title"], "a-first")
+        self.assertEqual(indexes["heading-aware"]["documents"][0]["title"], "a-first")
+
+    def test_the_collector_is_left_as_it_was(self) -> None:
+        self.assertTrue(gc.isenabled())
+        chunk_index.build_indexes(SOURCES)
+        self.assertTrue(gc.isenabled())
+        with self.assertRaises(IngestionError):
+            chunk_index.build_indexes([tiny_source("no-heading", "text before any heading\n")])
+        self.assertTrue(gc.isenabled())
+        gc.disable()
+        self.addCleanup(gc.enable)
+        chunk_index.build_indexes(SOURCES)
+        self.assertFalse(gc.isenabled())
+
+    def test_progress_counts_documents_and_their_bytes(self) -> None:
+        calls = []
+        configs = {name: chunk_index.policy_config(name) for name in chunk_index.POLICY_NAMES}
+        chunk_index.build_policy_indexes(configs, SOURCES, lambda done, size: calls.append((done, size)))
+        sizes = [len(source["text"].encode("utf-8")) for source in sorted(SOURCES, key=lambda s: s["source_id"])]
+        self.assertEqual(calls, [(1, size) for size in sizes])
+
+
+def reference_bytes(value: object) -> bytes:
+    return (json.dumps(value, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+class SavedPiecesTest(unittest.TestCase):
+    def test_arrays_of_objects_of_every_shape(self) -> None:
+        rng = random.Random(5)
+        shapes = {
+            "same keys and types": lambda n: {"id": f"{n:04x}", "n": n, "ok": n % 2 == 0, "none": None, "t": 'é\n"'},
+            "a key in another order": lambda n: {"n": n, "id": "x"} if n == 40 else {"id": "x", "n": n},
+            "a value of another type": lambda n: {"id": "x", "n": None if n == 70 else n},
+            "floats": lambda n: {"f": [0.5, float("nan"), float("inf"), -0.0][n % 4]},
+            "an int where a bool was": lambda n: {"b": 1 if n == 3 else True},
+            "nested values": lambda n: {"id": n, "span": [n, n + 1], "inner": {"k": n}},
+            "a non-string key": lambda n: {1: "one"} if n == 9 else {"1": "one"},
+            "an empty object": lambda n: {} if n == 17 else {"a": n},
+            "a percent sign in a key": lambda n: {"100%": n, "%s": "%d"},
+            "objects and scalars": lambda n: {"a": n} if n % 3 else n,
+        }
+        for name, shape in shapes.items():
+            for count in (1, 2, 17, 100, 700):
+                value = {"items": [shape(number) for number in range(count)], "after": rng.random()}
+                with self.subTest(shape=name, count=count):
+                    self.assertEqual(b"".join(saved_json_pieces(value)), reference_bytes(value))
+                    self.assertEqual(saved_json_bytes(value), reference_bytes(value))
+
+    def test_the_fixture_result_in_pieces(self) -> None:
+        result = fixture_result()
+        sizes: dict[str, int] = {}
+        pieces = list(saved_json_pieces(result, result["indexes"], sizes))
+        self.assertEqual(b"".join(pieces), reference_bytes(result))
+        self.assertEqual(sizes, {name: len(reference_bytes(index)) for name, index in result["indexes"].items()})
+
+    def test_sizes_of_members_at_any_depth(self) -> None:
+        members = {"empty": {}, "list": [1, {"a": [2, 3]}], "text": "a\u2028b", "flat": {"x": 1, "y": "z"}}
+        value = {"outer": [{"members": members}], "n": 1}
+        sizes: dict[str, int] = {}
+        self.assertEqual(b"".join(saved_json_pieces(value, members, sizes)), reference_bytes(value))
+        self.assertEqual(sizes, {name: len(reference_bytes(member)) for name, member in members.items()})
+        # Members that are scalars, in an object that is one of many alike.
+        scalars = {"a": 1, "b": "two"}
+        value = {"rows": [{"a": 0, "b": "x"}, scalars, {"a": 2, "b": "y"}]}
+        sizes = {}
+        self.assertEqual(b"".join(saved_json_pieces(value, scalars, sizes)), reference_bytes(value))
+        self.assertEqual(sizes, {"a": 2, "b": 6})
+
+    def test_large_arrays_come_in_bounded_pieces(self) -> None:
+        value = [{"id": number, "text": "x" * 200} for number in range(5000)]
+        pieces = list(saved_json_pieces(value))
+        self.assertGreater(len(pieces), 1)
+        self.assertLess(max(map(len, pieces)), 2_000_000)
+        self.assertEqual(b"".join(pieces), reference_bytes(value))
+
+    def test_a_cycle_is_refused_like_json_dumps(self) -> None:
+        cycle: dict = {"a": [1]}
+        cycle["a"].append(cycle)
+        with self.assertRaises(ValueError):
+            b"".join(saved_json_pieces(cycle))
+
+
+class StreamedMainJobTest(LabTestCase):
+    def test_the_result_is_streamed_and_the_table_sizes_each_index(self) -> None:
+        written = []
+        original = run.write_outputs
+
+        def recording(files):
+            written.extend(type(content) for _, content in files)
+            return original(files)
+
+        output = self.folder / "result.json"
+        with unittest.mock.patch.object(run, "write_outputs", recording):
+            completed = run_lab("--output", str(output))
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        self.assertEqual(output.read_bytes(), (ROOT / "expected-result.json").read_bytes())
+        self.assertEqual(len(written), 1)
+        self.assertNotIn(written[0], (bytes, bytearray))
+        rows = {line.split()[0]: line.split() for line in completed.stdout.splitlines()[1:4]}
+        for name, index in fixture_result()["indexes"].items():
+            with self.subTest(policy=name):
+                self.assertEqual(rows[name][3], f"{len(reference_bytes(index)):,}")
+
+    def test_stdout_gets_the_same_bytes(self) -> None:
+        completed = run_lab("--output", "-")
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        self.assertEqual(completed.stdout.encode("utf-8"), (ROOT / "expected-result.json").read_bytes())
+        self.assertIn("wrote stdout", completed.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,142 @@
+"""The progress line: shown only to a person at a terminal, only for work that runs a while, then cleared."""
+
+from __future__ import annotations
+
+import io
+import unittest
+from unittest import mock
+
+import progress
+from tests.support import LabTestCase, run_lab
+
+
+class FakeTerminal(io.StringIO):
+    """A text stream that says it is a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def started(stream: io.StringIO, documents: int = 4, size: int = 4_000_000, environ: dict | None = None):
+    clock = FakeClock()
+    line = progress.Progress("building indexes", documents, size, stream, environ or {}, clock)
+    return line, clock
+
+
+class ProgressLineTest(unittest.TestCase):
+    def test_nothing_before_the_delay_then_one_rewritten_line(self) -> None:
+        terminal = FakeTerminal()
+        line, clock = started(terminal)
+        clock.now += 1.0
+        line.advance(1, 1_000_000)
+        self.assertEqual(terminal.getvalue(), "")
+        clock.now += 1.5
+        line.advance(1, 1_000_000)
+        # 2 MB in 2.5 s: 0.8 MB/s; 2 MB left at that rate take 2.5 s.
+        self.assertEqual(terminal.getvalue(), "\rbuilding indexes: 2 of 4 documents, 0.8 MB/s, about 3 s left")
+        clock.now += 0.1
+        line.advance(1, 1_000_000)
+        self.assertEqual(terminal.getvalue().count("\r"), 1, "rewritten at most every REFRESH_SECONDS")
+        clock.now += 0.5
+        line.advance(1, 1_000_000)
+        # 4 MB in 3.1 s, nothing left; padded over the longer line before it.
+        self.assertEqual(
+            terminal.getvalue().rsplit("\r", 1)[1].rstrip(), "building indexes: 4 of 4 documents, 1.3 MB/s"
+        )
+
+    def test_close_clears_the_line(self) -> None:
+        terminal = FakeTerminal()
+        line, clock = started(terminal)
+        clock.now += 3
+        line.advance(2, 2_000_000)
+        shown = terminal.getvalue()[1:]
+        line.close()
+        self.assertTrue(terminal.getvalue().endswith("\r" + " " * len(shown) + "\r"))
+        line.close()
+        self.assertEqual(terminal.getvalue().count("\r"), 3, "a second close writes nothing")
+
+    def test_a_shorter_line_covers_the_longer_one_before_it(self) -> None:
+        terminal = FakeTerminal()
+        line, clock = started(terminal, documents=1000, size=10**12)
+        clock.now += 3
+        line.advance(1, 10**6)
+        first = terminal.getvalue()[1:]
+        clock.now += 1
+        line.advance(999, 10**12 - 10**6)
+        second = terminal.getvalue()[len(first) + 2 :]
+        self.assertEqual(len(second), len(first))
+        self.assertTrue(second.startswith("building indexes: 1,000 of 1,000 documents"))
+
+    def test_quiet_off_a_terminal_in_ci_and_on_a_dumb_terminal(self) -> None:
+        for name, stream, environ in (
+            ("pipe", io.StringIO(), {}),
+            ("CI", FakeTerminal(), {"CI": "true"}),
+            ("dumb terminal", FakeTerminal(), {"TERM": "dumb"}),
+            ("no isatty", object(), {}),
+        ):
+            with self.subTest(name):
+                line, clock = started(stream, environ=environ)
+                clock.now += 10
+                line.advance(4, 4_000_000)
+                line.close()
+                if isinstance(stream, io.StringIO):
+                    self.assertEqual(stream.getvalue(), "")
+
+    def test_writing_passes_pieces_through_and_counts_megabytes(self) -> None:
+        terminal = FakeTerminal()
+        line, clock = started(terminal)
+        clock.now += 3
+        pieces = []
+        for piece in line.writing(iter([b"a" * 3_000_000, b"b"]), "result.json"):
+            pieces.append(piece)
+            clock.now += 1
+        self.assertEqual(pieces, [b"a" * 3_000_000, b"b"])
+        self.assertIn("\rwriting result.json: 3 MB, 3 MB/s", terminal.getvalue())
+
+    def test_time_left_words(self) -> None:
+        self.assertEqual(progress.time_left(0.2), "about 1 s left")
+        self.assertEqual(progress.time_left(99.5), "about 100 s left")
+        self.assertEqual(progress.time_left(125), "about 3 min left")
+
+
+class ProgressInCommandsTest(LabTestCase):
+    def test_main_job_and_validate_show_and_clear_the_line_on_a_terminal(self) -> None:
+        output = self.folder / "result.json"
+        manifest = self.copy_inputs()
+        with (
+            mock.patch.object(progress, "terminal_wanted", lambda stream, environ=None: True),
+            mock.patch.object(progress, "DELAY_SECONDS", 0.0),
+            mock.patch.object(progress, "REFRESH_SECONDS", 0.0),
+        ):
+            built = run_lab("--output", str(output), "--manifest", str(manifest))
+            validated = run_lab("validate", str(output))
+        self.assertEqual(built.returncode, 0, built.stderr)
+        self.assertIn("\rbuilding indexes: 2 of 2 documents", built.stderr)
+        self.assertIn(f"\rwriting {output}: 0 MB", built.stderr)
+        self.assertTrue(built.stderr.endswith("\r"), "the line is cleared")
+        self.assertTrue(built.stdout.startswith("policy "), "the table starts on its own line")
+        self.assertEqual(validated.returncode, 0, validated.stderr)
+        self.assertIn("\rvalidating: 6 of 6 documents", validated.stderr)
+        self.assertTrue(validated.stderr.endswith("\r"))
+
+    def test_nothing_on_stderr_when_it_is_not_a_terminal(self) -> None:
+        output = self.folder / "result.json"
+        with mock.patch.object(progress, "DELAY_SECONDS", 0.0):
+            completed = run_lab("--output", str(output))
+            self.assertEqual(completed.returncode, 0)
+            self.assertEqual(completed.stderr, "")
+            validated = run_lab("validate", str(output))
+        self.assertEqual(validated.returncode, 0)
+        self.assertEqual(validated.stderr, "")
+
+
+if __name__ == "__main__":
+    unittest.main()
