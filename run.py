@@ -22,7 +22,6 @@ import io
 import os
 import signal
 import sys
-import textwrap
 from pathlib import Path
 
 import chunk_index
@@ -31,7 +30,6 @@ import markdown_grammar
 import outputs
 import span_checks
 import summary
-import validate
 from errors import IngestionError, UsageError, counted, one_line, printable, quoted
 from indented_json import saved_json_bytes, saved_json_pieces
 from load_documents import load_manifest
@@ -213,6 +211,8 @@ def run_validate(args: argparse.Namespace) -> int:
 
     Every check runs before anything is printed, so a refusal is never preceded by an "ok".
     """
+    import validate
+
     recorded = recorded_index_ids(args.index_ids)
     value = read_json_file(Path(args.file))
     with Progress("validating", *validate.rebuild_work(value)) as progress:
@@ -498,12 +498,26 @@ def run_context(args: argparse.Namespace) -> int:
 # --- the parser ------------------------------------------------------------------
 
 
+class FullParserNeeded(Exception):
+    """The quick parser met what only the full one answers: a command, ``--help`` or a usage error."""
+
+
 class LabArgumentParser(argparse.ArgumentParser):
     """An argparse parser whose usage errors are one line, like every other refusal."""
 
+    # True while ``build_parser(quick=True)``'s parser parses (see ``parsed_arguments``).
+    quick = False
+
     def error(self, message: str) -> None:
+        if self.quick:
+            raise FullParserNeeded
         # argparse quotes some values and not others; one_line makes any of them one inert line.
         self.exit(EXIT_USAGE, f"error: usage: {self.prog}: {one_line(message)} (see --help)\n")
+
+    def print_help(self, file=None) -> None:
+        if self.quick:
+            raise FullParserNeeded
+        super().print_help(file)
 
     def _print_message(self, message: str, file=None) -> None:
         # argparse drops a failed write silently; --help and --version go through the checked stdout path instead.
@@ -560,6 +574,8 @@ so none is lost.
 
 def wrapped(text: str) -> str:
     """``text`` with each blank-line-separated paragraph filled to 78 columns, for ``--help``."""
+    import textwrap
+
     return "\n\n".join(textwrap.fill(" ".join(paragraph.split()), 78) for paragraph in text.strip().split("\n\n"))
 
 
@@ -573,6 +589,8 @@ def add_command(
     commands: argparse._SubParsersAction, name: str, summary: str, description: str, example: str
 ) -> argparse.ArgumentParser:
     """A subcommand parser with an example and the lab's exit-code table under its help."""
+    import textwrap
+
     return commands.add_parser(
         name,
         help=summary,
@@ -883,34 +901,48 @@ def add_context_command(commands: argparse._SubParsersAction) -> None:
 
 # One line per command: a new command is one ``add_..._command`` function and one entry here.
 COMMANDS = (
-    add_validate_command,
-    add_show_command,
-    add_diff_command,
-    add_export_command,
-    add_pin_command,
-    add_sweep_command,
-    add_scan_command,
-    add_context_command,
-    add_judge_command,
+    ("validate", add_validate_command),
+    ("show", add_show_command),
+    ("diff", add_diff_command),
+    ("export", add_export_command),
+    ("pin", add_pin_command),
+    ("sweep", add_sweep_command),
+    ("scan", add_scan_command),
+    ("context", add_context_command),
+    ("judge", add_judge_command),
 )
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The main job's options and one subparser per command (see ``COMMANDS``), each with an example."""
+class UnbuiltCommand:
+    """A command's place in the quick parser: argparse reaching for its parser means the full one is needed."""
+
+    def __getattr__(self, name: str):
+        raise FullParserNeeded
+
+
+def build_parser(quick: bool = False) -> argparse.ArgumentParser:
+    """The main job's options and one subparser per command (see ``COMMANDS``), each with an example.
+
+    ``quick`` builds only what the main job's own command line needs, in a
+    fraction of the time: no description or epilog, and each command a name
+    alone (``UnbuiltCommand``). Its parse either gives what the full parser
+    would or raises ``FullParserNeeded`` (see ``parsed_arguments``).
+    """
     parser = LabArgumentParser(
         prog="run.py",
         usage="%(prog)s [--manifest M] --output FILE [--html FILE]\n       %(prog)s [--manifest M] COMMAND [options]",
-        description=wrapped(
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    if not quick:
+        parser.description = wrapped(
             "The chunk-boundary lab: build fixed-char, paragraph and heading-aware chunk "
             "indexes of hash-pinned sources and show whether an API instruction and the "
             "qualifier after it land in the same chunk.\n\n"
             "The main job (no command): load the manifest, build the three indexes, compare "
             "every span check and write the result to --output. The commands below look at, "
             "check or extend what it does; each has its own --help."
-        ),
-        epilog="example:\n  python run.py --output result.json --html report.html\n\n" + EXIT_CODES_HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+        )
+        parser.epilog = "example:\n  python run.py --output result.json --html report.html\n\n" + EXIT_CODES_HELP
     parser.add_argument("--version", action="version", version=f"%(prog)s (chunk-boundary lab) {LAB_VERSION}")
     parser.add_argument("--manifest", metavar="M", default=None, help=MANIFEST_HELP)
     parser.add_argument(
@@ -925,9 +957,32 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.set_defaults(handler=run_build)
     commands = parser.add_subparsers(title="commands", metavar="COMMAND", prog="run.py")
-    for add in COMMANDS:
-        add(commands)
+    for name, add in COMMANDS:
+        if quick:
+            commands.choices[name] = UnbuiltCommand()
+        else:
+            add(commands)
+    parser.quick = quick
     return parser
+
+
+def parsed_arguments(
+    parser: argparse.ArgumentParser, arguments: list[str]
+) -> tuple[argparse.ArgumentParser, argparse.Namespace]:
+    """``arguments`` parsed by the quick ``parser`` when it can, else by the full one; and the parser that did it.
+
+    The quick parser holds the same main-job options as the full one, so a
+    command line without a command, ``--help`` or a mistake parses the same;
+    anything else is parsed again from the start by the full parser, which
+    gives every command, help text and error message as before.
+    """
+    try:
+        args = parser.parse_args(arguments)
+    except FullParserNeeded:
+        parser = build_parser()
+        args = parser.parse_args(arguments)
+    parser.quick = False
+    return parser, args
 
 
 def merged_manifest(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
@@ -951,12 +1006,13 @@ def main(argv: list[str] | None = None) -> int:
     try:
         # Every command reports on stdout: with it closed, refuse before writing anything anywhere.
         outputs.require_stdout()
-        parser = build_parser()
+        # Most runs are the main job: its quick parser skips building every command's parser and help.
+        parser = build_parser(quick=True)
         if not arguments:
             sys.stderr.write(parser.format_usage())
             print("error: usage: run.py: no command or --output given; run.py --help explains each", file=sys.stderr)
             return EXIT_USAGE
-        args = parser.parse_args(arguments)
+        parser, args = parsed_arguments(parser, arguments)
         merged_manifest(parser, args)
         if args.handler is run_build and args.output is None:
             parser.error("the main job needs --output FILE (or --output - for stdout)")
