@@ -1,0 +1,98 @@
+"""The main job's startup: a quick parser that parses as the full one does, and only the modules it uses."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import run
+from tests.support import ROOT, LabTestCase
+
+# Modules only other commands use; the main job must not pay for importing them.
+LAZY_MODULES = (
+    "boundary_view",
+    "caveat_scan",
+    "context_windows",
+    "judge",
+    "reembed",
+    "size_sweep",
+    "source_pins",
+    "textwrap",
+    "validate",
+)
+
+
+class QuickParser(LabTestCase):
+    """``build_parser(quick=True)`` gives the full parser's namespace, or hands the command line to the full parser."""
+
+    def quick_namespace(self, arguments: list[str]):
+        """The quick parser's namespace for ``arguments``, or ``None`` when it hands them on."""
+        try:
+            return vars(run.build_parser(quick=True).parse_args(arguments))
+        except run.FullParserNeeded:
+            return None
+
+    def test_main_job_command_lines_parse_as_the_full_parser_parses_them(self):
+        cases = [
+            ["--output", "out.json"],
+            ["--out", "out.json"],
+            ["--output=out.json", "--html", "report.html"],
+            ["--manifest", "m.json", "--output", "-"],
+            ["--output", "a.json", "--output", "b.json"],
+            ["--manifest=", "--output", "-"],
+            ["--html", "report.html"],
+        ]
+        for arguments in cases:
+            with self.subTest(arguments=arguments):
+                quick = self.quick_namespace(arguments)
+                self.assertIsNotNone(quick)
+                self.assertEqual(quick, vars(run.build_parser().parse_args(arguments)))
+
+    def test_a_command_help_or_a_mistake_goes_to_the_full_parser(self):
+        cases = [
+            ["validate", "result.json"],
+            ["--output", "x", "show"],
+            ["valdate"],
+            ["--output", "-", "extra"],
+            ["-h"],
+            ["--he"],
+            ["--output", "x", "--help"],
+            ["--output"],
+            ["--output", "x", "--bogus"],
+            ["-hx"],
+        ]
+        for arguments in cases:
+            with self.subTest(arguments=arguments):
+                self.assertIsNone(self.quick_namespace(arguments))
+
+    def test_every_command_is_named_in_the_quick_parser_in_the_full_parsers_order(self):
+        quick = run.build_parser(quick=True)._subparsers._group_actions[0].choices
+        full = run.build_parser()._subparsers._group_actions[0].choices
+        self.assertEqual(list(quick), list(full))
+
+
+class MainJobImports(LabTestCase):
+    """The main job imports neither the other commands' modules nor their help's ``textwrap``."""
+
+    def test_the_main_job_leaves_the_other_commands_modules_unimported(self):
+        output = self.folder / "result.json"
+        script = (
+            "import json, sys\n"
+            "import run\n"
+            f"code = run.main(['--output', {str(output)!r}])\n"
+            f"print(json.dumps([code, sorted(name for name in {LAZY_MODULES!r} if name in sys.modules)]))\n"
+        )
+        completed = subprocess.run(
+            [sys.executable, "-c", script],
+            cwd=ROOT,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        # The summary table comes first; the script's own line is the last.
+        self.assertEqual(json.loads(completed.stdout.splitlines()[-1]), [0, []])
+        self.assertEqual(output.read_bytes(), (ROOT / "expected-result.json").read_bytes())
