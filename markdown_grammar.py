@@ -56,6 +56,24 @@ class Section(namedtuple("Section", ("heading_start", "title", "body_start", "bo
     __slots__ = ()
 
 
+class LazyPattern:
+    """A regular expression compiled on its first use, not at import: the main job's lesson grammar needs few of them.
+
+    ``LazyPattern(r"=+").fullmatch("==")`` compiles ``=+`` then and matches as
+    ``re.compile(r"=+").fullmatch("==")`` does; each method is looked up once
+    and kept, so later calls cost what the compiled pattern's own do.
+    """
+
+    def __init__(self, pattern: str, flags: int = 0) -> None:
+        self.pattern = pattern
+        self.flags = flags
+
+    def __getattr__(self, name: str):
+        method = getattr(re.compile(self.pattern, self.flags), name)
+        setattr(self, name, method)
+        return method
+
+
 def heading_matches(text: str) -> list[re.Match]:
     """Every ``HEADING`` match in ``text``, as ``HEADING.finditer(text)`` finds them.
 
@@ -78,15 +96,15 @@ def heading_matches(text: str) -> list[re.Match]:
 
 # What the lesson grammar's refusal names, and the grammar that takes such a file.
 BLOCKS_HINT = "use the blocks grammar (pin --markdown blocks)"
-SETEXT_UNDERLINE = re.compile(r" {0,3}(=+|-+)[ \t]*")
+SETEXT_UNDERLINE = LazyPattern(r" {0,3}(=+|-+)[ \t]*")
 # What a first line that is not a heading most likely is, for the refusal; anything else is "text".
 OPENING_KINDS = (
-    (re.compile(r" {0,3}(!!!|\?\?\?)"), "an admonition"),
-    (re.compile(r" {0,3}(```|~~~)"), "a code fence"),
-    (re.compile(r" {0,3}>"), "a blockquote"),
-    (re.compile(r" {0,3}([-*+]|[0-9]{1,9}[.)])( |$)"), "a list item"),
-    (re.compile(r" {0,3}\|"), "a table row"),
-    (re.compile(r" {0,3}<"), "HTML"),
+    (LazyPattern(r" {0,3}(!!!|\?\?\?)"), "an admonition"),
+    (LazyPattern(r" {0,3}(```|~~~)"), "a code fence"),
+    (LazyPattern(r" {0,3}>"), "a blockquote"),
+    (LazyPattern(r" {0,3}([-*+]|[0-9]{1,9}[.)])( |$)"), "a list item"),
+    (LazyPattern(r" {0,3}\|"), "a table row"),
+    (LazyPattern(r" {0,3}<"), "HTML"),
 )
 
 
@@ -184,11 +202,11 @@ def document_sections(text: str, grammar: str = LESSON_GRAMMAR, where: str = "te
 # next one; no pattern can backtrack over more than the line it is given.
 
 FRONT_MATTER_DELIMITERS = ("---", "+++")
-ADMONITION = re.compile(r"(?:!!!|\?\?\?\+?)[ \t]+([A-Za-z][A-Za-z0-9_-]*)(?=[ \t]|$)")
-ALERT = re.compile(r"\[!([A-Za-z]+)\][ \t]*")
-ORDERED_MARKER = re.compile(r"[0-9]{1,9}[.)]")
-SETEXT_UNDERLINE = re.compile(r" {0,3}(?:=+|-+)[ \t]*")
-TABLE_DELIMITER_CELL = re.compile(r":?-+:?")
+ADMONITION = LazyPattern(r"(?:!!!|\?\?\?\+?)[ \t]+([A-Za-z][A-Za-z0-9_-]*)(?=[ \t]|$)")
+ALERT = LazyPattern(r"\[!([A-Za-z]+)\][ \t]*")
+ORDERED_MARKER = LazyPattern(r"[0-9]{1,9}[.)]")
+SETEXT_UNDERLINE = LazyPattern(r" {0,3}(?:=+|-+)[ \t]*")
+TABLE_DELIMITER_CELL = LazyPattern(r":?-+:?")
 # A body line of an admonition is indented this far (Python-Markdown's tab length).
 ADMONITION_INDENT = 4
 # Every block but a paragraph starts with one of these after its leading spaces,

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 
 import run
+from markdown_grammar import LazyPattern
 from tests.support import ROOT, LabTestCase
 
 # Modules only other commands use; the main job must not pay for importing them.
@@ -71,6 +73,28 @@ class QuickParser(LabTestCase):
         quick = run.build_parser(quick=True)._subparsers._group_actions[0].choices
         full = run.build_parser()._subparsers._group_actions[0].choices
         self.assertEqual(list(quick), list(full))
+
+
+class LazyPatterns(LabTestCase):
+    """A ``LazyPattern`` matches as the compiled pattern does, whichever method is called first."""
+
+    def test_each_method_answers_as_the_compiled_pattern(self):
+        cases = [
+            (r" {0,3}(=+|-+)[ \t]*", 0, ["===", "  --- ", "=-", "", "    ==="]),
+            (r"^#{1,6} (.+)$", re.MULTILINE, ["# A\nb\n## C", "#A", "####### x"]),
+        ]
+        for pattern, flags, texts in cases:
+            compiled = re.compile(pattern, flags)
+            for method in ("match", "fullmatch", "search", "findall"):
+                lazy = LazyPattern(pattern, flags)
+                for text in texts:
+                    with self.subTest(pattern=pattern, method=method, text=text):
+                        found = getattr(lazy, method)(text)
+                        expected = getattr(compiled, method)(text)
+                        if method == "findall":
+                            self.assertEqual(found, expected)
+                        else:
+                            self.assertEqual(found and found.span(), expected and expected.span())
 
 
 class MainJobImports(LabTestCase):
