@@ -996,6 +996,51 @@ def merged_manifest(parser: argparse.ArgumentParser, args: argparse.Namespace) -
         args.manifest = after
 
 
+MAIN_JOB_OPTIONS = ("--manifest", "--output", "--html")
+
+
+def main_job_arguments(arguments: list[str]) -> argparse.Namespace | None:
+    """The main job's options when ``arguments`` hold ``--output`` and only the main job's options, in plain form.
+
+    ``["--output", "r.json", "--html", "r.html"]`` -> ``Namespace(manifest=None,
+    output='r.json', html='r.html', handler=run_build)``, as the parser gives
+    it, without building one. Plain form: each option spelled out in full and
+    followed by its value, ``-`` or text not starting with ``-``; the last of a
+    repeated option wins, as in argparse. Anything else (``--out``,
+    ``--output=FILE``, a command, ``--help``, a mistake) gives ``None``: the
+    parser's to read.
+    """
+    if not arguments or len(arguments) % 2:
+        return None
+    values = {"manifest": None, "output": None, "html": None}
+    for option, value in zip(arguments[::2], arguments[1::2]):
+        if option not in MAIN_JOB_OPTIONS or (value.startswith("-") and value != "-"):
+            return None
+        values[option[2:]] = value
+    if values["output"] is None:
+        return None
+    return argparse.Namespace(**values, handler=run_build)
+
+
+def parsed_command_line(arguments: list[str]) -> argparse.Namespace | None:
+    """``arguments`` parsed and checked (see ``parsed_arguments``); ``None`` after the usage line when there are none."""
+    parser = build_parser(quick=True)
+    if not arguments:
+        sys.stderr.write(parser.format_usage())
+        print("error: usage: run.py: no command or --output given; run.py --help explains each", file=sys.stderr)
+        return None
+    parser, args = parsed_arguments(parser, arguments)
+    merged_manifest(parser, args)
+    if args.handler is run_build and args.output is None:
+        parser.error("the main job needs --output FILE (or --output - for stdout)")
+    misplaced = misplaced_options(args)
+    if misplaced:
+        parser.error(
+            f"{' and '.join(misplaced)} before the command would be ignored by it; give the command's own options after its name"
+        )
+    return args
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line ``argv``; every refusal becomes one stderr line and an exit code."""
     # Text that cannot be encoded for this terminal is shown escaped, never a traceback.
@@ -1006,21 +1051,12 @@ def main(argv: list[str] | None = None) -> int:
     try:
         # Every command reports on stdout: with it closed, refuse before writing anything anywhere.
         outputs.require_stdout()
-        # Most runs are the main job: its quick parser skips building every command's parser and help.
-        parser = build_parser(quick=True)
-        if not arguments:
-            sys.stderr.write(parser.format_usage())
-            print("error: usage: run.py: no command or --output given; run.py --help explains each", file=sys.stderr)
+        # Most runs are the main job, whose plain command line needs no parser built at all.
+        args = main_job_arguments(arguments)
+        if args is None:
+            args = parsed_command_line(arguments)
+        if args is None:
             return EXIT_USAGE
-        parser, args = parsed_arguments(parser, arguments)
-        merged_manifest(parser, args)
-        if args.handler is run_build and args.output is None:
-            parser.error("the main job needs --output FILE (or --output - for stdout)")
-        misplaced = misplaced_options(args)
-        if misplaced:
-            parser.error(
-                f"{' and '.join(misplaced)} before the command would be ignored by it; give the command's own options after its name"
-            )
         exit_code = args.handler(args)
         outputs.write_stdout(b"")
         return exit_code

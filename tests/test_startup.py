@@ -27,7 +27,7 @@ LAZY_MODULES = (
 
 
 class QuickParser(LabTestCase):
-    """``build_parser(quick=True)`` gives the full parser's namespace, or hands the command line to the full parser."""
+    """The main job's command line parses as the full parser parses it: without a parser, or with the quick one."""
 
     def quick_namespace(self, arguments: list[str]):
         """The quick parser's namespace for ``arguments``, or ``None`` when it hands them on."""
@@ -68,6 +68,41 @@ class QuickParser(LabTestCase):
         for arguments in cases:
             with self.subTest(arguments=arguments):
                 self.assertIsNone(self.quick_namespace(arguments))
+
+    def test_plain_main_job_command_lines_need_no_parser_and_read_as_the_parser_reads_them(self):
+        cases = [
+            ["--output", "out.json"],
+            ["--output", "-"],
+            ["--output", ""],
+            ["--html", "r.html", "--manifest", "m.json", "--output", "o.json"],
+            ["--output", "a.json", "--output", "b.json"],
+            ["--output", "validate"],
+            ["--manifest", "a b", "--output", "x=y"],
+        ]
+        for arguments in cases:
+            with self.subTest(arguments=arguments):
+                self.assertEqual(
+                    vars(run.main_job_arguments(arguments)), vars(run.build_parser().parse_args(arguments))
+                )
+
+    def test_anything_but_the_plain_form_is_left_to_the_parser(self):
+        cases = [
+            [],
+            ["--output"],
+            ["--out", "x"],
+            ["--output=x"],
+            ["--html", "r.html"],
+            ["--manifest", "m.json"],
+            ["--output", "-x"],
+            ["--output", "--"],
+            ["--output", "x", "validate"],
+            ["validate", "x"],
+            ["--output", "x", "-h", "y"],
+            ["--version", "--output"],
+        ]
+        for arguments in cases:
+            with self.subTest(arguments=arguments):
+                self.assertIsNone(run.main_job_arguments(arguments))
 
     def test_every_command_is_named_in_the_quick_parser_in_the_full_parsers_order(self):
         quick = run.build_parser(quick=True)._subparsers._group_actions[0].choices
