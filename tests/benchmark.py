@@ -5,6 +5,7 @@
     python tests/benchmark.py --peers            the lab against other chunking libraries
     python tests/benchmark.py --markdown blocks   the same on a corpus read with the block grammar
     python tests/benchmark.py --caveats --sizes 10 40   scan and context on N and 4N documents
+    python tests/benchmark.py --startup-only --startup-runs 40   the fixture run against a bare interpreter
 
 Exit status 0 when every target is met, 1 when one is missed. With
 ``--peers`` only the peer comparison runs and its one target decides: 0 when
@@ -967,6 +968,19 @@ def run_caveats(sizes: tuple[int, ...], runs: int) -> int:
 CAVEAT_PHASES = ("build", "scan", "context")
 
 
+def run_startup_only(runs: int) -> int:
+    """``--startup-only``: the fixture run against a bare interpreter, as the full benchmark's last lines show it."""
+    lab, interpreter = measure_startup(runs)
+    ratio = lab / interpreter
+    verdict = "ok" if ratio <= STARTUP_TARGET else "MISSED"
+    print(
+        f"startup (median of {runs} interleaved runs): python run.py --output FILE {lab * 1000:.0f} ms; "
+        f'python -c "import json, hashlib" {interpreter * 1000:.0f} ms; difference {(lab - interpreter) * 1000:.0f} ms'
+    )
+    print(f"  {'startup':<12}{ratio:>8.2f} {'x python':<9} target <= {STARTUP_TARGET}  {verdict}")
+    return 0 if verdict == "ok" else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="benchmark.py", description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -1017,6 +1031,12 @@ def main(argv: list[str] | None = None) -> int:
         "(windows, recall and cost for every found pair) on --sizes documents of instruction/caveat sections; "
         f"target: each grows at most {GROWTH_TARGET}x when the corpus grows 4x",
     )
+    parser.add_argument(
+        "--startup-only",
+        action="store_true",
+        help="only time the fixture run against python -c 'import json, hashlib' (--startup-runs interleaved runs "
+        f"each); target: at most {STARTUP_TARGET}x, exit 1 if missed",
+    )
     parser.add_argument("--one", type=int, metavar="N", help=argparse.SUPPRESS)
     parser.add_argument("--folder", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--validate-peak", type=Path, metavar="FILE", help=argparse.SUPPRESS)
@@ -1028,6 +1048,8 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(measure_validate_peak(args.validate_peak)))
         return 0
 
+    if args.startup_only:
+        return run_startup_only(max(args.startup_runs, 1))
     if args.peers:
         return run_peers(tuple(args.sizes), args.runs, args.tmp)
     if args.caveats:
