@@ -96,7 +96,6 @@ def heading_matches(text: str) -> list[re.Match]:
 
 # What the lesson grammar's refusal names, and the grammar that takes such a file.
 BLOCKS_HINT = "use the blocks grammar (pin --markdown blocks)"
-SETEXT_UNDERLINE = LazyPattern(r" {0,3}(=+|-+)[ \t]*")
 # What a first line that is not a heading most likely is, for the refusal; anything else is "text".
 OPENING_KINDS = (
     (LazyPattern(r" {0,3}(!!!|\?\?\?)"), "an admonition"),
@@ -207,12 +206,16 @@ ALERT = LazyPattern(r"\[!([A-Za-z]+)\][ \t]*")
 ORDERED_MARKER = LazyPattern(r"[0-9]{1,9}[.)]")
 SETEXT_UNDERLINE = LazyPattern(r" {0,3}(?:=+|-+)[ \t]*")
 TABLE_DELIMITER_CELL = LazyPattern(r":?-+:?")
+# Three or more of one of "*", "-", "_" alone on a line (spaces and tabs between
+# allowed): a separator docs sites draw between parts of a page. It holds no
+# text to retrieve, so it belongs to no block, like a blank line.
+THEMATIC_BREAK = LazyPattern(r" {0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})")
 # A body line of an admonition is indented this far (Python-Markdown's tab length).
 ADMONITION_INDENT = 4
 # Every block but a paragraph starts with one of these after its leading spaces,
 # or holds a pipe (a table's header row): any other line is paragraph text,
 # which spares the full set of tests on most lines of a page.
-BLOCK_START_CHARACTERS = frozenset("#`~!?>-*+0123456789")
+BLOCK_START_CHARACTERS = frozenset("#`~!?>-*+_0123456789")
 
 
 class Line(namedtuple("Line", ("start", "end", "text"))):
@@ -412,7 +415,8 @@ def starts_block(lines: list[Line], index: int) -> bool:
     """Whether ``lines[index]`` begins a block other than a paragraph, or is an ATX heading: it ends a paragraph."""
     line = lines[index].text
     return may_start_block(line) and (
-        fence_opening(line) is not None
+        THEMATIC_BREAK.fullmatch(line) is not None
+        or fence_opening(line) is not None
         or atx_heading_title(line) is not None
         or admonition_label(line) is not None
         or is_quote_line(line)
@@ -585,6 +589,9 @@ def block_sections(text: str, title: str, where: str = "text") -> list[Section]:
         elif heading is not None:
             builder.close(line.start)
             builder.open_section(line.start, heading, line.end)
+            after = index + 1
+        elif THEMATIC_BREAK.fullmatch(line.text):
+            # Before the list rule: "- - -" and "* * *" are breaks, not items.
             after = index + 1
         elif label is not None:
             after = admonition_end(lines, index)

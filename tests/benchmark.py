@@ -263,6 +263,7 @@ def lab_modules():
     import chunk_index
     import indented_json
     import load_documents
+    import markdown_grammar
     import outputs
     import run
     import span_checks
@@ -273,6 +274,7 @@ def lab_modules():
         chunk_index=chunk_index,
         indented_json=indented_json,
         load_documents=load_documents,
+        markdown_grammar=markdown_grammar,
         outputs=outputs,
         run=run,
         span_checks=span_checks,
@@ -691,7 +693,8 @@ def contenders(
     Each work returns its chunks as lists, so every chunk is still alive when
     the clock stops, as the lab's index is, and is counted after it.
     """
-    chunk_index = lab_modules().chunk_index
+    lab_code = lab_modules()
+    chunk_index = lab_code.chunk_index
     texts = [source["text"] for source in sources]
     config = chunk_index.policy_config(policy)
 
@@ -703,7 +706,7 @@ def contenders(
         return [
             [
                 text[start:end]
-                for section in chunk_index.heading_sections(text)
+                for section in lab_code.markdown_grammar.document_sections(text)
                 for start, end in chunk_index.section_chunk_spans(config, text, section)
             ]
             for text in texts

@@ -78,9 +78,8 @@ class FrontMatter(unittest.TestCase):
 
     def test_a_delimiter_line_after_offset_0_is_not_front_matter(self):
         # "\n" [0, 1), "---\n" [1, 5), "a\n" [5, 7), "---\n" [7, 11), "b\n" [11, 13). The first "---" has no
-        # paragraph above it, so it is paragraph text; "a" joins it, and the second "---" makes both lines
-        # a setext heading titled "--- a".
-        self.assertEqual(outline("\n---\na\n---\nb\n"), [("--- a", 1, 11, 13, [("paragraph", 11, 13, "")])])
+        # paragraph above it, so it is a thematic break (no block); the second makes "a" a setext heading.
+        self.assertEqual(outline("\n---\na\n---\nb\n"), [("a", 5, 11, 13, [("paragraph", 11, 13, "")])])
 
     def test_front_matter_is_in_no_chunk_of_any_policy(self):
         text = "---\ntitle: A\n---\nIntro.\n\n# Setup\nRun it.\n"
@@ -211,16 +210,16 @@ class SetextHeadings(unittest.TestCase):
             ],
         )
 
-    def test_an_underline_without_a_paragraph_above_is_text(self):
-        # "a\n" [0, 2), "\n" [2, 3), "---\n" [3, 7), "\n" [7, 8), "===\n" [8, 12)
-        self.assertEqual(
-            block_spans("a\n\n---\n\n===\n"),
-            [("paragraph", 0, 2, ""), ("paragraph", 3, 7, ""), ("paragraph", 8, 12, "")],
-        )
+    def test_an_underline_without_a_paragraph_above_is_not_a_heading(self):
+        # "a\n" [0, 2), "\n" [2, 3), "---\n" [3, 7), "\n" [7, 8), "===\n" [8, 12): the "---" is a thematic
+        # break (no block), the "===" paragraph text.
+        self.assertEqual(block_spans("a\n\n---\n\n===\n"), [("paragraph", 0, 2, ""), ("paragraph", 8, 12, "")])
 
     def test_an_underline_under_a_list_or_a_quote_is_not_a_heading(self):
-        # "> q\n" [0, 4) is a quote; "---\n" [4, 8) starts a paragraph of its own
-        self.assertEqual(block_spans("> q\n---\n"), [("quote", 0, 4, ""), ("paragraph", 4, 8, "")])
+        # "> q\n" [0, 4) is a quote; "---\n" [4, 8) under it is a thematic break, in no block
+        self.assertEqual(block_spans("> q\n---\n"), [("quote", 0, 4, "")])
+        # "- a\n" [0, 4) opens a list; "===\n" [4, 8) under it is a lazy continuation line of the item
+        self.assertEqual(block_spans("- a\n===\n"), [("list", 0, 8, "")])
 
 
 class Admonitions(unittest.TestCase):
@@ -343,6 +342,32 @@ class Tables(unittest.TestCase):
         for line in ("---", "| a |", "|", "|-|x|", "| -- - |"):
             with self.subTest(line=line):
                 self.assertFalse(markdown_grammar.is_table_delimiter(line))
+
+
+class ThematicBreaks(unittest.TestCase):
+    def test_a_break_between_blocks_belongs_to_no_block(self):
+        # "Intro\n" [0, 6), "\n" [6, 7), "---\n" [7, 11), "\n" [11, 12), "Next\n" [12, 17)
+        self.assertEqual(block_spans("Intro\n\n---\n\nNext\n"), [("paragraph", 0, 6, ""), ("paragraph", 12, 17, "")])
+
+    def test_a_star_or_underscore_break_ends_a_paragraph(self):
+        # "Intro\n" [0, 6), "***\n" [6, 10), "Next\n" [10, 15); "Intro\n" [0, 6), " _ _ _\n" [6, 13), "Next\n" [13, 18)
+        self.assertEqual(block_spans("Intro\n***\nNext\n"), [("paragraph", 0, 6, ""), ("paragraph", 10, 15, "")])
+        self.assertEqual(block_spans("Intro\n _ _ _\nNext\n"), [("paragraph", 0, 6, ""), ("paragraph", 13, 18, "")])
+
+    def test_a_spaced_break_is_not_a_list_item(self):
+        # "a\n" [0, 2), "\n" [2, 3), "- - -\n" [3, 9), "\n" [9, 10), "* b\n" [10, 14)
+        self.assertEqual(block_spans("a\n\n- - -\n\n* b\n"), [("paragraph", 0, 2, ""), ("list", 10, 14, "")])
+
+    def test_a_dash_line_under_a_paragraph_is_still_a_setext_underline(self):
+        self.assertEqual(outline("Title\n---\nBody\n")[0][:3], ("Title", 0, 10))
+
+    def test_lines_that_are_not_breaks(self):
+        for line in ("--", "**", "* - *", "***a", "    ***", "-_-"):
+            with self.subTest(line=line):
+                self.assertIsNone(markdown_grammar.THEMATIC_BREAK.fullmatch(line))
+        for line in ("***", "---", "___", " * * *", "-----", "_\t_ _"):
+            with self.subTest(line=line):
+                self.assertIsNotNone(markdown_grammar.THEMATIC_BREAK.fullmatch(line))
 
 
 class BlocksAndPolicies(unittest.TestCase):
