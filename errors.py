@@ -59,7 +59,7 @@ def counted(count: int, noun: str) -> str:
 
 
 def one_line(text: str) -> str:
-    """``text`` with every character that does not print replaced by its escape, so it stays one inert line.
+    r"""``text`` with every character that does not print replaced by its escape, so it stays one inert line.
 
     Printable text is returned as it is (so text already shown through
     ``printable`` or ``quoted`` is not escaped twice); a newline, an escape, a
@@ -72,7 +72,7 @@ def one_line(text: str) -> str:
 
 
 def _escape(character: str) -> str:
-    """``"\n"`` -> ``"\\n"``, ``"\x1b"`` -> ``"\\x1b"``, ``"\u202e"`` -> ``"\\u202e"``, ``"\udcff"`` -> ``"\\udcff"``."""
+    r"""``"\n"`` -> ``"\\n"``, ``"\x1b"`` -> ``"\\x1b"``, ``"\u202e"`` -> ``"\\u202e"``, ``"\udcff"`` -> ``"\\udcff"``."""
     escaped = character.encode("unicode_escape", "backslashreplace").decode("ascii")
     return escaped if escaped != character else f"\\u{ord(character):04x}"
 
