@@ -333,7 +333,11 @@ def sentence_spans(masked: str, start: int, end: int, fences: list[tuple[int, in
     """
     cuts = {start, end}
     # A fence inside the block (the lesson grammar does not know fences) is cut out whole.
-    cuts.update(edge for fence in fences for edge in fence if start < edge < end)
+    # Only the fences that reach into the block are looked at, so a page of many fences stays linear.
+    position = max(bisect_right(fences, (start, start)) - 1, 0)
+    while position < len(fences) and fences[position][0] < end:
+        cuts.update(edge for edge in fences[position] if start < edge < end)
+        position += 1
     headers = []
     for match in HEADER_LINE.finditer(masked, start, end):
         if match.start() == start or masked[match.start() - 1] == "\n":
@@ -346,8 +350,13 @@ def sentence_spans(masked: str, start: int, end: int, fences: list[tuple[int, in
             cuts.add(match.end())
     points = sorted(cuts)
     spans = []
+    # Headers and pieces are both in text order and every header edge is a cut, so one
+    # pointer tells whether a piece lies inside a header (one pass, not pieces x headers).
+    header = 0
     for piece_start, piece_end in zip(points, points[1:]):
-        if any(header_start <= piece_start and piece_end <= header_end for header_start, header_end in headers):
+        while header < len(headers) and headers[header][1] <= piece_start:
+            header += 1
+        if header < len(headers) and headers[header][0] <= piece_start and piece_end <= headers[header][1]:
             continue
         trimmed = trimmed_span(masked, piece_start, piece_end)
         if trimmed is not None:
