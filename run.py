@@ -70,7 +70,7 @@ def manifest_argument(value: str | None) -> Path:
 
 
 def manifest_to_build(value: str | None) -> Path:
-    """``manifest_argument`` for the commands that build from it (the main job, ``show``, ``sweep``).
+    """``manifest_argument`` for the commands that build from it (the main job, show, sweep, scan, context, judge).
 
     Falling back while the current folder holds a manifest of its own says so
     on stderr (``unused_manifest_note``): that user meant their own.
@@ -407,7 +407,7 @@ def run_scan(args: argparse.Namespace) -> int:
     """Find instruction/caveat pairs, judge each under the three policies; with --add-checks, declare them."""
     import caveat_scan
 
-    manifest_path = manifest_argument(args.manifest)
+    manifest_path = manifest_to_build(args.manifest)
     if args.add_checks:
         # The manifest is rewritten in place: refuse a link or a device before any work.
         checked_output(str(manifest_path), (), stdout_allowed=False)
@@ -456,7 +456,7 @@ def run_context(args: argparse.Namespace) -> int:
     """For every span check and policy: the smallest window that recovers the qualifier, recall and cost by k."""
     import context_windows
 
-    manifest = load_manifest(manifest_argument(args.manifest))
+    manifest = load_manifest(manifest_to_build(args.manifest))
     checks = manifest.span_checks
     if args.scanned:
         import caveat_scan
