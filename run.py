@@ -407,6 +407,9 @@ def run_scan(args: argparse.Namespace) -> int:
     """Find instruction/caveat pairs, judge each under the three policies; with --add-checks, declare them."""
     import caveat_scan
 
+    if args.add_checks and args.manifest is None:
+        # As pin: the fallback is the lesson's fixture, whose manifest the reference result depends on.
+        raise UsageError("usage", "scan", "--add-checks needs --manifest M: the manifest to add the found pairs to")
     manifest_path = manifest_to_build(args.manifest)
     if args.add_checks:
         # The manifest is rewritten in place: refuse a link or a device before any work.
@@ -844,7 +847,8 @@ def add_scan_command(commands: argparse._SubParsersAction) -> None:
     scan.add_argument(
         "--add-checks",
         action="store_true",
-        help="append the found pairs to the manifest's span_checks, atomically; existing checks are kept and a pair "
+        help="append the found pairs to the span_checks of the manifest named by --manifest (required here), "
+        "atomically; existing checks are kept and a pair "
         "already declared (overlapping spans in the same source) is not added again",
     )
     scan.set_defaults(handler=run_scan)
