@@ -174,9 +174,12 @@ WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # A prose word that reads as code: snake_case or camelCase; or a dotted name (``client.open``).
 DOTTED = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 IDENTIFIER_LIKE = re.compile(r"[A-Za-z0-9]*(?:_[A-Za-z0-9_]*|[a-z][A-Z][A-Za-z0-9]*)")
-SENTENCE_END = re.compile(r"[.!?]+[\"'’”)\]]*(?=\s)")
+# Only from the start of a run of marks: tried from inside a long run, the pattern rescans its rest every time.
+SENTENCE_END = re.compile(r"(?<![.!?])[.!?]+[\"'’”)\]]*(?=\s)")
 # Line openings that start a new sentence (list items) or are markers, not prose.
-LIST_ITEM = re.compile(r"\n[ \t]*(?:>[ \t]?)*[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+")
+# The spaces before the quote markers and after them are one run when there is no marker, never two that
+# share it out (which backtracks quadratically on a long run of spaces).
+LIST_ITEM = re.compile(r"\n[ \t]*(?:(?:>[ \t]?)+[ \t]*)?(?:[-*+]|\d{1,9}[.)])[ \t]+")
 BLANK_LINE = re.compile(r"\n[ \t>]*\n")
 HEADER_LINE = re.compile(r"[ \t]*(?:(?:!!!|\?\?\?\+?)[ \t]*\w[^\n]*|>[ \t]*\[![A-Za-z]+\][^\n]*)(?:\n|$)")
 LEADING_MARKERS = re.compile(r"(?:\s+|>[ \t]?|[-*+][ \t]+|\d{1,9}[.)][ \t]+)*")
@@ -333,12 +336,24 @@ def sentence_spans(masked: str, start: int, end: int, fences: list[tuple[int, in
     """
     cuts = {start, end}
     # A fence inside the block (the lesson grammar does not know fences) is cut out whole.
-    cuts.update(edge for fence in fences for edge in fence if start < edge < end)
+    # Only the fences that reach into the block are looked at, so a page of many fences stays linear.
+    position = max(bisect_right(fences, (start, start)) - 1, 0)
+    while position < len(fences) and fences[position][0] < end:
+        cuts.update(edge for edge in fences[position] if start < edge < end)
+        position += 1
+    # Header lines are tried at line starts only: tried everywhere, a long run of spaces is rescanned
+    # from each of its characters.
     headers = []
-    for match in HEADER_LINE.finditer(masked, start, end):
-        if match.start() == start or masked[match.start() - 1] == "\n":
+    line_start = start
+    while line_start < end:
+        match = HEADER_LINE.match(masked, line_start, end)
+        if match is not None:
             headers.append((match.start(), match.end()))
             cuts.update((match.start(), match.end()))
+        newline = masked.find("\n", line_start, end)
+        if newline == -1:
+            break
+        line_start = newline + 1
     for pattern in (LIST_ITEM, BLANK_LINE):
         cuts.update(match.start() + 1 for match in pattern.finditer(masked, start, end))
     for match in SENTENCE_END.finditer(masked, start, end):
@@ -346,8 +361,13 @@ def sentence_spans(masked: str, start: int, end: int, fences: list[tuple[int, in
             cuts.add(match.end())
     points = sorted(cuts)
     spans = []
+    # Headers and pieces are both in text order and every header edge is a cut, so one
+    # pointer tells whether a piece lies inside a header (one pass, not pieces x headers).
+    header = 0
     for piece_start, piece_end in zip(points, points[1:]):
-        if any(header_start <= piece_start and piece_end <= header_end for header_start, header_end in headers):
+        while header < len(headers) and headers[header][1] <= piece_start:
+            header += 1
+        if header < len(headers) and headers[header][0] <= piece_start and piece_end <= headers[header][1]:
             continue
         trimmed = trimmed_span(masked, piece_start, piece_end)
         if trimmed is not None:

@@ -142,28 +142,71 @@ def touching(index: SourceIndex, start: int, end: int) -> list[int]:
     ]
 
 
-def smallest_window(index: SourceIndex, anchor: int, start: int, end: int, section_id: str | None) -> int | None:
+def qualifier_helpers(index: SourceIndex, start: int, end: int, section_id: str | None) -> list[int] | None:
+    """Positions, ascending, of the chunks that touch ``[start, end)`` (only ``section_id``'s when given).
+
+    ``None`` when even all of them together leave part of the span uncovered: then no window can recover it.
+    """
+    positions = sorted(
+        position
+        for position in touching(index, start, end)
+        if section_id is None or index.chunks[position]["section_id"] == section_id
+    )
+    union = merged((index.chunks[position]["start"], index.chunks[position]["end"]) for position in positions)
+    return positions if union.covered(start, end) == end - start else None
+
+
+def smallest_window(
+    index: SourceIndex, anchor: int, start: int, end: int, section_id: str | None, helpers: list[int] | None = ()
+) -> int | None:
     """The smallest k whose window around ``anchor`` covers ``[start, end)`` with its union; ``None`` if none does.
 
     Only chunks that touch the span can help, so they are taken nearest first
     until their union covers it; ``section_id`` keeps only that section's chunks.
+    ``helpers`` is ``qualifier_helpers(index, start, end, section_id)`` when the
+    caller has it already (one pair weighs every chunk holding its instruction
+    against the same helpers). The walk goes outward from the anchor and keeps
+    the covered part as it grows, so one anchor costs the helpers it passes.
     """
-    helpers = [
-        (abs(position - anchor), position)
-        for position in touching(index, start, end)
-        if section_id is None or index.chunks[position]["section_id"] == section_id
-    ]
-    helpers.sort()
-    spans: list[tuple[int, int]] = []
-    for distance, position in helpers:
-        chunk = index.chunks[position]
-        spans.append((chunk["start"], chunk["end"]))
-        # Several helpers at one distance join before coverage is judged.
-        if any(other_distance == distance for other_distance, _ in helpers[len(spans) : len(spans) + 1]):
-            continue
-        if merged(spans).covered(start, end) == end - start:
+    if helpers == ():
+        helpers = qualifier_helpers(index, start, end, section_id)
+    if helpers is None:
+        return None
+    covered_starts: list[int] = []
+    covered_ends: list[int] = []
+    right = bisect_left(helpers, anchor)
+    left = right - 1
+    while left >= 0 or right < len(helpers):
+        left_distance = anchor - helpers[left] if left >= 0 else None
+        right_distance = helpers[right] - anchor if right < len(helpers) else None
+        distance = min(d for d in (left_distance, right_distance) if d is not None)
+        # Both helpers at one distance join before coverage is judged.
+        taken = []
+        if left_distance == distance:
+            taken.append(helpers[left])
+            left -= 1
+        if right_distance == distance:
+            taken.append(helpers[right])
+            right += 1
+        for position in taken:
+            chunk = index.chunks[position]
+            add_covered(covered_starts, covered_ends, max(chunk["start"], start), min(chunk["end"], end))
+        if covered_starts and covered_starts[0] <= start and covered_ends[0] >= end:
             return distance
     return None
+
+
+def add_covered(starts: list[int], ends: list[int], start: int, end: int) -> None:
+    """Add ``[start, end)`` to the disjoint sorted intervals ``starts``/``ends``, joining what it meets or touches."""
+    if start >= end:
+        return
+    first = bisect_left(ends, start)
+    last = bisect_right(starts, end)
+    if first < last:
+        start = min(start, starts[first])
+        end = max(end, ends[last - 1])
+    starts[first:last] = [start]
+    ends[first:last] = [end]
 
 
 def window_positions(index: SourceIndex, anchor: int, k: int, section_id: str | None) -> list[int]:
@@ -197,12 +240,18 @@ def pair_window(indexes: dict[str, SourceIndex], check) -> PairWindow:
     if index is None:
         return PairWindow(check.name, None, None, None, None, relevant)
     best = None
+    # The qualifier's helpers are the same for every chunk holding the instruction: found once per section.
+    helpers: dict[str | None, list[int] | None] = {}
     for position in touching(index, instruction.start, instruction.end):
         chunk = index.chunks[position]
         if not (chunk["start"] <= instruction.start and instruction.end <= chunk["end"]):
             continue
-        within = smallest_window(index, position, qualifier.start, qualifier.end, chunk["section_id"])
-        crossing = smallest_window(index, position, qualifier.start, qualifier.end, None)
+        for section_id in (chunk["section_id"], None):
+            if section_id not in helpers:
+                helpers[section_id] = qualifier_helpers(index, qualifier.start, qualifier.end, section_id)
+        section_id = chunk["section_id"]
+        within = smallest_window(index, position, qualifier.start, qualifier.end, section_id, helpers[section_id])
+        crossing = smallest_window(index, position, qualifier.start, qualifier.end, None, helpers[None])
         rank = (within is None, within or 0, crossing is None, crossing or 0, position)
         if best is None or rank < best[0]:
             best = (rank, position, within, crossing)

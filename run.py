@@ -69,7 +69,7 @@ def manifest_argument(value: str | None) -> Path:
 
 
 def manifest_to_build(value: str | None) -> Path:
-    """``manifest_argument`` for the commands that build from it (the main job, ``show``, ``sweep``).
+    """``manifest_argument`` for the commands that build from it (the main job, show, sweep, scan, context, judge).
 
     Falling back while the current folder holds a manifest of its own says so
     on stderr (``unused_manifest_note``): that user meant their own.
@@ -417,7 +417,10 @@ def run_scan(args: argparse.Namespace) -> int:
     """Find instruction/caveat pairs, judge each under the three policies; with --add-checks, declare them."""
     import caveat_scan
 
-    manifest_path = manifest_argument(args.manifest)
+    if args.add_checks and args.manifest is None:
+        # As pin: the fallback is the lesson's fixture, whose manifest the reference result depends on.
+        raise UsageError("usage", "scan", "--add-checks needs --manifest M: the manifest to add the found pairs to")
+    manifest_path = manifest_to_build(args.manifest)
     if args.add_checks:
         # The manifest is rewritten in place: refuse a link or a device before any work.
         checked_output(str(manifest_path), (), stdout_allowed=False)
@@ -466,7 +469,7 @@ def run_context(args: argparse.Namespace) -> int:
     """For every span check and policy: the smallest window that recovers the qualifier, recall and cost by k."""
     import context_windows
 
-    manifest = load_manifest(manifest_argument(args.manifest))
+    manifest = load_manifest(manifest_to_build(args.manifest))
     checks = manifest.span_checks
     if args.scanned:
         import caveat_scan
@@ -872,7 +875,8 @@ def add_scan_command(commands: argparse._SubParsersAction) -> None:
     scan.add_argument(
         "--add-checks",
         action="store_true",
-        help="append the found pairs to the manifest's span_checks, atomically; existing checks are kept and a pair "
+        help="append the found pairs to the span_checks of the manifest named by --manifest (required here), "
+        "atomically; existing checks are kept and a pair "
         "already declared (overlapping spans in the same source) is not added again",
     )
     scan.set_defaults(handler=run_scan)

@@ -441,6 +441,19 @@ class AddChecksTest(LabTestCase):
         self.assertEqual(names[1], "scan:aster-copy-v2:7")
         self.assertIn("scan:aster-copy-v2:7~2", names)
 
+    def test_add_checks_needs_a_named_manifest(self) -> None:
+        # Without --manifest the lab falls back to the lesson's fixture; adding to it would move the reference.
+        before = MANIFEST.read_bytes()
+        with mock.patch.object(run, "add_scanned_checks") as add:
+            code, out, err = main_quietly("scan", "--add-checks")
+        self.assertEqual(code, 2)
+        self.assertEqual(
+            err, "error: usage: scan: --add-checks needs --manifest M: the manifest to add the found pairs to\n"
+        )
+        self.assertEqual(out, "")
+        add.assert_not_called()
+        self.assertEqual(MANIFEST.read_bytes(), before)
+
     def test_a_linked_manifest_is_refused_untouched(self) -> None:
         manifest = self.copy_inputs()
         link = self.folder / "link.json"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from unittest import mock
 
 import boundary_view
 import chunk_index
@@ -81,6 +82,29 @@ class WindowTest(LabTestCase):
     def test_order_not_list_position_decides_neighbours(self) -> None:
         shuffled = [FOUR[2], FOUR[0], FOUR[3], FOUR[1]]
         self.assertEqual(self.windows(shuffled, check("c", (2, 5), (25, 28)))[0]["window"], 2)
+
+
+class ManyHoldersTest(LabTestCase):
+    """Many chunks holding one instruction (a judged file of repeated chunks) share one look at the qualifier."""
+
+    def test_the_qualifier_is_looked_up_once_per_section_not_per_holder(self) -> None:
+        # 600 identical chunks [0, 10) hold the instruction [2, 5); each one used to look the qualifier's
+        # chunks up again, 600 x 600 steps. The windows: none reaches [20, 25); chunk 600 holds [12, 15).
+        repeated = [chunk(order, 0, 10) for order in range(600)] + [chunk(600, 10, 20)]
+        with mock.patch.object(context_windows, "touching", wraps=context_windows.touching) as looked_up:
+            figures = context_windows.policy_context("p", repeated, (check("far", (2, 5), (20, 25)),))
+        self.assertEqual(figures["windows"][0]["window"], None)
+        self.assertLessEqual(looked_up.call_count, 3)
+        # The nearest holder of the instruction to chunk 600 is chunk 599: one step away.
+        self.assertEqual(self.windows(repeated, check("near", (2, 5), (12, 15)))[0]["window"], 1)
+
+    def windows(self, chunks: list[dict], *checks: SpanCheck) -> list[dict]:
+        return context_windows.policy_context("p", chunks, checks)["windows"]
+
+    def test_a_window_joins_helpers_on_both_sides(self) -> None:
+        # The qualifier [10, 20) is half in chunk 0 and half in chunk 2; the anchor is chunk 1.
+        sides = [chunk(0, 8, 15), chunk(1, 0, 8), chunk(2, 15, 22)]
+        self.assertEqual(self.windows(sides, check("c", (2, 5), (10, 20)))[0]["window"], 1)
 
 
 class FiguresTest(LabTestCase):

@@ -407,6 +407,16 @@ class WhichManifestTests(FolderTestCase):
             ["built from manifest.json beside run.py (the lesson's fixture)", f"wrote {output}"],
         )
 
+    def test_scan_and_context_note_the_ignored_manifest_too(self) -> None:
+        # Like the main job, show, sweep and judge: a user in their docs folder who forgot --manifest is told.
+        self.write("manifest.json", "{}")
+        os.chdir(self.folder)
+        for command in ("scan", "context"):
+            with self.subTest(command=command):
+                code, stdout, stderr = run_main(command)
+                self.assertEqual(code, 0, stderr)
+                self.assertTrue(stderr.startswith("note: manifest.json in the current folder is not used"), stderr)
+
     def test_no_note_beside_run_py_or_in_a_folder_without_a_manifest(self) -> None:
         self.assertIsNone(run.unused_manifest_note(ROOT))
         self.assertIsNone(run.unused_manifest_note(self.folder))
