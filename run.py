@@ -970,6 +970,26 @@ def build_parser(quick: bool = False) -> argparse.ArgumentParser:
     return parser
 
 
+_FULL_PARSER: list[argparse.ArgumentParser] = []
+
+
+def full_parser() -> argparse.ArgumentParser:
+    """The parser of every command, built once per process: its help texts are most of a short run's parse.
+
+    Parsing leaves it unchanged, so a process that runs ``main`` many times
+    (the tests do) reuses it; ``main`` calls each handler by name (see
+    ``current_handler``), so a function replaced after the build still runs.
+    """
+    if not _FULL_PARSER:
+        _FULL_PARSER.append(build_parser())
+    return _FULL_PARSER[0]
+
+
+def current_handler(args: argparse.Namespace):
+    """The command's handler as this module holds it now, looked up by the name the parser recorded."""
+    return globals()[args.handler.__name__]
+
+
 def parsed_arguments(
     parser: argparse.ArgumentParser, arguments: list[str]
 ) -> tuple[argparse.ArgumentParser, argparse.Namespace]:
@@ -983,7 +1003,7 @@ def parsed_arguments(
     try:
         args = parser.parse_args(arguments)
     except FullParserNeeded:
-        parser = build_parser()
+        parser = full_parser()
         args = parser.parse_args(arguments)
     parser.quick = False
     return parser, args
@@ -1061,7 +1081,7 @@ def main(argv: list[str] | None = None) -> int:
             args = parsed_command_line(arguments)
         if args is None:
             return EXIT_USAGE
-        exit_code = args.handler(args)
+        exit_code = current_handler(args)(args)
         outputs.write_stdout(b"")
         return exit_code
     except UsageError as error:
