@@ -30,6 +30,7 @@ from types import MappingProxyType
 
 import chunk_index
 import markdown_grammar
+import span_checks
 from errors import counted, printable, quoted
 from load_documents import Span, SpanCheck
 
@@ -619,48 +620,7 @@ HEADING_REASON = "heading"
 REASON_ORDER = (HEADING_REASON, "block break", "size target", "fixed-width cut")
 
 
-@dataclass(frozen=True)
-class SourceChunks:
-    """One source's chunks under one policy, in offset order, with their starts for bisection."""
-
-    chunks: list[dict]
-    starts: list[int]
-
-
-def source_chunks(index: dict) -> dict[str, SourceChunks]:
-    """An index's chunks grouped by source, each group in offset order (the lab's chunks never overlap)."""
-    grouped: dict[str, list[dict]] = {}
-    for chunk in index["chunks"]:
-        grouped.setdefault(chunk["source_id"], []).append(chunk)
-    found = {}
-    for source_id, chunks in grouped.items():
-        chunks.sort(key=lambda chunk: chunk["start"])
-        found[source_id] = SourceChunks(chunks, [chunk["start"] for chunk in chunks])
-    return found
-
-
-def holding_chunk(chunks: SourceChunks, start: int, end: int) -> dict | None:
-    """The chunk holding all of ``[start, end)``; with chunks that never overlap, at most one can."""
-    position = bisect_right(chunks.starts, start) - 1
-    if position < 0:
-        return None
-    chunk = chunks.chunks[position]
-    return chunk if end <= chunk["end"] else None
-
-
-def first_boundary(chunks: SourceChunks, low: int, high: int) -> int | None:
-    """The first chunk edge strictly inside ``(low, high)``: where a pair stretching over it is cut."""
-    position = bisect_right(chunks.starts, low) - 1
-    edges = []
-    if position >= 0:
-        edges.append(chunks.chunks[position]["end"])
-    if position + 1 < len(chunks.chunks):
-        edges.append(chunks.starts[position + 1])
-    inside = [edge for edge in edges if low < edge < high]
-    return min(inside) if inside else None
-
-
-def policy_verdict(policy: str, chunks: SourceChunks | None, headings: list[int], check) -> dict:
+def policy_verdict(policy: str, chunks: span_checks.SourceChunks | None, headings: list[int], check) -> dict:
     """Whether one chunk of ``policy`` holds both spans of ``check``; if not, where and why they are cut.
 
     The reason follows from the spans and the policy's rule: a heading between
@@ -672,10 +632,9 @@ def policy_verdict(policy: str, chunks: SourceChunks | None, headings: list[int]
     low = min(instruction.start, qualifier.start)
     high = max(instruction.end, qualifier.end)
     if chunks is not None:
-        holder = holding_chunk(chunks, low, high)
-        if holder is not None:
+        if chunks.holding(low, high):
             return {"same_chunk": True, "split_by": None, "boundary": None}
-    boundary = None if chunks is None else first_boundary(chunks, low, high)
+    boundary = None if chunks is None else chunks.first_edge_inside(low, high)
     position = bisect_right(headings, low)
     if position < len(headings) and headings[position] < high:
         reason = HEADING_REASON
@@ -760,7 +719,7 @@ def scan_report(
     """
     pairs, unpaired = scan_sources(manifest.sources, grammar) if found is None else found
     headings = heading_offsets(manifest.sources, grammar)
-    grouped = {name: source_chunks(index) for name, index in indexes.items()}
+    grouped = {name: span_checks.chunks_by_source(index) for name, index in indexes.items()}
     declared = declared_names(pairs, manifest.span_checks)
     pair_records = []
     for pair, declared_as in zip(pairs, declared):
