@@ -877,11 +877,8 @@ def window_marks(windows: list) -> dict[tuple[str, int], tuple[str, ...]]:
     return {key: tuple(notes) for key, notes in marks.items()}
 
 
-def html_report(result: dict, checks: tuple) -> str:
-    """The whole report as one self-contained page: no script, no external reference, all text escaped."""
-    views = [policy_view(name, result["indexes"][name], checks) for name in chunk_index.POLICY_NAMES]
-    windows = split_windows(result, checks)
-    legend = "".join(f"<li>{escaped(line)}</li>" for line in check_legend(checks))
+def html_page(title: str, extra_css: str, body: list[str]) -> str:
+    """A self-contained page around ``body`` (lines of markup already escaped): the report's head and style."""
     return "\n".join(
         [
             "<!DOCTYPE html>",
@@ -889,10 +886,27 @@ def html_report(result: dict, checks: tuple) -> str:
             "<head>",
             '<meta charset="utf-8">',
             '<meta name="viewport" content="width=device-width, initial-scale=1">',
-            "<title>Chunk boundary report</title>",
-            f"<style>{REPORT_CSS}</style>",
+            f"<title>{html.escape(title)}</title>",
+            f"<style>{REPORT_CSS}{extra_css}</style>",
             "</head>",
             "<body>",
+            *body,
+            "</body>",
+            "</html>",
+            "",
+        ]
+    )
+
+
+def html_report(result: dict, checks: tuple) -> str:
+    """The whole report as one self-contained page: no script, no external reference, all text escaped."""
+    views = [policy_view(name, result["indexes"][name], checks) for name in chunk_index.POLICY_NAMES]
+    windows = split_windows(result, checks)
+    legend = "".join(f"<li>{escaped(line)}</li>" for line in check_legend(checks))
+    return html_page(
+        "Chunk boundary report",
+        "",
+        [
             "<h1>Chunk boundary report</h1>",
             f'<p class="note">{escaped(result["fixture_scope"])}</p>',
             html_table(summary_rows(result)),
@@ -903,10 +917,7 @@ def html_report(result: dict, checks: tuple) -> str:
             '<div class="policies">',
             *(html_policy(view, window_marks(windows[view.name])) for view in views),
             "</div>",
-            "</body>",
-            "</html>",
-            "",
-        ]
+        ],
     )
 
 
@@ -1048,17 +1059,10 @@ def judge_html_report(sources: tuple[dict, ...], checks: tuple, judgement) -> st
     )
     legend = "".join(f"<li>{escaped(line)}</li>" for line in check_legend(checks))
     verdicts = "".join(f"<li>{escaped(line)}</li>" for line in judge.pair_lines(judgement))
-    return "\n".join(
+    return html_page(
+        "Judged chunks beside the lab's policies",
+        ".policies.judged { grid-template-columns: repeat(4, minmax(0, 1fr)); }",
         [
-            "<!DOCTYPE html>",
-            '<html lang="en">',
-            "<head>",
-            '<meta charset="utf-8">',
-            '<meta name="viewport" content="width=device-width, initial-scale=1">',
-            "<title>Judged chunks beside the lab's policies</title>",
-            f"<style>{REPORT_CSS}.policies.judged {{ grid-template-columns: repeat(4, minmax(0, 1fr)); }}</style>",
-            "</head>",
-            "<body>",
             f"<h1>{escaped(visible(judgement.name))} beside the lab's policies</h1>",
             f'<p class="note">{escaped(visible(judge.located_line(judgement)))}</p>',
             f"<table><thead><tr>{header}</tr></thead><tbody>{body}</tbody></table>",
@@ -1071,8 +1075,5 @@ def judge_html_report(sources: tuple[dict, ...], checks: tuple, judgement) -> st
             *(html_policy(view) for view in views),
             html_judged(sources, checks, judgement),
             "</div>",
-            "</body>",
-            "</html>",
-            "",
-        ]
+        ],
     )
