@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import hashlib
 import io
 import json
 import os
@@ -130,6 +131,20 @@ def fixture_result() -> dict:
     return span_checks.build_result(
         manifest.sources, check.source_id, check.instruction.as_list(), check.qualifier.as_list()
     )
+
+
+def loaded_source(text: str, source_id: str = "page", title: str | None = None) -> dict:
+    """A source as the loader hands it to the builder (the seven fields plus ``text``) holding ``text``."""
+    return {
+        "source_id": source_id,
+        "path": f"docs/{source_id}.md",
+        "title": source_id if title is None else title,
+        "sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),
+        "version": "1.0",
+        "url": f"local:docs/{source_id}.md",
+        "fact_status": "test text",
+        "text": text,
+    }
 
 
 def reforge_index(index: dict) -> dict:

@@ -20,7 +20,7 @@ import span_checks
 import validate
 from errors import IngestionError
 from load_documents import load_manifest
-from tests.support import LabTestCase, reforge_index, run_lab
+from tests.support import LabTestCase, loaded_source, reforge_index, run_lab
 
 SIMPLE_TEXT = "# Use\nOne.\n\nTwo.\n"
 # Front matter, text before the first heading, and a fence holding a "#" comment and a blank line.
@@ -28,20 +28,6 @@ BLOCKS_PAGE = (
     "---\ntitle: Copies\n---\nStart here.\n\n# Save\nCall save_copy(path, text).\n\n"
     "```sh\n# not a heading\n\nls\n```\n\n!!! warning\n    It refuses an existing path.\n"
 )
-
-
-def source(text: str, source_id: str = "page") -> dict:
-    """A loaded source (the seven fields plus text) holding ``text``."""
-    return {
-        "source_id": source_id,
-        "path": f"docs/{source_id}.md",
-        "title": source_id,
-        "sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),
-        "version": "1.0",
-        "url": f"local:docs/{source_id}.md",
-        "fact_status": "test text",
-        "text": text,
-    }
 
 
 def call(argv: list[str]) -> tuple[int, str, str]:
@@ -60,7 +46,7 @@ def call(argv: list[str]) -> tuple[int, str, str]:
 
 class Identity(LabTestCase):
     def test_the_same_text_under_two_grammars_gives_other_chunk_and_index_ids(self):
-        sources = [source(SIMPLE_TEXT)]
+        sources = [loaded_source(SIMPLE_TEXT)]
         for name in chunk_index.POLICY_NAMES:
             with self.subTest(policy=name):
                 lesson = chunk_index.build_index(chunk_index.policy_config(name), sources)
@@ -130,7 +116,7 @@ class BlocksResultForgeries(LabTestCase):
     def setUp(self):
         super().setUp()
         configs = chunk_index.manifest_configs("blocks", (("heading-aware", 60),))
-        self.result = span_checks.build_checked_result([source(BLOCKS_PAGE)], (), configs)
+        self.result = span_checks.build_checked_result([loaded_source(BLOCKS_PAGE)], (), configs)
 
     def refusal(self, mutate) -> IngestionError:
         forged = copy.deepcopy(self.result)
@@ -178,9 +164,11 @@ class BlocksResultForgeries(LabTestCase):
 
     def test_indexes_of_two_grammars_in_one_result_are_refused(self):
         # On a plain text the lesson's paragraph index validates on its own, so only the mix is wrong.
-        result = span_checks.build_checked_result([source(SIMPLE_TEXT)], (), chunk_index.manifest_configs("blocks"))
+        result = span_checks.build_checked_result(
+            [loaded_source(SIMPLE_TEXT)], (), chunk_index.manifest_configs("blocks")
+        )
         result["indexes"]["paragraph"] = chunk_index.build_index(
-            chunk_index.policy_config("paragraph"), [source(SIMPLE_TEXT)]
+            chunk_index.policy_config("paragraph"), [loaded_source(SIMPLE_TEXT)]
         )
         with self.assertRaises(IngestionError) as caught:
             validate.validate_result(result)
@@ -191,22 +179,22 @@ class BlocksResultForgeries(LabTestCase):
 class SharedReading(LabTestCase):
     def test_one_reading_serves_every_index_of_a_build_but_never_another_text(self):
         cache: dict = {}
-        first = chunk_index.document_sections_once(source(SIMPLE_TEXT), "blocks", cache)
-        self.assertIs(chunk_index.document_sections_once(source(SIMPLE_TEXT), "blocks", cache), first)
+        first = chunk_index.document_sections_once(loaded_source(SIMPLE_TEXT), "blocks", cache)
+        self.assertIs(chunk_index.document_sections_once(loaded_source(SIMPLE_TEXT), "blocks", cache), first)
         # Same source id, other text (a forged document in one saved index): read again.
-        edited = chunk_index.document_sections_once(source(SIMPLE_TEXT + "Three.\n"), "blocks", cache)
+        edited = chunk_index.document_sections_once(loaded_source(SIMPLE_TEXT + "Three.\n"), "blocks", cache)
         self.assertEqual([block.end for block in edited[0].blocks], [11, 24])
         # Same text, other grammar: its own reading.
-        self.assertIsNot(chunk_index.document_sections_once(source(SIMPLE_TEXT), "lesson", cache), first)
+        self.assertIsNot(chunk_index.document_sections_once(loaded_source(SIMPLE_TEXT), "lesson", cache), first)
 
     def test_a_result_with_one_other_text_is_refused_though_readings_are_shared(self):
         # A self-consistent heading-aware index of a longer text: had the fixed-char reading been reused
         # for it, its rebuilt spans would differ (index_mismatch); read afresh, it re-derives, and only
         # the comparison of documents across the result refuses it.
         configs = chunk_index.manifest_configs("blocks")
-        result = span_checks.build_checked_result([source(SIMPLE_TEXT)], (), configs)
+        result = span_checks.build_checked_result([loaded_source(SIMPLE_TEXT)], (), configs)
         edited = SIMPLE_TEXT.replace("Two.", "Two and a half.")
-        result["indexes"]["heading-aware"] = chunk_index.build_index(configs["heading-aware"], [source(edited)])
+        result["indexes"]["heading-aware"] = chunk_index.build_index(configs["heading-aware"], [loaded_source(edited)])
         with self.assertRaises(IngestionError) as caught:
             validate.validate_result(result)
         self.assertEqual(caught.exception.code, "documents_mismatch")
@@ -216,7 +204,7 @@ class ManifestSettings(LabTestCase):
     def write_manifest(self, extra: dict, text: str = SIMPLE_TEXT) -> Path:
         (self.folder / "docs").mkdir(exist_ok=True)
         (self.folder / "docs" / "page.md").write_text(text, encoding="utf-8")
-        entry = {key: value for key, value in source(text).items() if key != "text"}
+        entry = {key: value for key, value in loaded_source(text).items() if key != "text"}
         return self.write_json("manifest.json", {"sources": [entry], **extra})
 
     def test_grammar_and_sizes_are_read(self):
@@ -351,7 +339,7 @@ class UserSizesEndToEnd(LabTestCase):
         # One end-to-end run through a subprocess, as a user types it.
         (self.folder / "docs").mkdir()
         (self.folder / "docs" / "copies.md").write_bytes(b"\xef\xbb\xbf" + BLOCKS_PAGE.replace("\n", "\r\n").encode())
-        entry = {key: value for key, value in source(BLOCKS_PAGE, "copies").items() if key != "text"}
+        entry = {key: value for key, value in loaded_source(BLOCKS_PAGE, "copies").items() if key != "text"}
         entry["sha256"] = hashlib.sha256((self.folder / "docs" / "copies.md").read_bytes()).hexdigest()
         check = {
             "name": "save-refuses-existing",

@@ -15,7 +15,7 @@ import chunk_index
 import markdown_grammar
 from errors import IngestionError
 from load_documents import load_manifest
-from tests.support import LabTestCase
+from tests.support import LabTestCase, loaded_source
 
 TITLE = "Guide"
 
@@ -40,17 +40,8 @@ def block_spans(text: str) -> list[tuple]:
 
 
 def source(text: str, source_id: str = "guide") -> dict:
-    """A loaded source (seven fields plus text) holding ``text``."""
-    return {
-        "source_id": source_id,
-        "path": f"docs/{source_id}.md",
-        "title": TITLE,
-        "sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),
-        "version": "1.0",
-        "url": "local:docs/guide.md",
-        "fact_status": "test text",
-        "text": text,
-    }
+    """A loaded source holding ``text``, titled ``TITLE``."""
+    return loaded_source(text, source_id, TITLE)
 
 
 class FrontMatter(unittest.TestCase):
