@@ -48,6 +48,11 @@ from summary import NO_SPAN_CHECKS
 # sources, yet bounded so a runaway file is refused before it is read.
 MAX_CHUNKS_BYTES = 256 << 20
 MAX_CHUNK_LINES = 500_000
+# How many judged chunks may hold one character of a source. Overlapping
+# splitters hold each character in two or three chunks; a file far deeper
+# than this would make every pair's context search look at every holder of
+# its instruction times every chunk near its qualifier, so it is refused up front.
+MAX_OVERLAP_DEPTH = 64
 JUDGE_VERSION = 1
 
 STATES = ("exact_offset", "exact_order", "exact_unique", "modulo_whitespace", "ambiguous", "not_found")
@@ -622,6 +627,23 @@ def depth_stretches(text_length: int, spans: list[tuple[int, int]]) -> list[tupl
     return stretches
 
 
+def require_bounded_overlap(chunks: list[dict], where: str) -> None:
+    """Refuse judged chunks of which more than ``MAX_OVERLAP_DEPTH`` hold one character of a source."""
+    by_source: dict[str, list[tuple[int, int]]] = {}
+    for chunk in chunks:
+        by_source.setdefault(chunk["source_id"], []).append((chunk["start"], chunk["end"]))
+    for source_id, spans in by_source.items():
+        deepest = max(depth_stretches(0, spans), key=lambda stretch: stretch[2], default=(0, 0, 0))
+        if deepest[2] > MAX_OVERLAP_DEPTH:
+            raise IngestionError(
+                "judge_overlap_too_deep",
+                where,
+                f"{deepest[2]:,} chunks hold offset {deepest[0]:,} of {printable(source_id)}; at most "
+                f"{MAX_OVERLAP_DEPTH} may hold one character (a sliding window of stride 1/{MAX_OVERLAP_DEPTH} "
+                "of its width, or the same chunk repeated)",
+            )
+
+
 def non_whitespace(text: str, start: int, end: int) -> int:
     """Characters of ``text[start:end]`` that are not whitespace: ``non_whitespace("a b\\n", 0, 4)`` -> 2."""
     return sum(map(len, text[start:end].split()))
@@ -803,6 +825,7 @@ def judge_chunks(chunks_path: Path, manifest, name: str | None = None) -> Judgem
     records = read_chunk_records(chunks_path, manifest.sources, manifest.folder)
     locations = locate_chunks(records, manifest.sources)
     judged = judged_chunks(locations, manifest.sources, grammar)
+    require_bounded_overlap(judged, printable(str(chunks_path)))
     label = name if name is not None else chunks_path.name
     missing = unlocated_counts(locations)
     configs = chunk_index.manifest_configs(grammar, manifest.policy_sizes)

@@ -796,3 +796,20 @@ class JudgeEndToEndTest(JudgeTestCase):
         path = self.write_chunks(langchain_records(with_start=True))
         judgement = judge.judge_chunks(path, manifest)
         self.assertEqual(judgement.counts["exact_offset"], 7)
+
+
+class OverlapBoundTest(JudgeTestCase):
+    """A file far deeper in overlap than any splitter writes is refused up front, before the context search."""
+
+    def records(self, copies: int) -> list[dict]:
+        # "Call save_copy(path, text)" is [51, 77) of aster-copy-v1 (the spec's instruction span).
+        return [{"source_id": V1, "text": "Call save_copy(path, text)", "start": 51, "end": 77}] * copies
+
+    def test_as_many_chunks_as_the_bound_on_one_character_are_judged(self) -> None:
+        judged = self.judge_json(self.write_chunks(self.records(judge.MAX_OVERLAP_DEPTH)))
+        self.assertEqual(judged["located"]["exact_offset"], judge.MAX_OVERLAP_DEPTH)
+
+    def test_one_more_is_refused_naming_the_depth_and_the_offset(self) -> None:
+        line = self.refusal(self.write_chunks(self.records(judge.MAX_OVERLAP_DEPTH + 1)))
+        self.assertTrue(line.startswith("error: judge_overlap_too_deep: "), line)
+        self.assertIn(f"{judge.MAX_OVERLAP_DEPTH + 1} chunks hold offset 51 of aster-copy-v1", line)
