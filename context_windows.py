@@ -38,6 +38,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 from errors import printable
+from span_checks import ReachingSpans
 
 CONTEXT_WINDOWS = (0, 1, 2, 3)  # k neighbouring chunks on each side
 SECTION = "section"
@@ -95,7 +96,7 @@ class SourceIndex:
     chunks: list[dict]
     by_start: list[tuple[int, int]]  # (start, position), sorted
     starts: list[int]
-    longest: int
+    reaching: ReachingSpans
     sections: dict[str, list[int]]  # section_id -> positions
     section_unions: dict[str, Merged]
     section_chars: dict[str, int]
@@ -117,7 +118,7 @@ def source_indexes(chunks: list[dict]) -> dict[str, SourceIndex]:
             chunks=group,
             by_start=by_start,
             starts=[start for start, _ in by_start],
-            longest=max(chunk["end"] - chunk["start"] for chunk in group),
+            reaching=ReachingSpans([(group[position]["start"], group[position]["end"]) for _, position in by_start]),
             sections=sections,
             section_unions={
                 section_id: merged((group[p]["start"], group[p]["end"]) for p in positions)
@@ -132,14 +133,8 @@ def source_indexes(chunks: list[dict]) -> dict[str, SourceIndex]:
 
 
 def touching(index: SourceIndex, start: int, end: int) -> list[int]:
-    """Positions of the chunks that overlap ``[start, end)`` (found by start, bounded by the longest chunk)."""
-    first = bisect_right(index.starts, start - index.longest)
-    last = bisect_left(index.starts, end)
-    return [
-        position
-        for _, position in index.by_start[first:last]
-        if index.chunks[position]["end"] > start and index.chunks[position]["start"] < end
-    ]
+    """Positions of the chunks that overlap ``[start, end)``: starting before its end, reaching past its start."""
+    return [index.by_start[found][1] for found in index.reaching.reaching(bisect_left(index.starts, end), start)]
 
 
 def qualifier_helpers(index: SourceIndex, start: int, end: int, section_id: str | None) -> list[int] | None:

@@ -690,22 +690,16 @@ def coverage(sources: tuple[dict, ...], chunks: list[dict]) -> dict:
 
 
 class SpanHolders:
-    """The chunks of one source that hold a span, found without walking every chunk.
-
-    A chunk holding ``[s, e)`` starts at or before ``s`` and no earlier than
-    ``e`` minus the longest chunk, so only that stretch of the start-sorted
-    chunks is looked at.
-    """
+    """The chunks of one source that hold a span: those starting at or before it that reach its end."""
 
     def __init__(self, chunks: list[dict]) -> None:
         self.chunks = sorted(chunks, key=lambda chunk: (chunk["start"], chunk["order"]))
         self.starts = [chunk["start"] for chunk in self.chunks]
-        self.longest = max((chunk["end"] - chunk["start"] for chunk in self.chunks), default=0)
+        self.ends = span_checks.ReachingSpans([(chunk["start"], chunk["end"]) for chunk in self.chunks])
 
     def holding(self, start: int, end: int) -> list[dict]:
-        first = bisect_left(self.starts, end - self.longest)
-        last = bisect_right(self.starts, start)
-        return [chunk for chunk in self.chunks[first:last] if span_checks.chunk_holds(chunk, start, end)]
+        positions = self.ends.reaching(bisect_right(self.starts, start), end - 1)
+        return [self.chunks[position] for position in positions]
 
 
 def pair_verdicts(chunks: list[dict], checks: tuple, unlocated: dict[str, int]) -> list[dict]:

@@ -68,6 +68,47 @@ class SourceChunks(namedtuple("SourceChunks", ("chunks", "starts", "ends", "orde
         return min(candidates, default=None)
 
 
+class ReachingSpans:
+    """Spans sorted by start, and the largest end over each stretch of them, to find the spans that reach a point.
+
+    Another chunker's chunks may overlap and differ in length, so neither a
+    bisection on starts nor one on ends finds the chunks holding a span. A look
+    back bounded by the longest chunk degrades to every chunk once one chunk
+    spans a page; descending a tree of maximum ends visits only the stretches
+    that hold a span reaching the point, so a lookup costs its answer times a
+    logarithm. ``ReachingSpans([(0, 9), (2, 4), (5, 6)]).reaching(3, 4)`` ->
+    ``[0, 2]`` (the ends 9 and 6 pass 4; the end 4 does not).
+    """
+
+    def __init__(self, spans: list[tuple[int, int]]) -> None:
+        size = 1
+        while size < len(spans):
+            size *= 2
+        tree = [-1] * (2 * size)
+        tree[size : size + len(spans)] = [end for _, end in spans]
+        for node in range(size - 1, 0, -1):
+            tree[node] = max(tree[2 * node], tree[2 * node + 1])
+        self.size = size
+        self.tree = tree
+
+    def reaching(self, count: int, point: int) -> list[int]:
+        """Positions, ascending, among the first ``count`` spans, of those whose end is past ``point``."""
+        found = []
+        stack = [(1, 0, self.size)]
+        while stack:
+            node, low, high = stack.pop()
+            if low >= count or self.tree[node] <= point:
+                continue
+            if high - low == 1:
+                found.append(low)
+                continue
+            middle = (low + high) // 2
+            # The right half goes on the stack first, so the left is taken first and positions ascend.
+            stack.append((2 * node + 1, middle, high))
+            stack.append((2 * node, low, middle))
+        return found
+
+
 def source_chunks(chunks: list[dict]) -> SourceChunks:
     """``chunks`` (one source's, in index order) ready for lookups."""
     starts = tuple(chunk["start"] for chunk in chunks)

@@ -86,6 +86,60 @@ class SourceChunkLookups(unittest.TestCase):
                     )
 
 
+class OverlappingChunkLookups(unittest.TestCase):
+    """Lookups over another chunker's chunks (overlapping, of any length) equal their definitions."""
+
+    def random_spans(self, rng: random.Random) -> list[tuple[int, int]]:
+        spans = []
+        for _ in range(rng.randrange(0, 30)):
+            start = rng.randrange(0, 200)
+            # Mostly short chunks, now and then one that spans most of the page.
+            spans.append((start, start + (rng.randrange(1, 200) if rng.random() < 0.1 else rng.randrange(1, 20))))
+        return sorted(spans)
+
+    def test_reaching_equals_a_look_at_every_span(self):
+        rng = random.Random(7)
+        for _ in range(400):
+            spans = self.random_spans(rng)
+            reaching = span_checks.ReachingSpans(spans)
+            for _ in range(10):
+                count, point = rng.randrange(0, len(spans) + 1), rng.randrange(0, 220)
+                expected = [position for position, (_, end) in enumerate(spans[:count]) if end > point]
+                self.assertEqual(reaching.reaching(count, point), expected, (spans, count, point))
+
+    def test_judge_holders_and_context_touching_equal_their_definitions(self):
+        import context_windows
+        import judge
+
+        rng = random.Random(11)
+        for _ in range(200):
+            spans = self.random_spans(rng)
+            if not spans:
+                continue
+            chunks = [
+                {"source_id": "s", "order": order, "start": start, "end": end, "section_id": "x"}
+                for order, (start, end) in enumerate(rng.sample(spans, len(spans)))
+            ]
+            holders = judge.SpanHolders(chunks)
+            index = context_windows.source_indexes(chunks)["s"]
+            for _ in range(10):
+                start = rng.randrange(0, 210)
+                end = start + rng.randrange(1, 30)
+                by_start = sorted(chunks, key=lambda chunk: (chunk["start"], chunk["order"]))
+                self.assertEqual(
+                    holders.holding(start, end),
+                    [chunk for chunk in by_start if chunk["start"] <= start and end <= chunk["end"]],
+                )
+                self.assertEqual(
+                    sorted(context_windows.touching(index, start, end)),
+                    sorted(
+                        position
+                        for position, chunk in enumerate(index.chunks)
+                        if chunk["start"] < end and start < chunk["end"]
+                    ),
+                )
+
+
 class SweepLookups(unittest.TestCase):
     def test_keeps_pair_equals_a_look_at_every_chunk(self):
         generator = random.Random(8)
