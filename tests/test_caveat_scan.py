@@ -15,11 +15,11 @@ import hashlib
 import io
 import json
 import os
+from pathlib import Path
 from unittest import mock
 
 import caveat_scan
 import chunk_index
-import markdown_grammar
 import run
 import span_checks
 from load_documents import Span, SpanCheck, load_manifest
@@ -596,34 +596,29 @@ close_widget(name)  # never call it twice
 """
 
 
+def write_widget_manifest(test: LabTestCase, page: str, settings: dict | None = None) -> Path:
+    """``page`` pinned as ``docs/widget.md`` in ``test``'s folder, in a manifest with no span checks; its path."""
+    data = page.encode("utf-8")
+    (test.folder / "docs").mkdir()
+    (test.folder / "docs" / "widget.md").write_bytes(data)
+    source = {
+        "source_id": "widget",
+        "path": "docs/widget.md",
+        "title": "widget",
+        "sha256": hashlib.sha256(data).hexdigest(),
+        "version": "1.0",
+        "url": "local:docs/widget.md",
+        "fact_status": "written for the test",
+    }
+    return test.write_json("manifest.json", {**(settings or {}), "sources": [source], "span_checks": []})
+
+
 class BlocksDocsEndToEndTest(LabTestCase):
     """A docs folder read with the block grammar: admonitions after instructions, scanned, declared, measured."""
 
     def setUp(self) -> None:
         super().setUp()
-        if "blocks" not in markdown_grammar.GRAMMARS:
-            self.skipTest("the block grammar has not landed on this branch")
-        (self.folder / "docs").mkdir()
-        data = BLOCKS_PAGE.encode("utf-8")
-        (self.folder / "docs" / "widget.md").write_bytes(data)
-        self.manifest = self.write_json(
-            "manifest.json",
-            {
-                "markdown": "blocks",
-                "sources": [
-                    {
-                        "source_id": "widget",
-                        "path": "docs/widget.md",
-                        "title": "widget",
-                        "sha256": hashlib.sha256(data).hexdigest(),
-                        "version": "1.0",
-                        "url": "local:docs/widget.md",
-                        "fact_status": "written for the test",
-                    }
-                ],
-                "span_checks": [],
-            },
-        )
+        self.manifest = write_widget_manifest(self, BLOCKS_PAGE, {"markdown": "blocks"})
 
     def test_scan_add_checks_build_validate_context(self) -> None:
         code, out, err = main_quietly("scan", "--json", "--manifest", str(self.manifest))
@@ -665,19 +660,7 @@ class LongListsTest(LabTestCase):
             f"This call refuses a name that is already open.\n"
             for number in range(23)
         )
-        data = page.encode("utf-8")
-        (self.folder / "docs").mkdir()
-        (self.folder / "docs" / "widget.md").write_bytes(data)
-        source = {
-            "source_id": "widget",
-            "path": "docs/widget.md",
-            "title": "widget",
-            "sha256": hashlib.sha256(data).hexdigest(),
-            "version": "1.0",
-            "url": "local:docs/widget.md",
-            "fact_status": "written for the test",
-        }
-        manifest = self.write_json("manifest.json", {"sources": [source], "span_checks": []})
+        manifest = write_widget_manifest(self, page)
         code, out, err = main_quietly("scan", "--json", "--manifest", str(manifest))
         self.assertEqual((code, err), (0, ""))
         self.assertEqual(len(json.loads(out)["pairs"]), 23)
