@@ -22,7 +22,7 @@ import markdown_grammar
 import run
 from errors import IngestionError
 from indented_json import saved_json_bytes, saved_json_pieces
-from tests.support import ROOT, LabTestCase, fixture_result, run_lab
+from tests.support import ROOT, LabTestCase, fixture_result, loaded_source, run_lab
 
 # Characters where the rules are easy to get wrong: newlines, whitespace that
 # str.strip() removes (vertical tab, form feed, the C1 next-line, separators,
@@ -93,16 +93,7 @@ class HeadingScanTest(unittest.TestCase):
 
 
 def tiny_source(source_id: str, text: str) -> dict:
-    return {
-        "source_id": source_id,
-        "path": f"docs/{source_id}.md",
-        "title": source_id,
-        "sha256": "0" * 64,
-        "version": "1.0",
-        "url": "https://example.invalid/x",
-        "fact_status": "synthetic",
-        "text": text,
-    }
+    return loaded_source(text, source_id)
 
 
 SOURCES = [
