@@ -92,6 +92,33 @@ class HeadingScanTest(unittest.TestCase):
         self.assertEqual([section.title for section in markdown_grammar.heading_sections(text)], ["B"])
 
 
+class SlicesAndLinesTest(unittest.TestCase):
+    """Fixed-width slices cut in one pass, and line numbers carried from chunk to chunk, as the spec says."""
+
+    def test_random_texts_slice_as_the_plain_rule_says(self) -> None:
+        rng = random.Random(11)
+        for text in random_texts(13, 3000):
+            start = rng.randint(0, len(text))
+            end = rng.randint(start, len(text))
+            width = rng.randint(1, 7)
+            # The spec's rule: a slice every ``width`` characters from start, blank slices dropped.
+            expected = [
+                (at, min(at + width, end)) for at in range(start, end, width) if text[at : min(at + width, end)].strip()
+            ]
+            with self.subTest(text=text, start=start, end=end, width=width):
+                self.assertEqual(chunk_index.fixed_char_spans(text, start, end, width), expected)
+
+    def test_line_numbers_count_the_newlines_before_each_end(self) -> None:
+        configs = [chunk_index.policy_config(name, size) for name in chunk_index.POLICY_NAMES for size in (None, 3)]
+        for number, text in enumerate(random_texts(17, 400)):
+            text = "# T\n" + text
+            for config in configs:
+                for chunk in chunk_index.build_index(config, [loaded_source(text)])["chunks"]:
+                    with self.subTest(text=text, config=config, start=chunk["start"]):
+                        self.assertEqual(chunk["start_line"], text.count("\n", 0, chunk["start"]) + 1)
+                        self.assertEqual(chunk["end_line"], text.count("\n", 0, chunk["end"] - 1) + 1)
+
+
 def tiny_source(source_id: str, text: str) -> dict:
     return loaded_source(text, source_id)
 
