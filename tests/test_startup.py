@@ -8,14 +8,17 @@ import re
 import subprocess
 import sys
 
+import commands
 import run
 from markdown_grammar import LazyPattern
 from tests.support import ROOT, LabTestCase
 
 # Modules only other commands use; the main job must not pay for importing them.
 LAZY_MODULES = (
+    "argparse",
     "boundary_view",
     "caveat_scan",
+    "commands",
     "context_windows",
     "judge",
     "reembed",
@@ -32,8 +35,8 @@ class QuickParser(LabTestCase):
     def quick_namespace(self, arguments: list[str]):
         """The quick parser's namespace for ``arguments``, or ``None`` when it hands them on."""
         try:
-            return vars(run.build_parser(quick=True).parse_args(arguments))
-        except run.FullParserNeeded:
+            return vars(commands.build_parser(quick=True).parse_args(arguments))
+        except commands.FullParserNeeded:
             return None
 
     def test_main_job_command_lines_parse_as_the_full_parser_parses_them(self):
@@ -50,7 +53,7 @@ class QuickParser(LabTestCase):
             with self.subTest(arguments=arguments):
                 quick = self.quick_namespace(arguments)
                 self.assertIsNotNone(quick)
-                self.assertEqual(quick, vars(run.build_parser().parse_args(arguments)))
+                self.assertEqual(quick, vars(commands.build_parser().parse_args(arguments)))
 
     def test_a_command_help_or_a_mistake_goes_to_the_full_parser(self):
         cases = [
@@ -82,7 +85,7 @@ class QuickParser(LabTestCase):
         for arguments in cases:
             with self.subTest(arguments=arguments):
                 self.assertEqual(
-                    vars(run.main_job_arguments(arguments)), vars(run.build_parser().parse_args(arguments))
+                    vars(run.main_job_arguments(arguments)), vars(commands.build_parser().parse_args(arguments))
                 )
 
     def test_anything_but_the_plain_form_is_left_to_the_parser(self):
@@ -105,8 +108,8 @@ class QuickParser(LabTestCase):
                 self.assertIsNone(run.main_job_arguments(arguments))
 
     def test_every_command_is_named_in_the_quick_parser_in_the_full_parsers_order(self):
-        quick = run.build_parser(quick=True)._subparsers._group_actions[0].choices
-        full = run.build_parser()._subparsers._group_actions[0].choices
+        quick = commands.build_parser(quick=True)._subparsers._group_actions[0].choices
+        full = commands.build_parser()._subparsers._group_actions[0].choices
         self.assertEqual(list(quick), list(full))
 
 
@@ -133,7 +136,7 @@ class LazyPatterns(LabTestCase):
 
 
 class MainJobImports(LabTestCase):
-    """The main job imports neither the other commands' modules nor their help's ``textwrap``."""
+    """The main job imports neither the other commands (``commands``) nor their modules, parsers or help."""
 
     def test_the_main_job_leaves_the_other_commands_modules_unimported(self):
         output = self.folder / "result.json"
