@@ -933,7 +933,7 @@ def parsed_command_line(arguments: list[str]) -> argparse.Namespace | None:
 def misplaced_options(args: argparse.Namespace) -> list[str]:
     """Main-job options given with a command that does not read them, which would drop them silently."""
     readers = {
-        None: {"output", "html", "manifest"},
+        None: {"output", "html", "manifest"},  # the main job
         run_show: {"manifest"},
         run_sweep: {"manifest"},
         run_validate: {"manifest"},

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import re
@@ -11,7 +12,7 @@ import sys
 import commands
 import run
 from markdown_grammar import LazyPattern
-from tests.support import ROOT, LabTestCase
+from tests.support import MANIFEST, ROOT, LabTestCase, run_lab
 
 # Modules only other commands use; the main job must not pay for importing them.
 LAZY_MODULES = (
@@ -111,6 +112,37 @@ class QuickParser(LabTestCase):
         quick = commands.build_parser(quick=True)._subparsers._group_actions[0].choices
         full = commands.build_parser()._subparsers._group_actions[0].choices
         self.assertEqual(list(quick), list(full))
+
+
+class CommandsModule(LabTestCase):
+    """The command line's two halves: ``run.py`` runs the main job, ``commands.py`` parses everything else."""
+
+    def test_the_main_job_spelled_for_the_parser_still_writes_the_reference(self):
+        reference = (ROOT / "expected-result.json").read_bytes()
+        output = str(self.folder / "result.json")
+        cases = [
+            ["--output=" + output],
+            ["--out", output],
+            ["--manifest", str(MANIFEST), "--output=" + output, "--html=" + str(self.folder / "report.html")],
+        ]
+        for arguments in cases:
+            with self.subTest(arguments=arguments):
+                # None of these is the plain form, so commands.py parses them and run.py runs its own main job.
+                self.assertIsNone(run.main_job_arguments(arguments))
+                completed = run_lab(*arguments)
+                self.assertEqual(completed.returncode, 0, completed.stderr)
+                self.assertEqual((self.folder / "result.json").read_bytes(), reference)
+                (self.folder / "result.json").unlink()
+
+    def test_neither_commands_nor_command_basics_imports_run(self):
+        # Run as a script, run.py is __main__: an import of run would load a second copy of it.
+        forbidden = {"command_basics": {"run", "commands"}, "commands": {"run"}}
+        for module, names in forbidden.items():
+            tree = ast.parse((ROOT / f"{module}.py").read_text(encoding="utf-8"))
+            imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+            imported |= {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+            with self.subTest(module=module):
+                self.assertFalse(imported & names, imported & names)
 
 
 class LazyPatterns(LabTestCase):
