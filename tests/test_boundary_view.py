@@ -20,9 +20,9 @@ from unittest import mock
 
 import boundary_view
 import chunk_index
-import run
 import span_checks
 import summary
+from indented_json import saved_json_bytes
 from load_documents import Span, SpanCheck, load_manifest
 from tests.support import MANIFEST, ROOT, RUN_PY, LabTestCase, run_lab
 
@@ -350,7 +350,7 @@ class HtmlReportTest(LabTestCase):
 
     def test_report_marks_the_two_spans(self) -> None:
         page = boundary_view.html_report(
-            run.span_checks.build_result(*fixture_inputs()), load_manifest(MANIFEST).span_checks
+            span_checks.build_result(*fixture_inputs()), load_manifest(MANIFEST).span_checks
         )
         instruction = f'<mark class="instruction">{V1_TEXT[51:77]}</mark>'
         qualifier = f'<mark class="qualifier">{V1_TEXT[131:171]}</mark>'
@@ -423,7 +423,7 @@ class StorageGrowthTest(unittest.TestCase):
         self.assertEqual(growth.chunk_count, 2)
         self.assertEqual(growth.mean_chunk_chars, 3.0)
         self.assertEqual(growth.source_bytes, 11)
-        self.assertEqual(growth.index_bytes, len(run.saved_json_bytes(index)))
+        self.assertEqual(growth.index_bytes, len(saved_json_bytes(index)))
         self.assertEqual(growth.ratio, growth.index_bytes / 11)
 
     def test_source_bytes_count_utf8_not_characters(self) -> None:
@@ -486,8 +486,8 @@ class SavedIndexSizesTest(unittest.TestCase):
         for checks in (load_manifest(ROOT / "manifest.json").span_checks, ()):
             with self.subTest(checks=len(checks)):
                 result = span_checks.build_checked_result(sources, checks)
-                expected = {name: len(run.saved_json_bytes(index)) for name, index in result["indexes"].items()}
-                self.assertEqual(summary.saved_index_sizes(run.saved_json_bytes(result)), expected)
+                expected = {name: len(saved_json_bytes(index)) for name, index in result["indexes"].items()}
+                self.assertEqual(summary.saved_index_sizes(saved_json_bytes(result)), expected)
 
     def test_bytes_laid_out_otherwise_give_no_sizes(self) -> None:
         result = span_checks.build_checked_result(load_manifest(ROOT / "manifest.json").sources, ())

@@ -20,6 +20,7 @@ from unittest import mock
 
 import caveat_scan
 import chunk_index
+import commands
 import run
 import span_checks
 from load_documents import Span, SpanCheck, load_manifest
@@ -444,7 +445,7 @@ class AddChecksTest(LabTestCase):
     def test_add_checks_needs_a_named_manifest(self) -> None:
         # Without --manifest the lab falls back to the lesson's fixture; adding to it would move the reference.
         before = MANIFEST.read_bytes()
-        with mock.patch.object(run, "add_scanned_checks") as add:
+        with mock.patch.object(commands, "add_scanned_checks") as add:
             code, out, err = main_quietly("scan", "--add-checks")
         self.assertEqual(code, 2)
         self.assertEqual(

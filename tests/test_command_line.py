@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 
-import run
+import commands
+from command_basics import LAB_VERSION
 from errors import IngestionError, UsageError, one_line
 from tests.support import ROOT, LabTestCase, run_lab
 
@@ -65,7 +66,7 @@ class HelpAndVersion(LabTestCase):
     def test_version(self):
         completed = run_lab("--version")
         self.assertEqual(completed.returncode, 0)
-        self.assertEqual(completed.stdout, f"run.py (chunk-boundary lab) {run.LAB_VERSION}\n")
+        self.assertEqual(completed.stdout, f"run.py (chunk-boundary lab) {LAB_VERSION}\n")
 
     def test_help_and_version_on_a_full_stdout_are_refused(self):
         for args in (["--version"], ["--help"], ["pin", "--help"]):
@@ -96,12 +97,12 @@ class HelpAndVersion(LabTestCase):
                 self.assertIn("2  usage", completed.stdout)
 
     def test_each_command_is_added_by_its_own_function(self):
-        parser = run.build_parser()
-        commands = parser._subparsers._group_actions[0].choices
+        parser = commands.build_parser()
+        names = parser._subparsers._group_actions[0].choices
         self.assertEqual(
-            list(commands), ["validate", "show", "diff", "export", "pin", "sweep", "scan", "context", "judge"]
+            list(names), ["validate", "show", "diff", "export", "pin", "sweep", "scan", "context", "judge"]
         )
-        self.assertEqual(len(run.COMMANDS), len(commands))
+        self.assertEqual(len(commands.COMMANDS), len(names))
 
 
 class OneInertLine(LabTestCase):

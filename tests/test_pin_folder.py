@@ -16,6 +16,7 @@ import shutil
 import unittest
 from pathlib import Path
 
+import command_basics
 import markdown_grammar
 import run
 import source_pins
@@ -418,8 +419,8 @@ class WhichManifestTests(FolderTestCase):
                 self.assertTrue(stderr.startswith("note: manifest.json in the current folder is not used"), stderr)
 
     def test_no_note_beside_run_py_or_in_a_folder_without_a_manifest(self) -> None:
-        self.assertIsNone(run.unused_manifest_note(ROOT))
-        self.assertIsNone(run.unused_manifest_note(self.folder))
+        self.assertIsNone(command_basics.unused_manifest_note(ROOT))
+        self.assertIsNone(command_basics.unused_manifest_note(self.folder))
 
     def test_a_given_manifest_is_named_as_typed(self) -> None:
         self.write_site()

@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import re
 import subprocess
 import sys
 
+import commands
 import run
 from markdown_grammar import LazyPattern
-from tests.support import ROOT, LabTestCase
+from tests.support import MANIFEST, ROOT, LabTestCase, run_lab
 
 # Modules only other commands use; the main job must not pay for importing them.
 LAZY_MODULES = (
+    "argparse",
     "boundary_view",
     "caveat_scan",
+    "commands",
     "context_windows",
     "judge",
     "reembed",
@@ -32,8 +36,8 @@ class QuickParser(LabTestCase):
     def quick_namespace(self, arguments: list[str]):
         """The quick parser's namespace for ``arguments``, or ``None`` when it hands them on."""
         try:
-            return vars(run.build_parser(quick=True).parse_args(arguments))
-        except run.FullParserNeeded:
+            return vars(commands.build_parser(quick=True).parse_args(arguments))
+        except commands.FullParserNeeded:
             return None
 
     def test_main_job_command_lines_parse_as_the_full_parser_parses_them(self):
@@ -50,7 +54,7 @@ class QuickParser(LabTestCase):
             with self.subTest(arguments=arguments):
                 quick = self.quick_namespace(arguments)
                 self.assertIsNotNone(quick)
-                self.assertEqual(quick, vars(run.build_parser().parse_args(arguments)))
+                self.assertEqual(quick, vars(commands.build_parser().parse_args(arguments)))
 
     def test_a_command_help_or_a_mistake_goes_to_the_full_parser(self):
         cases = [
@@ -82,7 +86,7 @@ class QuickParser(LabTestCase):
         for arguments in cases:
             with self.subTest(arguments=arguments):
                 self.assertEqual(
-                    vars(run.main_job_arguments(arguments)), vars(run.build_parser().parse_args(arguments))
+                    vars(run.main_job_arguments(arguments)), vars(commands.build_parser().parse_args(arguments))
                 )
 
     def test_anything_but_the_plain_form_is_left_to_the_parser(self):
@@ -105,9 +109,40 @@ class QuickParser(LabTestCase):
                 self.assertIsNone(run.main_job_arguments(arguments))
 
     def test_every_command_is_named_in_the_quick_parser_in_the_full_parsers_order(self):
-        quick = run.build_parser(quick=True)._subparsers._group_actions[0].choices
-        full = run.build_parser()._subparsers._group_actions[0].choices
+        quick = commands.build_parser(quick=True)._subparsers._group_actions[0].choices
+        full = commands.build_parser()._subparsers._group_actions[0].choices
         self.assertEqual(list(quick), list(full))
+
+
+class CommandsModule(LabTestCase):
+    """The command line's two halves: ``run.py`` runs the main job, ``commands.py`` parses everything else."""
+
+    def test_the_main_job_spelled_for_the_parser_still_writes_the_reference(self):
+        reference = (ROOT / "expected-result.json").read_bytes()
+        output = str(self.folder / "result.json")
+        cases = [
+            ["--output=" + output],
+            ["--out", output],
+            ["--manifest", str(MANIFEST), "--output=" + output, "--html=" + str(self.folder / "report.html")],
+        ]
+        for arguments in cases:
+            with self.subTest(arguments=arguments):
+                # None of these is the plain form, so commands.py parses them and run.py runs its own main job.
+                self.assertIsNone(run.main_job_arguments(arguments))
+                completed = run_lab(*arguments)
+                self.assertEqual(completed.returncode, 0, completed.stderr)
+                self.assertEqual((self.folder / "result.json").read_bytes(), reference)
+                (self.folder / "result.json").unlink()
+
+    def test_neither_commands_nor_command_basics_imports_run(self):
+        # Run as a script, run.py is __main__: an import of run would load a second copy of it.
+        forbidden = {"command_basics": {"run", "commands"}, "commands": {"run"}}
+        for module, names in forbidden.items():
+            tree = ast.parse((ROOT / f"{module}.py").read_text(encoding="utf-8"))
+            imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+            imported |= {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+            with self.subTest(module=module):
+                self.assertFalse(imported & names, imported & names)
 
 
 class LazyPatterns(LabTestCase):
@@ -133,7 +168,7 @@ class LazyPatterns(LabTestCase):
 
 
 class MainJobImports(LabTestCase):
-    """The main job imports neither the other commands' modules nor their help's ``textwrap``."""
+    """The main job imports neither the other commands (``commands``) nor their modules, parsers or help."""
 
     def test_the_main_job_leaves_the_other_commands_modules_unimported(self):
         output = self.folder / "result.json"

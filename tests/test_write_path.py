@@ -17,6 +17,7 @@ import textwrap
 from pathlib import Path
 from unittest import mock
 
+import commands
 import outputs
 import run
 from errors import UsageError
@@ -148,7 +149,7 @@ class Signals(LabTestCase):
         self.assertIs(signal.getsignal(signal.SIGHUP), signal.SIG_IGN)
 
     def test_ctrl_c_is_one_line_and_exit_130(self):
-        with mock.patch.object(run, "run_validate", side_effect=KeyboardInterrupt):
+        with mock.patch.object(commands, "run_validate", side_effect=KeyboardInterrupt):
             completed = run_lab("validate", str(REFERENCE))
         self.assertEqual(completed.returncode, 130)
         self.assertEqual(len(completed.stderr.splitlines()), 1, completed.stderr)

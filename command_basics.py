@@ -1,0 +1,82 @@
+"""What the command line's two halves share: ``run.py`` (the main job) and ``commands.py`` (every other command).
+
+The exit codes and the help that lists them, the lab's version, the default
+manifest with the note for a user who meant their own, and how a command
+reports to the person at the terminal. It imports neither half, so both import
+it without a cycle.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from outputs import emit_text
+
+# The lab's own version, printed by ``--version``; the saved formats carry their own versions.
+LAB_VERSION = "1.1.0"
+
+EXIT_OK = 0
+EXIT_REFUSED = 1
+EXIT_USAGE = 2
+# A process ended by a signal exits with 128 + its number (130 for Ctrl-C), as shells report it.
+EXIT_SIGNAL_BASE = 128
+DEFAULT_MANIFEST = Path(__file__).resolve().parent / "manifest.json"
+
+EXIT_CODES_HELP = """\
+exit codes:
+  0  ok
+  1  refused input: a source that fails its pin, a malformed file, or a
+     saved result or index that does not re-derive exactly
+  2  usage: unknown command or option, or an output the lab will not or
+     cannot write (a folder, a missing folder, a link, a device, one of the
+     inputs, a write-protected file, no permission, a full disk, a closed
+     stdout), or a manifest another command kept locked
+  130 interrupted by Ctrl-C (143 SIGTERM, 129 SIGHUP): every output file is
+     whole or as it was, and no temporary file is left
+
+Every refusal is one line on stderr: error: <code>: <where>: <what>
+"""
+
+
+def manifest_argument(value: str | None) -> Path:
+    """The ``--manifest`` given, or the lab's own ``manifest.json`` beside ``run.py``."""
+    return DEFAULT_MANIFEST if value is None else Path(value)
+
+
+def manifest_to_build(value: str | None) -> Path:
+    """``manifest_argument`` for the commands that build from it (the main job, show, sweep, scan, context, judge).
+
+    Falling back while the current folder holds a manifest of its own says so
+    on stderr (``unused_manifest_note``): that user meant their own.
+    """
+    if value is None:
+        note = unused_manifest_note(Path.cwd())
+        if note is not None:
+            report(note, to_stderr=True)
+    return manifest_argument(value)
+
+
+def unused_manifest_note(folder: Path) -> str | None:
+    """One line when ``folder`` holds a ``manifest.json`` other than the fixture's, which the fallback ignores."""
+    candidate = folder / DEFAULT_MANIFEST.name
+    if not os.path.lexists(candidate):
+        return None
+    try:
+        if os.path.samefile(candidate, DEFAULT_MANIFEST):
+            return None
+    except OSError:
+        pass
+    return (
+        f"note: {DEFAULT_MANIFEST.name} in the current folder is not used: without --manifest the lab reads "
+        f"the lesson's fixture manifest beside run.py; pass --manifest {DEFAULT_MANIFEST.name} to use yours"
+    )
+
+
+def report(text: str, to_stderr: bool = False) -> None:
+    """A line (or lines) for the person at the terminal: stdout through the checked write path, or stderr."""
+    if to_stderr:
+        print(text, file=sys.stderr)
+    else:
+        emit_text(text)
