@@ -107,9 +107,10 @@ def main_job_arguments(arguments: list[str]) -> types.SimpleNamespace | None:
 
     ``["--output", "r.json", "--html", "r.html"]`` -> ``namespace(manifest=None,
     output='r.json', html='r.html', handler=None)``, the attributes the parser
-    gives (``handler=None`` marks the main job), without building one. Plain form: each option spelled out in full and
-    followed by its value, ``-`` or text not starting with ``-``; the last of a
-    repeated option wins, as in argparse. Anything else (``--out``,
+    gives (``handler=None`` marks the main job), without building one. Plain
+    form: each option spelled out in full and followed by its value, ``-`` or
+    text not starting with ``-``; the last of a repeated option wins, as in
+    argparse. Anything else (``--out``,
     ``--output=FILE``, a command, ``--help``, a mistake) gives ``None``: the
     parser's to read.
     """
