@@ -307,7 +307,8 @@ def layout_chunk_records(config: dict, layout: DocumentLayout) -> tuple[list[dic
     # Keys in canonical (sorted) order; "config" and "chunk_id" sort before them all.
     id_hasher = hashlib.sha256(('{"config":' + canonical_json(config) + ",").encode("utf-8"))
     records: list[dict] = []
-    record_texts: list[bytes] = []
+    record_pieces: list[bytes] = []
+    opener = b'{"chunk_id":"'
     # Line numbers are newline counts (``text.count("\n", 0, start) + 1``), carried from one
     # chunk to the next: chunks come in text order, so each count covers only the text
     # since the previous chunk's last character.
@@ -353,8 +354,9 @@ def layout_chunk_records(config: dict, layout: DocumentLayout) -> tuple[list[dic
                     "text_sha256": text_sha256,
                 }
             )
-            record_texts.append(b'{"chunk_id":"' + chunk_id.encode("ascii") + b'",' + payload_tail)
-    return records, b",".join(record_texts)
+            record_pieces += (opener, chunk_id.encode("ascii"), b'",', payload_tail)
+            opener = b',{"chunk_id":"'
+    return records, b"".join(record_pieces)
 
 
 def build_index(
