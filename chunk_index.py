@@ -307,6 +307,8 @@ def layout_chunk_records(config: dict, layout: DocumentLayout) -> tuple[list[dic
     # Keys in canonical (sorted) order; "config" and "chunk_id" sort before them all.
     id_hasher = hashlib.sha256(('{"config":' + canonical_json(config) + ",").encode("utf-8"))
     records: list[dict] = []
+    # The records' canonical JSON, comma-separated, as pieces joined once at the end:
+    # ``{"chunk_id":"<id>",`` then the payload, the comma opening every record but the first.
     record_pieces: list[bytes] = []
     opener = b'{"chunk_id":"'
     # Line numbers are newline counts (``text.count("\n", 0, start) + 1``), carried from one
