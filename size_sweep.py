@@ -280,6 +280,13 @@ def run_sweep(manifest: Manifest, sizes: tuple[int, ...]) -> dict:
         for size in sizes
     ]
     targets = [pair_target(check, layouts[check.source_id]) for check in checks]
+    # Groups shift as the target grows, so a larger target can split a pair a smaller one kept:
+    # the largest pair's target is built once more to say how many pairs it keeps at once.
+    largest = max((found.target for found in targets if found.target is not None), default=None)
+    largest_row = None
+    if largest is not None and largest > 1:
+        kept = policy_row(sweep_config("heading-aware", largest, grammar), layouts, checks, reaches)
+        largest_row = {"size": largest, "pairs_kept_together": kept["pairs_kept_together"]}
     return {
         "sizes": list(sizes),
         "pair_count": len(checks),
@@ -296,6 +303,7 @@ def run_sweep(manifest: Manifest, sizes: tuple[int, ...]) -> dict:
             }
             for found in targets
         ],
+        "largest_target": largest_row,
     }
 
 
@@ -310,7 +318,7 @@ def sweep_table(sweep: dict) -> str:
 
     def cells(row: dict) -> str:
         return (
-            f"{row['chunk_count']:>6}  {row['mean_chunk_chars']:>10.1f}  {row['pairs_kept_together']:>4} of {total:<4}"
+            f"{row['chunk_count']:>6,}  {row['mean_chunk_chars']:>10.1f}  {row['pairs_kept_together']:>4} of {total:<4}"
         )
 
     lines = [
@@ -321,8 +329,8 @@ def sweep_table(sweep: dict) -> str:
         lines.append(f"{row['size']:>5}  {cells(row['heading-aware'])}  {cells(row['fixed-char'])}".rstrip())
     paragraph = sweep["paragraph"]
     lines.append(
-        f"paragraph (no size): {paragraph['chunk_count']} chunks, mean {paragraph['mean_chunk_chars']:.1f} chars, "
-        f"pairs kept together: {paragraph['pairs_kept_together']} of {total}"
+        f"paragraph (no size): {paragraph['chunk_count']:,} chunks, mean {paragraph['mean_chunk_chars']:.1f} chars, "
+        f"pairs kept together: {paragraph['pairs_kept_together']:,} of {total:,}"
     )
     lines.append("")
     if not sweep["pairs"]:
@@ -335,7 +343,26 @@ def sweep_table(sweep: dict) -> str:
         lines.extend(build_lines(sweep["pairs"]))
     else:
         lines.extend(condensed_pair_lines(sweep["pairs"]))
+    lines.extend(largest_target_lines(sweep))
     return "\n".join(lines)
+
+
+def largest_target_lines(sweep: dict) -> list[str]:
+    """How many pairs the largest of the pairs' targets keeps at once, when more than one target was found.
+
+    ``['at 1,005, the largest of these targets, 11 of 13 pairs are kept together; groups shift as the target
+    grows, so try sizes near it: sweep --sizes ...']``; nothing when one target (or none) serves every pair.
+    """
+    largest = sweep["largest_target"]
+    targets = {pair["smallest_heading_aware_target"] for pair in sweep["pairs"]} - {None, 1}
+    if largest is None or len(targets) < 2:
+        return []
+    kept = largest["pairs_kept_together"]
+    total = sweep["pair_count"]
+    line = f"at {largest['size']:,}, the largest of these targets, {kept:,} of {total:,} pairs are kept together"
+    if kept < total:
+        line += "; groups shift as the target grows, so try sizes near it: sweep --sizes ..."
+    return [line]
 
 
 LISTED_PAIRS = 20

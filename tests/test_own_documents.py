@@ -635,6 +635,30 @@ class SweepTests(OwnDocumentsTestCase):
         ]
         self.assertEqual(tail, expected)
 
+    def test_the_largest_target_is_checked_against_every_pair(self) -> None:
+        # Paragraphs P0 [4, 14), P1 [15, 24), P2 [25, 34), P3 [35, 44) after "# T\n"; groups start at P0.
+        # Pair b-c (P1, P2) first shares a group at 19 (P0 alone, then P1+P2 spans 34 - 15);
+        # pair c-d (P2, P3) at 20, where P0+P1 spans 24 - 4 and P2+P3 spans 44 - 25: P1 and P2 part.
+        self.write_source(
+            "docs/page.md", "# T\n" + "a" * 9 + "\n\n" + "b" * 8 + "\n\n" + "c" * 8 + "\n\n" + "d" * 8 + "\n"
+        )
+        completed = self.lab("pin", "docs/page.md", "--manifest", "manifest.json")
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        checks = [quote_check("b-c", "page", "b" * 8, "c" * 8), quote_check("c-d", "page", "c" * 8, "d" * 8)]
+        self.set_span_checks(self.folder / "manifest.json", checks)
+        completed = self.lab("sweep", "--manifest", "manifest.json", "--sizes", "19", "20")
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        lines = completed.stdout.splitlines()
+        self.assertIn("  b-c (page): 19", lines)
+        self.assertIn("  c-d (page): 20", lines)
+        self.assertEqual(
+            lines[-1],
+            "at 20, the largest of these targets, 1 of 2 pairs are kept together; "
+            "groups shift as the target grows, so try sizes near it: sweep --sizes ...",
+        )
+        sweep = json.loads(self.lab("sweep", "--manifest", "manifest.json", "--json").stdout)
+        self.assertEqual(sweep["largest_target"], {"size": 20, "pairs_kept_together": 1})
+
     def test_a_swept_size_builds_an_index_the_validator_accepts(self) -> None:
         # The sweep's config at 219 is the one a manifest setting "heading-aware": 219 builds.
         manifest = load_manifest(ROOT / "manifest.json")
