@@ -201,9 +201,13 @@ def run_pin(args: argparse.Namespace) -> int:
         raise UsageError("manifest_to_stdout", "--manifest", "pin rewrites a manifest file; name one")
     # Read, change and write under one lock: a concurrent pin waits and then sees this one's sources.
     with outputs.manifest_lock(manifest_path):
+        new_manifest = not os.path.lexists(manifest_path)
         outcome = source_pins.pin_sources(manifest_path, requests, args.markdown)
         if outcome.manifest_bytes is not None:
             emit(outcome.manifest_bytes, manifest_path)
+    if new_manifest and args.markdown is None:
+        # The grammar is chosen once, when the manifest starts (switching later is refused): say which it is.
+        report(source_pins.LESSON_GRAMMAR_NOTE, to_stderr=True)
     lines = source_pins.pin_report_lines(outcome)
     shown_manifest = destination(manifest_path)
     lines.append(

@@ -137,6 +137,14 @@ def pinnable_file_sha256(
     return hashlib.sha256(raw).hexdigest()
 
 
+# What ``pin`` says on stderr when it starts a manifest without ``--markdown``: the grammar is chosen then.
+LESSON_GRAMMAR_NOTE = (
+    "note: this new manifest reads its sources with the lesson grammar (a '# ' heading at offset 0, then "
+    "paragraphs); for a docs site's pages (front matter, code fences, admonitions) "
+    f"{markdown_grammar.BLOCKS_HINT} from the start: delete the manifest and pin again"
+)
+
+
 def manifest_to_update(manifest_path: Path, markdown: str | None = None) -> dict:
     """The manifest's parsed value, or a fresh empty one when the file does not exist yet.
 

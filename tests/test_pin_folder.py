@@ -494,7 +494,12 @@ class PinFolderCommandLineTests(FolderTestCase):
         self.write_site()
         first = run_lab("pin", "--manifest", "manifest.json", "docs/", cwd=self.folder)
         self.assertEqual(first.returncode, 0, first.stderr)
-        self.assertEqual(first.stderr, "")
+        # A new manifest without --markdown: one note naming the grammar it starts with, and how to choose another.
+        self.assertEqual(first.stderr.count("\n"), 1)
+        self.assertTrue(first.stderr.startswith("note: this new manifest reads its sources with the lesson grammar"))
+        self.assertIn("pin --markdown blocks", first.stderr)
+        again = run_lab("pin", "--manifest", "manifest.json", "docs/", cwd=self.folder)
+        self.assertEqual((again.returncode, again.stderr), (0, ""))
         lines = first.stdout.splitlines()
         self.assertEqual(
             [line.split(",")[0] for line in lines],
