@@ -202,7 +202,7 @@ def run_pin(args: argparse.Namespace) -> int:
     # Read, change and write under one lock: a concurrent pin waits and then sees this one's sources.
     with outputs.manifest_lock(manifest_path):
         new_manifest = not os.path.lexists(manifest_path)
-        outcome = source_pins.pin_sources(manifest_path, requests, args.markdown)
+        outcome = source_pins.pin_sources(manifest_path, requests, args.markdown, args.reanchor)
         if outcome.manifest_bytes is not None:
             emit(outcome.manifest_bytes, manifest_path)
     if new_manifest and args.markdown is None:
@@ -630,6 +630,12 @@ def add_pin_command(commands: argparse._SubParsersAction) -> None:
         "--fact-status",
         dest="fact_status",
         help="what is known of its accuracy (default for a new source: unstated); with a folder, of every file pinned",
+    )
+    pin.add_argument(
+        "--reanchor",
+        action="store_true",
+        help="after an edit, move each span check of the files pinned whose quote now occurs once in the new text "
+        "to that place (one line per move); a quote that is gone or occurs more than once is still refused",
     )
     pin.set_defaults(handler=run_pin)
 

@@ -38,8 +38,10 @@ from load_documents import (
     decode_source_text,
     manifest_from_value,
     manifest_grammar,
+    quote_offsets,
     read_manifest_value,
     read_source_bytes,
+    span_source_id,
 )
 
 DEFAULT_VERSION = "1.0"
@@ -95,6 +97,8 @@ class PinOutcome:
     changes: tuple[PinChange, ...]
     skipped: tuple[str, ...] = ()
     folders: int = 0
+    # One line per span moved by ``--reanchor`` (see ``reanchored_spans``).
+    moved: tuple[str, ...] = ()
 
 
 def manifest_relative_path(typed: str, folder: Path, where: str) -> str:
@@ -118,10 +122,10 @@ def manifest_relative_path(typed: str, folder: Path, where: str) -> str:
     return PurePath(relative).as_posix()
 
 
-def pinnable_file_sha256(
+def pinnable_file(
     folder: Path, relative: str, where: str, grammar: str = markdown_grammar.LESSON_GRAMMAR
-) -> str:
-    """The sha256 of a file that passes every check a build makes under ``grammar``.
+) -> tuple[str, str]:
+    """The sha256 and the text of a file that passes every check a build makes under ``grammar``.
 
     The lesson grammar wants a heading at offset 0; the block grammar takes
     text before the first heading, and refuses only what it cannot read (front
@@ -134,7 +138,7 @@ def pinnable_file_sha256(
         markdown_grammar.heading_sections(text, where)
     else:
         markdown_grammar.document_sections(text, grammar, where)
-    return hashlib.sha256(raw).hexdigest()
+    return hashlib.sha256(raw).hexdigest(), text
 
 
 # What ``pin`` says on stderr when it starts a manifest without ``--markdown``: the grammar is chosen then.
@@ -347,7 +351,61 @@ def entry_change(old: dict | None, new: dict) -> PinChange:
     return PinChange(kind, new["source_id"], new["path"], old["sha256"], new["sha256"], changed)
 
 
-def verified_manifest(value: dict, folder: Path, label: str) -> Manifest:
+def pinned_spans(value: dict, texts: dict[str, str]):
+    """Each well-formed ``{"start", "end", "quote"}`` span of a source in ``texts``: (label, span, text).
+
+    Malformed checks are left to the manifest's own checks, which refuse them with their place.
+    """
+    checks = value.get("span_checks")
+    if type(checks) is not list:
+        return
+    for index, check in enumerate(checks):
+        if type(check) is not dict:
+            continue
+        for role in ("instruction", "qualifier"):
+            span = check.get(role)
+            if type(span) is not dict or not {"start", "end", "quote"} <= span.keys():
+                continue
+            text = texts.get(span_source_id(span, check.get("source_id")))
+            start, end, quote = span["start"], span["end"], span["quote"]
+            if text is None or type(start) is not int or type(end) is not int or type(quote) is not str or not quote:
+                continue
+            yield f"span_checks[{index}] ({quoted(str(check.get('name')))}).{role}", span, text
+
+
+def holds_quote(span: dict, text: str) -> bool:
+    """Whether ``text[start:end]`` is the span's quote, with the offsets inside the text."""
+    return 0 <= span["start"] < span["end"] <= len(text) and text[span["start"] : span["end"]] == span["quote"]
+
+
+def stale_spans(value: dict, texts: dict[str, str]) -> list[str]:
+    """The spans of the sources in ``texts`` whose offsets no longer hold their quotes, by label."""
+    return [label for label, span, text in pinned_spans(value, texts) if not holds_quote(span, text)]
+
+
+def reanchored_spans(value: dict, texts: dict[str, str]) -> list[str]:
+    """Move each stale span of a source in ``texts`` to the one place its quote now occurs; a line per move.
+
+    ``['moved span_checks[0] ("open").qualifier: [120, 160) -> [131, 171)']``.
+    The quote is what the user declared, the offsets only where it was: a quote
+    that now occurs once has one honest new place. One that is gone or occurs
+    several times is left as it is, and the manifest's check refuses it,
+    saying where it occurs.
+    """
+    moved = []
+    for label, span, text in pinned_spans(value, texts):
+        if holds_quote(span, text):
+            continue
+        offsets = quote_offsets(text, span["quote"])
+        if len(offsets) != 1:
+            continue
+        old = f"[{span['start']}, {span['end']})"
+        span["start"], span["end"] = offsets[0], offsets[0] + len(span["quote"])
+        moved.append(f"moved {label}: {old} -> [{span['start']}, {span['end']})")
+    return moved
+
+
+def verified_manifest(value: dict, folder: Path, label: str, stale: int = 0) -> Manifest:
     """The edited manifest checked exactly as a build loads it; any refusal says nothing was written.
 
     A span check that no longer matches a re-pinned text is refused here, so a
@@ -362,16 +420,25 @@ def verified_manifest(value: dict, folder: Path, label: str) -> Manifest:
         elif error.code == "source_missing":
             hint += " (if the file was removed on purpose, remove its entry and its span checks from the manifest)"
         elif error.code in ("stale_span_check", "quote_not_found", "quote_ambiguous"):
-            hint += " (fix the span check: correct its offsets or quote, or add start/end to pick one place of an ambiguous quote; then pin again)"
+            if stale > 1:
+                hint += f"; {stale:,} spans of the files pinned here no longer hold their quotes"
+            hint += (
+                " (pin again with --reanchor to move each span whose quote now appears once; fix the others by "
+                "hand: correct the offsets or quote, or add start/end to pick one place of an ambiguous quote)"
+            )
         raise IngestionError(error.code, error.where, error.what + hint) from error
 
 
-def pin_sources(manifest_path: Path, requests: list[PinRequest], markdown: str | None = None) -> PinOutcome:
+def pin_sources(
+    manifest_path: Path, requests: list[PinRequest], markdown: str | None = None, reanchor: bool = False
+) -> PinOutcome:
     """Pin each requested file (or every ``*.md`` under a requested folder) into the manifest at ``manifest_path``.
 
     Existing entries keep their place and key order; new ones are appended.
     Nothing is written here, and a refusal leaves no trace of the attempt.
     ``markdown`` chooses the grammar of a new manifest (see ``manifest_to_update``).
+    ``reanchor`` moves the span checks of the files pinned here whose quotes
+    moved (see ``reanchored_spans``); without it such a check is refused.
     """
     manifest_path = Path(manifest_path)
     label = str(manifest_path)
@@ -384,10 +451,12 @@ def pin_sources(manifest_path: Path, requests: list[PinRequest], markdown: str |
     positions = {PurePosixPath(entry["path"]).as_posix(): index for index, entry in enumerate(entries)}
     taken = {entry["source_id"] for entry in entries}
     changes = []
+    # The texts of the files pinned in this call, by source id: the only ones whose checks can have gone stale.
+    texts: dict[str, str] = {}
     for request in requests:
         where = f"{label}: pin {quoted(request.path)}"
         relative = manifest_relative_path(request.path, folder, where)
-        sha256 = pinnable_file_sha256(folder, relative, where, grammar)
+        sha256, text = pinnable_file(folder, relative, where, grammar)
         position = positions.get(relative)
         if position is None:
             entry = new_source_entry(relative, sha256, request, taken)
@@ -399,8 +468,10 @@ def pin_sources(manifest_path: Path, requests: list[PinRequest], markdown: str |
             entry = repinned_entry(entries[position], sha256, request, where)
             changes.append(entry_change(entries[position], entry))
             entries[position] = entry
-    verified_manifest(value, folder, label)
-    unchanged = all(change.kind == "unchanged" for change in changes)
+        texts[entry["source_id"]] = text
+    moved = reanchored_spans(value, texts) if reanchor else []
+    verified_manifest(value, folder, label, len(stale_spans(value, texts)))
+    unchanged = not moved and all(change.kind == "unchanged" for change in changes)
     manifest_bytes = None if unchanged and os.path.lexists(manifest_path) else saved_json_bytes(value)
     if manifest_bytes is not None and len(manifest_bytes) > MAX_MANIFEST_BYTES:
         raise IngestionError(
@@ -409,7 +480,7 @@ def pin_sources(manifest_path: Path, requests: list[PinRequest], markdown: str |
             f"the pinned manifest would be {len(manifest_bytes):,} bytes, over the {MAX_MANIFEST_BYTES:,} a manifest "
             "may hold; pin fewer files (a subfolder) per manifest; the manifest is unchanged",
         )
-    return PinOutcome(manifest_bytes, tuple(changes), tuple(skipped), folders)
+    return PinOutcome(manifest_bytes, tuple(changes), tuple(skipped), folders, tuple(moved))
 
 
 def pin_report_lines(outcome: PinOutcome) -> list[str]:
@@ -420,6 +491,7 @@ def pin_report_lines(outcome: PinOutcome) -> list[str]:
     """
     lines = list(outcome.skipped)
     unchanged = [change for change in outcome.changes if change.kind == "unchanged"]
+    lines.extend(outcome.moved)
     for change in outcome.changes:
         if change.kind != "unchanged" or not outcome.folders:
             lines.extend(pin_report(change))

@@ -214,6 +214,56 @@ class RepinTests(OwnDocumentsTestCase):
         self.assertIn(f"occurs once, at [{moved}, {moved + len(REFERENCE_INSTRUCTION)})", completed.stderr)
         self.assertEqual(manifest.read_bytes(), before)
 
+    def edit_before_the_reference_pair(self, inserted: str) -> tuple[int, int]:
+        """Insert ``inserted`` before the fixture pair's instruction; the pair's old starts, instruction first."""
+        source = self.folder / "docs" / "aster-copy-v1.md"
+        text = source.read_text(encoding="utf-8")
+        starts = text.index(REFERENCE_INSTRUCTION), text.index(REFERENCE_QUALIFIER)
+        source.write_text(text[: starts[0]] + inserted + text[starts[0] :], encoding="utf-8")
+        return starts
+
+    def test_a_stale_repin_counts_the_stale_spans_and_names_reanchor(self) -> None:
+        self.copy_inputs()
+        self.edit_before_the_reference_pair("Read this first.\n\n")
+        completed = self.lab("pin", "docs/aster-copy-v1.md", "--manifest", "manifest.json")
+        self.assert_one_line_refusal(completed, "stale_span_check")
+        self.assertIn("; 2 spans of the files pinned here no longer hold their quotes", completed.stderr)
+        self.assertIn("pin again with --reanchor", completed.stderr)
+
+    def test_reanchor_moves_each_span_whose_quote_occurs_once(self) -> None:
+        manifest = self.copy_inputs()
+        inserted = "Read this first.\n\n"
+        instruction, qualifier = self.edit_before_the_reference_pair(inserted)
+        shift = len(inserted)
+        completed = self.lab("pin", "docs/aster-copy-v1.md", "--manifest", "manifest.json", "--reanchor")
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        name = json.loads(manifest.read_text(encoding="utf-8"))["span_checks"][0]["name"]
+        for role, start, quote in (
+            ("instruction", instruction, REFERENCE_INSTRUCTION),
+            ("qualifier", qualifier, REFERENCE_QUALIFIER),
+        ):
+            self.assertIn(
+                f'moved span_checks[0] ("{name}").{role}: [{start}, {start + len(quote)}) '
+                f"-> [{start + shift}, {start + shift + len(quote)})",
+                completed.stdout.splitlines(),
+            )
+        check = json.loads(manifest.read_text(encoding="utf-8"))["span_checks"][0]
+        self.assertEqual(
+            (check["instruction"]["start"], check["qualifier"]["start"]), (instruction + shift, qualifier + shift)
+        )
+        build = self.lab("--manifest", "manifest.json", "--output", "result.json")
+        self.assertEqual(build.returncode, 0, build.stderr)
+
+    def test_reanchor_leaves_a_quote_that_now_occurs_twice_refused(self) -> None:
+        manifest = self.copy_inputs()
+        before = manifest.read_bytes()
+        # The edit moves both quotes and repeats the instruction, so it has no one new place.
+        self.edit_before_the_reference_pair("Note.\n\n" + REFERENCE_INSTRUCTION + ".\n\n")
+        completed = self.lab("pin", "docs/aster-copy-v1.md", "--manifest", "manifest.json", "--reanchor")
+        self.assert_one_line_refusal(completed, "stale_span_check")
+        self.assertIn("occurs 2 times", completed.stderr)
+        self.assertEqual(manifest.read_bytes(), before)
+
     def test_quote_only_checks_follow_an_edit(self) -> None:
         manifest = self.copy_inputs()
         self.set_span_checks(
