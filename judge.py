@@ -37,6 +37,7 @@ from pathlib import Path, PurePosixPath
 import chunk_index
 import context_windows
 import span_checks
+from context_windows import non_whitespace
 from errors import IngestionError, counted, printable, quoted
 from load_documents import normalize_newlines
 from markdown_grammar import HEADING, document_sections
@@ -541,24 +542,54 @@ def locate_chunks(records: tuple[ChunkRecord, ...], sources: tuple[dict, ...]) -
 # --- the judged chunks as an index ----------------------------------------------------
 
 
-def section_finder(source: dict, grammar: str):
-    """A function from an offset of ``source`` to ``(section_id, section_title)`` of the section holding it.
+class SectionFinder:
+    """The sections of one source under a grammar: which holds an offset, which a span lies in.
 
     A section runs from its heading to the next section's heading; an offset
     before the first non-blank section (a title heading with a blank body)
     belongs to that first section, whose text it leads into.
     """
-    text = source["text"]
-    revision = chunk_index.document_record(source)["document_revision"]
-    sections = document_sections(text, grammar, source["source_id"], source["title"])
-    starts = [section.heading_start for section in sections]
-    labels = [
-        (chunk_index.digest({"document_revision": revision, "heading_start": section.heading_start}), section.title)
-        for section in sections
-    ]
 
-    def section_of(offset: int) -> tuple[str, str]:
-        return labels[max(bisect_right(starts, offset) - 1, 0)]
+    def __init__(self, source: dict, grammar: str) -> None:
+        revision = chunk_index.document_record(source)["document_revision"]
+        sections = document_sections(source["text"], grammar, source["source_id"], source["title"])
+        self.starts = [section.heading_start for section in sections]
+        self.labels = [
+            (chunk_index.digest({"document_revision": revision, "heading_start": section.heading_start}), section.title)
+            for section in sections
+        ]
+
+    def place(self, offset: int) -> int:
+        return max(bisect_right(self.starts, offset) - 1, 0)
+
+    def __call__(self, offset: int) -> tuple[str, str]:
+        """``(section_id, section_title)`` of the section holding ``offset``."""
+        return self.labels[self.place(offset)]
+
+    def sections_between(self, start: int, end: int) -> list[str]:
+        """The ids of every section ``[start, end)`` lies in, in order (a judged chunk may cross a heading)."""
+        last = self.place(max(start, end - 1))
+        return [self.labels[position][0] for position in range(self.place(start), last + 1)]
+
+
+def section_finder(source: dict, grammar: str) -> SectionFinder:
+    """A function from an offset of ``source`` to ``(section_id, section_title)`` of the section holding it."""
+    return SectionFinder(source, grammar)
+
+
+def pair_sections(sources: tuple[dict, ...], grammar: str):
+    """``section_of(source_id, offset)`` -> the id of the section holding it, each source's sections found once.
+
+    What ``context_windows`` takes to bound a pair's "within the section"
+    window by the section of the pair, not of the chunk that holds it.
+    """
+    texts = {source["source_id"]: source for source in sources}
+    finders: dict[str, SectionFinder] = {}
+
+    def section_of(source_id: str, offset: int) -> str:
+        if source_id not in finders:
+            finders[source_id] = section_finder(texts[source_id], grammar)
+        return finders[source_id](offset)[0]
 
     return section_of
 
@@ -594,6 +625,8 @@ def judged_chunks(locations: tuple[Location, ...], sources: tuple[dict, ...], gr
                 "end_line": bisect_left(newlines[source_id], location.end - 1) + 1,
                 "section_id": section_id,
                 "section_title": title,
+                # Every section the chunk lies in: a chunk that starts before a heading reaches the next one.
+                "section_ids": finders[source_id].sections_between(location.start, location.end),
                 "line": location.record.line,
                 "state": location.state,
             }
@@ -642,11 +675,6 @@ def require_bounded_overlap(chunks: list[dict], where: str) -> None:
                 f"{MAX_OVERLAP_DEPTH} may hold one character (a sliding window of stride 1/{MAX_OVERLAP_DEPTH} "
                 "of its width, or the same chunk repeated)",
             )
-
-
-def non_whitespace(text: str, start: int, end: int) -> int:
-    """Characters of ``text[start:end]`` that are not whitespace: ``non_whitespace("a b\\n", 0, 4)`` -> 2."""
-    return sum(map(len, text[start:end].split()))
 
 
 def source_coverage(text: str, spans: list[tuple[int, int]]) -> dict:
@@ -707,6 +735,8 @@ def pair_verdicts(chunks: list[dict], checks: tuple, unlocated: dict[str, int]) 
 
     ``partial`` is true when the pair's source has chunks that were not
     located: one of them might hold both spans, so a split is not certain.
+    A chunk holds a span when it holds every non-whitespace character of it
+    (``context_windows.trimmed``), so "same chunk" agrees with context's k = 0.
     """
     by_source: dict[str, list[dict]] = {}
     for chunk in chunks:
@@ -715,8 +745,10 @@ def pair_verdicts(chunks: list[dict], checks: tuple, unlocated: dict[str, int]) 
     verdicts = []
     for check in checks:
         finder = holders.get(check.source_id) or SpanHolders([])
-        instruction = finder.holding(check.instruction.start, check.instruction.end)
-        kept = any(span_checks.chunk_holds(chunk, check.qualifier.start, check.qualifier.end) for chunk in instruction)
+        # A chunk holds a span when it holds its non-whitespace characters, as context_windows says.
+        instruction = finder.holding(*context_windows.trimmed(check.instruction))
+        qualifier_start, qualifier_end = context_windows.trimmed(check.qualifier)
+        kept = any(span_checks.chunk_holds(chunk, qualifier_start, qualifier_end) for chunk in instruction)
         missing = unlocated.get(check.source_id, 0)
         verdicts.append(
             {
@@ -735,9 +767,13 @@ def pair_verdicts(chunks: list[dict], checks: tuple, unlocated: dict[str, int]) 
 # --- context figures ------------------------------------------------------------------
 
 
-def context_figures(name: str, chunks: list[dict], checks: tuple) -> dict:
-    """``context_windows.policy_context`` for one index: the lab's or the judged one, the same figures."""
-    return context_windows.policy_context(name, chunks, checks)
+def context_figures(name: str, chunks: list[dict], checks: tuple, section_of=None) -> dict:
+    """``context_windows.policy_context`` for one index: the lab's or the judged one, the same figures.
+
+    ``section_of`` (``pair_sections``) is given for judged chunks: one may start
+    before the heading of the section its pair lies in.
+    """
+    return context_windows.policy_context(name, chunks, checks, section_of)
 
 
 def context_text(rows: list[dict], complete: bool = True) -> str:
@@ -793,7 +829,9 @@ def unlocated_counts(locations: tuple[Location, ...]) -> dict[str, int]:
     return missing
 
 
-def index_row(name: str, kind: str, chunks: list[dict], sources: tuple, checks: tuple, unlocated: dict) -> dict:
+def index_row(
+    name: str, kind: str, chunks: list[dict], sources: tuple, checks: tuple, unlocated: dict, section_of=None
+) -> dict:
     """One row of the judge's table: chunk count, mean length, coverage, pair verdicts and context figures."""
     verdicts = pair_verdicts(chunks, checks, unlocated)
     characters = sum(chunk["end"] - chunk["start"] for chunk in chunks)
@@ -805,7 +843,7 @@ def index_row(name: str, kind: str, chunks: list[dict], sources: tuple, checks: 
         "coverage": coverage(sources, chunks),
         "pairs_kept_together": sum(verdict["instruction_and_qualifier_share_chunk"] for verdict in verdicts),
         "pairs": verdicts,
-        "context": context_figures(name, chunks, checks),
+        "context": context_figures(name, chunks, checks, section_of),
     }
 
 
@@ -828,7 +866,8 @@ def judge_chunks(chunks_path: Path, manifest, name: str | None = None) -> Judgem
         index_row(policy, "lab", index["chunks"], manifest.sources, manifest.span_checks, {})
         for policy, index in indexes.items()
     ]
-    rows.append(index_row(label, "judged", judged, manifest.sources, manifest.span_checks, missing))
+    section_of = pair_sections(manifest.sources, grammar)
+    rows.append(index_row(label, "judged", judged, manifest.sources, manifest.span_checks, missing, section_of))
     return Judgement(label, printable(str(chunks_path)), records[0].shape, locations, judged, rows, indexes)
 
 

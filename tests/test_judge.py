@@ -689,6 +689,77 @@ class ContextFiguresTest(JudgeTestCase):
         self.assertEqual(figures["windows"][0]["window"], 1)
 
 
+# A page whose pair sits under a "###" heading: "## Setup" at 9, "Intro words here." [19, 36),
+# "### Saving" at 38, the instruction "Call save(path)" [50, 65) in "Call save(path) to store it."
+# [50, 78), the qualifier "It refuses an existing path." [80, 108).
+SAVING_PAGE = "# Guide\n\n## Setup\n\nIntro words here.\n\n### Saving\n\nCall save(path) to store it.\n\nIt refuses an existing path.\n"
+
+
+class RecoveryTest(JudgeTestCase):
+    """Context over judged chunks: whitespace a splitter stripped, and a chunk that starts before a heading."""
+
+    def test_a_space_stripped_inside_the_qualifier_loses_nothing(self) -> None:
+        # The fixture cut as LangChain cuts it, but inside the qualifier "This operation| refuses...": the
+        # first chunk ends at 145 before the space, the next starts at 146 after it.
+        self.assertEqual((V1_TEXT[131:145], V1_TEXT[145], V1_TEXT[146:153]), ("This operation", " ", "refuses"))
+        spans = {V1: [(0, 145), (146, 269), *LANGCHAIN_220_V1[2:]], V2: LANGCHAIN_220_V2}
+        records = [
+            {"page_content": text[start:end], "metadata": {"source": f"docs/{source}.md", "start_index": start}}
+            for source, text in ((V1, V1_TEXT), (V2, V2_TEXT))
+            for start, end in spans[source]
+        ]
+        row = judged_row(self.judge_json(self.write_chunks(records)))
+        # Coverage counts no non-whitespace character lost; recovery agrees: chunks 0 and 1, k = 1.
+        self.assertEqual(row["coverage"]["total"]["uncovered_chars"], 0)
+        self.assertEqual(
+            row["context"]["windows"][0],
+            {"name": "save-copy-refuses-existing-path", "window": 1, "window_crossing_headings": 1, "section": True},
+        )
+        self.assertEqual(row["context"]["mean_chars"]["1"], 145 + 123)
+        self.assertEqual(row["pairs_kept_together"], 0)
+
+    def write_saving_page(self) -> None:
+        self.assertEqual(
+            (SAVING_PAGE[9:17], SAVING_PAGE[19:36], SAVING_PAGE[38:48], SAVING_PAGE[50:65], SAVING_PAGE[80:108]),
+            ("## Setup", "Intro words here.", "### Saving", "Call save(path)", "It refuses an existing path."),
+        )
+        (self.folder / "docs" / "saving.md").write_text(SAVING_PAGE, encoding="utf-8")
+        source = {
+            "source_id": "saving",
+            "path": "docs/saving.md",
+            "title": "Guide",
+            "sha256": hashlib.sha256(SAVING_PAGE.encode("utf-8")).hexdigest(),
+            "version": "1.0",
+            "url": "local:docs/saving.md",
+            "fact_status": "test text",
+        }
+        check = {
+            "name": "save-refuses",
+            "source_id": "saving",
+            "instruction": {"start": 50, "end": 65, "quote": "Call save(path)"},
+            "qualifier": {"start": 80, "end": 108, "quote": "It refuses an existing path."},
+        }
+        self.manifest.write_text(json.dumps({"sources": [source], "span_checks": [check]}), encoding="utf-8")
+
+    def test_a_chunk_starting_before_the_heading_of_its_pair(self) -> None:
+        self.write_saving_page()
+        # Chunk 1 [19, 78) starts under "## Setup" and holds the instruction under "### Saving";
+        # chunk 2 [80, 108) holds the qualifier. No heading lies between the two spans.
+        spans = [(0, 17), (19, 78), (80, 108)]
+        records = [
+            {"source_id": "saving", "text": SAVING_PAGE[start:end], "start": start, "end": end} for start, end in spans
+        ]
+        row = judged_row(self.judge_json(self.write_chunks(records)))
+        figures = row["context"]
+        self.assertEqual(
+            figures["windows"][0], {"name": "save-refuses", "window": 1, "window_crossing_headings": 1, "section": True}
+        )
+        # Within the section "Saving" k = 1 returns chunks 1 and 2 (chunk 0 lies under "Setup"): 59 + 28.
+        self.assertEqual(figures["mean_chars"]["1"], 87)
+        self.assertEqual(figures["mean_chars"]["section"], 87)
+        self.assertEqual(figures["recall"]["1"], 1.0)
+
+
 class SeeTheJudgedChunksTest(JudgeTestCase):
     """``show --chunks`` and ``judge --html`` draw the located chunks beside the lab's policies."""
 
