@@ -671,6 +671,81 @@ class BadChunkFilesTest(JudgeTestCase):
         self.assertIn("\\u001b[2J", line)
 
 
+HINT = (
+    "this file looks like one JSON document, not JSON Lines: judge reads one chunk object per line "
+    "(docs/judge.md shows how to write them)"
+)
+
+
+class JudgeMessagesTest(JudgeTestCase):
+    """Refusals and notes a new user reads: a readable place, a hint for one JSON document, the manifest named."""
+
+    def test_a_json_document_instead_of_json_lines(self) -> None:
+        path = self.folder / "result.json"
+        cases = [
+            # (file text, code, line 1's place and message); "{" alone is line 1, its column 2 is past its end.
+            (
+                '{\n  "indexes": {}\n}\n',
+                "json_syntax",
+                "1: column 2: Expecting property name enclosed in double quotes",
+            ),
+            # '[{"a": 1},' holds 10 characters: the value the array promises would start at column 11.
+            ('[{"a": 1},\n{"b": 2}]\n', "json_syntax", "1: column 11: Expecting value"),
+            ('[{"a": 1}, {"b": 2}]\n', "chunk_not_object", "1: expected a JSON object, found a list"),
+        ]
+        for text, code, message in cases:
+            with self.subTest(text=text):
+                path.write_text(text, encoding="utf-8")
+                self.assertEqual(self.refusal(path), f"error: {code}: {path}:{message}; {HINT}")
+
+    def test_a_bad_line_of_json_lines_names_its_column_without_the_hint(self) -> None:
+        path = self.folder / "chunks.jsonl"
+        # Line 2 is '{"text":"x",' (12 characters): a key was expected at column 13.
+        path.write_text('{"source_id": "aster-copy-v1", "text": "Call"}\n{"text":"x",\n', encoding="utf-8")
+        self.assertEqual(
+            self.refusal(path),
+            f"error: json_syntax: {path}:2: column 13: Expecting property name enclosed in double quotes",
+        )
+
+    def test_an_unknown_source_names_the_manifest(self) -> None:
+        path = self.write_chunks([{"source_id": "nope", "text": "Call"}])
+        sources = "(aster-copy-v1, aster-copy-v2)"
+        self.assertEqual(
+            self.refusal(path),
+            f'error: chunk_source_unknown: {path}:1: source "nope" is no source_id, path or file name of the '
+            f"sources of manifest {self.manifest} {sources}",
+        )
+        code, stdout, stderr = in_process("judge", str(path))
+        self.assertEqual((code, stdout), (1, ""))
+        self.assertEqual(
+            stderr,
+            f'error: chunk_source_unknown: {path}:1: source "nope" is no source_id, path or file name of the '
+            f"sources of the lesson's fixture manifest, used when no --manifest is given {sources}; "
+            "pass --manifest M for your own sources\n",
+        )
+
+    def test_a_chunk_made_before_an_edit_shows_where_it_differs(self) -> None:
+        # The qualifier's paragraph [131, 269) as it read before "overwrites" became "replaces".
+        before = "This operation refuses an existing path. Use replace_copy only after checking the current revision; save_copy never "
+        self.assertTrue(V1_TEXT.startswith(before + "overwrites a document.", 131))
+        chunk = before + "replaces a document."
+        path = self.write_chunks(
+            [{"page_content": chunk, "metadata": {"source": "docs/aster-copy-v1.md", "start_index": 131}}]
+        )
+        _, stdout, _ = in_process("judge", str(path), "--manifest", str(self.manifest))
+        # The source's [131, 131 + len(chunk)) agrees for len(before) characters, then differs.
+        end = 131 + len(chunk)
+        self.assertIn(
+            f"wrong offset, line 1: metadata.start_index 131: the source's [131, {end}) matches the chunk's first "
+            f"{len(before)} characters, then differs at offset {131 + len(before)}: the source has "
+            f'"{V1_TEXT[131 + len(before) : end]}", the chunk "replaces a document."; the chunk is not found',
+            stdout,
+        )
+        self.assertEqual(judge.first_difference("abcd", "abxd"), 2)
+        self.assertEqual(judge.first_difference("ab", "abc"), 2)
+        self.assertEqual(judge.first_difference("", "a"), 0)
+
+
 class ContextFiguresTest(JudgeTestCase):
     """The judged row's context figures, from ``context_windows.policy_context``, derived from the offsets."""
 
