@@ -61,7 +61,9 @@ def run_show(args: argparse.Namespace) -> int:
     if getattr(args, "show_chunks", None) is not None:
         import judge
 
-        judgement = judge.judge_chunks(Path(args.show_chunks), manifest, manifest_label=judge.manifest_label(args.manifest))
+        judgement = judge.judge_chunks(
+            Path(args.show_chunks), manifest, manifest_label=judge.manifest_label(args.manifest)
+        )
     if narrowing is None:
         view = boundary_view.terminal_view(manifest.sources, manifest.span_checks, policies, colour, configs)
         if judgement is not None:

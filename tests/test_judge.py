@@ -726,7 +726,10 @@ class JudgeMessagesTest(JudgeTestCase):
 
     def test_a_chunk_made_before_an_edit_shows_where_it_differs(self) -> None:
         # The qualifier's paragraph [131, 269) as it read before "overwrites" became "replaces".
-        before = "This operation refuses an existing path. Use replace_copy only after checking the current revision; save_copy never "
+        before = (
+            "This operation refuses an existing path. Use replace_copy only after checking the current revision; "
+            "save_copy never "
+        )
         self.assertTrue(V1_TEXT.startswith(before + "overwrites a document.", 131))
         chunk = before + "replaces a document."
         path = self.write_chunks(
@@ -767,7 +770,10 @@ class ContextFiguresTest(JudgeTestCase):
 # A page whose pair sits under a "###" heading: "## Setup" at 9, "Intro words here." [19, 36),
 # "### Saving" at 38, the instruction "Call save(path)" [50, 65) in "Call save(path) to store it."
 # [50, 78), the qualifier "It refuses an existing path." [80, 108).
-SAVING_PAGE = "# Guide\n\n## Setup\n\nIntro words here.\n\n### Saving\n\nCall save(path) to store it.\n\nIt refuses an existing path.\n"
+SAVING_PAGE = (
+    "# Guide\n\n## Setup\n\nIntro words here.\n\n### Saving\n\n"
+    "Call save(path) to store it.\n\nIt refuses an existing path.\n"
+)
 
 
 class RecoveryTest(JudgeTestCase):
