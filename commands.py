@@ -61,7 +61,9 @@ def run_show(args: argparse.Namespace) -> int:
     if getattr(args, "show_chunks", None) is not None:
         import judge
 
-        judgement = judge.judge_chunks(Path(args.show_chunks), manifest)
+        judgement = judge.judge_chunks(
+            Path(args.show_chunks), manifest, manifest_label=judge.manifest_label(args.manifest)
+        )
     if narrowing is None:
         view = boundary_view.terminal_view(manifest.sources, manifest.span_checks, policies, colour, configs)
         if judgement is not None:
@@ -265,7 +267,7 @@ def run_judge(args: argparse.Namespace) -> int:
     manifest = load_manifest(manifest_path)
     if args.judge_html is not None:
         html_path = checked_report(args.judge_html, None, (manifest_path, chunks_path, *manifest.source_paths()))
-    judgement = judge.judge_chunks(chunks_path, manifest, args.name)
+    judgement = judge.judge_chunks(chunks_path, manifest, args.name, judge.manifest_label(args.manifest))
     if html_path is not None:
         import boundary_view
 

@@ -10,13 +10,20 @@ character precision and IoU of the returned text against the two spans.
 
 Definitions (``docs/caveats.md`` says more):
 
+- holds, covers: a chunk holds a span, and chunks together cover it, when
+  they hold every non-whitespace character of it (whitespace as ``str.split``
+  sees it, the judge's coverage rule: ``non_whitespace``). A splitter that
+  strips the space where it cuts loses no word of the span.
 - anchor: the chunk holding the whole instruction; if several do, the one with
   the smallest window (then the smallest crossing-headings window, then the
   lowest order). No chunk holds it: the pair is not recoverable by windows.
+- the pair's section: the section holding the instruction when the caller
+  says (``section_of``; judged chunks may start before a heading), else the
+  anchor's ``section_id`` (the lab's chunks never cross a heading).
 - window k: the anchor's source's chunks at positions i-k..i+k in ``order``;
-  "within the section" keeps only those whose ``section_id`` is the anchor's,
-  "crossing headings" keeps them all. The section rule returns every chunk of
-  the anchor's section.
+  "within the section" keeps only those in the pair's section (a chunk's
+  ``section_ids``, or its one ``section_id``), "crossing headings" keeps them
+  all. The section rule returns every chunk in the pair's section.
 - recovered: the union of the returned chunks covers the whole qualifier (a
   retrieval that concatenates neighbours hands the reader their union).
 - characters returned: the sum of the returned chunks' lengths (overlaps count
@@ -89,6 +96,82 @@ def merged(spans) -> Merged:
     return Merged(starts, ends, prefix)
 
 
+def non_whitespace(text: str, start: int, end: int) -> int:
+    """Characters of ``text[start:end]`` that are not whitespace: ``non_whitespace("a b\\n", 0, 4)`` -> 2.
+
+    The lab's one notion of whitespace (``str.split``'s): the judge's coverage
+    counts with it, and a window's recovery passes over what it does not count.
+    """
+    return sum(map(len, text[start:end].split()))
+
+
+def trimmed(span) -> tuple[int, int]:
+    """``span`` from its first to its last non-whitespace character: ``Span(4, 10, " ab c ")`` -> ``(5, 9)``.
+
+    ``span.quote`` is the text at ``[start, end)`` (the loader checks it). A
+    span of whitespace alone stays whole.
+    """
+    quote = span.quote
+    lead = len(quote) - len(quote.lstrip())
+    kept = len(quote.strip())
+    if not kept:
+        return span.start, span.end
+    return span.start + lead, span.start + lead + kept
+
+
+class SpanCover:
+    """What the chunks added so far hold of one span, whitespace-only gaps passed over.
+
+    Disjoint sorted intervals inside the trimmed span; two intervals join when
+    only whitespace lies between them, so ``whole`` is true once the chunks
+    hold every non-whitespace character of the span. Each addition checks the
+    two gaps beside it, on slices of the span's quote (no walk per character).
+    ``SpanCover(Span(0, 7, "ab cd e"))`` with ``[0, 2)`` and ``[3, 5)`` added
+    holds ``[0, 5)``; adding ``[6, 7)`` makes it whole.
+    """
+
+    def __init__(self, span) -> None:
+        self.span = span
+        self.start, self.end = trimmed(span)
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+
+    def add(self, start: int, end: int) -> None:
+        start = max(start, self.start)
+        end = min(end, self.end)
+        if start >= end:
+            return
+        add_covered(self.starts, self.ends, start, end)
+        joined = bisect_right(self.starts, start) - 1
+        if joined + 1 < len(self.starts) and self.blank(self.ends[joined], self.starts[joined + 1]):
+            self.join(joined)
+        if joined > 0 and self.blank(self.ends[joined - 1], self.starts[joined]):
+            self.join(joined - 1)
+
+    def blank(self, start: int, end: int) -> bool:
+        return non_whitespace(self.span.quote, start - self.span.start, end - self.span.start) == 0
+
+    def join(self, position: int) -> None:
+        """Join the interval at ``position`` with the next one."""
+        self.ends[position] = self.ends[position + 1]
+        del self.starts[position + 1]
+        del self.ends[position + 1]
+
+    @property
+    def whole(self) -> bool:
+        return bool(self.starts) and self.starts[0] <= self.start and self.ends[0] >= self.end
+
+
+def holds(chunk: dict, start: int, end: int) -> bool:
+    """Whether ``chunk`` holds ``[start, end)`` (a trimmed span: its non-whitespace characters)."""
+    return chunk["start"] <= start and end <= chunk["end"]
+
+
+def chunk_sections(chunk: dict) -> tuple[str, ...]:
+    """Every section ``chunk`` lies in: its ``section_ids`` (a judged chunk may cross a heading), else its one."""
+    return tuple(chunk.get("section_ids") or (chunk["section_id"],))
+
+
 @dataclass
 class SourceIndex:
     """One source's chunks by position in ``order``, and what the pair lookups need, built once."""
@@ -97,6 +180,7 @@ class SourceIndex:
     by_start: list[tuple[int, int]]  # (start, position), sorted
     starts: list[int]
     reaching: ReachingSpans
+    memberships: list[tuple[str, ...]]  # position -> the sections its chunk lies in
     sections: dict[str, list[int]]  # section_id -> positions
     section_unions: dict[str, Merged]
     section_chars: dict[str, int]
@@ -112,13 +196,16 @@ def source_indexes(chunks: list[dict]) -> dict[str, SourceIndex]:
         group.sort(key=lambda chunk: chunk["order"])
         by_start = sorted((chunk["start"], position) for position, chunk in enumerate(group))
         sections: dict[str, list[int]] = {}
-        for position, chunk in enumerate(group):
-            sections.setdefault(chunk["section_id"], []).append(position)
+        memberships = [chunk_sections(chunk) for chunk in group]
+        for position, member_of in enumerate(memberships):
+            for section_id in member_of:
+                sections.setdefault(section_id, []).append(position)
         indexes[source_id] = SourceIndex(
             chunks=group,
             by_start=by_start,
             starts=[start for start, _ in by_start],
             reaching=ReachingSpans([(group[position]["start"], group[position]["end"]) for _, position in by_start]),
+            memberships=memberships,
             sections=sections,
             section_unions={
                 section_id: merged((group[p]["start"], group[p]["end"]) for p in positions)
@@ -137,38 +224,41 @@ def touching(index: SourceIndex, start: int, end: int) -> list[int]:
     return [index.by_start[found][1] for found in index.reaching.reaching(bisect_left(index.starts, end), start)]
 
 
-def qualifier_helpers(index: SourceIndex, start: int, end: int, section_id: str | None) -> list[int] | None:
-    """Positions, ascending, of the chunks that touch ``[start, end)`` (only ``section_id``'s when given).
+def qualifier_helpers(index: SourceIndex, qualifier, section_id: str | None) -> list[int] | None:
+    """Positions, ascending, of the chunks that touch the trimmed ``qualifier`` (only ``section_id``'s when given).
 
-    ``None`` when even all of them together leave part of the span uncovered: then no window can recover it.
+    ``None`` when even all of them together leave a non-whitespace character of
+    it uncovered: then no window can recover it.
     """
+    cover = SpanCover(qualifier)
     positions = sorted(
         position
-        for position in touching(index, start, end)
-        if section_id is None or index.chunks[position]["section_id"] == section_id
+        for position in touching(index, cover.start, cover.end)
+        if section_id is None or section_id in index.memberships[position]
     )
-    union = merged((index.chunks[position]["start"], index.chunks[position]["end"]) for position in positions)
-    return positions if union.covered(start, end) == end - start else None
+    for position in positions:
+        cover.add(index.chunks[position]["start"], index.chunks[position]["end"])
+    return positions if cover.whole else None
 
 
 def smallest_window(
-    index: SourceIndex, anchor: int, start: int, end: int, section_id: str | None, helpers: list[int] | None = ()
+    index: SourceIndex, anchor: int, qualifier, section_id: str | None, helpers: list[int] | None = ()
 ) -> int | None:
-    """The smallest k whose window around ``anchor`` covers ``[start, end)`` with its union; ``None`` if none does.
+    """The smallest k whose window around ``anchor`` covers ``qualifier`` with its union; ``None`` if none does.
 
     Only chunks that touch the span can help, so they are taken nearest first
-    until their union covers it; ``section_id`` keeps only that section's chunks.
-    ``helpers`` is ``qualifier_helpers(index, start, end, section_id)`` when the
+    until their union covers it (whitespace-only gaps passed over, as
+    ``SpanCover`` says); ``section_id`` keeps only that section's chunks.
+    ``helpers`` is ``qualifier_helpers(index, qualifier, section_id)`` when the
     caller has it already (one pair weighs every chunk holding its instruction
     against the same helpers). The walk goes outward from the anchor and keeps
     the covered part as it grows, so one anchor costs the helpers it passes.
     """
     if helpers == ():
-        helpers = qualifier_helpers(index, start, end, section_id)
+        helpers = qualifier_helpers(index, qualifier, section_id)
     if helpers is None:
         return None
-    covered_starts: list[int] = []
-    covered_ends: list[int] = []
+    cover = SpanCover(qualifier)
     right = bisect_left(helpers, anchor)
     left = right - 1
     while left >= 0 or right < len(helpers):
@@ -184,9 +274,8 @@ def smallest_window(
             taken.append(helpers[right])
             right += 1
         for position in taken:
-            chunk = index.chunks[position]
-            add_covered(covered_starts, covered_ends, max(chunk["start"], start), min(chunk["end"], end))
-        if covered_starts and covered_starts[0] <= start and covered_ends[0] >= end:
+            cover.add(index.chunks[position]["start"], index.chunks[position]["end"])
+        if cover.whole:
             return distance
     return None
 
@@ -209,15 +298,13 @@ def window_positions(index: SourceIndex, anchor: int, k: int, section_id: str | 
     low = max(0, anchor - k)
     high = min(len(index.chunks), anchor + k + 1)
     return [
-        position
-        for position in range(low, high)
-        if section_id is None or index.chunks[position]["section_id"] == section_id
+        position for position in range(low, high) if section_id is None or section_id in index.memberships[position]
     ]
 
 
 @dataclass(frozen=True)
 class PairWindow:
-    """One span check under one index: its anchor and smallest windows, or no anchor at all."""
+    """One span check under one index: its anchor, the pair's section and smallest windows, or no anchor at all."""
 
     name: str
     source: SourceIndex | None
@@ -225,35 +312,43 @@ class PairWindow:
     window: int | None
     window_crossing_headings: int | None
     relevant: Merged
+    section_id: str | None = None
 
 
-def pair_window(indexes: dict[str, SourceIndex], check) -> PairWindow:
-    """The anchor and smallest windows of one check (see the module docstring for the tie-breaks)."""
+def pair_window(indexes: dict[str, SourceIndex], check, section_of=None) -> PairWindow:
+    """The anchor and smallest windows of one check (see the module docstring for the tie-breaks).
+
+    ``section_of(source_id, offset)`` names the section holding an offset; given,
+    the pair's section is the one holding the instruction's first
+    non-whitespace character, whatever section its anchor starts in.
+    """
     instruction, qualifier = check.instruction, check.qualifier
     relevant = merged([(instruction.start, instruction.end), (qualifier.start, qualifier.end)])
     index = indexes.get(check.source_id)
     if index is None:
         return PairWindow(check.name, None, None, None, None, relevant)
+    instruction_start, instruction_end = trimmed(instruction)
+    pair_section = None if section_of is None else section_of(check.source_id, instruction_start)
     best = None
     # The qualifier's helpers are the same for every chunk holding the instruction: found once per section.
     helpers: dict[str | None, list[int] | None] = {}
-    for position in touching(index, instruction.start, instruction.end):
+    for position in touching(index, instruction_start, instruction_end):
         chunk = index.chunks[position]
-        if not (chunk["start"] <= instruction.start and instruction.end <= chunk["end"]):
+        if not holds(chunk, instruction_start, instruction_end):
             continue
-        for section_id in (chunk["section_id"], None):
-            if section_id not in helpers:
-                helpers[section_id] = qualifier_helpers(index, qualifier.start, qualifier.end, section_id)
-        section_id = chunk["section_id"]
-        within = smallest_window(index, position, qualifier.start, qualifier.end, section_id, helpers[section_id])
-        crossing = smallest_window(index, position, qualifier.start, qualifier.end, None, helpers[None])
+        section_id = chunk["section_id"] if pair_section is None else pair_section
+        for wanted in (section_id, None):
+            if wanted not in helpers:
+                helpers[wanted] = qualifier_helpers(index, qualifier, wanted)
+        within = smallest_window(index, position, qualifier, section_id, helpers[section_id])
+        crossing = smallest_window(index, position, qualifier, None, helpers[None])
         rank = (within is None, within or 0, crossing is None, crossing or 0, position)
         if best is None or rank < best[0]:
-            best = (rank, position, within, crossing)
+            best = (rank, position, within, crossing, section_id)
     if best is None:
         return PairWindow(check.name, index, None, None, None, relevant)
-    _, position, within, crossing = best
-    return PairWindow(check.name, index, position, within, crossing, relevant)
+    _, position, within, crossing, section_id = best
+    return PairWindow(check.name, index, position, within, crossing, relevant, section_id)
 
 
 def returned_figures(index: SourceIndex, positions: list[int], relevant: Merged) -> tuple[int, float, float]:
@@ -276,7 +371,7 @@ def rounded(value: float) -> float:
     return round(value, 4)
 
 
-def policy_context(name: str, chunks: list[dict], checks: tuple) -> dict:
+def policy_context(name: str, chunks: list[dict], checks: tuple, section_of=None) -> dict:
     """Context figures for one index (the lab's or a judged one) and the span checks.
 
     ``chunks``: every chunk of the index, dicts with at least ``source_id``,
@@ -289,9 +384,11 @@ def policy_context(name: str, chunks: list[dict], checks: tuple) -> dict:
     and ``iou`` by k and for the section (means over the pairs that have an
     anchor; within the section), and per pair its smallest ``window``, its
     ``window_crossing_headings`` and whether its ``section`` recovers it.
+    ``section_of(source_id, offset)``: the section holding an offset, for
+    chunks that may cross a heading (``pair_window``); the lab's never do.
     """
     indexes = source_indexes(chunks)
-    windows = [pair_window(indexes, check) for check in checks]
+    windows = [pair_window(indexes, check, section_of) for check in checks]
     anchored = [window for window in windows if window.anchor is not None]
     pairs = len(windows)
     recall = {}
@@ -306,7 +403,7 @@ def policy_context(name: str, chunks: list[dict], checks: tuple) -> dict:
     recall[SECTION] = fraction(sum(1 for w in anchored if w.window is not None), pairs)
     for window in anchored:
         index = window.source
-        section_id = index.chunks[window.anchor]["section_id"]
+        section_id = window.section_id
         # The widest window once; each smaller k keeps the positions within k of the anchor.
         widest = window_positions(index, window.anchor, CONTEXT_WINDOWS[-1], section_id)
         for k in CONTEXT_WINDOWS:
@@ -351,7 +448,7 @@ class RecoveringWindow:
     orders: tuple[int, ...]
 
 
-def recovering_windows(chunks: list[dict], checks: tuple) -> list[RecoveringWindow]:
+def recovering_windows(chunks: list[dict], checks: tuple, section_of=None) -> list[RecoveringWindow]:
     """For each check, its anchor and the orders of the chunks in its smallest window within the section.
 
     ``orders`` is empty when no window in the section recovers the qualifier
@@ -360,7 +457,7 @@ def recovering_windows(chunks: list[dict], checks: tuple) -> list[RecoveringWind
     indexes = source_indexes(chunks)
     found = []
     for check in checks:
-        window = pair_window(indexes, check)
+        window = pair_window(indexes, check, section_of)
         if window.anchor is None:
             found.append(RecoveringWindow(check.name, check.source_id, None, None, None, ()))
             continue
@@ -368,7 +465,7 @@ def recovering_windows(chunks: list[dict], checks: tuple) -> list[RecoveringWind
         anchor_chunk = index.chunks[window.anchor]
         orders: tuple[int, ...] = ()
         if window.window is not None:
-            positions = window_positions(index, window.anchor, window.window, anchor_chunk["section_id"])
+            positions = window_positions(index, window.anchor, window.window, window.section_id)
             orders = tuple(index.chunks[position]["order"] for position in positions)
         found.append(
             RecoveringWindow(

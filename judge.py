@@ -37,6 +37,7 @@ from pathlib import Path, PurePosixPath
 import chunk_index
 import context_windows
 import span_checks
+from context_windows import non_whitespace
 from errors import IngestionError, counted, printable, quoted
 from load_documents import normalize_newlines
 from markdown_grammar import HEADING, document_sections
@@ -113,7 +114,8 @@ class SourceResolver:
     Each distinct reference is resolved once.
     """
 
-    def __init__(self, sources: tuple[dict, ...], folder: Path) -> None:
+    def __init__(self, sources: tuple[dict, ...], folder: Path, manifest_label: str = "the manifest") -> None:
+        self.manifest_label = manifest_label
         self.ids = {source["source_id"] for source in sources}
         self.paths = {PurePosixPath(source["path"]).as_posix(): source["source_id"] for source in sources}
         self.names: dict[str, list[str]] = {}
@@ -147,8 +149,18 @@ class SourceResolver:
         raise IngestionError(
             "chunk_source_unknown",
             where,
-            f"source {quoted(reference)} is no source_id, path or file name of the manifest's sources",
+            f"source {quoted(reference)} is no source_id, path or file name of the sources of {self.manifest_label} "
+            f"({self.known_sources()})"
+            + ("; pass --manifest M for your own sources" if self.manifest_label == FIXTURE_MANIFEST else ""),
         )
+
+    def known_sources(self) -> str:
+        """``"a, b"``: the first ``LISTED_SOURCES`` source ids and a count of the rest."""
+        ids = sorted(self.ids)
+        shown = ", ".join(printable(source_id) for source_id in ids[:LISTED_SOURCES])
+        if len(ids) > LISTED_SOURCES:
+            shown += f" and {len(ids) - LISTED_SOURCES:,} more"
+        return shown
 
     def relative_path(self, reference: str) -> str | None:
         """``reference`` as a path relative to the manifest's folder, or ``None`` if it lies outside it."""
@@ -160,6 +172,21 @@ class SourceResolver:
             return None
         parts = [part for part in PurePosixPath(reference).parts if part != "."]
         return "/".join(parts) if parts and ".." not in parts else None
+
+
+FIXTURE_MANIFEST = "the lesson's fixture manifest, used when no --manifest is given"
+LISTED_SOURCES = 3
+"""A refusal naming the manifest's sources lists at most this many."""
+
+
+def manifest_label(argument: str | None) -> str:
+    """How a refusal names the manifest from ``--manifest``: its path, or the fixture's when none was given.
+
+    ``manifest_label("m.json")`` -> ``"manifest m.json"``.
+    """
+    if argument is not None:
+        return f"manifest {printable(argument)}"
+    return FIXTURE_MANIFEST
 
 
 def record_shape(record: dict, where: str) -> str:
@@ -294,12 +321,15 @@ SOURCE_FIELD_HELP = {
 }
 
 
-def read_chunk_records(path: Path, sources: tuple[dict, ...], folder: Path) -> tuple[ChunkRecord, ...]:
+def read_chunk_records(
+    path: Path, sources: tuple[dict, ...], folder: Path, manifest_label: str = "the manifest"
+) -> tuple[ChunkRecord, ...]:
     """Every record of the JSON Lines file at ``path``, strictly read; one refusal names ``FILE:LINE``.
 
     Each line is one JSON object parsed with the lab's strict reader; a blank
     line (other than after the last record) and a file mixing record shapes
     are refused, and so is a file over ``MAX_CHUNKS_BYTES`` or ``MAX_CHUNK_LINES``.
+    ``manifest_label`` names the manifest when a record's source is not one of its own.
     """
     label = printable(str(path))
     text = json_text(read_bounded(path, MAX_CHUNKS_BYTES, label), label)
@@ -310,14 +340,22 @@ def read_chunk_records(path: Path, sources: tuple[dict, ...], folder: Path) -> t
         raise IngestionError("too_many_chunks", label, f"{len(lines):,} lines; at most {MAX_CHUNK_LINES:,}")
     if not lines:
         raise IngestionError("no_chunks", label, "the file holds no chunk records")
-    resolver = SourceResolver(sources, folder)
+    resolver = SourceResolver(sources, folder, manifest_label)
     lengths = {source["source_id"]: len(source["text"]) for source in sources}
     records = []
     for number, line in enumerate(lines, start=1):
         where = f"{label}:{number}"
         if not line.strip():
             raise IngestionError("chunk_blank_line", where, "blank line; JSON Lines holds one JSON object per line")
-        record = chunk_record(parse_json_text(line, where), number, where, resolver, lengths)
+        try:
+            value = parse_json_text(line, where)
+        except IngestionError as error:
+            raise line_refusal(error, where, text, lines) from error
+        if type(value) is list and looks_like_one_document(text, lines):
+            raise IngestionError(
+                "chunk_not_object", where, f"expected a JSON object, found a list; {ONE_DOCUMENT_HINT}"
+            )
+        record = chunk_record(value, number, where, resolver, lengths)
         if records and record.shape != records[0].shape:
             raise IngestionError(
                 "chunk_shape_mixed",
@@ -327,6 +365,44 @@ def read_chunk_records(path: Path, sources: tuple[dict, ...], folder: Path) -> t
             )
         records.append(record)
     return tuple(records)
+
+
+ONE_DOCUMENT_HINT = (
+    "this file looks like one JSON document, not JSON Lines: judge reads one chunk object per line "
+    "(docs/judge.md shows how to write them)"
+)
+
+
+def line_refusal(error: IngestionError, where: str, text: str, lines: list[str]) -> IngestionError:
+    """A line's JSON refusal with its column in words, and the hint when the file is one JSON document.
+
+    The strict reader places a syntax error at ``LINE:COLUMN`` of the text it
+    was given, here always line 1 of one line: ``chunks.jsonl:1:1:2`` becomes
+    ``chunks.jsonl:1: column 2: ...``.
+    """
+    cause = error.__cause__
+    if not isinstance(cause, json.JSONDecodeError):
+        return error
+    what = f"column {cause.colno}: {error.what}"
+    if looks_like_one_document(text, lines):
+        what += f"; {ONE_DOCUMENT_HINT}"
+    return IngestionError(error.code, where, what)
+
+
+def looks_like_one_document(text: str, lines: list[str]) -> bool:
+    """Whether the file is one JSON value (a saved result, a JSON array of chunks) rather than JSON Lines.
+
+    So it is when its first line is ``{`` or ``[`` alone, or when the whole
+    text parses as one JSON value that is not a single object (one object on
+    one line is one record of JSON Lines). Asked only once a line is refused.
+    """
+    if lines and lines[0].strip() in ("{", "["):
+        return True
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return not (type(value) is dict and len(lines) == 1)
 
 
 # --- locating ----------------------------------------------------------------------
@@ -541,24 +617,54 @@ def locate_chunks(records: tuple[ChunkRecord, ...], sources: tuple[dict, ...]) -
 # --- the judged chunks as an index ----------------------------------------------------
 
 
-def section_finder(source: dict, grammar: str):
-    """A function from an offset of ``source`` to ``(section_id, section_title)`` of the section holding it.
+class SectionFinder:
+    """The sections of one source under a grammar: which holds an offset, which a span lies in.
 
     A section runs from its heading to the next section's heading; an offset
     before the first non-blank section (a title heading with a blank body)
     belongs to that first section, whose text it leads into.
     """
-    text = source["text"]
-    revision = chunk_index.document_record(source)["document_revision"]
-    sections = document_sections(text, grammar, source["source_id"], source["title"])
-    starts = [section.heading_start for section in sections]
-    labels = [
-        (chunk_index.digest({"document_revision": revision, "heading_start": section.heading_start}), section.title)
-        for section in sections
-    ]
 
-    def section_of(offset: int) -> tuple[str, str]:
-        return labels[max(bisect_right(starts, offset) - 1, 0)]
+    def __init__(self, source: dict, grammar: str) -> None:
+        revision = chunk_index.document_record(source)["document_revision"]
+        sections = document_sections(source["text"], grammar, source["source_id"], source["title"])
+        self.starts = [section.heading_start for section in sections]
+        self.labels = [
+            (chunk_index.digest({"document_revision": revision, "heading_start": section.heading_start}), section.title)
+            for section in sections
+        ]
+
+    def place(self, offset: int) -> int:
+        return max(bisect_right(self.starts, offset) - 1, 0)
+
+    def __call__(self, offset: int) -> tuple[str, str]:
+        """``(section_id, section_title)`` of the section holding ``offset``."""
+        return self.labels[self.place(offset)]
+
+    def sections_between(self, start: int, end: int) -> list[str]:
+        """The ids of every section ``[start, end)`` lies in, in order (a judged chunk may cross a heading)."""
+        last = self.place(max(start, end - 1))
+        return [self.labels[position][0] for position in range(self.place(start), last + 1)]
+
+
+def section_finder(source: dict, grammar: str) -> SectionFinder:
+    """A function from an offset of ``source`` to ``(section_id, section_title)`` of the section holding it."""
+    return SectionFinder(source, grammar)
+
+
+def pair_sections(sources: tuple[dict, ...], grammar: str):
+    """``section_of(source_id, offset)`` -> the id of the section holding it, each source's sections found once.
+
+    What ``context_windows`` takes to bound a pair's "within the section"
+    window by the section of the pair, not of the chunk that holds it.
+    """
+    texts = {source["source_id"]: source for source in sources}
+    finders: dict[str, SectionFinder] = {}
+
+    def section_of(source_id: str, offset: int) -> str:
+        if source_id not in finders:
+            finders[source_id] = section_finder(texts[source_id], grammar)
+        return finders[source_id](offset)[0]
 
     return section_of
 
@@ -594,6 +700,8 @@ def judged_chunks(locations: tuple[Location, ...], sources: tuple[dict, ...], gr
                 "end_line": bisect_left(newlines[source_id], location.end - 1) + 1,
                 "section_id": section_id,
                 "section_title": title,
+                # Every section the chunk lies in: a chunk that starts before a heading reaches the next one.
+                "section_ids": finders[source_id].sections_between(location.start, location.end),
                 "line": location.record.line,
                 "state": location.state,
             }
@@ -642,11 +750,6 @@ def require_bounded_overlap(chunks: list[dict], where: str) -> None:
                 f"{MAX_OVERLAP_DEPTH} may hold one character (a sliding window of stride 1/{MAX_OVERLAP_DEPTH} "
                 "of its width, or the same chunk repeated)",
             )
-
-
-def non_whitespace(text: str, start: int, end: int) -> int:
-    """Characters of ``text[start:end]`` that are not whitespace: ``non_whitespace("a b\\n", 0, 4)`` -> 2."""
-    return sum(map(len, text[start:end].split()))
 
 
 def source_coverage(text: str, spans: list[tuple[int, int]]) -> dict:
@@ -707,6 +810,8 @@ def pair_verdicts(chunks: list[dict], checks: tuple, unlocated: dict[str, int]) 
 
     ``partial`` is true when the pair's source has chunks that were not
     located: one of them might hold both spans, so a split is not certain.
+    A chunk holds a span when it holds every non-whitespace character of it
+    (``context_windows.trimmed``), so "same chunk" agrees with context's k = 0.
     """
     by_source: dict[str, list[dict]] = {}
     for chunk in chunks:
@@ -715,8 +820,10 @@ def pair_verdicts(chunks: list[dict], checks: tuple, unlocated: dict[str, int]) 
     verdicts = []
     for check in checks:
         finder = holders.get(check.source_id) or SpanHolders([])
-        instruction = finder.holding(check.instruction.start, check.instruction.end)
-        kept = any(span_checks.chunk_holds(chunk, check.qualifier.start, check.qualifier.end) for chunk in instruction)
+        # A chunk holds a span when it holds its non-whitespace characters, as context_windows says.
+        instruction = finder.holding(*context_windows.trimmed(check.instruction))
+        qualifier_start, qualifier_end = context_windows.trimmed(check.qualifier)
+        kept = any(span_checks.chunk_holds(chunk, qualifier_start, qualifier_end) for chunk in instruction)
         missing = unlocated.get(check.source_id, 0)
         verdicts.append(
             {
@@ -735,9 +842,13 @@ def pair_verdicts(chunks: list[dict], checks: tuple, unlocated: dict[str, int]) 
 # --- context figures ------------------------------------------------------------------
 
 
-def context_figures(name: str, chunks: list[dict], checks: tuple) -> dict:
-    """``context_windows.policy_context`` for one index: the lab's or the judged one, the same figures."""
-    return context_windows.policy_context(name, chunks, checks)
+def context_figures(name: str, chunks: list[dict], checks: tuple, section_of=None) -> dict:
+    """``context_windows.policy_context`` for one index: the lab's or the judged one, the same figures.
+
+    ``section_of`` (``pair_sections``) is given for judged chunks: one may start
+    before the heading of the section its pair lies in.
+    """
+    return context_windows.policy_context(name, chunks, checks, section_of)
 
 
 def context_text(rows: list[dict], complete: bool = True) -> str:
@@ -793,7 +904,9 @@ def unlocated_counts(locations: tuple[Location, ...]) -> dict[str, int]:
     return missing
 
 
-def index_row(name: str, kind: str, chunks: list[dict], sources: tuple, checks: tuple, unlocated: dict) -> dict:
+def index_row(
+    name: str, kind: str, chunks: list[dict], sources: tuple, checks: tuple, unlocated: dict, section_of=None
+) -> dict:
     """One row of the judge's table: chunk count, mean length, coverage, pair verdicts and context figures."""
     verdicts = pair_verdicts(chunks, checks, unlocated)
     characters = sum(chunk["end"] - chunk["start"] for chunk in chunks)
@@ -805,18 +918,21 @@ def index_row(name: str, kind: str, chunks: list[dict], sources: tuple, checks: 
         "coverage": coverage(sources, chunks),
         "pairs_kept_together": sum(verdict["instruction_and_qualifier_share_chunk"] for verdict in verdicts),
         "pairs": verdicts,
-        "context": context_figures(name, chunks, checks),
+        "context": context_figures(name, chunks, checks, section_of),
     }
 
 
-def judge_chunks(chunks_path: Path, manifest, name: str | None = None) -> Judgement:
+def judge_chunks(
+    chunks_path: Path, manifest, name: str | None = None, manifest_label: str = "the manifest"
+) -> Judgement:
     """Read, locate and judge the chunk file at ``chunks_path`` against ``manifest``'s sources and checks.
 
-    The lab's rows use the manifest's own grammar and sizes, as the main job does.
+    The lab's rows use the manifest's own grammar and sizes, as the main job
+    does. ``manifest_label`` (``manifest_label()``) names it in a refusal.
     """
     chunks_path = Path(chunks_path)
     grammar = manifest.grammar
-    records = read_chunk_records(chunks_path, manifest.sources, manifest.folder)
+    records = read_chunk_records(chunks_path, manifest.sources, manifest.folder, manifest_label)
     locations = locate_chunks(records, manifest.sources)
     judged = judged_chunks(locations, manifest.sources, grammar)
     require_bounded_overlap(judged, printable(str(chunks_path)))
@@ -828,7 +944,8 @@ def judge_chunks(chunks_path: Path, manifest, name: str | None = None) -> Judgem
         index_row(policy, "lab", index["chunks"], manifest.sources, manifest.span_checks, {})
         for policy, index in indexes.items()
     ]
-    rows.append(index_row(label, "judged", judged, manifest.sources, manifest.span_checks, missing))
+    section_of = pair_sections(manifest.sources, grammar)
+    rows.append(index_row(label, "judged", judged, manifest.sources, manifest.span_checks, missing, section_of))
     return Judgement(label, printable(str(chunks_path)), records[0].shape, locations, judged, rows, indexes)
 
 
@@ -911,14 +1028,48 @@ def offset_sentence(location: Location) -> str:
             "the source, and the text occurs again after it (text.find answers the first occurrence)"
         )
     else:
-        end = record.end if record.end is not None else record.start + len(record.text)
-        said = f"{record.offset_name} {record.start}: the source holds {shown_text(location.offset_holds)} at [{record.start}, {end})"
+        said = f"{record.offset_name} {record.start}: {differing_text(record, location.offset_holds)}"
     where = (
         f"found at [{location.start}, {location.end}) ({STATE_WORDS[location.state]})"
         if location.located
         else STATE_WORDS[location.state]
     )
     return f"wrong offset, line {record.line}: {said}; the chunk is {printable(where)}"
+
+
+def first_difference(first: str, second: str) -> int:
+    """Where two texts first differ (the shorter one's length when it begins the other): ``("abcd", "abxd")`` -> 2.
+
+    Compared by halving over C-speed prefix comparisons, not a walk per character.
+    """
+    low, high = 0, min(len(first), len(second))
+    while low < high:
+        middle = (low + high + 1) // 2
+        if first[:middle] == second[:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def differing_text(record: ChunkRecord, holds: str) -> str:
+    """What the source holds at a wrong offset, shown from where it parts from the chunk's text.
+
+    Chunks made before an edit share their start with the source, so previews
+    of both from the offset would read the same. ``"the source's [131, 267)
+    matches the chunk's first 116 characters, then differs at offset 247: the
+    source has "overwrites a documen", the chunk "replaces a document.""``.
+    """
+    end = record.start + len(holds)
+    same = first_difference(record.text, holds)
+    if same == 0:
+        return f"the source holds {shown_text(holds)} at [{record.start}, {end})"
+    source_rest = shown_text(holds[same:]) if same < len(holds) else "nothing more"
+    chunk_rest = shown_text(record.text[same:]) if same < len(record.text) else "nothing more"
+    return (
+        f"the source's [{record.start}, {end}) matches the chunk's first {counted(same, 'character')}, "
+        f"then differs at offset {record.start + same}: the source has {source_rest}, the chunk {chunk_rest}"
+    )
 
 
 COVERAGE_NOTE = "uncovered, overlap: non-whitespace characters of the sources in no chunk, in two or more chunks"

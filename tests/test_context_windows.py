@@ -28,7 +28,13 @@ def chunk(order: int, start: int, end: int, section: str = "A", source: str = "s
 
 
 def check(name: str, instruction: tuple[int, int], qualifier: tuple[int, int], source: str = "s") -> SpanCheck:
-    return SpanCheck(name, source, Span(*instruction, "i"), Span(*qualifier, "q"))
+    """A check whose quotes are all non-whitespace (``"x"`` repeated to each span's length), as a loader would hold."""
+    return SpanCheck(
+        name,
+        source,
+        Span(*instruction, "x" * (instruction[1] - instruction[0])),
+        Span(*qualifier, "x" * (qualifier[1] - qualifier[0])),
+    )
 
 
 # Four 10-character chunks; the fourth opens section B.
@@ -105,6 +111,89 @@ class ManyHoldersTest(LabTestCase):
         # The qualifier [10, 20) is half in chunk 0 and half in chunk 2; the anchor is chunk 1.
         sides = [chunk(0, 8, 15), chunk(1, 0, 8), chunk(2, 15, 22)]
         self.assertEqual(self.windows(sides, check("c", (2, 5), (10, 20)))[0]["window"], 1)
+
+
+# "Call save. It refuses an existing path.": the instruction [0, 10), the qualifier [11, 39);
+# offset 21 is the space between "refuses" and "an".
+PAGE = "Call save. It refuses an existing path."
+
+
+def page_check(instruction: tuple[int, int] = (0, 10), qualifier: tuple[int, int] = (11, 39)) -> SpanCheck:
+    """A check whose quotes are the page's text at its spans, as the loader checks them."""
+    return SpanCheck("c", "s", Span(*instruction, PAGE[slice(*instruction)]), Span(*qualifier, PAGE[slice(*qualifier)]))
+
+
+class WhitespaceGapTest(LabTestCase):
+    """A window recovers a span when its chunks hold every non-whitespace character of it, as coverage counts."""
+
+    def windows(self, chunks: list[dict], span_check: SpanCheck) -> dict:
+        return context_windows.policy_context("p", chunks, (span_check,))["windows"][0]
+
+    def test_the_page_offsets(self) -> None:
+        self.assertEqual(PAGE[0:10], "Call save.")
+        self.assertEqual(PAGE[11:39], "It refuses an existing path.")
+        self.assertEqual(PAGE[21], " ")
+
+    def test_a_one_space_gap_where_a_splitter_cut_is_recovered(self) -> None:
+        # Chunk 0 [0, 21) ends with "refuses", chunk 1 [22, 39) starts with "an": only the space is in neither.
+        stripped = [chunk(0, 0, 21), chunk(1, 22, 39)]
+        found = self.windows(stripped, page_check())
+        self.assertEqual(found, {"name": "c", "window": 1, "window_crossing_headings": 1, "section": True})
+
+    def test_gaps_holding_a_character_stay_gaps(self) -> None:
+        cases = [
+            ("a lost letter", [chunk(0, 0, 21), chunk(1, 23, 39)]),  # [21, 23) is " a"
+            ("the qualifier's last character", [chunk(0, 0, 21), chunk(1, 22, 38)]),  # "." at 38
+            ("its first character", [chunk(0, 0, 10), chunk(1, 12, 39)]),  # "I" at 11
+        ]
+        for label, chunks in cases:
+            with self.subTest(label):
+                found = self.windows(chunks, page_check())
+                self.assertEqual(
+                    (found["window"], found["window_crossing_headings"], found["section"]), (None, None, False)
+                )
+
+    def test_whitespace_at_a_span_edge_need_not_be_held(self) -> None:
+        # The instruction quoted with its following space, [0, 11); chunk 0 [0, 10) was stripped of it.
+        # It still holds every non-whitespace character, so it anchors the pair; chunk 1 holds the qualifier.
+        found = self.windows([chunk(0, 0, 10), chunk(1, 11, 39)], page_check(instruction=(0, 11)))
+        self.assertEqual((found["window"], found["window_crossing_headings"]), (1, 1))
+        # The qualifier quoted with the space before it, [10, 39): chunk 1 [11, 39) holds it.
+        found = self.windows([chunk(0, 0, 10), chunk(1, 11, 39)], page_check(qualifier=(10, 39)))
+        self.assertEqual(found["window"], 1)
+
+    def test_the_cover_joins_across_whitespace_only(self) -> None:
+        cover = context_windows.SpanCover(Span(0, 7, "ab cd e"))
+        cover.add(3, 5)
+        cover.add(0, 2)
+        self.assertEqual((cover.starts, cover.ends, cover.whole), ([0], [5], False))
+        cover.add(6, 9)
+        self.assertEqual((cover.starts, cover.ends, cover.whole), ([0], [7], True))
+        self.assertEqual(context_windows.trimmed(Span(4, 10, " ab c ")), (5, 9))
+        self.assertEqual(context_windows.trimmed(Span(4, 6, "  ")), (4, 6))
+
+
+class PairSectionTest(LabTestCase):
+    """The "within the section" window is bounded by the pair's section, not by where its anchor starts."""
+
+    def test_an_anchor_starting_in_the_section_before(self) -> None:
+        # Section B's heading is at 5. Chunk 0 [0, 10) starts in A and reaches into B, where the
+        # instruction [6, 9) lies; chunk 1 [10, 20) holds the qualifier [12, 15), also in B.
+        chunks = [dict(chunk(0, 0, 10, "A"), section_ids=["A", "B"]), chunk(1, 10, 20, "B")]
+        pair = (check("c", (6, 9), (12, 15)),)
+
+        def section_of(source_id: str, offset: int) -> str:
+            return "A" if offset < 5 else "B"
+
+        figures = context_windows.policy_context("p", chunks, pair, section_of)
+        self.assertEqual(
+            figures["windows"][0], {"name": "c", "window": 1, "window_crossing_headings": 1, "section": True}
+        )
+        # Section B's chunks are both: 20 characters, as k = 1 returns.
+        self.assertEqual((figures["mean_chars"]["1"], figures["mean_chars"]["section"]), (20, 20))
+        # Without the pair's section, the anchor's (A) bounds the window: chunk 1 is outside it.
+        alone = context_windows.policy_context("p", chunks, pair)["windows"][0]
+        self.assertEqual((alone["window"], alone["window_crossing_headings"]), (None, 1))
 
 
 class FiguresTest(LabTestCase):

@@ -671,6 +671,84 @@ class BadChunkFilesTest(JudgeTestCase):
         self.assertIn("\\u001b[2J", line)
 
 
+HINT = (
+    "this file looks like one JSON document, not JSON Lines: judge reads one chunk object per line "
+    "(docs/judge.md shows how to write them)"
+)
+
+
+class JudgeMessagesTest(JudgeTestCase):
+    """Refusals and notes a new user reads: a readable place, a hint for one JSON document, the manifest named."""
+
+    def test_a_json_document_instead_of_json_lines(self) -> None:
+        path = self.folder / "result.json"
+        cases = [
+            # (file text, code, line 1's place and message); "{" alone is line 1, its column 2 is past its end.
+            (
+                '{\n  "indexes": {}\n}\n',
+                "json_syntax",
+                "1: column 2: Expecting property name enclosed in double quotes",
+            ),
+            # '[{"a": 1},' holds 10 characters: the value the array promises would start at column 11.
+            ('[{"a": 1},\n{"b": 2}]\n', "json_syntax", "1: column 11: Expecting value"),
+            ('[{"a": 1}, {"b": 2}]\n', "chunk_not_object", "1: expected a JSON object, found a list"),
+        ]
+        for text, code, message in cases:
+            with self.subTest(text=text):
+                path.write_text(text, encoding="utf-8")
+                self.assertEqual(self.refusal(path), f"error: {code}: {path}:{message}; {HINT}")
+
+    def test_a_bad_line_of_json_lines_names_its_column_without_the_hint(self) -> None:
+        path = self.folder / "chunks.jsonl"
+        # Line 2 is '{"text":"x",' (12 characters): a key was expected at column 13.
+        path.write_text('{"source_id": "aster-copy-v1", "text": "Call"}\n{"text":"x",\n', encoding="utf-8")
+        self.assertEqual(
+            self.refusal(path),
+            f"error: json_syntax: {path}:2: column 13: Expecting property name enclosed in double quotes",
+        )
+
+    def test_an_unknown_source_names_the_manifest(self) -> None:
+        path = self.write_chunks([{"source_id": "nope", "text": "Call"}])
+        sources = "(aster-copy-v1, aster-copy-v2)"
+        self.assertEqual(
+            self.refusal(path),
+            f'error: chunk_source_unknown: {path}:1: source "nope" is no source_id, path or file name of the '
+            f"sources of manifest {self.manifest} {sources}",
+        )
+        code, stdout, stderr = in_process("judge", str(path))
+        self.assertEqual((code, stdout), (1, ""))
+        self.assertEqual(
+            stderr,
+            f'error: chunk_source_unknown: {path}:1: source "nope" is no source_id, path or file name of the '
+            f"sources of the lesson's fixture manifest, used when no --manifest is given {sources}; "
+            "pass --manifest M for your own sources\n",
+        )
+
+    def test_a_chunk_made_before_an_edit_shows_where_it_differs(self) -> None:
+        # The qualifier's paragraph [131, 269) as it read before "overwrites" became "replaces".
+        before = (
+            "This operation refuses an existing path. Use replace_copy only after checking the current revision; "
+            "save_copy never "
+        )
+        self.assertTrue(V1_TEXT.startswith(before + "overwrites a document.", 131))
+        chunk = before + "replaces a document."
+        path = self.write_chunks(
+            [{"page_content": chunk, "metadata": {"source": "docs/aster-copy-v1.md", "start_index": 131}}]
+        )
+        _, stdout, _ = in_process("judge", str(path), "--manifest", str(self.manifest))
+        # The source's [131, 131 + len(chunk)) agrees for len(before) characters, then differs.
+        end = 131 + len(chunk)
+        self.assertIn(
+            f"wrong offset, line 1: metadata.start_index 131: the source's [131, {end}) matches the chunk's first "
+            f"{len(before)} characters, then differs at offset {131 + len(before)}: the source has "
+            f'"{V1_TEXT[131 + len(before) : end]}", the chunk "replaces a document."; the chunk is not found',
+            stdout,
+        )
+        self.assertEqual(judge.first_difference("abcd", "abxd"), 2)
+        self.assertEqual(judge.first_difference("ab", "abc"), 2)
+        self.assertEqual(judge.first_difference("", "a"), 0)
+
+
 class ContextFiguresTest(JudgeTestCase):
     """The judged row's context figures, from ``context_windows.policy_context``, derived from the offsets."""
 
@@ -687,6 +765,80 @@ class ContextFiguresTest(JudgeTestCase):
         self.assertEqual(figures["mean_chars"]["0"], 129)
         self.assertEqual(figures["mean_chars"]["1"], 267)
         self.assertEqual(figures["windows"][0]["window"], 1)
+
+
+# A page whose pair sits under a "###" heading: "## Setup" at 9, "Intro words here." [19, 36),
+# "### Saving" at 38, the instruction "Call save(path)" [50, 65) in "Call save(path) to store it."
+# [50, 78), the qualifier "It refuses an existing path." [80, 108).
+SAVING_PAGE = (
+    "# Guide\n\n## Setup\n\nIntro words here.\n\n### Saving\n\n"
+    "Call save(path) to store it.\n\nIt refuses an existing path.\n"
+)
+
+
+class RecoveryTest(JudgeTestCase):
+    """Context over judged chunks: whitespace a splitter stripped, and a chunk that starts before a heading."""
+
+    def test_a_space_stripped_inside_the_qualifier_loses_nothing(self) -> None:
+        # The fixture cut as LangChain cuts it, but inside the qualifier "This operation| refuses...": the
+        # first chunk ends at 145 before the space, the next starts at 146 after it.
+        self.assertEqual((V1_TEXT[131:145], V1_TEXT[145], V1_TEXT[146:153]), ("This operation", " ", "refuses"))
+        spans = {V1: [(0, 145), (146, 269), *LANGCHAIN_220_V1[2:]], V2: LANGCHAIN_220_V2}
+        records = [
+            {"page_content": text[start:end], "metadata": {"source": f"docs/{source}.md", "start_index": start}}
+            for source, text in ((V1, V1_TEXT), (V2, V2_TEXT))
+            for start, end in spans[source]
+        ]
+        row = judged_row(self.judge_json(self.write_chunks(records)))
+        # Coverage counts no non-whitespace character lost; recovery agrees: chunks 0 and 1, k = 1.
+        self.assertEqual(row["coverage"]["total"]["uncovered_chars"], 0)
+        self.assertEqual(
+            row["context"]["windows"][0],
+            {"name": "save-copy-refuses-existing-path", "window": 1, "window_crossing_headings": 1, "section": True},
+        )
+        self.assertEqual(row["context"]["mean_chars"]["1"], 145 + 123)
+        self.assertEqual(row["pairs_kept_together"], 0)
+
+    def write_saving_page(self) -> None:
+        self.assertEqual(
+            (SAVING_PAGE[9:17], SAVING_PAGE[19:36], SAVING_PAGE[38:48], SAVING_PAGE[50:65], SAVING_PAGE[80:108]),
+            ("## Setup", "Intro words here.", "### Saving", "Call save(path)", "It refuses an existing path."),
+        )
+        (self.folder / "docs" / "saving.md").write_text(SAVING_PAGE, encoding="utf-8")
+        source = {
+            "source_id": "saving",
+            "path": "docs/saving.md",
+            "title": "Guide",
+            "sha256": hashlib.sha256(SAVING_PAGE.encode("utf-8")).hexdigest(),
+            "version": "1.0",
+            "url": "local:docs/saving.md",
+            "fact_status": "test text",
+        }
+        check = {
+            "name": "save-refuses",
+            "source_id": "saving",
+            "instruction": {"start": 50, "end": 65, "quote": "Call save(path)"},
+            "qualifier": {"start": 80, "end": 108, "quote": "It refuses an existing path."},
+        }
+        self.manifest.write_text(json.dumps({"sources": [source], "span_checks": [check]}), encoding="utf-8")
+
+    def test_a_chunk_starting_before_the_heading_of_its_pair(self) -> None:
+        self.write_saving_page()
+        # Chunk 1 [19, 78) starts under "## Setup" and holds the instruction under "### Saving";
+        # chunk 2 [80, 108) holds the qualifier. No heading lies between the two spans.
+        spans = [(0, 17), (19, 78), (80, 108)]
+        records = [
+            {"source_id": "saving", "text": SAVING_PAGE[start:end], "start": start, "end": end} for start, end in spans
+        ]
+        row = judged_row(self.judge_json(self.write_chunks(records)))
+        figures = row["context"]
+        self.assertEqual(
+            figures["windows"][0], {"name": "save-refuses", "window": 1, "window_crossing_headings": 1, "section": True}
+        )
+        # Within the section "Saving" k = 1 returns chunks 1 and 2 (chunk 0 lies under "Setup"): 59 + 28.
+        self.assertEqual(figures["mean_chars"]["1"], 87)
+        self.assertEqual(figures["mean_chars"]["section"], 87)
+        self.assertEqual(figures["recall"]["1"], 1.0)
 
 
 class SeeTheJudgedChunksTest(JudgeTestCase):
