@@ -169,7 +169,7 @@ CUE_PATTERN = re.compile(
 )
 ANAPHOR_PATTERN = re.compile(r"(?:" + "|".join(phrase_pattern(anaphor) for anaphor in ANAPHORS) + r")", re.IGNORECASE)
 BACKTICK_RUN = re.compile(r"`+")
-FENCE_LINE = re.compile(r"^ {0,3}(`{3,}|~{3,})", re.MULTILINE)
+FENCE_LINE = re.compile(r"^([ \t]*)(`{3,}|~{3,})", re.MULTILINE)
 CALL = re.compile(r"(?<![\w.])([A-Za-z_][\w.]*)\((?!s\))")
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # A prose word that reads as code: snake_case or camelCase; or a dotted name (``client.open``).
@@ -242,25 +242,59 @@ class Unpaired:
 # --- masking code --------------------------------------------------------------
 
 
-def fence_spans(text: str) -> list[tuple[int, int]]:
-    """``[start, end)`` of every fenced code block: from an opening ``` or ~~~ line to its closing one.
+def fence_spans(text: str, sections=()) -> list[tuple[int, int]]:
+    """``[start, end)`` of every fenced code block, whatever its indentation.
 
-    ``"a\\n```\\nx\\n```\\nb\\n"`` -> ``[(2, 12)]``. An unclosed fence runs to the
-    end of the text, as Markdown renders it.
+    A fence opens at a line of three or more backticks or tildes after any
+    indentation (a backtick fence's info string holds no backtick) and closes at
+    the next line of the same character, at least as many, and nothing else,
+    indented no deeper than the opening line (or up to three spaces, as Markdown
+    allows). A fence indented under a content tab or a list item is code as much
+    as one at the margin, so it is masked the same way. An unclosed fence runs
+    to the end of the block of ``sections`` that encloses its opening line (any
+    block but a paragraph, whose lines a blank line inside the code would cut),
+    else to the end of the text, as Markdown renders it.
+    ``"a\\n```\\nx\\n```\\nb\\n"`` -> ``[(2, 12)]``;
+    ``"=== \\"T\\"\\n    ```\\n    x\\n    ```\\n"`` -> ``[(8, 30)]``.
     """
+    enclosing = sorted(
+        (block.start, block.end)
+        for section in sections
+        for block in section.blocks
+        if block.kind != "paragraph" and block.start < block.end
+    )
+    enclosing_starts = [start for start, _ in enclosing]
     spans = []
-    opening = None
+    # The fence open so far: where it starts, its character, run length and indentation, and where it must end.
+    fence_start = None
+    fence_character, fence_run, fence_indent, fence_limit = "", 0, 0, len(text)
     for match in FENCE_LINE.finditer(text):
-        marker = match.group(1)
+        line_start = match.start()
+        if fence_start is not None and line_start >= fence_limit:
+            spans.append((fence_start, fence_limit))
+            fence_start = None
+        marker = match.group(2)
         line_end = text.find("\n", match.end())
         line_end = len(text) if line_end == -1 else line_end + 1
-        if opening is None:
-            opening = (match.start(), marker)
-        elif marker[0] == opening[1][0] and len(marker) >= len(opening[1]) and not text[match.end() : line_end].strip():
-            spans.append((opening[0], line_end))
-            opening = None
-    if opening is not None:
-        spans.append((opening[0], len(text)))
+        rest = text[match.end() : line_end]
+        indent = markdown_grammar.leading_columns(match.group(1))
+        if fence_start is None:
+            if marker[0] == "`" and "`" in rest:
+                continue
+            position = bisect_right(enclosing_starts, line_start) - 1
+            inside = position >= 0 and enclosing[position][1] > line_start
+            fence_start, fence_character, fence_run, fence_indent = line_start, marker[0], len(marker), indent
+            fence_limit = enclosing[position][1] if inside else len(text)
+        elif (
+            marker[0] == fence_character
+            and len(marker) >= fence_run
+            and indent <= max(fence_indent, 3)
+            and not rest.strip()
+        ):
+            spans.append((fence_start, min(line_end, fence_limit)))
+            fence_start = None
+    if fence_start is not None:
+        spans.append((fence_start, fence_limit))
     return spans
 
 
@@ -560,7 +594,8 @@ def scan_sections(source_id: str, text: str, sections) -> tuple[list[FoundPair],
     Linear in the text: each sentence is looked at once, and each caveat weighs
     at most ``MAX_CANDIDATES`` earlier instruction sentences.
     """
-    fences = fence_spans(text)
+    sections = tuple(sections)
+    fences = fence_spans(text, sections)
     masked, code_spans = masked_code(text, fences)
     newlines = chunk_index.newline_offsets(text)
     pairs: list[FoundPair] = []

@@ -322,6 +322,76 @@ class CautionaryBlockTest(LabTestCase):
         self.assertEqual((pairs, unpaired), ([], []))
 
 
+class IndentedCodeTest(LabTestCase):
+    """Fenced code is code at any indentation (content tabs, list items, admonitions), under every grammar."""
+
+    TAB_PAGE = lesson(
+        "Call open_widget(name) to open it.\n\n"
+        '=== "Python"\n\n'
+        "    ```python\n"
+        "    x = save(path)\n"
+        "    # never call twice\n"
+        "    ```\n\n"
+        "It fails on a closed widget.\n"
+    )
+
+    def test_code_in_a_content_tab_is_neither_instruction_nor_caveat(self) -> None:
+        caveat = "It fails on a closed widget."
+        for grammar in ("lesson", "blocks"):
+            with self.subTest(grammar=grammar):
+                pairs, unpaired = caveat_scan.scan_text("doc", self.TAB_PAGE, grammar)
+                self.assertEqual(unpaired, [])
+                # The code's call and its "never" comment are masked: the only pair is prose with prose.
+                self.assertEqual(
+                    [(pair.instruction.quote, pair.qualifier.quote, pair.cue) for pair in pairs],
+                    [("Call open_widget(name) to open it.", caveat, "fails")],
+                )
+                # A blank line inside the code, which splits it into paragraphs for the grammar, keeps it code.
+                code_only = lesson(
+                    '=== "Python"\n\n    ```python\n    x = save(path)\n\n    # never call twice\n    ```\n'
+                )
+                self.assertEqual(caveat_scan.scan_text("doc", code_only, grammar), ([], []))
+
+    def test_fence_spans_at_any_indentation(self) -> None:
+        opening = self.TAB_PAGE.index("    ```python")
+        closing = self.TAB_PAGE.index("    ```\n\nIt") + len("    ```\n")
+        self.assertEqual(caveat_scan.fence_spans(self.TAB_PAGE), [(opening, closing)])
+        cases = {
+            # A closing line at lesser indentation closes; one deeper than the opening (past three spaces) does not.
+            "  - x\n\n      ~~~\n      a\n    ~~~\nb\n": [(7, 33)],
+            "    ```\n    a\n        ```\nb\n": [(0, 28)],
+            # A backtick line whose info string holds a backtick opens nothing.
+            "    ``` a`b\nc\n": [],
+            # Tabs count as indentation too.
+            "\t```\n\ta\n\t```\nb\n": [(0, 13)],
+        }
+        for text, expected in cases.items():
+            with self.subTest(text=text):
+                self.assertEqual(caveat_scan.fence_spans(text), expected)
+
+    def test_an_unclosed_fence_ends_with_its_enclosing_block(self) -> None:
+        # Any block but a paragraph bounds the fence, whatever its kind: a grammar's tab or container as well.
+        container = "!!! note\n    ```python\n    x = 1  # never\n"
+        for kind in ("admonition", "tab", "container"):
+            with self.subTest(kind=kind):
+                text = lesson(f"Call open_widget(name).\n\n{container}\nNever reuse the handle.\n")
+                start = text.index("Call")
+                blocks = (
+                    Block("paragraph", start, start + len("Call open_widget(name).\n"), ""),
+                    Block(kind, text.index(container), text.index(container) + len(container), "note"),
+                    Block("paragraph", text.index("Never"), len(text), ""),
+                )
+                section = Section(text.index("## "), "S", start, len(text), blocks)
+                pairs, _ = caveat_scan.scan_sections("doc", text, [section])
+                self.assertEqual(
+                    [(pair.instruction.quote, pair.qualifier.quote) for pair in pairs],
+                    [("Call open_widget(name).", "Never reuse the handle.")],
+                )
+        # Without a block around it, an unclosed fence runs to the end of the text.
+        text = lesson("Call open_widget(name).\n\n    ```\n    x = 1\n\nNever reuse the handle.\n")
+        self.assertEqual(scan(text), ([], []))
+
+
 class FixtureScanTest(LabTestCase):
     """On the fixture: the lesson's pair, with the main job's verdicts."""
 
