@@ -6,11 +6,13 @@ model, no network), checks each against the lab's three policies, and turns the
 pairs into span checks for the manifest. The rules, their word lists and their
 limits are stated in ``docs/caveats.md``; in short:
 
-- Sentences are split inside one block at a time (``sentence_spans``); a fenced
-  code block is never split into sentences and code spans are masked first, so
-  neither a cue nor a sentence end inside code counts.
+- Sentences are split inside one block at a time (``sentence_spans``); fenced
+  code, at any indentation, is never split into sentences and code spans are
+  masked first, so neither a cue nor a sentence end inside code counts.
 - A caveat is a sentence holding a cue from ``CUES`` (case-insensitive, whole
-  words), or a whole admonition or alert whose type is in ``CAUTIONARY_LABELS``.
+  words) that is no turn of phrase warning of nothing (``is_turn_of_phrase``:
+  "you don't have to", "so that you don't", "raises the question"), or a whole
+  admonition or alert whose type is in ``CAUTIONARY_LABELS``.
 - Its instruction is the nearest earlier sentence of the same section, within
   the caveat's block and the ``LOOK_BACK_BLOCKS`` blocks before it, that names a
   call, holds a code span or opens with a verb from ``IMPERATIVE_VERBS``;
@@ -80,6 +82,35 @@ CUES = (
     "danger:",
     "important:",
 )
+# The cues that forbid; a few turns of phrase around them say the opposite (``NOT_A_CAVEAT_AFTER``, ``…_BEFORE``).
+PROHIBITIONS = frozenset(CUES[: CUES.index("may not") + 1])
+# Words around a cue that make it no caveat, each tried at the cue alone: another cue of the sentence still counts.
+# A prohibition followed by these removes an obligation: "you don't have to", "it never needs to", "do not need".
+OBLIGATION_REMOVED = re.compile(
+    r"\s+(?:(?:even|really|necessarily|always|usually|actually)\s+)?(?:(?:have|has)\s+to|needs?)(?!\w)", re.IGNORECASE
+)
+NOT_A_CAVEAT_AFTER = MappingProxyType(
+    {
+        **{cue: OBLIGATION_REMOVED for cue in PROHIBITIONS},
+        # Figurative: "raises the question", "raises concerns"; an error raised never reads so.
+        "raises": re.compile(r"\s+(?:(?:(?:the|a)\s+)?(?:questions?|concerns?)|awareness)(?!\w)", re.IGNORECASE),
+    }
+)
+# A prohibition after these is a purpose ("so that you don't lose data", "so you don't have to") or the
+# authors saying what their example does ("we don't use it directly"), not a caveat. Matched against the
+# end of the sentence before the cue.
+NOT_A_CAVEAT_BEFORE = re.compile(
+    r"(?<!\w)(?:(?P<so_that>so\s+that(?:\s+[\w'’]+){1,3})|(?P<so>so\s+(?:you|we|they|it))|(?P<we>we))\s+$",
+    re.IGNORECASE,
+)
+# Which cues a "so you" purpose and a "we" narration turn: "it is locked, so you cannot open it twice" is a
+# consequence, and "we must not", "we never retry" still tell the reader something to heed.
+PURPOSE_CUES = frozenset({"do not", "don't", "never"})
+NARRATION_CUES = frozenset({"do not", "don't"})
+# "we don't support", "we do not recommend": the authors stating a limit to their users is a caveat.
+STATED_LIMIT = re.compile(r"\s+(?:support|supports|recommend|guarantee|promise|allow|accept)(?!\w)", re.IGNORECASE)
+# How much of a sentence before a cue the purpose and narration test reads: "so that" and three words fit.
+BEFORE_CUE_WINDOW = 120
 # Admonition types (``!!! warning``) and GitHub alert types (``> [!WARNING]``) that make a whole block a caveat.
 CAUTIONARY_LABELS = frozenset({"attention", "caution", "danger", "error", "failure", "important", "warning"})
 # A sentence opening with one of these verbs gives an instruction.
@@ -464,8 +495,35 @@ def first_cue(masked_sentence: str) -> str | None:
 
     ``first_cue("Never call it twice; it fails.")`` -> ``"never"``.
     """
-    match = CUE_PATTERN.search(masked_sentence)
-    return None if match is None else CUES[match.lastindex - 1]
+    for match in CUE_PATTERN.finditer(masked_sentence):
+        cue = CUES[match.lastindex - 1]
+        if not is_turn_of_phrase(masked_sentence, cue, match.start(), match.end()):
+            return cue
+    return None
+
+
+def is_turn_of_phrase(masked_sentence: str, cue: str, start: int, end: int) -> bool:
+    """Whether the cue at ``[start, end)`` is a turn of phrase that warns of nothing.
+
+    A prohibition that removes an obligation (``"You don't have to close it"``,
+    ``"it never needs to"``); one in a purpose clause (``"so that it never"``,
+    ``"so you don't"``, not ``"so you cannot"``); a ``don't`` or ``do not`` after
+    ``we`` (``"we don't use it directly"``, not ``"we don't support"``); and a
+    figurative ``raises`` (``"raises the question"``).
+    """
+    after = NOT_A_CAVEAT_AFTER.get(cue)
+    if after is not None and after.match(masked_sentence, end):
+        return True
+    if cue not in PROHIBITIONS:
+        return False
+    before = NOT_A_CAVEAT_BEFORE.search(masked_sentence, max(start - BEFORE_CUE_WINDOW, 0), start)
+    if before is None:
+        return False
+    if before.group("so_that") is not None:
+        return True
+    if before.group("so") is not None:
+        return cue in PURPOSE_CUES
+    return cue in NARRATION_CUES and STATED_LIMIT.match(masked_sentence, end) is None
 
 
 def opening_anaphor(masked_sentence: str) -> str | None:

@@ -115,6 +115,66 @@ class CueTest(LabTestCase):
         self.assertEqual(scan(text), ([], []))
 
 
+class TurnOfPhraseTest(LabTestCase):
+    """Reassurance, purpose, narration and a figurative "raises" are no caveat; a true warning beside them stays one."""
+
+    INSTRUCTION = "Call open_widget(name) to open it."
+
+    def cues(self, sentence: str) -> list[str]:
+        pairs, unpaired = scan(lesson(f"{self.INSTRUCTION}\n\n{sentence}\n"))
+        return [pair.cue for pair in pairs] + [caveat.cue for caveat in unpaired]
+
+    def test_no_caveat(self) -> None:
+        for sentence in (
+            # An obligation removed.
+            "You don't have to close the widget.",
+            "You do not have to close the widget.",
+            "You don’t need to close the widget.",
+            "You do not need to close the widget.",
+            "You DON'T\nreally need to close the widget.",
+            "You needn't close the widget.",
+            "There is no need to close the widget.",
+            "You never need to close the widget.",
+            "The widget never has to be closed.",
+            "You shouldn't have to restart the service.",
+            # A purpose clause.
+            "Open it on port 9999 so that you don't have to run it as root.",
+            "Open it early so you don't wait for it.",
+            "Keep the handle so that the widget is never opened twice.",
+            # The authors saying what their example does.
+            "In the example above, we don't use it directly.",
+            "Here we do not open a second widget.",
+            # Figurative "raises".
+            "This raises the question of ordering.",
+            "This raises a question about ordering.",
+            "Sharing widgets raises questions.",
+            "Sharing widgets raises concerns.",
+            "Sharing widgets raises a concern.",
+            "The banner raises awareness.",
+        ):
+            with self.subTest(sentence=sentence):
+                self.assertEqual(self.cues(sentence), [])
+
+    def test_still_a_caveat(self) -> None:
+        cases = {
+            "Don't call open_widget twice.": "don't",
+            "Do not open a widget twice.": "do not",
+            "You don't have a second chance.": "don't",
+            "We don't support shared widgets.": "don't",
+            "We do not recommend sharing widgets.": "do not",
+            "We must not share widgets.": "must not",
+            "We never retry a failed open.": "never",
+            "It is locked, so you cannot open it twice.": "cannot",
+            "It raises ValueError on a second open.": "raises",
+            # The turn of phrase is passed over; the next cue of the sentence counts.
+            "You don't have to close it, but it fails on reuse.": "fails",
+            "Opening raises concerns and raises KeyError when shared.": "raises",
+        }
+        for sentence, cue in cases.items():
+            with self.subTest(sentence=sentence):
+                self.assertEqual(self.cues(sentence), [cue])
+
+
 class SentenceTest(LabTestCase):
     """Where sentences end inside one block."""
 
