@@ -17,7 +17,8 @@ limits are stated in ``docs/caveats.md``; in short:
   the caveat's block and the ``LOOK_BACK_BLOCKS`` blocks before it, that names a
   call, holds a code span or opens with a verb from ``IMPERATIVE_VERBS``;
   preferring one that shares an identifier with the caveat, else the nearest
-  (linked by an anaphor when the caveat opens with one).
+  (linked by an anaphor when the caveat opens with one); never a copy of the
+  caveat or a sentence overlapping it.
 
 It reads no files and writes none; ``run.py`` does the I/O.
 """
@@ -230,6 +231,8 @@ class Sentence:
     identifiers: frozenset[str]
     words: frozenset[str]
     anaphor: str | None
+    # The text with every run of whitespace one space: a copy of the sentence elsewhere on the page is equal.
+    normalized: str
 
 
 @dataclass(frozen=True)
@@ -242,6 +245,7 @@ class Caveat:
     cue: str
     words: frozenset[str]
     anaphor: str | None
+    normalized: str
 
 
 @dataclass(frozen=True)
@@ -602,7 +606,8 @@ def section_caveats_and_sentences(
             end = block.start + len(text[block.start : block.end].rstrip())
             if start < end:
                 anaphor = opening_anaphor(masked[spans[0][0] : spans[0][1]]) if spans else None
-                items.append(Caveat(start, end, number, cue, sentence_words(text, start, end), anaphor))
+                words = sentence_words(text, start, end)
+                items.append(Caveat(start, end, number, cue, words, anaphor, normalized_text(text, start, end)))
             continue
         for start, end in spans:
             masked_sentence = masked[start:end]
@@ -616,27 +621,41 @@ def section_caveats_and_sentences(
                     sentence_identifiers(text, masked, start, end, code_spans),
                     sentence_words(text, start, end),
                     opening_anaphor(masked_sentence),
+                    normalized_text(text, start, end),
                 )
             )
     return items
 
 
-def chosen_instruction(candidates, caveat_words: frozenset, anaphor: str | None) -> tuple[Sentence, str] | None:
-    """The instruction for a caveat among ``candidates`` (nearest last) and how they are linked.
+def normalized_text(text: str, start: int, end: int) -> str:
+    """``text[start:end]`` with every run of whitespace one space: ``"Call\\n  f()."`` -> ``"Call f()."``."""
+    return " ".join(text[start:end].split())
 
-    The nearest candidate sharing an identifier with the caveat wins
-    (``"identifier save_copy"``); else the nearest, linked by the caveat's
-    opening anaphor if it has one (``"anaphor This operation"``) or by
-    nearness alone (``"nearest"``).
+
+def chosen_instruction(candidates, caveat: Sentence | Caveat) -> tuple[Sentence, str] | None:
+    """The instruction for ``caveat`` among ``candidates`` (nearest last) and how they are linked.
+
+    A candidate that overlaps the caveat or is a copy of it (the same text once
+    whitespace is normalized: a sentence repeated further down the page) is
+    never its instruction. Among the others, the nearest sharing an identifier
+    with the caveat wins (``"identifier save_copy"``); else the nearest, linked
+    by the caveat's opening anaphor if it has one (``"anaphor This operation"``)
+    or by nearness alone (``"nearest"``).
     """
-    if not candidates:
+    usable = [
+        candidate
+        for candidate in candidates
+        if not (candidate.start < caveat.end and caveat.start < candidate.end)
+        and candidate.normalized != caveat.normalized
+    ]
+    if not usable:
         return None
-    for candidate in reversed(candidates):
-        shared = candidate.identifiers & caveat_words
+    for candidate in reversed(usable):
+        shared = candidate.identifiers & caveat.words
         if shared:
             return candidate, f"identifier {min(shared)}"
-    nearest = candidates[-1]
-    return nearest, ("nearest" if anaphor is None else f"anaphor {anaphor}")
+    nearest = usable[-1]
+    return nearest, ("nearest" if caveat.anaphor is None else f"anaphor {caveat.anaphor}")
 
 
 def scan_text(
@@ -668,7 +687,7 @@ def scan_sections(source_id: str, text: str, sections) -> tuple[list[FoundPair],
             if caveat_cue is not None:
                 line = bisect_right(newlines, item.start - 1) + 1
                 qualifier = Span(item.start, item.end, text[item.start : item.end])
-                chosen = chosen_instruction(candidates, item.words, item.anaphor)
+                chosen = chosen_instruction(candidates, item)
                 if chosen is None:
                     unpaired.append(Unpaired(source_id, qualifier, caveat_cue, line))
                 else:

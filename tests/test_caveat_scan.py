@@ -296,6 +296,31 @@ class InstructionRuleTest(LabTestCase):
         pairs, unpaired = scan(lesson("Never call close_widget() twice.\n"))
         self.assertEqual((pairs, len(unpaired)), ([], 1))
 
+    def test_never_paired_with_a_copy_of_itself(self) -> None:
+        # The caveat names a call, so it is an instruction too; its copy further down must not pair with it.
+        caveat = "Never call open_widget(name) twice."
+        copy = "Never call  open_widget(name)\ntwice."
+        text = lesson(f"Call open_widget(name) to open it.\n\n{caveat}\n\n{copy}\n")
+        pairs, unpaired = scan(text)
+        self.assertEqual(unpaired, [])
+        self.assertEqual(
+            [(pair.instruction.quote, pair.qualifier.quote) for pair in pairs],
+            [("Call open_widget(name) to open it.", caveat), ("Call open_widget(name) to open it.", copy)],
+        )
+        # With only its copy in reach, the caveat is left unpaired.
+        pairs, unpaired = scan(lesson(f"{caveat}\n\n{copy}\n"))
+        self.assertEqual((pairs, [item.span.quote for item in unpaired]), ([], [caveat, copy]))
+
+    def test_never_paired_with_an_overlapping_span(self) -> None:
+        def sentence(start: int, end: int, text: str) -> caveat_scan.Sentence:
+            return caveat_scan.Sentence(start, end, 0, None, True, frozenset({"f"}), frozenset({"f"}), None, text)
+
+        caveat = caveat_scan.Caveat(10, 30, 0, "never", frozenset({"f"}), None, "never f")
+        overlapping = sentence(5, 15, "call f")
+        before = sentence(0, 5, "use f")
+        self.assertIsNone(caveat_scan.chosen_instruction([overlapping], caveat))
+        self.assertEqual(caveat_scan.chosen_instruction([before, overlapping], caveat), (before, "identifier f"))
+
     def test_names_are_unique_per_line(self) -> None:
         text = lesson("Call open_widget(name). It never closes. It fails on reuse.\n")
         pairs, _ = scan(text)
