@@ -6,16 +6,19 @@ model, no network), checks each against the lab's three policies, and turns the
 pairs into span checks for the manifest. The rules, their word lists and their
 limits are stated in ``docs/caveats.md``; in short:
 
-- Sentences are split inside one block at a time (``sentence_spans``); a fenced
-  code block is never split into sentences and code spans are masked first, so
-  neither a cue nor a sentence end inside code counts.
+- Sentences are split inside one block at a time (``sentence_spans``); fenced
+  code, at any indentation, is never split into sentences and code spans are
+  masked first, so neither a cue nor a sentence end inside code counts.
 - A caveat is a sentence holding a cue from ``CUES`` (case-insensitive, whole
-  words), or a whole admonition or alert whose type is in ``CAUTIONARY_LABELS``.
+  words) that is no turn of phrase warning of nothing (``is_turn_of_phrase``:
+  "you don't have to", "so that you don't", "raises the question"), or a whole
+  admonition or alert whose type is in ``CAUTIONARY_LABELS``.
 - Its instruction is the nearest earlier sentence of the same section, within
   the caveat's block and the ``LOOK_BACK_BLOCKS`` blocks before it, that names a
   call, holds a code span or opens with a verb from ``IMPERATIVE_VERBS``;
   preferring one that shares an identifier with the caveat, else the nearest
-  (linked by an anaphor when the caveat opens with one).
+  (linked by an anaphor when the caveat opens with one); never a copy of the
+  caveat or a sentence overlapping it.
 
 It reads no files and writes none; ``run.py`` does the I/O.
 """
@@ -80,6 +83,35 @@ CUES = (
     "danger:",
     "important:",
 )
+# The cues that forbid; a few turns of phrase around them say the opposite (``NOT_A_CAVEAT_AFTER``, ``…_BEFORE``).
+PROHIBITIONS = frozenset(CUES[: CUES.index("may not") + 1])
+# Words around a cue that make it no caveat, each tried at the cue alone: another cue of the sentence still counts.
+# A prohibition followed by these removes an obligation: "you don't have to", "it never needs to", "do not need".
+OBLIGATION_REMOVED = re.compile(
+    r"\s+(?:(?:even|really|necessarily|always|usually|actually)\s+)?(?:(?:have|has)\s+to|needs?)(?!\w)", re.IGNORECASE
+)
+NOT_A_CAVEAT_AFTER = MappingProxyType(
+    {
+        **{cue: OBLIGATION_REMOVED for cue in PROHIBITIONS},
+        # Figurative: "raises the question", "raises concerns"; an error raised never reads so.
+        "raises": re.compile(r"\s+(?:(?:(?:the|a)\s+)?(?:questions?|concerns?)|awareness)(?!\w)", re.IGNORECASE),
+    }
+)
+# A prohibition after these is a purpose ("so that you don't lose data", "so you don't have to") or the
+# authors saying what their example does ("we don't use it directly"), not a caveat. Matched against the
+# end of the sentence before the cue.
+NOT_A_CAVEAT_BEFORE = re.compile(
+    r"(?<!\w)(?:(?P<so_that>so\s+that(?:\s+[\w'’]+){1,3})|(?P<so>so\s+(?:you|we|they|it))|(?P<we>we))\s+$",
+    re.IGNORECASE,
+)
+# Which cues a "so you" purpose and a "we" narration turn: "it is locked, so you cannot open it twice" is a
+# consequence, and "we must not", "we never retry" still tell the reader something to heed.
+PURPOSE_CUES = frozenset({"do not", "don't", "never"})
+NARRATION_CUES = frozenset({"do not", "don't"})
+# "we don't support", "we do not recommend": the authors stating a limit to their users is a caveat.
+STATED_LIMIT = re.compile(r"\s+(?:support|supports|recommend|guarantee|promise|allow|accept)(?!\w)", re.IGNORECASE)
+# How much of a sentence before a cue the purpose and narration test reads: "so that" and three words fit.
+BEFORE_CUE_WINDOW = 120
 # Admonition types (``!!! warning``) and GitHub alert types (``> [!WARNING]``) that make a whole block a caveat.
 CAUTIONARY_LABELS = frozenset({"attention", "caution", "danger", "error", "failure", "important", "warning"})
 # A sentence opening with one of these verbs gives an instruction.
@@ -169,7 +201,7 @@ CUE_PATTERN = re.compile(
 )
 ANAPHOR_PATTERN = re.compile(r"(?:" + "|".join(phrase_pattern(anaphor) for anaphor in ANAPHORS) + r")", re.IGNORECASE)
 BACKTICK_RUN = re.compile(r"`+")
-FENCE_LINE = re.compile(r"^ {0,3}(`{3,}|~{3,})", re.MULTILINE)
+FENCE_LINE = re.compile(r"^([ \t]*)(`{3,}|~{3,})", re.MULTILINE)
 CALL = re.compile(r"(?<![\w.])([A-Za-z_][\w.]*)\((?!s\))")
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # A prose word that reads as code: snake_case or camelCase; or a dotted name (``client.open``).
@@ -199,6 +231,8 @@ class Sentence:
     identifiers: frozenset[str]
     words: frozenset[str]
     anaphor: str | None
+    # The text with every run of whitespace one space: a copy of the sentence elsewhere on the page is equal.
+    normalized: str
 
 
 @dataclass(frozen=True)
@@ -211,6 +245,7 @@ class Caveat:
     cue: str
     words: frozenset[str]
     anaphor: str | None
+    normalized: str
 
 
 @dataclass(frozen=True)
@@ -242,25 +277,59 @@ class Unpaired:
 # --- masking code --------------------------------------------------------------
 
 
-def fence_spans(text: str) -> list[tuple[int, int]]:
-    """``[start, end)`` of every fenced code block: from an opening ``` or ~~~ line to its closing one.
+def fence_spans(text: str, sections=()) -> list[tuple[int, int]]:
+    """``[start, end)`` of every fenced code block, whatever its indentation.
 
-    ``"a\\n```\\nx\\n```\\nb\\n"`` -> ``[(2, 12)]``. An unclosed fence runs to the
-    end of the text, as Markdown renders it.
+    A fence opens at a line of three or more backticks or tildes after any
+    indentation (a backtick fence's info string holds no backtick) and closes at
+    the next line of the same character, at least as many, and nothing else,
+    indented no deeper than the opening line (or up to three spaces, as Markdown
+    allows). A fence indented under a content tab or a list item is code as much
+    as one at the margin, so it is masked the same way. An unclosed fence runs
+    to the end of the block of ``sections`` that encloses its opening line (any
+    block but a paragraph, whose lines a blank line inside the code would cut),
+    else to the end of the text, as Markdown renders it.
+    ``"a\\n```\\nx\\n```\\nb\\n"`` -> ``[(2, 12)]``;
+    ``"=== \\"T\\"\\n    ```\\n    x\\n    ```\\n"`` -> ``[(8, 30)]``.
     """
+    enclosing = sorted(
+        (block.start, block.end)
+        for section in sections
+        for block in section.blocks
+        if block.kind != "paragraph" and block.start < block.end
+    )
+    enclosing_starts = [start for start, _ in enclosing]
     spans = []
-    opening = None
+    # The fence open so far: where it starts, its character, run length and indentation, and where it must end.
+    fence_start = None
+    fence_character, fence_run, fence_indent, fence_limit = "", 0, 0, len(text)
     for match in FENCE_LINE.finditer(text):
-        marker = match.group(1)
+        line_start = match.start()
+        if fence_start is not None and line_start >= fence_limit:
+            spans.append((fence_start, fence_limit))
+            fence_start = None
+        marker = match.group(2)
         line_end = text.find("\n", match.end())
         line_end = len(text) if line_end == -1 else line_end + 1
-        if opening is None:
-            opening = (match.start(), marker)
-        elif marker[0] == opening[1][0] and len(marker) >= len(opening[1]) and not text[match.end() : line_end].strip():
-            spans.append((opening[0], line_end))
-            opening = None
-    if opening is not None:
-        spans.append((opening[0], len(text)))
+        rest = text[match.end() : line_end]
+        indent = markdown_grammar.leading_columns(match.group(1))
+        if fence_start is None:
+            if marker[0] == "`" and "`" in rest:
+                continue
+            position = bisect_right(enclosing_starts, line_start) - 1
+            inside = position >= 0 and enclosing[position][1] > line_start
+            fence_start, fence_character, fence_run, fence_indent = line_start, marker[0], len(marker), indent
+            fence_limit = enclosing[position][1] if inside else len(text)
+        elif (
+            marker[0] == fence_character
+            and len(marker) >= fence_run
+            and indent <= max(fence_indent, 3)
+            and not rest.strip()
+        ):
+            spans.append((fence_start, min(line_end, fence_limit)))
+            fence_start = None
+    if fence_start is not None:
+        spans.append((fence_start, fence_limit))
     return spans
 
 
@@ -430,8 +499,35 @@ def first_cue(masked_sentence: str) -> str | None:
 
     ``first_cue("Never call it twice; it fails.")`` -> ``"never"``.
     """
-    match = CUE_PATTERN.search(masked_sentence)
-    return None if match is None else CUES[match.lastindex - 1]
+    for match in CUE_PATTERN.finditer(masked_sentence):
+        cue = CUES[match.lastindex - 1]
+        if not is_turn_of_phrase(masked_sentence, cue, match.start(), match.end()):
+            return cue
+    return None
+
+
+def is_turn_of_phrase(masked_sentence: str, cue: str, start: int, end: int) -> bool:
+    """Whether the cue at ``[start, end)`` is a turn of phrase that warns of nothing.
+
+    A prohibition that removes an obligation (``"You don't have to close it"``,
+    ``"it never needs to"``); one in a purpose clause (``"so that it never"``,
+    ``"so you don't"``, not ``"so you cannot"``); a ``don't`` or ``do not`` after
+    ``we`` (``"we don't use it directly"``, not ``"we don't support"``); and a
+    figurative ``raises`` (``"raises the question"``).
+    """
+    after = NOT_A_CAVEAT_AFTER.get(cue)
+    if after is not None and after.match(masked_sentence, end):
+        return True
+    if cue not in PROHIBITIONS:
+        return False
+    before = NOT_A_CAVEAT_BEFORE.search(masked_sentence, max(start - BEFORE_CUE_WINDOW, 0), start)
+    if before is None:
+        return False
+    if before.group("so_that") is not None:
+        return True
+    if before.group("so") is not None:
+        return cue in PURPOSE_CUES
+    return cue in NARRATION_CUES and STATED_LIMIT.match(masked_sentence, end) is None
 
 
 def opening_anaphor(masked_sentence: str) -> str | None:
@@ -510,7 +606,8 @@ def section_caveats_and_sentences(
             end = block.start + len(text[block.start : block.end].rstrip())
             if start < end:
                 anaphor = opening_anaphor(masked[spans[0][0] : spans[0][1]]) if spans else None
-                items.append(Caveat(start, end, number, cue, sentence_words(text, start, end), anaphor))
+                words = sentence_words(text, start, end)
+                items.append(Caveat(start, end, number, cue, words, anaphor, normalized_text(text, start, end)))
             continue
         for start, end in spans:
             masked_sentence = masked[start:end]
@@ -524,27 +621,41 @@ def section_caveats_and_sentences(
                     sentence_identifiers(text, masked, start, end, code_spans),
                     sentence_words(text, start, end),
                     opening_anaphor(masked_sentence),
+                    normalized_text(text, start, end),
                 )
             )
     return items
 
 
-def chosen_instruction(candidates, caveat_words: frozenset, anaphor: str | None) -> tuple[Sentence, str] | None:
-    """The instruction for a caveat among ``candidates`` (nearest last) and how they are linked.
+def normalized_text(text: str, start: int, end: int) -> str:
+    """``text[start:end]`` with every run of whitespace one space: ``"Call\\n  f()."`` -> ``"Call f()."``."""
+    return " ".join(text[start:end].split())
 
-    The nearest candidate sharing an identifier with the caveat wins
-    (``"identifier save_copy"``); else the nearest, linked by the caveat's
-    opening anaphor if it has one (``"anaphor This operation"``) or by
-    nearness alone (``"nearest"``).
+
+def chosen_instruction(candidates, caveat: Sentence | Caveat) -> tuple[Sentence, str] | None:
+    """The instruction for ``caveat`` among ``candidates`` (nearest last) and how they are linked.
+
+    A candidate that overlaps the caveat or is a copy of it (the same text once
+    whitespace is normalized: a sentence repeated further down the page) is
+    never its instruction. Among the others, the nearest sharing an identifier
+    with the caveat wins (``"identifier save_copy"``); else the nearest, linked
+    by the caveat's opening anaphor if it has one (``"anaphor This operation"``)
+    or by nearness alone (``"nearest"``).
     """
-    if not candidates:
+    usable = [
+        candidate
+        for candidate in candidates
+        if not (candidate.start < caveat.end and caveat.start < candidate.end)
+        and candidate.normalized != caveat.normalized
+    ]
+    if not usable:
         return None
-    for candidate in reversed(candidates):
-        shared = candidate.identifiers & caveat_words
+    for candidate in reversed(usable):
+        shared = candidate.identifiers & caveat.words
         if shared:
             return candidate, f"identifier {min(shared)}"
-    nearest = candidates[-1]
-    return nearest, ("nearest" if anaphor is None else f"anaphor {anaphor}")
+    nearest = usable[-1]
+    return nearest, ("nearest" if caveat.anaphor is None else f"anaphor {caveat.anaphor}")
 
 
 def scan_text(
@@ -560,7 +671,8 @@ def scan_sections(source_id: str, text: str, sections) -> tuple[list[FoundPair],
     Linear in the text: each sentence is looked at once, and each caveat weighs
     at most ``MAX_CANDIDATES`` earlier instruction sentences.
     """
-    fences = fence_spans(text)
+    sections = tuple(sections)
+    fences = fence_spans(text, sections)
     masked, code_spans = masked_code(text, fences)
     newlines = chunk_index.newline_offsets(text)
     pairs: list[FoundPair] = []
@@ -575,7 +687,7 @@ def scan_sections(source_id: str, text: str, sections) -> tuple[list[FoundPair],
             if caveat_cue is not None:
                 line = bisect_right(newlines, item.start - 1) + 1
                 qualifier = Span(item.start, item.end, text[item.start : item.end])
-                chosen = chosen_instruction(candidates, item.words, item.anaphor)
+                chosen = chosen_instruction(candidates, item)
                 if chosen is None:
                     unpaired.append(Unpaired(source_id, qualifier, caveat_cue, line))
                 else:

@@ -115,6 +115,66 @@ class CueTest(LabTestCase):
         self.assertEqual(scan(text), ([], []))
 
 
+class TurnOfPhraseTest(LabTestCase):
+    """Reassurance, purpose, narration and a figurative "raises" are no caveat; a true warning beside them stays one."""
+
+    INSTRUCTION = "Call open_widget(name) to open it."
+
+    def cues(self, sentence: str) -> list[str]:
+        pairs, unpaired = scan(lesson(f"{self.INSTRUCTION}\n\n{sentence}\n"))
+        return [pair.cue for pair in pairs] + [caveat.cue for caveat in unpaired]
+
+    def test_no_caveat(self) -> None:
+        for sentence in (
+            # An obligation removed.
+            "You don't have to close the widget.",
+            "You do not have to close the widget.",
+            "You don’t need to close the widget.",
+            "You do not need to close the widget.",
+            "You DON'T\nreally need to close the widget.",
+            "You needn't close the widget.",
+            "There is no need to close the widget.",
+            "You never need to close the widget.",
+            "The widget never has to be closed.",
+            "You shouldn't have to restart the service.",
+            # A purpose clause.
+            "Open it on port 9999 so that you don't have to run it as root.",
+            "Open it early so you don't wait for it.",
+            "Keep the handle so that the widget is never opened twice.",
+            # The authors saying what their example does.
+            "In the example above, we don't use it directly.",
+            "Here we do not open a second widget.",
+            # Figurative "raises".
+            "This raises the question of ordering.",
+            "This raises a question about ordering.",
+            "Sharing widgets raises questions.",
+            "Sharing widgets raises concerns.",
+            "Sharing widgets raises a concern.",
+            "The banner raises awareness.",
+        ):
+            with self.subTest(sentence=sentence):
+                self.assertEqual(self.cues(sentence), [])
+
+    def test_still_a_caveat(self) -> None:
+        cases = {
+            "Don't call open_widget twice.": "don't",
+            "Do not open a widget twice.": "do not",
+            "You don't have a second chance.": "don't",
+            "We don't support shared widgets.": "don't",
+            "We do not recommend sharing widgets.": "do not",
+            "We must not share widgets.": "must not",
+            "We never retry a failed open.": "never",
+            "It is locked, so you cannot open it twice.": "cannot",
+            "It raises ValueError on a second open.": "raises",
+            # The turn of phrase is passed over; the next cue of the sentence counts.
+            "You don't have to close it, but it fails on reuse.": "fails",
+            "Opening raises concerns and raises KeyError when shared.": "raises",
+        }
+        for sentence, cue in cases.items():
+            with self.subTest(sentence=sentence):
+                self.assertEqual(self.cues(sentence), [cue])
+
+
 class SentenceTest(LabTestCase):
     """Where sentences end inside one block."""
 
@@ -236,6 +296,31 @@ class InstructionRuleTest(LabTestCase):
         pairs, unpaired = scan(lesson("Never call close_widget() twice.\n"))
         self.assertEqual((pairs, len(unpaired)), ([], 1))
 
+    def test_never_paired_with_a_copy_of_itself(self) -> None:
+        # The caveat names a call, so it is an instruction too; its copy further down must not pair with it.
+        caveat = "Never call open_widget(name) twice."
+        copy = "Never call  open_widget(name)\ntwice."
+        text = lesson(f"Call open_widget(name) to open it.\n\n{caveat}\n\n{copy}\n")
+        pairs, unpaired = scan(text)
+        self.assertEqual(unpaired, [])
+        self.assertEqual(
+            [(pair.instruction.quote, pair.qualifier.quote) for pair in pairs],
+            [("Call open_widget(name) to open it.", caveat), ("Call open_widget(name) to open it.", copy)],
+        )
+        # With only its copy in reach, the caveat is left unpaired.
+        pairs, unpaired = scan(lesson(f"{caveat}\n\n{copy}\n"))
+        self.assertEqual((pairs, [item.span.quote for item in unpaired]), ([], [caveat, copy]))
+
+    def test_never_paired_with_an_overlapping_span(self) -> None:
+        def sentence(start: int, end: int, text: str) -> caveat_scan.Sentence:
+            return caveat_scan.Sentence(start, end, 0, None, True, frozenset({"f"}), frozenset({"f"}), None, text)
+
+        caveat = caveat_scan.Caveat(10, 30, 0, "never", frozenset({"f"}), None, "never f")
+        overlapping = sentence(5, 15, "call f")
+        before = sentence(0, 5, "use f")
+        self.assertIsNone(caveat_scan.chosen_instruction([overlapping], caveat))
+        self.assertEqual(caveat_scan.chosen_instruction([before, overlapping], caveat), (before, "identifier f"))
+
     def test_names_are_unique_per_line(self) -> None:
         text = lesson("Call open_widget(name). It never closes. It fails on reuse.\n")
         pairs, _ = scan(text)
@@ -320,6 +405,76 @@ class CautionaryBlockTest(LabTestCase):
             text, [("paragraph", "", "Call open_widget(name).\n"), ("fence", "", fence + "\n")]
         )
         self.assertEqual((pairs, unpaired), ([], []))
+
+
+class IndentedCodeTest(LabTestCase):
+    """Fenced code is code at any indentation (content tabs, list items, admonitions), under every grammar."""
+
+    TAB_PAGE = lesson(
+        "Call open_widget(name) to open it.\n\n"
+        '=== "Python"\n\n'
+        "    ```python\n"
+        "    x = save(path)\n"
+        "    # never call twice\n"
+        "    ```\n\n"
+        "It fails on a closed widget.\n"
+    )
+
+    def test_code_in_a_content_tab_is_neither_instruction_nor_caveat(self) -> None:
+        caveat = "It fails on a closed widget."
+        for grammar in ("lesson", "blocks"):
+            with self.subTest(grammar=grammar):
+                pairs, unpaired = caveat_scan.scan_text("doc", self.TAB_PAGE, grammar)
+                self.assertEqual(unpaired, [])
+                # The code's call and its "never" comment are masked: the only pair is prose with prose.
+                self.assertEqual(
+                    [(pair.instruction.quote, pair.qualifier.quote, pair.cue) for pair in pairs],
+                    [("Call open_widget(name) to open it.", caveat, "fails")],
+                )
+                # A blank line inside the code, which splits it into paragraphs for the grammar, keeps it code.
+                code_only = lesson(
+                    '=== "Python"\n\n    ```python\n    x = save(path)\n\n    # never call twice\n    ```\n'
+                )
+                self.assertEqual(caveat_scan.scan_text("doc", code_only, grammar), ([], []))
+
+    def test_fence_spans_at_any_indentation(self) -> None:
+        opening = self.TAB_PAGE.index("    ```python")
+        closing = self.TAB_PAGE.index("    ```\n\nIt") + len("    ```\n")
+        self.assertEqual(caveat_scan.fence_spans(self.TAB_PAGE), [(opening, closing)])
+        cases = {
+            # A closing line at lesser indentation closes; one deeper than the opening (past three spaces) does not.
+            "  - x\n\n      ~~~\n      a\n    ~~~\nb\n": [(7, 33)],
+            "    ```\n    a\n        ```\nb\n": [(0, 28)],
+            # A backtick line whose info string holds a backtick opens nothing.
+            "    ``` a`b\nc\n": [],
+            # Tabs count as indentation too.
+            "\t```\n\ta\n\t```\nb\n": [(0, 13)],
+        }
+        for text, expected in cases.items():
+            with self.subTest(text=text):
+                self.assertEqual(caveat_scan.fence_spans(text), expected)
+
+    def test_an_unclosed_fence_ends_with_its_enclosing_block(self) -> None:
+        # Any block but a paragraph bounds the fence, whatever its kind: a grammar's tab or container as well.
+        container = "!!! note\n    ```python\n    x = 1  # never\n"
+        for kind in ("admonition", "tab", "container"):
+            with self.subTest(kind=kind):
+                text = lesson(f"Call open_widget(name).\n\n{container}\nNever reuse the handle.\n")
+                start = text.index("Call")
+                blocks = (
+                    Block("paragraph", start, start + len("Call open_widget(name).\n"), ""),
+                    Block(kind, text.index(container), text.index(container) + len(container), "note"),
+                    Block("paragraph", text.index("Never"), len(text), ""),
+                )
+                section = Section(text.index("## "), "S", start, len(text), blocks)
+                pairs, _ = caveat_scan.scan_sections("doc", text, [section])
+                self.assertEqual(
+                    [(pair.instruction.quote, pair.qualifier.quote) for pair in pairs],
+                    [("Call open_widget(name).", "Never reuse the handle.")],
+                )
+        # Without a block around it, an unclosed fence runs to the end of the text.
+        text = lesson("Call open_widget(name).\n\n    ```\n    x = 1\n\nNever reuse the handle.\n")
+        self.assertEqual(scan(text), ([], []))
 
 
 class FixtureScanTest(LabTestCase):
