@@ -443,9 +443,11 @@ def starts_block(lines: list[Line], index: int, extended: bool = False) -> bool:
     ``extended`` ("blocks-2") adds pymdownx blocks, colon containers and content tabs.
     """
     line = lines[index].text
+    if not may_start_block(line, extended):
+        return False
     if extended and (container_opening(line) is not None or CONTENT_TAB.fullmatch(line) is not None):
         return True
-    return may_start_block(line) and (
+    return (
         THEMATIC_BREAK.fullmatch(line) is not None
         or fence_opening(line) is not None
         or atx_heading_title(line) is not None
@@ -663,7 +665,6 @@ def block_sections(text: str, title: str, where: str = "text", extended: bool = 
         fence = fence_opening(line.text)
         heading = None if fence else atx_heading_title(line.text)
         label = admonition_label(line.text)
-        container = container_opening(line.text) if extended else None
         if fence is not None:
             after = fence_end(lines, index + 1, fence)
             builder.add("fence", lines, index, after)
@@ -677,7 +678,7 @@ def block_sections(text: str, title: str, where: str = "text", extended: bool = 
         elif label is not None:
             after = admonition_end(lines, index)
             builder.add("admonition", lines, index, after, label)
-        elif container is not None:
+        elif extended and (container := container_opening(line.text)) is not None:
             marker, run, container_label = container
             after = container_end(lines, index, marker, run)
             builder.add("admonition", lines, index, after, container_label)
