@@ -125,7 +125,8 @@ class ColonContainers(unittest.TestCase):
 
     def test_nesting_with_longer_colon_runs_outside(self):
         # ":::::info[Parent]\n" [0, 18); "P\n" [18, 20); "::::danger[Child]\n" [20, 38); "C\n" [38, 40);
-        # ":::tip\n" [40, 47); "G\n" [47, 49); ":::\n" [49, 53); "::::\n" [53, 58); ":::::\n" [58, 64); "end\n" [64, 68).
+        # ":::tip\n" [40, 47); "G\n" [47, 49); ":::\n" [49, 53); "::::\n" [53, 58); ":::::\n" [58, 64);
+        # "end\n" [64, 68).
         text = ":::::info[Parent]\nP\n::::danger[Child]\nC\n:::tip\nG\n:::\n::::\n:::::\nend\n"
         self.assertEqual(block_spans(text), [("admonition", 0, 64, "info"), ("paragraph", 64, 68, "")])
 
