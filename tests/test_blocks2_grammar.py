@@ -373,12 +373,40 @@ class Blocks2ManifestEndToEnd(LabTestCase):
         )
         self.assertEqual([pair.cue for pair in caveat_scan.scan_sources(manifest.sources, "blocks")[0]], ["refuses"])
 
+    def test_every_command_takes_a_blocks_2_manifest(self):
+        manifest = str(self.write_manifest())
+        result_path, chunks_path = str(self.folder / "result.json"), str(self.folder / "chunks.jsonl")
+        self.assertEqual(call(["--manifest", manifest, "--output", result_path])[0], 0)
+        code, _out, err = call(["export", result_path, "--policy", "paragraph", "--output", chunks_path])
+        self.assertEqual(code, 0, err)
+        records = [json.loads(line) for line in Path(chunks_path).read_text(encoding="utf-8").splitlines()]
+        self.assertEqual({record["metadata"]["markdown"] for record in records}, {"blocks-2"})
+        for argv in (
+            ["validate", result_path],
+            ["show", "--manifest", manifest, "--policy", "paragraph"],
+            ["diff", result_path, result_path],
+            ["sweep", "--manifest", manifest, "--sizes", "50", "300"],
+            ["scan", "--manifest", manifest],
+            ["context", "--manifest", manifest],
+            ["judge", "--manifest", manifest, chunks_path],
+        ):
+            with self.subTest(command=argv[0]):
+                code, out, err = call(argv)
+                self.assertEqual((code, err.count("error:")), (0, 0), err)
+                self.assertTrue(out or err)
+
     def test_pin_starts_a_blocks_2_manifest_and_refuses_a_switch(self):
         (self.folder / "docs").mkdir()
         (self.folder / "docs" / "page.md").write_text(":::note\nNo heading here.\n:::\n", encoding="utf-8")
         page = [source_pins.PinRequest(str(self.folder / "docs" / "page.md"))]
-        fresh = source_pins.pin_sources(self.folder / "new.json", page, "blocks-2")
-        self.assertEqual(json.loads(fresh.manifest_bytes)["markdown"], "blocks-2")
+        code, _out, err = call(
+            ["pin", "--markdown", "blocks-2", "--manifest", str(self.folder / "new.json"), page[0].path]
+        )
+        self.assertEqual(code, 0, err)
+        fresh = json.loads((self.folder / "new.json").read_text(encoding="utf-8"))
+        self.assertEqual(
+            (fresh["markdown"], [entry["path"] for entry in fresh["sources"]]), ("blocks-2", ["docs/page.md"])
+        )
         for existing, asked in (("blocks", "blocks-2"), ("blocks-2", "blocks")):
             with self.subTest(existing=existing):
                 path = self.write_json("old.json", {"markdown": existing, "sources": [], "span_checks": []})
