@@ -80,9 +80,10 @@ def policy_config(name: str, max_chars: int | None = None, grammar: str = LESSON
     """A fresh config of policy ``name`` (``KeyError`` if none) at ``max_chars`` under ``grammar``.
 
     ``max_chars=None`` keeps the lesson's size (80, 220; paragraph has none).
-    The block grammar adds a fourth key after the other three:
+    A block grammar adds a fourth key after the other three:
     ``policy_config("heading-aware", 288, "blocks")`` ->
-    ``{"strategy": "heading-aware", "version": 1, "max_chars": 288, "markdown": "blocks"}``;
+    ``{"strategy": "heading-aware", "version": 1, "max_chars": 288, "markdown": "blocks"}``
+    (``"markdown": "blocks-2"`` under "blocks-2", so its ids differ from "blocks");
     lesson configs have no ``markdown`` key, so the spec's three stay as written.
     """
     config = json.loads(_CONFIG_JSON[name])
@@ -98,7 +99,7 @@ def family_config(config: object) -> dict | None:
 
     The family: strategy one of the three, version 1, ``max_chars`` an ``int``
     from ``MIN_POLICY_SIZE`` to ``MAX_POLICY_SIZE`` (``null`` for paragraph),
-    and ``"markdown": "blocks"`` or no ``markdown`` key. A canonical candidate
+    and ``"markdown"`` ``"blocks"`` or ``"blocks-2"`` or no ``markdown`` key. A canonical candidate
     is built from values checked by type and compared with ``config`` by
     digest, so ``True`` is not ``1``, ``80.0`` is not ``80``, an extra key or
     ``"markdown": "lesson"`` is refused.
@@ -125,7 +126,7 @@ def policy_of_config(config: object) -> str | None:
 
 
 def config_grammar(config: dict) -> str:
-    """The grammar a family config builds with: ``"blocks"`` when it says so, else ``"lesson"``."""
+    """The grammar a family config builds with: its ``markdown`` (``"blocks"``, ``"blocks-2"``), else ``"lesson"``."""
     return config.get("markdown", LESSON_GRAMMAR)
 
 

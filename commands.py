@@ -453,7 +453,7 @@ an upsert: {"id": chunk_id, "text": ..., "metadata": {...}}.
 PIN_DESCRIPTION = """\
 Check each PATH as a build would (inside the manifest's folder, no link, size
 bound, UTF-8, read with the manifest's grammar: a heading at offset 0 under the
-lesson's, none needed under "markdown": "blocks"), record its sha256 in the
+lesson's, none needed under "blocks" or "blocks-2"), record its sha256 in the
 manifest and rewrite the manifest atomically. A missing manifest is
 started. Re-pinning changes the document revision and every chunk id of that
 source; a span check the edit made stale is refused and the manifest left
@@ -604,7 +604,7 @@ def add_pin_command(commands: argparse._SubParsersAction) -> None:
         "pin files or whole docs folders into a manifest, or re-pin them after an edit",
         PIN_DESCRIPTION,
         """\
-        python run.py pin --markdown blocks --manifest m.json docs/
+        python run.py pin --markdown blocks-2 --manifest m.json docs/
         python run.py pin --manifest my/manifest.json my/docs/guide.md --title 'User guide' --version 2.0""",
     )
     pin.add_argument(
@@ -617,7 +617,8 @@ def add_pin_command(commands: argparse._SubParsersAction) -> None:
         "--markdown",
         choices=markdown_grammar.GRAMMARS,
         help="the Markdown grammar of a new manifest (default: lesson, the fixture's tiny one; "
-        "blocks reads real docs: front matter, fences, admonitions); an existing manifest keeps its own",
+        "blocks-2 reads real docs: front matter, fences, admonitions, /// and ::: containers, content tabs; "
+        "blocks is its first version, kept so saved results validate); an existing manifest keeps its own",
     )
     add_manifest_option(pin, "the manifest to update or start", required=True)
     pin.add_argument(

@@ -19,7 +19,7 @@ from collections import namedtuple
 from pathlib import Path, PurePosixPath
 
 from errors import IngestionError, printable, quoted
-from markdown_grammar import BLOCKS_GRAMMAR, GRAMMARS, LESSON_GRAMMAR
+from markdown_grammar import BLOCK_GRAMMARS, GRAMMARS, LESSON_GRAMMAR
 from strict_json import parse_json_bytes, read_bounded
 
 MAX_SOURCE_BYTES = 65_536
@@ -191,7 +191,7 @@ def read_source_bytes(folder: Path, relative: str, where: str) -> bytes:
 def decode_source_text(raw: bytes, relative: str, where: str, grammar: str = LESSON_GRAMMAR) -> str:
     """Verified raw bytes as the normalized text the chunker takes: strict UTF-8, ``\\n`` line ends.
 
-    Under the block grammar one leading byte order mark is dropped here, with
+    Under the block grammars ("blocks", "blocks-2") one leading byte order mark is dropped here, with
     line endings, after the hash check: ``sha256`` still pins the raw bytes,
     mark included. The lesson grammar keeps it (and refuses the text for not
     opening with a heading), so the lesson's texts never change.
@@ -200,7 +200,7 @@ def decode_source_text(raw: bytes, relative: str, where: str, grammar: str = LES
         decoded = raw.decode("utf-8")
     except UnicodeDecodeError as error:
         raise IngestionError("not_utf8", where, f"{quoted(relative)}: byte {error.start} is not UTF-8") from error
-    if grammar == BLOCKS_GRAMMAR and decoded.startswith(BYTE_ORDER_MARK):
+    if grammar in BLOCK_GRAMMARS and decoded.startswith(BYTE_ORDER_MARK):
         decoded = decoded[len(BYTE_ORDER_MARK) :]
     text = normalize_newlines(decoded)
     check_text(text, where)
@@ -395,7 +395,7 @@ def checked_manifest_sources(value: object, label: str, allow_empty: bool = Fals
 
 
 def manifest_grammar(value: dict, label: str) -> str:
-    """The manifest's ``"markdown"`` grammar: ``"lesson"`` (also when absent) or ``"blocks"``."""
+    """The manifest's ``"markdown"`` grammar: ``"lesson"`` (also when absent), ``"blocks"`` or ``"blocks-2"``."""
     grammar = value.get("markdown", LESSON_GRAMMAR)
     if type(grammar) is not str or grammar not in GRAMMARS:
         raise IngestionError(

@@ -8,6 +8,12 @@ headings, admonitions, blockquotes and alerts, lists and tables. It is
 CommonMark-inspired, not a Markdown parser: it finds where blocks begin and
 end, in one pass over the lines, and nothing else.
 
+The second block grammar, "blocks-2" (``SPEC.md``, "The block grammar, version 2"),
+reads everything "blocks" does plus the containers of other docs sites:
+pymdownx blocks (``/// warning``), colon containers (``:::warning``) and
+content tabs (``=== "Tab"``). "blocks" itself never changes: its ids are in
+saved results.
+
 The policies in ``chunk_index`` cut chunks from what this module finds; nothing
 here knows about configs, ids or hashes.
 """
@@ -31,9 +37,12 @@ NON_BLANK = re.compile(r"\S")
 # The grammars a manifest can choose ("markdown": ...); "lesson" is the spec's own.
 LESSON_GRAMMAR = "lesson"
 BLOCKS_GRAMMAR = "blocks"
-GRAMMARS = (LESSON_GRAMMAR, BLOCKS_GRAMMAR)
-# The kinds of block the block grammar finds (the lesson's are all "paragraph").
-BLOCK_KINDS = ("paragraph", "fence", "admonition", "quote", "list", "table")
+BLOCKS2_GRAMMAR = "blocks-2"
+GRAMMARS = (LESSON_GRAMMAR, BLOCKS_GRAMMAR, BLOCKS2_GRAMMAR)
+# The grammars that read real docs with ``block_sections`` (front matter, byte order mark, text before a heading).
+BLOCK_GRAMMARS = (BLOCKS_GRAMMAR, BLOCKS2_GRAMMAR)
+# The kinds of block the block grammars find (the lesson's are all "paragraph"; "tab" only under "blocks-2").
+BLOCK_KINDS = ("paragraph", "fence", "admonition", "quote", "list", "table", "tab")
 
 
 # Records are named tuples from ``collections`` (not dataclasses or
@@ -94,11 +103,12 @@ def heading_matches(text: str) -> list[re.Match]:
     return matches
 
 
-# What the lesson grammar's refusal names, and the grammar that takes such a file.
-BLOCKS_HINT = "use the blocks grammar (pin --markdown blocks)"
+# What the lesson grammar's refusal names, and the grammar that takes such a file: the newest block grammar.
+BLOCKS_HINT = "use the blocks-2 grammar (pin --markdown blocks-2)"
 # What a first line that is not a heading most likely is, for the refusal; anything else is "text".
 OPENING_KINDS = (
-    (LazyPattern(r" {0,3}(!!!|\?\?\?)"), "an admonition"),
+    (LazyPattern(r" {0,3}(!!!|\?\?\?|///|:::)"), "an admonition"),
+    (LazyPattern(r"===[!+]{0,2} "), "a content tab"),
     (LazyPattern(r" {0,3}(```|~~~)"), "a code fence"),
     (LazyPattern(r" {0,3}>"), "a blockquote"),
     (LazyPattern(r" {0,3}([-*+]|[0-9]{1,9}[.)])( |$)"), "a list item"),
@@ -116,7 +126,7 @@ def lesson_opening_problem(text: str) -> str:
     """Why ``text`` does not open with a lesson heading: what was found at its start, and what to do.
 
     ``lesson_opening_problem("---\ntitle: A\n---\n")`` ->
-    ``'found "---" front matter at line 1; use the blocks grammar (pin --markdown blocks)'``.
+    ``'found "---" front matter at line 1; use the blocks-2 grammar (pin --markdown blocks-2)'``.
     The lesson rule itself is unchanged: a ``#{1,6} `` heading at offset 0.
     """
     rule = "the lesson grammar needs a '# ' heading at offset 0"
@@ -177,8 +187,8 @@ def document_sections(text: str, grammar: str = LESSON_GRAMMAR, where: str = "te
     text before the first heading: ``document_sections("ab\\n# B\\ncd\\n", "blocks", title="T")``
     -> ``T`` with a paragraph ``[0, 3)``, then ``B`` with a paragraph ``[7, 10)``.
     """
-    if grammar == BLOCKS_GRAMMAR:
-        return block_sections(text, title, where)
+    if grammar in BLOCK_GRAMMARS:
+        return block_sections(text, title, where, grammar == BLOCKS2_GRAMMAR)
     if grammar != LESSON_GRAMMAR:
         raise IngestionError("unknown_grammar", where, f"no Markdown grammar called {quoted(grammar)}")
     return [
@@ -216,6 +226,18 @@ ADMONITION_INDENT = 4
 # or holds a pipe (a table's header row): any other line is paragraph text,
 # which spares the full set of tests on most lines of a page.
 BLOCK_START_CHARACTERS = frozenset("#`~!?>-*+_0123456789")
+# "blocks-2" also starts blocks at "/" (``/// name``), ":" (``::: name``) and "=" (``=== "Tab"``).
+BLOCK_START_CHARACTERS_2 = BLOCK_START_CHARACTERS | frozenset("/:=")
+# A pymdownx block's opening line: up to three spaces, three or more "/", a TYPE as an
+# admonition's, then nothing or a "|" and a title. Its closing line is a run of exactly as many "/".
+SLASH_BLOCK = LazyPattern(r" {0,3}(/{3,})[ \t]*([A-Za-z][A-Za-z0-9_-]*)[ \t]*(?:\|.*)?")
+# A colon container's opening line (Docusaurus, VitePress): up to three spaces, three or
+# more ":", a TYPE, then nothing or a space, a tab, "[" or "{" and anything. It closes at a
+# run of at least as many ":".
+COLON_CONTAINER = LazyPattern(r" {0,3}(:{3,})[ \t]*([A-Za-z][A-Za-z0-9_-]*)(?:[ \t\[{].*)?")
+# A content tab's opening line (pymdownx.tabbed): at column 0, "===" (then "!" or "+"
+# markers), spaces and a quoted title; its body is indented as an admonition's.
+CONTENT_TAB = LazyPattern(r'===[!+]{0,2}[ \t]+".*"[ \t]*')
 
 
 class Line(namedtuple("Line", ("start", "end", "text"))):
@@ -238,9 +260,13 @@ def text_lines(text: str, start: int) -> list[Line]:
     return list(map(Line, bounds[:-1], bounds[1:], pieces))
 
 
-def may_start_block(line: str) -> bool:
-    """Whether ``line`` could start a block other than a paragraph (or be an ATX heading); ``False`` is certain."""
-    return line.lstrip(" ")[:1] in BLOCK_START_CHARACTERS or "|" in line
+def may_start_block(line: str, extended: bool = False) -> bool:
+    """Whether ``line`` could start a block other than a paragraph (or be an ATX heading); ``False`` is certain.
+
+    ``extended`` is "blocks-2", whose containers start with characters "blocks" leaves to paragraphs.
+    """
+    characters = BLOCK_START_CHARACTERS_2 if extended else BLOCK_START_CHARACTERS
+    return line.lstrip(" ")[:1] in characters or "|" in line
 
 
 def is_blank(line: str) -> bool:
@@ -411,10 +437,17 @@ def starts_table(lines: list[Line], index: int) -> bool:
     )
 
 
-def starts_block(lines: list[Line], index: int) -> bool:
-    """Whether ``lines[index]`` begins a block other than a paragraph, or is an ATX heading: it ends a paragraph."""
+def starts_block(lines: list[Line], index: int, extended: bool = False) -> bool:
+    """Whether ``lines[index]`` begins a block other than a paragraph, or is an ATX heading: it ends a paragraph.
+
+    ``extended`` ("blocks-2") adds pymdownx blocks, colon containers and content tabs.
+    """
     line = lines[index].text
-    return may_start_block(line) and (
+    if not may_start_block(line, extended):
+        return False
+    if extended and (container_opening(line) is not None or CONTENT_TAB.fullmatch(line) is not None):
+        return True
+    return (
         THEMATIC_BREAK.fullmatch(line) is not None
         or fence_opening(line) is not None
         or atx_heading_title(line) is not None
@@ -464,7 +497,7 @@ def quote_end(lines: list[Line], index: int) -> int:
     return position
 
 
-def list_end(lines: list[Line], index: int) -> int:
+def list_end(lines: list[Line], index: int, extended: bool = False) -> int:
     """The index after a list's last line (see ``SPEC.md``, "The block grammar", for the rule).
 
     A line belongs to the list when it is an item at the list's level, is
@@ -490,7 +523,7 @@ def list_end(lines: list[Line], index: int) -> int:
             content_column, content = item
         elif column >= content_column:
             content = line.lstrip(" \t")
-        elif lazy_allowed and not starts_block(lines, position):
+        elif lazy_allowed and not starts_block(lines, position, extended):
             content = line
         else:
             break
@@ -509,7 +542,7 @@ def table_end(lines: list[Line], index: int) -> int:
     return position
 
 
-def paragraph_end(lines: list[Line], index: int) -> tuple[int, int | None]:
+def paragraph_end(lines: list[Line], index: int, extended: bool = False) -> tuple[int, int | None]:
     """The index after a paragraph, and the index of its setext underline if it is a heading instead.
 
     A paragraph runs until a blank line or a line that starts another block;
@@ -522,10 +555,56 @@ def paragraph_end(lines: list[Line], index: int) -> tuple[int, int | None]:
             break
         if SETEXT_UNDERLINE.fullmatch(line):
             return position + 1, position
-        if starts_block(lines, position):
+        if starts_block(lines, position, extended):
             break
         position += 1
     return position, None
+
+
+def container_opening(line: str) -> tuple[str, int, str] | None:
+    """The marker character, run length and lowercased TYPE if ``line`` opens a container of "blocks-2", else ``None``.
+
+    ``"/// Warning | Mind"`` -> ``("/", 3, "warning")``; ``"::::note[Mind]"`` -> ``(":", 4, "note")``.
+    """
+    marker = line.lstrip(" ")[:1]
+    if marker == "/":
+        found = SLASH_BLOCK.fullmatch(line)
+    elif marker == ":":
+        found = COLON_CONTAINER.fullmatch(line)
+    else:
+        return None
+    return None if found is None else (marker, len(found.group(1)), found.group(2).lower())
+
+
+def closes_container(line: str, marker: str, run: int) -> bool:
+    """Whether ``line`` closes a container opened by ``run`` ``marker`` characters.
+
+    Up to three spaces, then a run of the marker and only spaces and tabs: a
+    pymdownx block (``/``) closes at exactly ``run`` slashes, a colon container
+    at ``run`` colons or more.
+    """
+    indent, rest = space_indent(line)
+    closing = len(rest) - len(rest.lstrip(marker))
+    if indent > 3 or closing < 3 or rest[closing:].strip(" \t"):
+        return False
+    return closing == run if marker == "/" else closing >= run
+
+
+def container_end(lines: list[Line], index: int, marker: str, run: int) -> int:
+    """The index after the line that closes the container opened at ``lines[index]``; the end of the text if none does.
+
+    Nothing inside is read but fences: a fence opened on a body line (leading
+    spaces and tabs removed) runs to its close, so a marker line in code
+    closes nothing.
+    """
+    position = index + 1
+    while position < len(lines):
+        line = lines[position].text
+        if closes_container(line, marker, run):
+            return position + 1
+        fence = fence_opening(line.lstrip(" \t"))
+        position = fence_end(lines, position + 1, fence, nested=True) if fence else position + 1
+    return len(lines)
 
 
 class _SectionBuilder:
@@ -558,8 +637,11 @@ class _SectionBuilder:
             self.sections.append(Section(self.heading_start, self.title, self.body_start, body_end, tuple(self.blocks)))
 
 
-def block_sections(text: str, title: str, where: str = "text") -> list[Section]:
+def block_sections(text: str, title: str, where: str = "text", extended: bool = False) -> list[Section]:
     """The sections of ``text`` under the block grammar, each with its blocks, in one pass over the lines.
+
+    ``extended`` reads "blocks-2": every rule of "blocks", and pymdownx blocks,
+    colon containers (both kind ``admonition``) and content tabs (kind ``tab``).
 
     Front matter belongs to no section; text before the first heading is a
     section titled ``title`` whose heading offset is its body's start.
@@ -575,8 +657,8 @@ def block_sections(text: str, title: str, where: str = "text") -> list[Section]:
         if is_blank(line.text):
             index += 1
             continue
-        if not may_start_block(line.text):
-            after, underline = paragraph_end(lines, index)
+        if not may_start_block(line.text, extended):
+            after, underline = paragraph_end(lines, index, extended)
             builder.add_paragraph_or_heading(lines, index, after, underline)
             index = after
             continue
@@ -596,17 +678,24 @@ def block_sections(text: str, title: str, where: str = "text") -> list[Section]:
         elif label is not None:
             after = admonition_end(lines, index)
             builder.add("admonition", lines, index, after, label)
+        elif extended and (container := container_opening(line.text)) is not None:
+            marker, run, container_label = container
+            after = container_end(lines, index, marker, run)
+            builder.add("admonition", lines, index, after, container_label)
+        elif extended and CONTENT_TAB.fullmatch(line.text):
+            after = admonition_end(lines, index)
+            builder.add("tab", lines, index, after)
         elif is_quote_line(line.text):
             after = quote_end(lines, index)
             builder.add("quote", lines, index, after, quote_label(line.text))
         elif list_item(line.text) is not None:
-            after = list_end(lines, index)
+            after = list_end(lines, index, extended)
             builder.add("list", lines, index, after)
         elif starts_table(lines, index):
             after = table_end(lines, index)
             builder.add("table", lines, index, after)
         else:
-            after, underline = paragraph_end(lines, index)
+            after, underline = paragraph_end(lines, index, extended)
             builder.add_paragraph_or_heading(lines, index, after, underline)
         index = after
     builder.close(len(text))

@@ -1052,7 +1052,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--markdown",
-        choices=("lesson", "blocks"),
+        choices=("lesson", "blocks", "blocks-2"),
         default="lesson",
         help="the grammar the corpus is read with (default: lesson); blocks adds front matter, fences, "
         "admonitions, lists, tables and alerts to every document",
