@@ -165,14 +165,15 @@ def synthetic_paragraph(rng: random.Random) -> str:
     return "".join(lines)
 
 
-def synthetic_block(rng: random.Random) -> str:
-    """One block of the kinds real docs hold, for the block grammar: fence, admonition, list, table or alert.
+def synthetic_block(rng: random.Random, markdown: str = "blocks") -> str:
+    """One block of the kinds real docs hold, for the block grammars: fence, admonition, list, table or alert.
 
     The fence carries a ``#`` comment and a blank line, which the block
-    grammar keeps inside one block; each ends in ``\n``.
+    grammar keeps inside one block; each ends in ``\n``. Under ``blocks-2``
+    a block may also be a ``///`` block, a ``:::`` container or a content tab.
     """
     words = " ".join(rng.choice(WORDS) for _ in range(rng.randint(4, 10)))
-    kind = rng.randrange(5)
+    kind = rng.randrange(8 if markdown == "blocks-2" else 5)
     if kind == 0:
         return f"```sh\n# {words}\n\nrun --path {rng.randint(1, 999)}\n```\n"
     if kind == 1:
@@ -182,21 +183,27 @@ def synthetic_block(rng: random.Random) -> str:
     if kind == 3:
         rows = "".join(f"| {rng.choice(WORDS)} | {rng.randint(1, 99)} |\n" for _ in range(3))
         return f"| name | size |\n|---|--:|\n{rows}"
-    return f"> [!NOTE]\n> {words.capitalize()}.\n"
+    if kind == 4:
+        return f"> [!NOTE]\n> {words.capitalize()}.\n"
+    if kind == 5:
+        return f"/// warning | Careful\n{words.capitalize()}.\n\n{synthetic_paragraph(rng)}///\n"
+    if kind == 6:
+        return f":::caution\n{words.capitalize()}.\n\n{synthetic_paragraph(rng)}:::\n"
+    return f'=== "Python"\n\n    ```python\n    # {words}\n    run({rng.randint(1, 999)})\n    ```\n'
 
 
 def synthetic_document(number: int, markdown: str = "lesson") -> str:
     """A Markdown document of about 60 KB: a title, ``##`` sections, paragraphs.
 
     Document 0 opens with the span check's instruction and, one paragraph
-    later, its qualifier, as the fixture does. Under the block grammar
-    (``markdown="blocks"``) the document opens with front matter and text
+    later, its qualifier, as the fixture does. Under the block grammars
+    (``markdown="blocks"`` or ``"blocks-2"``) the document opens with front matter and text
     before the title, and every section mixes fences, admonitions, lists,
     tables and alerts among its paragraphs.
     """
     rng = random.Random(number)
     parts = [f"# Synthetic document {number}\n\n"]
-    if markdown == "blocks":
+    if markdown != "lesson":
         parts.insert(0, f"---\ntitle: Synthetic document {number}\n---\nAn opening line before the title.\n\n")
     if number == 0:
         parts.append(f"{INSTRUCTION} to write a copy.\n\nIt writes text at path.\n{QUALIFIER}\n\n")
@@ -206,8 +213,8 @@ def synthetic_document(number: int, markdown: str = "lesson") -> str:
         section += 1
         block = [f"## Section {section}\n\n"]
         for _ in range(rng.randint(2, 8)):
-            if markdown == "blocks" and rng.random() < 0.5:
-                block.append(synthetic_block(rng) + "\n")
+            if markdown != "lesson" and rng.random() < 0.5:
+                block.append(synthetic_block(rng, markdown) + "\n")
             block.append(synthetic_paragraph(rng) + "\n")
         block_text = "".join(block)
         block_size = len(block_text.encode("utf-8"))
