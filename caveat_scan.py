@@ -214,7 +214,12 @@ SENTENCE_END = re.compile(r"(?<![.!?])[.!?]+[\"'’”)\]]*(?=\s)")
 # share it out (which backtracks quadratically on a long run of spaces).
 LIST_ITEM = re.compile(r"\n[ \t]*(?:(?:>[ \t]?)+[ \t]*)?(?:[-*+]|\d{1,9}[.)])[ \t]+")
 BLANK_LINE = re.compile(r"\n[ \t>]*\n")
-HEADER_LINE = re.compile(r"[ \t]*(?:(?:!!!|\?\?\?\+?)[ \t]*\w[^\n]*|>[ \t]*\[![A-Za-z]+\][^\n]*)(?:\n|$)")
+# Header lines: admonitions (``!!! warning``), alerts (``> [!NOTE]``), and the marker lines of
+# ``/// note | Title`` blocks, ``:::tip`` containers and ``=== "Tab"`` content tabs, closing ones included.
+HEADER_LINE = re.compile(
+    r"[ \t]*(?:(?:!!!|\?\?\?\+?)[ \t]*\w[^\n]*|>[ \t]*\[![A-Za-z]+\][^\n]*|/{3,}[^\n]*|:{3,}[^\n]*"
+    r'|===[!+]?[ \t]+"[^\n]*)(?:\n|$)'
+)
 LEADING_MARKERS = re.compile(r"(?:\s+|>[ \t]?|[-*+][ \t]+|\d{1,9}[.)][ \t]+)*")
 MASK = "\x00"
 
@@ -399,8 +404,9 @@ def sentence_spans(masked: str, start: int, end: int, fences: list[tuple[int, in
 
     A sentence ends after ``.``, ``!`` or ``?`` (and any closing quote or bracket)
     followed by whitespace, unless the word is an abbreviation (``e.g.``) or the
-    next word starts in lower case; a blank line, a list item and an admonition
-    or alert header line also end one, and such a header is no sentence itself.
+    next word starts in lower case; a blank line, a list item and a header line
+    (an admonition, alert, ``///`` block, ``:::`` container or content tab
+    marker, see ``HEADER_LINE``) also end one, and a header is no sentence itself.
     Masked code never ends a sentence and a block of masked code yields none.
     ``sentence_spans("Call f(). It fails.\\n", 0, 20)`` -> ``[(0, 9), (10, 19)]``.
     """

@@ -193,6 +193,10 @@ class SentenceTest(LabTestCase):
             "> [!WARNING]\n> Never call g().\n": ["Never call g()."],
             '!!! note "Title"\n    It fails.\n': ["It fails."],
             "First line\nsecond line. Next.\n": ["First line\nsecond line.", "Next."],
+            # The marker lines of blocks-2's blocks, opening and closing, are no sentences.
+            "/// note | Reuse\nCall reuse(p).\nIt never overwrites.\n///\n": ["Call reuse(p).", "It never overwrites."],
+            ":::tip Fast\nUse fast mode.\n:::\n": ["Use fast mode."],
+            '=== "Python"\n\n    Call run(p).\n': ["Call run(p)."],
         }
         for text, expected in cases.items():
             with self.subTest(text=text):
