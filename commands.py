@@ -457,7 +457,7 @@ lesson's, none needed under "blocks" or "blocks-2"), record its sha256 in the
 manifest and rewrite the manifest atomically. A missing manifest is
 started. Re-pinning changes the document revision and every chunk id of that
 source; a span check the edit made stale is refused and the manifest left
-unchanged.
+unchanged, unless --reanchor moves it to the one place its quote now occurs.
 
 A folder PATH pins every *.md file under it, sorted, recursively. Hidden
 entries (.git, .cache) and other files are passed over; links and non-regular
