@@ -6,7 +6,7 @@ matches each record to a pinned source, and locates every chunk in the
 source's normalized text, saying how it found it:
 
     exact_offset       the record's own offset holds its text exactly
-    exact_order        its text, verbatim, first found after the previous chunk of its source
+    exact_order        its text, verbatim, first found after the previous chunk of its source (reaching past it)
     exact_unique       its text, verbatim, found once in the source (not after the previous chunk)
     modulo_whitespace  found once whitespace (and, failing that, heading lines) is set aside
     ambiguous          occurs more than once and the order cannot pick one: not located
@@ -500,8 +500,9 @@ class SourceLocator:
     """Locates one source's chunks in file order, keeping the place of the previous one.
 
     Order comes first and is searched once, in the whitespace-free copy: the
-    first place after the previous chunk's start where the chunk's text
-    matches modulo whitespace, exact when the characters there are identical.
+    first place after the previous chunk's start, ending past the previous
+    chunk's end, where the chunk's text matches modulo whitespace, exact when
+    the characters there are identical.
     A search that succeeds costs the distance it walks, so a file of chunks in
     order costs one pass over the source; only a chunk not found after the
     previous one pays a search of the whole text (unique occurrence, then the
@@ -511,6 +512,8 @@ class SourceLocator:
     def __init__(self, text: str) -> None:
         self.text = text
         self.cursor = 0
+        # Where the previous chunk ends: a chunk wholly inside it is not the next one in order.
+        self.previous_end = 0
         self.squashed = SquashedText(text)
         self._bare: SquashedText | None = None
 
@@ -537,6 +540,11 @@ class SourceLocator:
         needle = squashed(text)
         copy = self.squashed
         position = copy.text.find(needle, copy.position_of(self.cursor))
+        # A place that ends inside the previous chunk is passed over: a splitter's next chunk may
+        # overlap the previous one but reaches past it, and a short chunk ("```") found inside the
+        # previous one would be placed there while its own place is further on.
+        while needle and position != -1 and copy.span(position, len(needle))[1] <= self.previous_end:
+            position = copy.text.find(needle, position + 1)
         if position != -1:
             start, end = copy.span(position, len(needle))
             exact_start = start - (len(text) - len(text.lstrip()))
@@ -589,6 +597,7 @@ class SourceLocator:
     def found(self, location: Location) -> Location:
         # The next chunk is searched after this one's start: overlapping chunks start later, not after its end.
         self.cursor = location.start + 1
+        self.previous_end = location.end
         return location
 
 

@@ -363,6 +363,17 @@ class LocatingTest(JudgeTestCase):
         self.assertEqual([chunk["state"] for chunk in result["chunks"]], ["exact_order"] * 4)
         self.assertEqual(located_spans(result, "repeats"), [(11, 21), (23, 30), (32, 42), (44, 48)])
 
+    def test_a_short_chunk_is_not_placed_inside_the_previous_one(self) -> None:
+        # "# Fence\n\n" is 9 characters: "Write ``` here." [9, 24) holds a "```" at [15, 18); the fence line is [26, 29).
+        self.use_source("# Fence\n\nWrite ``` here.\n\n```\n")
+        records = [{"source_id": "repeats", "text": text} for text in ("Write ``` here.", "```")]
+        result = self.judge_json(self.write_chunks(records))
+        self.assertEqual([chunk["state"] for chunk in result["chunks"]], ["exact_order", "exact_order"])
+        self.assertEqual(located_spans(result, "repeats"), [(9, 24), (26, 29)])
+        # Only the heading (6 non-whitespace characters) is in no chunk, and no character is in two.
+        expected = {"non_whitespace_chars": 22, "uncovered_chars": 6, "overlap_chars": 0}
+        self.assertEqual(judged_row(result)["coverage"]["total"], expected)
+
     def test_out_of_order_chunks_are_unique_or_ambiguous(self) -> None:
         self.use_source(repeated_source())
         records = [{"source_id": "repeats", "text": text} for text in ("End.", "Repeat me.", "Middle.")]
