@@ -16,7 +16,10 @@ Definitions (``docs/caveats.md`` says more):
   strips the space where it cuts loses no word of the span.
 - anchor: the chunk holding the whole instruction; if several do, the one with
   the smallest window (then the smallest crossing-headings window, then the
-  lowest order). No chunk holds it: the pair is not recoverable by windows.
+  lowest order). When no chunk holds it whole (an instruction longer than
+  every chunk), the chunk holding its first non-whitespace character, chosen
+  the same way, counted in ``anchored_at_start`` and never as kept. No chunk
+  holds even that: the pair is not recoverable by windows.
 - the pair's section: the section holding the instruction when the caller
   says (``section_of``; judged chunks may start before a heading), else the
   anchor's ``section_id`` (the lab's chunks never cross a heading).
@@ -313,6 +316,8 @@ class PairWindow:
     window_crossing_headings: int | None
     relevant: Merged
     section_id: str | None = None
+    # False when no chunk holds the whole instruction and the anchor holds where it begins.
+    whole_anchor: bool = True
 
 
 def pair_window(indexes: dict[str, SourceIndex], check, section_of=None) -> PairWindow:
@@ -329,26 +334,36 @@ def pair_window(indexes: dict[str, SourceIndex], check, section_of=None) -> Pair
         return PairWindow(check.name, None, None, None, None, relevant)
     instruction_start, instruction_end = trimmed(instruction)
     pair_section = None if section_of is None else section_of(check.source_id, instruction_start)
-    best = None
     # The qualifier's helpers are the same for every chunk holding the instruction: found once per section.
     helpers: dict[str | None, list[int] | None] = {}
-    for position in touching(index, instruction_start, instruction_end):
-        chunk = index.chunks[position]
-        if not holds(chunk, instruction_start, instruction_end):
-            continue
-        section_id = chunk["section_id"] if pair_section is None else pair_section
-        for wanted in (section_id, None):
-            if wanted not in helpers:
-                helpers[wanted] = qualifier_helpers(index, qualifier, wanted)
-        within = smallest_window(index, position, qualifier, section_id, helpers[section_id])
-        crossing = smallest_window(index, position, qualifier, None, helpers[None])
-        rank = (within is None, within or 0, crossing is None, crossing or 0, position)
-        if best is None or rank < best[0]:
-            best = (rank, position, within, crossing, section_id)
+
+    def best_anchor(start: int, end: int):
+        best = None
+        for position in touching(index, start, end):
+            chunk = index.chunks[position]
+            if not holds(chunk, start, end):
+                continue
+            section_id = chunk["section_id"] if pair_section is None else pair_section
+            for wanted in (section_id, None):
+                if wanted not in helpers:
+                    helpers[wanted] = qualifier_helpers(index, qualifier, wanted)
+            within = smallest_window(index, position, qualifier, section_id, helpers[section_id])
+            crossing = smallest_window(index, position, qualifier, None, helpers[None])
+            rank = (within is None, within or 0, crossing is None, crossing or 0, position)
+            if best is None or rank < best[0]:
+                best = (rank, position, within, crossing, section_id)
+        return best
+
+    best = best_anchor(instruction_start, instruction_end)
+    whole = best is not None
+    if not whole:
+        # An instruction longer than every chunk (a whole sentence under 80-character slices): a
+        # retriever matching it hits the chunk where it begins, so the window grows from there.
+        best = best_anchor(instruction_start, instruction_start + 1)
     if best is None:
         return PairWindow(check.name, index, None, None, None, relevant)
     _, position, within, crossing, section_id = best
-    return PairWindow(check.name, index, position, within, crossing, relevant, section_id)
+    return PairWindow(check.name, index, position, within, crossing, relevant, section_id, whole)
 
 
 def returned_figures(index: SourceIndex, positions: list[int], relevant: Merged) -> tuple[int, float, float]:
@@ -378,8 +393,9 @@ def policy_context(name: str, chunks: list[dict], checks: tuple, section_of=None
     ``order`` (position within its source, 0-based, consecutive), ``start``,
     ``end`` and ``section_id``; judged chunks may overlap or leave gaps.
     ``checks``: ``load_documents.SpanCheck`` items. Returns, as JSON-able values:
-    ``policy``, ``pairs``, ``kept`` (recovered at k = 0), ``not_recoverable``
-    (no chunk holds the instruction), ``recall`` and ``recall_crossing_headings``
+    ``policy``, ``pairs``, ``kept`` (recovered at k = 0 by a chunk holding the
+    whole instruction), ``anchored_at_start`` (anchored where the instruction
+    begins), ``not_recoverable`` (no chunk holds even that), ``recall`` and ``recall_crossing_headings``
     by k (the fraction of all pairs recovered), ``mean_chars``, ``precision``
     and ``iou`` by k and for the section (means over the pairs that have an
     anchor; within the section), and per pair its smallest ``window``, its
@@ -417,7 +433,8 @@ def policy_context(name: str, chunks: list[dict], checks: tuple, section_of=None
     return {
         "policy": name,
         "pairs": pairs,
-        "kept": sum(1 for w in anchored if w.window == 0),
+        "kept": sum(1 for w in anchored if w.window == 0 and w.whole_anchor),
+        "anchored_at_start": sum(1 for w in anchored if not w.whole_anchor),
         "not_recoverable": pairs - count,
         "recall": recall,
         "recall_crossing_headings": crossing,
@@ -524,6 +541,8 @@ def context_summary_line(figures: dict) -> str:
     in_section = recovered_count(figures, SECTION)
     if in_section > max(best, kept):
         line += f"; the section recovers {in_section} of {pairs} at {cost_ratio(figures['mean_chars'][SECTION], base)}"
+    if figures.get("anchored_at_start"):
+        line += f"; {figures['anchored_at_start']} anchored where the instruction begins (no chunk holds it whole)"
     if figures.get("not_recoverable"):
         line += f"; {figures['not_recoverable']} not recoverable (no chunk holds the instruction)"
     return line

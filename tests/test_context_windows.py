@@ -64,10 +64,26 @@ class WindowTest(LabTestCase):
                     found, {"name": "c", "window": window, "window_crossing_headings": crossing, "section": section}
                 )
 
-    def test_an_instruction_no_chunk_holds_is_not_recoverable(self) -> None:
+    def test_an_instruction_no_chunk_holds_whole_is_anchored_where_it_begins(self) -> None:
+        # [8, 12) lies across chunks 0 and 1: the anchor is chunk 0, which holds 8; the qualifier
+        # [25, 28) is in chunk 2, two positions on. Never kept, even when k = 0 would cover the qualifier.
         figures = context_windows.policy_context("p", FOUR, (check("c", (8, 12), (25, 28)),))
+        self.assertEqual(figures["windows"][0]["window"], 2)
+        self.assertEqual((figures["kept"], figures["anchored_at_start"], figures["not_recoverable"]), (0, 1, 0))
+        self.assertEqual(figures["recall"]["1"], 0.0)
+        self.assertEqual(figures["recall"]["2"], 1.0)
+        self.assertIn(
+            "1 anchored where the instruction begins (no chunk holds it whole)",
+            context_windows.context_summary_line(figures),
+        )
+        before = context_windows.policy_context("p", FOUR, (check("c", (8, 12), (2, 5)),))
+        self.assertEqual((before["windows"][0]["window"], before["kept"]), (0, 0))
+
+    def test_an_instruction_beginning_in_no_chunk_is_not_recoverable(self) -> None:
+        gapped = [chunk(0, 0, 10), chunk(1, 12, 20)]
+        figures = context_windows.policy_context("p", gapped, (check("c", (10, 14), (15, 18)),))
         self.assertEqual(figures["windows"][0]["window"], None)
-        self.assertEqual(figures["not_recoverable"], 1)
+        self.assertEqual((figures["anchored_at_start"], figures["not_recoverable"]), (0, 1))
         self.assertEqual(figures["recall"]["3"], 0.0)
         self.assertIn("1 not recoverable", context_windows.context_summary_line(figures))
 
