@@ -282,9 +282,11 @@ def run_sweep(manifest: Manifest, sizes: tuple[int, ...]) -> dict:
     targets = [pair_target(check, layouts[check.source_id]) for check in checks]
     # Groups shift as the target grows, so a larger target can split a pair a smaller one kept:
     # the largest pair's target is built once more to say how many pairs it keeps at once.
-    largest = max((found.target for found in targets if found.target is not None), default=None)
+    distinct = {found.target for found in targets} - {None, 1}
     largest_row = None
-    if largest is not None and largest > 1:
+    # Only when the pairs need different targets: one target serves every pair it is listed for.
+    if len(distinct) > 1:
+        largest = max(distinct)
         kept = policy_row(sweep_config("heading-aware", largest, grammar), layouts, checks, reaches)
         largest_row = {"size": largest, "pairs_kept_together": kept["pairs_kept_together"]}
     return {
@@ -354,8 +356,7 @@ def largest_target_lines(sweep: dict) -> list[str]:
     grows, so try sizes near it: sweep --sizes ...']``; nothing when one target (or none) serves every pair.
     """
     largest = sweep["largest_target"]
-    targets = {pair["smallest_heading_aware_target"] for pair in sweep["pairs"]} - {None, 1}
-    if largest is None or len(targets) < 2:
+    if largest is None:
         return []
     kept = largest["pairs_kept_together"]
     total = sweep["pair_count"]

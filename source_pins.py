@@ -38,7 +38,6 @@ from load_documents import (
     decode_source_text,
     manifest_from_value,
     manifest_grammar,
-    quote_offsets,
     read_manifest_value,
     read_source_bytes,
     span_source_id,
@@ -366,7 +365,8 @@ def pinned_spans(value: dict, texts: dict[str, str]):
             span = check.get(role)
             if type(span) is not dict or not {"start", "end", "quote"} <= span.keys():
                 continue
-            text = texts.get(span_source_id(span, check.get("source_id")))
+            source_id = span_source_id(span, check.get("source_id"))
+            text = texts.get(source_id) if type(source_id) is str else None
             start, end, quote = span["start"], span["end"], span["quote"]
             if text is None or type(start) is not int or type(end) is not int or type(quote) is not str or not quote:
                 continue
@@ -396,11 +396,12 @@ def reanchored_spans(value: dict, texts: dict[str, str]) -> list[str]:
     for label, span, text in pinned_spans(value, texts):
         if holds_quote(span, text):
             continue
-        offsets = quote_offsets(text, span["quote"])
-        if len(offsets) != 1:
+        # Only "exactly once" matters: two finds, never a list of every occurrence.
+        first = text.find(span["quote"])
+        if first == -1 or text.find(span["quote"], first + 1) != -1:
             continue
         old = f"[{span['start']}, {span['end']})"
-        span["start"], span["end"] = offsets[0], offsets[0] + len(span["quote"])
+        span["start"], span["end"] = first, first + len(span["quote"])
         moved.append(f"moved {label}: {old} -> [{span['start']}, {span['end']})")
     return moved
 

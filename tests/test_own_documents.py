@@ -254,6 +254,18 @@ class RepinTests(OwnDocumentsTestCase):
         build = self.lab("--manifest", "manifest.json", "--output", "result.json")
         self.assertEqual(build.returncode, 0, build.stderr)
 
+    def test_a_malformed_span_source_is_refused_in_one_line_by_every_pin(self) -> None:
+        manifest = self.copy_inputs()
+        value = json.loads(manifest.read_text(encoding="utf-8"))
+        value["span_checks"][0]["qualifier"]["source_id"] = ["x"]
+        manifest.write_text(json.dumps(value, indent=2), encoding="utf-8")
+        for extra in ((), ("--reanchor",)):
+            with self.subTest(extra=extra):
+                completed = self.lab("pin", "docs/aster-copy-v1.md", "--manifest", "manifest.json", *extra)
+                self.assertEqual(completed.returncode, 1, completed.stderr)
+                self.assertEqual(len(completed.stderr.splitlines()), 1, completed.stderr)
+                self.assertTrue(completed.stderr.startswith("error: "), completed.stderr)
+
     def test_reanchor_leaves_a_quote_that_now_occurs_twice_refused(self) -> None:
         manifest = self.copy_inputs()
         before = manifest.read_bytes()
