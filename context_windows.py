@@ -11,9 +11,10 @@ character precision and IoU of the returned text against the two spans.
 Definitions (``docs/caveats.md`` says more):
 
 - holds, covers: a chunk holds a span, and chunks together cover it, when
-  they hold every non-whitespace character of it (whitespace as ``str.split``
-  sees it, the judge's coverage rule: ``non_whitespace``). A splitter that
-  strips the space where it cuts loses no word of the span.
+  they hold all of it, as the main job compares; a judged chunker's chunks
+  when they hold every non-whitespace character of it (whitespace as
+  ``str.split`` sees it, the judge's coverage rule: ``non_whitespace``): a
+  splitter that strips the space where it cuts loses no word of the span.
 - anchor: the chunk holding the whole instruction; if several do, the one with
   the smallest window (then the smallest crossing-headings window, then the
   lowest order). When no chunk holds it whole (an instruction longer than
@@ -44,6 +45,7 @@ chunkers' output; it reads no files and writes none.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
@@ -99,6 +101,10 @@ def merged(spans) -> Merged:
     return Merged(starts, ends, prefix)
 
 
+# A character str.split keeps (``\s`` in a str pattern is what str.isspace calls whitespace).
+NON_WHITESPACE = re.compile(r"\S")
+
+
 def non_whitespace(text: str, start: int, end: int) -> int:
     """Characters of ``text[start:end]`` that are not whitespace: ``non_whitespace("a b\\n", 0, 4)`` -> 2.
 
@@ -122,22 +128,35 @@ def trimmed(span) -> tuple[int, int]:
     return span.start + lead, span.start + lead + kept
 
 
-class SpanCover:
-    """What the chunks added so far hold of one span, whitespace-only gaps passed over.
+def held_span(span, judged: bool) -> tuple[int, int]:
+    """What a chunk must hold of ``span``: all of it, or for a judged chunker's chunks its non-whitespace part.
 
-    Disjoint sorted intervals inside the trimmed span; two intervals join when
-    only whitespace lies between them, so ``whole`` is true once the chunks
-    hold every non-whitespace character of the span. Each addition checks the
-    two gaps beside it, on slices of the span's quote (no walk per character).
-    ``SpanCover(Span(0, 7, "ab cd e"))`` with ``[0, 2)`` and ``[3, 5)`` added
-    holds ``[0, 5)``; adding ``[6, 7)`` makes it whole.
+    The lab's own chunks are exact slices and the main job compares them with
+    the spans exactly, so ``context`` does too; a judged splitter may strip the
+    whitespace where it cuts, which no reader misses (``trimmed``).
+    """
+    return trimmed(span) if judged else (span.start, span.end)
+
+
+class SpanCover:
+    """What the chunks added so far hold of one span; for judged chunks, whitespace-only gaps passed over.
+
+    Disjoint sorted intervals inside ``held_span``; for judged chunks two
+    intervals join when only whitespace lies between them, so ``whole`` is
+    true once the chunks hold every non-whitespace character of the span.
+    Whether a gap is blank is one bisection in the offsets of the quote's
+    non-whitespace characters, listed once, so a gap is never rescanned.
+    ``SpanCover(Span(0, 7, "ab cd e"), judged=True)`` with ``[0, 2)`` and
+    ``[3, 5)`` added holds ``[0, 5)``; adding ``[6, 7)`` makes it whole.
     """
 
-    def __init__(self, span) -> None:
+    def __init__(self, span, judged: bool = False) -> None:
         self.span = span
-        self.start, self.end = trimmed(span)
+        self.judged = judged
+        self.start, self.end = held_span(span, judged)
         self.starts: list[int] = []
         self.ends: list[int] = []
+        self._marks: list[int] | None = None
 
     def add(self, start: int, end: int) -> None:
         start = max(start, self.start)
@@ -152,7 +171,14 @@ class SpanCover:
             self.join(joined - 1)
 
     def blank(self, start: int, end: int) -> bool:
-        return non_whitespace(self.span.quote, start - self.span.start, end - self.span.start) == 0
+        """Whether only whitespace lies in ``[start, end)``; never, for the lab's own exact chunks."""
+        if not self.judged:
+            return False
+        if self._marks is None:
+            # Offsets of the quote's non-whitespace characters (``\S`` is what str.split keeps).
+            self._marks = [self.span.start + match.start() for match in NON_WHITESPACE.finditer(self.span.quote)]
+        found = bisect_left(self._marks, start)
+        return found == len(self._marks) or self._marks[found] >= end
 
     def join(self, position: int) -> None:
         """Join the interval at ``position`` with the next one."""
@@ -166,7 +192,7 @@ class SpanCover:
 
 
 def holds(chunk: dict, start: int, end: int) -> bool:
-    """Whether ``chunk`` holds ``[start, end)`` (a trimmed span: its non-whitespace characters)."""
+    """Whether ``chunk`` holds ``[start, end)`` (a ``held_span``)."""
     return chunk["start"] <= start and end <= chunk["end"]
 
 
@@ -227,13 +253,13 @@ def touching(index: SourceIndex, start: int, end: int) -> list[int]:
     return [index.by_start[found][1] for found in index.reaching.reaching(bisect_left(index.starts, end), start)]
 
 
-def qualifier_helpers(index: SourceIndex, qualifier, section_id: str | None) -> list[int] | None:
+def qualifier_helpers(index: SourceIndex, qualifier, section_id: str | None, judged: bool = False) -> list[int] | None:
     """Positions, ascending, of the chunks that touch the trimmed ``qualifier`` (only ``section_id``'s when given).
 
     ``None`` when even all of them together leave a non-whitespace character of
     it uncovered: then no window can recover it.
     """
-    cover = SpanCover(qualifier)
+    cover = SpanCover(qualifier, judged)
     positions = sorted(
         position
         for position in touching(index, cover.start, cover.end)
@@ -245,7 +271,12 @@ def qualifier_helpers(index: SourceIndex, qualifier, section_id: str | None) -> 
 
 
 def smallest_window(
-    index: SourceIndex, anchor: int, qualifier, section_id: str | None, helpers: list[int] | None = ()
+    index: SourceIndex,
+    anchor: int,
+    qualifier,
+    section_id: str | None,
+    helpers: list[int] | None = (),
+    judged: bool = False,
 ) -> int | None:
     """The smallest k whose window around ``anchor`` covers ``qualifier`` with its union; ``None`` if none does.
 
@@ -258,10 +289,10 @@ def smallest_window(
     the covered part as it grows, so one anchor costs the helpers it passes.
     """
     if helpers == ():
-        helpers = qualifier_helpers(index, qualifier, section_id)
+        helpers = qualifier_helpers(index, qualifier, section_id, judged)
     if helpers is None:
         return None
-    cover = SpanCover(qualifier)
+    cover = SpanCover(qualifier, judged)
     right = bisect_left(helpers, anchor)
     left = right - 1
     while left >= 0 or right < len(helpers):
@@ -323,16 +354,20 @@ class PairWindow:
 def pair_window(indexes: dict[str, SourceIndex], check, section_of=None) -> PairWindow:
     """The anchor and smallest windows of one check (see the module docstring for the tie-breaks).
 
-    ``section_of(source_id, offset)`` names the section holding an offset; given,
-    the pair's section is the one holding the instruction's first
-    non-whitespace character, whatever section its anchor starts in.
+    ``section_of(source_id, offset)`` names the section holding an offset, and
+    is given for a judged chunker's chunks only: the pair's section is then
+    the one holding the instruction's first non-whitespace character,
+    whatever section its anchor starts in, and spans are held as
+    ``held_span`` says for judged chunks. Without it (the lab's own chunks)
+    spans are held exactly, as the main job compares them.
     """
+    judged = section_of is not None
     instruction, qualifier = check.instruction, check.qualifier
     relevant = merged([(instruction.start, instruction.end), (qualifier.start, qualifier.end)])
     index = indexes.get(check.source_id)
     if index is None:
         return PairWindow(check.name, None, None, None, None, relevant)
-    instruction_start, instruction_end = trimmed(instruction)
+    instruction_start, instruction_end = held_span(instruction, judged)
     pair_section = None if section_of is None else section_of(check.source_id, instruction_start)
     # The qualifier's helpers are the same for every chunk holding the instruction: found once per section.
     helpers: dict[str | None, list[int] | None] = {}
@@ -346,9 +381,9 @@ def pair_window(indexes: dict[str, SourceIndex], check, section_of=None) -> Pair
             section_id = chunk["section_id"] if pair_section is None else pair_section
             for wanted in (section_id, None):
                 if wanted not in helpers:
-                    helpers[wanted] = qualifier_helpers(index, qualifier, wanted)
-            within = smallest_window(index, position, qualifier, section_id, helpers[section_id])
-            crossing = smallest_window(index, position, qualifier, None, helpers[None])
+                    helpers[wanted] = qualifier_helpers(index, qualifier, wanted, judged)
+            within = smallest_window(index, position, qualifier, section_id, helpers[section_id], judged)
+            crossing = smallest_window(index, position, qualifier, None, helpers[None], judged)
             rank = (within is None, within or 0, crossing is None, crossing or 0, position)
             if best is None or rank < best[0]:
                 best = (rank, position, within, crossing, section_id)

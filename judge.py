@@ -814,13 +814,14 @@ class SpanHolders:
         return [self.chunks[position] for position in positions]
 
 
-def pair_verdicts(chunks: list[dict], checks: tuple, unlocated: dict[str, int]) -> list[dict]:
+def pair_verdicts(chunks: list[dict], checks: tuple, unlocated: dict[str, int], judged: bool = False) -> list[dict]:
     """Each span check under one index: the chunks (orders) holding the instruction, and the verdict.
 
     ``partial`` is true when the pair's source has chunks that were not
     located: one of them might hold both spans, so a split is not certain.
-    A chunk holds a span when it holds every non-whitespace character of it
-    (``context_windows.trimmed``), so "same chunk" agrees with context's k = 0.
+    A lab chunk holds a span exactly, as the main job compares; a ``judged``
+    chunk when it holds every non-whitespace character of it
+    (``context_windows.held_span``), so "same chunk" agrees with context's k = 0.
     """
     by_source: dict[str, list[dict]] = {}
     for chunk in chunks:
@@ -829,9 +830,8 @@ def pair_verdicts(chunks: list[dict], checks: tuple, unlocated: dict[str, int]) 
     verdicts = []
     for check in checks:
         finder = holders.get(check.source_id) or SpanHolders([])
-        # A chunk holds a span when it holds its non-whitespace characters, as context_windows says.
-        instruction = finder.holding(*context_windows.trimmed(check.instruction))
-        qualifier_start, qualifier_end = context_windows.trimmed(check.qualifier)
+        instruction = finder.holding(*context_windows.held_span(check.instruction, judged))
+        qualifier_start, qualifier_end = context_windows.held_span(check.qualifier, judged)
         kept = any(span_checks.chunk_holds(chunk, qualifier_start, qualifier_end) for chunk in instruction)
         missing = unlocated.get(check.source_id, 0)
         verdicts.append(
@@ -917,7 +917,7 @@ def index_row(
     name: str, kind: str, chunks: list[dict], sources: tuple, checks: tuple, unlocated: dict, section_of=None
 ) -> dict:
     """One row of the judge's table: chunk count, mean length, coverage, pair verdicts and context figures."""
-    verdicts = pair_verdicts(chunks, checks, unlocated)
+    verdicts = pair_verdicts(chunks, checks, unlocated, judged=kind == "judged")
     characters = sum(chunk["end"] - chunk["start"] for chunk in chunks)
     return {
         "policy": name,

@@ -139,11 +139,16 @@ def page_check(instruction: tuple[int, int] = (0, 10), qualifier: tuple[int, int
     return SpanCheck("c", "s", Span(*instruction, PAGE[slice(*instruction)]), Span(*qualifier, PAGE[slice(*qualifier)]))
 
 
-class WhitespaceGapTest(LabTestCase):
-    """A window recovers a span when its chunks hold every non-whitespace character of it, as coverage counts."""
+def in_section_a(source_id: str, offset: int) -> str:
+    """``section_of`` for judged chunks that all lie in section A."""
+    return "A"
 
-    def windows(self, chunks: list[dict], span_check: SpanCheck) -> dict:
-        return context_windows.policy_context("p", chunks, (span_check,))["windows"][0]
+
+class WhitespaceGapTest(LabTestCase):
+    """A window recovers a span when its judged chunks hold every non-whitespace character of it, as coverage counts."""
+
+    def windows(self, chunks: list[dict], span_check: SpanCheck, section_of=in_section_a) -> dict:
+        return context_windows.policy_context("p", chunks, (span_check,), section_of)["windows"][0]
 
     def test_the_page_offsets(self) -> None:
         self.assertEqual(PAGE[0:10], "Call save.")
@@ -178,8 +183,18 @@ class WhitespaceGapTest(LabTestCase):
         found = self.windows([chunk(0, 0, 10), chunk(1, 11, 39)], page_check(qualifier=(10, 39)))
         self.assertEqual(found["window"], 1)
 
+    def test_the_labs_own_chunks_hold_spans_exactly_as_the_main_job_compares(self) -> None:
+        # Without section_of the chunks are the lab's: the instruction [0, 11) with its space is not
+        # held by chunk 0 [0, 10), so the anchor falls back to where it begins; the one-space gap
+        # at 21 is a gap, so no window recovers the qualifier.
+        found = self.windows([chunk(0, 0, 10), chunk(1, 11, 39)], page_check(instruction=(0, 11)), None)
+        figures = context_windows.policy_context("p", [chunk(0, 0, 10), chunk(1, 11, 39)], (page_check((0, 11)),))
+        self.assertEqual((found["window"], figures["anchored_at_start"]), (1, 1))
+        found = self.windows([chunk(0, 0, 21), chunk(1, 22, 39)], page_check(), None)
+        self.assertEqual((found["window"], found["section"]), (None, False))
+
     def test_the_cover_joins_across_whitespace_only(self) -> None:
-        cover = context_windows.SpanCover(Span(0, 7, "ab cd e"))
+        cover = context_windows.SpanCover(Span(0, 7, "ab cd e"), judged=True)
         cover.add(3, 5)
         cover.add(0, 2)
         self.assertEqual((cover.starts, cover.ends, cover.whole), ([0], [5], False))
@@ -187,6 +202,10 @@ class WhitespaceGapTest(LabTestCase):
         self.assertEqual((cover.starts, cover.ends, cover.whole), ([0], [7], True))
         self.assertEqual(context_windows.trimmed(Span(4, 10, " ab c ")), (5, 9))
         self.assertEqual(context_windows.trimmed(Span(4, 6, "  ")), (4, 6))
+        exact = context_windows.SpanCover(Span(0, 7, "ab cd e"))
+        exact.add(0, 2)
+        exact.add(3, 7)
+        self.assertEqual((exact.starts, exact.ends, exact.whole), ([0, 3], [2, 7], False))
 
 
 class PairSectionTest(LabTestCase):
