@@ -216,9 +216,10 @@ LIST_ITEM = re.compile(r"\n[ \t]*(?:(?:>[ \t]?)+[ \t]*)?(?:[-*+]|\d{1,9}[.)])[ \
 BLANK_LINE = re.compile(r"\n[ \t>]*\n")
 # Header lines: admonitions (``!!! warning``), alerts (``> [!NOTE]``), and the marker lines of
 # ``/// note | Title`` blocks, ``:::tip`` containers and ``=== "Tab"`` content tabs, closing ones included.
+# A content tab opens at the margin only, as markdown_grammar.CONTENT_TAB reads it.
 HEADER_LINE = re.compile(
-    r"[ \t]*(?:(?:!!!|\?\?\?\+?)[ \t]*\w[^\n]*|>[ \t]*\[![A-Za-z]+\][^\n]*|/{3,}[^\n]*|:{3,}[^\n]*"
-    r'|===[!+]?[ \t]+"[^\n]*)(?:\n|$)'
+    r"(?:[ \t]*(?:(?:!!!|\?\?\?\+?)[ \t]*\w[^\n]*|>[ \t]*\[![A-Za-z]+\][^\n]*|/{3,}[^\n]*|:{3,}[^\n]*)"
+    r'|===[!+]{0,2}[ \t]+"[^\n]*)(?:\n|$)'
 )
 LEADING_MARKERS = re.compile(r"(?:\s+|>[ \t]?|[-*+][ \t]+|\d{1,9}[.)][ \t]+)*")
 MASK = "\x00"
@@ -294,8 +295,14 @@ def fence_spans(text: str, sections=()) -> list[tuple[int, int]]:
     to the end of the block of ``sections`` that encloses its opening line (any
     block but a paragraph, whose lines a blank line inside the code would cut),
     else to the end of the text, as Markdown renders it.
-    ``"a\\n```\\nx\\n```\\nb\\n"`` -> ``[(2, 12)]``;
-    ``"=== \\"T\\"\\n    ```\\n    x\\n    ```\\n"`` -> ``[(8, 30)]``.
+
+    An opening indented four columns or more outside any such block (a content
+    tab the grammar reads as paragraphs, or a literal fence line in indented
+    code) is provisional: it is code only once a line indented four columns or
+    more closes it. A fence line nearer the margin, or the end of the text,
+    drops it, so one stray indented marker never hides the rest of a page.
+    ``"a\n```\nx\n```\nb\n"`` -> ``[(2, 12)]``;
+    ``"=== \"T\"\n    ```\n    x\n    ```\n"`` -> ``[(8, 30)]``.
     """
     enclosing = sorted(
         (block.start, block.end)
@@ -305,9 +312,10 @@ def fence_spans(text: str, sections=()) -> list[tuple[int, int]]:
     )
     enclosing_starts = [start for start, _ in enclosing]
     spans = []
-    # The fence open so far: where it starts, its character, run length and indentation, and where it must end.
+    # The fence open so far: where it starts, its character, run length and indentation, where it
+    # must end, and whether it is provisional (see above).
     fence_start = None
-    fence_character, fence_run, fence_indent, fence_limit = "", 0, 0, len(text)
+    fence_character, fence_run, fence_indent, fence_limit, provisional = "", 0, 0, len(text), False
     for match in FENCE_LINE.finditer(text):
         line_start = match.start()
         if fence_start is not None and line_start >= fence_limit:
@@ -318,6 +326,9 @@ def fence_spans(text: str, sections=()) -> list[tuple[int, int]]:
         line_end = len(text) if line_end == -1 else line_end + 1
         rest = text[match.end() : line_end]
         indent = markdown_grammar.leading_columns(match.group(1))
+        if fence_start is not None and provisional and indent <= 3:
+            # A fence line nearer the margin: the indented opening was no fence after all.
+            fence_start = None
         if fence_start is None:
             if marker[0] == "`" and "`" in rest:
                 continue
@@ -325,6 +336,7 @@ def fence_spans(text: str, sections=()) -> list[tuple[int, int]]:
             inside = position >= 0 and enclosing[position][1] > line_start
             fence_start, fence_character, fence_run, fence_indent = line_start, marker[0], len(marker), indent
             fence_limit = enclosing[position][1] if inside else len(text)
+            provisional = indent > 3 and not inside
         elif (
             marker[0] == fence_character
             and len(marker) >= fence_run
@@ -333,7 +345,7 @@ def fence_spans(text: str, sections=()) -> list[tuple[int, int]]:
         ):
             spans.append((fence_start, min(line_end, fence_limit)))
             fence_start = None
-    if fence_start is not None:
+    if fence_start is not None and not provisional:
         spans.append((fence_start, fence_limit))
     return spans
 

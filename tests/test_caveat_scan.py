@@ -197,6 +197,7 @@ class SentenceTest(LabTestCase):
             "/// note | Reuse\nCall reuse(p).\nIt never overwrites.\n///\n": ["Call reuse(p).", "It never overwrites."],
             ":::tip Fast\nUse fast mode.\n:::\n": ["Use fast mode."],
             '=== "Python"\n\n    Call run(p).\n': ["Call run(p)."],
+            '===!+ "Never delete it"\n    Call g(x).\n': ["Call g(x)."],
         }
         for text, expected in cases.items():
             with self.subTest(text=text):
@@ -448,7 +449,11 @@ class IndentedCodeTest(LabTestCase):
         cases = {
             # A closing line at lesser indentation closes; one deeper than the opening (past three spaces) does not.
             "  - x\n\n      ~~~\n      a\n    ~~~\nb\n": [(7, 33)],
-            "    ```\n    a\n        ```\nb\n": [(0, 28)],
+            # An opening indented past three columns outside any block is provisional: never closed, it is none.
+            "    ```\n    a\n        ```\nb\n": [],
+            "    ```\n    a\n    ```\nb\n": [(0, 22)],
+            # A fence line nearer the margin drops it, and opens a fence of its own.
+            "    ```\na\n```\nb\n```\n": [(10, 20)],
             # A backtick line whose info string holds a backtick opens nothing.
             "    ``` a`b\nc\n": [],
             # Tabs count as indentation too.
@@ -476,9 +481,16 @@ class IndentedCodeTest(LabTestCase):
                     [(pair.instruction.quote, pair.qualifier.quote) for pair in pairs],
                     [("Call open_widget(name).", "Never reuse the handle.")],
                 )
-        # Without a block around it, an unclosed fence runs to the end of the text.
-        text = lesson("Call open_widget(name).\n\n    ```\n    x = 1\n\nNever reuse the handle.\n")
+        # Without a block around it, an unclosed fence at the margin runs to the end of the text ...
+        text = lesson("Call open_widget(name).\n\n```\nx = 1\n\nNever reuse the handle.\n")
         self.assertEqual(scan(text), ([], []))
+        # ... while an indented one never closed is no fence: it hides nothing.
+        text = lesson("Call open_widget(name).\n\n    ```\n    x = 1\n\nNever reuse the handle.\n")
+        pairs, _ = scan(text)
+        self.assertEqual(
+            [(pair.instruction.quote, pair.qualifier.quote) for pair in pairs],
+            [("Call open_widget(name).", "Never reuse the handle.")],
+        )
 
 
 class FixtureScanTest(LabTestCase):
