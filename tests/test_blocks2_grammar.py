@@ -7,10 +7,8 @@ written next to it, never read back from the grammar's own output.
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import hashlib
-import io
 import json
 import unittest
 from pathlib import Path
@@ -18,13 +16,12 @@ from pathlib import Path
 import caveat_scan
 import chunk_index
 import markdown_grammar
-import run
 import source_pins
 import span_checks
 import validate
 from errors import IngestionError
 from load_documents import decode_source_text, load_manifest
-from tests.support import LabTestCase, loaded_source, reforge_index
+from tests.support import LabTestCase, loaded_source, reforge_index, run_lab
 
 TITLE = "Guide"
 
@@ -49,13 +46,9 @@ def block_spans(text: str, grammar: str = "blocks-2") -> list[tuple]:
 
 
 def call(argv: list[str]) -> tuple[int, str, str]:
-    """``run.main(argv)`` in this process: exit code, stdout, stderr (stdout with a byte buffer under it)."""
-    out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
-    err = io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = run.main(argv)
-    out.flush()
-    return code, out.buffer.getvalue().decode("utf-8"), err.getvalue()
+    """``run.main(argv)`` in this process (``tests.support.run_lab``): exit code, stdout, stderr."""
+    completed = run_lab(*argv)
+    return completed.returncode, completed.stdout, completed.stderr
 
 
 # "# T\n" [0, 4); "/// warning | Mind\n" [4, 23); "Body.\n" [23, 29); "\n" [29, 30);
