@@ -384,9 +384,33 @@ def line_refusal(error: IngestionError, where: str, text: str, lines: list[str])
     if not isinstance(cause, json.JSONDecodeError):
         return error
     what = f"column {cause.colno}: {error.what}"
-    if looks_like_one_document(text, lines):
+    if is_lab_artifact(text):
+        # Said first: the parser's complaint is beside the point for the lab's own file.
+        what = f"{LAB_ARTIFACT_HINT}; {what}"
+    elif looks_like_one_document(text, lines):
         what += f"; {ONE_DOCUMENT_HINT}"
     return IngestionError(error.code, where, what)
+
+
+LAB_ARTIFACT_HINT = (
+    "this is a result or index the lab saved, not chunks: judge reads your own splitter's chunks as JSON Lines, "
+    "one object per line (docs/judge.md shows how to write them); 'run.py show' draws the lab's own"
+)
+
+
+def is_lab_artifact(text: str) -> bool:
+    """Whether ``text`` is one JSON object with the keys of a saved result or index.
+
+    That is ``execution_mode``, and ``indexes`` or ``chunks`` with ``config``:
+    a user who passed ``result.json`` to judge. Asked only once a line is refused.
+    """
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    if type(value) is not dict or "execution_mode" not in value:
+        return False
+    return "indexes" in value or ("chunks" in value and "config" in value)
 
 
 def looks_like_one_document(text: str, lines: list[str]) -> bool:

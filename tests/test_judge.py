@@ -709,6 +709,21 @@ class JudgeMessagesTest(JudgeTestCase):
                 path.write_text(text, encoding="utf-8")
                 self.assertEqual(self.refusal(path), f"error: {code}: {path}:{message}; {HINT}")
 
+    def test_a_saved_result_or_index_is_named_as_the_labs_own_file(self) -> None:
+        result = (ROOT / "expected-result.json").read_text(encoding="utf-8")
+        index = json.dumps(json.loads(result)["indexes"]["paragraph"], indent=2)
+        for name, text in (("result.json", result), ("index.json", index)):
+            with self.subTest(name=name):
+                path = self.folder / name
+                path.write_text(text, encoding="utf-8")
+                self.assertEqual(
+                    self.refusal(path),
+                    f"error: json_syntax: {path}:1: this is a result or index the lab saved, not chunks: judge reads "
+                    "your own splitter's chunks as JSON Lines, one object per line (docs/judge.md shows how to "
+                    "write them); 'run.py show' draws the lab's own; column 2: Expecting property name enclosed "
+                    "in double quotes",
+                )
+
     def test_a_bad_line_of_json_lines_names_its_column_without_the_hint(self) -> None:
         path = self.folder / "chunks.jsonl"
         # Line 2 is '{"text":"x",' (12 characters): a key was expected at column 13.
