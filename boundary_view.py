@@ -780,7 +780,8 @@ def html_block(block: Segment | Split, policy: str, notes: tuple[str, ...] = ())
         return f'<div class="gap"><div class="caption">{escaped(gap_caption(block))}</div><pre>{rows}</pre></div>'
     caption = chunk_caption(block.chunk)
     identity = block.chunk.get("chunk_id", f"record on line {block.chunk.get('line')} of the chunk file")
-    title = f"{caption} · section {block.chunk['section_title']} · chunk_id {identity}"
+    # The caption shows the rest; the tooltip adds only what it leaves out.
+    title = f"section {block.chunk['section_title']} · chunk_id {identity}"
     window_class = " window" if notes else ""
     window_notes = "".join(f'<div class="window-note">{escaped(visible(note))}</div>' for note in notes)
     return (
