@@ -387,14 +387,19 @@ def destination(path: Path | None) -> str:
 # --- which outputs the lab will write ------------------------------------------------
 
 
+# The folder of the lab's own modules (run.py beside them): no output may replace one.
+LAB_FOLDER = os.path.dirname(os.path.realpath(__file__))
+
+
 def checked_output(value: str, protected: tuple[Path, ...], stdout_allowed: bool = True) -> Path | None:
     """The ``--output`` path, refused before any work if writing it would lose something.
 
     ``-`` means stdout and returns ``None``. Refused: a name ending in ``/``
     (a folder, even a missing one), a folder, a missing folder, a link, a
     device or pipe, a write-protected file (its protection would be defeated
-    by the rename), one of ``protected`` (the inputs), and a path the lab
-    cannot even look at (no permission, a link loop).
+    by the rename), one of ``protected`` (the inputs), one of the lab's own
+    program files (``--output run.py`` would replace the lab), and a path the
+    lab cannot even look at (no permission, a link loop).
     """
     if value == "-":
         return None
@@ -425,6 +430,10 @@ def checked_output(value: str, protected: tuple[Path, ...], stdout_allowed: bool
         raise UsageError("output_not_file", where, f"exists and is not a regular file (a device or a pipe){hint}")
     if resolved in protected_resolved:
         raise UsageError("output_is_input", where, "is one of the lab's inputs; writing it would destroy it")
+    if os.path.dirname(resolved) == LAB_FOLDER and resolved.endswith(".py"):
+        raise UsageError(
+            "output_is_lab_code", where, "is one of the lab's own program files; writing it would replace the lab"
+        )
     if mode is not None and is_write_protected(path, mode):
         raise UsageError(
             "output_read_only",

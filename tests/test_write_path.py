@@ -294,6 +294,25 @@ class OutputChecks(LabTestCase):
                 completed = run_lab("export", str(self.result), "--policy", "paragraph", "--output", str(target))
                 self.assert_one_line_refusal(completed, "output_is_input", exit_code=2)
 
+    def test_no_output_replaces_the_labs_own_program_files(self):
+        # The lab's folder is stood in for by the test's, so a failing check cannot replace the real run.py.
+        program = self.folder / "run.py"
+        program.write_bytes(b"# the lab\n")
+        with mock.patch.object(outputs, "LAB_FOLDER", os.path.realpath(self.folder)):
+            for args in (
+                ["--manifest", str(self.manifest), "--output", str(program)],
+                ["export", str(self.result), "--policy", "paragraph", "--output", str(program)],
+            ):
+                with self.subTest(args=args[:2]):
+                    self.assert_one_line_refusal(run_lab(*args), "output_is_lab_code", exit_code=2)
+            self.assertEqual(program.read_bytes(), b"# the lab\n")
+            # A file of another kind beside the code, or a .py file elsewhere, is the user's to write.
+            for target in (self.folder / "result2.json", self.folder / "docs" / "notes.py"):
+                with self.subTest(target=target.name):
+                    completed = run_lab("--manifest", str(self.manifest), "--output", str(target))
+                    self.assertEqual(completed.returncode, 0, completed.stderr)
+        self.assertEqual(os.path.realpath(outputs.LAB_FOLDER), os.path.realpath(ROOT))
+
     def test_the_pipe_message_offers_stdout_only_where_it_is_accepted(self):
         pipe = self.folder / "pipe"
         os.mkfifo(pipe)
