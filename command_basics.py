@@ -31,8 +31,8 @@ exit codes:
      saved result or index that does not re-derive exactly
   2  usage: unknown command or option, or an output the lab will not or
      cannot write (a folder, a missing folder, a link, a device, one of the
-     inputs, a write-protected file, no permission, a full disk, a closed
-     stdout), or a manifest another command kept locked
+     inputs or the lab's own code, a write-protected file, no permission, a
+     full disk, a closed stdout), or a manifest another command kept locked
   130 interrupted by Ctrl-C (143 SIGTERM, 129 SIGHUP): every output file is
      whole or as it was, and no temporary file is left
 
