@@ -317,24 +317,12 @@ class SourceMatchingTest(JudgeTestCase):
         for part in ("a", "b"):
             (folder / "docs" / part).mkdir(parents=True)
             (folder / "docs" / part / "guide.md").write_text(f"# Guide {part}\n\nText {part}.\n", encoding="utf-8")
-        code, _, stderr = in_process(
-            "pin",
-            str(folder / "docs" / "a" / "guide.md"),
-            "--manifest",
-            str(folder / "manifest.json"),
-            "--source-id",
-            "guide-a",
-        )
-        self.assertEqual(code, 0, stderr)
-        code, _, stderr = in_process(
-            "pin",
-            str(folder / "docs" / "b" / "guide.md"),
-            "--manifest",
-            str(folder / "manifest.json"),
-            "--source-id",
-            "guide-b",
-        )
-        self.assertEqual(code, 0, stderr)
+        for part in ("a", "b"):
+            page = str(folder / "docs" / part / "guide.md")
+            code, _, stderr = in_process(
+                "pin", page, "--manifest", str(folder / "manifest.json"), "--source-id", f"guide-{part}"
+            )
+            self.assertEqual(code, 0, stderr)
         path = self.write_chunks([{"source_id": "/elsewhere/guide.md", "text": "Text a."}])
         line = self.refusal(path, folder / "manifest.json")
         self.assertTrue(line.startswith(f"error: chunk_source_ambiguous: {path}:1: "), line)
