@@ -6,7 +6,7 @@ the document, section, chunk and index identities built over them. The
 contract is ``SPEC.md`` (shipped with the lab as ``docs/SPEC.md``); every hash
 in ``expected-result.json`` depends on following it to the letter.
 
-Where text splits into sections and paragraphs is ``markdown_grammar``; the
+Where text splits into sections and paragraphs is ``grammars``; the
 instruction/qualifier comparison is ``span_checks``; re-deriving a saved index
 is ``validate``. This module reads no files and writes none.
 """
@@ -20,8 +20,8 @@ from collections.abc import Callable
 from itertools import accumulate, compress
 from types import MappingProxyType
 
+from grammars import GRAMMARS, LESSON_GRAMMAR, Section, document_sections
 from load_documents import MAX_POLICY_SIZE, MIN_POLICY_SIZE, SIZED_POLICIES, SOURCE_FIELDS
-from markdown_grammar import GRAMMARS, LESSON_GRAMMAR, Section, document_sections
 
 SCHEMA_VERSION = 1
 EXECUTION_MODE = "offline-synthetic-source-processing"

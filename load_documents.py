@@ -18,9 +18,9 @@ import stat
 from collections import namedtuple
 from pathlib import Path, PurePosixPath
 
-from errors import IngestionError, printable, quoted
-from markdown_grammar import BLOCK_GRAMMARS, GRAMMARS, LESSON_GRAMMAR
-from strict_json import parse_json_bytes, read_bounded
+from grammars import BLOCK_GRAMMARS, GRAMMARS, LESSON_GRAMMAR
+from lab_io.errors import IngestionError, printable, quoted
+from lab_io.strict_json import parse_json_bytes, read_bounded
 
 MAX_SOURCE_BYTES = 65_536
 # A manifest is a short list of pins; a megabyte is far beyond any real one.
@@ -47,7 +47,7 @@ SPAN_SOURCE_KEY = frozenset({"source_id"})
 # --- the manifest and its sources --------------------------------------------
 
 
-# Records are named tuples (see ``markdown_grammar``): no dataclasses import on every run.
+# Records are named tuples (see ``grammars``): no dataclasses import on every run.
 class Span(namedtuple("Span", ("start", "end", "quote"))):
     """A half-open ``[start, end)`` span of a source's normalized text and the text it quotes."""
 

@@ -25,11 +25,10 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath, PurePosixPath
 
 import chunk_index
-import markdown_grammar
-import span_checks
-import validate
-from errors import IngestionError, UsageError, counted, printable, quoted
-from indented_json import saved_json_bytes
+import grammars
+from checks import span_checks
+from lab_io.errors import IngestionError, UsageError, counted, printable, quoted
+from lab_io.indented_json import saved_json_bytes
 from load_documents import (
     MAX_MANIFEST_BYTES,
     SOURCE_FIELDS,
@@ -42,6 +41,7 @@ from load_documents import (
     read_source_bytes,
     span_source_id,
 )
+from results import validate
 
 DEFAULT_VERSION = "1.0"
 # A local file has no published address; "local:" says so instead of inventing one.
@@ -121,9 +121,7 @@ def manifest_relative_path(typed: str, folder: Path, where: str) -> str:
     return PurePath(relative).as_posix()
 
 
-def pinnable_file(
-    folder: Path, relative: str, where: str, grammar: str = markdown_grammar.LESSON_GRAMMAR
-) -> tuple[str, str]:
+def pinnable_file(folder: Path, relative: str, where: str, grammar: str = grammars.LESSON_GRAMMAR) -> tuple[str, str]:
     """The sha256 and the text of a file that passes every check a build makes under ``grammar``.
 
     The lesson grammar wants a heading at offset 0; the block grammar takes
@@ -132,11 +130,11 @@ def pinnable_file(
     """
     raw = read_source_bytes(folder, relative, where)
     text = decode_source_text(raw, relative, where, grammar)
-    if grammar == markdown_grammar.LESSON_GRAMMAR:
+    if grammar == grammars.LESSON_GRAMMAR:
         # Its only refusal is the opening heading; sections alone say so without cutting every paragraph.
-        markdown_grammar.heading_sections(text, where)
+        grammars.heading_sections(text, where)
     else:
-        markdown_grammar.document_sections(text, grammar, where)
+        grammars.document_sections(text, grammar, where)
     return hashlib.sha256(raw).hexdigest(), text
 
 
@@ -144,7 +142,7 @@ def pinnable_file(
 LESSON_GRAMMAR_NOTE = (
     "note: this new manifest reads its sources with the lesson grammar (a '# ' heading at offset 0, then "
     "paragraphs); for a docs site's pages (front matter, code fences, admonitions) "
-    f"{markdown_grammar.BLOCKS_HINT} from the start: delete the manifest and pin again"
+    f"{grammars.BLOCKS_HINT} from the start: delete the manifest and pin again"
 )
 
 
@@ -162,7 +160,7 @@ def manifest_to_update(manifest_path: Path, markdown: str | None = None) -> dict
         )
     if not os.path.lexists(manifest_path):
         # The lesson grammar is what a manifest without the key means, so only another grammar is written.
-        start = {} if markdown in (None, markdown_grammar.LESSON_GRAMMAR) else {"markdown": markdown}
+        start = {} if markdown in (None, grammars.LESSON_GRAMMAR) else {"markdown": markdown}
         return {**start, "sources": [], "span_checks": []}
     value = read_manifest_value(manifest_path)
     checked_manifest_sources(value, label, allow_empty=True)

@@ -273,22 +273,16 @@ def lab_modules():
     """The lab's modules, imported from the repository root."""
     sys.path.insert(0, str(ROOT))
     import chunk_index
-    import indented_json
     import load_documents
-    import markdown_grammar
-    import outputs
-    import run
-    import span_checks
-    import strict_json
-    import validate
+    from checks import span_checks
+    from lab_io import indented_json, outputs, strict_json
+    from results import validate
 
     return SimpleNamespace(
         chunk_index=chunk_index,
         indented_json=indented_json,
         load_documents=load_documents,
-        markdown_grammar=markdown_grammar,
         outputs=outputs,
-        run=run,
         span_checks=span_checks,
         strict_json=strict_json,
         validate=validate,
@@ -715,7 +709,7 @@ def contenders(
         return [
             [
                 text[start:end]
-                for section in lab_code.markdown_grammar.document_sections(text)
+                for section in lab_code.grammars.document_sections(text)
                 for start, end in chunk_index.section_chunk_spans(config, text, section)
             ]
             for text in texts
@@ -929,9 +923,8 @@ def cpu_timed(work: Callable[[], object]) -> tuple[float, object]:
 def measure_caveats(count: int) -> dict:
     """Time ``scan`` (finding the pairs and judging each under the three policies) and ``context`` on one size."""
     lab_modules()
-    import caveat_scan
     import chunk_index
-    import context_windows
+    from checks import caveat_scan, context_windows
     from load_documents import Manifest
 
     sources = caveat_sources(count)

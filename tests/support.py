@@ -22,7 +22,7 @@ from pathlib import Path
 from unittest import mock
 
 import chunk_index
-import span_checks
+from checks import span_checks
 from load_documents import load_manifest
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -13,14 +13,13 @@ import json
 import unittest
 from pathlib import Path
 
-import caveat_scan
 import chunk_index
-import markdown_grammar
+import grammars
 import source_pins
-import span_checks
-import validate
-from errors import IngestionError
+from checks import caveat_scan, span_checks
+from lab_io.errors import IngestionError
 from load_documents import decode_source_text, load_manifest
+from results import validate
 from tests.support import LabTestCase, loaded_source, reforge_index, run_lab
 
 TITLE = "Guide"
@@ -36,7 +35,7 @@ def outline(text: str, grammar: str = "blocks-2") -> list[tuple]:
             section.body_end,
             [(block.kind, block.start, block.end, block.label) for block in section.blocks],
         )
-        for section in markdown_grammar.document_sections(text, grammar, "test", TITLE)
+        for section in grammars.document_sections(text, grammar, "test", TITLE)
     ]
 
 
@@ -223,7 +222,7 @@ class EverythingElseAsBlocks(unittest.TestCase):
         for text, message in cases:
             with self.subTest(text=text):
                 with self.assertRaises(IngestionError) as caught:
-                    markdown_grammar.document_sections(text, "lesson", "test")
+                    grammars.document_sections(text, "lesson", "test")
                 self.assertEqual((caught.exception.code, caught.exception.what), ("heading_required", message))
 
 

@@ -10,9 +10,7 @@ import random
 import unittest
 from unittest import mock
 
-import caveat_scan
-import size_sweep
-import span_checks
+from checks import caveat_scan, size_sweep, span_checks
 from load_documents import Span, SpanCheck
 from tests.support import LabTestCase, fixture_result, run_lab
 
@@ -108,8 +106,8 @@ class OverlappingChunkLookups(unittest.TestCase):
                 self.assertEqual(reaching.reaching(count, point), expected, (spans, count, point))
 
     def test_judge_holders_and_context_touching_equal_their_definitions(self):
-        import context_windows
         import judge
+        from checks import context_windows
 
         rng = random.Random(11)
         for _ in range(200):

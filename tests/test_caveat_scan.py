@@ -18,13 +18,12 @@ import os
 from pathlib import Path
 from unittest import mock
 
-import caveat_scan
 import chunk_index
-import commands
 import run
-import span_checks
+from checks import caveat_scan, span_checks
+from commands import scan as scan_command
+from grammars import Block, Section
 from load_documents import Span, SpanCheck, load_manifest
-from markdown_grammar import Block, Section
 from tests.support import MANIFEST, ROOT, LabTestCase, run_lab
 
 V1 = "aster-copy-v1"
@@ -616,7 +615,7 @@ class AddChecksTest(LabTestCase):
     def test_add_checks_needs_a_named_manifest(self) -> None:
         # Without --manifest the lab falls back to the lesson's fixture; adding to it would move the reference.
         before = MANIFEST.read_bytes()
-        with mock.patch.object(commands, "add_scanned_checks") as add:
+        with mock.patch.object(scan_command, "add_scanned_checks") as add:
             code, out, err = main_quietly("scan", "--add-checks")
         self.assertEqual(code, 2)
         self.assertEqual(

@@ -12,9 +12,9 @@ import json
 import unittest
 
 import chunk_index
-import markdown_grammar
-import span_checks
-from errors import IngestionError
+import grammars
+from checks import span_checks
+from lab_io.errors import IngestionError
 from load_documents import load_manifest
 from tests.support import MANIFEST
 
@@ -44,7 +44,7 @@ class FixtureTexts(unittest.TestCase):
 
 class SectionsAndParagraphs(FixtureTexts):
     def test_sections_skip_the_blank_title_body(self):
-        sections = markdown_grammar.heading_sections(self.v1)
+        sections = grammars.heading_sections(self.v1)
         titles = [section.title for section in sections]
         self.assertEqual(titles, ["Create a copy", "List documents", "Untrusted example text"])
         create = sections[0]
@@ -57,23 +57,23 @@ class SectionsAndParagraphs(FixtureTexts):
         for text in ("plain text\n", "\n# Late heading\nbody\n", "#NoSpace\nbody\n"):
             with self.subTest(text=text):
                 with self.assertRaises(IngestionError) as caught:
-                    markdown_grammar.heading_sections(text)
+                    grammars.heading_sections(text)
                 self.assertEqual(caught.exception.code, "heading_required")
 
     def test_headings_of_any_level_end_a_section(self):
         text = "# A\nintro\n###### Deep\nbody\n####### not a heading\n"
-        sections = markdown_grammar.heading_sections(text)
+        sections = grammars.heading_sections(text)
         self.assertEqual([section.title for section in sections], ["A", "Deep"])
         self.assertEqual(text[sections[1].body_start : sections[1].body_end], "body\n####### not a heading\n")
 
     def test_paragraphs_are_runs_of_non_blank_lines_with_their_newline(self):
-        self.assertEqual(markdown_grammar.paragraph_spans("\nab\ncd\n\nef\n", 0, 11), [(1, 7), (8, 11)])
-        self.assertEqual(markdown_grammar.paragraph_spans("ab\n  \t\ncd", 0, 9), [(0, 3), (7, 9)])
-        self.assertEqual(markdown_grammar.paragraph_spans("\n\n", 0, 2), [])
+        self.assertEqual(grammars.paragraph_spans("\nab\ncd\n\nef\n", 0, 11), [(1, 7), (8, 11)])
+        self.assertEqual(grammars.paragraph_spans("ab\n  \t\ncd", 0, 9), [(0, 3), (7, 9)])
+        self.assertEqual(grammars.paragraph_spans("\n\n", 0, 2), [])
 
     def test_fixture_paragraphs(self):
-        create = markdown_grammar.heading_sections(self.v1)[0]
-        spans = markdown_grammar.paragraph_spans(self.v1, create.body_start, create.body_end)
+        create = grammars.heading_sections(self.v1)[0]
+        spans = grammars.paragraph_spans(self.v1, create.body_start, create.body_end)
         expected = [
             self.paragraph(self.v1, "Call save_copy"),
             self.paragraph(self.v1, "This operation refuses"),
@@ -85,7 +85,7 @@ class SectionsAndParagraphs(FixtureTexts):
 
 class Policies(FixtureTexts):
     def test_fixed_char_slices_start_at_the_body_and_drop_blank_ones(self):
-        create = markdown_grammar.heading_sections(self.v1)[0]
+        create = grammars.heading_sections(self.v1)[0]
         spans = chunk_index.fixed_char_spans(self.v1, create.body_start, create.body_end, 80)
         self.assertEqual(spans[0], (50, 130))
         self.assertEqual([end - start for start, end in spans[:-1]], [80] * (len(spans) - 1))

@@ -8,8 +8,9 @@ import subprocess
 import sys
 from unittest import mock
 
-import outputs
-import validate
+from lab_io import outputs
+from lab_io.errors import UsageError
+from results import validate
 from tests.support import ROOT, RUN_PY, LabTestCase, reforge_index, run_lab
 
 
@@ -295,7 +296,7 @@ class AtomicWrite(LabTestCase):
 
         with mock.patch.object(outputs, "staged_copy", side_effect=fail_on_second):
             code = run_lab("--output", str(result), "--html", str(report)).returncode
-        self.assertEqual(code, run.EXIT_USAGE)
+        self.assertEqual(code, 2)
         self.assertEqual(result.read_bytes(), b"old result\n")
         self.assertEqual(sorted(path.name for path in self.folder.iterdir()), ["result.json"])
 
@@ -308,12 +309,10 @@ class AtomicWrite(LabTestCase):
                 self.assertEqual((completed.returncode, completed.stderr), (0, ""))
 
     def test_a_failed_replace_leaves_the_old_file_and_no_temporary(self):
-        import run
-
         target = self.folder / "result.json"
         target.write_bytes(b"old\n")
         disk_full = OSError(28, "No space left on device")
-        with mock.patch.object(run.os, "replace", side_effect=disk_full), self.assertRaises(run.UsageError) as caught:
+        with mock.patch.object(outputs.os, "replace", side_effect=disk_full), self.assertRaises(UsageError) as caught:
             outputs.emit(b"new\n", target)
         self.assertIn("output_unwritable", str(caught.exception))
         self.assertEqual(target.read_bytes(), b"old\n")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-import commands
-from command_basics import LAB_VERSION
-from errors import IngestionError, UsageError, one_line
+from commands import parser as command_parser
+from commands.basics import LAB_VERSION
+from lab_io.errors import IngestionError, UsageError, one_line
 from tests.support import ROOT, LabTestCase, run_lab
 
 REFERENCE = str(ROOT / "expected-result.json")
@@ -97,12 +97,12 @@ class HelpAndVersion(LabTestCase):
                 self.assertIn("2  usage", completed.stdout)
 
     def test_each_command_is_added_by_its_own_function(self):
-        parser = commands.build_parser()
+        parser = command_parser.build_parser()
         names = parser._subparsers._group_actions[0].choices
         self.assertEqual(
             list(names), ["validate", "show", "diff", "export", "pin", "sweep", "scan", "context", "judge"]
         )
-        self.assertEqual(len(commands.COMMANDS), len(names))
+        self.assertEqual(len(command_parser.COMMANDS), len(names))
 
 
 class OneInertLine(LabTestCase):

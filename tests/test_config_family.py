@@ -16,10 +16,10 @@ from pathlib import Path
 import chunk_index
 import run
 import source_pins
-import span_checks
-import validate
-from errors import IngestionError
+from checks import span_checks
+from lab_io.errors import IngestionError
 from load_documents import load_manifest
+from results import validate
 from tests.support import LabTestCase, loaded_source, reforge_index, run_lab
 
 SIMPLE_TEXT = "# Use\nOne.\n\nTwo.\n"

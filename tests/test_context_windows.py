@@ -14,13 +14,12 @@ import json
 import re
 from unittest import mock
 
-import boundary_view
 import chunk_index
-import context_windows
-import span_checks
+from checks import context_windows, span_checks
 from load_documents import Span, SpanCheck, load_manifest
 from tests.support import MANIFEST, LabTestCase
 from tests.test_caveat_scan import main_quietly
+from views import boundary_view
 
 
 def chunk(order: int, start: int, end: int, section: str = "A", source: str = "s") -> dict:

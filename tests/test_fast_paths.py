@@ -18,10 +18,10 @@ import unittest
 import unittest.mock
 
 import chunk_index
-import markdown_grammar
-import run
-from errors import IngestionError
-from indented_json import saved_json_bytes, saved_json_pieces
+import grammars
+from commands import main_job
+from lab_io.errors import IngestionError
+from lab_io.indented_json import saved_json_bytes, saved_json_pieces
 from tests.support import ROOT, LabTestCase, fixture_result, loaded_source, run_lab
 
 # Characters where the rules are easy to get wrong: newlines, whitespace that
@@ -64,16 +64,16 @@ class ParagraphPatternTest(unittest.TestCase):
                 end = len(text) - (len(text) - start) // 3
                 with self.subTest(text=text, start=start, end=end):
                     self.assertEqual(
-                        markdown_grammar.paragraph_spans(text, start, end), plain_paragraph_spans(text, start, end)
+                        grammars.paragraph_spans(text, start, end), plain_paragraph_spans(text, start, end)
                     )
 
     def test_blank_means_what_strip_removes(self) -> None:
         # \x85 and \u2028 are whitespace to str.strip(); \u200b and \ufeff are not.
         text = "a\n\x85\u2028\nb\n\u200b\nc\n\ufeff"
-        self.assertEqual(markdown_grammar.paragraph_spans(text, 0, len(text)), [(0, 2), (5, 12)])
+        self.assertEqual(grammars.paragraph_spans(text, 0, len(text)), [(0, 2), (5, 12)])
 
     def test_a_line_ending_at_the_bound_keeps_no_newline(self) -> None:
-        self.assertEqual(markdown_grammar.paragraph_spans("ab\ncd\nef", 0, 4), [(0, 4)])
+        self.assertEqual(grammars.paragraph_spans("ab\ncd\nef", 0, 4), [(0, 4)])
 
 
 class HeadingScanTest(unittest.TestCase):
@@ -83,13 +83,13 @@ class HeadingScanTest(unittest.TestCase):
             text = "# " + text
             with self.subTest(text=text):
                 self.assertEqual(
-                    [match.span(1) for match in markdown_grammar.heading_matches(text)],
+                    [match.span(1) for match in grammars.heading_matches(text)],
                     [match.span(1) for match in pattern.finditer(text)],
                 )
 
     def test_blank_bodies_are_skipped_as_strip_says(self) -> None:
         text = "# A\n \x85\u2028\n# B\n\u200b\n"
-        self.assertEqual([section.title for section in markdown_grammar.heading_sections(text)], ["B"])
+        self.assertEqual([section.title for section in grammars.heading_sections(text)], ["B"])
 
 
 class SlicesAndLinesTest(unittest.TestCase):
@@ -234,14 +234,14 @@ class SavedPiecesTest(unittest.TestCase):
 class StreamedMainJobTest(LabTestCase):
     def test_the_result_is_streamed_and_the_table_sizes_each_index(self) -> None:
         written = []
-        original = run.write_outputs
+        original = main_job.write_outputs
 
         def recording(files):
             written.extend(type(content) for _, content in files)
             return original(files)
 
         output = self.folder / "result.json"
-        with unittest.mock.patch.object(run, "write_outputs", recording):
+        with unittest.mock.patch.object(main_job, "write_outputs", recording):
             completed = run_lab("--output", str(output))
         self.assertEqual(completed.returncode, 0, completed.stderr)
         self.assertEqual(output.read_bytes(), (ROOT / "expected-result.json").read_bytes())

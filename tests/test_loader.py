@@ -7,7 +7,7 @@ import json
 import os
 from pathlib import Path
 
-from errors import IngestionError
+from lab_io.errors import IngestionError
 from load_documents import SOURCE_FIELDS, load_manifest
 from tests.support import LabTestCase
 

@@ -10,9 +10,9 @@ import time
 from pathlib import Path
 from unittest import mock
 
-import outputs
 import source_pins
-from errors import UsageError
+from lab_io import outputs
+from lab_io.errors import UsageError
 from tests.support import LabTestCase, run_lab
 
 

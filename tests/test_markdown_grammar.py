@@ -12,8 +12,8 @@ import json
 import unittest
 
 import chunk_index
-import markdown_grammar
-from errors import IngestionError
+import grammars
+from lab_io.errors import IngestionError
 from load_documents import load_manifest
 from tests.support import LabTestCase, loaded_source
 
@@ -30,7 +30,7 @@ def outline(text: str, title: str = TITLE) -> list[tuple]:
             section.body_end,
             [(block.kind, block.start, block.end, block.label) for block in section.blocks],
         )
-        for section in markdown_grammar.document_sections(text, "blocks", "test", title)
+        for section in grammars.document_sections(text, "blocks", "test", title)
     ]
 
 
@@ -105,12 +105,12 @@ class TextBeforeTheFirstHeading(unittest.TestCase):
 
     def test_the_lesson_grammar_still_wants_a_heading(self):
         with self.assertRaises(IngestionError) as caught:
-            markdown_grammar.document_sections("Intro\n# A\nx\n", "lesson", "test", TITLE)
+            grammars.document_sections("Intro\n# A\nx\n", "lesson", "test", TITLE)
         self.assertEqual(caught.exception.code, "heading_required")
 
     def test_an_unknown_grammar_is_refused(self):
         with self.assertRaises(IngestionError) as caught:
-            markdown_grammar.document_sections("# A\nx\n", "commonmark", "test", TITLE)
+            grammars.document_sections("# A\nx\n", "commonmark", "test", TITLE)
         self.assertEqual(caught.exception.code, "unknown_grammar")
 
 
@@ -145,9 +145,9 @@ class FencedCode(unittest.TestCase):
     def test_lines_that_do_not_open_a_fence(self):
         for line in ("    ```", "``", "``` a`b", "~~"):
             with self.subTest(line=line):
-                self.assertIsNone(markdown_grammar.fence_opening(line))
-        self.assertEqual(markdown_grammar.fence_opening("  ~~~~ py"), ("~", 4))
-        self.assertEqual(markdown_grammar.fence_opening("```a~b"), ("`", 3))
+                self.assertIsNone(grammars.fence_opening(line))
+        self.assertEqual(grammars.fence_opening("  ~~~~ py"), ("~", 4))
+        self.assertEqual(grammars.fence_opening("```a~b"), ("`", 3))
 
     def test_a_fence_interrupts_a_paragraph(self):
         # "text\n" [0, 5), "```\n" [5, 9), "x\n" [9, 11), "```\n" [11, 15)
@@ -169,12 +169,12 @@ class AtxHeadings(unittest.TestCase):
         ]
         for line, title in cases:
             with self.subTest(line=line):
-                self.assertEqual(markdown_grammar.atx_heading_title(line), title)
+                self.assertEqual(grammars.atx_heading_title(line), title)
 
     def test_lines_that_are_not_headings(self):
         for line in ("    # four spaces", "#hashtag", "####### seven", "\t# tab", "text # not"):
             with self.subTest(line=line):
-                self.assertIsNone(markdown_grammar.atx_heading_title(line))
+                self.assertIsNone(grammars.atx_heading_title(line))
 
     def test_an_indented_heading_with_a_closing_run(self):
         # "  ## Setup ##\n" is 14 characters, "run\n" [14, 18)
@@ -262,7 +262,7 @@ class Quotes(unittest.TestCase):
         ]
         for line, label in cases:
             with self.subTest(line=line):
-                self.assertEqual(markdown_grammar.quote_label(line), label)
+                self.assertEqual(grammars.quote_label(line), label)
 
     def test_a_quoted_hash_is_not_a_heading(self):
         # "> # not a heading\n" [0, 18), ">\n" [18, 20), "> x\n" [20, 24)
@@ -307,10 +307,10 @@ class Lists(unittest.TestCase):
         ]
         for line, expected in cases:
             with self.subTest(line=line):
-                self.assertEqual(markdown_grammar.list_item(line), expected)
+                self.assertEqual(grammars.list_item(line), expected)
         for line in ("-a", "---", "1.5 apples", "    - deep", "1234567890. long"):
             with self.subTest(line=line):
-                self.assertIsNone(markdown_grammar.list_item(line))
+                self.assertIsNone(grammars.list_item(line))
 
 
 class Tables(unittest.TestCase):
@@ -329,10 +329,10 @@ class Tables(unittest.TestCase):
     def test_delimiter_rows(self):
         for line in ("|---|", "--|--", "| :-- | --: | :-: |", " |-| "):
             with self.subTest(line=line):
-                self.assertTrue(markdown_grammar.is_table_delimiter(line))
+                self.assertTrue(grammars.is_table_delimiter(line))
         for line in ("---", "| a |", "|", "|-|x|", "| -- - |"):
             with self.subTest(line=line):
-                self.assertFalse(markdown_grammar.is_table_delimiter(line))
+                self.assertFalse(grammars.is_table_delimiter(line))
 
 
 class ThematicBreaks(unittest.TestCase):
@@ -355,10 +355,10 @@ class ThematicBreaks(unittest.TestCase):
     def test_lines_that_are_not_breaks(self):
         for line in ("--", "**", "* - *", "***a", "    ***", "-_-"):
             with self.subTest(line=line):
-                self.assertIsNone(markdown_grammar.THEMATIC_BREAK.fullmatch(line))
+                self.assertIsNone(grammars.THEMATIC_BREAK.fullmatch(line))
         for line in ("***", "---", "___", " * * *", "-----", "_\t_ _"):
             with self.subTest(line=line):
-                self.assertIsNotNone(markdown_grammar.THEMATIC_BREAK.fullmatch(line))
+                self.assertIsNotNone(grammars.THEMATIC_BREAK.fullmatch(line))
 
 
 class BlocksAndPolicies(unittest.TestCase):
@@ -454,7 +454,7 @@ class LoadingUnderTheBlockGrammar(LabTestCase):
         self.write_manifest(b"Intro\r\n\r\n```\r\n# c\r\n```\r\n", "blocks")
         text = load_manifest(self.folder / "manifest.json").sources[0]["text"]
         self.assertEqual(text, "Intro\n\n```\n# c\n```\n")
-        sections = markdown_grammar.document_sections(text, "blocks", "page", "Page")
+        sections = grammars.document_sections(text, "blocks", "page", "Page")
         self.assertEqual(
             [
                 (section.title, [(block.kind, block.start, block.end) for block in section.blocks])

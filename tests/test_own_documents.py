@@ -15,12 +15,11 @@ import shutil
 from pathlib import Path
 
 import chunk_index
-import size_sweep
 import source_pins
-import span_checks
-import validate
-from errors import IngestionError
+from checks import size_sweep, span_checks
+from lab_io.errors import IngestionError
 from load_documents import load_manifest
+from results import validate
 from tests.support import ROOT, LabTestCase, run_lab
 
 WIDGET = "# Widget API\n\n## Open\n\nCall open_widget(name).\n\nThis call refuses a name that is already open.\n\n## Close\n\nCall close_widget(name) when done.\n"

@@ -16,12 +16,12 @@ import shutil
 import unittest
 from pathlib import Path
 
-import command_basics
-import markdown_grammar
+import grammars
 import run
 import source_pins
-from errors import IngestionError, UsageError
-from indented_json import saved_json_bytes
+from commands import basics
+from lab_io.errors import IngestionError, UsageError
+from lab_io.indented_json import saved_json_bytes
 from load_documents import MAX_MANIFEST_BYTES
 from tests.support import ROOT, LabTestCase, run_lab
 
@@ -330,13 +330,13 @@ class LessonRefusalMessageTests(FolderTestCase):
         for text, message in cases:
             with self.subTest(text=text):
                 with self.assertRaises(IngestionError) as raised:
-                    markdown_grammar.heading_sections(text, "docs/page.md")
+                    grammars.heading_sections(text, "docs/page.md")
                 self.assertEqual(raised.exception.code, "heading_required")
                 self.assertEqual(raised.exception.what, message)
 
     def test_a_long_first_line_is_cut_and_escaped(self) -> None:
         text = "Intro \x1b[2J " + "word " * 30 + "\n# Late\n"
-        message = markdown_grammar.lesson_opening_problem(text)
+        message = grammars.lesson_opening_problem(text)
         self.assertTrue(message.startswith('found text "Intro \\u001b[2J word word'), message)
         self.assertNotIn("\x1b", message)
         self.assertIn('"… at line 1', message)
@@ -419,8 +419,8 @@ class WhichManifestTests(FolderTestCase):
                 self.assertTrue(stderr.startswith("note: manifest.json in the current folder is not used"), stderr)
 
     def test_no_note_beside_run_py_or_in_a_folder_without_a_manifest(self) -> None:
-        self.assertIsNone(command_basics.unused_manifest_note(ROOT))
-        self.assertIsNone(command_basics.unused_manifest_note(self.folder))
+        self.assertIsNone(basics.unused_manifest_note(ROOT))
+        self.assertIsNone(basics.unused_manifest_note(self.folder))
 
     def test_a_given_manifest_is_named_as_typed(self) -> None:
         self.write_site()

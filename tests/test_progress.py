@@ -6,7 +6,7 @@ import io
 import unittest
 from unittest import mock
 
-import progress
+from lab_io import progress
 from tests.support import LabTestCase, run_lab
 
 

@@ -13,9 +13,9 @@ import unittest
 from pathlib import Path
 
 import chunk_index
-import reembed
-import span_checks
+from checks import span_checks
 from load_documents import load_manifest, normalize_newlines
+from results import reembed
 from tests.support import ROOT, LabTestCase, fixture_result, reforge_index, run_lab
 
 EDITED_SOURCE = "docs/aster-copy-v1.md"

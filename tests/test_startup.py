@@ -9,24 +9,26 @@ import re
 import subprocess
 import sys
 
-import commands
-import run
-from markdown_grammar import LazyPattern
+from commands import main_job
+from commands import parser as command_parser
+from grammars import LazyPattern
 from tests.support import MANIFEST, ROOT, LabTestCase, run_lab
 
 # Modules only other commands use; the main job must not pay for importing them.
 LAZY_MODULES = (
     "argparse",
-    "boundary_view",
-    "caveat_scan",
-    "commands",
-    "context_windows",
+    "checks.caveat_scan",
+    "checks.context_windows",
+    "checks.size_sweep",
+    "commands.options",
+    "commands.parser",
+    "commands.validate",
     "judge",
-    "reembed",
-    "size_sweep",
+    "results.reembed",
+    "results.validate",
     "source_pins",
     "textwrap",
-    "validate",
+    "views.boundary_view",
 )
 
 
@@ -36,8 +38,8 @@ class QuickParser(LabTestCase):
     def quick_namespace(self, arguments: list[str]):
         """The quick parser's namespace for ``arguments``, or ``None`` when it hands them on."""
         try:
-            return vars(commands.build_parser(quick=True).parse_args(arguments))
-        except commands.FullParserNeeded:
+            return vars(command_parser.build_parser(quick=True).parse_args(arguments))
+        except command_parser.FullParserNeeded:
             return None
 
     def test_main_job_command_lines_parse_as_the_full_parser_parses_them(self):
@@ -54,7 +56,7 @@ class QuickParser(LabTestCase):
             with self.subTest(arguments=arguments):
                 quick = self.quick_namespace(arguments)
                 self.assertIsNotNone(quick)
-                self.assertEqual(quick, vars(commands.build_parser().parse_args(arguments)))
+                self.assertEqual(quick, vars(command_parser.build_parser().parse_args(arguments)))
 
     def test_a_command_help_or_a_mistake_goes_to_the_full_parser(self):
         cases = [
@@ -86,7 +88,8 @@ class QuickParser(LabTestCase):
         for arguments in cases:
             with self.subTest(arguments=arguments):
                 self.assertEqual(
-                    vars(run.main_job_arguments(arguments)), vars(commands.build_parser().parse_args(arguments))
+                    vars(main_job.main_job_arguments(arguments)),
+                    vars(command_parser.build_parser().parse_args(arguments)),
                 )
 
     def test_anything_but_the_plain_form_is_left_to_the_parser(self):
@@ -106,16 +109,16 @@ class QuickParser(LabTestCase):
         ]
         for arguments in cases:
             with self.subTest(arguments=arguments):
-                self.assertIsNone(run.main_job_arguments(arguments))
+                self.assertIsNone(main_job.main_job_arguments(arguments))
 
     def test_every_command_is_named_in_the_quick_parser_in_the_full_parsers_order(self):
-        quick = commands.build_parser(quick=True)._subparsers._group_actions[0].choices
-        full = commands.build_parser()._subparsers._group_actions[0].choices
+        quick = command_parser.build_parser(quick=True)._subparsers._group_actions[0].choices
+        full = command_parser.build_parser()._subparsers._group_actions[0].choices
         self.assertEqual(list(quick), list(full))
 
 
 class CommandsModule(LabTestCase):
-    """The command line's two halves: ``run.py`` runs the main job, ``commands.py`` parses everything else."""
+    """The command line's two halves: ``commands.main_job`` runs the main job, ``commands.parser`` parses everything else."""
 
     def test_the_main_job_spelled_for_the_parser_still_writes_the_reference(self):
         reference = (ROOT / "expected-result.json").read_bytes()
@@ -127,18 +130,21 @@ class CommandsModule(LabTestCase):
         ]
         for arguments in cases:
             with self.subTest(arguments=arguments):
-                # None of these is the plain form, so commands.py parses them and run.py runs its own main job.
-                self.assertIsNone(run.main_job_arguments(arguments))
+                # None of these is the plain form, so commands.parser parses them and main_job runs the main job.
+                self.assertIsNone(main_job.main_job_arguments(arguments))
                 completed = run_lab(*arguments)
                 self.assertEqual(completed.returncode, 0, completed.stderr)
                 self.assertEqual((self.folder / "result.json").read_bytes(), reference)
                 (self.folder / "result.json").unlink()
 
-    def test_neither_commands_nor_command_basics_imports_run(self):
+    def test_no_module_of_the_command_line_imports_run(self):
         # Run as a script, run.py is __main__: an import of run would load a second copy of it.
-        forbidden = {"command_basics": {"run", "commands"}, "commands": {"run"}}
+        forbidden = {str(path.relative_to(ROOT)): {"run"} for path in (ROOT / "commands").glob("*.py")}
+        # What the main job imports must not import the parsers either.
+        forbidden["commands/basics.py"] = {"run", "commands.parser"}
+        forbidden["commands/main_job.py"] = {"run"}
         for module, names in forbidden.items():
-            tree = ast.parse((ROOT / f"{module}.py").read_text(encoding="utf-8"))
+            tree = ast.parse((ROOT / module).read_text(encoding="utf-8"))
             imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
             imported |= {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
             with self.subTest(module=module):
@@ -168,7 +174,7 @@ class LazyPatterns(LabTestCase):
 
 
 class MainJobImports(LabTestCase):
-    """The main job imports neither the other commands (``commands``) nor their modules, parsers or help."""
+    """The main job imports neither the other commands (``commands.parser``) nor their modules, parsers or help."""
 
     def test_the_main_job_leaves_the_other_commands_modules_unimported(self):
         output = self.folder / "result.json"

@@ -8,10 +8,10 @@ import unittest
 from unittest import mock
 
 import chunk_index
-import span_checks
-import validate
-from errors import IngestionError
-from strict_json import parse_json_bytes, read_bounded
+from checks import span_checks
+from lab_io.errors import IngestionError
+from lab_io.strict_json import parse_json_bytes, read_bounded
+from results import validate
 from tests.support import LabTestCase, fixture_result, reforge_index
 
 

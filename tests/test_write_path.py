@@ -1,4 +1,4 @@
-"""The one write path (``outputs.py``): whole or nothing, for files and stdout, under faults and signals.
+"""The one write path (``lab_io/outputs.py``): whole or nothing, for files and stdout, under faults and signals.
 
 Most cases run in-process; a real process is used only where nothing else
 shows the behaviour (a closed stdout, a signal arriving while files are staged).
@@ -17,10 +17,10 @@ import textwrap
 from pathlib import Path
 from unittest import mock
 
-import commands
-import outputs
 import run
-from errors import UsageError
+from commands import validate as validate_command
+from lab_io import outputs
+from lab_io.errors import UsageError
 from tests.support import ROOT, RUN_PY, LabTestCase, run_lab
 
 REFERENCE = ROOT / "expected-result.json"
@@ -149,7 +149,7 @@ class Signals(LabTestCase):
         self.assertIs(signal.getsignal(signal.SIGHUP), signal.SIG_IGN)
 
     def test_ctrl_c_is_one_line_and_exit_130(self):
-        with mock.patch.object(commands, "run_validate", side_effect=KeyboardInterrupt):
+        with mock.patch.object(validate_command, "run_validate", side_effect=KeyboardInterrupt):
             completed = run_lab("validate", str(REFERENCE))
         self.assertEqual(completed.returncode, 130)
         self.assertEqual(len(completed.stderr.splitlines()), 1, completed.stderr)
@@ -159,19 +159,18 @@ class Signals(LabTestCase):
         target = self.folder / "result.json"
         target.write_bytes(b"an earlier result\n")
         # The signal is sent from inside the write window, where only a real process can receive it.
-        script = textwrap.dedent(
-            f"""
+        script = textwrap.dedent(f"""
             import os, signal, sys
             sys.path.insert(0, {str(ROOT)!r})
-            import outputs, run
+            import run
+            from lab_io import outputs
             real_write = outputs.write_fully
             def write_then_stop(descriptor, piece, progress=None):
                 os.kill(os.getpid(), signal.SIGTERM)
                 return real_write(descriptor, piece, progress)
             outputs.write_fully = write_then_stop
             raise SystemExit(run.main(["--output", {str(target)!r}]))
-            """
-        )
+            """)
         completed = subprocess.run(
             [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, cwd=self.folder
         )

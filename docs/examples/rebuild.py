@@ -23,7 +23,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent))
 
 import run  # noqa: E402
-from indented_json import saved_json_bytes  # noqa: E402
+from lab_io.indented_json import saved_json_bytes  # noqa: E402
 
 FACT_STATUS = "synthetic example written for the chunk-boundary lab; Parcel Queue is not a real product"
 

@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import chunk_index
-import validate
-from errors import IngestionError, line_span, quoted
+from lab_io.errors import IngestionError, line_span, quoted
+from lab_io.strict_json import read_json_file
 from load_documents import SOURCE_FIELDS
-from strict_json import read_json_file
+from results import validate
 
 DIFF_VERSION = 1
 # Characters str.splitlines() breaks on that json.dumps leaves raw with ensure_ascii=False.

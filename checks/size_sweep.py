@@ -20,10 +20,10 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 import chunk_index
-import markdown_grammar
-from errors import UsageError, printable
+import grammars
+from lab_io.errors import UsageError, printable
 from load_documents import MAX_SOURCE_BYTES, Manifest, SpanCheck
-from summary import NO_SPAN_CHECKS
+from views.summary import NO_SPAN_CHECKS
 
 SWEPT_POLICIES = ("heading-aware", "fixed-char")
 # 40 to 600 in steps of 20 holds both supported sizes (80 and 220) and runs
@@ -51,7 +51,7 @@ class PairTarget:
     verdict: str
 
 
-def sweep_config(strategy: str, size: int, grammar: str = markdown_grammar.LESSON_GRAMMAR) -> dict:
+def sweep_config(strategy: str, size: int, grammar: str = grammars.LESSON_GRAMMAR) -> dict:
     """A policy's config at ``size`` under ``grammar``, as a manifest setting that size would build it."""
     return chunk_index.policy_config(strategy, size, grammar)
 
@@ -66,15 +66,13 @@ class SourceLayout:
     """One source's text, sections and each section's paragraphs, found once and reused for every size."""
 
     text: str
-    sections: tuple[markdown_grammar.Section, ...]
+    sections: tuple[grammars.Section, ...]
     paragraphs: tuple[tuple[tuple[int, int], ...], ...]
 
 
-def source_layout(
-    text: str, where: str, grammar: str = markdown_grammar.LESSON_GRAMMAR, title: str = ""
-) -> SourceLayout:
+def source_layout(text: str, where: str, grammar: str = grammars.LESSON_GRAMMAR, title: str = "") -> SourceLayout:
     """The sections of ``text`` under ``grammar`` and their blocks' spans, which no size changes."""
-    sections = tuple(markdown_grammar.document_sections(text, grammar, where, title))
+    sections = tuple(grammars.document_sections(text, grammar, where, title))
     paragraphs = tuple(tuple((block.start, block.end) for block in section.blocks) for section in sections)
     return SourceLayout(text, sections, paragraphs)
 
@@ -155,7 +153,7 @@ def policy_row(
     }
 
 
-def section_holding(sections: tuple[markdown_grammar.Section, ...], start: int, end: int) -> int | None:
+def section_holding(sections: tuple[grammars.Section, ...], start: int, end: int) -> int | None:
     """The position of the section whose body holds all of ``[start, end)``, or ``None`` (a heading line or a heading in between)."""
     position = bisect_right([section.body_start for section in sections], start) - 1
     if position >= 0 and end <= sections[position].body_end:

@@ -26,9 +26,9 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 import chunk_index
-import span_checks
-from errors import counted, line_span
-from summary import NUMERIC_COLUMNS, StorageGrowth, growth_sentence, storage_growth, summary_rows
+from checks import span_checks
+from lab_io.errors import counted, line_span
+from views.summary import NUMERIC_COLUMNS, StorageGrowth, growth_sentence, storage_growth, summary_rows
 
 ID_PREFIX_LENGTH = 12
 ROLE_LETTERS = {"instruction": "I", "qualifier": "Q"}
@@ -826,7 +826,7 @@ def window_notes(windows: dict, source_id: str, block) -> tuple[str, ...]:
 
 def split_windows(result: dict, checks: tuple) -> dict[str, list]:
     """Per policy, each check's recovering window (``context_windows.recovering_windows``)."""
-    import context_windows
+    from checks import context_windows
 
     return {
         name: context_windows.recovering_windows(result["indexes"][name]["chunks"], checks)

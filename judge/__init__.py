@@ -35,14 +35,13 @@ from itertools import accumulate
 from pathlib import Path, PurePosixPath
 
 import chunk_index
-import context_windows
-import span_checks
-from context_windows import non_whitespace
-from errors import IngestionError, counted, printable, quoted
+from checks import context_windows, span_checks
+from checks.context_windows import non_whitespace
+from grammars import HEADING, document_sections
+from lab_io.errors import IngestionError, counted, printable, quoted
+from lab_io.strict_json import json_text, parse_json_text, read_bounded
 from load_documents import normalize_newlines
-from markdown_grammar import HEADING, document_sections
-from strict_json import json_text, parse_json_text, read_bounded
-from summary import NO_SPAN_CHECKS
+from views.summary import NO_SPAN_CHECKS
 
 # A chunk file carries every chunk's text plus whatever metadata the pipeline
 # adds (LlamaIndex nodes may even hold their embeddings): far beyond the

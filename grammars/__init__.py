@@ -24,7 +24,7 @@ import re
 from collections import namedtuple
 from itertools import accumulate
 
-from errors import IngestionError, quoted
+from lab_io.errors import IngestionError, quoted
 
 HEADING = re.compile(r"^#{1,6} (.+)$", re.MULTILINE)
 # A paragraph: a line with a non-space character, then every such line that

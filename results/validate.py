@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import marshal
 
+from checks.span_checks import build_comparisons, build_pair_comparisons, is_pairs_comparison
 from chunk_index import (
     DOCUMENT_KEYS,
     EXECUTION_MODE,
@@ -26,7 +27,8 @@ from chunk_index import (
     policy_of_config,
     result_scope,
 )
-from errors import IngestionError, quoted
+from grammars import HEADING, LESSON_GRAMMAR
+from lab_io.errors import IngestionError, quoted
 from load_documents import (
     MAX_POLICY_SIZE,
     MAX_SOURCE_BYTES,
@@ -37,8 +39,6 @@ from load_documents import (
     check_text,
     relative_path_parts,
 )
-from markdown_grammar import HEADING, LESSON_GRAMMAR
-from span_checks import build_comparisons, build_pair_comparisons, is_pairs_comparison
 
 # Hashes are compared after the fields they are computed from, so a forged
 # index whose hashes were recomputed is reported at the field that was changed

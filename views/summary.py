@@ -13,9 +13,9 @@ import json
 from collections import namedtuple
 
 import chunk_index
-import span_checks
-from errors import counted, printable
-from indented_json import saved_json_bytes
+from checks import span_checks
+from lab_io.errors import counted, printable
+from lab_io.indented_json import saved_json_bytes
 
 
 class StorageGrowth(namedtuple("StorageGrowth", ("chunk_count", "mean_chunk_chars", "index_bytes", "source_bytes"))):

@@ -1,4 +1,4 @@
-"""What the command line's two halves share: ``run.py`` (the main job) and ``commands.py`` (every other command).
+"""What the command line's two halves share: ``main_job`` (the main job) and ``parser`` (every other command).
 
 The exit codes and the help that lists them, the lab's version, the default
 manifest with the note for a user who meant their own, and how a command
@@ -12,7 +12,7 @@ import os
 import sys
 from pathlib import Path
 
-from outputs import emit_text
+from lab_io.outputs import emit_text
 
 # The lab's own version, printed by ``--version``; the saved formats carry their own versions.
 LAB_VERSION = "1.1.0"
@@ -22,7 +22,7 @@ EXIT_REFUSED = 1
 EXIT_USAGE = 2
 # A process ended by a signal exits with 128 + its number (130 for Ctrl-C), as shells report it.
 EXIT_SIGNAL_BASE = 128
-DEFAULT_MANIFEST = Path(__file__).resolve().parent / "manifest.json"
+DEFAULT_MANIFEST = Path(__file__).resolve().parent.parent / "manifest.json"
 
 EXIT_CODES_HELP = """\
 exit codes:

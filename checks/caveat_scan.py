@@ -32,9 +32,9 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 import chunk_index
-import markdown_grammar
-import span_checks
-from errors import counted, printable, quoted
+import grammars
+from checks import span_checks
+from lab_io.errors import counted, printable, quoted
 from load_documents import Span, SpanCheck
 
 SCAN_VERSION = 1
@@ -216,7 +216,7 @@ LIST_ITEM = re.compile(r"\n[ \t]*(?:(?:>[ \t]?)+[ \t]*)?(?:[-*+]|\d{1,9}[.)])[ \
 BLANK_LINE = re.compile(r"\n[ \t>]*\n")
 # Header lines: admonitions (``!!! warning``), alerts (``> [!NOTE]``), and the marker lines of
 # ``/// note | Title`` blocks, ``:::tip`` containers and ``=== "Tab"`` content tabs, closing ones included.
-# A content tab opens at the margin only, as markdown_grammar.CONTENT_TAB reads it.
+# A content tab opens at the margin only, as grammars.CONTENT_TAB reads it.
 HEADER_LINE = re.compile(
     r"(?:[ \t]*(?:(?:!!!|\?\?\?\+?)[ \t]*\w[^\n]*|>[ \t]*\[![A-Za-z]+\][^\n]*|/{3,}[^\n]*|:{3,}[^\n]*)"
     r'|===[!+]{0,2}[ \t]+"[^\n]*)(?:\n|$)'
@@ -325,7 +325,7 @@ def fence_spans(text: str, sections=()) -> list[tuple[int, int]]:
         line_end = text.find("\n", match.end())
         line_end = len(text) if line_end == -1 else line_end + 1
         rest = text[match.end() : line_end]
-        indent = markdown_grammar.leading_columns(match.group(1))
+        indent = grammars.leading_columns(match.group(1))
         if fence_start is not None and provisional and indent <= 3:
             # A fence line nearer the margin: the indented opening was no fence after all.
             fence_start = None
@@ -593,7 +593,7 @@ def is_instruction(text: str, masked: str, start: int, end: int, code_spans: lis
 # --- pairing ------------------------------------------------------------------------
 
 
-def cautionary_cue(block: markdown_grammar.Block) -> str | None:
+def cautionary_cue(block: grammars.Block) -> str | None:
     """``"warning admonition"`` or ``"caution alert"`` for a cautionary block; ``None`` for any other."""
     if block.label not in CAUTIONARY_LABELS:
         return None
@@ -605,7 +605,7 @@ def cautionary_cue(block: markdown_grammar.Block) -> str | None:
 
 
 def section_caveats_and_sentences(
-    text: str, masked: str, code_spans: list, fences: list, section: markdown_grammar.Section
+    text: str, masked: str, code_spans: list, fences: list, section: grammars.Section
 ) -> list[Sentence | Caveat]:
     """A section's sentences and cautionary blocks in text order; a cautionary block replaces its sentences."""
     items: list[Sentence | Caveat] = []
@@ -677,10 +677,10 @@ def chosen_instruction(candidates, caveat: Sentence | Caveat) -> tuple[Sentence,
 
 
 def scan_text(
-    source_id: str, text: str, grammar: str = markdown_grammar.LESSON_GRAMMAR
+    source_id: str, text: str, grammar: str = grammars.LESSON_GRAMMAR
 ) -> tuple[list[FoundPair], list[Unpaired]]:
     """Every instruction/caveat pair of one source under ``grammar``, and the caveats left unpaired."""
-    return scan_sections(source_id, text, markdown_grammar.document_sections(text, grammar, source_id))
+    return scan_sections(source_id, text, grammars.document_sections(text, grammar, source_id))
 
 
 def scan_sections(source_id: str, text: str, sections) -> tuple[list[FoundPair], list[Unpaired]]:
@@ -729,7 +729,7 @@ def scan_sections(source_id: str, text: str, sections) -> tuple[list[FoundPair],
     return pairs, unpaired
 
 
-def scan_sources(sources, grammar: str = markdown_grammar.LESSON_GRAMMAR) -> tuple[list[FoundPair], list[Unpaired]]:
+def scan_sources(sources, grammar: str = grammars.LESSON_GRAMMAR) -> tuple[list[FoundPair], list[Unpaired]]:
     """``scan_text`` over every source, in ``source_id`` order."""
     pairs: list[FoundPair] = []
     unpaired: list[Unpaired] = []
@@ -778,7 +778,7 @@ def heading_offsets(sources, grammar: str) -> dict[str, list[int]]:
     return {
         source["source_id"]: [
             section.heading_start
-            for section in markdown_grammar.document_sections(source["text"], grammar, source["source_id"])
+            for section in grammars.document_sections(source["text"], grammar, source["source_id"])
         ]
         for source in sources
     }
@@ -835,9 +835,7 @@ def span_json(span: Span) -> dict:
     return {"start": span.start, "end": span.end, "quote": span.quote}
 
 
-def scan_report(
-    manifest, indexes: dict, grammar: str = markdown_grammar.LESSON_GRAMMAR, found: tuple | None = None
-) -> dict:
+def scan_report(manifest, indexes: dict, grammar: str = grammars.LESSON_GRAMMAR, found: tuple | None = None) -> dict:
     """Every pair found in the manifest's sources, each judged under every policy of ``indexes``, as JSON.
 
     Per pair: name, source, line, both spans with their quotes, the cue, the

@@ -49,8 +49,8 @@ import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
-from errors import printable
-from span_checks import ReachingSpans
+from checks.span_checks import ReachingSpans
+from lab_io.errors import printable
 
 CONTEXT_WINDOWS = (0, 1, 2, 3)  # k neighbouring chunks on each side
 SECTION = "section"

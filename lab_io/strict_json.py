@@ -19,7 +19,7 @@ import re
 import stat
 from pathlib import Path
 
-from errors import IngestionError, printable, quoted
+from lab_io.errors import IngestionError, printable, quoted
 
 # A saved result holds every chunk's text several times over, so it is far
 # larger than its sources; this bound still stops a runaway file before parsing.

@@ -31,7 +31,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
-from errors import UsageError, printable
+from lab_io.errors import UsageError, printable
 
 # What every writer accepts: the whole content, or its pieces in order.
 Content = bytes | bytearray | memoryview | Iterable[bytes]
@@ -387,8 +387,8 @@ def destination(path: Path | None) -> str:
 # --- which outputs the lab will write ------------------------------------------------
 
 
-# The folder of the lab's own modules (run.py beside them): no output may replace one.
-LAB_FOLDER = os.path.dirname(os.path.realpath(__file__))
+# The lab's own folder (run.py, the packages beside it): no output may replace its program files.
+LAB_FOLDER = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 
 
 def checked_output(value: str, protected: tuple[Path, ...], stdout_allowed: bool = True) -> Path | None:

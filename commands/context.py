@@ -1,0 +1,77 @@
+"""``run.py context``: how many neighbouring chunks bring a split qualifier back, and at what cost."""
+
+from __future__ import annotations
+
+import argparse
+
+import chunk_index
+from commands.basics import EXIT_OK, manifest_to_build, report
+from commands.indexes import collector_skips_what_exists, manifest_indexes
+from commands.options import add_command, add_manifest_option
+from lab_io.indented_json import saved_json_bytes
+from lab_io.outputs import emit
+from load_documents import load_manifest
+
+CONTEXT_DESCRIPTION = """\
+For every span check and policy, how much neighbouring context brings a split
+qualifier back: the smallest window of k chunks on each side of the chunk
+holding the instruction (k = 0 is the chunk alone), within the section and
+crossing headings, and the parent section as a rule of its own; per policy,
+recall at k = 0..3 and for the section, the mean characters returned, and the
+character precision and IoU of the returned text against the two spans.
+Definitions: docs/caveats.md.
+"""
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    """``context``: the window of neighbouring chunks that brings each split qualifier back, and its cost."""
+    context = add_command(
+        commands,
+        "context",
+        "how many neighbouring chunks bring a split qualifier back, and at what cost",
+        CONTEXT_DESCRIPTION,
+        "python run.py context --json",
+    )
+    add_manifest_option(context)
+    context.add_argument(
+        "--scanned",
+        action="store_true",
+        help="also measure the pairs scan finds that the manifest does not declare yet",
+    )
+    context.add_argument(
+        "--json", action="store_true", help="print every policy's figures as JSON (shape in docs/caveats.md)"
+    )
+    context.set_defaults(handler=run_context)
+
+
+def run_context(args: argparse.Namespace) -> int:
+    """For every span check and policy: the smallest window that recovers the qualifier, recall and cost by k."""
+    from checks import context_windows
+
+    manifest = load_manifest(manifest_to_build(args.manifest))
+    checks = manifest.span_checks
+    if args.scanned:
+        from checks import caveat_scan
+
+        pairs, _ = caveat_scan.scan_sources(manifest.sources, manifest.grammar)
+        declared = caveat_scan.declared_names(pairs, checks)
+        taken = {check.name for check in checks}
+        checks = checks + tuple(
+            pair.as_check() for pair, name in zip(pairs, declared) if name is None and pair.name not in taken
+        )
+    indexes = manifest_indexes(manifest)
+    with collector_skips_what_exists():
+        figures = [
+            context_windows.policy_context(name, indexes[name]["chunks"], checks) for name in chunk_index.POLICY_NAMES
+        ]
+    if args.json:
+        document = {
+            "context_version": 1,
+            "windows": list(context_windows.CONTEXT_WINDOWS),
+            "checks": [check.name for check in checks],
+            "policies": figures,
+        }
+        emit(saved_json_bytes(document), None)
+    else:
+        report(context_windows.context_table(figures, [check.name for check in checks]))
+    return EXIT_OK

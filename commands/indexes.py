@@ -1,0 +1,30 @@
+"""What the commands that judge pairs share: the indexes the main job would build, and the collector kept off them."""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+
+import chunk_index
+
+
+def manifest_indexes(manifest) -> dict:
+    """The three indexes the main job would build from ``manifest`` (its grammar and sizes), by policy name."""
+    return chunk_index.build_indexes(
+        manifest.sources, chunk_index.manifest_configs(manifest.grammar, manifest.policy_sizes)
+    )
+
+
+@contextlib.contextmanager
+def collector_skips_what_exists():
+    """Keep the cyclic garbage collector off every object alive now (the indexes) until the block ends.
+
+    ``scan`` and ``context`` allocate a little per pair while hundreds of
+    thousands of index objects stay alive; left in view, the collector walks
+    them again and again, and the commands grow faster than the corpus.
+    """
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()

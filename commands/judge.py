@@ -1,0 +1,82 @@
+"""``run.py judge CHUNKS``: another chunker's chunks located in the pinned sources and judged beside the lab's."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from commands.basics import EXIT_OK, manifest_to_build, report
+from commands.options import add_command, add_manifest_option
+from lab_io.outputs import checked_report, destination, emit, write_outputs
+from load_documents import load_manifest
+
+JUDGE_DESCRIPTION = """\
+Read CHUNKS, a JSON Lines file of chunks your own pipeline wrote (plain
+records, LangChain documents, LlamaIndex nodes or chonkie chunks; see
+docs/judge.md for a snippet per library), match each chunk to a pinned source
+by id or path, and locate it in the source text: at its own offset when that
+is right, else by order, else as a unique occurrence, else modulo whitespace.
+A wrong offset is reported, never trusted; a chunk that is ambiguous or not
+found is counted and left out, and verdicts it could change are marked
+partial. Then the chunks are judged beside the lab's three policies: the
+manifest's span checks, coverage (non-whitespace text no chunk holds, and text
+two chunks hold) and the context figures of the context command (how many
+neighbouring chunks bring a split qualifier back, and at what cost).
+"""
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    """``judge CHUNKS [--manifest M] [--name NAME] [--json] [--html FILE]``, and ``show --chunks CHUNKS``."""
+    judge = add_command(
+        commands,
+        "judge",
+        "locate another chunker's chunks in the pinned sources and judge them",
+        JUDGE_DESCRIPTION,
+        "python run.py judge chunks.jsonl --manifest manifest.json --name my-splitter",
+    )
+    judge.add_argument("chunks", metavar="CHUNKS", help="a JSON Lines file of chunks, one record per line")
+    add_manifest_option(judge)
+    judge.add_argument("--name", help="the judged chunker's row name in the table (default: the file name)")
+    judge.add_argument("--json", action="store_true", help="print the judgement as JSON (shape in docs/judge.md)")
+    judge.add_argument(
+        "--html",
+        dest="judge_html",
+        metavar="FILE",
+        help="also write a self-contained HTML report of the judged chunks beside the lab's policies",
+    )
+    judge.set_defaults(handler=run_judge)
+    # show draws judged chunks too; its option lives here so the judge's wiring stays in one place.
+    commands.choices["show"].add_argument(
+        "--chunks",
+        dest="show_chunks",
+        metavar="CHUNKS",
+        help="also draw the chunks of this JSON Lines file (see judge), located in the sources",
+    )
+
+
+def run_judge(args: argparse.Namespace) -> int:
+    """Locate another chunker's chunks in the pinned sources and judge them beside the lab's policies."""
+    import judge
+
+    manifest_path = manifest_to_build(args.manifest)
+    chunks_path = Path(args.chunks)
+    html_path = None
+    if args.judge_html is not None:
+        # Refused before any work: the report may not overwrite an input.
+        checked_report(args.judge_html, None, (manifest_path, chunks_path))
+    manifest = load_manifest(manifest_path)
+    if args.judge_html is not None:
+        html_path = checked_report(args.judge_html, None, (manifest_path, chunks_path, *manifest.source_paths()))
+    judgement = judge.judge_chunks(chunks_path, manifest, args.name, judge.manifest_label(args.manifest))
+    if html_path is not None:
+        from views import boundary_view
+
+        page = boundary_view.judge_html_report(manifest.sources, manifest.span_checks, judgement)
+        write_outputs([(html_path, page.encode("utf-8"))])
+    if args.json:
+        emit(judge.judgement_json_text(judgement).encode("utf-8"), None)
+    else:
+        report(judge.judgement_text(judgement))
+    if html_path is not None:
+        report(f"wrote {destination(html_path)}", to_stderr=args.json)
+    return EXIT_OK

@@ -1,0 +1,186 @@
+"""The main job and the command line's one entry: ``main`` parses, runs a command, and turns every refusal into one line.
+
+The plain main job (``run.py --output FILE`` with only its own options) is
+read without building a parser and run by ``run_build`` here; any other
+command line goes to ``commands.parser``, imported only then, so the main job
+neither compiles nor imports the parsers and handlers it never runs.
+
+Exit codes: 0 ok, 1 refused input or a failed validation, 2 usage or an output
+the lab cannot write, 128 + N when stopped by signal N (130 for Ctrl-C).
+Every refusal is one line on stderr: ``error: <code>: <where>: <what>``.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import signal
+import sys
+import types
+
+import chunk_index
+from checks import span_checks
+from commands.basics import (
+    DEFAULT_MANIFEST,
+    EXIT_OK,
+    EXIT_REFUSED,
+    EXIT_SIGNAL_BASE,
+    EXIT_USAGE,
+    manifest_to_build,
+    report,
+)
+from lab_io import outputs
+from lab_io.errors import IngestionError, UsageError, one_line, printable
+from lab_io.indented_json import saved_json_pieces
+from lab_io.outputs import checked_output, checked_report, destination, emit, write_outputs
+from lab_io.progress import Progress
+from load_documents import load_manifest
+from views import summary
+
+# Every other command lives in its own module of ``commands``, and the parsers in
+# ``commands.parser``, imported only when the command line is not the plain main job.
+
+
+def manifest_origin(value: str | None) -> str:
+    """The summary's line naming the manifest a build read: the one given, or the fixture's."""
+    if value is None:
+        return f"built from {DEFAULT_MANIFEST.name} beside run.py (the lesson's fixture)"
+    return f"built from {printable(value)}"
+
+
+def run_build(args) -> int:
+    """The main job: load, build the three indexes, compare every span check, write the result.
+
+    ``args`` holds ``manifest``, ``output`` and ``html``: from ``main_job_arguments``
+    or, for any other spelling of the main job's command line, from the parser.
+    """
+    manifest_path = manifest_to_build(args.manifest)
+    # Checked against the manifest before any work, then against the sources it names.
+    checked_output(args.output, (manifest_path,))
+    manifest = load_manifest(manifest_path)
+    inputs = (manifest_path, *manifest.source_paths())
+    output = checked_output(args.output, inputs)
+    html_path = None if args.html is None else checked_report(args.html, output, inputs)
+    configs = chunk_index.manifest_configs(manifest.grammar, manifest.policy_sizes)
+    source_bytes = sum(len(source["text"].encode("utf-8")) for source in manifest.sources)
+    with Progress("building indexes", len(manifest.sources), source_bytes) as progress:
+        result = span_checks.build_checked_result(manifest.sources, manifest.span_checks, configs, progress.advance)
+        # The result is streamed as it is laid out, never held whole as bytes; each
+        # index's saved size is recorded on the way, rather than saving it again.
+        index_sizes: dict[str, int] = {}
+        result_pieces = progress.writing(saved_json_pieces(result, result["indexes"], index_sizes), destination(output))
+        files = [] if output is None else [(output, result_pieces)]
+        if html_path is not None:
+            files.append((html_path, report_bytes(result, manifest.span_checks)))
+        # The result and the report land together or not at all.
+        write_outputs(files)
+        if output is None:
+            emit(result_pieces, None)
+    names = tuple(check.name for check in manifest.span_checks)
+    lines = [
+        summary.summary_table(result, names, index_sizes),
+        manifest_origin(args.manifest),
+        f"wrote {destination(output)}",
+    ]
+    if html_path is not None:
+        lines.append(f"wrote {destination(html_path)}")
+    report("\n".join(lines), to_stderr=output is None)
+    return EXIT_OK
+
+
+def report_bytes(result: dict, span_checks: tuple) -> bytes:
+    """The self-contained HTML report of ``result`` (see ``boundary_view``)."""
+    from views import boundary_view
+
+    return boundary_view.html_report(result, span_checks).encode("utf-8")
+
+
+MAIN_JOB_OPTIONS = ("--manifest", "--output", "--html")
+
+
+def main_job_arguments(arguments: list[str]) -> types.SimpleNamespace | None:
+    """The main job's options when ``arguments`` hold ``--output`` and only the main job's options, in plain form.
+
+    ``["--output", "r.json", "--html", "r.html"]`` -> ``namespace(manifest=None,
+    output='r.json', html='r.html', handler=None)``, the attributes the parser
+    gives (``handler=None`` marks the main job), without building one. Plain
+    form: each option spelled out in full and followed by its value, ``-`` or
+    text not starting with ``-``; the last of a repeated option wins, as in
+    argparse. Anything else (``--out``,
+    ``--output=FILE``, a command, ``--help``, a mistake) gives ``None``: the
+    parser's to read.
+    """
+    if not arguments or len(arguments) % 2:
+        return None
+    values = {"manifest": None, "output": None, "html": None}
+    for option, value in zip(arguments[::2], arguments[1::2]):
+        if option not in MAIN_JOB_OPTIONS or (value.startswith("-") and value != "-"):
+            return None
+        values[option[2:]] = value
+    if values["output"] is None:
+        return None
+    return types.SimpleNamespace(**values, handler=None)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line ``argv``; every refusal becomes one stderr line and an exit code."""
+    # Text that cannot be encoded for this terminal is shown escaped, never a traceback.
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    try:
+        # Every command reports on stdout: with it closed, refuse before writing anything anywhere.
+        outputs.require_stdout()
+        # Most runs are the main job, whose plain command line needs no parser built at all.
+        args = main_job_arguments(arguments)
+        handler = run_build
+        if args is None:
+            # Any other command line: the parsers and the other commands live in commands.parser.
+            from commands import parser
+
+            args = parser.parsed_command_line(arguments)
+            if args is None:
+                return EXIT_USAGE
+            if args.handler is not None:
+                handler = parser.current_handler(args)
+        exit_code = handler(args)
+        outputs.write_stdout(b"")
+        return exit_code
+    except UsageError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except IngestionError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_REFUSED
+    except (KeyboardInterrupt, outputs.Interrupted) as interruption:
+        number = getattr(interruption, "signal_number", signal.SIGINT)
+        name = interruption.name if isinstance(interruption, outputs.Interrupted) else "SIGINT"
+        print(
+            f"error: interrupted: run.py: stopped by {name}; every output file is whole or as it was", file=sys.stderr
+        )
+        return EXIT_SIGNAL_BASE + number
+    except BrokenPipeError:
+        # The reader went away (``| head``): stop quietly.
+        silence_stdout()
+        return EXIT_OK
+    except OSError as error:
+        # Files are read and written through functions that turn their
+        # OSErrors into one-line refusals naming the file; one that escapes
+        # them is still one line, never a traceback. Without a file name it is
+        # a stream failing outside the write path (argparse printing --help).
+        if error.filename is None:
+            print(f"error: output_unwritable: stdout: {one_line(error.strerror or str(error))}", file=sys.stderr)
+            return EXIT_USAGE
+        where = printable(os.fsdecode(error.filename))
+        print(f"error: file_error: {where}: {one_line(error.strerror or str(error))}", file=sys.stderr)
+        return EXIT_REFUSED
+
+
+def silence_stdout() -> None:
+    """Point stdout at the null device so Python's exit-time flush cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (AttributeError, ValueError, OSError, io.UnsupportedOperation):
+        pass

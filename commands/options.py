@@ -1,0 +1,43 @@
+"""How every command's parser is built alike: its help wrapped, an example and the exit codes under it, ``--manifest``."""
+
+from __future__ import annotations
+
+import argparse
+
+from commands.basics import EXIT_CODES_HELP
+
+
+def wrapped(text: str) -> str:
+    """``text`` with each blank-line-separated paragraph filled to 78 columns, for ``--help``."""
+    import textwrap
+
+    return "\n\n".join(textwrap.fill(" ".join(paragraph.split()), 78) for paragraph in text.strip().split("\n\n"))
+
+
+MANIFEST_HELP = (
+    "manifest of pinned sources and span checks (default: manifest.json beside run.py); "
+    "source paths are relative to its folder; also accepted before the command"
+)
+
+
+def add_command(
+    commands: argparse._SubParsersAction, name: str, summary: str, description: str, example: str
+) -> argparse.ArgumentParser:
+    """A subcommand parser with an example and the lab's exit-code table under its help."""
+    import textwrap
+
+    return commands.add_parser(
+        name,
+        help=summary,
+        description=wrapped(description),
+        epilog=f"example:\n{textwrap.indent(textwrap.dedent(example).strip(), '  ')}\n\n{EXIT_CODES_HELP}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+
+
+def add_manifest_option(
+    command: argparse.ArgumentParser, help_text: str = MANIFEST_HELP, required: bool = False
+) -> None:
+    """``--manifest M`` after the command, read together with one given before it (see ``merged_manifest``)."""
+    suffix = " (required, here or before the command)" if required else ""
+    command.add_argument("--manifest", dest="command_manifest", metavar="M", default=None, help=help_text + suffix)

@@ -1,0 +1,191 @@
+"""The parsers of the command line: the quick one the main job's plain command line can skip, and the full one of every command.
+
+A command is a module ``commands.<name>`` listed in ``COMMANDS``; its
+``register`` adds its parser, whose ``handler`` default names the function
+that runs it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from commands.basics import EXIT_CODES_HELP, EXIT_USAGE, LAB_VERSION
+from commands.options import MANIFEST_HELP, wrapped
+from lab_io.errors import one_line, printable
+from lab_io.outputs import emit_text
+
+
+class FullParserNeeded(Exception):
+    """The quick parser met what only the full one answers: a command, ``--help`` or a usage error."""
+
+
+class LabArgumentParser(argparse.ArgumentParser):
+    """An argparse parser whose usage errors are one line, like every other refusal."""
+
+    # True while ``build_parser(quick=True)``'s parser parses (see ``parsed_arguments``).
+    quick = False
+
+    def error(self, message: str) -> None:
+        if self.quick:
+            raise FullParserNeeded
+        # argparse quotes some values and not others; one_line makes any of them one inert line.
+        self.exit(EXIT_USAGE, f"error: usage: {self.prog}: {one_line(message)} (see --help)\n")
+
+    def print_help(self, file=None) -> None:
+        if self.quick:
+            raise FullParserNeeded
+        super().print_help(file)
+
+    def _print_message(self, message: str, file=None) -> None:
+        # argparse drops a failed write silently; --help and --version go through the checked stdout path instead.
+        if message and file is sys.stdout:
+            emit_text(message.rstrip("\n"))
+        else:
+            super()._print_message(message, file)
+
+
+# The commands in the order --help lists them: each is a module ``commands.<name>``
+# whose ``register`` adds its parser. "show" comes before "judge", which adds show's --chunks.
+COMMANDS = ("validate", "show", "diff", "export", "pin", "sweep", "scan", "context", "judge")
+
+
+class UnbuiltCommand:
+    """A command's place in the quick parser: argparse reaching for its parser means the full one is needed."""
+
+    def __getattr__(self, name: str):
+        raise FullParserNeeded
+
+
+def build_parser(quick: bool = False) -> argparse.ArgumentParser:
+    """The main job's options and one subparser per command (see ``COMMANDS``), each with an example.
+
+    ``quick`` builds only what the main job's own command line needs, in a
+    fraction of the time: no description or epilog, and each command a name
+    alone (``UnbuiltCommand``). Its parse either gives what the full parser
+    would or raises ``FullParserNeeded`` (see ``parsed_arguments``).
+    """
+    parser = LabArgumentParser(
+        prog="run.py",
+        usage="%(prog)s [--manifest M] --output FILE [--html FILE]\n       %(prog)s [--manifest M] COMMAND [options]",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    if not quick:
+        parser.description = wrapped(
+            "The chunk-boundary lab: build fixed-char, paragraph and heading-aware chunk "
+            "indexes of hash-pinned sources and show whether an API instruction and the "
+            "qualifier after it land in the same chunk.\n\n"
+            "The main job (no command): load the manifest, build the three indexes, compare "
+            "every span check and write the result to --output. The commands below look at, "
+            "check or extend what it does; each has its own --help."
+        )
+        parser.epilog = "example:\n  python run.py --output result.json --html report.html\n\n" + EXIT_CODES_HELP
+    parser.add_argument("--version", action="version", version=f"%(prog)s (chunk-boundary lab) {LAB_VERSION}")
+    parser.add_argument("--manifest", metavar="M", default=None, help=MANIFEST_HELP)
+    parser.add_argument(
+        "--output",
+        metavar="FILE",
+        help="write the result JSON here, atomically; '-' for stdout (the table then goes to stderr)",
+    )
+    parser.add_argument(
+        "--html",
+        metavar="FILE",
+        help="also write a self-contained HTML report of every policy's chunks here, atomically",
+    )
+    # The main job: run.py runs its own run_build (see the module docstring).
+    parser.set_defaults(handler=None)
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND", prog="run.py")
+    for name in COMMANDS:
+        if quick:
+            commands.choices[name] = UnbuiltCommand()
+        else:
+            importlib.import_module(f"commands.{name}").register(commands)
+    parser.quick = quick
+    return parser
+
+
+_FULL_PARSER: list[argparse.ArgumentParser] = []
+
+
+def full_parser() -> argparse.ArgumentParser:
+    """The parser of every command, built once per process: its help texts are most of a short run's parse.
+
+    Parsing leaves it unchanged, so a process that runs ``main`` many times
+    (the tests do) reuses it; ``main`` calls each handler by its module and
+    name (see ``current_handler``), so a function replaced after the build still runs.
+    """
+    if not _FULL_PARSER:
+        _FULL_PARSER.append(build_parser())
+    return _FULL_PARSER[0]
+
+
+def current_handler(args: argparse.Namespace):
+    """The command's handler as its module holds it now, looked up by the name the parser recorded."""
+    return getattr(sys.modules[args.handler.__module__], args.handler.__name__)
+
+
+def parsed_arguments(
+    parser: argparse.ArgumentParser, arguments: list[str]
+) -> tuple[argparse.ArgumentParser, argparse.Namespace]:
+    """``arguments`` parsed by the quick ``parser`` when it can, else by the full one; and the parser that did it.
+
+    The quick parser holds the same main-job options as the full one, so a
+    command line without a command, ``--help`` or a mistake parses the same;
+    anything else is parsed again from the start by the full parser, which
+    gives every command, help text and error message as before.
+    """
+    try:
+        args = parser.parse_args(arguments)
+    except FullParserNeeded:
+        parser = full_parser()
+        args = parser.parse_args(arguments)
+    parser.quick = False
+    return parser, args
+
+
+def merged_manifest(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """One ``args.manifest`` from ``--manifest`` given before the command, after it, or both alike."""
+    after = getattr(args, "command_manifest", None)
+    if after is not None and args.manifest is not None and after != args.manifest:
+        parser.error(
+            f"--manifest is given twice with different values ({printable(args.manifest)} and {printable(after)})"
+        )
+    if after is not None:
+        args.manifest = after
+
+
+def parsed_command_line(arguments: list[str]) -> argparse.Namespace | None:
+    """``arguments`` parsed and checked (see ``parsed_arguments``); ``None`` after the usage line when there are none."""
+    parser = build_parser(quick=True)
+    if not arguments:
+        sys.stderr.write(parser.format_usage())
+        print("error: usage: run.py: no command or --output given; run.py --help explains each", file=sys.stderr)
+        return None
+    parser, args = parsed_arguments(parser, arguments)
+    merged_manifest(parser, args)
+    if args.handler is None and args.output is None:
+        parser.error("the main job needs --output FILE (or --output - for stdout)")
+    misplaced = misplaced_options(args)
+    if misplaced:
+        parser.error(
+            f"{' and '.join(misplaced)} before the command would be ignored by it; give the command's own options after its name"
+        )
+    return args
+
+
+def misplaced_options(args: argparse.Namespace) -> list[str]:
+    """Main-job options given with a command that does not read them, which would drop them silently.
+
+    The main job reads all three; a command reads ``--manifest`` when it has
+    one of its own (``add_manifest_option``), and none of the others.
+    """
+    if args.handler is None:
+        used = {"output", "html", "manifest"}
+    else:
+        used = {"manifest"} if hasattr(args, "command_manifest") else set()
+    return [
+        f"--{name}"
+        for name in ("output", "html", "manifest")
+        if getattr(args, name, None) is not None and name not in used
+    ]

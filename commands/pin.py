@@ -1,0 +1,129 @@
+"""``run.py pin PATH... --manifest M``: pin files or docs folders into a manifest, or re-pin them after an edit."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+import grammars
+from commands.basics import EXIT_OK, report
+from commands.options import add_command, add_manifest_option
+from lab_io import outputs
+from lab_io.errors import UsageError, printable
+from lab_io.outputs import checked_output, destination, emit
+
+PIN_DESCRIPTION = """\
+Check each PATH as a build would (inside the manifest's folder, no link, size
+bound, UTF-8, read with the manifest's grammar: a heading at offset 0 under the
+lesson's, none needed under "blocks" or "blocks-2"), record its sha256 in the
+manifest and rewrite the manifest atomically. A missing manifest is
+started. Re-pinning changes the document revision and every chunk id of that
+source; a span check the edit made stale is refused and the manifest left
+unchanged, unless --reanchor moves it to the one place its quote now occurs.
+
+A folder PATH pins every *.md file under it, sorted, recursively. Hidden
+entries (.git, .cache) and other files are passed over; links and non-regular
+files named *.md are skipped with a line (no link is followed). Each new file's
+source id is its path relative to the manifest's folder without .md
+(docs/guide/index), or that id with -2, -3, ... when a source already holds it.
+Pinning the same folder again changes nothing, except re-pinning edited files.
+
+Concurrent pins into one folder's manifests take turns (a lock on the folder),
+so none is lost.
+"""
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    pin = add_command(
+        commands,
+        "pin",
+        "pin files or whole docs folders into a manifest, or re-pin them after an edit",
+        PIN_DESCRIPTION,
+        """\
+        python run.py pin --markdown blocks-2 --manifest m.json docs/
+        python run.py pin --manifest my/manifest.json my/docs/guide.md --title 'User guide' --version 2.0""",
+    )
+    pin.add_argument(
+        "paths",
+        metavar="PATH",
+        nargs="+",
+        help="a source file, or a folder standing for every *.md file under it, inside the manifest's folder",
+    )
+    pin.add_argument(
+        "--markdown",
+        choices=grammars.GRAMMARS,
+        help="the Markdown grammar of a new manifest (default: lesson, the fixture's tiny one; "
+        "blocks-2 reads real docs: front matter, fences, admonitions, /// and ::: containers, content tabs; "
+        "blocks is its first version, kept so saved results validate); an existing manifest keeps its own",
+    )
+    add_manifest_option(pin, "the manifest to update or start", required=True)
+    pin.add_argument(
+        "--source-id", dest="source_id", help="id of a new source (default: the file name without extension)"
+    )
+    pin.add_argument("--title", help="title (default for a new source: its id)")
+    pin.add_argument(
+        "--version", help="MAJOR.MINOR version (default for a new source: 1.0); with a folder, of every file pinned"
+    )
+    pin.add_argument("--url", help="where the document is published (default for a new source: local:PATH)")
+    pin.add_argument(
+        "--fact-status",
+        dest="fact_status",
+        help="what is known of its accuracy (default for a new source: unstated); with a folder, of every file pinned",
+    )
+    pin.add_argument(
+        "--reanchor",
+        action="store_true",
+        help="after an edit, move each span check of the files pinned whose quote now occurs once in the new text "
+        "to that place (one line per move); a quote that is gone or occurs more than once is still refused",
+    )
+    pin.set_defaults(handler=run_pin)
+
+
+def run_pin(args: argparse.Namespace) -> int:
+    """Pin files into a manifest (or re-pin them after an edit) and rewrite it atomically, under the manifest lock."""
+    import source_pins
+
+    if args.manifest is None:
+        raise UsageError("usage", "pin", "pin needs --manifest M: the manifest to update or start")
+    # Everything typed here is stored in the manifest, which holds UTF-8 text only.
+    for path in args.paths:
+        require_utf8_argument("PATH", path)
+    metadata = {field: getattr(args, field) for field in source_pins.METADATA_FIELDS}
+    for field, value in metadata.items():
+        if value is not None:
+            require_utf8_argument(f"--{field.replace('_', '-')}", value)
+    if len(args.paths) > 1 and any(metadata[field] is not None for field in source_pins.ONE_FILE_FIELDS):
+        raise UsageError("pin_metadata", "pin", "--source-id, --title and --url need exactly one file PATH")
+    requests = [source_pins.PinRequest(path, **metadata) for path in args.paths]
+    # The manifest is rewritten in place, so it must be a writable regular file (or new).
+    manifest_path = checked_output(args.manifest, (), stdout_allowed=False)
+    if manifest_path is None:
+        raise UsageError("manifest_to_stdout", "--manifest", "pin rewrites a manifest file; name one")
+    # Read, change and write under one lock: a concurrent pin waits and then sees this one's sources.
+    with outputs.manifest_lock(manifest_path):
+        new_manifest = not os.path.lexists(manifest_path)
+        outcome = source_pins.pin_sources(manifest_path, requests, args.markdown, args.reanchor)
+        if outcome.manifest_bytes is not None:
+            emit(outcome.manifest_bytes, manifest_path)
+    if new_manifest and args.markdown is None:
+        # The grammar is chosen once, when the manifest starts (switching later is refused): say which it is.
+        report(source_pins.LESSON_GRAMMAR_NOTE, to_stderr=True)
+    lines = source_pins.pin_report_lines(outcome)
+    shown_manifest = destination(manifest_path)
+    lines.append(
+        f"wrote {shown_manifest}" if outcome.manifest_bytes is not None else f"manifest unchanged: {shown_manifest}"
+    )
+    report("\n".join(lines))
+    return EXIT_OK
+
+
+def require_utf8_argument(option: str, value: str) -> None:
+    """Refuse an argument holding a byte that is not UTF-8 (``surrogateescape`` in argv) before it reaches a file."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise UsageError(
+            "argument_not_utf8",
+            option,
+            f"{printable(value)} holds a byte that is not UTF-8 at character {error.start}; the manifest stores UTF-8 text",
+        ) from None

@@ -1,0 +1,109 @@
+"""``run.py show``: each policy's chunks over the source text, whole or narrowed to sources, checks or splits."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+import chunk_index
+from commands.basics import EXIT_OK, manifest_to_build
+from commands.options import add_command, add_manifest_option
+from lab_io.errors import UsageError, quoted
+from lab_io.outputs import emit
+from load_documents import load_manifest
+
+SHOW_DESCRIPTION = """\
+Print every document's text chunk by chunk for each policy: order, id prefix,
+lines, [start, end), the instruction and qualifier marked, and the boundary
+that splits them. Colour only on a terminal with NO_COLOR unset; plain
+markers otherwise, so the view can be piped and diffed.
+"""
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    show = add_command(
+        commands,
+        "show",
+        "print each policy's chunks over the source text",
+        SHOW_DESCRIPTION,
+        "python run.py show --policy heading-aware | less -R",
+    )
+    show.add_argument("--policy", choices=chunk_index.POLICY_NAMES, help="show only this policy (default: all three)")
+    add_manifest_option(show)
+    add_show_filters(show)
+    show.set_defaults(handler=run_show)
+
+
+def add_show_filters(show: argparse.ArgumentParser) -> None:
+    """``show --source``, ``--check`` and ``--split-only``: narrow the terminal view on a large docs set."""
+    show.add_argument(
+        "--source",
+        dest="show_sources",
+        metavar="ID",
+        action="append",
+        help="show only this source (repeatable)",
+    )
+    show.add_argument(
+        "--check",
+        dest="show_checks",
+        metavar="NAME",
+        action="append",
+        help="mark only this span check and show only the text around it (repeatable)",
+    )
+    show.add_argument(
+        "--split-only",
+        action="store_true",
+        help="show only the pairs a shown policy splits, and under each policy only the text around its splits",
+    )
+
+
+def run_show(args: argparse.Namespace) -> int:
+    """Print each policy's chunks over the source text, coloured only on a terminal."""
+    from views import boundary_view
+
+    manifest = load_manifest(manifest_to_build(args.manifest))
+    policies = chunk_index.POLICY_NAMES if args.policy is None else (args.policy,)
+    colour = boundary_view.colour_wanted(sys.stdout, os.environ)
+    configs = chunk_index.manifest_configs(manifest.grammar, manifest.policy_sizes)
+    narrowing = show_narrowing(args, manifest)
+    judgement = None
+    if getattr(args, "show_chunks", None) is not None:
+        import judge
+
+        judgement = judge.judge_chunks(
+            Path(args.show_chunks), manifest, manifest_label=judge.manifest_label(args.manifest)
+        )
+    if narrowing is None:
+        view = boundary_view.terminal_view(manifest.sources, manifest.span_checks, policies, colour, configs)
+        if judgement is not None:
+            view += boundary_view.judged_terminal_view(manifest.sources, manifest.span_checks, judgement, colour)
+    else:
+        # --source, --check and --split-only narrow the judged chunks as they narrow the policies.
+        view = boundary_view.narrowed_terminal_view(
+            manifest.sources, manifest.span_checks, policies, colour, narrowing, configs, judgement
+        )
+    emit(view.encode("utf-8"), None)
+    return EXIT_OK
+
+
+def show_narrowing(args: argparse.Namespace, manifest):
+    """The ``show`` filters as a ``boundary_view.Narrowing``, or ``None`` when none is given; unknown names refused."""
+    from views import boundary_view
+
+    source_ids = getattr(args, "show_sources", None) or []
+    check_names = getattr(args, "show_checks", None) or []
+    split_only = getattr(args, "split_only", False)
+    if not source_ids and not check_names and not split_only:
+        return None
+    known_sources = [source["source_id"] for source in manifest.sources]
+    known_checks = [check.name for check in manifest.span_checks]
+    for option, given, known in (("--source", source_ids, known_sources), ("--check", check_names, known_checks)):
+        unknown = [name for name in given if name not in known]
+        if unknown:
+            listed = ", ".join(quoted(name) for name in known[:5]) + (", …" if len(known) > 5 else "")
+            raise UsageError(
+                "unknown_name", option, f"{quoted(unknown[0])} is not in the manifest; it has {listed or 'none'}"
+            )
+    return boundary_view.Narrowing(frozenset(source_ids), frozenset(check_names), split_only)

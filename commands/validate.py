@@ -1,0 +1,96 @@
+"""``run.py validate FILE``: re-derive a saved result or index; with ``--manifest``, also that it is current."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import chunk_index
+import load_documents
+from commands.basics import EXIT_OK, report
+from commands.options import add_command, add_manifest_option
+from lab_io.errors import IngestionError, UsageError, counted, printable
+from lab_io.progress import Progress
+from lab_io.strict_json import read_json_file
+from load_documents import load_manifest
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    validate = add_command(
+        commands,
+        "validate",
+        "re-derive a saved result or index and refuse any difference",
+        "Re-derive every index in FILE (a whole result or a single saved index) from its documents and config, "
+        "recompute a result's comparisons, and refuse any difference, even when its hashes were recomputed to "
+        "match. With --manifest, also refuse a result whose documents no longer match that manifest's pins.",
+        "python run.py validate result.json --manifest manifest.json",
+    )
+    validate.add_argument("file", metavar="FILE", help="a saved result.json or a single saved index")
+    add_manifest_option(
+        validate, "also refuse a result whose documents (or span checks) no longer match this manifest's pins"
+    )
+    validate.add_argument(
+        "--index-id",
+        dest="index_ids",
+        metavar="POLICY=ID",
+        action="append",
+        default=[],
+        type=index_id_argument,
+        help="refuse unless POLICY's index has this full index id (repeatable); catches a result re-forged end to end",
+    )
+    validate.set_defaults(handler=run_validate)
+
+
+def run_validate(args: argparse.Namespace) -> int:
+    """Re-derive a saved result or index and say what was checked; with pins, also that it is current.
+
+    Every check runs before anything is printed, so a refusal is never preceded by an "ok".
+    """
+    from results import validate
+
+    recorded = recorded_index_ids(args.index_ids)
+    value = read_json_file(Path(args.file))
+    with Progress("validating", *validate.rebuild_work(value)) as progress:
+        kind, artifact = validate.validate_artifact(value, progress.advance)
+    indexes = validate.artifact_indexes(kind, artifact)
+    checked = ", ".join(
+        f"{name} {counted(len(index['chunks']), 'chunk')} (index {index['index_id'][:12]})"
+        for name, index in indexes.items()
+    )
+    shown_file = printable(args.file)
+    lines = [f"ok: {shown_file}: {kind} re-derived exactly: {checked}"]
+    if args.manifest is not None or recorded:
+        import source_pins
+
+        if args.manifest is not None:
+            source_pins.require_current(kind, artifact, load_manifest(Path(args.manifest)), shown_file)
+            lines.append(f"ok: {shown_file}: current: its documents match the pins of {printable(args.manifest)}")
+        problems = source_pins.index_id_mismatches(indexes, recorded)
+        if problems:
+            raise IngestionError("index_id_mismatch", shown_file, "; ".join(problems))
+        if recorded:
+            lines.append(f"ok: {shown_file}: index ids match the recorded ones ({', '.join(recorded)})")
+    report("\n".join(lines))
+    return EXIT_OK
+
+
+def index_id_argument(value: str) -> tuple[str, str]:
+    """``fixed-char=27a9…`` (a policy and a full 64-hex index id) as a pair, for ``--index-id``."""
+    policy, separator, index_id = value.partition("=")
+    if not separator or policy not in chunk_index.POLICY_NAMES:
+        raise argparse.ArgumentTypeError(
+            f"expected POLICY=ID with POLICY one of {', '.join(chunk_index.POLICY_NAMES)}, found {value!r}"
+        )
+    if not load_documents.SHA256_PATTERN.fullmatch(index_id):
+        raise argparse.ArgumentTypeError(f"the index id for {policy} must be all 64 lowercase hex digits")
+    return policy, index_id
+
+
+def recorded_index_ids(pairs: list[tuple[str, str]]) -> dict[str, str]:
+    """The ``--index-id`` values by policy; one policy given twice is a usage error."""
+    recorded: dict[str, str] = {}
+    for policy, index_id in pairs:
+        if policy in recorded:
+            raise UsageError("index_id_twice", "--index-id", f"{policy} is given more than once")
+        recorded[policy] = index_id
+    return recorded
