@@ -4,11 +4,20 @@
     python run.py validate result.json     re-derive a saved result or index; refuse any change
     python run.py --help                   every command, each with its own --help
 
-The command line itself lives in ``commands/``. Python compiles the script it
-runs on every start and caches only what it imports, so this file stays a few lines.
+The command line itself lives in ``commands/``: this file only checks the
+interpreter, in syntax every Python 3 reads, before anything else is imported.
 """
 
-from commands.main_job import main
+import sys
+
+if sys.version_info < (3, 10):
+    sys.stderr.write(
+        "error: python_too_old: run.py: the chunk-boundary lab needs Python 3.10 or newer; this is Python %d.%d\n"
+        % sys.version_info[:2]
+    )
+    raise SystemExit(2)
+
+from commands.main_job import main  # noqa: E402 (after the version check, which must come first)
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import ast
+import glob
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -196,3 +198,53 @@ class MainJobImports(LabTestCase):
         # The summary table comes first; the script's own line is the last.
         self.assertEqual(json.loads(completed.stdout.splitlines()[-1]), [0, []])
         self.assertEqual(output.read_bytes(), (ROOT / "expected-result.json").read_bytes())
+
+
+class OldInterpreter(LabTestCase):
+    """On Python older than 3.10, ``run.py`` says so in one line and exits 2 before importing the lab."""
+
+    EXPECTED = "error: python_too_old: run.py: the chunk-boundary lab needs Python 3.10 or newer; this is Python 3.9\n"
+
+    def test_a_version_below_3_10_is_refused_before_the_lab_is_imported(self):
+        # The version is stood in for, so the check runs on whatever interpreter runs the tests.
+        script = (
+            "import runpy, sys\n"
+            "sys.version_info = (3, 9, 18, 'final', 0)\n"
+            f"runpy.run_path({str(ROOT / 'run.py')!r}, run_name='__main__')\n"
+        )
+        output = self.folder / "result.json"
+        completed = subprocess.run(
+            [sys.executable, "-c", script, "--output", str(output)],
+            cwd=self.folder,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        self.assertEqual((completed.returncode, completed.stdout, completed.stderr), (2, "", self.EXPECTED))
+        self.assertFalse(output.exists())
+
+    def test_a_real_python_3_9_gets_the_same_line(self):
+        interpreter = python_3_9()
+        if interpreter is None:
+            self.skipTest("no Python 3.9 on this machine")
+        completed = subprocess.run(
+            [interpreter, str(ROOT / "run.py"), "--output", str(self.folder / "result.json")],
+            cwd=self.folder,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        self.assertEqual((completed.returncode, completed.stdout, completed.stderr), (2, "", self.EXPECTED))
+
+
+def python_3_9() -> str | None:
+    """A Python 3.9 that runs here (a version manager's shim may name one it cannot start), or ``None``."""
+    candidates = sorted(glob.glob(os.path.expanduser("~/.pyenv/versions/3.9*/bin/python3.9")))
+    candidates.append(shutil.which("python3.9"))
+    for path in filter(None, candidates):
+        probe = subprocess.run(
+            [path, "-c", "import sys; sys.exit(sys.version_info[:2] != (3, 9))"], capture_output=True
+        )
+        if probe.returncode == 0:
+            return path
+    return None
