@@ -51,10 +51,10 @@ def run_context(args: argparse.Namespace) -> int:
     manifest = load_manifest(manifest_to_build(args.manifest))
     checks = manifest.span_checks
     if args.scanned:
-        from checks import caveat_scan
+        from checks.caveats import pairing, verdicts
 
-        pairs, _ = caveat_scan.scan_sources(manifest.sources, manifest.grammar)
-        declared = caveat_scan.declared_names(pairs, checks)
+        pairs, _ = pairing.scan_sources(manifest.sources, manifest.grammar)
+        declared = verdicts.declared_names(pairs, checks)
         taken = {check.name for check in checks}
         checks = checks + tuple(
             pair.as_check() for pair, name in zip(pairs, declared) if name is None and pair.name not in taken

@@ -924,17 +924,19 @@ def measure_caveats(count: int) -> dict:
     """Time ``scan`` (finding the pairs and judging each under the three policies) and ``context`` on one size."""
     lab_modules()
     import chunk_index
-    from checks import caveat_scan, context_windows
+    from checks import context_windows
+    from checks.caveats import pairing
+    from checks.caveats import report as caveat_report
     from load_documents import Manifest
 
     sources = caveat_sources(count)
     manifest = Manifest(Path("."), sources, ())
     # As run.py scan does: find the pairs first, then build the indexes and judge the pairs.
-    find_seconds, found = cpu_timed(lambda: caveat_scan.scan_sources(sources))
+    find_seconds, found = cpu_timed(lambda: pairing.scan_sources(sources))
     build_seconds, indexes = cpu_timed(lambda: chunk_index.build_indexes(sources))
     # As run.py does: the indexes live to the end, so the collector is told to leave them be.
     gc.freeze()
-    judge_seconds, report = cpu_timed(lambda: caveat_scan.scan_report(manifest, indexes, found=found))
+    judge_seconds, report = cpu_timed(lambda: caveat_report.scan_report(manifest, indexes, found=found))
     scan_seconds = find_seconds + judge_seconds
     checks = tuple(pair.as_check() for pair in found[0])
     context_seconds, figures = cpu_timed(

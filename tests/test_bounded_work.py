@@ -10,7 +10,8 @@ import random
 import unittest
 from unittest import mock
 
-from checks import caveat_scan, size_sweep, span_checks
+from checks import size_sweep, span_checks
+from checks.caveats import sentences
 from load_documents import Span, SpanCheck
 from tests.support import LabTestCase, fixture_result, run_lab
 
@@ -202,7 +203,7 @@ class SentenceSplitWork(unittest.TestCase):
         text = "```\nx\n```\n\n" * 2000 + "Use `a`. It must not fail.\n"
         block_start = text.index("Use")
         fences = CountingSpans((10 * number, 10 * number + 10) for number in range(2000))
-        spans = caveat_scan.sentence_spans(text, block_start, len(text), fences)
+        spans = sentences.sentence_spans(text, block_start, len(text), fences)
         self.assertEqual(spans, [(block_start, block_start + 8), (block_start + 9, len(text) - 1)])
         self.assertLess(fences.looked_at, 40)
 
@@ -210,7 +211,7 @@ class SentenceSplitWork(unittest.TestCase):
         # One quote run of 3,000 alerts, each with one sentence: every header line is skipped, every body kept.
         unit = "> [!NOTE]\n> Call it.\n"
         text = unit * 3000
-        spans = caveat_scan.sentence_spans(text, 0, len(text))
+        spans = sentences.sentence_spans(text, 0, len(text))
         body = unit.index("Call")
         self.assertEqual(spans, [(len(unit) * n + body, len(unit) * n + body + 8) for n in range(3000)])
 
@@ -227,5 +228,5 @@ class SentenceSplitWork(unittest.TestCase):
         }
         for name, (text, expected) in cases.items():
             with self.subTest(name):
-                spans = caveat_scan.sentence_spans(text, 0, len(text))
+                spans = sentences.sentence_spans(text, 0, len(text))
                 self.assertEqual([text[start:end] for start, end in spans], expected)

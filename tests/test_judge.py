@@ -654,7 +654,7 @@ class BadChunkFilesTest(JudgeTestCase):
         for code, data, bounds in cases:
             with self.subTest(code=code):
                 path.write_bytes(data)
-                with mock.patch.multiple(judge, **(bounds or {"MAX_CHUNKS_BYTES": judge.MAX_CHUNKS_BYTES})):
+                with mock.patch.multiple(judge.chunk_files, **(bounds or {"MAX_CHUNKS_BYTES": judge.MAX_CHUNKS_BYTES})):
                     line = self.refusal(path)
                 self.assertTrue(line.startswith(f"error: {code}: {path}"), line)
 
