@@ -11,7 +11,8 @@ no files.
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left
+from collections import deque
 from dataclasses import dataclass
 
 import chunk_index
@@ -169,13 +170,26 @@ def line_of(newlines: list[int], offset: int) -> int:
 def segment_rows(text: str, start: int, end: int, marks: tuple[Mark, ...], newlines: list[int]) -> tuple[Row, ...]:
     """``text[start:end]`` as rows of runs and mark edges, one row per line.
 
-    A mark closing right after a newline closes on that newline's row, and a mark
+    ``marks`` are those overlapping the segment, in ``document_marks`` order. A
+    mark closing right after a newline closes on that newline's row, and a mark
     that crosses the segment's edge colours its runs here but shows only the edge
-    that falls inside.
+    that falls inside. One pass over the pieces with the marks opening and
+    closing at each cut, so a chunk holding thousands of marks costs its pieces
+    plus its marks, never their product.
     """
     cuts = {start, end}
-    for mark in marks:
-        cuts.update(position for position in (mark.start, mark.end) if start < position < end)
+    opening: dict[int, list[int]] = {}
+    closing: dict[int, list[int]] = {}
+    active = ActiveMarks(marks)
+    for position, mark in enumerate(marks):
+        if mark.start >= start:
+            cuts.add(mark.start)
+            opening.setdefault(mark.start, []).append(position)
+        else:
+            active.open(position)
+        if mark.end <= end:
+            cuts.add(mark.end)
+            closing.setdefault(mark.end, []).append(position)
     inner_newlines = newlines[bisect_left(newlines, start) : bisect_left(newlines, end - 1)]
     cuts.update(position + 1 for position in inner_newlines)
     points = sorted(cuts)
@@ -183,10 +197,13 @@ def segment_rows(text: str, start: int, end: int, marks: tuple[Mark, ...], newli
     items: list[Run | Edge] = []
     row_start = start
     for piece_start, piece_end in zip(points, points[1:]):
-        items.extend(Edge(mark, True) for mark in marks if mark.start == piece_start)
-        roles = tuple(mark.role for mark in marks if mark.start <= piece_start and piece_end <= mark.end)
-        items.append(Run(text[piece_start:piece_end], roles))
-        items.extend(Edge(mark, False) for mark in marks if mark.end == piece_end)
+        for position in opening.get(piece_start, ()):
+            items.append(Edge(marks[position], True))
+            active.open(position)
+        items.append(Run(text[piece_start:piece_end], active.roles()))
+        for position in closing.get(piece_end, ()):
+            items.append(Edge(marks[position], False))
+            active.close(position)
         if text[piece_end - 1] == "\n" or piece_end == end:
             rows.append(
                 Row(
@@ -199,6 +216,55 @@ def segment_rows(text: str, start: int, end: int, marks: tuple[Mark, ...], newli
             items = []
             row_start = piece_end
     return tuple(rows)
+
+
+class ActiveMarks:
+    """The marks covering the current piece, by role: a run's roles without a look at every mark.
+
+    Marks open in their sorted order, so each role's open marks form a queue in
+    that order; a closed mark leaves its queue when it reaches the front. A
+    run's roles are the roles with an open mark, the role of the earliest open
+    mark first (the terminal colours a run by its first role).
+    """
+
+    def __init__(self, marks: tuple[Mark, ...]) -> None:
+        self.marks = marks
+        self.queues: dict[str, deque[int]] = {role: deque() for role in ROLE_LETTERS}
+        self.closed: set[int] = set()
+
+    def open(self, position: int) -> None:
+        self.queues[self.marks[position].role].append(position)
+
+    def close(self, position: int) -> None:
+        self.closed.add(position)
+
+    def roles(self) -> tuple[str, ...]:
+        fronts = []
+        for role, queue in self.queues.items():
+            while queue and queue[0] in self.closed:
+                queue.popleft()
+            if queue:
+                fronts.append((queue[0], role))
+        return tuple(role for _, role in sorted(fronts))
+
+
+class MarkFinder:
+    """One document's marks (``document_marks`` order), found by the stretch they overlap.
+
+    ``ReachingSpans`` over the marks sorted by start: the marks starting
+    before ``end`` are a prefix, and among them the tree finds those ending
+    after ``start``, so a lookup costs its answer, never every mark before it.
+    """
+
+    def __init__(self, marks: tuple[Mark, ...]) -> None:
+        self.marks = marks
+        self.starts = [mark.start for mark in marks]
+        self.reaching = span_checks.ReachingSpans([(mark.start, mark.end) for mark in marks])
+
+    def overlapping(self, start: int, end: int) -> tuple[Mark, ...]:
+        """The marks sharing at least one character with ``[start, end)``, in their order."""
+        count = bisect_left(self.starts, end)
+        return tuple(self.marks[position] for position in self.reaching.reaching(count, start))
 
 
 def numbered(orders: list[int]) -> str:
@@ -223,12 +289,6 @@ def span_placement(chunks: span_checks.SourceChunks | list[dict], start: int, en
 def chunk_lookup(chunks: span_checks.SourceChunks | list[dict]) -> span_checks.SourceChunks:
     """One document's chunks ready for lookups by bisection (built once per document by ``document_view``)."""
     return chunks if isinstance(chunks, span_checks.SourceChunks) else span_checks.source_chunks(chunks)
-
-
-def marks_near(marks: tuple[Mark, ...], mark_starts: list[int], longest: int, start: int, end: int) -> tuple[Mark, ...]:
-    """The marks (sorted by start) that overlap or touch ``[start, end)``, found by bisection, not a pass over all."""
-    window = marks[bisect_left(mark_starts, start - longest) : bisect_right(mark_starts, end)]
-    return tuple(mark for mark in window if mark.end >= start)
 
 
 def pair_verdict(
@@ -285,15 +345,16 @@ def document_view(
             verdicts.append(verdict)
     blocks: list[Segment | Split] = []
     pending = sorted(splits, key=lambda split: split.offset)
-    mark_starts = [mark.start for mark in marks]
-    longest = max((mark.end - mark.start for mark in marks), default=0)
+    placed = 0
+    finder = MarkFinder(marks)
     for start, end, chunk in segment_spans(len(text), chunks):
-        while pending and pending[0].offset <= start:
-            blocks.append(pending.pop(0))
+        while placed < len(pending) and pending[placed].offset <= start:
+            blocks.append(pending[placed])
+            placed += 1
         shade = chunk["order"] % 2 if chunk is not None else 0
-        near = marks_near(marks, mark_starts, longest, start, end)
+        near = finder.overlapping(start, end)
         blocks.append(Segment(start, end, chunk, shade, segment_rows(text, start, end, near, newlines)))
-    blocks.extend(pending)
+    blocks.extend(pending[placed:])
     return DocumentView(document, len(chunks), tuple(verdicts), tuple(blocks))
 
 

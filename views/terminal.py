@@ -10,6 +10,7 @@ text goes through ``visible`` first.
 from __future__ import annotations
 
 import json
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 import chunk_index
@@ -25,6 +26,7 @@ from views.pictures import (
     Split,
     check_legend,
     chunk_caption,
+    chunk_lookup,
     gap_caption,
     judged_document_views,
     judged_summary_lines,
@@ -159,13 +161,9 @@ class Narrowing:
         return bool(self.check_names) or self.split_only
 
 
-def kept_together(check, chunks: list[dict]) -> bool:
-    """Whether one of ``chunks`` holds both spans of ``check``."""
-    return any(
-        span_checks.chunk_holds(chunk, check.instruction.start, check.instruction.end)
-        and span_checks.chunk_holds(chunk, check.qualifier.start, check.qualifier.end)
-        for chunk in chunks
-    )
+def kept_together(check, chunks: span_checks.SourceChunks | list[dict]) -> bool:
+    """Whether one of ``chunks`` (the check's source's) holds both spans of ``check``, found by bisection."""
+    return bool(chunk_lookup(chunks).holding(*pair_stretch(check)))
 
 
 def pair_stretch(check) -> tuple[int, int]:
@@ -176,15 +174,38 @@ def pair_stretch(check) -> tuple[int, int]:
     )
 
 
+def merged_stretches(stretches: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
+    """The lows and highs of ``stretches`` merged where they overlap or touch, in order.
+
+    ``[(5, 9), (0, 3), (3, 4)]`` -> ``([0, 5], [4, 9])``.
+    """
+    lows: list[int] = []
+    highs: list[int] = []
+    for low, high in sorted(stretches):
+        if highs and low <= highs[-1]:
+            highs[-1] = max(highs[-1], high)
+        else:
+            lows.append(low)
+            highs.append(high)
+    return lows, highs
+
+
 def focused_blocks(blocks: tuple, stretches: list[tuple[int, int]], text_length: int) -> tuple:
-    """``blocks`` cut down to the segments that overlap a stretch and the splits inside one, with elisions between."""
+    """``blocks`` cut down to the segments that overlap a stretch and the splits inside one, with elisions between.
+
+    The stretches are merged first, so each block costs one bisection, not a look at every pair of the page.
+    """
+    lows, highs = merged_stretches(stretches)
     kept: list = []
     hidden_from = None
     for block in blocks:
         if isinstance(block, Split):
-            shown = any(low <= block.offset <= high for low, high in stretches)
+            # The first merged stretch ending at or after the offset is the only one that can hold it.
+            position = bisect_left(highs, block.offset)
+            shown = position < len(highs) and lows[position] <= block.offset
         else:
-            shown = any(block.start < high and low < block.end for low, high in stretches)
+            position = bisect_right(highs, block.start)
+            shown = position < len(highs) and lows[position] < block.end
         if shown:
             if hidden_from is not None and not isinstance(block, Split):
                 kept.append(Elision(hidden_from, block.start))
@@ -225,10 +246,12 @@ def narrowed_checks(
     if judged_chunks is not None:
         chunk_sets.append(judged_chunks)
     for chunks in chunk_sets:
-        by_source: dict[str, list[dict]] = {}
-        for chunk in chunks:
-            by_source.setdefault(chunk["source_id"], []).append(chunk)
-        split.update(check.name for check in kept if not kept_together(check, by_source.get(check.source_id, [])))
+        by_source = span_checks.chunks_by_source({"chunks": chunks})
+        split.update(
+            check.name
+            for check in kept
+            if not kept_together(check, by_source.get(check.source_id, span_checks.NO_CHUNKS))
+        )
     return tuple(check for check in kept if check.name in split)
 
 
@@ -258,6 +281,7 @@ def narrowed_terminal_view(
     if narrowing.focused:
         holding = {check.source_id for check in marked}
         sources = tuple(source for source in sources if source["source_id"] in holding)
+    own_checks = checks_by_source(marked)
     painter = Painter(colour)
     lines = [
         "markers: " + " · ".join(LEGEND_TERMS[:4]),
@@ -278,9 +302,10 @@ def narrowed_terminal_view(
         lines.append(painter.paint(f"═══ {name}{scope}: {growth_sentence(view.growth)}", "heading"))
         lines.append(f"    config {json.dumps(view.config)}")
         shown = 0
+        by_source = span_checks.chunks_by_source(index)
         for document in view.documents:
             if narrowing.focused:
-                document = focused_document(document, marked, narrowing.split_only, index)
+                document = focused_document(document, own_checks, narrowing.split_only, by_source)
                 if document is None:
                     continue
             shown += 1
@@ -293,11 +318,24 @@ def narrowed_terminal_view(
     return view_text
 
 
-def focused_document(view: DocumentView, checks: tuple, split_only: bool, index: dict) -> DocumentView | None:
-    """One document cut down to its pairs' stretches (under ``split_only``, the pairs this policy splits)."""
+def checks_by_source(checks: tuple) -> dict[str, list]:
+    """Each source's checks, in their order, grouped once for every document of a view."""
+    grouped: dict[str, list] = {}
+    for check in checks:
+        grouped.setdefault(check.source_id, []).append(check)
+    return grouped
+
+
+def focused_document(
+    view: DocumentView, own_checks: dict[str, list], split_only: bool, chunks: dict[str, span_checks.SourceChunks]
+) -> DocumentView | None:
+    """One document cut down to its pairs' stretches (under ``split_only``, the pairs this policy splits).
+
+    ``own_checks`` is ``checks_by_source`` of the marked checks and ``chunks`` the policy's ``chunks_by_source``.
+    """
     source_id = view.document["source_id"]
-    chunks = [chunk for chunk in index["chunks"] if chunk["source_id"] == source_id]
-    own = [check for check in checks if check.source_id == source_id]
+    chunks = chunks.get(source_id, span_checks.NO_CHUNKS)
+    own = own_checks.get(source_id, [])
     if split_only:
         own = [check for check in own if not kept_together(check, chunks)]
     if not own:
@@ -324,9 +362,11 @@ def judged_terminal_view(
     lines.extend(f"    {line}" for line in judged_summary_lines(judgement))
     focused = narrowing is not None and narrowing.focused
     shown = 0
+    own_checks = checks_by_source(checks)
+    by_source = span_checks.chunks_by_source({"chunks": judgement.chunks})
     for document in judged_document_views(sources, checks, judgement):
         if focused:
-            document = focused_document(document, checks, narrowing.split_only, {"chunks": judgement.chunks})
+            document = focused_document(document, own_checks, narrowing.split_only, by_source)
             if document is None:
                 continue
         shown += 1

@@ -10,6 +10,7 @@ with ``escaped`` (``html.escape``) as well.
 from __future__ import annotations
 
 import html
+import re
 import unicodedata
 
 # The view's own markers. Source text holding one of them is shown escaped, so a
@@ -66,7 +67,31 @@ def visible(text: str) -> str:
 
     ``visible("a\\x1b[2J\\n")`` -> ``"a\\\\x1b[2J⏎"``: the escape sequence is shown, never run.
     """
-    return "".join(visible_character(character) for character in text)
+    return visible_runs(text, keep_backslash=False)
+
+
+# The characters shown otherwise whatever their category: between them, a run of text
+# that ``str.isprintable`` accepts holds no control, format, separator or surrogate
+# character (all "Other" or "Separator" to Unicode) and is shown as it is, in one step.
+_REWRITTEN = "\n\t\\" + "".join(sorted(_RESERVED_CHARACTERS))
+_PIECES = re.compile(f"([^{re.escape(_REWRITTEN)}]+)|(.)", re.DOTALL)
+
+
+def visible_runs(text: str, keep_backslash: bool) -> str:
+    """``visible`` (or, with ``keep_backslash``, ``visible_message``) a run at a time, not a character at a time.
+
+    Only a run holding a character ``str.isprintable`` refuses (a control, but
+    also a no-break space) is looked at character by character.
+    """
+    parts = []
+    for run, single in _PIECES.findall(text):
+        if single:
+            parts.append(single if keep_backslash and single == "\\" else visible_character(single))
+        elif run.isprintable():
+            parts.append(run)
+        else:
+            parts.append("".join(visible_character(character) for character in run))
+    return "".join(parts)
 
 
 def escaped(text: str) -> str:
@@ -80,7 +105,7 @@ def visible_message(line: str) -> str:
     For lines whose untrusted parts are already escaped JSON: ``visible_message('holds "a\\nb"')``
     -> ``'holds "a\\nb"'``, where ``visible`` would double the backslash.
     """
-    return "".join(character if character == "\\" else visible_character(character) for character in line)
+    return visible_runs(line, keep_backslash=True)
 
 
 def visible_lines(text: str) -> str:
