@@ -580,7 +580,7 @@ def stale_configs(indexes: dict, manifest: Manifest) -> list[str]:
 
     ``['heading-aware: saved max_chars 220, the manifest builds 288']``; compared by digest.
     """
-    wanted = chunk_index.manifest_configs(manifest.grammar, manifest.policy_sizes)
+    wanted = chunk_index.manifest_policy_configs(manifest)
     problems = []
     for name, index in indexes.items():
         saved = index["config"]

@@ -595,7 +595,7 @@ def focused_blocks(blocks: tuple, stretches: list[tuple[int, int]], text_length:
 
 def lesson_configs() -> dict:
     """The spec's three configs by policy name."""
-    return {name: chunk_index.policy_config(name) for name in chunk_index.POLICY_NAMES}
+    return chunk_index.manifest_configs()
 
 
 def narrowed_checks(
@@ -830,7 +830,7 @@ def split_windows(result: dict, checks: tuple) -> dict[str, list]:
 
     return {
         name: context_windows.recovering_windows(result["indexes"][name]["chunks"], checks)
-        for name in chunk_index.POLICY_NAMES
+        for name in result["indexes"]
     }
 
 
@@ -851,7 +851,7 @@ def checks_table(checks: tuple, windows: dict[str, list]) -> str:
     """Every span check, scanned (``scan:`` names) or declared, with each policy's verdict and recovering window."""
     if not checks:
         return '<p class="note">No span checks: declare some, or run <code>run.py scan --add-checks</code>.</p>'
-    rows = [("span check", "origin", "source", *chunk_index.POLICY_NAMES)]
+    rows = [("span check", "origin", "source", *windows)]
     for position, check in enumerate(checks):
         origin = "scanned" if check.name.startswith("scan:") else "declared"
         rows.append(
@@ -859,7 +859,7 @@ def checks_table(checks: tuple, windows: dict[str, list]) -> str:
                 visible(check.name),
                 origin,
                 visible(check.source_id),
-                *(window_cell(windows[name][position]) for name in chunk_index.POLICY_NAMES),
+                *(window_cell(policy_windows[position]) for policy_windows in windows.values()),
             )
         )
     header = "".join(f"<th>{escaped(cell)}</th>" for cell in rows[0])
@@ -901,7 +901,7 @@ def html_page(title: str, extra_css: str, body: list[str]) -> str:
 
 def html_report(result: dict, checks: tuple) -> str:
     """The whole report as one self-contained page: no script, no external reference, all text escaped."""
-    views = [policy_view(name, result["indexes"][name], checks) for name in chunk_index.POLICY_NAMES]
+    views = [policy_view(name, index, checks) for name, index in result["indexes"].items()]
     windows = split_windows(result, checks)
     legend = "".join(f"<li>{escaped(line)}</li>" for line in check_legend(checks))
     return html_page(
