@@ -20,12 +20,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import chunk_index
-from lab_io.errors import IngestionError, line_span, quoted
+from lab_io.errors import IngestionError, counted, line_span, quoted
 from lab_io.strict_json import read_json_file
 from load_documents import SOURCE_FIELDS
 from results import validate
 
-DIFF_VERSION = 1
+# 2: each compared pair also says which chunks were re-cut and, between pair-aware indexes, which pairs changed.
+DIFF_VERSION = 2
 # Characters str.splitlines() breaks on that json.dumps leaves raw with ensure_ascii=False.
 LINE_BREAK_ESCAPES = str.maketrans({"\u2028": "\\u2028", "\u2029": "\\u2029", "\x85": "\\u0085"})
 
@@ -173,6 +174,9 @@ class PolicyDiff:
     added: list[dict]
     reusable: list[dict]
     needing_embedding: list[dict]
+    recut: list[dict]
+    pairs_added: list[dict]
+    pairs_removed: list[dict]
 
     @property
     def embeddings_to_compute(self) -> int:
@@ -186,11 +190,17 @@ def diff_indexes(old_policy: str, old_index: dict, new_policy: str, new_index: d
     A chunk is kept when its ``chunk_id`` is in both. An added chunk is
     reusable when its ``text_sha256`` is the text hash of some old chunk:
     an embedding stored by text hash still fits it, though its id is new.
+    An added chunk is re-cut when its document is unchanged (one revision
+    on both sides) but no old chunk of it has its span: a boundary moved,
+    as a pair added to a pair-aware index moves the ones it joins across.
     """
     old_ids = {chunk["chunk_id"] for chunk in old_index["chunks"]}
     new_ids = {chunk["chunk_id"] for chunk in new_index["chunks"]}
     old_texts = {chunk["text_sha256"] for chunk in old_index["chunks"]}
     added = [chunk for chunk in new_index["chunks"] if chunk["chunk_id"] not in old_ids]
+    old_revisions = {document["document_revision"] for document in old_index["documents"]}
+    old_spans = {(chunk["document_revision"], chunk["start"], chunk["end"]) for chunk in old_index["chunks"]}
+    pairs_added, pairs_removed = pair_changes(old_index["config"], new_index["config"])
     return PolicyDiff(
         old_policy=old_policy,
         new_policy=new_policy,
@@ -202,6 +212,29 @@ def diff_indexes(old_policy: str, old_index: dict, new_policy: str, new_index: d
         added=added,
         reusable=[chunk for chunk in added if chunk["text_sha256"] in old_texts],
         needing_embedding=[chunk for chunk in added if chunk["text_sha256"] not in old_texts],
+        recut=[
+            chunk
+            for chunk in added
+            if chunk["document_revision"] in old_revisions
+            and (chunk["document_revision"], chunk["start"], chunk["end"]) not in old_spans
+        ],
+        pairs_added=pairs_added,
+        pairs_removed=pairs_removed,
+    )
+
+
+def pair_changes(old_config: dict, new_config: dict) -> tuple[list[dict], list[dict]]:
+    """The pairs a new pair-aware config keeps that the old one did not, and the other way round (config order).
+
+    ``([], [])`` unless both configs are pair-aware.
+    """
+    if old_config["strategy"] != chunk_index.PAIR_AWARE or new_config["strategy"] != chunk_index.PAIR_AWARE:
+        return [], []
+    old_keys = {chunk_index.pair_sort_key(pair) for pair in old_config["pairs"]}
+    new_keys = {chunk_index.pair_sort_key(pair) for pair in new_config["pairs"]}
+    return (
+        [pair for pair in new_config["pairs"] if chunk_index.pair_sort_key(pair) not in old_keys],
+        [pair for pair in old_config["pairs"] if chunk_index.pair_sort_key(pair) not in new_keys],
     )
 
 
@@ -269,6 +302,9 @@ def diff_json(diff: FileDiff) -> dict:
                 "added_chunk_ids": [chunk["chunk_id"] for chunk in policy.added],
                 "reusable_by_text_hash": [chunk_reference(chunk) for chunk in policy.reusable],
                 "needs_embedding": [chunk_reference(chunk) for chunk in policy.needing_embedding],
+                "recut": [chunk_reference(chunk) for chunk in policy.recut],
+                "pairs_added": policy.pairs_added,
+                "pairs_removed": policy.pairs_removed,
                 "embeddings_to_compute": policy.embeddings_to_compute,
             }
             for policy in diff.policies
@@ -317,8 +353,32 @@ def policy_lines(policy: PolicyDiff, with_documents: bool) -> list[str]:
         f"  added: {len(policy.reusable)} reusable by text hash, "
         f"{len(policy.needing_embedding)} with new text ({policy.embeddings_to_compute} distinct to embed)"
     )
+    if policy.pairs_added or policy.pairs_removed:
+        lines.append(f"  pairs: {len(policy.pairs_added)} added, {len(policy.pairs_removed)} removed")
+        lines.extend(f"  pair added {pair_line(pair)}" for pair in policy.pairs_added[:LISTED_PAIRS])
+        lines.extend(f"  pair removed {pair_line(pair)}" for pair in policy.pairs_removed[:LISTED_PAIRS])
+        listed = min(len(policy.pairs_added), LISTED_PAIRS) + min(len(policy.pairs_removed), LISTED_PAIRS)
+        unlisted = len(policy.pairs_added) + len(policy.pairs_removed) - listed
+        if unlisted:
+            lines.append(f"  … {unlisted:,} more: --json lists every pair")
+    if policy.recut:
+        lines.append(f"  re-cut: {counted(len(policy.recut), 'chunk')} of unchanged documents, a span no old chunk had")
     lines.extend(f"  embed {needed_chunk_line(chunk)}" for chunk in policy.needing_embedding)
     return lines
+
+
+LISTED_PAIRS = 10
+"""The diff summary names at most this many added and this many removed pairs; ``--json`` holds them all."""
+
+
+def pair_line(pair: dict) -> str:
+    """A config pair as the diff names it: ``"docs/guide" instruction [12, 40), qualifier [41, 90)``."""
+    instruction = pair["instruction_span"]
+    qualifier = pair["qualifier_span"]
+    return (
+        f"{quoted(pair['source_id'])} instruction [{instruction[0]}, {instruction[1]}),"
+        f" qualifier [{qualifier[0]}, {qualifier[1]})"
+    )
 
 
 def needed_chunk_line(chunk: dict) -> str:
