@@ -16,10 +16,12 @@ the command line belong to ``run.py``.
 from __future__ import annotations
 
 import json
+from bisect import bisect_left
 from dataclasses import dataclass
 from pathlib import Path
 
 import chunk_index
+from checks import span_checks
 from lab_io.errors import IngestionError, counted, line_span, quoted
 from lab_io.strict_json import read_json_file
 from load_documents import SOURCE_FIELDS
@@ -72,7 +74,11 @@ def load_indexes(path: Path) -> SavedIndexes:
     A result gives its three indexes; a single index gives itself, under the
     name of the policy whose config it holds.
     """
-    value = read_json_file(path)
+    return validated_indexes(path, read_json_file(path))
+
+
+def validated_indexes(path: Path, value: object) -> SavedIndexes:
+    """``load_indexes`` of a file already read as ``value``."""
     try:
         kind, artifact = validate.validate_artifact(value)
     except IngestionError as error:
@@ -418,6 +424,13 @@ def exported_index(path: Path, policy: str) -> dict:
     return selected_indexes(load_indexes(path), policy)[policy]
 
 
+def exported_index_and_pairs(path: Path, policy: str) -> tuple[dict, list[dict] | None]:
+    """``exported_index`` and the pairs the file declares (``result_pairs``: ``None`` for a single index)."""
+    value = read_json_file(path)
+    saved = validated_indexes(path, value)
+    return selected_indexes(saved, policy)[policy], result_pairs(saved, value)
+
+
 def config_metadata(config: dict) -> dict:
     """What an upsert record says of the config that cut its chunk, as flat scalar fields.
 
@@ -440,19 +453,158 @@ def upsert_record(chunk: dict, index_id: str, config_fields: dict | None = None)
     return {"id": chunk["chunk_id"], "text": chunk["text"], "metadata": metadata}
 
 
-def export_lines(index: dict) -> bytes:
-    """Every chunk of ``index`` as JSON Lines (UTF-8), one upsert record per line, in index order.
+def json_line(record: dict) -> str:
+    """One upsert record as a JSON line.
 
     ``json.dumps`` escapes every control character and ``\\n`` inside a value;
     the Unicode line and paragraph separators (and NEL) are escaped too, since
     readers that split on them (``str.splitlines``) would break a record.
     """
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":")).translate(LINE_BREAK_ESCAPES) + "\n"
+
+
+def export_lines(index: dict, carried: dict[int, list[dict]] | None = None) -> bytes:
+    """Every chunk of ``index`` as JSON Lines (UTF-8), one upsert record per line, in index order.
+
+    ``carried`` (``carried_caveats``) adds each chunk's carried caveats to its metadata.
+    """
     config_fields = config_metadata(index["config"])
-    lines = [
-        json.dumps(
-            upsert_record(chunk, index["index_id"], config_fields), ensure_ascii=False, separators=(",", ":")
-        ).translate(LINE_BREAK_ESCAPES)
-        + "\n"
-        for chunk in index["chunks"]
+    records = (upsert_record(chunk, index["index_id"], config_fields) for chunk in index["chunks"])
+    if carried is not None:
+        records = (with_caveats(record, carried.get(position, ())) for position, record in enumerate(records))
+    return "".join(map(json_line, records)).encode("utf-8")
+
+
+# --- carried caveats ------------------------------------------------------------------
+
+
+def carried_caveats(chunks: list[dict], pairs: list[dict], texts: dict[str, str]) -> dict[int, list[dict]]:
+    """For each chunk (by position) holding a pair's instruction but not its qualifier: that qualifier, placed.
+
+    ``pairs`` are declared pairs (``name``, ``source_id``, ``instruction_span``,
+    ``qualifier_span``); ``texts`` each source's text. A carried caveat is
+    ``{"name", "source_id", "start", "end", "start_line", "end_line", "text"}``,
+    in pair order. A chunk holds a span when ``start <= span start`` and
+    ``span end <= end``. Each source's pairs are sorted by instruction start
+    once, so a chunk costs a bisection plus the instructions it holds.
+    """
+    by_source: dict[str, list[dict]] = {}
+    for pair in pairs:
+        by_source.setdefault(pair["source_id"], []).append(pair)
+    starts = {}
+    for source_id, source_pairs in by_source.items():
+        source_pairs.sort(key=lambda pair: pair["instruction_span"][0])
+        starts[source_id] = [pair["instruction_span"][0] for pair in source_pairs]
+    order = {id(pair): position for position, pair in enumerate(pairs)}
+    carried: dict[int, list[dict]] = {}
+    for position, chunk in enumerate(chunks):
+        source_pairs = by_source.get(chunk["source_id"])
+        if not source_pairs:
+            continue
+        source_starts = starts[chunk["source_id"]]
+        first = bisect_left(source_starts, chunk["start"])
+        last = bisect_left(source_starts, chunk["end"])
+        held = [
+            pair
+            for pair in source_pairs[first:last]
+            if pair["instruction_span"][1] <= chunk["end"]
+            and not (chunk["start"] <= pair["qualifier_span"][0] and pair["qualifier_span"][1] <= chunk["end"])
+        ]
+        if held:
+            held.sort(key=lambda pair: order[id(pair)])
+            carried[position] = [caveat_record(pair, texts[pair["source_id"]]) for pair in held]
+    return carried
+
+
+def caveat_record(pair: dict, text: str) -> dict:
+    """A pair's qualifier as carried metadata: its pair's name, where it is, and its text."""
+    start, end = pair["qualifier_span"]
+    return {
+        "name": pair["name"],
+        "source_id": pair["source_id"],
+        "start": start,
+        "end": end,
+        "start_line": text.count("\n", 0, start) + 1,
+        "end_line": text.count("\n", 0, end - 1) + 1,
+        "text": text[start:end],
+    }
+
+
+def with_caveats(record: dict, caveats: list[dict]) -> dict:
+    """``record`` with ``carried_caveats`` and their texts joined (``carried_caveats_text``) in its metadata, if any.
+
+    The joined text is what a pipeline prepends before embedding; each
+    distinct qualifier once, in offset order, separated by a blank line.
+    """
+    if not caveats:
+        return record
+    distinct = {(caveat["start"], caveat["end"]): caveat["text"] for caveat in caveats}
+    record["metadata"]["carried_caveats"] = caveats
+    record["metadata"]["carried_caveats_text"] = "\n\n".join(distinct[span] for span in sorted(distinct))
+    return record
+
+
+def result_pairs(saved: SavedIndexes, value: dict) -> list[dict] | None:
+    """The pairs a validated result declares, named (``None`` for a single index, which declares none).
+
+    A single-pair result records neither name nor source: its source is the
+    one the validator re-derived its comparison for, its name ``instruction + qualifier``.
+    """
+    if saved.kind != "result":
+        return None
+    comparisons = value["comparisons"]
+    if span_checks.is_pairs_comparison(comparisons):
+        return [{key: pair[key] for key in span_checks.DECLARED_PAIR_KEYS} for pair in comparisons[0]["pairs"]]
+    first = comparisons[0]
+    source_id = validate.comparison_source(
+        comparisons, saved.indexes, first["instruction_span"], first["qualifier_span"]
+    )
+    return [
+        {
+            "name": "instruction + qualifier",
+            "source_id": source_id,
+            "instruction_span": first["instruction_span"],
+            "qualifier_span": first["qualifier_span"],
+        }
     ]
-    return "".join(lines).encode("utf-8")
+
+
+def manifest_pairs(span_checks_: tuple) -> list[dict]:
+    """A manifest's span checks as declared pairs (``span_checks.declared_pair``)."""
+    return [span_checks.declared_pair(check) for check in span_checks_]
+
+
+def judged_records(chunks: list[dict], texts: dict[str, str], revisions: dict[str, str]) -> list[dict]:
+    """Another chunker's located chunks (``judge.judged_chunks``) as upsert records, in the lab's shape.
+
+    The text is the source's ``[start, end)``, where the chunk was located;
+    the id is ``digest({"document_revision", "start", "end"})``, the same for
+    the same chunk of the same text; ``line`` is the record's line in the chunk file.
+    """
+    records = []
+    for chunk in chunks:
+        revision = revisions[chunk["source_id"]]
+        text = texts[chunk["source_id"]][chunk["start"] : chunk["end"]]
+        metadata = {
+            "source_id": chunk["source_id"],
+            "document_revision": revision,
+            "section_title": chunk["section_title"],
+            "order": chunk["order"],
+            "start": chunk["start"],
+            "end": chunk["end"],
+            "start_line": chunk["start_line"],
+            "end_line": chunk["end_line"],
+            "text_sha256": chunk_index.sha(text),
+            "line": chunk["line"],
+            "located": chunk["state"],
+        }
+        chunk_id = chunk_index.digest({"document_revision": revision, "start": chunk["start"], "end": chunk["end"]})
+        records.append({"id": chunk_id, "text": text, "metadata": metadata})
+    return records
+
+
+def judged_export_lines(records: list[dict], carried: dict[int, list[dict]]) -> bytes:
+    """Judged chunks' upsert records (``judged_records``) as JSON Lines, each with its carried caveats."""
+    return "".join(
+        json_line(with_caveats(record, carried.get(position, ()))) for position, record in enumerate(records)
+    ).encode("utf-8")
