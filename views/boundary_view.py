@@ -532,7 +532,7 @@ def terminal_view(
         view = policy_view(name, index, checks)
         lines.append("")
         lines.append(painter.paint(f"═══ {name}: {growth_sentence(view.growth)}", "heading"))
-        lines.append(f"    config {json.dumps(view.config)}")
+        lines.append(f"    config {config_caption(view.config)}")
         for document in view.documents:
             lines.extend(terminal_document(document, painter))
     return "\n".join(lines) + "\n"
@@ -591,6 +591,17 @@ def focused_blocks(blocks: tuple, stretches: list[tuple[int, int]], text_length:
     if hidden_from is not None and hidden_from < text_length:
         kept.append(Elision(hidden_from, text_length))
     return tuple(kept)
+
+
+def config_caption(config: dict) -> str:
+    """The config as JSON, a pair-aware config's pairs counted rather than listed (a docs set declares thousands).
+
+    ``{"strategy": "pair-aware", "version": 1, "max_chars": 800, "markdown": "blocks-2"} + 93 pairs``.
+    """
+    if "pairs" not in config:
+        return json.dumps(config)
+    shown = {key: value for key, value in config.items() if key != "pairs"}
+    return f"{json.dumps(shown)} + {counted(len(config['pairs']), 'pair')}"
 
 
 def lesson_configs() -> dict:
@@ -672,7 +683,7 @@ def narrowed_terminal_view(
         # contradiction of the 1,659 the main job printed for the whole manifest.
         scope = f" over {len(sources):,} of {counted(source_count, 'source')}" if len(sources) < source_count else ""
         lines.append(painter.paint(f"═══ {name}{scope}: {growth_sentence(view.growth)}", "heading"))
-        lines.append(f"    config {json.dumps(view.config)}")
+        lines.append(f"    config {config_caption(view.config)}")
         shown = 0
         for document in view.documents:
             if narrowing.focused:
@@ -800,7 +811,7 @@ def html_policy(view: PolicyView, windows: dict[tuple[str, int], tuple[str, ...]
     parts = [
         f'<section class="policy" id="policy-{escaped(view.name)}">',
         f"<h2>{escaped(view.name)}</h2>",
-        f'<p class="growth"><code>{escaped(json.dumps(view.config))}</code></p>',
+        f'<p class="growth"><code>{escaped(config_caption(view.config))}</code></p>',
         f'<p class="growth">{escaped(growth_sentence(view.growth))}</p>',
     ]
     for document in view.documents:
