@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import importlib.util
 import io
 import json
 import os
@@ -451,6 +452,24 @@ class ExampleCorpusTests(LabTestCase):
         code, stdout, stderr = run_main("--manifest", str(self.EXAMPLES / "manifest.json"), "--output", str(output))
         self.assertEqual(code, 0, stderr)
         self.assertEqual(output.read_bytes(), (self.EXAMPLES / "expected-result.json").read_bytes())
+
+    def test_rebuild_py_writes_the_saved_manifest_and_result_byte_for_byte(self) -> None:
+        # Run on a copy of the pages: the script then writes the copy's files, never the saved ones.
+        copy = self.folder / "examples"
+        shutil.copytree(self.EXAMPLES / "parcel-queue", copy / "parcel-queue")
+        specification = importlib.util.spec_from_file_location("rebuild", self.EXAMPLES / "rebuild.py")
+        rebuild = importlib.util.module_from_spec(specification)
+        specification.loader.exec_module(rebuild)
+        rebuild.HERE = copy
+        printed = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", write_through=True)
+        with contextlib.redirect_stdout(printed):
+            self.assertEqual(rebuild.main(), 0)
+        for name in ("manifest.json", "expected-result.json"):
+            with self.subTest(name=name):
+                self.assertEqual((copy / name).read_bytes(), (self.EXAMPLES / name).read_bytes())
+        self.assertEqual(
+            printed.buffer.getvalue().decode("utf-8").splitlines()[-1], f"rebuilt {copy / 'manifest.json'} and {copy / 'expected-result.json'}"
+        )
 
     def test_the_pages_keep_their_deliberate_bytes(self) -> None:
         pages = self.EXAMPLES / "parcel-queue"

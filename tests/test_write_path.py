@@ -293,25 +293,6 @@ class OutputChecks(LabTestCase):
                 completed = run_lab("export", str(self.result), "--policy", "paragraph", "--output", str(target))
                 self.assert_one_line_refusal(completed, "output_is_input", exit_code=2)
 
-    def test_no_output_replaces_the_labs_own_program_files(self):
-        # The lab's folder is stood in for by the test's, so a failing check cannot replace the real run.py.
-        program = self.folder / "run.py"
-        program.write_bytes(b"# the lab\n")
-        with mock.patch.object(outputs, "LAB_FOLDER", os.path.realpath(self.folder)):
-            for args in (
-                ["--manifest", str(self.manifest), "--output", str(program)],
-                ["export", str(self.result), "--policy", "paragraph", "--output", str(program)],
-            ):
-                with self.subTest(args=args[:2]):
-                    self.assert_one_line_refusal(run_lab(*args), "output_is_lab_code", exit_code=2)
-            self.assertEqual(program.read_bytes(), b"# the lab\n")
-            # A file of another kind beside the code, or a .py file elsewhere, is the user's to write.
-            for target in (self.folder / "result2.json", self.folder / "docs" / "notes.py"):
-                with self.subTest(target=target.name):
-                    completed = run_lab("--manifest", str(self.manifest), "--output", str(target))
-                    self.assertEqual(completed.returncode, 0, completed.stderr)
-        self.assertEqual(os.path.realpath(outputs.LAB_FOLDER), os.path.realpath(ROOT))
-
     def test_the_pipe_message_offers_stdout_only_where_it_is_accepted(self):
         pipe = self.folder / "pipe"
         os.mkfifo(pipe)
@@ -332,3 +313,123 @@ class OutputChecks(LabTestCase):
             json.loads(self.result.read_text(encoding="utf-8"))["execution_mode"], "offline-synthetic-source-processing"
         )
         self.assertEqual(staged_leftovers(self.folder), [])
+
+
+# What the lab ships, as docs/strict-input.md states it, relative to the lab's folder.
+SHIPPED_IN_STAND_IN = (
+    "run.py",
+    "chunk_index.py",
+    "README.md",
+    "manifest.json",
+    "expected-result.json",
+    ".gitignore",
+    ".ci/run",
+    "docs/SPEC.md",
+    "docs/examples/manifest.json",
+    "docs/examples/expected-result.json",
+    "docs/examples/rebuild.py",
+    "tests/support.py",
+    "lab_io/outputs.py",
+    "commands/main_job.py",
+    "grammars/__init__.py",
+    "views/summary.py",
+    ".git/config",
+)
+
+
+class TheLabsOwnFiles(LabTestCase):
+    """No output replaces a file the lab ships; a user's result in the checkout is still theirs to write.
+
+    A temporary folder stands in for the lab's (``outputs.LAB_FOLDER``), so a
+    check that fails replaces only the stand-in's files, never the real ones.
+    """
+
+    def setUp(self) -> None:
+        super().setUp()
+        self.lab = self.folder / "lab"
+        for name in SHIPPED_IN_STAND_IN:
+            (self.lab / name).parent.mkdir(parents=True, exist_ok=True)
+            (self.lab / name).write_bytes(b"shipped\n")
+        patch = mock.patch.object(outputs, "LAB_FOLDER", os.path.realpath(self.lab))
+        patch.start()
+        self.addCleanup(patch.stop)
+        self.work = self.folder / "work"
+        self.manifest = self.copy_inputs(self.work)
+        self.result = self.work / "result.json"
+        self.result.write_bytes(REFERENCE.read_bytes())
+
+    def refusal_code(self, relative: str) -> str | None:
+        """The code ``checked_output`` refuses ``lab/relative`` with, or ``None`` when it is accepted."""
+        try:
+            outputs.checked_output(str(self.lab / relative), ())
+        except UsageError as error:
+            return error.code
+        return None
+
+    def test_every_shipped_file_and_every_new_file_in_its_folders_is_refused(self):
+        new_in_lab_folders = ("docs/notes.md", "tests/test_new.py", "commands/new.py", "views/x.json", ".ci/new")
+        for relative in (*SHIPPED_IN_STAND_IN, *new_in_lab_folders, "new.py", "readme.md"):
+            with self.subTest(relative=relative):
+                self.assertEqual(self.refusal_code(relative), "output_is_lab_file")
+
+    def test_a_result_of_the_users_own_in_the_checkout_is_allowed(self):
+        (self.lab / "out").mkdir()
+        (self.lab / "result.json").write_bytes(b"an earlier run\n")
+        for relative in ("result.json", "report.html", "m.json", "out/result.json", "out/notes.py", "docs.json"):
+            with self.subTest(relative=relative):
+                self.assertIsNone(self.refusal_code(relative))
+        # Run as the quick start does, twice: the second run replaces the first one's result.
+        for _ in range(2):
+            completed = run_lab("--manifest", str(self.manifest), "--output", str(self.lab / "result.json"))
+            self.assertEqual(completed.returncode, 0, completed.stderr)
+            self.assertEqual((self.lab / "result.json").read_bytes(), REFERENCE.read_bytes())
+
+    def test_a_shipped_file_reached_through_a_linked_folder_is_refused(self):
+        linked = self.folder / "linked"
+        linked.symlink_to(self.lab, target_is_directory=True)
+        self.assert_one_line_refusal(
+            run_lab("--manifest", str(self.manifest), "--output", str(linked / "README.md")),
+            "output_is_lab_file",
+            exit_code=2,
+        )
+
+    def test_every_command_that_writes_refuses_and_leaves_the_file_as_it_was(self):
+        chunks = self.work / "chunks.jsonl"
+        chunks.write_text('{"source_id": "aster-copy-v1", "text": "Call save_copy"}\n', encoding="utf-8")
+        manifest = str(self.manifest)
+        runs = {
+            "--output": lambda target: ["--manifest", manifest, "--output", target],
+            "--html": lambda target: ["--manifest", manifest, "--output", str(self.result), "--html", target],
+            "judge --html": lambda target: ["judge", str(chunks), "--manifest", manifest, "--html", target],
+            "export --output": lambda target: ["export", str(self.result), "--policy", "paragraph", "--output", target],
+            "pin --manifest": lambda target: ["pin", "--manifest", target, str(self.work / "docs")],
+            "scan --add-checks": lambda target: ["scan", "--add-checks", "--manifest", target],
+        }
+        expected = {
+            "README.md": "is one of the files the lab ships; writing it would replace it",
+            "run.py": "is one of the lab's own program files; writing it would replace the lab",
+            "docs/examples/manifest.json": (
+                "is in the lab's own docs/ folder, whose files the lab ships; write outputs elsewhere"
+            ),
+        }
+        for command, arguments in runs.items():
+            for relative, message in expected.items():
+                target = self.lab / relative
+                with self.subTest(command=command, target=relative):
+                    completed = run_lab(*arguments(str(target)), cwd=self.work)
+                    self.assertEqual(
+                        (completed.returncode, completed.stdout, completed.stderr),
+                        (2, "", f"error: output_is_lab_file: {target}: {message}\n"),
+                    )
+                    self.assertEqual(target.read_bytes(), b"shipped\n")
+
+    def test_the_real_checkout_is_protected_as_the_docs_state(self):
+        outputs.LAB_FOLDER = os.path.realpath(ROOT)  # the patch of setUp restores the stand-in's afterwards
+        packages = sorted(entry.name for entry in ROOT.iterdir() if (entry / "__init__.py").is_file())
+        self.assertIn("lab_io", packages)
+        shipped = ["README.md", "run.py", "docs/SPEC.md", "docs/examples/expected-result.json", ".ci/run"]
+        for relative in (*shipped, *(f"{package}/__init__.py" for package in packages)):
+            with self.subTest(relative=relative):
+                with self.assertRaises(UsageError) as caught:
+                    outputs.checked_output(str(ROOT / relative), ())
+                self.assertEqual(caught.exception.code, "output_is_lab_file")
