@@ -468,7 +468,8 @@ class ExampleCorpusTests(LabTestCase):
             with self.subTest(name=name):
                 self.assertEqual((copy / name).read_bytes(), (self.EXAMPLES / name).read_bytes())
         self.assertEqual(
-            printed.buffer.getvalue().decode("utf-8").splitlines()[-1], f"rebuilt {copy / 'manifest.json'} and {copy / 'expected-result.json'}"
+            printed.buffer.getvalue().decode("utf-8").splitlines()[-1],
+            f"rebuilt {copy / 'manifest.json'} and {copy / 'expected-result.json'}",
         )
 
     def test_the_pages_keep_their_deliberate_bytes(self) -> None:
