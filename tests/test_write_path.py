@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import errno
 import io
-import json
 import os
 import signal
 import subprocess
@@ -369,13 +368,15 @@ class OutputChecks(LabTestCase):
 
     def test_write_outputs_names_the_target_not_the_staged_file(self):
         target = self.folder / "out.json"
+        target.write_bytes(b"the earlier output\n")
+        other = self.folder / "report.html"
         with mock.patch.object(outputs.os, "fsync", side_effect=OSError(errno.EFBIG, "File too large")):
             with self.assertRaises(UsageError) as caught:
-                outputs.write_outputs([(target, b"{}")])
-        self.assertEqual((caught.exception.code, caught.exception.where), ("output_unwritable", str(target)))
-        self.assertEqual(
-            json.loads(self.result.read_text(encoding="utf-8"))["execution_mode"], "offline-synthetic-source-processing"
-        )
+                outputs.write_outputs([(target, b"{}"), (other, b"<p>")])
+        error = caught.exception
+        self.assertEqual((error.code, error.where, error.what), ("output_unwritable", str(target), "File too large"))
+        self.assertEqual(target.read_bytes(), b"the earlier output\n")
+        self.assertFalse(other.exists())
         self.assertEqual(staged_leftovers(self.folder), [])
 
 
