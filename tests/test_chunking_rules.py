@@ -95,7 +95,9 @@ class Policies(FixtureTexts):
     def test_grouping_target_counts_from_the_group_start(self):
         paragraphs = [(51, 130), (131, 270), (271, 431)]
         # 270 - 51 = 219 <= 220 joins the second paragraph; 431 - 51 = 380 does not.
+        # The bound is inclusive: at 219 the two still join, at 218 they do not.
         self.assertEqual(chunk_index.grouped_spans(paragraphs, 220), [(51, 270), (271, 431)])
+        self.assertEqual(chunk_index.grouped_spans(paragraphs, 219), [(51, 270), (271, 431)])
         self.assertEqual(chunk_index.grouped_spans(paragraphs, 218), paragraphs)
         self.assertEqual(chunk_index.grouped_spans([(0, 500)], 220), [(0, 500)])
 
