@@ -18,7 +18,7 @@ by id or path, and locate it in the source text: at its own offset when that
 is right, else by order, else as a unique occurrence, else modulo whitespace.
 A wrong offset is reported, never trusted; a chunk that is ambiguous or not
 found is counted and left out, and verdicts it could change are marked
-partial. Then the chunks are judged beside the lab's three policies: the
+partial. Then the chunks are judged beside the manifest's policies: the
 manifest's span checks, coverage (non-whitespace text no chunk holds, and text
 two chunks hold) and the context figures of the context command (how many
 neighbouring chunks bring a split qualifier back, and at what cost).
