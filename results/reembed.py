@@ -21,13 +21,12 @@ from pathlib import Path
 
 import chunk_index
 from lab_io.errors import IngestionError, line_span, quoted
+from lab_io.inert_json import inert_json_text
 from lab_io.strict_json import read_json_file
 from load_documents import SOURCE_FIELDS
 from results import validate
 
 DIFF_VERSION = 1
-# Characters str.splitlines() breaks on that json.dumps leaves raw with ensure_ascii=False.
-LINE_BREAK_ESCAPES = str.maketrans({"\u2028": "\\u2028", "\u2029": "\\u2029", "\x85": "\\u0085"})
 
 # The fields a document revision is computed from, besides the source_id that
 # names the document: a difference in any of them changes the revision.
@@ -383,16 +382,16 @@ def upsert_record(chunk: dict, index_id: str, config_fields: dict | None = None)
 def export_lines(index: dict) -> bytes:
     """Every chunk of ``index`` as JSON Lines (UTF-8), one upsert record per line, in index order.
 
-    ``json.dumps`` escapes every control character and ``\\n`` inside a value;
-    the Unicode line and paragraph separators (and NEL) are escaped too, since
-    readers that split on them (``str.splitlines``) would break a record.
+    ``json.dumps`` escapes every C0 control and ``\\n`` inside a value; every
+    other character that does not print is escaped too (``inert_json``): the
+    Unicode line and paragraph separators and NEL, which readers that split on
+    them (``str.splitlines``) would break a record at, the C1 controls and the
+    bidirectional overrides. The same bytes go to a file or to stdout.
     """
     config_fields = config_metadata(index["config"])
     lines = [
-        json.dumps(
-            upsert_record(chunk, index["index_id"], config_fields), ensure_ascii=False, separators=(",", ":")
-        ).translate(LINE_BREAK_ESCAPES)
+        json.dumps(upsert_record(chunk, index["index_id"], config_fields), ensure_ascii=False, separators=(",", ":"))
         + "\n"
         for chunk in index["chunks"]
     ]
-    return "".join(lines).encode("utf-8")
+    return inert_json_text("".join(lines)).encode("utf-8")
