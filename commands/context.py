@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-import chunk_index
 from commands.basics import EXIT_OK, manifest_to_build, report
 from commands.indexes import collector_skips_what_exists, manifest_indexes
 from commands.options import add_command, add_manifest_option
@@ -61,9 +60,7 @@ def run_context(args: argparse.Namespace) -> int:
         )
     indexes = manifest_indexes(manifest)
     with collector_skips_what_exists():
-        figures = [
-            context_windows.policy_context(name, indexes[name]["chunks"], checks) for name in chunk_index.POLICY_NAMES
-        ]
+        figures = [context_windows.policy_context(name, index["chunks"], checks) for name, index in indexes.items()]
     if args.json:
         document = {
             "context_version": 1,

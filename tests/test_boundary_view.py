@@ -108,7 +108,7 @@ class ShowPlainViewTest(LabTestCase):
     def test_all_policies_by_default_with_the_untrusted_text_as_text(self) -> None:
         completed = run_lab("show", env=PLAIN)
         self.assertEqual(completed.returncode, 0, completed.stderr)
-        for name in chunk_index.POLICY_NAMES:
+        for name in chunk_index.DEFAULT_POLICY_NAMES:
             with self.subTest(policy=name):
                 self.assertEqual(sum(line.startswith(f"═══ {name}: ") for line in completed.stdout.splitlines()), 1)
         self.assertEqual(completed.stdout.count(SPLIT_130), 2)
@@ -279,7 +279,7 @@ class ColourAndEscapesTest(LabTestCase):
     def test_hostile_source_in_colour_carries_only_the_labs_own_codes(self) -> None:
         manifest = load_manifest(hostile_manifest(self.folder))
         view = boundary_view.terminal_view(
-            manifest.sources, manifest.span_checks, chunk_index.POLICY_NAMES, colour=True
+            manifest.sources, manifest.span_checks, chunk_index.DEFAULT_POLICY_NAMES, colour=True
         )
         self.assertIn("\x1b[", view)
         for code in (*boundary_view.STYLES.values(), boundary_view.RESET):
@@ -437,14 +437,33 @@ class StorageGrowthTest(unittest.TestCase):
             lines = completed.stderr.splitlines()
             self.assertEqual(
                 lines[0].split(),
-                ["policy", "chunks", "mean", "chars", "index", "bytes", "x", "source", "pairs", "kept", "together"],
+                [
+                    "policy",
+                    "chunks",
+                    "mean",
+                    "chars",
+                    "largest",
+                    "index",
+                    "bytes",
+                    "x",
+                    "source",
+                    "pairs",
+                    "kept",
+                    "together",
+                ],
             )
-        expected = {"fixed-char": ("13", "0 of 1"), "paragraph": ("8", "0 of 1"), "heading-aware": ("7", "1 of 1")}
+        # The largest chunk: an 80-character slice; the longest paragraph, 160 characters
+        # ([271, 431) of aster-copy-v1); the instruction's group [51, 270), 219.
+        expected = {
+            "fixed-char": ("13", "80", "0 of 1"),
+            "paragraph": ("8", "160", "0 of 1"),
+            "heading-aware": ("7", "219", "1 of 1"),
+        }
         for line in lines[1:4]:
-            cells = line.split(maxsplit=5)
+            cells = line.split(maxsplit=6)
             with self.subTest(policy=cells[0]):
-                self.assertEqual((cells[1], cells[5]), expected[cells[0]])
-                self.assertTrue(cells[4].endswith("x"))
+                self.assertEqual((cells[1], cells[3], cells[6]), expected[cells[0]])
+                self.assertTrue(cells[5].endswith("x"))
 
 
 class SummaryPolicyLabelsTest(LabTestCase):

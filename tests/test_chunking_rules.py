@@ -110,7 +110,7 @@ class Policies(FixtureTexts):
         self.assertEqual(verdicts, {"fixed-char": (13, False), "paragraph": (8, False), "heading-aware": (7, True)})
 
     def test_no_chunk_crosses_a_heading_and_order_counts_per_document(self):
-        for name in chunk_index.POLICY_NAMES:
+        for name in chunk_index.DEFAULT_POLICY_NAMES:
             index = chunk_index.build_index(chunk_index.policy_config(name), tuple(self.sources.values()))
             for source_id, source in self.sources.items():
                 with self.subTest(policy=name, source=source_id):
@@ -161,7 +161,7 @@ class Identities(FixtureTexts):
 
     def test_line_numbers_match_counting_from_the_start(self):
         text = "# T\n\nab\ncd\n\n\nef\n"
-        for name in chunk_index.POLICY_NAMES:
+        for name in chunk_index.DEFAULT_POLICY_NAMES:
             config = chunk_index.policy_config(name)
             source = {**self.sources["aster-copy-v1"], "text": text}
             for chunk in chunk_index.build_index(config, [source])["chunks"]:

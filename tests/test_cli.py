@@ -23,7 +23,7 @@ class MainJob(LabTestCase):
         self.assertEqual(completed.stderr, "")
         self.assertEqual(output.read_bytes(), (ROOT / "expected-result.json").read_bytes())
         rows = completed.stdout.splitlines()
-        kept = [(row.split()[:2], row.split(maxsplit=5)[5]) for row in rows[1:4]]
+        kept = [(row.split()[:2], row.split(maxsplit=6)[6]) for row in rows[1:4]]
         self.assertEqual(
             kept, [(["fixed-char", "13"], "0 of 1"), (["paragraph", "8"], "0 of 1"), (["heading-aware", "7"], "1 of 1")]
         )

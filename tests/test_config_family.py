@@ -47,7 +47,7 @@ def call(argv: list[str]) -> tuple[int, str, str]:
 class Identity(LabTestCase):
     def test_the_same_text_under_two_grammars_gives_other_chunk_and_index_ids(self):
         sources = [loaded_source(SIMPLE_TEXT)]
-        for name in chunk_index.POLICY_NAMES:
+        for name in chunk_index.DEFAULT_POLICY_NAMES:
             with self.subTest(policy=name):
                 lesson = chunk_index.build_index(chunk_index.policy_config(name), sources)
                 blocks = chunk_index.build_index(chunk_index.policy_config(name, None, "blocks"), sources)

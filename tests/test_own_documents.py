@@ -166,7 +166,7 @@ class PinNewSourceTests(OwnDocumentsTestCase):
         old, new = self.read_json("first.json"), self.read_json("second.json")
         self.assertFalse(chunk_ids(old, "widget") & chunk_ids(new, "widget"))
         self.assertEqual(chunk_ids(old, "gadget"), chunk_ids(new, "gadget"))
-        for policy in chunk_index.POLICY_NAMES:
+        for policy in chunk_index.DEFAULT_POLICY_NAMES:
             self.assertNotEqual(old["indexes"][policy]["index_id"], new["indexes"][policy]["index_id"])
 
 
@@ -530,9 +530,9 @@ class ManyPairsTests(OwnDocumentsTestCase):
         self.set_span_checks(manifest, checks)
         result = span_checks.build_checked_result(load_manifest(manifest).sources, load_manifest(manifest).span_checks)
         validate.validate_result(copy.deepcopy(result))
-        for policy_position in range(len(chunk_index.POLICY_NAMES)):
+        for policy_position in range(len(chunk_index.DEFAULT_POLICY_NAMES)):
             for recount in (False, True):
-                with self.subTest(policy=chunk_index.POLICY_NAMES[policy_position], recount=recount):
+                with self.subTest(policy=chunk_index.DEFAULT_POLICY_NAMES[policy_position], recount=recount):
                     forged = copy.deepcopy(result)
                     comparison = forged["comparisons"][policy_position]
                     pair = comparison["pairs"][0]
@@ -761,14 +761,14 @@ class CurrentResultTests(OwnDocumentsTestCase):
         self.write_json("forged.json", forged)
         self.assert_validated(self.lab("validate", "forged.json"), "forged.json", self.folder / "forged.json")
         recorded = self.read_json("real.json")["indexes"]
-        pins = [f"--index-id={policy}={recorded[policy]['index_id']}" for policy in chunk_index.POLICY_NAMES]
+        pins = [f"--index-id={policy}={recorded[policy]['index_id']}" for policy in chunk_index.DEFAULT_POLICY_NAMES]
         validated = self.lab("validate", "real.json", *pins)
         self.assert_validated(
             validated, "real.json", self.folder / "real.json", recorded=("fixed-char", "paragraph", "heading-aware")
         )
         refused = self.lab("validate", "forged.json", *pins)
         self.assert_one_line_refusal(refused, "index_id_mismatch")
-        for policy in chunk_index.POLICY_NAMES:
+        for policy in chunk_index.DEFAULT_POLICY_NAMES:
             self.assertIn(f"{policy}: saved index_id {forged['indexes'][policy]['index_id'][:12]}…", refused.stderr)
         stale = self.lab("validate", "forged.json", "--manifest", "manifest.json")
         self.assert_one_line_refusal(stale, "stale_result")

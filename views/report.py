@@ -7,9 +7,7 @@ after ``visible``). It reads no files and writes none: the commands do the I/O.
 from __future__ import annotations
 
 import html
-import json
 
-import chunk_index
 from lab_io.errors import counted
 from views.pictures import (
     Edge,
@@ -19,6 +17,7 @@ from views.pictures import (
     Split,
     check_legend,
     chunk_caption,
+    config_caption,
     gap_caption,
     judged_document_views,
     judged_summary_lines,
@@ -123,7 +122,7 @@ def html_policy(view: PolicyView, windows: dict[tuple[str, int], tuple[str, ...]
     parts = [
         f'<section class="policy" id="policy-{escaped(view.name)}">',
         f"<h2>{escaped(view.name)}</h2>",
-        f'<p class="growth"><code>{escaped(json.dumps(view.config))}</code></p>',
+        f'<p class="growth"><code>{escaped(config_caption(view.config))}</code></p>',
         f'<p class="growth">{escaped(growth_sentence(view.growth))}</p>',
     ]
     for document in view.documents:
@@ -153,7 +152,7 @@ def split_windows(result: dict, checks: tuple) -> dict[str, list]:
 
     return {
         name: context_windows.recovering_windows(result["indexes"][name]["chunks"], checks)
-        for name in chunk_index.POLICY_NAMES
+        for name in result["indexes"]
     }
 
 
@@ -174,7 +173,7 @@ def checks_table(checks: tuple, windows: dict[str, list]) -> str:
     """Every span check, scanned (``scan:`` names) or declared, with each policy's verdict and recovering window."""
     if not checks:
         return '<p class="note">No span checks: declare some, or run <code>run.py scan --add-checks</code>.</p>'
-    rows = [("span check", "origin", "source", *chunk_index.POLICY_NAMES)]
+    rows = [("span check", "origin", "source", *windows)]
     for position, check in enumerate(checks):
         origin = "scanned" if check.name.startswith("scan:") else "declared"
         rows.append(
@@ -182,7 +181,7 @@ def checks_table(checks: tuple, windows: dict[str, list]) -> str:
                 visible(check.name),
                 origin,
                 visible(check.source_id),
-                *(window_cell(windows[name][position]) for name in chunk_index.POLICY_NAMES),
+                *(window_cell(policy_windows[position]) for policy_windows in windows.values()),
             )
         )
     header = "".join(f"<th>{escaped(cell)}</th>" for cell in rows[0])
@@ -224,7 +223,7 @@ def html_page(title: str, extra_css: str, body: list[str]) -> str:
 
 def html_report(result: dict, checks: tuple) -> str:
     """The whole report as one self-contained page: no script, no external reference, all text escaped."""
-    views = [policy_view(name, result["indexes"][name], checks) for name in chunk_index.POLICY_NAMES]
+    views = [policy_view(name, index, checks) for name, index in result["indexes"].items()]
     windows = split_windows(result, checks)
     legend = "".join(f"<li>{escaped(line)}</li>" for line in check_legend(checks))
     return html_page(
