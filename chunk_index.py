@@ -561,15 +561,21 @@ def chunk_records(config: dict, document: dict, section_cache: dict | None = Non
     return layout_chunk_records(config, layout, pairs_by_source(config).get(document["source_id"], ()))
 
 
+def chunk_id_hasher(config_json: str):
+    """A SHA-256 that has taken every chunk id's opening, ``{"config":<config>,``, to be copied per chunk."""
+    # Keys in canonical (sorted) order; "config" and "chunk_id" sort before them all.
+    return hashlib.sha256(('{"config":' + config_json + ",").encode("utf-8"))
+
+
 def layout_chunk_records(
-    config: dict, layout: DocumentLayout, pairs: list[dict] = (), config_json: str | None = None
+    config: dict, layout: DocumentLayout, pairs: list[dict] = (), id_hasher=None
 ) -> tuple[list[dict], bytes]:
     """Every chunk record of one laid-out document, and their canonical JSON joined by commas.
 
     ``pairs`` are the document's pairs of a pair-aware ``config`` (``pairs_by_source``);
-    ``config_json``, ``canonical_json(config)`` when the caller has it (a
-    pair-aware config holding thousands of pairs is encoded once per build,
-    not once per document).
+    ``id_hasher``, ``chunk_id_hasher(canonical_json(config))`` when the caller
+    has it: a pair-aware config holding thousands of pairs is then encoded and
+    hashed once per build, not once per document.
 
     Each chunk's payload is serialised once, here, in the exact text
     ``canonical_json`` gives it; that one text yields the chunk id and, joined,
@@ -583,9 +589,8 @@ def layout_chunk_records(
     version = document["version"]
     revision = document["document_revision"]
     revision_field, version_field = layout.chunk_fields
-    # Keys in canonical (sorted) order; "config" and "chunk_id" sort before them all.
-    config_json = canonical_json(config) if config_json is None else config_json
-    id_hasher = hashlib.sha256(('{"config":' + config_json + ",").encode("utf-8"))
+    if id_hasher is None:
+        id_hasher = chunk_id_hasher(canonical_json(config))
     records: list[dict] = []
     # The records' canonical JSON, comma-separated, as pieces joined once at the end:
     # ``{"chunk_id":"<id>",`` then the payload, the comma opening every record but the first.
@@ -694,6 +699,7 @@ def build_policy_indexes(
     documents = [document_record(source) for source in sorted(sources, key=lambda source: source["source_id"])]
     hashers = {name: hashlib.sha256(b'{"chunks":[') for name in configs}
     config_texts = {name: canonical_json(config) for name, config in configs.items()}
+    id_hashers = {name: chunk_id_hasher(text) for name, text in config_texts.items()}
     config_pairs_by_source = {name: pairs_by_source(config) for name, config in configs.items()}
     chunks: dict[str, list[dict]] = {name: [] for name in configs}
     # The build makes no reference cycles, yet each pass of the cyclic
@@ -710,7 +716,7 @@ def build_policy_indexes(
                 if grammar not in layouts:
                     layouts[grammar] = DocumentLayout(document, grammar, section_cache)
                 pairs = config_pairs_by_source[name].get(document["source_id"], ())
-                records, records_json = layout_chunk_records(config, layouts[grammar], pairs, config_texts[name])
+                records, records_json = layout_chunk_records(config, layouts[grammar], pairs, id_hashers[name])
                 if records and chunks[name]:
                     hashers[name].update(b",")
                 hashers[name].update(records_json)

@@ -7,7 +7,6 @@ applied by hand to the small text below, never from reading the lab's output bac
 from __future__ import annotations
 
 import copy
-import hashlib
 import json
 
 import chunk_index
@@ -44,6 +43,41 @@ def spans(index: dict) -> list[tuple[int, int]]:
 def pair_aware(target: int, checks: list[SpanCheck], text: str = GUIDE) -> dict:
     config = chunk_index.policy_config("pair-aware", target, "lesson", chunk_index.config_pairs(checks))
     return chunk_index.build_index(config, [loaded_source(text)])
+
+
+def page_manifest(checks: list[dict], policies: dict | None = None) -> dict:
+    """A lesson-grammar manifest pinning ``docs/page.md`` (``GUIDE``) with ``checks``."""
+    # loaded_source's fields name docs/page.md; the manifest pins them without the text.
+    source = {key: value for key, value in loaded_source(GUIDE).items() if key != "text"}
+    manifest = {
+        "sources": [source],
+        "span_checks": checks,
+    }
+    if policies is not None:
+        manifest["policies"] = policies
+    return manifest
+
+
+FAR = {
+    "name": "far",
+    "source_id": "page",
+    "instruction": {"quote": "Call open(path)"},
+    "qualifier": {"quote": "It refuses a missing path."},
+}
+NEAR = {
+    "name": "near",
+    "source_id": "page",
+    "instruction": {"quote": "Some middle"},
+    "qualifier": {"quote": "Tail words."},
+}
+
+
+class PageTestCase(LabTestCase):
+    def pinned_page(self, checks: list[dict], policies: dict, name: str = "manifest.json"):
+        """``GUIDE`` as ``docs/page.md`` in the test's folder, and a manifest ``name`` pinning it; its path."""
+        (self.folder / "docs").mkdir(exist_ok=True)
+        (self.folder / "docs" / "page.md").write_text(GUIDE, encoding="utf-8")
+        return self.write_json(name, page_manifest(checks, policies))
 
 
 class Joins(LabTestCase):
@@ -94,7 +128,7 @@ class Joins(LabTestCase):
         self.assertEqual(chunk_index.joined_spans([(0, 10), (11, 20), (21, 40)], [(10, 25)]), [(0, 10), (11, 40)])
 
 
-class Cap(LabTestCase):
+class Cap(PageTestCase):
     def test_a_pair_farther_apart_than_four_targets_stays_split_and_is_listed(self):
         pair = [check("p", INSTRUCTION, QUALIFIER)]
         # 76 characters apart: at 19 the cap is 76 (not farther apart), at 18 it is 72.
@@ -107,8 +141,6 @@ class Cap(LabTestCase):
 
     def test_the_summary_lists_each_pair_left_split_with_why(self):
         folder = self.folder
-        (folder / "docs").mkdir()
-        (folder / "docs" / "page.md").write_text(GUIDE, encoding="utf-8")
         checks = [
             {
                 "name": "far",
@@ -123,7 +155,7 @@ class Cap(LabTestCase):
                 "qualifier": {"quote": "Unrelated text."},
             },
         ]
-        manifest = self.write_json("manifest.json", page_manifest(checks, {"heading-aware": 18, "pair-aware": 18}))
+        manifest = self.pinned_page(checks, {"heading-aware": 18, "pair-aware": 18})
         completed = run_lab("--manifest", str(manifest), "--output", str(folder / "result.json"))
         self.assertEqual(completed.returncode, 0, completed.stderr)
         lines = completed.stdout.splitlines()
@@ -135,41 +167,6 @@ class Cap(LabTestCase):
         )
         self.assertIn("  far: over the cap: 75 chars apart, cap 72 (4 x 18)", lines)
         self.assertIn("  across: across headings: a heading lies between its spans", lines)
-
-
-def page_manifest(checks: list[dict], policies: dict | None = None) -> dict:
-    """A lesson-grammar manifest pinning ``docs/page.md`` (``GUIDE``) with ``checks``."""
-    manifest = {
-        "sources": [
-            {
-                "source_id": "page",
-                "path": "docs/page.md",
-                "title": "page",
-                "sha256": hashlib.sha256(GUIDE.encode("utf-8")).hexdigest(),
-                "version": "1.0",
-                "url": "local:docs/page.md",
-                "fact_status": "test text",
-            }
-        ],
-        "span_checks": checks,
-    }
-    if policies is not None:
-        manifest["policies"] = policies
-    return manifest
-
-
-FAR = {
-    "name": "far",
-    "source_id": "page",
-    "instruction": {"quote": "Call open(path)"},
-    "qualifier": {"quote": "It refuses a missing path."},
-}
-NEAR = {
-    "name": "near",
-    "source_id": "page",
-    "instruction": {"quote": "Some middle"},
-    "qualifier": {"quote": "Tail words."},
-}
 
 
 class Identity(LabTestCase):
@@ -210,12 +207,10 @@ class Identity(LabTestCase):
                 self.assertIsNone(chunk_index.family_config(config))
 
 
-class Validation(LabTestCase):
+class Validation(PageTestCase):
     def setUp(self):
         super().setUp()
-        (self.folder / "docs").mkdir()
-        (self.folder / "docs" / "page.md").write_text(GUIDE, encoding="utf-8")
-        self.manifest = self.write_json("manifest.json", page_manifest([FAR, NEAR], {"pair-aware": 30}))
+        self.manifest = self.pinned_page([FAR, NEAR], {"pair-aware": 30})
         self.result_path = self.folder / "result.json"
         completed = run_lab("--manifest", str(self.manifest), "--output", str(self.result_path))
         self.assertEqual(completed.returncode, 0, completed.stderr)
@@ -272,7 +267,7 @@ class Validation(LabTestCase):
             "instruction": {"quote": "Tail words."},
             "qualifier": {"quote": "Unrelated text."},
         }
-        newer = self.write_json("newer.json", page_manifest([FAR, NEAR, across], {"pair-aware": 30}))
+        newer = self.pinned_page([FAR, NEAR, across], {"pair-aware": 30}, "newer.json")
         completed = run_lab("validate", str(self.result_path), "--manifest", str(newer))
         self.assert_one_line_refusal(completed, "stale_configs")
         self.assertIn(
@@ -280,7 +275,7 @@ class Validation(LabTestCase):
         )
 
     def test_diff_says_which_chunks_a_new_pair_re_cut(self):
-        older = self.write_json("older.json", page_manifest([FAR], {"pair-aware": 30}))
+        older = self.pinned_page([FAR], {"pair-aware": 30}, "older.json")
         old_path = self.folder / "old.json"
         self.assertEqual(run_lab("--manifest", str(older), "--output", str(old_path)).returncode, 0)
         completed = run_lab("diff", str(old_path), str(self.result_path), "--policy", "pair-aware", "--json")
@@ -295,12 +290,10 @@ class Validation(LabTestCase):
         self.assertEqual(policy["embeddings_to_compute"], 1)
 
 
-class CarriedCaveats(LabTestCase):
+class CarriedCaveats(PageTestCase):
     def setUp(self):
         super().setUp()
-        (self.folder / "docs").mkdir()
-        (self.folder / "docs" / "page.md").write_text(GUIDE, encoding="utf-8")
-        self.manifest = self.write_json("manifest.json", page_manifest([FAR, NEAR], {"heading-aware": 30}))
+        self.manifest = self.pinned_page([FAR, NEAR], {"heading-aware": 30})
         self.result_path = self.folder / "result.json"
         self.assertEqual(run_lab("--manifest", str(self.manifest), "--output", str(self.result_path)).returncode, 0)
 
@@ -379,7 +372,7 @@ class CarriedCaveats(LabTestCase):
         self.assertEqual(carried[0][0]["text"], "It refuses a missing path.")
 
 
-class Commands(LabTestCase):
+class Commands(PageTestCase):
     def test_show_refuses_a_policy_the_manifest_does_not_build(self):
         completed = run_lab("show", "--policy", "pair-aware")
         self.assert_one_line_refusal(completed, "policy_not_built", 2)
@@ -387,16 +380,12 @@ class Commands(LabTestCase):
     def test_a_bad_pair_aware_size_is_refused_while_loading(self):
         for size in (0, True, 220.0):
             with self.subTest(size=size):
-                (self.folder / "docs").mkdir(exist_ok=True)
-                (self.folder / "docs" / "page.md").write_text(GUIDE, encoding="utf-8")
-                manifest = self.write_json("manifest.json", page_manifest([FAR], {"pair-aware": size}))
+                manifest = self.pinned_page([FAR], {"pair-aware": size})
                 completed = run_lab("--manifest", str(manifest), "--output", str(self.folder / "r.json"))
                 self.assert_one_line_refusal(completed, "policy_size")
 
     def test_sweep_cuts_pair_aware_as_a_build_does(self):
-        (self.folder / "docs").mkdir()
-        (self.folder / "docs" / "page.md").write_text(GUIDE, encoding="utf-8")
-        manifest = self.write_json("manifest.json", page_manifest([FAR, NEAR], {"pair-aware": 30}))
+        manifest = self.pinned_page([FAR, NEAR], {"pair-aware": 30})
         completed = run_lab("sweep", "--manifest", str(manifest), "--sizes", "18", "30", "--json")
         self.assertEqual(completed.returncode, 0, completed.stderr)
         rows = {row["size"]: row["pair-aware"] for row in json.loads(completed.stdout)["rows"]}
