@@ -7,6 +7,7 @@ from pathlib import Path
 
 from commands.basics import EXIT_OK, manifest_to_build, report
 from commands.options import add_command, add_manifest_option
+from lab_io.inert_json import inert_json_text
 from lab_io.outputs import checked_report, destination, emit, write_outputs
 from load_documents import load_manifest
 
@@ -74,7 +75,7 @@ def run_judge(args: argparse.Namespace) -> int:
         page = boundary_view.judge_html_report(manifest.sources, manifest.span_checks, judgement)
         write_outputs([(html_path, page.encode("utf-8"))])
     if args.json:
-        emit(judge.judgement_json_text(judgement).encode("utf-8"), None)
+        emit(inert_json_text(judge.judgement_json_text(judgement)).encode("utf-8"), None)
     else:
         report(judge.judgement_text(judgement))
     if html_path is not None:

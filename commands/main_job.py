@@ -79,7 +79,10 @@ def run_build(args) -> int:
         # The result and the report land together or not at all.
         write_outputs(files)
         if output is None:
-            emit(result_pieces, None)
+            # On stdout, a character that does not print is its \u escape: the same values, inert on a terminal.
+            from lab_io.inert_json import inert_json_pieces
+
+            emit(inert_json_pieces(result_pieces), None)
     names = tuple(check.name for check in manifest.span_checks)
     lines = [
         summary.summary_table(result, names, index_sizes, section_cache),

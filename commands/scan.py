@@ -12,6 +12,7 @@ from commands.options import add_command, add_manifest_option
 from lab_io import outputs
 from lab_io.errors import UsageError, counted
 from lab_io.indented_json import saved_json_bytes
+from lab_io.inert_json import printed_json_bytes
 from lab_io.outputs import checked_output, destination, emit
 from load_documents import load_manifest
 
@@ -76,7 +77,7 @@ def run_scan(args: argparse.Namespace) -> int:
     with collector_skips_what_exists():
         findings = caveat_report.scan_report(manifest, indexes, manifest.grammar, found)
     if args.json:
-        emit(saved_json_bytes(findings), None)
+        emit(printed_json_bytes(findings), None)
     else:
         report(caveat_report.scan_table(findings))
     if args.add_checks:

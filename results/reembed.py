@@ -23,14 +23,13 @@ from pathlib import Path
 import chunk_index
 from checks import span_checks
 from lab_io.errors import IngestionError, counted, line_span, quoted
+from lab_io.inert_json import inert_json_text
 from lab_io.strict_json import read_json_file
 from load_documents import SOURCE_FIELDS
 from results import validate
 
 # 2: each compared pair also says which chunks were re-cut and, between pair-aware indexes, which pairs changed.
 DIFF_VERSION = 2
-# Characters str.splitlines() breaks on that json.dumps leaves raw with ensure_ascii=False.
-LINE_BREAK_ESCAPES = str.maketrans({"\u2028": "\\u2028", "\u2029": "\\u2029", "\x85": "\\u0085"})
 
 # The fields a document revision is computed from, besides the source_id that
 # names the document: a difference in any of them changes the revision.
@@ -456,11 +455,13 @@ def upsert_record(chunk: dict, index_id: str, config_fields: dict | None = None)
 def json_line(record: dict) -> str:
     """One upsert record as a JSON line.
 
-    ``json.dumps`` escapes every control character and ``\\n`` inside a value;
-    the Unicode line and paragraph separators (and NEL) are escaped too, since
-    readers that split on them (``str.splitlines``) would break a record.
+    ``json.dumps`` escapes every C0 control and ``\\n`` inside a value; every
+    other character that does not print is escaped too (``inert_json``): the
+    Unicode line and paragraph separators and NEL, which readers that split on
+    them (``str.splitlines``) would break a record at, the C1 controls and the
+    bidirectional overrides. The same bytes go to a file or to stdout.
     """
-    return json.dumps(record, ensure_ascii=False, separators=(",", ":")).translate(LINE_BREAK_ESCAPES) + "\n"
+    return inert_json_text(json.dumps(record, ensure_ascii=False, separators=(",", ":"))) + "\n"
 
 
 def export_lines(index: dict, carried: dict[int, list[dict]] | None = None) -> bytes:
