@@ -49,7 +49,7 @@ def manifest_origin(value: str | None) -> str:
 
 
 def run_build(args) -> int:
-    """The main job: load, build the three indexes, compare every span check, write the result.
+    """The main job: load, build the manifest's indexes, compare every span check, write the result.
 
     ``args`` holds ``manifest``, ``output`` and ``html``: from ``main_job_arguments``
     or, for any other spelling of the main job's command line, from the parser.
@@ -61,10 +61,14 @@ def run_build(args) -> int:
     inputs = (manifest_path, *manifest.source_paths())
     output = checked_output(args.output, inputs)
     html_path = None if args.html is None else checked_report(args.html, output, inputs)
-    configs = chunk_index.manifest_configs(manifest.grammar, manifest.policy_sizes)
+    configs = chunk_index.manifest_policy_configs(manifest)
     source_bytes = sum(len(source["text"].encode("utf-8")) for source in manifest.sources)
+    # The summary says where each pair lies for pair-aware: the build's sections are kept for it.
+    section_cache = {} if chunk_index.PAIR_AWARE in configs else None
     with Progress("building indexes", len(manifest.sources), source_bytes) as progress:
-        result = span_checks.build_checked_result(manifest.sources, manifest.span_checks, configs, progress.advance)
+        result = span_checks.build_checked_result(
+            manifest.sources, manifest.span_checks, configs, progress.advance, section_cache
+        )
         # The result is streamed as it is laid out, never held whole as bytes; each
         # index's saved size is recorded on the way, rather than saving it again.
         index_sizes: dict[str, int] = {}
@@ -75,10 +79,13 @@ def run_build(args) -> int:
         # The result and the report land together or not at all.
         write_outputs(files)
         if output is None:
-            emit(result_pieces, None)
+            # On stdout, a character that does not print is its \u escape: the same values, inert on a terminal.
+            from lab_io.inert_json import inert_json_pieces
+
+            emit(inert_json_pieces(result_pieces), None)
     names = tuple(check.name for check in manifest.span_checks)
     lines = [
-        summary.summary_table(result, names, index_sizes),
+        summary.summary_table(result, names, index_sizes, section_cache),
         manifest_origin(args.manifest),
         f"wrote {destination(output)}",
     ]

@@ -30,7 +30,11 @@ def register(commands: argparse._SubParsersAction) -> None:
         SHOW_DESCRIPTION,
         "python run.py show --policy heading-aware | less -R",
     )
-    show.add_argument("--policy", choices=chunk_index.POLICY_NAMES, help="show only this policy (default: all three)")
+    show.add_argument(
+        "--policy",
+        choices=chunk_index.POLICY_NAMES,
+        help="show only this policy (default: every policy the manifest builds; pair-aware only when it sets its size)",
+    )
     add_manifest_option(show)
     add_show_filters(show)
     show.set_defaults(handler=run_show)
@@ -64,9 +68,15 @@ def run_show(args: argparse.Namespace) -> int:
     from views import boundary_view
 
     manifest = load_manifest(manifest_to_build(args.manifest))
-    policies = chunk_index.POLICY_NAMES if args.policy is None else (args.policy,)
+    configs = chunk_index.manifest_policy_configs(manifest)
+    if args.policy is not None and args.policy not in configs:
+        raise UsageError(
+            "policy_not_built",
+            "--policy",
+            f'the manifest builds no {args.policy} index; set its size in "policies", e.g. "{args.policy}": 800',
+        )
+    policies = tuple(configs) if args.policy is None else (args.policy,)
     colour = boundary_view.colour_wanted(sys.stdout, os.environ)
-    configs = chunk_index.manifest_configs(manifest.grammar, manifest.policy_sizes)
     narrowing = show_narrowing(args, manifest)
     judgement = None
     if getattr(args, "show_chunks", None) is not None:

@@ -346,7 +346,7 @@ def judge_chunks(
     require_bounded_overlap(judged, printable(str(chunks_path)))
     label = name if name is not None else chunks_path.name
     missing = unlocated_counts(locations)
-    configs = chunk_index.manifest_configs(grammar, manifest.policy_sizes)
+    configs = chunk_index.manifest_policy_configs(manifest)
     indexes = chunk_index.build_indexes(manifest.sources, configs)
     rows = [
         index_row(policy, "lab", index["chunks"], manifest.sources, manifest.span_checks, {})

@@ -429,8 +429,9 @@ def checked_output(value: str, protected: tuple[Path, ...], stdout_allowed: bool
     device or pipe, a write-protected file (its protection would be defeated
     by the rename), one of ``protected`` (the inputs), a file the lab ships
     (``lab_file_problem``: ``--output run.py`` would replace the lab,
-    ``--html README.md`` its guide), and a path the lab cannot even look at
-    (no permission, a link loop).
+    ``--html README.md`` its guide), and a path whose state cannot be read.
+    A link loop is a link (``output_is_link``), or a missing folder when it
+    stands for the folder.
     """
     if value == "-":
         return None

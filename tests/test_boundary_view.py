@@ -110,7 +110,7 @@ class ShowPlainViewTest(LabTestCase):
     def test_all_policies_by_default_with_the_untrusted_text_as_text(self) -> None:
         completed = run_lab("show", env=PLAIN)
         self.assertEqual(completed.returncode, 0, completed.stderr)
-        for name in chunk_index.POLICY_NAMES:
+        for name in chunk_index.DEFAULT_POLICY_NAMES:
             with self.subTest(policy=name):
                 self.assertEqual(sum(line.startswith(f"═══ {name}: ") for line in completed.stdout.splitlines()), 1)
         self.assertEqual(completed.stdout.count(SPLIT_130), 2)
@@ -281,7 +281,7 @@ class ColourAndEscapesTest(LabTestCase):
     def test_hostile_source_in_colour_carries_only_the_labs_own_codes(self) -> None:
         manifest = load_manifest(hostile_manifest(self.folder))
         view = boundary_view.terminal_view(
-            manifest.sources, manifest.span_checks, chunk_index.POLICY_NAMES, colour=True
+            manifest.sources, manifest.span_checks, chunk_index.DEFAULT_POLICY_NAMES, colour=True
         )
         self.assertIn("\x1b[", view)
         for code in (*boundary_view.STYLES.values(), boundary_view.RESET):
@@ -395,7 +395,7 @@ class HtmlReportTest(LabTestCase):
         # aster-copy-v1 holds the pair and gets a page view; aster-copy-v2 holds none and is one row.
         self.assertEqual(len(parser.page_tables), 1)
         header, *rows = parser.page_tables[0]
-        self.assertEqual(header, ["line", *chunk_index.POLICY_NAMES, "text"])
+        self.assertEqual(header, ["line", *chunk_index.DEFAULT_POLICY_NAMES, "text"])
         self.assertEqual(len(rows), V1_TEXT.count("\n"))
         # The counts follow from the rules: fixed-char slices each section's body every 80 characters and
         # paragraph takes v1's five paragraphs (lines 5, 7, 9, 13, 17); heading-aware groups lines 5 and 7
@@ -408,7 +408,7 @@ class HtmlReportTest(LabTestCase):
             if V1_TEXT[slice_start : min(slice_start + 80, end)].strip()
         )
         expected = {"fixed-char": fixed, "paragraph": 5, "heading-aware": 4}
-        for column, name in enumerate(chunk_index.POLICY_NAMES, start=1):
+        for column, name in enumerate(chunk_index.DEFAULT_POLICY_NAMES, start=1):
             with self.subTest(policy=name):
                 orders = [int(order) for row in rows for order in row[column].split()]
                 self.assertEqual(orders, list(range(expected[name])))
@@ -517,14 +517,33 @@ class StorageGrowthTest(unittest.TestCase):
             lines = completed.stderr.splitlines()
             self.assertEqual(
                 lines[0].split(),
-                ["policy", "chunks", "mean", "chars", "index", "bytes", "x", "source", "pairs", "kept", "together"],
+                [
+                    "policy",
+                    "chunks",
+                    "mean",
+                    "chars",
+                    "largest",
+                    "index",
+                    "bytes",
+                    "x",
+                    "source",
+                    "pairs",
+                    "kept",
+                    "together",
+                ],
             )
-        expected = {"fixed-char": ("13", "0 of 1"), "paragraph": ("8", "0 of 1"), "heading-aware": ("7", "1 of 1")}
+        # The largest chunk: an 80-character slice; the longest paragraph, 160 characters
+        # ([271, 431) of aster-copy-v1); the instruction's group [51, 270), 219.
+        expected = {
+            "fixed-char": ("13", "80", "0 of 1"),
+            "paragraph": ("8", "160", "0 of 1"),
+            "heading-aware": ("7", "219", "1 of 1"),
+        }
         for line in lines[1:4]:
-            cells = line.split(maxsplit=5)
+            cells = line.split(maxsplit=6)
             with self.subTest(policy=cells[0]):
-                self.assertEqual((cells[1], cells[5]), expected[cells[0]])
-                self.assertTrue(cells[4].endswith("x"))
+                self.assertEqual((cells[1], cells[3], cells[6]), expected[cells[0]])
+                self.assertTrue(cells[5].endswith("x"))
 
 
 class SummaryPolicyLabelsTest(LabTestCase):
@@ -701,9 +720,9 @@ class BoundaryKindsTest(unittest.TestCase):
         source = tiny_source(self.TEXT)
         check = SpanCheck("pair", "tiny", Span(5, 18, "Call a() now."), Span(29, 44, "It never works."))
         paragraph = chunk_index.build_index(chunk_index.policy_config("paragraph"), (source,))
-        result = {"indexes": {"paragraph": paragraph, "pair-aware": paragraph}}
+        result = {"indexes": {"paragraph": paragraph, "someone-elses": paragraph}}
         columns = pair_verdicts.policy_columns(result, (check,))
-        self.assertEqual([(column.key, column.name) for column in columns], [("p0", "paragraph"), ("p1", "pair-aware")])
+        self.assertEqual([(column.key, column.name) for column in columns], [("p0", "paragraph"), ("p1", "someone-elses")])
         row = pair_verdicts.pair_rows((source,), (check,), columns)[0]
         self.assertEqual([b.kind for b in row.verdicts[1].boundaries], ["chunk boundary", "chunk boundary"])
 

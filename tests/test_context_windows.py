@@ -16,7 +16,7 @@ from unittest import mock
 
 import chunk_index
 from checks import context_windows, span_checks
-from load_documents import Span, SpanCheck, load_manifest
+from load_documents import Span, SpanCheck, load_manifest, located_span
 from tests.support import MANIFEST, LabTestCase
 from tests.test_caveat_scan import main_quietly
 from views import boundary_view
@@ -149,10 +149,15 @@ class WhitespaceGapTest(LabTestCase):
     def windows(self, chunks: list[dict], span_check: SpanCheck, section_of=in_section_a) -> dict:
         return context_windows.policy_context("p", chunks, (span_check,), section_of)["windows"][0]
 
-    def test_the_page_offsets(self) -> None:
-        self.assertEqual(PAGE[0:10], "Call save.")
-        self.assertEqual(PAGE[11:39], "It refuses an existing path.")
-        self.assertEqual(PAGE[21], " ")
+    def test_the_loader_finds_the_pages_quotes_at_the_hand_counted_offsets(self) -> None:
+        # "Call save." is 10 characters, then one space; the qualifier's 28 characters end the page.
+        for quote, span in (
+            ("Call save.", (0, 10)),
+            ("It refuses an existing path.", (11, 39)),
+            ("refuses an", (14, 24)),
+        ):
+            with self.subTest(quote=quote):
+                self.assertEqual(located_span(quote, PAGE, "s", "check"), Span(*span, quote))
 
     def test_a_one_space_gap_where_a_splitter_cut_is_recovered(self) -> None:
         # Chunk 0 [0, 21) ends with "refuses", chunk 1 [22, 39) starts with "an": only the space is in neither.

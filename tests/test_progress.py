@@ -17,6 +17,23 @@ class FakeTerminal(io.StringIO):
         return True
 
 
+class StreamWithoutIsatty:
+    """A text stream that cannot say whether it is a terminal; it keeps what is written to it."""
+
+    def __init__(self) -> None:
+        self.written: list[str] = []
+
+    def write(self, text: str) -> int:
+        self.written.append(text)
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def getvalue(self) -> str:
+        return "".join(self.written)
+
+
 class FakeClock:
     def __init__(self) -> None:
         self.now = 100.0
@@ -80,15 +97,14 @@ class ProgressLineTest(unittest.TestCase):
             ("pipe", io.StringIO(), {}),
             ("CI", FakeTerminal(), {"CI": "true"}),
             ("dumb terminal", FakeTerminal(), {"TERM": "dumb"}),
-            ("no isatty", object(), {}),
+            ("no isatty", StreamWithoutIsatty(), {}),
         ):
             with self.subTest(name):
                 line, clock = started(stream, environ=environ)
                 clock.now += 10
                 line.advance(4, 4_000_000)
                 line.close()
-                if isinstance(stream, io.StringIO):
-                    self.assertEqual(stream.getvalue(), "")
+                self.assertEqual(stream.getvalue(), "")
 
     def test_writing_passes_pieces_through_and_counts_megabytes(self) -> None:
         terminal = FakeTerminal()
@@ -148,8 +164,7 @@ class ProgressInCommandsTest(LabTestCase):
             self.assertEqual(completed.returncode, 0)
             self.assertEqual(completed.stderr, "")
             validated = run_lab("validate", str(output))
-        self.assertEqual(validated.returncode, 0)
-        self.assertEqual(validated.stderr, "")
+        self.assert_validated(validated, str(output), output)
 
 
 if __name__ == "__main__":

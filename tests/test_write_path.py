@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import errno
 import io
-import json
 import os
 import signal
 import subprocess
@@ -29,6 +28,31 @@ REFERENCE = ROOT / "expected-result.json"
 def staged_leftovers(folder: Path) -> list[str]:
     """Names of staged files (``.NAME.XXXXXXXX.tmp``) left in ``folder``."""
     return sorted(path.name for path in folder.iterdir() if path.name.startswith(".") and path.name.endswith(".tmp"))
+
+
+class StreamWithoutDescriptor:
+    """A text stream with no file descriptor whose buffer's writes return ``results`` in turn (see ``mock``)."""
+
+    def __init__(self, results: list) -> None:
+        self.buffer = mock.Mock()
+        self.buffer.write.side_effect = results
+        self.closed = False
+
+    def fileno(self) -> int:
+        raise io.UnsupportedOperation("fileno")
+
+    def flush(self) -> None:
+        pass
+
+
+class ClosedPipe(io.RawIOBase):
+    """A pipe whose reader has gone: every write is ``EPIPE``."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data) -> int:
+        raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
 
 
 class StreamedFiles(LabTestCase):
@@ -76,7 +100,9 @@ class StreamedFiles(LabTestCase):
         with mock.patch.object(outputs.os, "write", side_effect=one_byte_at_a_time):
             self.assertEqual(outputs.write_atomically(target, b"abcdef"), 6)
         self.assertEqual(target.read_bytes(), b"abcdef")
-        with mock.patch.object(outputs.os, "write", return_value=0), self.assertRaises(UsageError) as caught:
+        # A write that takes nothing is a full disk at once; were it tried again, the test would fail, not hang.
+        stuck = [0, AssertionError("a write that took nothing was tried again")]
+        with mock.patch.object(outputs.os, "write", side_effect=stuck), self.assertRaises(UsageError) as caught:
             outputs.emit(b"never\n", target)
         self.assertEqual(caught.exception.code, "output_unwritable")
         self.assertEqual(caught.exception.where, str(target))
@@ -212,9 +238,46 @@ class Stdout(LabTestCase):
     def test_the_table_after_a_written_file_fails_as_one_line_too(self):
         output = self.folder / "result.json"
         completed = run_lab("--output", str(output), stdout_capacity=10)
-        self.assertEqual(completed.returncode, 2)
-        self.assertEqual(len(completed.stderr.splitlines()), 1, completed.stderr)
-        self.assertIn("output_unwritable: stdout:", completed.stderr)
+        self.assertEqual(
+            (completed.returncode, completed.stdout, completed.stderr),
+            (
+                2,
+                "policy    ",
+                f"error: output_unwritable: stdout: {os.strerror(errno.ENOSPC)} after 10 bytes; "
+                "the output is incomplete\n",
+            ),
+        )
+
+    def test_a_stream_write_that_takes_nothing_is_a_full_stdout_not_a_loop(self):
+        # A stream without a descriptor (as a test's capture) is written through its buffer.
+        stream = StreamWithoutDescriptor([0, AssertionError("a write that took nothing was tried again")])
+        with mock.patch.object(sys, "stdout", stream), self.assertRaises(UsageError) as caught:
+            outputs.write_stdout(b"never\n")
+        self.assertEqual(
+            (caught.exception.code, caught.exception.where, caught.exception.what),
+            ("output_unwritable", "stdout", f"{os.strerror(errno.ENOSPC)} after 0 bytes; the output is incomplete"),
+        )
+
+    def test_text_the_terminal_cannot_encode_is_escaped(self):
+        raw = io.BytesIO()
+        stdout = io.TextIOWrapper(raw, encoding="ascii", write_through=True)
+        with mock.patch.object(sys, "stdout", stdout):
+            self.assertEqual(outputs.emit_text("caf\u00e9 \u2713"), len(b"caf\\xe9 \\u2713\n"))
+        self.assertEqual(raw.getvalue(), b"caf\\xe9 \\u2713\n")
+
+    def test_a_reader_that_went_away_ends_the_run_quietly(self):
+        # A reader that stops early (``| head``): the next write meets a closed pipe.
+        for args in (
+            ["--output", "-"],
+            ["validate", str(REFERENCE)],
+            ["export", str(REFERENCE), "--policy", "paragraph"],
+        ):
+            with self.subTest(args=args):
+                stdout = io.TextIOWrapper(ClosedPipe(), encoding="utf-8", write_through=True)
+                stderr = io.StringIO()
+                with mock.patch.object(sys, "stdout", stdout), mock.patch.object(sys, "stderr", stderr):
+                    code = run.main(args)
+                self.assertEqual((code, stderr.getvalue()), (0, ""))
 
     def test_a_closed_stdout_in_process_is_refused_before_any_work(self):
         output = self.folder / "result.json"
@@ -305,13 +368,15 @@ class OutputChecks(LabTestCase):
 
     def test_write_outputs_names_the_target_not_the_staged_file(self):
         target = self.folder / "out.json"
+        target.write_bytes(b"the earlier output\n")
+        other = self.folder / "report.html"
         with mock.patch.object(outputs.os, "fsync", side_effect=OSError(errno.EFBIG, "File too large")):
             with self.assertRaises(UsageError) as caught:
-                outputs.write_outputs([(target, b"{}")])
-        self.assertEqual((caught.exception.code, caught.exception.where), ("output_unwritable", str(target)))
-        self.assertEqual(
-            json.loads(self.result.read_text(encoding="utf-8"))["execution_mode"], "offline-synthetic-source-processing"
-        )
+                outputs.write_outputs([(target, b"{}"), (other, b"<p>")])
+        error = caught.exception
+        self.assertEqual((error.code, error.where, error.what), ("output_unwritable", str(target), "File too large"))
+        self.assertEqual(target.read_bytes(), b"the earlier output\n")
+        self.assertFalse(other.exists())
         self.assertEqual(staged_leftovers(self.folder), [])
 
 

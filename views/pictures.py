@@ -11,13 +11,14 @@ no files.
 
 from __future__ import annotations
 
+import json
 from bisect import bisect_left
 from collections import deque
 from dataclasses import dataclass
 
 import chunk_index
 from checks import span_checks
-from lab_io.errors import line_span
+from lab_io.errors import counted, line_span
 from views.summary import StorageGrowth, storage_growth
 from views.visible_text import CLOSE_BRACKET, OPEN_BRACKET, visible, visible_message
 
@@ -450,3 +451,14 @@ def judged_summary_lines(judgement) -> list[str]:
         *judge.listed(wrong, "wrong offsets"),
     ]
     return [visible_message(line.strip()) for line in lines]
+
+
+def config_caption(config: dict) -> str:
+    """The config as JSON, a pair-aware config's pairs counted rather than listed (a docs set declares thousands).
+
+    ``{"strategy": "pair-aware", "version": 1, "max_chars": 800, "markdown": "blocks-2"} + 93 pairs``.
+    """
+    if "pairs" not in config:
+        return json.dumps(config)
+    shown = {key: value for key, value in config.items() if key != "pairs"}
+    return f"{json.dumps(shown)} + {counted(len(config['pairs']), 'pair')}"

@@ -28,7 +28,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import html
-import json
 from collections.abc import Callable, Mapping
 
 import chunk_index
@@ -44,7 +43,7 @@ from views.pair_verdicts import (
     verdict_word,
     window_words,
 )
-from views.pictures import judged_summary_lines
+from views.pictures import config_caption, judged_summary_lines
 from views.report_text import LineMap, card_lines, page_text
 from views.summary import NUMERIC_COLUMNS, growth_sentence, storage_growth, summary_rows
 from views.visible_text import LEGEND_TERMS, escaped, visible, visible_lines
@@ -483,7 +482,7 @@ def docs_set_body(
 def verdict_section(result: dict, columns: list[Column], index_sizes: dict[str, int] | None = None) -> list[str]:
     """The verdict table per policy with the sizes built, and each policy's config."""
     configs = "".join(
-        f"<li><b>{escaped(visible(column.label))}</b>: <code>{escaped(json.dumps(column.config))}</code></li>"
+        f"<li><b>{escaped(visible(column.label))}</b>: <code>{escaped(config_caption(column.config))}</code></li>"
         for column in columns
     )
     return [

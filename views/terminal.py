@@ -9,7 +9,6 @@ text goes through ``visible`` first.
 
 from __future__ import annotations
 
-import json
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
@@ -27,6 +26,7 @@ from views.pictures import (
     check_legend,
     chunk_caption,
     chunk_lookup,
+    config_caption,
     gap_caption,
     judged_document_views,
     judged_summary_lines,
@@ -141,7 +141,7 @@ def terminal_view(
         view = policy_view(name, index, checks)
         lines.append("")
         lines.append(painter.paint(f"═══ {name}: {growth_sentence(view.growth)}", "heading"))
-        lines.append(f"    config {json.dumps(view.config)}")
+        lines.append(f"    config {config_caption(view.config)}")
         for document in view.documents:
             lines.extend(terminal_document(document, painter))
     return "\n".join(lines) + "\n"
@@ -220,7 +220,7 @@ def focused_blocks(blocks: tuple, stretches: list[tuple[int, int]], text_length:
 
 def lesson_configs() -> dict:
     """The spec's three configs by policy name."""
-    return {name: chunk_index.policy_config(name) for name in chunk_index.POLICY_NAMES}
+    return chunk_index.manifest_configs()
 
 
 def narrowed_checks(
@@ -300,7 +300,7 @@ def narrowed_terminal_view(
         # contradiction of the 1,659 the main job printed for the whole manifest.
         scope = f" over {len(sources):,} of {counted(source_count, 'source')}" if len(sources) < source_count else ""
         lines.append(painter.paint(f"═══ {name}{scope}: {growth_sentence(view.growth)}", "heading"))
-        lines.append(f"    config {json.dumps(view.config)}")
+        lines.append(f"    config {config_caption(view.config)}")
         shown = 0
         by_source = span_checks.chunks_by_source(index)
         for document in view.documents:
