@@ -317,16 +317,23 @@ class ReportParser(HTMLParser):
             self.in_text_table = True
             self.page_tables.append([])
         elif self.in_text_table and tag == "tr":
+            self.close_cell()
             self.page_tables[-1].append([])
         elif self.in_text_table and tag in ("td", "th"):
+            # A page's rows leave their end tags out, as HTML allows: the next cell closes this one.
+            self.close_cell()
             self.cell = []
+
+    def close_cell(self) -> None:
+        if self.cell is not None:
+            self.page_tables[-1][-1].append("".join(self.cell))
+            self.cell = None
 
     def handle_endtag(self, tag: str) -> None:
         self.tags.append(f"/{tag}")
-        if self.in_text_table and tag in ("td", "th") and self.cell is not None:
-            self.page_tables[-1][-1].append("".join(self.cell))
-            self.cell = None
-        elif tag == "table":
+        if self.in_text_table and tag in ("td", "th", "tbody", "table"):
+            self.close_cell()
+        if tag == "table":
             self.in_text_table = False
 
     def handle_data(self, data: str) -> None:

@@ -241,7 +241,7 @@ def gutter_cells(chunks, line_starts: list[int], text_length: int, split_lines: 
             style += " b"
         if number + 1 in split_lines:
             style += " x"
-        cells.append(f'<td class="{style}">{" ".join(orders)}</td>')
+        cells.append(f'<td class="{style}">{" ".join(orders)}')
     return cells
 
 
@@ -271,5 +271,6 @@ def page_text(source: dict, pairs: list[PairRow], columns: list[Column], newline
     body = []
     for row in rows:
         cells = "".join(gutter[row.line - 1] for gutter in gutters)
-        body.append(f"<tr><th>{row.line}</th>{cells}<td>{row_html(row, links)}</td></tr>")
+        # A page's rows are most of the report's bytes: the end tags HTML implies are left out.
+        body.append(f"<tr><th>{row.line}{cells}<td>{row_html(row, links)}")
     return "\n".join(body)
