@@ -729,7 +729,9 @@ class BoundaryKindsTest(unittest.TestCase):
         paragraph = chunk_index.build_index(chunk_index.policy_config("paragraph"), (source,))
         result = {"indexes": {"paragraph": paragraph, "someone-elses": paragraph}}
         columns = pair_verdicts.policy_columns(result, (check,))
-        self.assertEqual([(column.key, column.name) for column in columns], [("p0", "paragraph"), ("p1", "someone-elses")])
+        self.assertEqual(
+            [(column.key, column.name) for column in columns], [("p0", "paragraph"), ("p1", "someone-elses")]
+        )
         row = pair_verdicts.pair_rows((source,), (check,), columns)[0]
         self.assertEqual([b.kind for b in row.verdicts[1].boundaries], ["chunk boundary", "chunk boundary"])
 
@@ -756,3 +758,65 @@ class ReportAnnotationsTest(unittest.TestCase):
         script = page[page.index("<script>") + len("<script>") : page.index("</script>")]
         digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
         self.assertIn(f"script-src 'sha256-{digest}'", page)
+
+
+class DocsSetOverviewTest(LabTestCase):
+    """``show`` on more than ten sources prints the overview and the split pairs, unless told what to draw."""
+
+    # "# Page N\n" then a blank line; "Call f(). Text.\n" is [10, 26) on line 3, a blank line, then
+    # "It never works.\n" [27, 43): two paragraphs of one section, 33 characters from first to last.
+    PAGE = "# Page {number}\n\nCall f(). Text.\n\nIt never works.\n"
+
+    def docs_set(self, pages: int) -> Path:
+        (self.folder / "docs").mkdir()
+        sources = []
+        for number in range(1, pages + 1):
+            data = self.PAGE.format(number=number).encode("utf-8")
+            (self.folder / "docs" / f"p{number}.md").write_bytes(data)
+            sources.append(
+                {
+                    "source_id": f"p{number}",
+                    "path": f"docs/p{number}.md",
+                    "title": f"Page {number}",
+                    "sha256": hashlib.sha256(data).hexdigest(),
+                    "version": "1.0",
+                    "url": f"https://example.invalid/p{number}",
+                    "fact_status": "synthetic test text",
+                }
+            )
+        check = {
+            "name": "f-never-works",
+            "source_id": "p3",
+            "instruction": {"quote": "Call f()."},
+            "qualifier": {"quote": "It never works."},
+        }
+        return self.write_json("manifest.json", {"sources": sources, "span_checks": [check]})
+
+    def test_eleven_sources_get_the_overview(self) -> None:
+        completed = run_lab("show", "--manifest", str(self.docs_set(11)), env=PLAIN)
+        self.assertEqual((completed.returncode, completed.stderr), (0, ""))
+        lines = completed.stdout.splitlines()
+        self.assertEqual(lines[0], "11 sources and 1 span check: the overview and the split pairs; to see more, add")
+        self.assertEqual([line.split()[0] for line in lines[1:5]], ["--source", "--check", "--split-only", "--all"])
+        self.assertTrue(lines[6].startswith("policy "), lines[6])
+        # fixed-char: the body [9, 43) is one 80-character slice; paragraph cuts at the blank line after
+        # offset 26; heading-aware groups both paragraphs (33 characters, within 220).
+        self.assertEqual(
+            lines[-2:],
+            [
+                "split pairs: 1 of 1",
+                "  #1 f-never-works (p3, line 3): fixed-char kept, paragraph split by block break, heading-aware kept",
+            ],
+        )
+        self.assertNotIn("┌ chunk", completed.stdout)
+
+    def test_all_or_ten_sources_draw_every_page(self) -> None:
+        manifest = self.docs_set(11)
+        completed = run_lab("show", "--manifest", str(manifest), "--all", env=PLAIN)
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        self.assertEqual(completed.stdout.count("─── p"), 11 * len(chunk_index.DEFAULT_POLICY_NAMES))
+        value = json.loads(manifest.read_text(encoding="utf-8"))
+        value["sources"] = value["sources"][:10]
+        completed = run_lab("show", "--manifest", str(self.write_json("ten.json", value)), env=PLAIN)
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        self.assertEqual(completed.stdout.count("─── p"), 10 * len(chunk_index.DEFAULT_POLICY_NAMES))
