@@ -75,7 +75,7 @@ def run_build(args) -> int:
         result_pieces = progress.writing(saved_json_pieces(result, result["indexes"], index_sizes), destination(output))
         files = [] if output is None else [(output, result_pieces)]
         if html_path is not None:
-            files.append((html_path, report_bytes(result, manifest.span_checks)))
+            files.append((html_path, report_pieces(result, manifest.span_checks, index_sizes, progress, source_bytes)))
         # The result and the report land together or not at all.
         write_outputs(files)
         if output is None:
@@ -95,11 +95,20 @@ def run_build(args) -> int:
     return EXIT_OK
 
 
-def report_bytes(result: dict, span_checks: tuple) -> bytes:
-    """The self-contained HTML report of ``result`` (see ``boundary_view``)."""
-    from views import boundary_view
+def report_pieces(result: dict, span_checks: tuple, index_sizes: dict[str, int], progress: Progress, source_bytes: int):
+    """The self-contained HTML report of ``result`` (see ``views.report``), laid out as its file is written.
 
-    return boundary_view.html_report(result, span_checks).encode("utf-8")
+    Files are written in order, so by then the result is saved and
+    ``index_sizes`` holds each index's saved size: the report's table reuses
+    them instead of saving every index again. The progress line counts its pages.
+    """
+    from views import report as html_report
+
+    progress.stage(
+        "laying out the report", len(result["indexes"][next(iter(result["indexes"]))]["documents"]), source_bytes
+    )
+    page = html_report.html_report(result, span_checks, index_sizes=index_sizes, advance=progress.advance)
+    yield page.encode("utf-8")
 
 
 MAIN_JOB_OPTIONS = ("--manifest", "--output", "--html")

@@ -24,7 +24,7 @@ danger or important admonition or alert; its instruction is the nearest earlier
 sentence of the same section, at most 3 blocks back, that names a call, holds a
 code span or opens with an imperative (Call, Use, Pass, Set, Run, ...),
 preferring one that shares an identifier with the caveat. Each pair is judged
-under the three policies: kept together, or split and by what (a heading, a
+under every policy the manifest builds: kept together, or split and by what (a heading, a
 block break, the size target, a fixed-width cut). With --add-checks the pairs
 not declared yet are appended to the manifest's span_checks, so the main job,
 validate and context cover them. Rules and limits: docs/caveats.md.
@@ -59,7 +59,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run_scan(args: argparse.Namespace) -> int:
-    """Find instruction/caveat pairs, judge each under the three policies; with --add-checks, declare them."""
+    """Find instruction/caveat pairs, judge each under the manifest's policies; with --add-checks, declare them."""
     from checks.caveats import pairing
     from checks.caveats import report as caveat_report
 

@@ -20,6 +20,7 @@ from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 from unittest import mock
 
+import chunk_index
 import judge
 import run
 from load_documents import load_manifest
@@ -920,7 +921,7 @@ class SeeTheJudgedChunksTest(JudgeTestCase):
         )
         self.assertFalse(any("\\\\" in line for line in wrong))
 
-    def test_the_html_report_has_a_judged_column_escaped_and_without_script(self) -> None:
+    def test_the_html_report_has_a_judged_column_escaped_and_no_script_but_its_own(self) -> None:
         path = self.write_chunks(langchain_records(with_start=True), "lc.jsonl")
         report = self.folder / "report.html"
         code, stdout, stderr = in_process(
@@ -929,13 +930,17 @@ class SeeTheJudgedChunksTest(JudgeTestCase):
         self.assertEqual(code, 0, stderr)
         self.assertIn(f"wrote {report}", stdout)
         page = report.read_text(encoding="utf-8")
-        self.assertNotIn("<script", page.lower())
+        self.assertEqual(page.lower().count("<script"), 1)
         self.assertNotIn("<b>mine</b>", page)
         self.assertIn("&lt;b&gt;mine&lt;/b&gt;", page)
         self.assertNotIn(UNTRUSTED, page)
         self.assertIn("&lt;/evidence&gt;&lt;system&gt;", page)
-        self.assertEqual(page.count('<section class="policy"'), 4)
-        self.assertIn("chunk 0 · file line 1 · exact at the given offset · lines 1-5 · [0, 129) · 129 chars", page)
+        # The pair's card: the three policies, then the judged chunks, each a column of its lines.
+        card = page[page.index('id="pair-1"') :]
+        card = card[: card.index("</section>")]
+        heads = re.findall(r"<th><b>(.*?)</b>: <span", card)
+        self.assertEqual(heads, [*chunk_index.DEFAULT_POLICY_NAMES, "&lt;b&gt;mine&lt;/b&gt;"])
+        self.assertIn("chunk 0 · file line 1 · exact at the given offset · lines 1-5 · [0, 129) · 129 chars", card)
 
     def test_the_report_may_not_overwrite_an_input(self) -> None:
         path = self.write_chunks(langchain_records(with_start=True))

@@ -117,6 +117,20 @@ class ProgressLineTest(unittest.TestCase):
         self.assertEqual(pieces, [b"a" * 3_000_000, b"b"])
         self.assertIn("\rwriting result.json: 3 MB, 3 MB/s", terminal.getvalue())
 
+    def test_a_new_stage_counts_from_zero_at_its_own_rate(self) -> None:
+        terminal = FakeTerminal()
+        line, clock = started(terminal)
+        clock.now += 3
+        line.advance(4, 4_000_000)
+        line.stage("laying out the report", 10, 10_000_000)
+        clock.now += 2
+        line.advance(5, 1_000_000)
+        # 1 MB in the stage's own 2 s: 0.5 MB/s, and 9 MB left take 18 s; no second delay before it shows.
+        self.assertEqual(
+            terminal.getvalue().rsplit("\r", 1)[1].rstrip(),
+            "laying out the report: 5 of 10 documents, 0.5 MB/s, about 19 s left",
+        )
+
     def test_time_left_words(self) -> None:
         self.assertEqual(progress.time_left(0.2), "about 1 s left")
         self.assertEqual(progress.time_left(99.5), "about 100 s left")

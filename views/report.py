@@ -1,219 +1,186 @@
 """The self-contained HTML reports: the main job's ``--html`` and ``judge --html``.
 
-One page, no external reference, every piece of text escaped (``escaped``
-after ``visible``). It reads no files and writes none: the commands do the I/O.
+Laid out for the questions a reader asks of a whole docs set, not for the
+size of the corpus times the policies:
+
+1. **Overview**: the verdict table per policy with the sizes built, then
+   every pair in one table (its verdict and recovering window under each
+   column, its page and line), each pair's name a link to its card. Links
+   above the table narrow it to the pairs split under any column, under one,
+   or kept by all: a ``:target`` rule of the style sheet, so the views work
+   without script.
+2. **A card per pair**: the instruction and the caveat, then only the lines
+   around the pair under every column side by side, aligned line by line,
+   each boundary between the spans named where it falls and the chunks of
+   the window that brings the caveat back outlined (``views.report_text``).
+3. **Pages on demand**: a page holding pairs shows its text once, collapsed,
+   with a gutter per column; pages without pairs are one row each.
+
+One file, no external reference: a Content-Security-Policy allows nothing but
+the inline style and the one small script (sorting, a text filter, opening a
+page a link points to), which the page reads without. Every piece of text is
+escaped (``escaped`` after ``visible``). Each page is laid out once, so the
+report costs the pages plus the pairs. It reads no files and writes none.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import html
+from collections.abc import Callable, Mapping
 
+import chunk_index
 from lab_io.errors import counted
-from views.pictures import (
-    Edge,
-    PolicyView,
-    Row,
-    Segment,
-    Split,
-    check_legend,
-    chunk_caption,
-    config_caption,
-    gap_caption,
-    judged_document_views,
-    judged_summary_lines,
-    marker,
-    policy_view,
+from views.pair_verdicts import (
+    KEPT,
+    SPLIT,
+    Column,
+    PairRow,
+    judged_column,
+    pair_rows,
+    policy_columns,
+    verdict_word,
+    window_words,
 )
-from views.summary import NUMERIC_COLUMNS, growth_sentence, summary_rows
-from views.visible_text import CUT_MARK, LEGEND_TERMS, escaped, visible, visible_lines
+from views.pictures import config_caption, judged_summary_lines
+from views.report_text import LineMap, card_lines, page_text
+from views.summary import NUMERIC_COLUMNS, growth_sentence, storage_growth, summary_rows
+from views.visible_text import LEGEND_TERMS, escaped, visible, visible_lines
 
 REPORT_CSS = """
-body { font: 14px/1.45 system-ui, sans-serif; margin: 1.5rem; color: #1d1d1f; background: #fff; }
-h1 { font-size: 1.4rem; margin: 0 0 .5rem; }
-h2 { font-size: 1.1rem; margin: 0 0 .25rem; }
-h3 { font-size: .95rem; margin: 1rem 0 .25rem; }
-table { border-collapse: collapse; margin: .5rem 0 1rem; }
-th, td { border: 1px solid #c8c8c8; padding: .25rem .6rem; text-align: left; }
+body { font: 14px/1.45 system-ui, sans-serif; margin: 0; color: #1d1d1f; background: #fff; }
+header, main { margin: 0 1.5rem; }
+header { padding-top: 1rem; }
+h1 { font-size: 1.4rem; margin: 0 0 .4rem; }
+h2 { font-size: 1.15rem; margin: 1.4rem 0 .4rem; border-bottom: 1px solid #ddd; padding-bottom: .2rem; }
+h3 { font-size: 1rem; margin: 0 0 .3rem; }
+a { color: #0b55b3; }
+a:focus-visible, button:focus-visible, summary:focus-visible, input:focus-visible { outline: 3px solid #e08a00; }
+table { border-collapse: collapse; margin: .4rem 0 .8rem; }
+th, td { border: 1px solid #c8c8c8; padding: .2rem .5rem; text-align: left; vertical-align: top; }
 td.number { text-align: right; font-variant-numeric: tabular-nums; }
-code, pre, .caption { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+code, pre, .text td, .lines td, .cap, .cutname { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 .note, .legend { color: #444; margin: .25rem 0; }
-.policies { display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); gap: 1rem; align-items: start; }
-.policy { border: 1px solid #d0d0d0; border-radius: 6px; padding: .6rem; min-width: 0; }
-.growth { font-size: 12px; color: #333; margin: .2rem 0; }
-.verdict { font-size: 12px; color: #1d6b2f; font-weight: 600; margin: .2rem 0; }
-pre { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; font-size: 12px; line-height: 1.4; }
-.chunk, .gap { padding: .2rem .4rem; margin: .15rem 0; border-left: 4px solid transparent; }
-.chunk.shade0 { background: #e7effc; border-left-color: #3d6fc4; }
-.chunk.shade1 { background: #fcefdc; border-left-color: #c98323; }
-.gap { color: #6b6b6b; }
-.caption { font-size: 11px; color: #444; margin-bottom: .1rem; }
-.line { color: #999; display: inline-block; min-width: 2.2em; user-select: none; }
+nav.toc a, .views a { margin-right: .8rem; }
+.view { position: absolute; top: 0; }
+.pairs td small { color: #555; }
+.pairs th button { font: inherit; font-weight: 600; background: none; border: 0; padding: 0; cursor: pointer; }
+.pairs th[aria-sort="ascending"] button::after { content: " \\25b2"; }
+.pairs th[aria-sort="descending"] button::after { content: " \\25bc"; }
+.st-kept { color: #1d6b2f; }
+.st-split { color: #a4001d; font-weight: 600; }
+.st-apart { color: #8a5a00; }
+.card { border: 1px solid #d0d0d0; border-radius: 6px; padding: .6rem .8rem; margin: 0 0 1rem;
+  content-visibility: auto; contain-intrinsic-size: auto 900px; }
+.card:target { border-color: #0b55b3; box-shadow: 0 0 0 2px #0b55b3; }
+.quotes { margin: .2rem 0 .5rem; }
+.quotes dt { font-weight: 600; }
+.quotes dd { margin: 0 0 .3rem 1rem; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12px; }
+.lines { width: 100%; table-layout: fixed; font-size: 12px; }
+.lines th:first-child, .text th:first-child { width: 3.2em; color: #888; font-weight: normal; text-align: right; }
+.lines thead th { font-family: system-ui, sans-serif; font-weight: normal; }
+.lines td, .text td { white-space: pre-wrap; overflow-wrap: anywhere; }
+.lines tr.elided td, .lines tr.elided th { color: #888; font-style: italic; background: #fafafa; }
+.s0 { background: #e7effc; }
+.s1 { background: #fcefdc; }
+.g { color: #777; }
+.win { outline: 2px dashed #7a3db8; outline-offset: -1px; }
+.cap { display: block; font-size: 10.5px; color: #444; }
+.cutname { display: block; color: #a4001d; font-weight: 600; border-top: 2px dashed #a4001d; }
 .cut { color: #999; }
 mark { color: inherit; }
 mark.instruction { background: #ffe27a; box-shadow: 0 0 0 1px #a68000; }
 mark.qualifier { background: #b9efc3; box-shadow: 0 0 0 1px #2e8a42; }
-.edge { font-size: 10px; color: #555; }
-.split { color: #a4001d; font-size: 12px; font-weight: 600; border-top: 2px dashed #a4001d; margin: .3rem 0; padding-top: .15rem; }
-.chunk.window { outline: 2px dashed #7a3db8; outline-offset: 1px; }
-.window-note { font-size: 11px; color: #5b2a91; font-weight: 600; }
-@media (max-width: 900px) { .policies { grid-template-columns: 1fr; } }
+mark.instruction.qualifier { background: linear-gradient(#ffe27a 50%, #b9efc3 50%); }
+.edge { font-size: 10px; color: #555; text-decoration: none; }
+details.page { border: 1px solid #d0d0d0; border-radius: 6px; padding: .3rem .6rem; margin: 0 0 .5rem; }
+details.page summary { cursor: pointer; }
+.text { font-size: 12px; }
+.text td.s0, .text td.s1, .text td.g { width: 2.5em; font-size: 10px; color: #555; }
+.text td.b { border-top: 2px solid #3d6fc4; }
+.text td.x { box-shadow: inset 3px 0 0 #a4001d; }
 """
 
+SCRIPT = """
+(function () {
+  "use strict";
+  function openTarget() {
+    var target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    if (target && target.tagName === "DETAILS") { target.open = true; }
+  }
+  window.addEventListener("hashchange", openTarget);
+  openTarget();
+  var table = document.getElementById("pair-table");
+  if (!table) { return; }
+  var body = table.tBodies[0];
+  var heads = table.tHead.rows[0].cells;
+  function key(row, column) { return row.cells[column].getAttribute("data-key") || ""; }
+  Array.prototype.forEach.call(heads, function (head, column) {
+    var button = document.createElement("button");
+    button.type = "button";
+    button.textContent = head.textContent;
+    head.textContent = "";
+    head.appendChild(button);
+    button.addEventListener("click", function () {
+      var up = head.getAttribute("aria-sort") !== "ascending";
+      Array.prototype.forEach.call(heads, function (other) { other.removeAttribute("aria-sort"); });
+      head.setAttribute("aria-sort", up ? "ascending" : "descending");
+      var rows = Array.prototype.slice.call(body.rows);
+      rows.sort(function (a, b) {
+        var x = key(a, column), y = key(b, column);
+        var order = (x === "" || y === "" || isNaN(x) || isNaN(y)) ? x.localeCompare(y) : x - y;
+        return (up ? order : -order) || key(a, 0) - key(b, 0);
+      });
+      rows.forEach(function (row) { body.appendChild(row); });
+    });
+  });
+  var filter = document.createElement("input");
+  filter.type = "search";
+  filter.placeholder = "filter by pair or page";
+  filter.setAttribute("aria-label", "filter the pairs by pair name or page");
+  table.parentNode.insertBefore(filter, table);
+  filter.addEventListener("input", function () {
+    var query = filter.value.toLowerCase();
+    Array.prototype.forEach.call(body.rows, function (row) {
+      var words = (row.cells[1].textContent + " " + row.cells[2].textContent).toLowerCase();
+      row.hidden = query !== "" && words.indexOf(query) < 0;
+    });
+  });
+})();
+"""
 
-def html_table(rows: list[tuple[str, ...]]) -> str:
-    """Header row and body rows as an HTML table, every cell escaped."""
-    header = "".join(f"<th>{escaped(cell)}</th>" for cell in rows[0])
-    body = []
-    for row in rows[1:]:
-        cells = "".join(
-            f'<td class="number">{escaped(cell)}</td>' if column in NUMERIC_COLUMNS else f"<td>{escaped(cell)}</td>"
-            for column, cell in enumerate(row)
-        )
-        body.append(f"<tr>{cells}</tr>")
-    return f"<table><thead><tr>{header}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+# Annotation fields a scan may attach to a pair; the first present names the pair's confidence tier.
+TIER_FIELDS = ("confidence", "tier")
+STATE_KEYS = {KEPT: "0", SPLIT: "1"}
 
 
-def html_row(row: Row) -> str:
-    """One row inside a ``<pre>``: its line number, then runs, marks and edges, escaped."""
-    parts = [f'<span class="line">{row.line}</span>']
-    if row.starts_mid_line:
-        parts.append(f'<span class="cut">{CUT_MARK}</span>')
-    for item in row.items:
-        if isinstance(item, Edge):
-            parts.append(f'<span class="edge">{escaped(marker(item))}</span>')
-        elif item.roles:
-            parts.append(f'<mark class="{" ".join(item.roles)}">{escaped(visible(item.text))}</mark>')
-        else:
-            parts.append(escaped(visible(item.text)))
-    if row.ends_mid_line:
-        parts.append(f'<span class="cut">{CUT_MARK}</span>')
-    return "".join(parts)
+def script_hash(script: str) -> str:
+    """The ``'sha256-…'`` source the Content-Security-Policy allows for ``script``, and nothing else."""
+    return "'sha256-" + base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii") + "'"
 
 
-def html_block(block: Segment | Split, policy: str, notes: tuple[str, ...] = ()) -> str:
-    """A chunk as a shaded block with its caption, a gap as a plain one, a split as a rule with its sentence.
+def html_page(title: str, extra_css: str, body: list[str], script: str = SCRIPT) -> str:
+    """A self-contained page around ``body`` (markup already escaped): head, style, the optional script.
 
-    ``notes`` name the recovering windows a chunk belongs to; such a chunk is outlined.
+    The policy forbids every fetch, frame, form and image, so nothing the page
+    holds can reach the network, even text that escaped escaping.
     """
-    if isinstance(block, Split):
-        return f'<div class="split">{escaped(block.sentence)}</div>'
-    rows = "\n".join(html_row(row) for row in block.rows)
-    if block.chunk is None:
-        return f'<div class="gap"><div class="caption">{escaped(gap_caption(block))}</div><pre>{rows}</pre></div>'
-    caption = chunk_caption(block.chunk)
-    identity = block.chunk.get("chunk_id", f"record on line {block.chunk.get('line')} of the chunk file")
-    # The caption shows the rest; the tooltip adds only what it leaves out.
-    title = f"section {block.chunk['section_title']} · chunk_id {identity}"
-    window_class = " window" if notes else ""
-    window_notes = "".join(f'<div class="window-note">{escaped(visible(note))}</div>' for note in notes)
-    return (
-        f'<div class="chunk shade{block.shade}{window_class}" data-policy="{escaped(policy)}"'
-        f' data-order="{block.chunk["order"]}" title="{escaped(visible(title))}">{window_notes}'
-        f'<div class="caption">{escaped(caption)}</div><pre>{rows}</pre></div>'
-    )
-
-
-def html_policy(view: PolicyView, windows: dict[tuple[str, int], tuple[str, ...]] | None = None) -> str:
-    """One policy's column: name, config, storage figures, and each document's blocks.
-
-    ``windows`` maps a chunk's ``(source_id, order)`` to the notes of the recovering windows it is in.
-    """
-    windows = windows or {}
-    parts = [
-        f'<section class="policy" id="policy-{escaped(view.name)}">',
-        f"<h2>{escaped(view.name)}</h2>",
-        f'<p class="growth"><code>{escaped(config_caption(view.config))}</code></p>',
-        f'<p class="growth">{escaped(growth_sentence(view.growth))}</p>',
-    ]
-    for document in view.documents:
-        source = document.document
-        parts.append(
-            f"<h3>{escaped(visible(source['title']))} <small>{escaped(visible(source['path']))}"
-            f" · {counted(document.chunk_count, 'chunk')}</small></h3>"
-        )
-        parts.extend(f'<p class="verdict">{escaped(verdict)}</p>' for verdict in document.verdicts)
-        parts.extend(
-            html_block(block, view.name, window_notes(windows, source["source_id"], block)) for block in document.blocks
-        )
-    parts.append("</section>")
-    return "\n".join(parts)
-
-
-def window_notes(windows: dict, source_id: str, block) -> tuple[str, ...]:
-    """The window notes of a chunk block; none for a gap or a split."""
-    if not isinstance(block, Segment) or block.chunk is None:
-        return ()
-    return windows.get((source_id, block.chunk["order"]), ())
-
-
-def split_windows(result: dict, checks: tuple) -> dict[str, list]:
-    """Per policy, each check's recovering window (``context_windows.recovering_windows``)."""
-    from checks import context_windows
-
-    return {
-        name: context_windows.recovering_windows(result["indexes"][name]["chunks"], checks)
-        for name in result["indexes"]
-    }
-
-
-def window_cell(window) -> str:
-    """One policy's cell in the checks table: kept, or split and the window that brings the qualifier back."""
-    if window.anchor_order is None:
-        return "split · not recoverable: no chunk holds the instruction"
-    if window.window == 0:
-        return "same chunk"
-    if window.window is not None:
-        return f"split · k={window.window} recovers it (chunks {window.orders[0]}–{window.orders[-1]})"
-    crossing = window.window_crossing_headings
-    beyond = "" if crossing is None else f"; k={crossing} across headings"
-    return f"split · no window within the section{beyond}"
-
-
-def checks_table(checks: tuple, windows: dict[str, list]) -> str:
-    """Every span check, scanned (``scan:`` names) or declared, with each policy's verdict and recovering window."""
-    if not checks:
-        return '<p class="note">No span checks: declare some, or run <code>run.py scan --add-checks</code>.</p>'
-    rows = [("span check", "origin", "source", *windows)]
-    for position, check in enumerate(checks):
-        origin = "scanned" if check.name.startswith("scan:") else "declared"
-        rows.append(
-            (
-                visible(check.name),
-                origin,
-                visible(check.source_id),
-                *(window_cell(policy_windows[position]) for policy_windows in windows.values()),
-            )
-        )
-    header = "".join(f"<th>{escaped(cell)}</th>" for cell in rows[0])
-    body = "".join("<tr>" + "".join(f"<td>{escaped(cell)}</td>" for cell in row) + "</tr>" for row in rows[1:])
-    return f'<h2>Span checks</h2><table class="checks"><thead><tr>{header}</tr></thead><tbody>{body}</tbody></table>'
-
-
-def window_marks(windows: list) -> dict[tuple[str, int], tuple[str, ...]]:
-    """``(source_id, order)`` -> notes, for the chunks of every split check's recovering window."""
-    marks: dict[tuple[str, int], list[str]] = {}
-    for window in windows:
-        if not window.window:
-            continue
-        for order in window.orders:
-            marks.setdefault((window.source_id, order), []).append(f"window k={window.window} recovers {window.name}")
-    return {key: tuple(notes) for key, notes in marks.items()}
-
-
-def html_page(title: str, extra_css: str, body: list[str]) -> str:
-    """A self-contained page around ``body`` (lines of markup already escaped): the report's head and style."""
+    policy = f"default-src 'none'; style-src 'unsafe-inline'; script-src {script_hash(script)}; base-uri 'none'"
     return "\n".join(
         [
             "<!DOCTYPE html>",
             '<html lang="en">',
             "<head>",
             '<meta charset="utf-8">',
+            f'<meta http-equiv="Content-Security-Policy" content="{policy}">',
             '<meta name="viewport" content="width=device-width, initial-scale=1">',
             f"<title>{html.escape(title)}</title>",
             f"<style>{REPORT_CSS}{extra_css}</style>",
             "</head>",
             "<body>",
             *body,
+            f"<script>{script}</script>",
             "</body>",
             "</html>",
             "",
@@ -221,47 +188,330 @@ def html_page(title: str, extra_css: str, body: list[str]) -> str:
     )
 
 
-def html_report(result: dict, checks: tuple) -> str:
-    """The whole report as one self-contained page: no script, no external reference, all text escaped."""
-    views = [policy_view(name, index, checks) for name, index in result["indexes"].items()]
-    windows = split_windows(result, checks)
-    legend = "".join(f"<li>{escaped(line)}</li>" for line in check_legend(checks))
-    return html_page(
-        "Chunk boundary report",
-        "",
-        [
-            "<h1>Chunk boundary report</h1>",
-            f'<p class="note">{escaped(result["fixture_scope"])}</p>',
-            html_table(summary_rows(result)),
-            f'<ul class="legend">{legend}</ul>',
-            checks_table(checks, windows),
-            f'<p class="legend">{escaped(" · ".join(LEGEND_TERMS))}. Hover a chunk for its full id and section.'
-            " A dashed outline marks the chunks of the smallest window that brings a split qualifier back.</p>",
-            '<div class="policies">',
-            *(html_policy(view, window_marks(windows[view.name])) for view in views),
-            "</div>",
-        ],
+def html_table(rows: list[tuple[str, ...]], numeric: frozenset[int] = NUMERIC_COLUMNS) -> str:
+    """Header row and body rows as an HTML table, every cell escaped."""
+    header = "".join(f"<th>{escaped(cell)}</th>" for cell in rows[0])
+    body = []
+    for row in rows[1:]:
+        cells = "".join(
+            f'<td class="number">{escaped(cell)}</td>' if column in numeric else f"<td>{escaped(cell)}</td>"
+            for column, cell in enumerate(row)
+        )
+        body.append(f"<tr>{cells}</tr>")
+    return f"<table><thead><tr>{header}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+
+
+# --- what each pair belongs to, for the views above the table ----------------------------
+
+
+def tier_of(annotation: Mapping | None) -> str | None:
+    """A pair's confidence tier as text, from the first of ``TIER_FIELDS`` its annotation holds."""
+    if not annotation:
+        return None
+    for name in TIER_FIELDS:
+        if annotation.get(name) is not None:
+            return str(annotation[name])
+    return None
+
+
+def pair_views(
+    pairs: list[PairRow], columns: list[Column], annotations: Mapping
+) -> tuple[list[tuple[str, str]], dict[int, list[str]]]:
+    """The narrowed views (id, label with its count) and, per pair number, the views it is in.
+
+    Every view is a ``:target`` of the style sheet: ``#split`` shows the pairs
+    some column splits, ``#split-p0`` those column ``p0`` splits, ``#kept``
+    those every column keeps, ``#tier-0``… each confidence tier scan gave.
+    """
+    member: dict[int, list[str]] = {pair.number: [] for pair in pairs}
+    views: list[tuple[str, str]] = []
+
+    def add(view: str, label: str, chosen: list[PairRow]) -> None:
+        views.append((view, f"{label} ({len(chosen):,})"))
+        for pair in chosen:
+            member[pair.number].append(view)
+
+    add("split", "split under any column", [pair for pair in pairs if pair.split_anywhere])
+    for position, column in enumerate(columns):
+        chosen = [pair for pair in pairs if not pair.verdicts[position].kept]
+        add(f"split-{column.key}", f"split under {visible(column.label)}", chosen)
+    add("kept", "kept by every column", [pair for pair in pairs if not pair.split_anywhere])
+    tiers: dict[str, list[PairRow]] = {}
+    for pair in pairs:
+        tier = tier_of(annotations.get(pair.check.name))
+        if tier is not None:
+            tiers.setdefault(tier, []).append(pair)
+    for number, (tier, chosen) in enumerate(sorted(tiers.items())):
+        add(f"tier-{number}", f"scan confidence {visible(tier)}", chosen)
+    return views, member
+
+
+def view_css(views: list[tuple[str, str]]) -> str:
+    """One rule per view: while ``#view`` is the target, every pair not in it is hidden."""
+    return "".join(f"\n#{view}:target ~ main .pair:not(.v-{view}) {{ display: none; }}" for view, _ in views)
+
+
+# --- the overview --------------------------------------------------------------------------
+
+
+def pairs_table(pairs: list[PairRow], columns: list[Column], pages: dict[str, int], annotations, member) -> str:
+    """Every pair in one table: number, name (its card), page, line, each column's verdict and window."""
+    tiers = any(tier_of(annotations.get(pair.check.name)) is not None for pair in pairs)
+    header = ["#", "pair", "page", "line", *(visible(column.label) for column in columns)]
+    if tiers:
+        header.append("scan confidence")
+    rows = []
+    for pair in pairs:
+        classes = " ".join(["pair", *(f"v-{view}" for view in member[pair.number])])
+        path = visible(pair.source["path"])
+        cells = [
+            f'<td data-key="{pair.number}">{pair.number}</td>',
+            f'<td data-key="{escaped(visible(pair.check.name))}">'
+            f'<a href="#pair-{pair.number}">{escaped(visible(pair.check.name))}</a></td>',
+            f'<td data-key="{escaped(path)}"><a href="#page-{pages[pair.check.source_id]}">{escaped(path)}</a></td>',
+            f'<td data-key="{pair.line}">{pair.line}</td>',
+        ]
+        for column, verdict in zip(columns, pair.verdicts):
+            partial = " (partial)" if pair.check.source_id in column.unlocated else ""
+            cells.append(
+                f'<td class="st-{verdict.state}" data-key="{STATE_KEYS.get(verdict.state, "2")}">'
+                f"{escaped(verdict_word(verdict))}{partial}"
+                f"<br><small>{escaped(window_words(verdict.window))}</small></td>"
+            )
+        if tiers:
+            tier = tier_of(annotations.get(pair.check.name)) or ""
+            cells.append(f'<td data-key="{escaped(visible(tier))}">{escaped(visible(tier))}</td>')
+        rows.append(f'<tr class="{classes}">{"".join(cells)}</tr>')
+    head = "".join(f"<th>{escaped(cell)}</th>" for cell in header)
+    return (
+        f'<table class="pairs" id="pair-table"><thead><tr>{head}</tr></thead>'
+        f"<tbody>\n{chr(10).join(rows)}\n</tbody></table>"
     )
 
 
-def html_judged(sources: tuple[dict, ...], checks: tuple, judgement) -> str:
-    """The judged chunks' column of the report, laid out like a policy's."""
+def views_line(views: list[tuple[str, str]], total: int) -> str:
+    """The links that narrow the table and the cards; each is a view of the style sheet."""
+    links = [f'<a href="#pairs">all pairs ({total:,})</a>']
+    links.extend(f'<a href="#{view}">{escaped(label)}</a>' for view, label in views)
+    return f'<p class="views">Show: {" ".join(links)}</p>'
+
+
+# --- the cards -------------------------------------------------------------------------------
+
+
+def card(pair: PairRow, columns: list[Column], pages: dict[str, int], lines: LineMap, annotation, member) -> str:
+    """One pair's card: its quotes, what scan said of it, then its lines under every column side by side."""
+    check = pair.check
+    classes = " ".join(["card", "pair", *(f"v-{view}" for view in member[pair.number])])
+    page = pages[check.source_id]
     parts = [
-        '<section class="policy" id="judged">',
-        f"<h2>{escaped(visible(judgement.name))}</h2>",
-        f'<p class="growth">judged chunks from <code>{escaped(visible(judgement.file))}</code></p>',
+        f'<section class="{classes}" id="pair-{pair.number}">',
+        f"<h3>{pair.number}. {escaped(visible(check.name))}</h3>",
+        f'<p class="note"><a href="#page-{page}">{escaped(visible(pair.source["path"]))}</a>, line {pair.line}'
+        f' · <a href="#pairs">back to the pairs</a></p>',
+        '<dl class="quotes">',
+        f"<dt>instruction ⟦I› [{check.instruction.start}, {check.instruction.end})</dt>"
+        f"<dd>{escaped(visible(check.instruction.quote))}</dd>",
+        f"<dt>caveat ⟦Q› [{check.qualifier.start}, {check.qualifier.end})</dt>"
+        f"<dd>{escaped(visible(check.qualifier.quote))}</dd>",
+        "</dl>",
     ]
-    parts.extend(f'<p class="growth">{escaped(line)}</p>' for line in judged_summary_lines(judgement))
-    for document in judged_document_views(sources, checks, judgement):
-        source = document.document
-        parts.append(
-            f"<h3>{escaped(visible(source['title']))} <small>{escaped(visible(source['path']))}"
-            f" · {counted(document.chunk_count, 'located chunk')}</small></h3>"
+    if annotation:
+        fields = " · ".join(
+            f"{escaped(visible(str(name)))} {escaped(visible(str(value)))}" for name, value in annotation.items()
         )
-        parts.extend(f'<p class="verdict">{escaped(verdict)}</p>' for verdict in document.verdicts)
-        parts.extend(html_block(block, "judged") for block in document.blocks)
+        parts.append(f'<p class="note">scan: {fields}</p>')
+    heads = []
+    for column, verdict in zip(columns, pair.verdicts):
+        named = "".join(
+            f"<br>{escaped(boundary.kind)} at offset {boundary.offset} (line {boundary.line})"
+            for boundary in verdict.boundaries
+        )
+        partial = (
+            f"<br>partial: {counted(column.unlocated[check.source_id], 'chunk')} of this page not located"
+            if check.source_id in column.unlocated
+            else ""
+        )
+        heads.append(
+            f'<th><b>{escaped(visible(column.label))}</b>: <span class="st-{verdict.state}">{verdict.state}</span>'
+            f"<br><small>{escaped(verdict.sentence)}{named}<br>window: {escaped(window_words(verdict.window))}"
+            f"{partial}</small></th>"
+        )
+    parts.append(
+        f'<table class="lines"><thead><tr><th>line</th>{"".join(heads)}</tr></thead><tbody>\n'
+        f"{card_lines(pair, columns, lines)}\n</tbody></table>"
+    )
     parts.append("</section>")
     return "\n".join(parts)
+
+
+# --- the pages -------------------------------------------------------------------------------
+
+
+def page_summary(source: dict, columns: list[Column], pairs: list[PairRow]) -> str:
+    """``"Title · docs/x.md · 3 pairs, 2 split · fixed-char 40 chunks, paragraph 12 chunks"``, escaped."""
+    split = sum(pair.split_anywhere for pair in pairs)
+    chunks = ", ".join(
+        f"{visible(column.label)} {counted(len(column.source_chunks(source['source_id']).chunks), 'chunk')}"
+        for column in columns
+    )
+    return (
+        f"<b>{escaped(visible(source['title']))}</b> · <code>{escaped(visible(source['path']))}</code>"
+        f" · {counted(len(pairs), 'pair')}, {split:,} split · {escaped(chunks)}"
+    )
+
+
+def page_section(source: dict, number: int, columns: list[Column], pairs: list[PairRow], newlines, check_count) -> str:
+    """A page holding pairs: collapsed, its pairs' links, then its text once with a gutter per column."""
+    links = ", ".join(f'<a href="#pair-{pair.number}">{pair.number}</a>' for pair in pairs)
+    heads = "".join(f"<th>{escaped(visible(column.label))}</th>" for column in columns)
+    return (
+        f'<details class="page" id="page-{number}"><summary>{page_summary(source, columns, pairs)}</summary>'
+        f'<p class="note">pairs on this page: {links}. A gutter per column: shaded by the chunk holding the line'
+        " (blank outside every chunk), the orders of the chunks starting in it, ruled where one starts the line,"
+        " red where a boundary splits a pair.</p>"
+        f'<table class="text"><thead><tr><th>line</th>{heads}<th>text</th></tr></thead><tbody>\n'
+        f"{page_text(source, pairs, columns, newlines, check_count)}\n</tbody></table></details>"
+    )
+
+
+def quiet_pages(sources: list[dict], columns: list[Column], pages: dict[str, int]) -> str:
+    """Pages without pairs, one row each, collapsed: their chunk counts and how to see one."""
+    if not sources:
+        return ""
+    header = "".join(f"<th>{escaped(visible(column.label))}</th>" for column in columns)
+    rows = []
+    for source in sources:
+        counts = "".join(
+            f'<td class="number">{len(column.source_chunks(source["source_id"]).chunks):,}</td>' for column in columns
+        )
+        rows.append(
+            f'<tr id="page-{pages[source["source_id"]]}"><td><code>{escaped(visible(source["path"]))}</code></td>'
+            f"<td>{escaped(visible(source['source_id']))}</td>{counts}</tr>"
+        )
+    return (
+        f'<details class="page"><summary>{counted(len(sources), "page")} without pairs</summary>'
+        '<p class="note">Their text is not laid out here; <code>run.py show --source ID</code> prints one page'
+        " chunk by chunk.</p>"
+        f"<table><thead><tr><th>page</th><th>source id</th>{header}</tr></thead><tbody>{''.join(rows)}</tbody>"
+        "</table></details>"
+    )
+
+
+# --- the whole page ----------------------------------------------------------------------------
+
+
+def docs_set_body(
+    sources: tuple[dict, ...] | list[dict],
+    checks: tuple,
+    columns: list[Column],
+    header: list[str],
+    verdicts: list[str],
+    annotations: Mapping | None = None,
+    advance: Callable[[int, int], None] | None = None,
+) -> tuple[list[str], str]:
+    """The report's body below its heading, and the style rules of its views.
+
+    ``advance(1, n)`` is called after each page of ``n`` source bytes is laid
+    out (the progress line of the command that writes the report).
+    """
+    annotations = annotations or {}
+    pairs = pair_rows(sources, checks, columns)
+    pages = {source["source_id"]: number for number, source in enumerate(sources, start=1)}
+    views, member = pair_views(pairs, columns, annotations)
+    by_source: dict[str, list[PairRow]] = {}
+    for pair in pairs:
+        by_source.setdefault(pair.check.source_id, []).append(pair)
+    split = sum(pair.split_anywhere for pair in pairs)
+    with_pairs = [source for source in sources if source["source_id"] in by_source]
+    without = [source for source in sources if source["source_id"] not in by_source]
+    body = [f'<span class="view" id="{view}"></span>' for view, _ in views]
+    body += [
+        "<header>",
+        *header,
+        '<nav class="toc" aria-label="contents"><a href="#verdicts">Verdicts</a>'
+        f' <a href="#pairs">Pairs ({len(pairs):,})</a> <a href="#split">Split pairs only ({split:,})</a>'
+        f' <a href="#cards">Cards</a> <a href="#pages">Pages ({len(sources):,})</a></nav>',
+        "</header>",
+        "<main>",
+        '<section id="verdicts">',
+        *verdicts,
+        "</section>",
+        '<section id="pairs"><h2>Pairs</h2>',
+    ]
+    if not pairs:
+        body.append('<p class="note">No span checks: declare some, or run <code>run.py scan --add-checks</code>.</p>')
+    else:
+        body += [
+            views_line(views, len(pairs)),
+            '<p class="legend">A pair\'s name opens its card, its page its text. Each column: kept (one chunk holds'
+            " both spans), split (a chunk edge between them, named by kind) or apart (a span in no chunk), and the"
+            " smallest window of neighbouring chunks that brings the caveat back.</p>",
+            pairs_table(pairs, columns, pages, annotations, member),
+        ]
+    body += [
+        "</section>",
+        '<section id="cards"><h2>Cards</h2>',
+        f'<p class="legend">{escaped(" · ".join(LEGEND_TERMS[:2]))}. Each card shows only the lines around its pair,'
+        " every column side by side; a shaded run is one chunk, a red rule names each boundary between the spans, a dashed"
+        " outline marks the chunks of the window that recovers the caveat.</p>",
+    ]
+    newlines = {}
+    for pair in pairs:
+        source_id = pair.check.source_id
+        if source_id not in newlines:
+            newlines[source_id] = chunk_index.newline_offsets(pair.source["text"])
+        lines = LineMap(len(pair.source["text"]), newlines[source_id])
+        body.append(card(pair, columns, pages, lines, annotations.get(pair.check.name), member))
+    body += [
+        "</section>",
+        '<section id="pages"><h2>Pages</h2>',
+        f'<p class="note">{counted(len(with_pairs), "page")} with pairs, each collapsed: open one for its text.</p>',
+    ]
+    for source in sources:
+        pairs_here = by_source.get(source["source_id"])
+        if pairs_here:
+            lines = newlines[source["source_id"]]
+            body.append(page_section(source, pages[source["source_id"]], columns, pairs_here, lines, len(checks)))
+        if advance is not None:
+            advance(1, len(source["text"].encode("utf-8")))
+    body += [quiet_pages(without, columns, pages), "</section>", "</main>"]
+    return body, view_css(views)
+
+
+def verdict_section(result: dict, columns: list[Column], index_sizes: dict[str, int] | None = None) -> list[str]:
+    """The verdict table per policy with the sizes built, and each policy's config."""
+    configs = "".join(
+        f"<li><b>{escaped(visible(column.label))}</b>: <code>{escaped(config_caption(column.config))}</code></li>"
+        for column in columns
+    )
+    return [
+        "<h2>Verdicts per policy</h2>",
+        html_table(summary_rows(result, index_sizes)),
+        f'<ul class="legend">{configs}</ul>',
+    ]
+
+
+def html_report(
+    result: dict,
+    checks: tuple,
+    annotations: Mapping | None = None,
+    advance: Callable[[int, int], None] | None = None,
+    index_sizes: dict[str, int] | None = None,
+) -> str:
+    """The main job's report of ``result``: overview, a card per pair, pages on demand (see the module docstring).
+
+    ``annotations`` maps a check's name to what ``scan`` said of it (rule,
+    cue, confidence…), shown on its card, with a column and views by
+    confidence tier when any has one. ``index_sizes`` (``summary.saved_index_sizes``)
+    spares saving each index again for its size.
+    """
+    columns = policy_columns(result, checks)
+    sources = result["indexes"][next(iter(result["indexes"]))]["documents"]
+    header = ["<h1>Chunk boundary report</h1>", f'<p class="note">{escaped(result["fixture_scope"])}</p>']
+    verdicts = verdict_section(result, columns, index_sizes)
+    body, css = docs_set_body(sources, checks, columns, header, verdicts, annotations, advance)
+    return html_page("Chunk boundary report", css, body)
 
 
 def context_block(judgement) -> list[str]:
@@ -271,43 +521,39 @@ def context_block(judgement) -> list[str]:
     return [f"<pre>{escaped(visible_lines(judge.context_text(judgement.rows, judgement.complete)))}</pre>"]
 
 
-def judge_html_report(sources: tuple[dict, ...], checks: tuple, judgement) -> str:
-    """The ``judge --html`` page: the judge's table, then the lab's three policies and the judged chunks side by side.
+def judge_html_report(
+    sources: tuple[dict, ...],
+    checks: tuple,
+    judgement,
+    section_of=None,
+    annotations: Mapping | None = None,
+    advance: Callable[[int, int], None] | None = None,
+) -> str:
+    """The ``judge --html`` page: the judge's table, then pairs, cards and pages with the judged chunks as a column.
 
-    Self-contained like ``html_report``: no script, no external reference,
-    every piece of text (chunk file name, record text, source text) escaped.
+    ``section_of`` (``judge.pair_sections``) bounds the judged chunks' windows
+    by the pair's section, as ``judge`` measures them.
     """
     import judge
 
-    views = [policy_view(name, index, checks) for name, index in judgement.indexes.items()]
-    rows = judge.table_rows(judgement)
-    header = "".join(f"<th>{escaped(cell)}</th>" for cell in rows[0])
-    body = "".join(
-        "<tr>"
-        + "".join(
-            f'<td class="number">{escaped(cell)}</td>' if column in judge.NUMERIC else f"<td>{escaped(cell)}</td>"
-            for column, cell in enumerate(row)
-        )
-        + "</tr>"
-        for row in rows[1:]
+    policies = {"indexes": judgement.indexes}
+    columns = policy_columns(policies, checks)
+    columns.append(judged_column(judgement, checks, len(columns), section_of))
+    growth = "".join(
+        f"<li><b>{escaped(visible(column.label))}</b>: {escaped(growth_sentence(storage_growth(index)))}</li>"
+        for column, index in zip(columns, judgement.indexes.values())
     )
-    legend = "".join(f"<li>{escaped(line)}</li>" for line in check_legend(checks))
-    verdicts = "".join(f"<li>{escaped(line)}</li>" for line in judge.pair_lines(judgement))
-    return html_page(
-        "Judged chunks beside the lab's policies",
-        ".policies.judged { grid-template-columns: repeat(4, minmax(0, 1fr)); }",
-        [
-            f"<h1>{escaped(visible(judgement.name))} beside the lab's policies</h1>",
-            f'<p class="note">{escaped(visible(judge.located_line(judgement)))}</p>',
-            f"<table><thead><tr>{header}</tr></thead><tbody>{body}</tbody></table>",
-            f'<p class="legend">{escaped(judge.COVERAGE_NOTE)}</p>',
-            f'<ul class="legend">{verdicts}</ul>',
-            *context_block(judgement),
-            f'<ul class="legend">{legend}</ul>',
-            f'<p class="legend">{escaped(" · ".join(LEGEND_TERMS))}. Hover a chunk for its section.</p>',
-            '<div class="policies judged">',
-            *(html_policy(view) for view in views),
-            html_judged(sources, checks, judgement),
-            "</div>",
-        ],
-    )
+    header = [
+        f"<h1>{escaped(visible(judgement.name))} beside the lab's policies</h1>",
+        f'<p class="note">judged chunks from <code>{escaped(visible(judgement.file))}</code></p>',
+    ]
+    verdicts = [
+        "<h2>Verdicts per chunker</h2>",
+        *(f'<p class="note">{escaped(line)}</p>' for line in judged_summary_lines(judgement)),
+        html_table(judge.table_rows(judgement), judge.NUMERIC),
+        f'<p class="legend">{escaped(judge.COVERAGE_NOTE)}</p>',
+        f'<ul class="legend">{growth}</ul>',
+        *context_block(judgement),
+    ]
+    body, css = docs_set_body(sources, checks, columns, header, verdicts, annotations, advance)
+    return html_page("Judged chunks beside the lab's policies", css, body)
