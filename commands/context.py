@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import argparse
 
-import chunk_index
 from commands.basics import EXIT_OK, manifest_to_build, report
 from commands.indexes import collector_skips_what_exists, manifest_indexes
 from commands.options import add_command, add_manifest_option
-from lab_io.indented_json import saved_json_bytes
+from lab_io.inert_json import printed_json_bytes
 from lab_io.outputs import emit
 from load_documents import load_manifest
 
@@ -71,9 +70,7 @@ def run_context(args: argparse.Namespace) -> int:
         )
     indexes = manifest_indexes(manifest)
     with collector_skips_what_exists():
-        figures = [
-            context_windows.policy_context(name, indexes[name]["chunks"], checks) for name in chunk_index.POLICY_NAMES
-        ]
+        figures = [context_windows.policy_context(name, index["chunks"], checks) for name, index in indexes.items()]
     if args.json:
         document = {
             "context_version": 1,
@@ -81,7 +78,7 @@ def run_context(args: argparse.Namespace) -> int:
             "checks": [check.name for check in checks],
             "policies": figures,
         }
-        emit(saved_json_bytes(document), None)
+        emit(printed_json_bytes(document), None)
     else:
         report(context_windows.context_table(figures, [check.name for check in checks]))
     return EXIT_OK

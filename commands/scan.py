@@ -12,6 +12,7 @@ from commands.options import add_command, add_manifest_option
 from lab_io import outputs
 from lab_io.errors import IngestionError, UsageError, counted, printable, quoted
 from lab_io.indented_json import saved_json_bytes
+from lab_io.inert_json import printed_json_bytes
 from lab_io.outputs import checked_output, destination, emit
 from load_documents import load_manifest
 
@@ -25,8 +26,8 @@ danger block or a version note; its instruction is the sentence it restricts:
 an imperative, "To X, ...", "you can ...", a tutorial step or an API usage
 sentence, before it or just after it, across code blocks, never across a
 heading. Each pair names its rule, cue, link and a tier (1 strongest); --tier
-keeps the stronger ones. Each pair is judged under the three policies: kept
-together, or split and by what. Review sticks: --reject drops a pair for good
+keeps the stronger ones. Each pair is judged under every policy the manifest
+builds: kept together, or split and by what. Review sticks: --reject drops a pair for good
 (recorded beside the manifest), --accept declares it; --add-checks declares
 every pair not declared yet; --import declares pairs from another tool;
 --evaluate measures the rules against hand labels. Rules and limits:
@@ -146,7 +147,7 @@ def run_scan(args: argparse.Namespace) -> int:
             manifest, indexes, manifest.grammar, (pairs, unpaired), args.tier, rejected, decided
         )
     if args.json:
-        emit(saved_json_bytes(findings), None)
+        emit(printed_json_bytes(findings), None)
     else:
         texts = {source["source_id"]: source["text"] for source in manifest.sources}
         report(caveat_report.scan_table(findings, texts))
@@ -316,7 +317,7 @@ def evaluate(args: argparse.Namespace, manifest, found: tuple) -> int:
     figures = evaluation.evaluation(matched, evaluation.proposals_of(found), args.tier)
     figures["labelled_pages"] = len(pages)
     if args.json:
-        emit(saved_json_bytes(figures), None)
+        emit(printed_json_bytes(figures), None)
     else:
         report(evaluation.evaluation_table(figures))
     return EXIT_OK

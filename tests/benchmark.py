@@ -752,7 +752,7 @@ def measure_peers(sizes: tuple[int, ...], runs: int, base: Path | None, calls: d
     # Interleave lab and peers, policy by policy and size by size, within every run.
     for run in range(runs):
         for count in sizes:
-            for policy in chunk_index.POLICY_NAMES:
+            for policy in chunk_index.DEFAULT_POLICY_NAMES:
                 for name, work in contenders(policy, corpora[count], calls):
                     show_progress(f"peers: run {run + 1}/{runs}, N = {count}, {policy}, {name}")
                     elapsed, produced = timed(work)
@@ -776,7 +776,7 @@ def peer_table(figures: dict, count: int, names: list[str], cell: Callable[[tupl
     chunk_index = lab_modules().chunk_index
     widths = [max(len(name), 9) for name in names]
     print(f"  {'policy':<14}" + "".join(f"{name:>{width + 2}}" for name, width in zip(names, widths)))
-    for policy in chunk_index.POLICY_NAMES:
+    for policy in chunk_index.DEFAULT_POLICY_NAMES:
         cells = [cell((count, policy, name)) if (count, policy, name) in figures["seconds"] else "-" for name in names]
         print(f"  {policy:<14}" + "".join(f"{text:>{width + 2}}" for text, width in zip(cells, widths)))
 
@@ -800,7 +800,7 @@ def peer_report(figures: dict, sizes: tuple[int, ...], calls: dict[str, PeerCall
     names = [*LAB_CONTENDERS, *calls]
     print("\npeer calls (closest to each policy):")
     for name, library_calls in calls.items():
-        for policy in chunk_index.POLICY_NAMES:
+        for policy in chunk_index.DEFAULT_POLICY_NAMES:
             call = library_calls[policy][0] if policy in library_calls else "no equivalent"
             print(f"  {name} {policy}: {call}")
     print("\n" + PEER_CALLS_NOTE)
@@ -816,7 +816,7 @@ def peer_report(figures: dict, sizes: tuple[int, ...], calls: dict[str, PeerCall
     large = max(sizes)
     missed = []
     print(f"\npeer target on N = {large}: lab's full index <= {PEER_TARGET}x the fastest installed peer")
-    for policy in chunk_index.POLICY_NAMES:
+    for policy in chunk_index.DEFAULT_POLICY_NAMES:
         fastest = fastest_peer(figures, large, policy)
         if fastest is None:
             print(f"  {policy:<14}no peer has an equivalent")

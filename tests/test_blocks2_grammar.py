@@ -234,7 +234,7 @@ class Identity(unittest.TestCase):
             [("strategy", "paragraph"), ("version", 1), ("max_chars", None), ("markdown", "blocks-2")],
         )
         sources = [loaded_source("# Use\nOne.\n\nTwo.\n")]
-        for name in chunk_index.POLICY_NAMES:
+        for name in chunk_index.DEFAULT_POLICY_NAMES:
             with self.subTest(policy=name):
                 first = chunk_index.build_index(chunk_index.policy_config(name, None, "blocks"), sources)
                 second = chunk_index.build_index(chunk_index.policy_config(name, None, "blocks-2"), sources)
