@@ -216,6 +216,26 @@ def validate_index(value: object, path: str = "", section_cache: dict | None = N
     unsupported config, a bad document, and any difference at all between the
     saved index and the rebuilt one, even when every hash was recomputed.
     """
+    index, config, sources = index_inputs(value, path)
+    if progress is None:
+        derived = build_index(config, sources, section_cache)
+    else:
+        derived = build_index(config, sources, section_cache, progress)
+    if same_json(index, derived):
+        # Identical down to types and key order: hand back the saved copy and
+        # let the rebuilt one go, so a large result is not held twice.
+        return index
+    require_same(index, derived, path, "index_mismatch")
+    return derived
+
+
+def index_inputs(value: object, path: str) -> tuple[dict, dict, list[dict]]:
+    """What rebuilding a saved index starts from, checked: the index, the lab's own copy of its config, its sources.
+
+    Refused with ``IngestionError``: a wrong shape or type, an unsupported
+    config, a bad document, a source id or path twice, a pair-aware pair
+    outside its text, or chunks that are not a list.
+    """
     index = require_keys(value, INDEX_KEYS, path, "index")
     schema_version = index["schema_version"]
     if type(schema_version) is not int or schema_version != SCHEMA_VERSION:
@@ -264,16 +284,7 @@ def validate_index(value: object, path: str = "", section_cache: dict | None = N
         raise IngestionError(
             "chunks_not_list", join_path(path, "chunks"), f"expected a list, found {type(index['chunks']).__name__}"
         )
-    if progress is None:
-        derived = build_index(config, sources, section_cache)
-    else:
-        derived = build_index(config, sources, section_cache, progress)
-    if same_json(index, derived):
-        # Identical down to types and key order: hand back the saved copy and
-        # let the rebuilt one go, so a large result is not held twice.
-        return index
-    require_same(index, derived, path, "index_mismatch")
-    return derived
+    return index, config, sources
 
 
 def check_config_pairs(config: dict, sources: list[dict], path: str) -> None:
@@ -451,6 +462,25 @@ def validate_result(value: object, progress=None) -> dict:
     ids name (see ``comparison_source``). A named-pairs comparison records each
     pair's source, so its verdicts are re-derived directly.
     """
+    result, names = checked_result_head(value)
+    saved_indexes = result["indexes"]
+    indexes = {}
+    section_cache: dict = {}
+    for name in names:
+        index_path = join_path("indexes", name)
+        indexes[name] = validate_index(saved_indexes[name], index_path, section_cache, progress)
+        require_policy_index(name, saved_indexes[name], indexes, names[0])
+    # The scope sentence is derived too: only the fixture's own files may claim the fixture's scope.
+    require_same(
+        result["fixture_scope"], result_scope(indexes[names[0]]["documents"]), "fixture_scope", "fixture_scope"
+    )
+    comparisons = result["comparisons"]
+    require_same(comparisons, derived_comparisons(comparisons, indexes), "comparisons", "comparison_mismatch")
+    return result
+
+
+def checked_result_head(value: object) -> tuple[dict, tuple[str, ...]]:
+    """A saved result's keys, execution mode and scope checked, and the policies its indexes hold."""
     result = require_keys(value, RESULT_KEYS, "", "result")
     if result["execution_mode"] != EXECUTION_MODE:
         raise IngestionError(
@@ -460,62 +490,54 @@ def validate_result(value: object, progress=None) -> dict:
         )
     if type(result["fixture_scope"]) is not str or not result["fixture_scope"].strip():
         raise IngestionError("fixture_scope", "fixture_scope", "expected a non-empty string")
-    names = result_policy_names(result["indexes"])
-    saved_indexes = result["indexes"]
-    first_name = names[0]
-    indexes = {}
-    section_cache: dict = {}
-    for name in names:
-        index_path = join_path("indexes", name)
-        indexes[name] = validate_index(saved_indexes[name], index_path, section_cache, progress)
-        if policy_of_config(saved_indexes[name]["config"]) != name:
-            raise IngestionError(
-                "config_mismatch",
-                join_path(index_path, "config"),
-                f"holds the {policy_of_config(saved_indexes[name]['config'])} config, expected {name}'s",
-            )
-        # One result compares policies over one reading of the text: one grammar for all.
-        grammar = config_grammar(indexes[name]["config"])
-        first_grammar = config_grammar(indexes[first_name]["config"])
-        if grammar != first_grammar:
-            raise IngestionError(
-                "grammar_mismatch",
-                join_path(index_path, "config"),
-                f"built with the {quoted(grammar)} grammar, {first_name} with {quoted(first_grammar)}; "
-                "all indexes of one result share one grammar",
-            )
-        # The comparison is only meaningful if every policy chunked the same documents.
-        require_same(
-            indexes[name]["documents"],
-            indexes[first_name]["documents"],
-            join_path(index_path, "documents"),
-            "documents_mismatch",
+    return result, result_policy_names(result["indexes"])
+
+
+def require_policy_index(name: str, saved: dict, indexes: dict, first_name: str) -> None:
+    """Refuse ``indexes[name]`` unless it holds ``name``'s config, the first index's grammar and its documents."""
+    index_path = join_path("indexes", name)
+    if policy_of_config(saved["config"]) != name:
+        raise IngestionError(
+            "config_mismatch",
+            join_path(index_path, "config"),
+            f"holds the {policy_of_config(saved['config'])} config, expected {name}'s",
         )
-    # The scope sentence is derived too: only the fixture's own files may claim the fixture's scope.
+    # One result compares policies over one reading of the text: one grammar for all.
+    grammar = config_grammar(indexes[name]["config"])
+    first_grammar = config_grammar(indexes[first_name]["config"])
+    if grammar != first_grammar:
+        raise IngestionError(
+            "grammar_mismatch",
+            join_path(index_path, "config"),
+            f"built with the {quoted(grammar)} grammar, {first_name} with {quoted(first_grammar)}; "
+            "all indexes of one result share one grammar",
+        )
+    # The comparison is only meaningful if every policy chunked the same documents.
     require_same(
-        result["fixture_scope"], result_scope(indexes[first_name]["documents"]), "fixture_scope", "fixture_scope"
+        indexes[name]["documents"],
+        indexes[first_name]["documents"],
+        join_path(index_path, "documents"),
+        "documents_mismatch",
     )
-    comparisons = result["comparisons"]
+
+
+def derived_comparisons(comparisons: object, indexes: dict) -> list[dict]:
+    """The comparisons ``indexes`` give for the pairs the saved ``comparisons`` declare (their verdicts unread)."""
     if is_pairs_comparison(comparisons):
         pairs = saved_pairs(comparisons, indexes, "comparisons")
         require_config_pairs(indexes, pairs)
-        require_same(comparisons, build_pair_comparisons(indexes, pairs), "comparisons", "comparison_mismatch")
-        return result
-    instruction = saved_span(comparisons, "instruction_span", "comparisons", len(names))
-    qualifier = saved_span(comparisons, "qualifier_span", "comparisons", len(names))
+        return build_pair_comparisons(indexes, pairs)
+    instruction = saved_span(comparisons, "instruction_span", "comparisons", len(indexes))
+    qualifier = saved_span(comparisons, "qualifier_span", "comparisons", len(indexes))
     source_id = comparison_source(comparisons, indexes, instruction, qualifier)
-    length = len(
-        next(document["text"] for document in indexes[first_name]["documents"] if document["source_id"] == source_id)
-    )
+    documents = next(iter(indexes.values()))["documents"]
+    length = len(next(document["text"] for document in documents if document["source_id"] == source_id))
     for key, span in (("instruction_span", instruction), ("qualifier_span", qualifier)):
         checked_span_list(span, join_path(join_path("comparisons", 0), key), length)
     require_config_pairs(
         indexes, [{"source_id": source_id, "instruction_span": instruction, "qualifier_span": qualifier}]
     )
-    require_same(
-        comparisons, build_comparisons(indexes, source_id, instruction, qualifier), "comparisons", "comparison_mismatch"
-    )
-    return result
+    return build_comparisons(indexes, source_id, instruction, qualifier)
 
 
 def artifact_indexes(kind: str, artifact: dict) -> dict[str, dict]:
