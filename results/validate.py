@@ -10,8 +10,11 @@ match) is refused with ``IngestionError`` at the field that moved
 from __future__ import annotations
 
 import marshal
+import os
+import stat
+from pathlib import Path
 
-from checks.span_checks import build_comparisons, build_pair_comparisons, is_pairs_comparison
+from checks.span_checks import assembled_result, build_comparisons, build_pair_comparisons, is_pairs_comparison
 from chunk_index import (
     DEFAULT_POLICY_NAMES,
     DOCUMENT_KEYS,
@@ -22,6 +25,7 @@ from chunk_index import (
     RESULT_KEYS,
     SCHEMA_VERSION,
     build_index,
+    build_policy_indexes,
     config_grammar,
     declared_config_pairs,
     digest,
@@ -31,7 +35,9 @@ from chunk_index import (
     result_scope,
 )
 from grammars import HEADING, LESSON_GRAMMAR
-from lab_io.errors import IngestionError, quoted
+from lab_io.errors import IngestionError, printable, quoted
+from lab_io.indented_json import saved_json_pieces
+from lab_io.strict_json import MAX_ARTIFACT_BYTES, json_text, parse_json_text, read_bounded, read_json_file
 from load_documents import (
     MAX_POLICY_SIZE,
     MAX_SOURCE_BYTES,
@@ -580,3 +586,166 @@ def validate_artifact(value: object, progress=None) -> tuple[str, dict]:
     raise IngestionError(
         "unknown_artifact", "(top)", 'expected a saved result (with "indexes") or a saved index (with "index_id")'
     )
+
+
+# --- reading a saved file: the quick check first ----------------------------------------
+
+# A file the lab wrote is laid out by ``saved_json_pieces``: indented JSON, where
+# a raw line break is never inside a string, so a chunk list's closing bracket
+# is the first line holding only that bracket at the list's own indent.
+CHUNK_LIST_OPENING = b'"chunks": [\n'
+# How every saved result opens (``RESULT_KEYS`` in order, laid out by ``saved_json_pieces``).
+RESULT_OPENING = b'{\n  "execution_mode": '
+
+
+def read_validated(path: Path, progress=None, expected=None) -> tuple[str, dict, bool]:
+    """Read the saved result or index at ``path`` and validate it: ``(kind, artifact, as_expected)``.
+
+    A file the lab wrote is checked the quick way. ``expected``, when given, is
+    a callable returning the result the file should be (the build of a
+    manifest): a file holding exactly that result's bytes is valid and, on
+    top, that result (``as_expected`` is then ``True``). Otherwise the file's
+    documents and configs are read without its chunks and rebuilt
+    (``identical_rebuild``). A file laid out otherwise, or one that fails
+    those checks, is read in full by the strict reader and validated field by
+    field, which names the first divergence. ``progress``, a
+    ``lab_io.progress.Progress``, counts the rebuilt documents.
+    """
+    if expected is not None and file_opens_with(path, RESULT_OPENING):
+        result = expected()
+        if file_holds(path, saved_json_pieces(result)):
+            return "result", result, True
+        del result
+    quick = identical_rebuild(path, progress)
+    if quick is not None:
+        return (*quick, False)
+    value = read_json_file(path)
+    if progress is None:
+        return (*validate_artifact(value), False)
+    progress.stage(progress.label, *rebuild_work(value))
+    return (*validate_artifact(value, progress.advance), False)
+
+
+def identical_rebuild(path: Path, progress=None) -> tuple[str, dict] | None:
+    """``(kind, rebuilt)`` when the file is byte for byte what the lab writes for what it rebuilds from it; else ``None``.
+
+    The file's documents, configs and comparisons are read with its chunk lists
+    left out (``chunkless_value``) and checked as ``validate_artifact`` checks
+    them; every index is rebuilt in one pass, the comparisons re-derived, and
+    the rebuilt value laid out as the lab saves it. Equal bytes make the file
+    the lab's own output for those documents and configs, the very check the
+    full validation makes, at the cost of a build instead of a parse of every
+    chunk plus a build. ``None`` means "not shown identical": the caller
+    validates the file in full, whose refusal names the first divergence.
+    """
+    skeleton = chunkless_value(read_bounded(path, MAX_ARTIFACT_BYTES, printable(str(path))))
+    if skeleton is None:
+        return None
+    try:
+        kind, rebuilt = rebuilt_artifact(skeleton, progress)
+    except IngestionError:
+        return None
+    if not file_holds(path, saved_json_pieces(rebuilt)):
+        return None
+    return kind, rebuilt
+
+
+def opened_regular_file(path: Path):
+    """``path`` opened for reading if it is a regular file (a FIFO is not waited on), else ``None``."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    handle = os.fdopen(descriptor, "rb")
+    if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+        handle.close()
+        return None
+    return handle
+
+
+def file_opens_with(path: Path, opening: bytes) -> bool:
+    """Whether ``path`` is a readable regular file whose bytes begin with ``opening``."""
+    handle = opened_regular_file(path)
+    if handle is None:
+        return False
+    with handle:
+        try:
+            return handle.read(len(opening)) == opening
+        except OSError:
+            return False
+
+
+def file_holds(path: Path, pieces) -> bool:
+    """Whether ``path`` is a readable regular file holding exactly ``pieces`` joined, read as they come.
+
+    Compared piece by piece, so the file is never held whole beside what the
+    pieces are laid out from; the first piece that differs ends it.
+    """
+    handle = opened_regular_file(path)
+    if handle is None:
+        return False
+    with handle:
+        try:
+            for piece in pieces:
+                if handle.read(len(piece)) != piece:
+                    return False
+            return handle.read(1) == b""
+        except OSError:
+            return False
+
+
+def chunkless_value(data: bytes) -> object | None:
+    """The saved value of ``data`` with every ``chunks`` list read as ``[]``, parsed strictly; ``None`` if it is not laid out so.
+
+    ``b'{\\n  "chunks": [\\n    {"order": 0}\\n  ],\\n  "index_id": "x"\\n}\\n'``
+    -> ``{"chunks": [], "index_id": "x"}``. Only the lab's own layout is
+    looked for; a file laid out otherwise, or anything that fails to parse,
+    gives ``None``.
+    """
+    kept = []
+    position = 0
+    while True:
+        opening = data.find(CHUNK_LIST_OPENING, position)
+        if opening < 0:
+            break
+        line_start = data.rfind(b"\n", 0, opening) + 1
+        indent = data[line_start:opening]
+        closing = data.find(b"\n" + indent + b"]", opening)
+        if indent.strip(b" ") or closing < 0:
+            return None
+        kept.append(data[position : opening + len(CHUNK_LIST_OPENING) - 1])
+        kept.append(b"]")
+        position = closing + len(indent) + 2
+    if not kept:
+        return None
+    kept.append(data[position:])
+    try:
+        return parse_json_text(json_text(b"".join(kept), "(chunkless)"), "(chunkless)")
+    except IngestionError:
+        return None
+
+
+def rebuilt_artifact(skeleton: object, progress=None) -> tuple[str, dict]:
+    """The result or index the lab builds from a saved file's documents and configs, checked as ``validate_artifact`` does."""
+    if type(skeleton) is dict and "index_id" in skeleton and "indexes" not in skeleton:
+        _, config, sources = index_inputs(skeleton, "")
+        if progress is not None:
+            progress.expect(len(sources), source_bytes(sources))
+        return "index", build_index(config, sources, progress=None if progress is None else progress.advance)
+    result, names = checked_result_head(skeleton)
+    saved_indexes = result["indexes"]
+    configs = {}
+    sources: list[dict] = []
+    for name in names:
+        _, configs[name], index_sources = index_inputs(saved_indexes[name], join_path("indexes", name))
+        sources = sources or index_sources
+        require_policy_index(name, saved_indexes[name], saved_indexes, names[0])
+    if progress is not None:
+        progress.expect(len(sources), source_bytes(sources))
+    indexes = build_policy_indexes(configs, sources, None if progress is None else progress.advance)
+    return "result", assembled_result(sources, indexes, derived_comparisons(result["comparisons"], indexes))
+
+
+def source_bytes(sources: list[dict]) -> int:
+    """The UTF-8 bytes of the sources' texts: what a progress line counts."""
+    return sum(len(source["text"].encode("utf-8", "surrogatepass")) for source in sources)
