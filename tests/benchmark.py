@@ -1198,6 +1198,22 @@ def main(argv: list[str] | None = None) -> int:
         help="only time the fixture run against python -c 'import json, hashlib' (--startup-runs interleaved runs "
         f"each); target: at most {STARTUP_TARGET}x, exit 1 if missed",
     )
+    parser.add_argument(
+        "--workflow",
+        action="store_true",
+        help="instead of the phases, time every command of the docs workflow (the main job, scan, validate, export, "
+        "context, sweep, judge of an export) as fresh run.py processes on --pages generated pages, against the main "
+        "job and a floor measured in a fresh process; targets of issue 24 (tests/benchmark_workflow.py)",
+    )
+    parser.add_argument(
+        "--pages", type=int, default=500, help="--workflow: pages of the generated docs set (default: 500)"
+    )
+    parser.add_argument(
+        "--docs-set",
+        type=Path,
+        metavar="MANIFEST",
+        help="--workflow: time this pinned and scanned docs set (kept outside the repository) instead of a generated one",
+    )
     parser.add_argument("--one", type=int, metavar="N", help=argparse.SUPPRESS)
     parser.add_argument("--folder", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--validate-peak", type=Path, metavar="FILE", help=argparse.SUPPRESS)
@@ -1217,6 +1233,10 @@ def main(argv: list[str] | None = None) -> int:
         return run_caveats(tuple(args.sizes), args.runs)
     if args.views:
         return run_views(tuple(args.sizes), args.runs, args.tmp)
+    if args.workflow:
+        from benchmark_workflow import run_workflow
+
+        return run_workflow(args.pages, args.runs, args.docs_set, args.tmp, args.startup_runs)
 
     small_count, large_count = args.sizes
     runs = {small_count: [], large_count: []}
