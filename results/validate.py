@@ -598,7 +598,7 @@ CHUNK_LIST_OPENING = b'"chunks": [\n'
 RESULT_OPENING = b'{\n  "execution_mode": '
 
 
-def read_validated(path: Path, progress=None, expected=None) -> tuple[str, dict, bool]:
+def read_validated(path: Path, progress=None, expected=None, label: str | None = None) -> tuple[str, dict, bool]:
     """Read the saved result or index at ``path`` and validate it: ``(kind, artifact, as_expected)``.
 
     A file the lab wrote is checked the quick way. ``expected``, when given, is
@@ -609,7 +609,9 @@ def read_validated(path: Path, progress=None, expected=None) -> tuple[str, dict,
     (``identical_rebuild``). A file laid out otherwise, or one that fails
     those checks, is read in full by the strict reader and validated field by
     field, which names the first divergence. ``progress``, a
-    ``lab_io.progress.Progress``, counts the rebuilt documents.
+    ``lab_io.progress.Progress``, counts the rebuilt documents; ``label``, when
+    given, opens the place a refusal of the validation names (``result.json:
+    indexes.paragraph...``), as a refusal of the reading always names the file.
     """
     if expected is not None and file_opens_with(path, RESULT_OPENING):
         result = expected()
@@ -620,10 +622,14 @@ def read_validated(path: Path, progress=None, expected=None) -> tuple[str, dict,
     if quick is not None:
         return (*quick, False)
     value = read_json_file(path)
-    if progress is None:
-        return (*validate_artifact(value), False)
-    progress.stage(progress.label, *rebuild_work(value))
-    return (*validate_artifact(value, progress.advance), False)
+    if progress is not None:
+        progress.stage(progress.label, *rebuild_work(value))
+    try:
+        return (*validate_artifact(value, None if progress is None else progress.advance), False)
+    except IngestionError as error:
+        if label is None:
+            raise
+        raise IngestionError(error.code, f"{label}: {error.where}", error.what) from error
 
 
 def identical_rebuild(path: Path, progress=None) -> tuple[str, dict] | None:
