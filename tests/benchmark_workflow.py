@@ -52,6 +52,7 @@ MAIN_MEMORY_TARGET = 2.0
 COMMAND_MEMORY_TARGET = 3.5
 
 # Filler words for the generated pages: plain prose, escapes and non-ASCII letters, no caveat cues.
+# A character that does not print (NEL) is rare in real docs: one page in ten holds one, in its synopsis.
 PROSE_WORDS = (
     "chunk",
     "boundary",
@@ -77,8 +78,8 @@ PROSE_WORDS = (
     '"double"',
     "back\\slash",
     "tab\there",
-    "next\x85line",
 )
+RARE_LINE = "Next\x85line.\n"
 CALLS = (
     "Use `Set-{noun}` to change the {noun} settings.",
     "Call `{verb}_{noun}()` before the first request.",
@@ -135,7 +136,7 @@ def docs_page(number: int) -> str:
     verb = rng.choice(VERBS)
     parts = [
         f"---\ntitle: {verb}-{noun} {number}\nms.date: 2026-01-0{number % 9 + 1}\n---\n",
-        f"# {verb}-{noun}\n\n## Synopsis\n\n{prose(rng)}\n",
+        f"# {verb}-{noun}\n\n## Synopsis\n\n{prose(rng)}{RARE_LINE if number % 10 == 0 else ''}\n",
         f"## Syntax\n\n```powershell\n{verb}-{noun} [-Path] <string[]> [-Force]\n```\n\n",
     ]
     target = rng.randint(2_000, 24_000)
