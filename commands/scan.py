@@ -35,7 +35,7 @@ docs/caveats.md.
 """
 
 TIER_HELP = (
-    "keep only pairs of this tier or stronger (1 strongest, 3 every pair; default 3); a caveat whose pair is "
+    "keep only pairs of this tier or stronger (1 strongest, 3 every pair; default 2); a caveat whose pair is "
     "weaker is still reported, unpaired"
 )
 
@@ -58,7 +58,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     scan.add_argument(
         "--json", action="store_true", help="print every pair and verdict as JSON (shape in docs/caveats.md)"
     )
-    scan.add_argument("--tier", type=int, choices=(1, 2, 3), default=3, help=TIER_HELP)
+    scan.add_argument("--tier", type=int, choices=(1, 2, 3), default=2, help=TIER_HELP)
     scan.add_argument(
         "--add-checks",
         action="store_true",
