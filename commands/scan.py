@@ -91,6 +91,13 @@ def register(commands: argparse._SubParsersAction) -> None:
         "offsets and name), each quote checked against the pinned text (needs --manifest)",
     )
     scan.add_argument(
+        "--html",
+        dest="scan_html",
+        metavar="FILE",
+        help="also write the HTML report (as the main job's --html) of the declared checks and the found pairs, "
+        "each found pair with its tier, rule, cue and link, and a view of the pairs per tier",
+    )
+    scan.add_argument(
         "--evaluate",
         metavar="LABELS",
         default=None,
@@ -127,7 +134,13 @@ def run_scan(args: argparse.Namespace) -> int:
         from checks.caveats import decisions
 
         checked_output(str(decisions.decisions_path(manifest_path)), (), stdout_allowed=False)
+    html_path = None
+    if args.scan_html is not None:
+        # Refused before any work: the report may not overwrite the manifest.
+        outputs.checked_report(args.scan_html, None, (manifest_path,))
     manifest = load_manifest(manifest_path)
+    if args.scan_html is not None:
+        html_path = outputs.checked_report(args.scan_html, None, (manifest_path, *manifest.source_paths()))
     if args.import_file is not None:
         report(import_pairs(manifest_path, Path(args.import_file)))
         return EXIT_OK
@@ -151,10 +164,41 @@ def run_scan(args: argparse.Namespace) -> int:
     else:
         texts = {source["source_id"]: source["text"] for source in manifest.sources}
         report(caveat_report.scan_table(findings, texts))
+    if html_path is not None:
+        outputs.write_outputs([(html_path, scan_report_page(manifest, indexes, pairs))])
     if args.add_checks:
         line = add_scanned_checks(manifest_path, pairs)
         report(line, to_stderr=args.json)
+    if html_path is not None:
+        report(f"wrote {destination(html_path)}", to_stderr=args.json)
     return EXIT_OK
+
+
+def scan_report_page(manifest, indexes: dict, pairs: list) -> bytes:
+    """The docs-set report of the declared checks and the found pairs, each found pair annotated with what scan says.
+
+    A found pair that is a declared check already is shown under the check's
+    name; any other joins under its scan name (``~2`` when a check of another
+    pair holds it, as ``--add-checks`` would name it).
+    """
+    from checks import span_checks
+    from checks.caveats.declare import unused_name
+    from checks.caveats.verdicts import declared_names
+    from views import report as html_report
+
+    checks = list(manifest.span_checks)
+    taken = {check.name for check in checks}
+    annotations: dict[str, dict] = {}
+    for pair, declared_as in zip(pairs, declared_names(pairs, manifest.span_checks)):
+        name = declared_as
+        if name is None:
+            name = unused_name(pair.name, taken)
+            taken.add(name)
+            checks.append(load_documents.SpanCheck(name, pair.source_id, pair.instruction, pair.qualifier))
+        annotations.setdefault(name, {"tier": pair.tier, "rule": pair.rule, "cue": pair.cue, "link": pair.link})
+    checks = tuple(checks)
+    result = span_checks.assembled_result(manifest.sources, indexes, span_checks.checked_comparisons(indexes, checks))
+    return html_report.html_report(result, checks, annotations).encode("utf-8")
 
 
 def read_decisions(manifest_path: Path) -> tuple[list, dict | None]:
