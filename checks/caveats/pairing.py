@@ -353,6 +353,16 @@ def candidates_around(items: list[Item], index: int) -> tuple[list[Item], list[I
     return before, after
 
 
+def shared_link(candidate: Item, caveat: Item, identifiers: bool) -> tuple[str, int] | None:
+    """``("identifier save_copy", 1)`` when ``candidate`` names code the caveat names (``identifiers``), or
+    ``("term upgrade", 2)`` when the two share a content word; ``None`` when they share nothing of that kind."""
+    if identifiers:
+        shared = candidate.identifiers & caveat.words
+        return (f"identifier {min(shared)}", 1) if shared else None
+    shared = candidate.terms & caveat.terms
+    return (f"term {min(shared)}", 2) if shared else None
+
+
 def chosen_instruction(caveat: Item, before: list[Item], after: list[Item]) -> tuple[Item, str, int] | None:
     """The instruction ``caveat`` qualifies, how they are linked, and the link's tier; ``None`` if none is in reach.
 
@@ -370,16 +380,13 @@ def chosen_instruction(caveat: Item, before: list[Item], after: list[Item]) -> t
             break
         # In the caveat's own block, an instruction that shares a word comes first ("For one run, pass the
         # bundle. The bundle replaces the default."): the nearest context a reader has.
-        shared = candidate.identifiers & caveat.words
-        if shared:
-            return candidate, f"identifier {min(shared)}", 1
-        shared = candidate.terms & caveat.terms
-        if shared:
-            return candidate, f"term {min(shared)}", 2
+        link = shared_link(candidate, caveat, identifiers=True) or shared_link(candidate, caveat, identifiers=False)
+        if link is not None:
+            return candidate, *link
     for candidate in before:
-        shared = candidate.identifiers & caveat.words
-        if shared:
-            return candidate, f"identifier {min(shared)}", 1
+        link = shared_link(candidate, caveat, identifiers=True)
+        if link is not None:
+            return candidate, *link
     before = [candidate for candidate in before if candidate.block >= caveat.block - LOOK_BACK_BLOCKS]
     if not caveat.aside:
         # An instruction in a note beside the text is an aside: a caveat of the text qualifies the text's own.
@@ -388,20 +395,20 @@ def chosen_instruction(caveat: Item, before: list[Item], after: list[Item]) -> t
         nearest = before[0]
         return nearest, f"anaphor {caveat.anaphor}", 1 if nearest.block >= caveat.block - 1 else 2
     for candidate in after:
-        shared = candidate.identifiers & caveat.words
-        if shared:
-            return candidate, f"identifier {min(shared)}, after", 2
+        link = shared_link(candidate, caveat, identifiers=True)
+        if link is not None:
+            return candidate, f"{link[0]}, after", 2
     for candidate in before:
-        shared = candidate.terms & caveat.terms
-        if shared:
-            return candidate, f"term {min(shared)}", 2
+        link = shared_link(candidate, caveat, identifiers=False)
+        if link is not None:
+            return candidate, *link
     if before:
         nearest = before[0]
         return nearest, "nearest", 2 if nearest.block >= caveat.block - 1 else 3
     for candidate in after:
-        shared = candidate.terms & caveat.terms
-        if shared:
-            return candidate, f"term {min(shared)}, after", 3
+        link = shared_link(candidate, caveat, identifiers=False)
+        if link is not None:
+            return candidate, f"{link[0]}, after", 3
     if after:
         return after[0], "nearest after", 3
     return None
