@@ -116,17 +116,6 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     ("label", 1, r"(?:warning|caution|danger|important|attention)\s*:"),
     ("label", 3, r"note\s*:|note\s+that|notably|nb\s*:|gotcha"),
 )
-RULE_NAMES = (
-    "prohibition",
-    "requirement",
-    "condition",
-    "limitation",
-    "error",
-    "deprecation",
-    "version",
-    "risk",
-    "label",
-)
 
 
 # One pattern per rule and tier, in CUE_RULES order; each match is tried against the turns of phrase.
