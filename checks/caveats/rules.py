@@ -118,7 +118,6 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
 )
 
 
-# One pattern per rule and tier, in CUE_RULES order; each match is tried against the turns of phrase.
 # One pattern for every cue, one named group per entry of CUE_RULES (``c0``, ``c1``, …) behind one shared
 # word-start check: far faster than a pattern per entry. At one place the entry listed first wins.
 CUE_PATTERN = re.compile(
