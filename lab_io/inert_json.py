@@ -59,7 +59,8 @@ def inert_json_pieces(pieces: Iterable[bytes]) -> Iterator[bytes]:
     """
     decoder = codecs.getincrementaldecoder("utf-8")()
     for piece in pieces:
-        if piece.isascii() and b"\x7f" not in piece and not decoder.getstate()[0]:
+        # A piece that continues a character cut at the end of the last starts with a byte that is not ASCII.
+        if piece.isascii() and b"\x7f" not in piece:
             yield piece
             continue
         yield inert_json_text(decoder.decode(piece)).encode("utf-8")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import html
 import json
 import os
 import re
@@ -317,16 +318,23 @@ class ReportParser(HTMLParser):
             self.in_text_table = True
             self.page_tables.append([])
         elif self.in_text_table and tag == "tr":
+            self.close_cell()
             self.page_tables[-1].append([])
         elif self.in_text_table and tag in ("td", "th"):
+            # A page's rows leave their end tags out, as HTML allows: the next cell closes this one.
+            self.close_cell()
             self.cell = []
+
+    def close_cell(self) -> None:
+        if self.cell is not None:
+            self.page_tables[-1][-1].append("".join(self.cell))
+            self.cell = None
 
     def handle_endtag(self, tag: str) -> None:
         self.tags.append(f"/{tag}")
-        if self.in_text_table and tag in ("td", "th") and self.cell is not None:
-            self.page_tables[-1][-1].append("".join(self.cell))
-            self.cell = None
-        elif tag == "table":
+        if self.in_text_table and tag in ("td", "th", "tbody", "table"):
+            self.close_cell()
+        if tag == "table":
             self.in_text_table = False
 
     def handle_data(self, data: str) -> None:
@@ -722,7 +730,9 @@ class BoundaryKindsTest(unittest.TestCase):
         paragraph = chunk_index.build_index(chunk_index.policy_config("paragraph"), (source,))
         result = {"indexes": {"paragraph": paragraph, "someone-elses": paragraph}}
         columns = pair_verdicts.policy_columns(result, (check,))
-        self.assertEqual([(column.key, column.name) for column in columns], [("p0", "paragraph"), ("p1", "someone-elses")])
+        self.assertEqual(
+            [(column.key, column.name) for column in columns], [("p0", "paragraph"), ("p1", "someone-elses")]
+        )
         row = pair_verdicts.pair_rows((source,), (check,), columns)[0]
         self.assertEqual([b.kind for b in row.verdicts[1].boundaries], ["chunk boundary", "chunk boundary"])
 
@@ -749,3 +759,106 @@ class ReportAnnotationsTest(unittest.TestCase):
         script = page[page.index("<script>") + len("<script>") : page.index("</script>")]
         digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
         self.assertIn(f"script-src 'sha256-{digest}'", page)
+
+
+class DocsSetOverviewTest(LabTestCase):
+    """``show`` on more than ten sources prints the overview and the split pairs, unless told what to draw."""
+
+    # "# Page N\n" then a blank line; "Call f(). Text.\n" is [10, 26) on line 3, a blank line, then
+    # "It never works.\n" [27, 43): two paragraphs of one section, 33 characters from first to last.
+    PAGE = "# Page {number}\n\nCall f(). Text.\n\nIt never works.\n"
+
+    def docs_set(self, pages: int) -> Path:
+        (self.folder / "docs").mkdir()
+        sources = []
+        for number in range(1, pages + 1):
+            data = self.PAGE.format(number=number).encode("utf-8")
+            (self.folder / "docs" / f"p{number}.md").write_bytes(data)
+            sources.append(
+                {
+                    "source_id": f"p{number}",
+                    "path": f"docs/p{number}.md",
+                    "title": f"Page {number}",
+                    "sha256": hashlib.sha256(data).hexdigest(),
+                    "version": "1.0",
+                    "url": f"https://example.invalid/p{number}",
+                    "fact_status": "synthetic test text",
+                }
+            )
+        check = {
+            "name": "f-never-works",
+            "source_id": "p3",
+            "instruction": {"quote": "Call f()."},
+            "qualifier": {"quote": "It never works."},
+        }
+        return self.write_json("manifest.json", {"sources": sources, "span_checks": [check]})
+
+    def test_eleven_sources_get_the_overview(self) -> None:
+        completed = run_lab("show", "--manifest", str(self.docs_set(11)), env=PLAIN)
+        self.assertEqual((completed.returncode, completed.stderr), (0, ""))
+        lines = completed.stdout.splitlines()
+        self.assertEqual(lines[0], "11 sources and 1 span check: the overview and the split pairs; to see more, add")
+        self.assertEqual([line.split()[0] for line in lines[1:5]], ["--source", "--check", "--split-only", "--all"])
+        self.assertTrue(lines[6].startswith("policy "), lines[6])
+        # fixed-char: the body [9, 43) is one 80-character slice; paragraph cuts at the blank line after
+        # offset 26; heading-aware groups both paragraphs (33 characters, within 220).
+        self.assertEqual(
+            lines[-2:],
+            [
+                "split pairs: 1 of 1",
+                "  #1 f-never-works (p3, line 3): fixed-char kept, paragraph split by block break, heading-aware kept",
+            ],
+        )
+        self.assertNotIn("┌ chunk", completed.stdout)
+
+    def test_all_or_ten_sources_draw_every_page(self) -> None:
+        manifest = self.docs_set(11)
+        completed = run_lab("show", "--manifest", str(manifest), "--all", env=PLAIN)
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        self.assertEqual(completed.stdout.count("─── p"), 11 * len(chunk_index.DEFAULT_POLICY_NAMES))
+        value = json.loads(manifest.read_text(encoding="utf-8"))
+        value["sources"] = value["sources"][:10]
+        completed = run_lab("show", "--manifest", str(self.write_json("ten.json", value)), env=PLAIN)
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        self.assertEqual(completed.stdout.count("─── p"), 10 * len(chunk_index.DEFAULT_POLICY_NAMES))
+
+
+class ScanReportTest(LabTestCase):
+    """``scan --html``: the declared checks and the found pairs, each found pair with what scan says of it."""
+
+    def test_every_found_pair_carries_its_tier_rule_and_cue(self) -> None:
+        manifest = self.copy_inputs()
+        report_path = self.folder / "scan.html"
+        completed = run_lab("scan", "--manifest", str(manifest), "--html", str(report_path))
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        self.assertTrue(completed.stdout.endswith(f"wrote {report_path}\n"), completed.stdout[-200:])
+        found = json.loads(run_lab("scan", "--manifest", str(manifest), "--json").stdout)["pairs"]
+        page = report_path.read_text(encoding="utf-8")
+        # A found pair that is a declared check shows under the check's name; the others under their scan names.
+        shown = {pair["declared_as"] or pair["name"]: pair for pair in found}
+        rows = re.findall(r'<tr class="pair[^"]*">(.*?)</tr>', page)
+        names = [re.search(r'<a href="#pair-\d+">([^<]*)</a>', row).group(1) for row in rows]
+        self.assertEqual(sorted(names), sorted(shown))
+        self.assertIn("save-copy-refuses-existing-path", names)
+        for name, row in zip(names, rows):
+            with self.subTest(pair=name):
+                pair = shown[name]
+                self.assertTrue(row.endswith(f'<td data-key="{pair["tier"]}">{pair["tier"]}</td>'), row[-80:])
+                fields = f"scan: tier {pair['tier']} · rule {pair['rule']} · cue {pair['cue']} · link {pair['link']}"
+                self.assertIn(f'<p class="note">{html.escape(fields)}</p>', page)
+        self.assertIn("<th>scan tier</th>", page)
+        self.assertIn('<a href="#tier-0">scan tier 1 (', page)
+        # The manifest is untouched: the report declares nothing.
+        self.assertEqual(load_manifest(manifest).span_checks, load_manifest(MANIFEST).span_checks)
+
+    def test_the_report_may_not_replace_the_manifest_or_a_source(self) -> None:
+        manifest = self.copy_inputs()
+        before = manifest.read_bytes()
+        for target, code in (
+            (manifest, "output_is_input"),
+            (self.folder / "docs" / "aster-copy-v1.md", "output_is_input"),
+        ):
+            with self.subTest(target=target.name):
+                completed = run_lab("scan", "--manifest", str(manifest), "--html", str(target))
+                self.assert_one_line_refusal(completed, code, 2)
+        self.assertEqual(manifest.read_bytes(), before)

@@ -31,6 +31,11 @@ class EscapedText(unittest.TestCase):
         text = json.dumps({"a": ["x", 1, "é 漢字 \\n"]}, indent=2, ensure_ascii=False)
         self.assertEqual(inert_json_text(text), text)
 
+    def test_del_in_otherwise_plain_ascii(self) -> None:
+        # DEL is ASCII, yet does not print: text and pieces of ASCII alone are still checked for it.
+        self.assertEqual(inert_json_text('["a\x7fb"]'), '["a\\u007fb"]')
+        self.assertEqual(b"".join(inert_json_pieces([b'["a\x7fb"]'])), b'["a\\u007fb"]')
+
     def test_a_character_cut_between_two_pieces(self) -> None:
         # "é" is c3 a9 in UTF-8 and the CSI c2 9b: each cut in two between the pieces.
         pieces = [b'["\xc3', b"\xa9\xc2", b'\x9b"]', b"\n"]

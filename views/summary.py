@@ -245,7 +245,12 @@ def summary_table(
 
     With a pair-aware index, its kept and split pairs follow (``pair_aware_lines``).
     """
-    rows = summary_rows(result, index_sizes)
+    lines = aligned_rows(summary_rows(result, index_sizes))
+    return "\n".join(lines + pair_verdict_lines(result, names) + pair_aware_lines(result, names, section_cache))
+
+
+def aligned_rows(rows: list[tuple[str, ...]]) -> list[str]:
+    """The summary rows as aligned lines: numbers right, words left, two spaces between columns."""
     widths = [max(len(row[column]) for row in rows) for column in range(len(SUMMARY_HEADER))]
     lines = []
     for row in rows:
@@ -254,4 +259,4 @@ def summary_table(
             for column, cell in enumerate(row)
         ]
         lines.append("  ".join(cells).rstrip())
-    return "\n".join(lines + pair_verdict_lines(result, names) + pair_aware_lines(result, names, section_cache))
+    return lines

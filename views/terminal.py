@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import chunk_index
 from checks import span_checks
 from lab_io.errors import counted
+from views import pair_verdicts
 from views.pictures import (
     DocumentView,
     Edge,
@@ -33,7 +34,7 @@ from views.pictures import (
     marker,
     policy_view,
 )
-from views.summary import growth_sentence
+from views.summary import NO_SPAN_CHECKS, aligned_rows, growth_sentence, summary_rows
 from views.visible_text import CUT_MARK, LEGEND_TERMS, visible
 
 RESET = "\x1b[0m"
@@ -374,3 +375,61 @@ def judged_terminal_view(
     if focused and shown == 0:
         lines.append("    no split pair in the judged chunks")
     return "\n".join(lines) + "\n"
+
+
+# --- the overview of a docs set (show without a filter on many sources) ---------------------
+
+OVERVIEW_HINTS = (
+    ("--source ID", "one page, chunk by chunk under each policy"),
+    ("--check NAME", "the chunks around one pair"),
+    ("--split-only", "the chunks around every split pair"),
+    ("--all", "every page under every policy"),
+)
+
+
+def overview_view(result: dict, checks: tuple, colour: bool, judgement=None, section_of=None) -> str:
+    """What ``show`` prints for a docs set: how to see more, the verdict table, then every split pair on one line.
+
+    ``result`` holds the shown policies' indexes (``span_checks.build_checked_result``);
+    a ``judgement`` (``show --chunks``) is one more column, its windows bounded by ``section_of``.
+    A pair line: ``#2 scan:guide:7 (guide, line 5): fixed-char split by fixed-width cut, paragraph kept``.
+    """
+    painter = Painter(colour)
+    sources = next(iter(result["indexes"].values()))["documents"]
+    columns = pair_verdicts.policy_columns(result, checks)
+    if judgement is not None:
+        columns.append(pair_verdicts.judged_column(judgement, checks, len(columns), section_of))
+    lines = [
+        painter.paint(
+            f"{counted(len(sources), 'source')} and {counted(len(checks), 'span check')}:"
+            " the overview and the split pairs; to see more, add",
+            "heading",
+        ),
+        *(f"  {option:<14} {what}" for option, what in OVERVIEW_HINTS),
+        "",
+        *aligned_rows(summary_rows(result)),
+    ]
+    if judgement is not None:
+        lines.extend(judged_summary_lines(judgement))
+    lines.append("")
+    if not checks:
+        lines.append(NO_SPAN_CHECKS)
+        return "\n".join(lines) + "\n"
+    rows = pair_verdicts.pair_rows(sources, checks, columns)
+    split = [row for row in rows if row.split_anywhere]
+    lines.append(painter.paint(f"split pairs: {len(split):,} of {len(rows):,}", "heading"))
+    for row in split:
+        verdicts = ", ".join(
+            f"{visible(column.label)} {overview_verdict(verdict)}" for column, verdict in zip(columns, row.verdicts)
+        )
+        lines.append(
+            f"  #{row.number} {visible(row.check.name)} ({visible(row.check.source_id)}, line {row.line}): {verdicts}"
+        )
+    if not split:
+        lines.append("  none: every shown policy keeps every pair in one chunk")
+    return "\n".join(lines) + "\n"
+
+
+def overview_verdict(verdict) -> str:
+    """``"kept"``, ``"split by block break"`` (each kind of boundary once) or ``"apart"``."""
+    return pair_verdicts.verdict_word(verdict).replace("split · ", "split by ", 1)
