@@ -424,10 +424,8 @@ def judged_file(chunks_path: Path, manifest, name: str | None, manifest_label: s
     require_bounded_overlap(judged, printable(str(chunks_path)))
     label = name if name is not None else chunks_path.name
     missing = unlocated_counts(locations)
-    configs = chunk_index.manifest_configs(grammar, manifest.policy_sizes)
-    indexes = chunk_index.build_policy_indexes(
-        {policy: configs[policy] for policy in chunk_index.POLICY_NAMES}, manifest.sources, None, section_cache
-    )
+    configs = chunk_index.manifest_policy_configs(manifest)
+    indexes = chunk_index.build_indexes(manifest.sources, configs, None, section_cache)
     totals = {
         source["source_id"]: non_whitespace(source["text"], 0, len(source["text"])) for source in manifest.sources
     }

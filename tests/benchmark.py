@@ -7,6 +7,7 @@
     python tests/benchmark.py --caveats --sizes 10 40   scan and context on N and 4N documents
     python tests/benchmark.py --startup-only --startup-runs 40   the fixture run against a bare interpreter
     python tests/benchmark.py --judge --sizes 50 200   judge of an export and of adversarial files
+    python tests/benchmark.py --views --sizes 20 80   the --html report and show against the build
 
 Exit status 0 when every target is met, 1 when one is missed. With
 ``--peers`` only the peer comparison runs and its one target decides: 0 when
@@ -102,6 +103,14 @@ MAIN_MEMORY_TARGET = 2.0
 STARTUP_TARGET = 1.3
 # The lab's full index against the fastest installed peer's plain chunking (issue #13).
 PEER_TARGET = 1.5
+# --views: the main job with --html at most this many times the main job; show on one page at most VIEW_PAGE_TARGET.
+REPORT_TARGET = 2.0
+VIEW_PAGE_TARGET = 4.0
+# --views: twice the checks in one chunk may take at most this many times as long (linear, with some noise).
+PAGE_GROWTH_TARGET = 2.4
+# --views: the one page of span checks that all fall in one chunk (a 64 KB list, one pair per item).
+LIST_ITEM = "- Call f{number:04}(). It fails.\n"
+LIST_CHECKS = 2285
 PEER_INSTALL = "pip install langchain-text-splitters chonkie semantic-text-splitter"
 
 INSTRUCTION = "Call save_copy(path, text)"
@@ -753,7 +762,7 @@ def measure_peers(sizes: tuple[int, ...], runs: int, base: Path | None, calls: d
     # Interleave lab and peers, policy by policy and size by size, within every run.
     for run in range(runs):
         for count in sizes:
-            for policy in chunk_index.POLICY_NAMES:
+            for policy in chunk_index.DEFAULT_POLICY_NAMES:
                 for name, work in contenders(policy, corpora[count], calls):
                     show_progress(f"peers: run {run + 1}/{runs}, N = {count}, {policy}, {name}")
                     elapsed, produced = timed(work)
@@ -777,7 +786,7 @@ def peer_table(figures: dict, count: int, names: list[str], cell: Callable[[tupl
     chunk_index = lab_modules().chunk_index
     widths = [max(len(name), 9) for name in names]
     print(f"  {'policy':<14}" + "".join(f"{name:>{width + 2}}" for name, width in zip(names, widths)))
-    for policy in chunk_index.POLICY_NAMES:
+    for policy in chunk_index.DEFAULT_POLICY_NAMES:
         cells = [cell((count, policy, name)) if (count, policy, name) in figures["seconds"] else "-" for name in names]
         print(f"  {policy:<14}" + "".join(f"{text:>{width + 2}}" for text, width in zip(cells, widths)))
 
@@ -801,7 +810,7 @@ def peer_report(figures: dict, sizes: tuple[int, ...], calls: dict[str, PeerCall
     names = [*LAB_CONTENDERS, *calls]
     print("\npeer calls (closest to each policy):")
     for name, library_calls in calls.items():
-        for policy in chunk_index.POLICY_NAMES:
+        for policy in chunk_index.DEFAULT_POLICY_NAMES:
             call = library_calls[policy][0] if policy in library_calls else "no equivalent"
             print(f"  {name} {policy}: {call}")
     print("\n" + PEER_CALLS_NOTE)
@@ -817,7 +826,7 @@ def peer_report(figures: dict, sizes: tuple[int, ...], calls: dict[str, PeerCall
     large = max(sizes)
     missed = []
     print(f"\npeer target on N = {large}: lab's full index <= {PEER_TARGET}x the fastest installed peer")
-    for policy in chunk_index.POLICY_NAMES:
+    for policy in chunk_index.DEFAULT_POLICY_NAMES:
         fastest = fastest_peer(figures, large, policy)
         if fastest is None:
             print(f"  {policy:<14}no peer has an equivalent")
@@ -1007,16 +1016,6 @@ JUDGE_TARGET = 1.5
 JUDGE_ADVERSARIAL_SECONDS = 5.0
 
 
-def child_cpu_seconds(*args: str) -> float:
-    """CPU seconds (user and system) of ``python run.py ARGS`` in a child process; it must exit 0."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    completed = subprocess.run([sys.executable, str(ROOT / "run.py"), *args], capture_output=True, text=True)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if completed.returncode != 0:
-        raise SystemExit(f"run.py {' '.join(args)} failed: {completed.stderr.strip()}")
-    return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
-
-
 def write_chunk_lines(path: Path, records) -> int:
     """Write ``records`` as JSON Lines; return how many."""
     count = 0
@@ -1139,6 +1138,115 @@ def startup_report(lab: float, interpreter: float, runs: str) -> float:
     return ratio
 
 
+# --- the views (--views) ----------------------------------------------------------------------
+
+
+def child_cpu_seconds(*args: str) -> float:
+    """CPU seconds a fresh ``run.py`` with ``args`` takes, its output thrown away."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([sys.executable, str(ROOT / "run.py"), *args], check=True, stdout=subprocess.DEVNULL)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def write_list_page(folder: Path, count: int) -> Path:
+    """One page holding a list of ``count`` items under blocks-2, each item a pair: every check in one chunk."""
+    text = "# Big list\n\n" + "".join(LIST_ITEM.format(number=number) for number in range(count))
+    data = text.encode("utf-8")
+    (folder / "docs").mkdir()
+    (folder / "docs" / "list.md").write_bytes(data)
+    checks = []
+    for number in range(count):
+        instruction = text.index(f"Call f{number:04}()")
+        qualifier = text.index("It fails.", instruction)
+        checks.append(
+            {
+                "name": f"item-{number}",
+                "source_id": "list",
+                "instruction": {
+                    "start": instruction,
+                    "end": instruction + 12,
+                    "quote": text[instruction : instruction + 12],
+                },
+                "qualifier": {"start": qualifier, "end": qualifier + 9, "quote": "It fails."},
+            }
+        )
+    source = {
+        "source_id": "list",
+        "path": "docs/list.md",
+        "title": "Big list",
+        "sha256": hashlib.sha256(data).hexdigest(),
+        "version": "1.0",
+        "url": "https://example.invalid/list",
+        "fact_status": "synthetic benchmark text",
+    }
+    manifest = folder / "manifest.json"
+    manifest.write_text(
+        json.dumps({"markdown": "blocks-2", "sources": [source], "span_checks": checks}), encoding="utf-8"
+    )
+    return manifest
+
+
+def measure_views(manifest: Path, folder: Path) -> dict:
+    """CPU seconds of the main job, the main job with --html, show (as a user runs it) and show --all."""
+    result = str(folder / "result.json")
+    return {
+        "build": child_cpu_seconds("--manifest", str(manifest), "--output", result),
+        "html": child_cpu_seconds("--manifest", str(manifest), "--output", result, "--html", str(folder / "r.html")),
+        "show": child_cpu_seconds("show", "--manifest", str(manifest)),
+        "show_all": child_cpu_seconds("show", "--manifest", str(manifest), "--all"),
+    }
+
+
+def run_views(sizes: tuple[int, ...], runs: int, base: Path | None) -> int:
+    """``--views``: the report and show against the build, on a scanned corpus and on one page of many checks."""
+    rows = []
+    missed = []
+    page_runs: list[dict] = []
+    cases = [(f"{count} documents, scanned pairs", count, None) for count in sizes]
+    cases += [(f"one page, {count:,} checks in one chunk", None, count) for count in (LIST_CHECKS // 2, LIST_CHECKS)]
+    for label, documents, checks in cases:
+        runs_figures = []
+        for _ in range(runs):
+            with tempfile.TemporaryDirectory(dir=base) as scratch:
+                folder = Path(scratch)
+                if documents is not None:
+                    manifest = write_corpus(folder, documents)
+                    child_cpu_seconds("scan", "--manifest", str(manifest), "--add-checks")
+                else:
+                    manifest = write_list_page(folder, checks)
+                runs_figures.append(measure_views(manifest, folder))
+        figures = {key: statistics.median(run[key] for run in runs_figures) for key in runs_figures[0]}
+        report_ratio = figures["html"] / figures["build"]
+        page_ratio = figures["show_all"] / figures["build"]
+        rows.append(
+            f"{label}: main job {figures['build']:.2f} s, with --html {figures['html']:.2f} s ({report_ratio:.2f}x),"
+            f" show {figures['show']:.2f} s, show --all {figures['show_all']:.2f} s ({page_ratio:.2f}x the main job)"
+        )
+        if checks is None and report_ratio > REPORT_TARGET:
+            missed.append(f"{label}: --html {report_ratio:.2f}x the main job (target {REPORT_TARGET}x)")
+        if checks is not None:
+            if page_ratio > VIEW_PAGE_TARGET:
+                missed.append(f"{label}: show {page_ratio:.2f}x the main job (target {VIEW_PAGE_TARGET}x)")
+            page_runs.append(figures)
+    # Twice the checks in the one chunk: a report and a show linear in them take twice the time, not four.
+    for key, name in (("html", "--html"), ("show_all", "show --all")):
+        growth = page_runs[1][key] / page_runs[0][key]
+        rows.append(f"one page, twice the checks: {name} grows {growth:.2f}x (target {PAGE_GROWTH_TARGET}x)")
+        if growth > PAGE_GROWTH_TARGET:
+            missed.append(f"{name} grows {growth:.2f}x with twice the checks (target {PAGE_GROWTH_TARGET}x)")
+    print(f"CPU seconds of each command, medians of {runs} runs:")
+    print("\n".join(rows))
+    if missed:
+        print(f"\nmissed: {'; '.join(missed)}")
+        return 1
+    print(
+        f"\nall targets met (--html at most {REPORT_TARGET}x the main job, show on one page at most"
+        f" {VIEW_PAGE_TARGET}x, twice the checks at most {PAGE_GROWTH_TARGET}x the time)"
+    )
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="benchmark.py", description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -1198,6 +1306,14 @@ def main(argv: list[str] | None = None) -> int:
         f"1,000 and 10,000 one-letter chunks (target: the 1,000 within {JUDGE_ADVERSARIAL_SECONDS:.0f}s)",
     )
     parser.add_argument(
+        "--views",
+        action="store_true",
+        help="instead of the phases, time the main job with and without --html, show and show --all (CPU seconds of "
+        "fresh runs) on --sizes documents with scanned pairs and on one page of many checks in one chunk; targets: "
+        f"--html at most {REPORT_TARGET}x the main job on the corpus, show --all on the page at most {VIEW_PAGE_TARGET}x, "
+        f"twice the page's checks at most {PAGE_GROWTH_TARGET}x the time",
+    )
+    parser.add_argument(
         "--startup-only",
         action="store_true",
         help="only time the fixture run against python -c 'import json, hashlib' (--startup-runs interleaved runs "
@@ -1222,6 +1338,8 @@ def main(argv: list[str] | None = None) -> int:
         return run_caveats(tuple(args.sizes), args.runs)
     if args.judge:
         return run_judge(tuple(args.sizes), args.runs, args.tmp)
+    if args.views:
+        return run_views(tuple(args.sizes), args.runs, args.tmp)
 
     small_count, large_count = args.sizes
     runs = {small_count: [], large_count: []}

@@ -2,7 +2,7 @@
 
 A real docs set holds hundreds of instructions followed by a caveat; nobody
 declares them by hand. This package finds candidate pairs deterministically
-(no model, no network), checks each against the lab's three policies, and
+(no model, no network), checks each against the manifest's policies, and
 turns the pairs into span checks for the manifest. The rules, their word lists
 and their limits are stated in ``docs/caveats.md``. One module per step:
 

@@ -10,8 +10,14 @@ from checks import span_checks
 from checks.caveats.pairing import FoundPair
 from load_documents import Span
 
+# pair-aware leaves a pair of one section split only past its cap, where a size-target boundary falls.
 SPLIT_REASONS = MappingProxyType(
-    {"fixed-char": "fixed-width cut", "paragraph": "block break", "heading-aware": "size target"}
+    {
+        "fixed-char": "fixed-width cut",
+        "paragraph": "block break",
+        "heading-aware": "size target",
+        "pair-aware": "size target",
+    }
 )
 HEADING_REASON = "heading"
 REASON_ORDER = (HEADING_REASON, "block break", "size target", "fixed-width cut")
