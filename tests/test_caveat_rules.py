@@ -152,6 +152,7 @@ class TurnOfPhraseTest(LabTestCase):
             "It never needs to be closed.",
             "A restart is not required.",
             "The project does not need to be installed.",
+            "We no longer need to set the queryset.",
             # reassurance and idiom
             "It won't affect performance.",
             "It is not only fast but small.",
@@ -296,6 +297,10 @@ class SentenceRulesTest(LabTestCase):
         self.assertEqual((cue.cue, cue.tier), ("has to", 3))
         cue, _ = caveat_of("It requires a Rust toolchain.", note=True)
         self.assertEqual((cue.rule, cue.tier), ("requirement", 1))
+        # A description stays one in a note: tier 3.
+        cue, _ = caveat_of("Even if the dependencies are not added, it works.", note=True)
+        self.assertEqual(cue.tier, 3)
+        self.assertIsNone(caveat_of("We'll also need a migration for the model.")[0])
         # A sentence opening on "However" states an exception: tier 2; elsewhere "however" is tier 3.
         cue, _ = caveat_of("However, the `--only-group` option also excludes default groups.")
         self.assertEqual((cue.cue, cue.tier), ("however", 2))

@@ -118,7 +118,7 @@ def classified(
       before code) with a cue of tier 1 or 2 is a caveat.
     - Any other sentence with a cue is a caveat. In a section without code (``codeless``) its cues are
       tier 3 but for deprecation, version and label cues; an example sentence is one tier weaker; inside a
-      note, tip, info or important block it is one tier stronger.
+      note, tip, info or important block one of tier 2 is of tier 1.
     """
     if reading.rstrip().endswith("?") or rules.SKIP_NOTICE.search(reading):
         return None, None
@@ -163,7 +163,7 @@ def classified(
     if rules.EXAMPLE_OPENING.match(reading) and best.tier < 3:
         # "For example, …" shows a case of a caveat more than it states one.
         best = rules.Cue(best.rule, best.cue, best.tier + 1, best.start)
-    if in_note and best.tier > 1 and not codeless:
+    if in_note and best.tier == 2 and not codeless:
         best = rules.Cue(best.rule, best.cue, best.tier - 1, best.start)
     return best, None
 

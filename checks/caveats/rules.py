@@ -182,7 +182,7 @@ TURNS_AFTER = MappingProxyType(
 # Which rules each AFTER turn applies to, and to which cue words (None: every cue of those rules).
 TURN_SCOPES = MappingProxyType(
     {
-        "obligation removed": ("prohibition", "limitation", "requirement"),
+        "obligation removed": ("prohibition", "limitation", "requirement", "deprecation"),
         "reassurance": ("prohibition", "limitation"),
         "figurative": ("error",),
         "expected outcome": ("requirement",),
@@ -218,8 +218,7 @@ SKIP_NOTICE = re.compile(
 CAUTIONARY_LABELS = frozenset({"attention", "caution", "danger", "error", "failure", "warning", "bug"})
 # Labels of a version note: the block (or its marker line alone) is a caveat of availability.
 VERSION_LABEL = re.compile(r"(?:version|deprecat|versionadded|versionchanged)", re.IGNORECASE)
-# Labels of a note read for a caveat: a caveat sentence inside is one tier stronger, and a body of one
-# sentence that is a caveat is the caveat whole.
+# Labels of a note read for a caveat: a caveat sentence of tier 2 inside is of tier 1.
 NOTE_LABELS = frozenset({"note", "tip", "info", "important", "hint", "notice", "remember", "check", "seealso"})
 
 # --- instructions ----------------------------------------------------------------------
@@ -467,7 +466,7 @@ def turn_of_phrase(reading: str, rule: str, start: int, end: int) -> str | None:
     ):
         return "obligation removed"
     if rule == "requirement" and re.search(
-        r"(?<!\w)(?:(?:if|when|unless|whenever|once)\s+(?:you|we)|might|may|could|we)\s+$|(?<!\w)we$",
+        r"(?<!\w)(?:(?:if|when|unless|whenever|once)\s+(?:you|we)|might|may|could)\s+$|(?<!\w)(?:we|let['’]s)(?:['’]ll|\s+will|\s+would|['’]d)?\s+(?:\w+\s+)?$|(?<!\w)we$",
         before,
         re.IGNORECASE,
     ):
