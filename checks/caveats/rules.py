@@ -116,20 +116,8 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     ("label", 1, r"(?:warning|caution|danger|important|attention)\s*:"),
     ("label", 3, r"note\s*:|note\s+that|notably|nb\s*:|gotcha"),
 )
-RULE_NAMES = (
-    "prohibition",
-    "requirement",
-    "condition",
-    "limitation",
-    "error",
-    "deprecation",
-    "version",
-    "risk",
-    "label",
-)
 
 
-# One pattern per rule and tier, in CUE_RULES order; each match is tried against the turns of phrase.
 # One pattern for every cue, one named group per entry of CUE_RULES (``c0``, ``c1``, …) behind one shared
 # word-start check: far faster than a pattern per entry. At one place the entry listed first wins.
 CUE_PATTERN = re.compile(
