@@ -216,12 +216,8 @@ def decode_source_text(raw: bytes, relative: str, where: str, grammar: str = LES
     return text
 
 
-def read_pinned_text(folder: Path, source: dict, where: str, grammar: str = LESSON_GRAMMAR) -> str:
-    """The normalized text of one pinned source, its raw bytes verified first.
-
-    Order matters: size bound, then the hash over the raw bytes, and only
-    then decoding, so an edited file is refused before any of it is trusted.
-    """
+def read_pinned_bytes(folder: Path, source: dict, where: str) -> bytes:
+    """The raw bytes of one pinned source, refused (``hash_mismatch``) unless they hash to its pin."""
     raw = read_source_bytes(folder, source["path"], where)
     actual = hashlib.sha256(raw).hexdigest()
     if actual != source["sha256"]:
@@ -231,7 +227,30 @@ def read_pinned_text(folder: Path, source: dict, where: str, grammar: str = LESS
             f"{quoted(source['path'])}: manifest pins {source['sha256'][:12]}…, file has {actual[:12]}…; "
             "re-pin only if the edit is intended",
         )
-    return decode_source_text(raw, source["path"], where, grammar)
+    return raw
+
+
+def read_pinned_text(folder: Path, source: dict, where: str, grammar: str = LESSON_GRAMMAR) -> str:
+    """The normalized text of one pinned source, its raw bytes verified first.
+
+    Order matters: size bound, then the hash over the raw bytes, and only
+    then decoding, so an edited file is refused before any of it is trusted.
+    """
+    return decode_source_text(read_pinned_bytes(folder, source, where), source["path"], where, grammar)
+
+
+def read_file_text(folder: Path, source: dict, where: str) -> str:
+    """One pinned source decoded as a program reading the file sees it: byte order mark and ``\\r`` kept.
+
+    What ``open(path, encoding="utf-8", newline="")`` returns; ``judge``
+    maps the offsets of splitters that counted these characters to the
+    normalized text. Verified against the pin like ``read_pinned_text``.
+    """
+    raw = read_pinned_bytes(folder, source, where)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise IngestionError("not_utf8", where, f"{quoted(source['path'])}: byte {error.start} is not UTF-8") from error
 
 
 def source_label(entry: object, index: int) -> str:

@@ -6,6 +6,7 @@
     python tests/benchmark.py --markdown blocks   the same on a corpus read with the block grammar
     python tests/benchmark.py --caveats --sizes 10 40   scan and context on N and 4N documents
     python tests/benchmark.py --startup-only --startup-runs 40   the fixture run against a bare interpreter
+    python tests/benchmark.py --judge --sizes 50 200   judge of an export and of adversarial files
     python tests/benchmark.py --views --sizes 20 80   the --html report and show against the build
 
 Exit status 0 when every target is met, 1 when one is missed. With
@@ -1007,6 +1008,118 @@ def run_caveats(sizes: tuple[int, ...], runs: int) -> int:
 CAVEAT_PHASES = ("build", "scan", "context")
 
 
+# --- judge ----------------------------------------------------------------------
+
+# Issue #19: judge of the largest export of a set within this many times the main job on the set.
+JUDGE_TARGET = 1.5
+# ... and a page-long chunk then 1,000 one-letter chunks on a 60 KB page within this many seconds.
+JUDGE_ADVERSARIAL_SECONDS = 5.0
+
+
+def write_chunk_lines(path: Path, records) -> int:
+    """Write ``records`` as JSON Lines; return how many."""
+    count = 0
+    with path.open("w", encoding="utf-8") as handle:
+        for record in records:
+            handle.write(json.dumps(record) + "\n")
+            count += 1
+    return count
+
+
+def collapsed_paragraphs(folder: Path, count: int):
+    """Every paragraph of the corpus as a LangChain document whose whitespace a splitter collapsed to single spaces."""
+    for number in range(count):
+        text = (folder / "docs" / f"doc-{number:04d}.md").read_text(encoding="utf-8")
+        for paragraph in text.split("\n\n"):
+            if paragraph.strip():
+                source = {"source": f"docs/doc-{number:04d}.md"}
+                yield {"page_content": " ".join(paragraph.split()), "metadata": source}
+
+
+def adversarial_chunks(text: str, letters: int):
+    """One chunk holding the whole page, then ``letters`` one-letter chunks, none after it: each is ambiguous."""
+    yield {"source_id": "doc-0000", "text": text}
+    for number in range(letters):
+        yield {"source_id": "doc-0000", "text": "aeiou"[number % 5]}
+
+
+def measure_judge(count: int, runs: int, base: Path | None) -> dict:
+    """CPU seconds of the main job, of judge on its largest export and on collapsed paragraphs; fastest of ``runs``."""
+    with tempfile.TemporaryDirectory(dir=base) as name:
+        folder = Path(name)
+        manifest = write_corpus(folder, count, "blocks-2")
+        result = folder / "result.json"
+        main_job = min(child_cpu_seconds("--manifest", str(manifest), "--output", str(result)) for _ in range(runs))
+        exports = []
+        for policy in ("fixed-char", "paragraph", "heading-aware"):
+            path = folder / f"{policy}.jsonl"
+            child_cpu_seconds(
+                "export", str(result), "--policy", policy, "--manifest", str(manifest), "--output", str(path)
+            )
+            exports.append(path)
+        largest = max(exports, key=lambda path: path.stat().st_size)
+        exported = min(child_cpu_seconds("judge", str(largest), "--manifest", str(manifest)) for _ in range(runs))
+        collapsed_file = folder / "collapsed.jsonl"
+        collapsed_count = write_chunk_lines(collapsed_file, collapsed_paragraphs(folder, count))
+        collapsed = min(
+            child_cpu_seconds("judge", str(collapsed_file), "--manifest", str(manifest)) for _ in range(runs)
+        )
+        return {
+            "documents": count,
+            "main_job": main_job,
+            "export": largest.name,
+            "export_chunks": sum(1 for _ in largest.open(encoding="utf-8")),
+            "judge_export": exported,
+            "collapsed_chunks": collapsed_count,
+            "judge_collapsed": collapsed,
+        }
+
+
+def measure_adversarial(letters: int, base: Path | None) -> float:
+    """CPU seconds of judge on a page-long chunk then ``letters`` one-letter chunks (``adversarial_chunks``)."""
+    with tempfile.TemporaryDirectory(dir=base) as name:
+        folder = Path(name)
+        manifest = write_corpus(folder, 1, "blocks-2")
+        text = (folder / "docs" / "doc-0000.md").read_text(encoding="utf-8")
+        chunks = folder / "adversarial.jsonl"
+        write_chunk_lines(chunks, adversarial_chunks(text, letters))
+        return child_cpu_seconds("judge", str(chunks), "--manifest", str(manifest))
+
+
+def run_judge(sizes: tuple[int, ...], runs: int, base: Path | None) -> int:
+    """``--judge``: judge against the main job on --sizes documents, and on adversarial files; exit 1 if a target is missed."""
+    missed = []
+    print(f"judge: CPU seconds of each command in a child process, fastest of {runs} runs")
+    print(
+        f"{'documents':>9}  {'main job':>8}  {'export':>24}  {'judge':>7}  {'ratio':>5}  {'collapsed':>18}  {'judge':>7}"
+    )
+    for count in sizes:
+        figures = measure_judge(count, runs, base)
+        ratio = figures["judge_export"] / figures["main_job"]
+        export = f"{figures['export']} ({figures['export_chunks']:,})"
+        collapsed = f"{figures['collapsed_chunks']:,} paragraphs"
+        print(
+            f"{count:>9}  {figures['main_job']:>7.2f}s  {export:>24}  {figures['judge_export']:>6.2f}s  {ratio:>4.2f}x"
+            f"  {collapsed:>18}  {figures['judge_collapsed']:>6.2f}s"
+        )
+        if ratio > JUDGE_TARGET:
+            missed.append(f"judge of {figures['export']} on {count} documents at {ratio:.2f}x the main job")
+    for letters in (1_000, 10_000):
+        seconds = measure_adversarial(letters, base)
+        print(f"a page-long chunk then {letters:,} one-letter chunks on one 60 KB page: {seconds:.2f}s")
+        if letters == 1_000 and seconds > JUDGE_ADVERSARIAL_SECONDS:
+            missed.append(f"the adversarial file took {seconds:.2f}s")
+    print(
+        f"targets: judge of the largest export at most {JUDGE_TARGET}x the main job; the 1,000-letter file "
+        f"within {JUDGE_ADVERSARIAL_SECONDS:.0f}s"
+    )
+    if missed:
+        print(f"\nmissed: {'; '.join(missed)}")
+        return 1
+    print("\nall targets met")
+    return 0
+
+
 def run_startup_only(runs: int) -> int:
     """``--startup-only``: the fixture run against a bare interpreter, as the full benchmark's last lines show it."""
     ratio = startup_report(*measure_startup(runs), f"{runs} interleaved runs")
@@ -1185,6 +1298,14 @@ def main(argv: list[str] | None = None) -> int:
         f"target: each grows at most {GROWTH_TARGET}x when the corpus grows 4x",
     )
     parser.add_argument(
+        "--judge",
+        action="store_true",
+        help="instead of the phases, time judge on --sizes documents (blocks-2): on the largest of the corpus's "
+        "exports against the main job (target: at most "
+        f"{JUDGE_TARGET}x), on its paragraphs as collapsed LangChain documents, and on a page-long chunk then "
+        f"1,000 and 10,000 one-letter chunks (target: the 1,000 within {JUDGE_ADVERSARIAL_SECONDS:.0f}s)",
+    )
+    parser.add_argument(
         "--views",
         action="store_true",
         help="instead of the phases, time the main job with and without --html, show and show --all (CPU seconds of "
@@ -1215,6 +1336,8 @@ def main(argv: list[str] | None = None) -> int:
         return run_peers(tuple(args.sizes), args.runs, args.tmp)
     if args.caveats:
         return run_caveats(tuple(args.sizes), args.runs)
+    if args.judge:
+        return run_judge(tuple(args.sizes), args.runs, args.tmp)
     if args.views:
         return run_views(tuple(args.sizes), args.runs, args.tmp)
 
