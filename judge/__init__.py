@@ -52,6 +52,7 @@ from judge.judgement import (
     judged_chunks,
     pair_sections,
     section_finder,
+    splitter_texts,
 )
 from judge.placement import LOCATED_STATES, STATE_WORDS, STATES, Location, SourceLocator, SquashedText, locate_chunks
 from judge.report import (

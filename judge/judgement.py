@@ -403,9 +403,13 @@ def judge_chunks(
             gc.enable()
 
 
-def judged_file(chunks_path: Path, manifest, name: str | None, manifest_label: str) -> Judgement:
-    """``judge_chunks`` with the collector paused."""
-    grammar = manifest.grammar
+def splitter_texts(manifest, manifest_label: str) -> tuple[dict[str, str], dict[str, int]]:
+    """Each source's file text as a splitter reading it saw it, where it differs from the lab's, and every length.
+
+    ``(file_texts, lengths)``: what ``read_chunk_records`` bounds offsets by and
+    ``locate_chunks`` maps them with. Each file is read again and verified
+    against its pin (byte order mark and ``\\r\\n`` kept).
+    """
     file_texts = {}
     for source in manifest.sources:
         file_text = read_file_text(
@@ -416,6 +420,13 @@ def judged_file(chunks_path: Path, manifest, name: str | None, manifest_label: s
     lengths = {
         source["source_id"]: len(file_texts.get(source["source_id"], source["text"])) for source in manifest.sources
     }
+    return file_texts, lengths
+
+
+def judged_file(chunks_path: Path, manifest, name: str | None, manifest_label: str) -> Judgement:
+    """``judge_chunks`` with the collector paused."""
+    grammar = manifest.grammar
+    file_texts, lengths = splitter_texts(manifest, manifest_label)
     records = read_chunk_records(chunks_path, manifest.sources, manifest.folder, manifest_label, lengths)
     locations = locate_chunks(records, manifest.sources, file_texts)
     # The judged chunks' sections are read first, and the lab's build takes them from here.
