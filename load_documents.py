@@ -39,6 +39,10 @@ MAX_POLICY_SIZE = MAX_SOURCE_BYTES
 # Dropped from the start of a decoded text under the block grammar only (see decode_source_text).
 BYTE_ORDER_MARK = "\ufeff"
 SPAN_CHECK_KEYS = frozenset({"name", "source_id", "instruction", "qualifier"})
+# A span check may also give the question a user would ask (``run.py retrieve`` ranks chunks for it).
+SPAN_CHECK_OPTIONAL_KEYS = frozenset({"query"})
+# What a query must hold to match any chunk: a word as docs/retrieval.md tokenizes text.
+QUERY_WORD = re.compile(r"\w")
 SPAN_KEYS = frozenset({"start", "end", "quote"})
 # A span may give the quote alone, to be located in its source, and may name its source.
 SPAN_QUOTE_ONLY_KEYS = frozenset({"quote"})
@@ -58,8 +62,12 @@ class Span(namedtuple("Span", ("start", "end", "quote"))):
         return [self.start, self.end]
 
 
-class SpanCheck(namedtuple("SpanCheck", ("name", "source_id", "instruction", "qualifier"))):
-    """An instruction and the qualifier that must reach the reader with it (both a ``Span``)."""
+class SpanCheck(namedtuple("SpanCheck", ("name", "source_id", "instruction", "qualifier", "query"), defaults=(None,))):
+    """An instruction and the qualifier that must reach the reader with it (both a ``Span``).
+
+    ``query`` is the check's own question for retrieval, or ``None`` when it
+    gives none (retrieval then asks with the instruction's text).
+    """
 
     __slots__ = ()
 
@@ -349,8 +357,13 @@ def checked_span_check(value: object, texts: dict[str, str], where: str) -> Span
     """
     if type(value) is not dict:
         raise IngestionError("span_check_not_object", where, f"expected an object, found {type(value).__name__}")
-    if set(value) != SPAN_CHECK_KEYS:
-        raise IngestionError("span_check_fields", where, f"expected exactly {', '.join(sorted(SPAN_CHECK_KEYS))}")
+    if not SPAN_CHECK_KEYS <= set(value) <= SPAN_CHECK_KEYS | SPAN_CHECK_OPTIONAL_KEYS:
+        raise IngestionError(
+            "span_check_fields",
+            where,
+            f"expected exactly {', '.join(sorted(SPAN_CHECK_KEYS))}, and optionally query, "
+            f"found {', '.join(sorted(value)) or 'nothing'}",
+        )
     name, source_id = value["name"], value["source_id"]
     if type(name) is not str or not name:
         raise IngestionError("span_check_name", where, "name must be a non-empty string")
@@ -370,7 +383,14 @@ def checked_span_check(value: object, texts: dict[str, str], where: str) -> Span
     text = texts[source_id]
     instruction = checked_span(value["instruction"], text, f"{where}.instruction", source_id)
     qualifier = checked_span(value["qualifier"], text, f"{where}.qualifier", source_id)
-    return SpanCheck(name, source_id, instruction, qualifier)
+    query = value.get("query")
+    if "query" in value and (type(query) is not str or not QUERY_WORD.search(query)):
+        raise IngestionError(
+            "span_check_query",
+            where,
+            f"query must be a string holding at least one word (letters or digits), found {quoted(query)}",
+        )
+    return SpanCheck(name, source_id, instruction, qualifier, query)
 
 
 def read_manifest_value(manifest_path: Path) -> object:
