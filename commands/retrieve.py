@@ -87,12 +87,11 @@ def run_retrieve(args: argparse.Namespace) -> int:
         from checks.retrieval import judged
 
         label = judge.manifest_label(args.manifest)
-        texts = judge.splitter_texts(manifest, label)
         if args.retrieve_chunks is not None:
-            chunks = judged.chunks_ranked_index(Path(args.retrieve_chunks), manifest, label, texts)
+            chunks = judged.chunks_ranked_index(Path(args.retrieve_chunks), manifest, label)
             notes.append(judged.chunks_note(chunks))
         if args.run is not None:
-            run = judged.read_run(Path(args.run), manifest, label, texts, chunks)
+            run = judged.read_run(Path(args.run), manifest, label, chunks)
             notes.append(judged.run_note(run, chunks))
     indexes = manifest_indexes(manifest)
     with collector_skips_what_exists():

@@ -51,6 +51,7 @@ from judge.judgement import (
     judge_chunks,
     judged_chunks,
     pair_sections,
+    placed_chunk_file,
     section_finder,
     splitter_texts,
 )
@@ -111,7 +112,9 @@ __all__ = [
     "offset_sentence",
     "pair_lines",
     "pair_sections",
+    "placed_chunk_file",
     "read_chunk_records",
     "section_finder",
+    "splitter_texts",
     "table_rows",
 ]

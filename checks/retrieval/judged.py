@@ -33,14 +33,9 @@ RUN_KEYS = frozenset({"check", "results"})
 MAX_RUN_RESULTS = 10_000
 
 
-def chunks_ranked_index(path: Path, manifest, manifest_label: str, splitter_texts: tuple) -> RankedIndex:
-    """The chunk file at ``path`` read and placed as ``judge`` does, as an index in index order.
-
-    ``splitter_texts`` is ``judge.splitter_texts(manifest, manifest_label)``, read once for both files.
-    """
-    file_texts, lengths = splitter_texts
-    records = judge.read_chunk_records(path, manifest.sources, manifest.folder, manifest_label, lengths)
-    locations = judge.locate_chunks(records, manifest.sources, file_texts)
+def chunks_ranked_index(path: Path, manifest, manifest_label: str) -> RankedIndex:
+    """The chunk file at ``path`` read and placed as ``judge`` does, as an index in index order."""
+    records, locations = judge.placed_chunk_file(path, manifest, manifest_label)
     located = {chunk["line"]: chunk for chunk in judge.judged_chunks(locations, manifest.sources, manifest.grammar)}
     placed = sorted(zip(records, locations), key=lambda pair: (pair[0].source_id, pair[0].line))
     units = []
@@ -63,12 +58,8 @@ class Run:
         self.unplaced = unplaced
 
 
-def read_run(path: Path, manifest, manifest_label: str, splitter_texts: tuple, chunks: RankedIndex | None) -> Run:
-    """The run file at ``path``: one line per span check, every result placed alone; one refusal names ``FILE:LINE``.
-
-    ``splitter_texts`` as for ``chunks_ranked_index``; ``chunks`` gives the results' windows.
-    """
-    file_texts, lengths = splitter_texts
+def read_run(path: Path, manifest, manifest_label: str, chunks: RankedIndex | None = None) -> Run:
+    """The run file at ``path``: one line per span check, every result placed alone; one refusal names ``FILE:LINE``."""
     label = printable(str(path))
     text = json_text(read_bounded(path, judge.MAX_CHUNKS_BYTES, label), label)
     lines = text.split("\n")
@@ -78,6 +69,8 @@ def read_run(path: Path, manifest, manifest_label: str, splitter_texts: tuple, c
         raise IngestionError("run_empty", label, "the file holds no lines; a run gives one line per span check")
     checks = {check.name for check in manifest.span_checks}
     resolver = judge.SourceResolver(manifest.sources, manifest.folder, manifest_label)
+    # Offsets and text as the retriever's splitter saw each file, as judge reads them.
+    file_texts, lengths = judge.splitter_texts(manifest, manifest_label)
     sources = {source["source_id"]: source for source in manifest.sources}
     spans = {} if chunks is None else chunk_spans(chunks)
     placements: dict[tuple, tuple[int | None, int | None]] = {}
@@ -92,7 +85,7 @@ def read_run(path: Path, manifest, manifest_label: str, splitter_texts: tuple, c
         returned = []
         for place, value in enumerate(values):
             record = chunk_record(value, number, f"{where}: results[{place}]", resolver, lengths)
-            start, end = placed_alone(record, sources[record.source_id], file_texts, placements)
+            start, end = placed_alone(record, sources[record.source_id], placements, file_texts)
             unit = Unit(record.source_id, start, end, record.text)
             unplaced += start is None
             returned.append(run_returned(unit, (number, place), chunks, spans))
@@ -143,7 +136,9 @@ def run_line(line: str, where: str, checks: set[str], seen: dict[str, int]) -> t
     return name, values
 
 
-def placed_alone(record, source: dict, file_texts: dict, placements: dict) -> tuple[int | None, int | None]:
+def placed_alone(
+    record, source: dict, placements: dict, file_texts: dict | None = None
+) -> tuple[int | None, int | None]:
     """Where ``judge`` places ``record`` as a file's only chunk: ``(start, end)``, or ``(None, None)``.
 
     That place depends on the record's source, text and offsets alone, so a
