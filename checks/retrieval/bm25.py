@@ -133,9 +133,11 @@ class LexicalIndex:
         if len(scores) <= depth or next_length * THRESHOLD_SHARE < len(scores):
             return None
         widened = left * (1 + MARGIN)
-        if max(scores.values()) * (1 - MARGIN) <= widened:
+        # Only the scores above what the tokens left can add may set the floor: counted at C speed first.
+        above = list(filter(widened.__lt__, scores.values()))
+        if len(above) < depth:
             return None
-        floor = heapq.nlargest(depth, scores.values())[-1] * (1 - MARGIN)
+        floor = heapq.nlargest(depth, above)[-1] * (1 - MARGIN)
         if floor <= widened:
             return None
         return floor - widened
@@ -162,7 +164,8 @@ class LexicalIndex:
                 for position, term in table.items():
                     if position in kept:
                         kept[position] += term
-            if step + 1 < len(tables) and len(kept) > depth:
+            # Partial scores only grow, so the last floor still holds; raising it pays only while many are kept.
+            if step + 1 < len(tables) and len(kept) > 2 * depth:
                 floor = heapq.nlargest(depth, kept.values())[-1] * (1 - MARGIN)
                 reach = floor - left[step + 1] * (1 + MARGIN)
                 kept = {position: score for position, score in kept.items() if score >= reach}
@@ -180,5 +183,13 @@ class LexicalIndex:
             near = [position for position, score in scores.items() if score >= floor]
         else:
             near = list(scores)
-        exact = {position: self.score(query, position) for position in near}
+        tables = [self.postings[token] for token in query if token in self.postings]
+        exact = {}
+        for position in near:
+            total = 0.0
+            for table in tables:
+                term = table.get(position)
+                if term is not None:
+                    total += term
+            exact[position] = total
         return sorted(near, key=lambda position: (-exact[position], position))[:depth]
