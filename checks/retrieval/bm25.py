@@ -29,6 +29,7 @@ import heapq
 import math
 import re
 from collections import Counter
+from itertools import compress
 
 TOKEN = re.compile(r"\w+")
 K1 = 1.2
@@ -152,7 +153,7 @@ class LexicalIndex:
         and what the tokens still left can add shrinks, so the chunks that fall
         out of reach are dropped before the next token is looked up.
         """
-        kept = {position: score for position, score in scores.items() if score >= reach}
+        kept = in_reach(scores, reach)
         for step, table in enumerate(tables):
             if len(kept) <= len(table):
                 get = table.get
@@ -168,7 +169,7 @@ class LexicalIndex:
             if step + 1 < len(tables) and len(kept) > 2 * depth:
                 floor = heapq.nlargest(depth, kept.values())[-1] * (1 - MARGIN)
                 reach = floor - left[step + 1] * (1 + MARGIN)
-                kept = {position: score for position, score in kept.items() if score >= reach}
+                kept = in_reach(kept, reach)
         return kept
 
     def exact_first(self, scores: dict[int, float], query: list[str], depth: int) -> list[int]:
@@ -193,3 +194,8 @@ class LexicalIndex:
                     total += term
             exact[position] = total
         return sorted(near, key=lambda position: (-exact[position], position))[:depth]
+
+
+def in_reach(scores: dict[int, float], reach: float) -> dict[int, float]:
+    """The entries of ``scores`` whose score is at least ``reach``, picked at C speed (most fall short)."""
+    return {position: scores[position] for position in compress(scores, map(reach.__le__, scores.values()))}
