@@ -46,6 +46,11 @@ _CONFIG_JSON = MappingProxyType(
     }
 )
 POLICY_NAMES = tuple(_CONFIG_JSON)
+# The sizes a manifest started with a block grammar builds with, as a retrieval pipeline cuts them (see
+# docs/markdown-grammar.md, "Choosing sizes"): 1,000 characters is LangChain's RecursiveCharacterTextSplitter
+# default and inside the 500 to 1,500 characters (about 125 to 400 tokens) most pipelines use; both sized
+# policies get the same budget, so the table compares rules, not sizes.
+PIPELINE_SIZES = MappingProxyType({"fixed-char": 1_000, "heading-aware": 1_000})
 
 DOCUMENT_KEYS = (*SOURCE_FIELDS, "text", "normalized_text_sha256", "document_revision")
 INDEX_KEYS = ("schema_version", "execution_mode", "config", "documents", "chunks", "index_id")

@@ -77,11 +77,11 @@ def run_build(args) -> int:
         if output is None:
             emit(result_pieces, None)
     names = tuple(check.name for check in manifest.span_checks)
-    lines = [
-        summary.summary_table(result, names, index_sizes),
-        manifest_origin(args.manifest),
-        f"wrote {destination(output)}",
-    ]
+    lines = [summary.summary_table(result, names, index_sizes)]
+    note = summary.lesson_sizes_note(manifest.grammar, configs)
+    if note is not None:
+        lines.append(note)
+    lines.extend((manifest_origin(args.manifest), f"wrote {destination(output)}"))
     if html_path is not None:
         lines.append(f"wrote {destination(html_path)}")
     report("\n".join(lines), to_stderr=output is None)

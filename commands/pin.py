@@ -71,6 +71,14 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="what is known of its accuracy (default for a new source: unstated); with a folder, of every file pinned",
     )
     pin.add_argument(
+        "--all-or-nothing",
+        dest="all_or_nothing",
+        action="store_true",
+        help="refuse the whole pin at the first page of a folder the lab cannot take (over the bound, not UTF-8, "
+        "front matter never closed, an MDX page under a grammar that does not read MDX) instead of passing it "
+        "over with its reason",
+    )
+    pin.add_argument(
         "--reanchor",
         action="store_true",
         help="after an edit, move each span check of the files pinned whose quote now occurs once in the new text "
@@ -102,7 +110,7 @@ def run_pin(args: argparse.Namespace) -> int:
     # Read, change and write under one lock: a concurrent pin waits and then sees this one's sources.
     with outputs.manifest_lock(manifest_path):
         new_manifest = not os.path.lexists(manifest_path)
-        outcome = source_pins.pin_sources(manifest_path, requests, args.markdown, args.reanchor)
+        outcome = source_pins.pin_sources(manifest_path, requests, args.markdown, args.reanchor, args.all_or_nothing)
         if outcome.manifest_bytes is not None:
             emit(outcome.manifest_bytes, manifest_path)
     if new_manifest and args.markdown is None:

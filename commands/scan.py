@@ -10,7 +10,7 @@ from commands.basics import EXIT_OK, manifest_to_build, report
 from commands.indexes import collector_skips_what_exists, manifest_indexes
 from commands.options import add_command, add_manifest_option
 from lab_io import outputs
-from lab_io.errors import UsageError, counted
+from lab_io.errors import UsageError, counted, printable
 from lab_io.indented_json import saved_json_bytes
 from lab_io.outputs import checked_output, destination, emit
 from load_documents import load_manifest
@@ -102,8 +102,16 @@ def add_scanned_checks(manifest_path: Path, pairs: list) -> str:
         value = load_documents.read_manifest_value(manifest_path)
         value.setdefault("span_checks", [])
         value["span_checks"].extend(entries)
-        # Checked exactly as a build will load it before a byte is written.
+        manifest_bytes = saved_json_bytes(value)
+        # Held to the bound the lab reads it with, and checked exactly as a build will load it, before a byte is written.
+        load_documents.check_manifest_size(
+            manifest_bytes,
+            current.grammar,
+            printable(str(manifest_path)),
+            f"{counted(len(entries), 'found pair')} would not fit; scan fewer sources per manifest "
+            "(pin a subfolder into a manifest of its own)",
+        )
         source_pins.verified_manifest(value, manifest_path.parent, str(manifest_path))
-        emit(saved_json_bytes(value), manifest_path)
+        emit(manifest_bytes, manifest_path)
     declared = len(pairs) - len(entries)
     return f"added {counted(len(entries), 'span check')} to {shown} ({declared} already declared)"

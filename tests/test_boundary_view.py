@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
 import unittest
@@ -439,9 +440,13 @@ class StorageGrowthTest(unittest.TestCase):
                 lines[0].split(),
                 ["policy", "chunks", "mean", "chars", "index", "bytes", "x", "source", "pairs", "kept", "together"],
             )
-        expected = {"fixed-char": ("13", "0 of 1"), "paragraph": ("8", "0 of 1"), "heading-aware": ("7", "1 of 1")}
+        expected = {
+            "fixed-char (width 80)": ("13", "0 of 1"),
+            "paragraph": ("8", "0 of 1"),
+            "heading-aware (target 220)": ("7", "1 of 1"),
+        }
         for line in lines[1:4]:
-            cells = line.split(maxsplit=5)
+            cells = re.split(" {2,}", line.strip())
             with self.subTest(policy=cells[0]):
                 self.assertEqual((cells[1], cells[5]), expected[cells[0]])
                 self.assertTrue(cells[4].endswith("x"))
@@ -452,9 +457,9 @@ class SummaryPolicyLabelsTest(LabTestCase):
 
     def test_labels(self) -> None:
         cases = [
-            ("heading-aware", {"max_chars": 220}, "heading-aware"),
+            ("heading-aware", {"max_chars": 220}, "heading-aware (target 220)"),
             ("heading-aware", {"max_chars": 344}, "heading-aware (target 344)"),
-            ("fixed-char", {"max_chars": 80}, "fixed-char"),
+            ("fixed-char", {"max_chars": 80}, "fixed-char (width 80)"),
             ("fixed-char", {"max_chars": 1200}, "fixed-char (width 1,200)"),
             ("paragraph", {"max_chars": None}, "paragraph"),
         ]
