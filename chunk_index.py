@@ -88,7 +88,7 @@ def policy_config(name: str, max_chars: int | None = None, grammar: str = LESSON
     A block grammar adds a fourth key after the other three:
     ``policy_config("heading-aware", 288, "blocks")`` ->
     ``{"strategy": "heading-aware", "version": 1, "max_chars": 288, "markdown": "blocks"}``
-    (``"markdown": "blocks-2"`` under "blocks-2", so its ids differ from "blocks");
+    (``"markdown": "blocks-2"`` under "blocks-2", ``"blocks-3"`` under "blocks-3", so their ids differ);
     lesson configs have no ``markdown`` key, so the spec's three stay as written.
     """
     config = json.loads(_CONFIG_JSON[name])
@@ -104,7 +104,7 @@ def family_config(config: object) -> dict | None:
 
     The family: strategy one of the three, version 1, ``max_chars`` an ``int``
     from ``MIN_POLICY_SIZE`` to ``MAX_POLICY_SIZE`` (``null`` for paragraph),
-    and ``"markdown"`` ``"blocks"`` or ``"blocks-2"`` or no ``markdown`` key. A canonical candidate
+    and ``"markdown"`` ``"blocks"``, ``"blocks-2"``, ``"blocks-3"`` or no ``markdown`` key. A canonical candidate
     is built from values checked by type and compared with ``config`` by
     digest, so ``True`` is not ``1``, ``80.0`` is not ``80``, an extra key or
     ``"markdown": "lesson"`` is refused.
@@ -131,7 +131,7 @@ def policy_of_config(config: object) -> str | None:
 
 
 def config_grammar(config: dict) -> str:
-    """The grammar a family config builds with: its ``markdown`` (``"blocks"``, ``"blocks-2"``), else ``"lesson"``."""
+    """The grammar a family config builds with: its ``markdown`` (``"blocks"``, ``"blocks-2"``, ...), else ``"lesson"``."""
     return config.get("markdown", LESSON_GRAMMAR)
 
 

@@ -449,7 +449,7 @@ def checked_manifest_sources(value: object, label: str, allow_empty: bool = Fals
 
 
 def manifest_grammar(value: dict, label: str) -> str:
-    """The manifest's ``"markdown"`` grammar: ``"lesson"`` (also when absent), ``"blocks"`` or ``"blocks-2"``."""
+    """The manifest's ``"markdown"`` grammar: ``"lesson"`` (also when absent), ``"blocks"``, ``"blocks-2"`` or ``"blocks-3"``."""
     grammar = value.get("markdown", LESSON_GRAMMAR)
     if type(grammar) is not str or grammar not in GRAMMARS:
         raise IngestionError(

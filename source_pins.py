@@ -60,7 +60,7 @@ MARKDOWN_SUFFIX = ".md"
 MDX_SUFFIX = ".mdx"
 PAGE_SUFFIXES = (MARKDOWN_SUFFIX, MDX_SUFFIX)
 # The grammar that reads MDX pages (ESM lines, JSX elements); under the others a folder's *.mdx pages are passed over.
-MDX_GRAMMAR = "blocks-3"
+MDX_GRAMMAR = grammars.BLOCKS3_GRAMMAR
 # Why a page of a folder cannot be taken: the page's own fault, not the manifest's. Such a page is
 # passed over with its reason (unless --all-or-nothing); any other refusal refuses the whole pin.
 PASSED_OVER_CODES = frozenset(

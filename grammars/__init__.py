@@ -5,8 +5,11 @@ deliberately tiny, simple ATX headings only, and paragraphs as runs of
 non-blank lines. The block grammar (``SPEC.md``, "The block grammar") and its
 second version "blocks-2" are ``blocks``: front matter, text before the first
 heading, fenced code, ATX and setext headings, admonitions, blockquotes and
-alerts, lists and tables, and the containers of docs sites. The records both
-yield are ``records``. The names other modules import from ``grammars`` are
+alerts, lists and tables, and the containers of docs sites. "blocks-3" is
+"blocks-2" with the page reader of ``version3``: Hugo shortcodes (``shortcodes``),
+HTML blocks (``html_blocks``), MkDocs attribute lists and mkdocstrings
+directives (``mkdocs``), and MDX (``mdx``). The records every grammar
+yields are ``records``. The names other modules import from ``grammars`` are
 kept here.
 
 The policies in ``chunk_index`` cut chunks from what this package finds; nothing
@@ -70,9 +73,13 @@ from grammars.lesson import (
     paragraph_spans,
 )
 from grammars.records import Block, LazyPattern, Section
+from grammars.version3 import PageReader
 from lab_io.errors import IngestionError, quoted
 
 __all__ = [
+    "BLOCKS3_GRAMMAR",
+    "NEWEST_GRAMMAR",
+    "PageReader",
     "ADMONITION",
     "ADMONITION_INDENT",
     "ALERT",
@@ -140,11 +147,28 @@ __all__ = [
 LESSON_GRAMMAR = "lesson"
 BLOCKS_GRAMMAR = "blocks"
 BLOCKS2_GRAMMAR = "blocks-2"
-GRAMMARS = (LESSON_GRAMMAR, BLOCKS_GRAMMAR, BLOCKS2_GRAMMAR)
+BLOCKS3_GRAMMAR = "blocks-3"
+GRAMMARS = (LESSON_GRAMMAR, BLOCKS_GRAMMAR, BLOCKS2_GRAMMAR, BLOCKS3_GRAMMAR)
 # The grammars that read real docs with ``block_sections`` (front matter, byte order mark, text before a heading).
-BLOCK_GRAMMARS = (BLOCKS_GRAMMAR, BLOCKS2_GRAMMAR)
-# The kinds of block the block grammars find (the lesson's are all "paragraph"; "tab" only under "blocks-2").
-BLOCK_KINDS = ("paragraph", "fence", "admonition", "quote", "list", "table", "tab")
+BLOCK_GRAMMARS = (BLOCKS_GRAMMAR, BLOCKS2_GRAMMAR, BLOCKS3_GRAMMAR)
+# The grammar to pick for a new manifest of real docs: the newest block grammar.
+NEWEST_GRAMMAR = BLOCKS3_GRAMMAR
+# The kinds of block the block grammars find (the lesson's are all "paragraph"; "tab" from "blocks-2" on,
+# the last five under "blocks-3" only).
+BLOCK_KINDS = (
+    "paragraph",
+    "fence",
+    "admonition",
+    "quote",
+    "list",
+    "table",
+    "tab",
+    "shortcode",
+    "html",
+    "directive",
+    "esm",
+    "expression",
+)
 
 
 def document_sections(text: str, grammar: str = LESSON_GRAMMAR, where: str = "text", title: str = "") -> list[Section]:
@@ -156,6 +180,8 @@ def document_sections(text: str, grammar: str = LESSON_GRAMMAR, where: str = "te
     text before the first heading: ``document_sections("ab\\n# B\\ncd\\n", "blocks", title="T")``
     -> ``T`` with a paragraph ``[0, 3)``, then ``B`` with a paragraph ``[7, 10)``.
     """
+    if grammar == BLOCKS3_GRAMMAR:
+        return block_sections(text, title, where, True, PageReader)
     if grammar in BLOCK_GRAMMARS:
         return block_sections(text, title, where, grammar == BLOCKS2_GRAMMAR)
     if grammar != LESSON_GRAMMAR:

@@ -8,7 +8,12 @@ finds where blocks begin and end, in one pass over the lines, and nothing else.
 "blocks-2" (``SPEC.md``, "The block grammar, version 2") reads everything
 "blocks" does plus the containers of other docs sites: pymdownx blocks
 (``/// warning``), colon containers (``:::warning``) and content tabs
-(``=== "Tab"``). "blocks" itself never changes: its ids are in saved results.
+(``=== "Tab"``). "blocks" itself never changes: its ids are in saved results,
+and neither does "blocks-2".
+
+"blocks-3" is "blocks-2" with a page reader (``grammars.version3``) that the one
+pass asks first where a block may start or a paragraph end; without one, nothing
+here reads differently.
 """
 
 from __future__ import annotations
@@ -249,11 +254,14 @@ def starts_table(lines: list[Line], index: int) -> bool:
     )
 
 
-def starts_block(lines: list[Line], index: int, extended: bool = False) -> bool:
+def starts_block(lines: list[Line], index: int, extended: bool = False, reader=None) -> bool:
     """Whether ``lines[index]`` begins a block other than a paragraph, or is an ATX heading: it ends a paragraph.
 
-    ``extended`` ("blocks-2") adds pymdownx blocks, colon containers and content tabs.
+    ``extended`` ("blocks-2") adds pymdownx blocks, colon containers and content tabs;
+    ``reader`` ("blocks-3", ``grammars.version3.PageReader``) what it reads.
     """
+    if reader is not None and reader.interrupts(lines, index):
+        return True
     line = lines[index].text
     if not may_start_block(line, extended):
         return False
@@ -309,7 +317,7 @@ def quote_end(lines: list[Line], index: int) -> int:
     return position
 
 
-def list_end(lines: list[Line], index: int, extended: bool = False) -> int:
+def list_end(lines: list[Line], index: int, extended: bool = False, reader=None) -> int:
     """The index after a list's last line (see ``SPEC.md``, "The block grammar", for the rule).
 
     A line belongs to the list when it is an item at the list's level, is
@@ -335,7 +343,7 @@ def list_end(lines: list[Line], index: int, extended: bool = False) -> int:
             content_column, content = item
         elif column >= content_column:
             content = line.lstrip(" \t")
-        elif lazy_allowed and not starts_block(lines, position, extended):
+        elif lazy_allowed and not starts_block(lines, position, extended, reader):
             content = line
         else:
             break
@@ -354,7 +362,7 @@ def table_end(lines: list[Line], index: int) -> int:
     return position
 
 
-def paragraph_end(lines: list[Line], index: int, extended: bool = False) -> tuple[int, int | None]:
+def paragraph_end(lines: list[Line], index: int, extended: bool = False, reader=None) -> tuple[int, int | None]:
     """The index after a paragraph, and the index of its setext underline if it is a heading instead.
 
     A paragraph runs until a blank line or a line that starts another block;
@@ -367,7 +375,7 @@ def paragraph_end(lines: list[Line], index: int, extended: bool = False) -> tupl
             break
         if SETEXT_UNDERLINE.fullmatch(line):
             return position + 1, position
-        if starts_block(lines, position, extended):
+        if starts_block(lines, position, extended, reader):
             break
         position += 1
     return position, None
@@ -422,8 +430,10 @@ def container_end(lines: list[Line], index: int, marker: str, run: int) -> int:
 class _SectionBuilder:
     """Sections as the one pass over the lines finds them; a section without blocks is dropped."""
 
-    def __init__(self, heading_start: int, title: str, body_start: int) -> None:
+    def __init__(self, heading_start: int, title: str, body_start: int, heading_title=None) -> None:
         self.sections: list[Section] = []
+        # What a heading's text becomes as a section title ("blocks-3" drops an attribute list); else the text itself.
+        self.heading_title = heading_title
         self.open_section(heading_start, title, body_start)
 
     def open_section(self, heading_start: int, title: str, body_start: int) -> None:
@@ -442,6 +452,8 @@ class _SectionBuilder:
             return
         self.close(lines[first].start)
         title = " ".join(line.text.strip(" \t") for line in lines[first:underline])
+        if self.heading_title is not None:
+            title = self.heading_title(title)
         self.open_section(lines[first].start, title, lines[underline].end)
 
     def close(self, body_end: int) -> None:
@@ -449,11 +461,15 @@ class _SectionBuilder:
             self.sections.append(Section(self.heading_start, self.title, self.body_start, body_end, tuple(self.blocks)))
 
 
-def block_sections(text: str, title: str, where: str = "text", extended: bool = False) -> list[Section]:
+def block_sections(
+    text: str, title: str, where: str = "text", extended: bool = False, page_reader=None
+) -> list[Section]:
     """The sections of ``text`` under the block grammar, each with its blocks, in one pass over the lines.
 
     ``extended`` reads "blocks-2": every rule of "blocks", and pymdownx blocks,
     colon containers (both kind ``admonition``) and content tabs (kind ``tab``).
+    ``page_reader`` (with ``extended``) reads "blocks-3": called with the page's
+    lines, it returns the reader the pass asks first (``grammars.version3``).
 
     Front matter belongs to no section; text before the first heading is a
     section titled ``title`` whose heading offset is its body's start.
@@ -462,28 +478,35 @@ def block_sections(text: str, title: str, where: str = "text", extended: bool = 
     """
     body_start = front_matter_end(text, where)
     lines = text_lines(text, body_start)
-    builder = _SectionBuilder(body_start, title, body_start)
+    reader = None if page_reader is None else page_reader(lines)
+    builder = _SectionBuilder(body_start, title, body_start, None if reader is None else reader.heading_title)
     index = 0
     while index < len(lines):
         line = lines[index]
         if is_blank(line.text):
             index += 1
             continue
-        if not may_start_block(line.text, extended):
-            after, underline = paragraph_end(lines, index, extended)
+        if not may_start_block(line.text, extended) and (reader is None or not reader.may_start(line.text)):
+            after, underline = paragraph_end(lines, index, extended, reader)
             builder.add_paragraph_or_heading(lines, index, after, underline)
             index = after
             continue
         fence = fence_opening(line.text)
         heading = None if fence else atx_heading_title(line.text)
         label = admonition_label(line.text)
+        found = None if reader is None or fence is not None or heading is not None else reader.block_at(lines, index)
         if fence is not None:
             after = fence_end(lines, index + 1, fence)
             builder.add("fence", lines, index, after)
         elif heading is not None:
             builder.close(line.start)
-            builder.open_section(line.start, heading, line.end)
+            builder.open_section(line.start, heading if reader is None else reader.heading_title(heading), line.end)
             after = index + 1
+        elif found is not None:
+            # What "blocks-3" reads where a block may start; a kind of "" is markup that belongs to no block.
+            kind, after, found_label = found
+            if kind:
+                builder.add(kind, lines, index, after, found_label)
         elif THEMATIC_BREAK.fullmatch(line.text):
             # Before the list rule: "- - -" and "* * *" are breaks, not items.
             after = index + 1
@@ -501,13 +524,13 @@ def block_sections(text: str, title: str, where: str = "text", extended: bool = 
             after = quote_end(lines, index)
             builder.add("quote", lines, index, after, quote_label(line.text))
         elif list_item(line.text) is not None:
-            after = list_end(lines, index, extended)
+            after = list_end(lines, index, extended, reader)
             builder.add("list", lines, index, after)
         elif starts_table(lines, index):
             after = table_end(lines, index)
             builder.add("table", lines, index, after)
         else:
-            after, underline = paragraph_end(lines, index, extended)
+            after, underline = paragraph_end(lines, index, extended, reader)
             builder.add_paragraph_or_heading(lines, index, after, underline)
         index = after
     builder.close(len(text))

@@ -236,7 +236,7 @@ def validate_index(value: object, path: str = "", section_cache: dict | None = N
             join_path(path, "config"),
             f"{quoted(index['config'], 120)} is not in the lab's config family (strategy {', '.join(POLICY_NAMES)}; "
             f"version 1; max_chars {MIN_POLICY_SIZE}..{MAX_POLICY_SIZE}, null for paragraph; "
-            '"markdown": "blocks", "blocks-2" or absent)',
+            '"markdown": "blocks", "blocks-2", "blocks-3" or absent)',
         )
     grammar = config_grammar(config)
     documents = index["documents"]

@@ -119,6 +119,17 @@ class BoundsTests(DocsSetTestCase):
             taken = self.lab("pin", "--markdown", "blocks-2", "--manifest", "docs-set.json", "docs")
         self.assertEqual(taken.returncode, 0, taken.stderr)
 
+    def test_a_result_validate_could_not_read_is_never_written(self) -> None:
+        from commands import main_job
+
+        (self.folder / "r.json").write_bytes(b"kept")
+        with mock.patch.object(main_job, "MAX_ARTIFACT_BYTES", 20_000):
+            refused = self.lab("--manifest", str(self.copy_inputs()), "--output", "r.json")
+        self.assert_one_line_refusal(refused, "result_too_large")
+        self.assertIn("would pass the 20,000 bytes validate, show and export read", refused.stderr)
+        self.assertEqual((self.folder / "r.json").read_bytes(), b"kept")
+        self.assertEqual(sorted(path.name for path in self.folder.iterdir()), ["docs", "manifest.json", "r.json"])
+
 
 class FolderWalkTests(DocsSetTestCase):
     """Pages passed over with their reason, links never followed, the manifest never a source, ids from paths."""

@@ -320,7 +320,7 @@ class FolderRefusalTests(FolderTestCase):
 class LessonRefusalMessageTests(FolderTestCase):
     """What the lesson grammar found where it wanted a '# ' heading at offset 0, and what to do."""
 
-    HINT = "use the blocks-2 grammar (pin --markdown blocks-2)"
+    HINT = "use the blocks-3 grammar (pin --markdown blocks-3)"
     RULE = "the lesson grammar needs a '# ' heading at offset 0"
 
     def test_each_opening_is_named(self) -> None:
