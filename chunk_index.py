@@ -1,4 +1,4 @@
-"""Chunk configs, the three boundary policies, and every identity the lab hashes.
+"""Chunk configs, the boundary policies, and every identity the lab hashes.
 
 Everything here is a pure function of loaded sources (``load_documents``) and a
 supported chunk config: the policies that cut a section into chunk spans, and
@@ -16,12 +16,14 @@ from __future__ import annotations
 import gc
 import hashlib
 import json
+from bisect import bisect_left, bisect_right
+from collections import namedtuple
 from collections.abc import Callable
 from itertools import accumulate, compress
 from types import MappingProxyType
 
 from grammars import GRAMMARS, LESSON_GRAMMAR, Section, document_sections
-from load_documents import MAX_POLICY_SIZE, MIN_POLICY_SIZE, SIZED_POLICIES, SOURCE_FIELDS
+from load_documents import MAX_POLICY_SIZE, MIN_POLICY_SIZE, SIZED_POLICIES, SOURCE_FIELDS, SpanCheck
 
 SCHEMA_VERSION = 1
 EXECUTION_MODE = "offline-synthetic-source-processing"
@@ -35,17 +37,30 @@ FIXTURE_SOURCE_SHA256 = frozenset(
     }
 )
 
-# The lesson's three configs, in the order results list them: the family's
-# defaults (see ``family_config`` for every other config the lab builds).
-# Kept as JSON text so no caller can mutate the lab's own copy.
+# Every policy's config at its default size, in the order results list them:
+# the lesson's three, then pair-aware (see ``family_config`` for every other
+# config the lab builds). Kept as JSON text so no caller can mutate the lab's own copy.
 _CONFIG_JSON = MappingProxyType(
     {
         "fixed-char": '{"strategy": "fixed-char", "version": 1, "max_chars": 80}',
         "paragraph": '{"strategy": "paragraph", "version": 1, "max_chars": null}',
         "heading-aware": '{"strategy": "heading-aware", "version": 1, "max_chars": 220}',
+        "pair-aware": '{"strategy": "pair-aware", "version": 1, "max_chars": 220, "pairs": []}',
     }
 )
+# Every policy the lab knows, in result order. A result holds the first three
+# always (``DEFAULT_POLICY_NAMES``) and pair-aware only when its manifest names
+# it in "policies", so the lesson's and every earlier result's bytes stay as
+# they were: a command takes the policies from the indexes it has, never from here.
 POLICY_NAMES = tuple(_CONFIG_JSON)
+DEFAULT_POLICY_NAMES = POLICY_NAMES[:3]
+# Built only when the manifest's "policies" names them.
+OPTIONAL_POLICY_NAMES = POLICY_NAMES[3:]
+PAIR_AWARE = "pair-aware"
+# A pair-aware index never joins chunks for a pair whose spans lie farther apart
+# than this many times its target (version 1 of the rule; see docs/SPEC.md).
+PAIR_CAP_MULTIPLE = 4
+PAIR_KEYS = ("source_id", "instruction_span", "qualifier_span")
 # The sizes a manifest started with a block grammar builds with, as a retrieval pipeline cuts them (see
 # docs/markdown-grammar.md, "Choosing sizes"): 1,000 characters is LangChain's RecursiveCharacterTextSplitter
 # default and inside the 500 to 1,500 characters (about 125 to 400 tokens) most pipelines use; both sized
@@ -81,33 +96,109 @@ def sha(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def policy_config(name: str, max_chars: int | None = None, grammar: str = LESSON_GRAMMAR) -> dict:
+def policy_config(
+    name: str, max_chars: int | None = None, grammar: str = LESSON_GRAMMAR, pairs: list[dict] | None = None
+) -> dict:
     """A fresh config of policy ``name`` (``KeyError`` if none) at ``max_chars`` under ``grammar``.
 
-    ``max_chars=None`` keeps the lesson's size (80, 220; paragraph has none).
+    ``max_chars=None`` keeps the default size (80, 220; paragraph has none).
     A block grammar adds a fourth key after the other three:
     ``policy_config("heading-aware", 288, "blocks")`` ->
     ``{"strategy": "heading-aware", "version": 1, "max_chars": 288, "markdown": "blocks"}``
     (``"markdown": "blocks-2"`` under "blocks-2", ``"blocks-3"`` under "blocks-3", so their ids differ);
     lesson configs have no ``markdown`` key, so the spec's three stay as written.
+    A pair-aware config ends with the ``"pairs"`` it keeps together
+    (``config_pairs``; none when ``pairs`` is ``None``), so they are part of
+    every id it gives; the other policies take no pairs.
     """
     config = json.loads(_CONFIG_JSON[name])
     if max_chars is not None:
         config["max_chars"] = max_chars
     if grammar != LESSON_GRAMMAR:
         config["markdown"] = grammar
+    if name == PAIR_AWARE:
+        # After "markdown", so the keys keep the family's order.
+        del config["pairs"]
+        config["pairs"] = [] if pairs is None else [dict(pair) for pair in pairs]
+    elif pairs is not None:
+        raise ValueError(f"the {name} policy takes no pairs")
     return config
+
+
+def pair_sort_key(pair: dict) -> tuple:
+    """A declared pair's place in a config's ``pairs``: by source, then instruction span, then qualifier span."""
+    return (pair["source_id"], *pair["instruction_span"], *pair["qualifier_span"])
+
+
+def config_pairs(span_checks: tuple[SpanCheck, ...] | list[SpanCheck]) -> list[dict]:
+    """The pairs a pair-aware config keeps: each check's source and spans, sorted, each once.
+
+    Names are left out: they shape no chunk, so renaming a check changes no id.
+    ``[SpanCheck("b", "doc", Span(5, 9, ..), Span(0, 3, ..))]`` ->
+    ``[{"source_id": "doc", "instruction_span": [5, 9], "qualifier_span": [0, 3]}]``.
+    """
+    return declared_config_pairs(
+        {
+            "source_id": check.source_id,
+            "instruction_span": check.instruction.as_list(),
+            "qualifier_span": check.qualifier.as_list(),
+        }
+        for check in span_checks
+    )
+
+
+def declared_config_pairs(declared) -> list[dict]:
+    """``config_pairs`` of pairs as a result declares them (``source_id``, ``instruction_span``, ``qualifier_span``; any name ignored)."""
+    unique = {
+        pair_sort_key(pair): {
+            "source_id": pair["source_id"],
+            "instruction_span": list(pair["instruction_span"]),
+            "qualifier_span": list(pair["qualifier_span"]),
+        }
+        for pair in declared
+    }
+    return [unique[key] for key in sorted(unique)]
+
+
+def checked_pair_list(value: object) -> list[dict] | None:
+    """Saved ``pairs`` rebuilt from values checked by type, sorted and each once; ``None`` if any is malformed.
+
+    A pair is ``{"source_id": <non-empty string>, "instruction_span": [start, end],
+    "qualifier_span": [start, end]}``, each span two ``int`` with ``0 <= start < end``.
+    The caller compares the rebuilt list with the saved one by digest, so an
+    unsorted or repeated list is refused there.
+    """
+    if type(value) is not list:
+        return None
+    pairs = []
+    for pair in value:
+        if type(pair) is not dict or len(pair) != len(PAIR_KEYS) or any(key not in pair for key in PAIR_KEYS):
+            return None
+        source_id = pair["source_id"]
+        if type(source_id) is not str or not source_id:
+            return None
+        spans = []
+        for key in PAIR_KEYS[1:]:
+            span = pair[key]
+            if type(span) is not list or len(span) != 2 or any(type(bound) is not int for bound in span):
+                return None
+            if not 0 <= span[0] < span[1]:
+                return None
+            spans.append([span[0], span[1]])
+        pairs.append({"source_id": source_id, "instruction_span": spans[0], "qualifier_span": spans[1]})
+    return declared_config_pairs(pairs)
 
 
 def family_config(config: object) -> dict | None:
     """The lab's own copy of ``config`` if it is in the config family, else ``None``.
 
-    The family: strategy one of the three, version 1, ``max_chars`` an ``int``
+    The family: strategy one of ``POLICY_NAMES``, version 1, ``max_chars`` an ``int``
     from ``MIN_POLICY_SIZE`` to ``MAX_POLICY_SIZE`` (``null`` for paragraph),
-    and ``"markdown"`` ``"blocks"``, ``"blocks-2"``, ``"blocks-3"`` or no ``markdown`` key. A canonical candidate
+    ``"markdown"`` ``"blocks"``, ``"blocks-2"``, ``"blocks-3"`` or no ``markdown`` key, and
+    for pair-aware its ``pairs`` (``checked_pair_list``). A canonical candidate
     is built from values checked by type and compared with ``config`` by
-    digest, so ``True`` is not ``1``, ``80.0`` is not ``80``, an extra key or
-    ``"markdown": "lesson"`` is refused.
+    digest, so ``True`` is not ``1``, ``80.0`` is not ``80``, an extra key,
+    ``"markdown": "lesson"`` or pairs out of order are refused.
     """
     if type(config) is not dict:
         return None
@@ -120,7 +211,12 @@ def family_config(config: object) -> dict | None:
         return None
     if strategy in SIZED_POLICIES and (type(size) is not int or not MIN_POLICY_SIZE <= size <= MAX_POLICY_SIZE):
         return None
-    candidate = policy_config(strategy, size if strategy in SIZED_POLICIES else None, grammar)
+    pairs = None
+    if strategy == PAIR_AWARE:
+        pairs = checked_pair_list(config.get("pairs"))
+        if pairs is None:
+            return None
+    candidate = policy_config(strategy, size if strategy in SIZED_POLICIES else None, grammar, pairs)
     return candidate if digest(candidate) == digest(config) else None
 
 
@@ -135,14 +231,28 @@ def config_grammar(config: dict) -> str:
     return config.get("markdown", LESSON_GRAMMAR)
 
 
-def manifest_configs(grammar: str = LESSON_GRAMMAR, policy_sizes: tuple[tuple[str, int], ...] = ()) -> dict:
-    """The three configs a manifest builds, by policy name in ``POLICY_NAMES`` order.
+def manifest_configs(
+    grammar: str = LESSON_GRAMMAR,
+    policy_sizes: tuple[tuple[str, int], ...] = (),
+    span_checks: tuple[SpanCheck, ...] = (),
+) -> dict:
+    """The configs a manifest builds, by policy name in ``POLICY_NAMES`` order.
 
-    ``policy_sizes`` is ``Manifest.policy_sizes``; a policy it does not name
-    keeps the lesson's size. ``manifest_configs()`` is the lesson's three.
+    ``policy_sizes`` is ``Manifest.policy_sizes``: the three default policies
+    always, a size it does not name left at the lesson's; pair-aware only when
+    it names one, keeping ``span_checks`` (``config_pairs``). ``manifest_configs()``
+    is the lesson's three.
     """
     sizes = dict(policy_sizes)
-    return {name: policy_config(name, sizes.get(name), grammar) for name in POLICY_NAMES}
+    configs = {name: policy_config(name, sizes.get(name), grammar) for name in DEFAULT_POLICY_NAMES}
+    if PAIR_AWARE in sizes:
+        configs[PAIR_AWARE] = policy_config(PAIR_AWARE, sizes[PAIR_AWARE], grammar, config_pairs(span_checks))
+    return configs
+
+
+def manifest_policy_configs(manifest) -> dict:
+    """The configs a build of ``manifest`` (a ``load_documents.Manifest``) uses: its grammar, sizes and pairs."""
+    return manifest_configs(manifest.grammar, manifest.policy_sizes, manifest.span_checks)
 
 
 # --- policies ------------------------------------------------------------------
@@ -176,15 +286,160 @@ def grouped_spans(paragraphs: list[tuple[int, int]], target: int) -> list[tuple[
     return groups
 
 
-def section_chunk_spans(config: dict, text: str, section: Section) -> list[tuple[int, int]]:
-    """The chunk spans one policy cuts from one section's body: slices, its blocks, or groups of them."""
+def joined_spans(groups: list[tuple[int, int]], stretches: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Neighbouring ``groups`` joined so that no boundary falls inside any of ``stretches``.
+
+    Every group from the first one ending past a stretch's start to the last
+    one starting before its end becomes one chunk, blank lines between them
+    included; the other groups stay as they are.
+    ``joined_spans([(0, 10), (11, 20), (21, 40)], [(5, 15)])`` -> ``[(0, 20), (21, 40)]``.
+    Each stretch marks the run of boundaries it covers once, so the cost is
+    groups plus stretches times a logarithm, however long the runs.
+    """
+    if len(groups) < 2 or not stretches:
+        return groups
+    starts = [start for start, _ in groups]
+    ends = [end for _, end in groups]
+    # opened[k] - closed[k]: how many stretches cover the boundary after group k, as running sums.
+    opened = [0] * len(groups)
+    for low, high in stretches:
+        first = bisect_right(ends, low)
+        last = bisect_left(starts, high) - 1
+        if first < last:
+            opened[first] += 1
+            opened[last] -= 1
+    joined: list[tuple[int, int]] = []
+    covering = 0
+    for position, group in enumerate(groups):
+        if covering > 0:
+            joined[-1] = (joined[-1][0], group[1])
+        else:
+            joined.append(group)
+        covering += opened[position]
+    return joined
+
+
+def pair_aware_spans(
+    blocks: list[tuple[int, int]], target: int, stretches: list[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    """Heading-aware groups at ``target``, joined where a kept pair's stretch would fall across a boundary.
+
+    ``pair_aware_spans([(0, 10), (11, 20), (21, 40)], 20, [(15, 25)])`` -> ``[(0, 40)]``.
+    """
+    return joined_spans(grouped_spans(blocks, target), stretches)
+
+
+def section_chunk_spans(
+    config: dict, text: str, section: Section, stretches: list[tuple[int, int]] = ()
+) -> list[tuple[int, int]]:
+    """The chunk spans one policy cuts from one section's body: slices, its blocks, or groups of them.
+
+    ``stretches`` are the section's kept pairs under pair-aware (``pair_placements``).
+    """
     strategy = config["strategy"]
     if strategy == "fixed-char":
         return fixed_char_spans(text, section.body_start, section.body_end, config["max_chars"])
     blocks = [(block.start, block.end) for block in section.blocks]
     if strategy == "paragraph":
         return blocks
+    if strategy == PAIR_AWARE:
+        return pair_aware_spans(blocks, config["max_chars"], list(stretches))
     return grouped_spans(blocks, config["max_chars"])
+
+
+# --- which pairs pair-aware keeps ------------------------------------------------
+
+# Why a pair-aware index leaves a declared pair split; every other pair it keeps.
+KEPT = "kept"
+OVER_CAP = "over_cap"
+ACROSS_HEADINGS = "across_headings"
+OUTSIDE_SECTIONS = "outside_sections"
+
+
+class PairPlacement(namedtuple("PairPlacement", ("pair", "status", "distance", "section"))):
+    """What pair-aware does with one declared pair (a ``config_pairs`` entry).
+
+    ``status`` is ``KEPT`` (both spans in one section's body, at most
+    ``PAIR_CAP_MULTIPLE`` times the target apart: no boundary falls between
+    them), ``OVER_CAP`` (one section, farther apart), ``ACROSS_HEADINGS`` (two
+    sections) or ``OUTSIDE_SECTIONS`` (a span in a heading line or front matter,
+    which no block-made chunk holds). ``distance`` is the characters from the
+    first span's start to the last one's end; ``section`` the position of the
+    section holding both, else ``None``.
+    """
+
+    __slots__ = ()
+
+    @property
+    def stretch(self) -> tuple[int, int]:
+        """From the pair's first character to its last: what one chunk must hold."""
+        instruction = self.pair["instruction_span"]
+        qualifier = self.pair["qualifier_span"]
+        return min(instruction[0], qualifier[0]), max(instruction[1], qualifier[1])
+
+
+def section_holding(sections: list[Section] | tuple[Section, ...], body_starts: list[int], start: int, end: int):
+    """The position of the section whose body holds all of ``[start, end)``, or ``None``.
+
+    ``body_starts`` are the sections' body starts, ascending. ``None``: the span
+    touches a heading line or front matter, or a heading lies inside it.
+    """
+    position = bisect_right(body_starts, start) - 1
+    if position >= 0 and end <= sections[position].body_end:
+        return position
+    return None
+
+
+def place_pair(pair: dict, sections, body_starts: list[int], target: int) -> PairPlacement:
+    """Where one pair lies in its document's sections, and whether pair-aware at ``target`` keeps it."""
+    instruction = pair["instruction_span"]
+    qualifier = pair["qualifier_span"]
+    distance = max(instruction[1], qualifier[1]) - min(instruction[0], qualifier[0])
+    instruction_section = section_holding(sections, body_starts, *instruction)
+    qualifier_section = section_holding(sections, body_starts, *qualifier)
+    if instruction_section is None or qualifier_section is None:
+        return PairPlacement(pair, OUTSIDE_SECTIONS, distance, None)
+    if instruction_section != qualifier_section:
+        return PairPlacement(pair, ACROSS_HEADINGS, distance, None)
+    if distance > PAIR_CAP_MULTIPLE * target:
+        return PairPlacement(pair, OVER_CAP, distance, instruction_section)
+    return PairPlacement(pair, KEPT, distance, instruction_section)
+
+
+def pairs_by_source(config: dict) -> dict[str, list[dict]]:
+    """A pair-aware config's pairs grouped by source (``{}`` for any other config), in config order."""
+    grouped: dict[str, list[dict]] = {}
+    for pair in config.get("pairs", ()) if config["strategy"] == PAIR_AWARE else ():
+        grouped.setdefault(pair["source_id"], []).append(pair)
+    return grouped
+
+
+def section_stretches(placements: list[PairPlacement]) -> dict[int, list[tuple[int, int]]]:
+    """The stretches pair-aware keeps whole, by the position of the section holding them."""
+    stretches: dict[int, list[tuple[int, int]]] = {}
+    for placement in placements:
+        if placement.status == KEPT:
+            stretches.setdefault(placement.section, []).append(placement.stretch)
+    return stretches
+
+
+def pair_placements(config: dict, documents: list[dict], section_cache: dict | None = None) -> list[PairPlacement]:
+    """What a pair-aware ``config`` does with each of its pairs over ``documents``, in config order.
+
+    Only documents that hold a pair are read (``section_cache`` as in
+    ``document_sections_once``). A pair whose source is not among ``documents``
+    is ``OUTSIDE_SECTIONS``.
+    """
+    grammar = config_grammar(config)
+    by_source = {document["source_id"]: document for document in documents}
+    placed: dict[str, list[PairPlacement]] = {}
+    for source_id, pairs in pairs_by_source(config).items():
+        document = by_source.get(source_id)
+        sections = [] if document is None else document_sections_once(document, grammar, section_cache)
+        body_starts = [section.body_start for section in sections]
+        placed[source_id] = [place_pair(pair, sections, body_starts, config["max_chars"]) for pair in pairs]
+    taken = {source_id: iter(placements) for source_id, placements in placed.items()}
+    return [next(taken[pair["source_id"]]) for pair in config.get("pairs", ())]
 
 
 # --- identities ----------------------------------------------------------------
@@ -274,8 +529,11 @@ class DocumentLayout:
             self._block_spans = [[(block.start, block.end) for block in section.blocks] for section in self.sections]
         return self._block_spans
 
-    def chunk_spans(self, config: dict) -> list[list[tuple[int, int]]]:
-        """Each section's chunk spans under ``config``, as ``section_chunk_spans`` cuts them."""
+    def chunk_spans(self, config: dict, pairs: list[dict] = ()) -> list[list[tuple[int, int]]]:
+        """Each section's chunk spans under ``config``, as ``section_chunk_spans`` cuts them.
+
+        ``pairs`` are this document's pairs of a pair-aware ``config`` (``pairs_by_source``).
+        """
         strategy = config["strategy"]
         if strategy == "fixed-char":
             return [
@@ -284,7 +542,19 @@ class DocumentLayout:
             ]
         if strategy == "paragraph":
             return self.block_spans()
-        return [grouped_spans(blocks, config["max_chars"]) for blocks in self.block_spans()]
+        target = config["max_chars"]
+        if strategy == PAIR_AWARE:
+            stretches = section_stretches(self.pair_placements(pairs, target))
+            return [
+                pair_aware_spans(blocks, target, stretches.get(position, ()))
+                for position, blocks in enumerate(self.block_spans())
+            ]
+        return [grouped_spans(blocks, target) for blocks in self.block_spans()]
+
+    def pair_placements(self, pairs: list[dict], target: int) -> list[PairPlacement]:
+        """Where each of this document's ``pairs`` lies, and whether pair-aware at ``target`` keeps it."""
+        body_starts = [section.body_start for section in self.sections]
+        return [place_pair(pair, self.sections, body_starts, target) for pair in pairs]
 
 
 def chunk_records(config: dict, document: dict, section_cache: dict | None = None) -> tuple[list[dict], bytes]:
@@ -292,11 +562,25 @@ def chunk_records(config: dict, document: dict, section_cache: dict | None = Non
 
     ``section_cache`` (see ``document_sections_once``) lets several builds share one reading.
     """
-    return layout_chunk_records(config, DocumentLayout(document, config_grammar(config), section_cache))
+    layout = DocumentLayout(document, config_grammar(config), section_cache)
+    return layout_chunk_records(config, layout, pairs_by_source(config).get(document["source_id"], ()))
 
 
-def layout_chunk_records(config: dict, layout: DocumentLayout) -> tuple[list[dict], bytes]:
+def chunk_id_hasher(config_json: str):
+    """A SHA-256 that has taken every chunk id's opening, ``{"config":<config>,``, to be copied per chunk."""
+    # Keys in canonical (sorted) order; "config" and "chunk_id" sort before them all.
+    return hashlib.sha256(('{"config":' + config_json + ",").encode("utf-8"))
+
+
+def layout_chunk_records(
+    config: dict, layout: DocumentLayout, pairs: list[dict] = (), id_hasher=None
+) -> tuple[list[dict], bytes]:
     """Every chunk record of one laid-out document, and their canonical JSON joined by commas.
+
+    ``pairs`` are the document's pairs of a pair-aware ``config`` (``pairs_by_source``);
+    ``id_hasher``, ``chunk_id_hasher(canonical_json(config))`` when the caller
+    has it: a pair-aware config holding thousands of pairs is then encoded and
+    hashed once per build, not once per document.
 
     Each chunk's payload is serialised once, here, in the exact text
     ``canonical_json`` gives it; that one text yields the chunk id and, joined,
@@ -310,8 +594,8 @@ def layout_chunk_records(config: dict, layout: DocumentLayout) -> tuple[list[dic
     version = document["version"]
     revision = document["document_revision"]
     revision_field, version_field = layout.chunk_fields
-    # Keys in canonical (sorted) order; "config" and "chunk_id" sort before them all.
-    id_hasher = hashlib.sha256(('{"config":' + canonical_json(config) + ",").encode("utf-8"))
+    if id_hasher is None:
+        id_hasher = chunk_id_hasher(canonical_json(config))
     records: list[dict] = []
     # The records' canonical JSON, comma-separated, as pieces joined once at the end:
     # ``{"chunk_id":"<id>",`` then the payload, the comma opening every record but the first.
@@ -323,7 +607,7 @@ def layout_chunk_records(config: dict, layout: DocumentLayout) -> tuple[list[dic
     line = 1
     counted_to = 0
     for section, section_id, section_fields, spans in zip(
-        layout.sections, layout.section_ids, layout.section_fields, layout.chunk_spans(config)
+        layout.sections, layout.section_ids, layout.section_fields, layout.chunk_spans(config, pairs)
     ):
         title = section.title
         for start, end in spans:
@@ -385,14 +669,17 @@ def build_indexes(
     sources: list[dict] | tuple[dict, ...],
     configs: dict | None = None,
     progress: Callable[[int, int], None] | None = None,
+    section_cache: dict | None = None,
 ) -> dict:
-    """The three indexes of ``sources``, keyed by policy name in ``POLICY_NAMES`` order, in one pass.
+    """The indexes of ``sources``, keyed by policy name in ``POLICY_NAMES`` order, in one pass.
 
-    ``configs`` maps each policy name to its config (``manifest_configs``);
-    the lesson's three when ``None``. ``progress`` as in ``build_policy_indexes``.
+    ``configs`` maps each policy name to its config (``manifest_configs``):
+    the three default policies and any optional one it holds; the lesson's
+    three when ``None``. ``progress`` and ``section_cache`` as in ``build_policy_indexes``.
     """
     configs = manifest_configs() if configs is None else configs
-    return build_policy_indexes({name: configs[name] for name in POLICY_NAMES}, sources, progress)
+    ordered = {name: configs[name] for name in POLICY_NAMES if name in configs}
+    return build_policy_indexes(ordered, sources, progress, section_cache)
 
 
 def build_policy_indexes(
@@ -416,6 +703,9 @@ def build_policy_indexes(
     """
     documents = [document_record(source) for source in sorted(sources, key=lambda source: source["source_id"])]
     hashers = {name: hashlib.sha256(b'{"chunks":[') for name in configs}
+    config_texts = {name: canonical_json(config) for name, config in configs.items()}
+    id_hashers = {name: chunk_id_hasher(text) for name, text in config_texts.items()}
+    config_pairs_by_source = {name: pairs_by_source(config) for name, config in configs.items()}
     chunks: dict[str, list[dict]] = {name: [] for name in configs}
     # The build makes no reference cycles, yet each pass of the cyclic
     # collector would walk the growing chunk lists again: about a tenth of a
@@ -430,7 +720,8 @@ def build_policy_indexes(
                 grammar = config_grammar(config)
                 if grammar not in layouts:
                     layouts[grammar] = DocumentLayout(document, grammar, section_cache)
-                records, records_json = layout_chunk_records(config, layouts[grammar])
+                pairs = config_pairs_by_source[name].get(document["source_id"], ())
+                records, records_json = layout_chunk_records(config, layouts[grammar], pairs, id_hashers[name])
                 if records and chunks[name]:
                     hashers[name].update(b",")
                 hashers[name].update(records_json)
@@ -446,7 +737,7 @@ def build_policy_indexes(
     indexes = {}
     for name, config in configs.items():
         hasher = hashers[name]
-        hasher.update(b'],"config":' + canonical_json(config).encode("utf-8") + b',"documents":')
+        hasher.update(b'],"config":' + config_texts[name].encode("utf-8") + b',"documents":')
         hasher.update(documents_json)
         hasher.update(b"," + rest)
         indexes[name] = {

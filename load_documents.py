@@ -45,7 +45,8 @@ VERSION_PATTERN = re.compile(r"[0-9]+\.[0-9]+")
 SHA256_PATTERN = re.compile(r"[0-9a-f]{64}")
 MANIFEST_KEYS = frozenset({"sources", "span_checks", "markdown", "policies"})
 # The policies whose size a manifest may set ("policies": {...}); paragraph has none.
-SIZED_POLICIES = ("fixed-char", "heading-aware")
+# pair-aware is built only when the manifest sets its size.
+SIZED_POLICIES = ("fixed-char", "heading-aware", "pair-aware")
 # A size is a whole number of characters; past the largest lesson source it cannot change a cut
 # there, and a docs set's chunks of 64 K characters are already far past any embedding model's input.
 MIN_POLICY_SIZE = 1

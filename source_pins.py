@@ -685,15 +685,19 @@ def stale_sources(indexes: dict, manifest: Manifest) -> list[str]:
     return list(dict.fromkeys(problems))
 
 
-def stale_configs(indexes: dict, manifest: Manifest) -> list[str]:
-    """One entry per index whose config is not the one the manifest's grammar and sizes build now.
+def stale_configs(indexes: dict, manifest: Manifest, kind: str = "result") -> list[str]:
+    """One entry per index whose config is not the one the manifest's grammar, sizes and pairs build now.
 
     ``['heading-aware: saved max_chars 220, the manifest builds 288']``; compared by digest.
+    A result must also hold every index the manifest builds (pair-aware once "policies" names it).
     """
-    wanted = chunk_index.manifest_configs(manifest.grammar, manifest.policy_sizes)
+    wanted = chunk_index.manifest_policy_configs(manifest)
     problems = []
     for name, index in indexes.items():
         saved = index["config"]
+        if name not in wanted:
+            problems.append(f'{name}: in the result, the manifest builds none (its "policies" names no {name} size)')
+            continue
         if chunk_index.digest(saved) == chunk_index.digest(wanted[name]):
             continue
         if chunk_index.config_grammar(saved) != manifest.grammar:
@@ -701,11 +705,28 @@ def stale_configs(indexes: dict, manifest: Manifest) -> list[str]:
                 f"{name}: built with the {quoted(chunk_index.config_grammar(saved))} grammar, "
                 f"the manifest reads {quoted(manifest.grammar)}"
             )
-        else:
+        elif saved["max_chars"] != wanted[name]["max_chars"]:
             problems.append(
                 f"{name}: saved max_chars {saved['max_chars']}, the manifest builds {wanted[name]['max_chars']}"
             )
+        else:
+            problems.append(f"{name}: {pair_change(saved['pairs'], wanted[name]['pairs'])}")
+    # Only a single index is checked on its own: a result must hold every index the manifest builds.
+    if kind == "result":
+        problems.extend(
+            f"{name}: the manifest builds it, the result holds none" for name in wanted if name not in indexes
+        )
     return problems
+
+
+def pair_change(saved: list[dict], wanted: list[dict]) -> str:
+    """How a pair-aware config's pairs differ from the manifest's: ``"built for 3 pairs, the manifest declares 4 (1 added, 0 removed)"``."""
+    saved_keys = {chunk_index.pair_sort_key(pair) for pair in saved}
+    wanted_keys = {chunk_index.pair_sort_key(pair) for pair in wanted}
+    return (
+        f"built for {len(saved)} pairs, the manifest declares {len(wanted)} "
+        f"({len(wanted_keys - saved_keys)} added, {len(saved_keys - wanted_keys)} removed since the build)"
+    )
 
 
 def require_current(kind: str, artifact: dict, manifest: Manifest, where: str) -> dict:
@@ -719,7 +740,7 @@ def require_current(kind: str, artifact: dict, manifest: Manifest, where: str) -
     if problems:
         # Say what to do, as stale_configs does: a newcomer who re-pinned after an edit needs a new build.
         raise IngestionError("stale_result", where, "; ".join(problems) + "; rebuild the result")
-    problems = stale_configs(indexes, manifest)
+    problems = stale_configs(indexes, manifest, kind)
     if problems:
         raise IngestionError("stale_configs", where, "; ".join(problems) + "; rebuild the result")
     if kind == "result":

@@ -26,6 +26,8 @@ from load_documents import MAX_POLICY_SIZE, Manifest, SpanCheck
 from views.summary import NO_SPAN_CHECKS
 
 SWEPT_POLICIES = ("heading-aware", "fixed-char")
+# Swept too when the manifest builds it (its "policies" sets a pair-aware size).
+PAIR_AWARE = chunk_index.PAIR_AWARE
 # 40 to 600 in steps of 20 holds both supported sizes (80 and 220) and runs
 # from "a sentence" to "a whole short section".
 DEFAULT_SIZES = tuple(range(40, 601, 20))
@@ -63,18 +65,32 @@ def holds(chunk: tuple[int, int], span: tuple[int, int]) -> bool:
 
 @dataclass(frozen=True)
 class SourceLayout:
-    """One source's text, sections and each section's paragraphs, found once and reused for every size."""
+    """One source's text, sections and each section's paragraphs, found once and reused for every size.
+
+    ``pairs`` are the source's declared pairs as a pair-aware config holds
+    them (``chunk_index.config_pairs``), for the pair-aware rows.
+    """
 
     text: str
     sections: tuple[grammars.Section, ...]
     paragraphs: tuple[tuple[tuple[int, int], ...], ...]
+    pairs: tuple[dict, ...] = ()
 
 
-def source_layout(text: str, where: str, grammar: str = grammars.LESSON_GRAMMAR, title: str = "") -> SourceLayout:
+def source_layout(
+    text: str, where: str, grammar: str = grammars.LESSON_GRAMMAR, title: str = "", pairs: tuple[dict, ...] = ()
+) -> SourceLayout:
     """The sections of ``text`` under ``grammar`` and their blocks' spans, which no size changes."""
     sections = tuple(grammars.document_sections(text, grammar, where, title))
     paragraphs = tuple(tuple((block.start, block.end) for block in section.blocks) for section in sections)
-    return SourceLayout(text, sections, paragraphs)
+    return SourceLayout(text, sections, paragraphs, pairs)
+
+
+def swept_policies(manifest: Manifest) -> tuple[str, ...]:
+    """The sized policies a sweep cuts: heading-aware and fixed-char, and pair-aware when the manifest builds it."""
+    if PAIR_AWARE in dict(manifest.policy_sizes):
+        return (*SWEPT_POLICIES, PAIR_AWARE)
+    return SWEPT_POLICIES
 
 
 def source_chunks(config: dict, layout: SourceLayout) -> list[tuple[int, int]]:
@@ -85,6 +101,17 @@ def source_chunks(config: dict, layout: SourceLayout) -> list[tuple[int, int]]:
     """
     strategy = config["strategy"]
     chunks: list[tuple[int, int]] = []
+    if strategy == PAIR_AWARE:
+        body_starts = [section.body_start for section in layout.sections]
+        placements = [
+            chunk_index.place_pair(pair, layout.sections, body_starts, config["max_chars"]) for pair in layout.pairs
+        ]
+        stretches = chunk_index.section_stretches(placements)
+        for position, paragraphs in enumerate(layout.paragraphs):
+            chunks.extend(
+                chunk_index.pair_aware_spans(list(paragraphs), config["max_chars"], stretches.get(position, []))
+            )
+        return chunks
     for section, paragraphs in zip(layout.sections, layout.paragraphs):
         if strategy == "fixed-char":
             chunks.extend(
@@ -155,10 +182,7 @@ def policy_row(
 
 def section_holding(sections: tuple[grammars.Section, ...], start: int, end: int) -> int | None:
     """The position of the section whose body holds all of ``[start, end)``, or ``None`` (a heading line or a heading in between)."""
-    position = bisect_right([section.body_start for section in sections], start) - 1
-    if position >= 0 and end <= sections[position].body_end:
-        return position
-    return None
+    return chunk_index.section_holding(sections, [section.body_start for section in sections], start, end)
 
 
 def group_holding_walk(paragraphs: list[tuple[int, int]], start: int, target: int) -> tuple[bool, int | None]:
@@ -261,8 +285,14 @@ def require_bounded_sweep(manifest: Manifest, sizes: tuple[int, ...]) -> None:
 def run_sweep(manifest: Manifest, sizes: tuple[int, ...]) -> dict:
     """The sweep as plain data: one row per size, the paragraph policy for reference, and each pair's target."""
     grammar = manifest.grammar
+    policies = swept_policies(manifest)
+    pairs = chunk_index.pairs_by_source(
+        chunk_index.policy_config(PAIR_AWARE, None, grammar, chunk_index.config_pairs(manifest.span_checks))
+    )
     layouts = {
-        source["source_id"]: source_layout(source["text"], source["source_id"], grammar, source["title"])
+        source["source_id"]: source_layout(
+            source["text"], source["source_id"], grammar, source["title"], tuple(pairs.get(source["source_id"], ()))
+        )
         for source in manifest.sources
     }
     checks = manifest.span_checks
@@ -272,7 +302,7 @@ def run_sweep(manifest: Manifest, sizes: tuple[int, ...]) -> dict:
             "size": size,
             **{
                 strategy: policy_row(sweep_config(strategy, size, grammar), layouts, checks, reaches)
-                for strategy in SWEPT_POLICIES
+                for strategy in policies
             },
         }
         for size in sizes
@@ -321,12 +351,18 @@ def sweep_table(sweep: dict) -> str:
             f"{row['chunk_count']:>6,}  {row['mean_chunk_chars']:>10.1f}  {row['pairs_kept_together']:>4} of {total:<4}"
         )
 
-    lines = [
-        f"{'':>5}  {'heading-aware target':<32}  {'fixed-char width'}",
-        f"{'size':>5}  {'chunks':>6}  {'mean chars':>10}  {'kept pairs':<12}  {'chunks':>6}  {'mean chars':>10}  kept pairs",
-    ]
+    pair_aware = bool(sweep["rows"]) and PAIR_AWARE in sweep["rows"][0]
+    titles = f"{'heading-aware target':<32}  {'fixed-char width'}"
+    columns = f"{'chunks':>6}  {'mean chars':>10}  {'kept pairs':<12}  {'chunks':>6}  {'mean chars':>10}  kept pairs"
+    if pair_aware:
+        titles = f"{titles:<66}  pair-aware target"
+        columns += f"{'':<2}  {'chunks':>6}  {'mean chars':>10}  kept pairs"
+    lines = [f"{'':>5}  {titles}", f"{'size':>5}  {columns}"]
     for row in sweep["rows"]:
-        lines.append(f"{row['size']:>5}  {cells(row['heading-aware'])}  {cells(row['fixed-char'])}".rstrip())
+        line = f"{row['size']:>5}  {cells(row['heading-aware'])}  {cells(row['fixed-char'])}"
+        if pair_aware:
+            line += f"  {cells(row[PAIR_AWARE])}"
+        lines.append(line.rstrip())
     paragraph = sweep["paragraph"]
     lines.append(
         f"paragraph (no size): {paragraph['chunk_count']:,} chunks, mean {paragraph['mean_chunk_chars']:.1f} chars, "

@@ -11,7 +11,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections import namedtuple
 
-from chunk_index import EXECUTION_MODE, POLICY_NAMES, build_indexes, result_scope
+from chunk_index import EXECUTION_MODE, build_indexes, result_scope
 
 # The comparison of any number of named pairs (see README, "Many span checks").
 PAIRS_COMPARISON_KEYS = ("strategy", "chunk_count", "pairs_kept_together", "pairs")
@@ -161,8 +161,8 @@ def compare_spans(
 
 
 def build_comparisons(indexes: dict, source_id: str, instruction: list[int], qualifier: list[int]) -> list[dict]:
-    """One comparison per policy, in ``POLICY_NAMES`` order."""
-    return [compare_spans(name, indexes[name], source_id, instruction, qualifier) for name in POLICY_NAMES]
+    """One comparison per index, in the order ``indexes`` holds them (``POLICY_NAMES`` order in a result)."""
+    return [compare_spans(name, index, source_id, instruction, qualifier) for name, index in indexes.items()]
 
 
 def assembled_result(sources: list[dict] | tuple[dict, ...], indexes: dict, comparisons: list[dict]) -> dict:
@@ -219,8 +219,8 @@ def compare_pairs(name: str, index: dict, pairs: list[dict]) -> dict:
 
 
 def build_pair_comparisons(indexes: dict, pairs: list[dict]) -> list[dict]:
-    """The named-pairs comparisons, one per policy in ``POLICY_NAMES`` order."""
-    return [compare_pairs(name, indexes[name], pairs) for name in POLICY_NAMES]
+    """The named-pairs comparisons, one per index, in the order ``indexes`` holds them."""
+    return [compare_pairs(name, index, pairs) for name, index in indexes.items()]
 
 
 def checked_comparisons(indexes: dict, span_checks) -> list[dict]:
@@ -238,14 +238,15 @@ def checked_comparisons(indexes: dict, span_checks) -> list[dict]:
 
 
 def build_checked_result(
-    sources: list[dict] | tuple[dict, ...], span_checks, configs: dict | None = None, progress=None
+    sources: list[dict] | tuple[dict, ...], span_checks, configs: dict | None = None, progress=None, section_cache=None
 ) -> dict:
-    """The lab's result for a manifest: the three indexes and the comparison of its span checks.
+    """The lab's result for a manifest: its indexes and the comparison of its span checks.
 
     ``configs`` are the manifest's (``chunk_index.manifest_configs``); the lesson's three when ``None``.
-    ``progress(1, size)`` is called after each document (see ``chunk_index.build_policy_indexes``).
+    ``progress(1, size)`` is called after each document (see ``chunk_index.build_policy_indexes``);
+    ``section_cache`` keeps each document's sections for a later look (``chunk_index.pair_placements``).
     """
-    indexes = build_indexes(sources, configs, progress)
+    indexes = build_indexes(sources, configs, progress, section_cache)
     return assembled_result(sources, indexes, checked_comparisons(indexes, span_checks))
 
 

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import argparse
 
-import chunk_index
 from commands.basics import EXIT_OK, manifest_to_build, report
 from commands.indexes import collector_skips_what_exists, manifest_indexes
 from commands.options import add_command, add_manifest_option
-from lab_io.indented_json import saved_json_bytes
+from lab_io.inert_json import printed_json_bytes
 from lab_io.outputs import emit
 from load_documents import load_manifest
 
@@ -51,19 +50,17 @@ def run_context(args: argparse.Namespace) -> int:
     manifest = load_manifest(manifest_to_build(args.manifest))
     checks = manifest.span_checks
     if args.scanned:
-        from checks import caveat_scan
+        from checks.caveats import pairing, verdicts
 
-        pairs, _ = caveat_scan.scan_sources(manifest.sources, manifest.grammar)
-        declared = caveat_scan.declared_names(pairs, checks)
+        pairs, _ = pairing.scan_sources(manifest.sources, manifest.grammar)
+        declared = verdicts.declared_names(pairs, checks)
         taken = {check.name for check in checks}
         checks = checks + tuple(
             pair.as_check() for pair, name in zip(pairs, declared) if name is None and pair.name not in taken
         )
     indexes = manifest_indexes(manifest)
     with collector_skips_what_exists():
-        figures = [
-            context_windows.policy_context(name, indexes[name]["chunks"], checks) for name in chunk_index.POLICY_NAMES
-        ]
+        figures = [context_windows.policy_context(name, index["chunks"], checks) for name, index in indexes.items()]
     if args.json:
         document = {
             "context_version": 1,
@@ -71,7 +68,7 @@ def run_context(args: argparse.Namespace) -> int:
             "checks": [check.name for check in checks],
             "policies": figures,
         }
-        emit(saved_json_bytes(document), None)
+        emit(printed_json_bytes(document), None)
     else:
         report(context_windows.context_table(figures, [check.name for check in checks]))
     return EXIT_OK

@@ -8,7 +8,7 @@ from pathlib import Path
 import chunk_index
 from commands.basics import EXIT_OK, report
 from commands.options import add_command
-from lab_io.indented_json import saved_json_bytes
+from lab_io.inert_json import printed_json_bytes
 from lab_io.outputs import emit
 
 DIFF_DESCRIPTION = """\
@@ -58,7 +58,7 @@ def run_diff(args: argparse.Namespace) -> int:
         Path(args.old), Path(args.new), args.old_policy or args.policy, args.new_policy or args.policy
     )
     if args.json:
-        emit(saved_json_bytes(reembed.diff_json(diff)), None)
+        emit(printed_json_bytes(reembed.diff_json(diff)), None)
     else:
         report(reembed.diff_summary(diff))
     return EXIT_OK

@@ -1,4 +1,4 @@
-"""``run.py export FILE --policy P``: one policy's chunks as JSON Lines upsert records."""
+"""``run.py export FILE --policy P`` (or ``--chunks CHUNKS``): chunks as JSON Lines upsert records, caveats carried on request."""
 
 from __future__ import annotations
 
@@ -6,16 +6,24 @@ import argparse
 from pathlib import Path
 
 import chunk_index
-from commands.basics import EXIT_OK, manifest_argument, report
+from commands.basics import EXIT_OK, manifest_argument, manifest_to_build, report
 from commands.options import add_command, add_manifest_option
 from lab_io import outputs
-from lab_io.errors import counted
+from lab_io.errors import UsageError, counted, printable
 from lab_io.outputs import checked_output, destination, emit
+from load_documents import load_manifest
 
 EXPORT_DESCRIPTION = """\
 Validate FILE (a saved result or a single saved index), then write every chunk
 of --policy's index as one JSON line, the record shape vector stores take for
-an upsert: {"id": chunk_id, "text": ..., "metadata": {...}}.
+an upsert: {"id": chunk_id, "text": ..., "metadata": {...}}. With --chunks
+instead of FILE, the chunks another chunker wrote (as judge reads them) are
+located in --manifest's sources and written in the same shape.
+
+--carry-caveats adds, to each chunk that holds a declared pair's instruction
+but not its qualifier, the qualifier's text and place (carried_caveats, and
+carried_caveats_text to prepend before embedding). The pairs are a result's
+own; a single index or --chunks takes --manifest's span checks.
 """
 
 
@@ -27,9 +35,20 @@ def register(commands: argparse._SubParsersAction) -> None:
         EXPORT_DESCRIPTION,
         "python run.py export result.json --policy heading-aware --output chunks.jsonl",
     )
-    export.add_argument("file", metavar="FILE", help="a saved result.json or a single saved index")
+    export.add_argument("file", metavar="FILE", nargs="?", help="a saved result.json or a single saved index")
     export.add_argument(
-        "--policy", required=True, choices=chunk_index.POLICY_NAMES, help="the policy whose chunks to export"
+        "--policy", choices=chunk_index.POLICY_NAMES, help="the policy whose chunks to export (required with FILE)"
+    )
+    export.add_argument(
+        "--chunks",
+        dest="export_chunks",
+        metavar="CHUNKS",
+        help="export another chunker's chunks (a JSON Lines file, as judge reads it) instead of FILE's",
+    )
+    export.add_argument(
+        "--carry-caveats",
+        action="store_true",
+        help="add to each chunk holding an instruction but not its qualifier that qualifier's text and place",
     )
     export.add_argument(
         "--output",
@@ -39,20 +58,107 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="write the JSON Lines here, atomically; '-' (the default) for stdout; never FILE, the manifest or a source",
     )
     add_manifest_option(
-        export, "the manifest whose file and sources --output must not overwrite (default: the lab's own)"
+        export,
+        "the manifest whose file and sources --output must not overwrite (default: the lab's own); "
+        "with --chunks, or --carry-caveats on a single index, also the sources and span checks to use",
     )
     export.set_defaults(handler=run_export)
 
 
 def run_export(args: argparse.Namespace) -> int:
-    """Write one policy's chunks as JSON Lines upsert records."""
+    """Write one policy's chunks, or another chunker's, as JSON Lines upsert records."""
     from results import reembed
 
+    if (args.file is None) == (args.export_chunks is None):
+        raise UsageError("export_input", "export", "give either FILE (a saved result or index) or --chunks CHUNKS")
+    if args.file is not None and args.policy is None:
+        raise UsageError("export_policy", "--policy", "required with FILE: the policy whose chunks to export")
+    if args.export_chunks is not None and args.policy is not None:
+        raise UsageError(
+            "export_policy", "--policy", "--chunks exports the chunk file's own chunks; leave --policy out"
+        )
+    if args.export_chunks is not None:
+        return run_judged_export(args)
     source = Path(args.file)
+    manifest_path = manifest_argument(args.manifest)
     # Neither the saved file nor the manifest (given, or the lab's own) nor a source it pins may be overwritten.
-    output = checked_output(args.export_output, (source, *outputs.manifest_inputs(manifest_argument(args.manifest))))
-    index = reembed.exported_index(source, args.policy)
-    emit(reembed.export_lines(index), output)
+    output = checked_output(args.export_output, (source, *outputs.manifest_inputs(manifest_path)))
+    index, pairs = reembed.exported_index_and_pairs(source, args.policy)
+    carried = None
+    if args.carry_caveats:
+        if pairs is None:
+            pairs = current_manifest_pairs(args, index)
+        carried = reembed.carried_caveats(index["chunks"], pairs, document_texts(index["documents"]))
+    emit(reembed.export_lines(index, carried), output)
     exported = counted(len(index["chunks"]), f"{args.policy} chunk")
-    report(f"exported {exported} (index {index['index_id'][:12]}) to {destination(output)}", to_stderr=output is None)
+    line = f"exported {exported} (index {index['index_id'][:12]}) to {destination(output)}"
+    report(line + carried_note(carried), to_stderr=output is None)
+    return EXIT_OK
+
+
+def document_texts(documents) -> dict[str, str]:
+    """Each document's text by ``source_id``."""
+    return {document["source_id"]: document["text"] for document in documents}
+
+
+def carried_note(carried: dict | None) -> str:
+    """``"; 3 chunks carry 4 caveats"`` after the export line, when caveats were carried."""
+    if carried is None:
+        return ""
+    caveats = sum(len(caveats) for caveats in carried.values())
+    return (
+        f"; {counted(len(carried), 'chunk')} {'carries' if len(carried) == 1 else 'carry'} {counted(caveats, 'caveat')}"
+    )
+
+
+def current_manifest_pairs(args: argparse.Namespace, index: dict) -> list[dict]:
+    """The span checks of ``--manifest`` for a single saved index, refused unless the index holds its pinned sources."""
+    import source_pins
+    from results import reembed
+
+    if args.manifest is None:
+        raise UsageError(
+            "carry_needs_manifest",
+            "--carry-caveats",
+            "a single saved index declares no pairs: give --manifest, whose span checks it carries",
+        )
+    manifest = load_manifest(Path(args.manifest))
+    source_pins.require_current("index", index, manifest, printable(args.file))
+    return reembed.manifest_pairs(manifest.span_checks)
+
+
+def run_judged_export(args: argparse.Namespace) -> int:
+    """Locate another chunker's chunks in the manifest's sources and write them as upsert records."""
+    import judge
+    from results import reembed
+
+    chunks_path = Path(args.export_chunks)
+    manifest_path = manifest_to_build(args.manifest)
+    checked_output(args.export_output, (chunks_path, manifest_path))
+    manifest = load_manifest(manifest_path)
+    output = checked_output(args.export_output, (chunks_path, manifest_path, *manifest.source_paths()))
+    records = judge.read_chunk_records(
+        chunks_path, manifest.sources, manifest.folder, judge.manifest_label(args.manifest)
+    )
+    locations = judge.locate_chunks(records, manifest.sources)
+    chunks = judge.judged_chunks(locations, manifest.sources, manifest.grammar)
+    texts = document_texts(manifest.sources)
+    revisions = {
+        source["source_id"]: chunk_index.document_record(source)["document_revision"] for source in manifest.sources
+    }
+    exported = reembed.judged_records(chunks, texts, revisions)
+    carried = (
+        reembed.carried_caveats(chunks, reembed.manifest_pairs(manifest.span_checks), texts)
+        if args.carry_caveats
+        else {}
+    )
+    emit(reembed.judged_export_lines(exported, carried), output)
+    left_out = len(records) - len(chunks)
+    line = f"exported {counted(len(chunks), 'judged chunk')} of {printable(args.export_chunks)}"
+    if left_out:
+        line += f" ({counted(left_out, 'chunk')} not located, left out: see judge)"
+    report(
+        f"{line} to {destination(output)}" + carried_note(carried if args.carry_caveats else None),
+        to_stderr=output is None,
+    )
     return EXIT_OK

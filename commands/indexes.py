@@ -9,10 +9,8 @@ import chunk_index
 
 
 def manifest_indexes(manifest) -> dict:
-    """The three indexes the main job would build from ``manifest`` (its grammar and sizes), by policy name."""
-    return chunk_index.build_indexes(
-        manifest.sources, chunk_index.manifest_configs(manifest.grammar, manifest.policy_sizes)
-    )
+    """The indexes the main job would build from ``manifest`` (its grammar, sizes and pairs), by policy name."""
+    return chunk_index.build_indexes(manifest.sources, chunk_index.manifest_policy_configs(manifest))
 
 
 @contextlib.contextmanager

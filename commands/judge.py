@@ -7,6 +7,7 @@ from pathlib import Path
 
 from commands.basics import EXIT_OK, manifest_to_build, report
 from commands.options import add_command, add_manifest_option
+from lab_io.inert_json import inert_json_text
 from lab_io.outputs import checked_report, destination, emit, write_outputs
 from load_documents import load_manifest
 
@@ -18,7 +19,7 @@ by id or path, and locate it in the source text: at its own offset when that
 is right, else by order, else as a unique occurrence, else modulo whitespace.
 A wrong offset is reported, never trusted; a chunk that is ambiguous or not
 found is counted and left out, and verdicts it could change are marked
-partial. Then the chunks are judged beside the lab's three policies: the
+partial. Then the chunks are judged beside the manifest's policies: the
 manifest's span checks, coverage (non-whitespace text no chunk holds, and text
 two chunks hold) and the context figures of the context command (how many
 neighbouring chunks bring a split qualifier back, and at what cost).
@@ -69,12 +70,21 @@ def run_judge(args: argparse.Namespace) -> int:
         html_path = checked_report(args.judge_html, None, (manifest_path, chunks_path, *manifest.source_paths()))
     judgement = judge.judge_chunks(chunks_path, manifest, args.name, judge.manifest_label(args.manifest))
     if html_path is not None:
-        from views import boundary_view
+        from lab_io.progress import Progress
+        from views import report as html_report
 
-        page = boundary_view.judge_html_report(manifest.sources, manifest.span_checks, judgement)
+        source_bytes = sum(len(source["text"].encode("utf-8")) for source in manifest.sources)
+        with Progress("laying out the report", len(manifest.sources), source_bytes) as progress:
+            page = html_report.judge_html_report(
+                manifest.sources,
+                manifest.span_checks,
+                judgement,
+                judge.pair_sections(manifest.sources, manifest.grammar),
+                advance=progress.advance,
+            )
         write_outputs([(html_path, page.encode("utf-8"))])
     if args.json:
-        emit(judge.judgement_json_text(judgement).encode("utf-8"), None)
+        emit(inert_json_text(judge.judgement_json_text(judgement)).encode("utf-8"), None)
     else:
         report(judge.judgement_text(judgement))
     if html_path is not None:

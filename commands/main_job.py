@@ -50,7 +50,7 @@ def manifest_origin(value: str | None) -> str:
 
 
 def run_build(args) -> int:
-    """The main job: load, build the three indexes, compare every span check, write the result.
+    """The main job: load, build the manifest's indexes, compare every span check, write the result.
 
     ``args`` holds ``manifest``, ``output`` and ``html``: from ``main_job_arguments``
     or, for any other spelling of the main job's command line, from the parser.
@@ -62,10 +62,14 @@ def run_build(args) -> int:
     inputs = (manifest_path, *manifest.source_paths())
     output = checked_output(args.output, inputs)
     html_path = None if args.html is None else checked_report(args.html, output, inputs)
-    configs = chunk_index.manifest_configs(manifest.grammar, manifest.policy_sizes)
+    configs = chunk_index.manifest_policy_configs(manifest)
     source_bytes = sum(len(source["text"].encode("utf-8")) for source in manifest.sources)
+    # The summary says where each pair lies for pair-aware: the build's sections are kept for it.
+    section_cache = {} if chunk_index.PAIR_AWARE in configs else None
     with Progress("building indexes", len(manifest.sources), source_bytes) as progress:
-        result = span_checks.build_checked_result(manifest.sources, manifest.span_checks, configs, progress.advance)
+        result = span_checks.build_checked_result(
+            manifest.sources, manifest.span_checks, configs, progress.advance, section_cache
+        )
         # The result is streamed as it is laid out, never held whole as bytes; each
         # index's saved size is recorded on the way, rather than saving it again.
         index_sizes: dict[str, int] = {}
@@ -75,13 +79,16 @@ def run_build(args) -> int:
         )
         files = [] if output is None else [(output, result_pieces)]
         if html_path is not None:
-            files.append((html_path, report_bytes(result, manifest.span_checks)))
+            files.append((html_path, report_pieces(result, manifest.span_checks, index_sizes, progress, source_bytes)))
         # The result and the report land together or not at all.
         write_outputs(files)
         if output is None:
-            emit(result_pieces, None)
+            # On stdout, a character that does not print is its \u escape: the same values, inert on a terminal.
+            from lab_io.inert_json import inert_json_pieces
+
+            emit(inert_json_pieces(result_pieces), None)
     names = tuple(check.name for check in manifest.span_checks)
-    lines = [summary.summary_table(result, names, index_sizes)]
+    lines = [summary.summary_table(result, names, index_sizes, section_cache)]
     note = summary.lesson_sizes_note(manifest.grammar, configs)
     if note is not None:
         lines.append(note)
@@ -115,8 +122,20 @@ def readable_pieces(pieces, where: str):
 def report_bytes(result: dict, span_checks: tuple) -> bytes:
     """The self-contained HTML report of ``result`` (see ``boundary_view``)."""
     from views import boundary_view
+def report_pieces(result: dict, span_checks: tuple, index_sizes: dict[str, int], progress: Progress, source_bytes: int):
+    """The self-contained HTML report of ``result`` (see ``views.report``), laid out as its file is written.
 
-    return boundary_view.html_report(result, span_checks).encode("utf-8")
+    Files are written in order, so by then the result is saved and
+    ``index_sizes`` holds each index's saved size: the report's table reuses
+    them instead of saving every index again. The progress line counts its pages.
+    """
+    from views import report as html_report
+
+    progress.stage(
+        "laying out the report", len(result["indexes"][next(iter(result["indexes"]))]["documents"]), source_bytes
+    )
+    page = html_report.html_report(result, span_checks, index_sizes=index_sizes, advance=progress.advance)
+    yield page.encode("utf-8")
 
 
 MAIN_JOB_OPTIONS = ("--manifest", "--output", "--html")

@@ -74,9 +74,10 @@ def build_parser(quick: bool = False) -> argparse.ArgumentParser:
     if not quick:
         parser.description = wrapped(
             "The chunk-boundary lab: build fixed-char, paragraph and heading-aware chunk "
-            "indexes of hash-pinned sources and show whether an API instruction and the "
+            'indexes of hash-pinned sources (and pair-aware, when the manifest\'s "policies" '
+            "names it) and show whether an API instruction and the "
             "qualifier after it land in the same chunk.\n\n"
-            "The main job (no command): load the manifest, build the three indexes, compare "
+            "The main job (no command): load the manifest, build its indexes, compare "
             "every span check and write the result to --output. The commands below look at, "
             "check or extend what it does; each has its own --help."
         )

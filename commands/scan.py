@@ -12,6 +12,7 @@ from commands.options import add_command, add_manifest_option
 from lab_io import outputs
 from lab_io.errors import UsageError, counted, printable
 from lab_io.indented_json import saved_json_bytes
+from lab_io.inert_json import printed_json_bytes
 from lab_io.outputs import checked_output, destination, emit
 from load_documents import load_manifest
 
@@ -23,7 +24,7 @@ danger or important admonition or alert; its instruction is the nearest earlier
 sentence of the same section, at most 3 blocks back, that names a call, holds a
 code span or opens with an imperative (Call, Use, Pass, Set, Run, ...),
 preferring one that shares an identifier with the caveat. Each pair is judged
-under the three policies: kept together, or split and by what (a heading, a
+under every policy the manifest builds: kept together, or split and by what (a heading, a
 block break, the size target, a fixed-width cut). With --add-checks the pairs
 not declared yet are appended to the manifest's span_checks, so the main job,
 validate and context cover them. Rules and limits: docs/caveats.md.
@@ -58,8 +59,9 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run_scan(args: argparse.Namespace) -> int:
-    """Find instruction/caveat pairs, judge each under the three policies; with --add-checks, declare them."""
-    from checks import caveat_scan
+    """Find instruction/caveat pairs, judge each under the manifest's policies; with --add-checks, declare them."""
+    from checks.caveats import pairing
+    from checks.caveats import report as caveat_report
 
     if args.add_checks and args.manifest is None:
         # As pin: the fallback is the lesson's fixture, whose manifest the reference result depends on.
@@ -70,14 +72,14 @@ def run_scan(args: argparse.Namespace) -> int:
         checked_output(str(manifest_path), (), stdout_allowed=False)
     manifest = load_manifest(manifest_path)
     # Scanned before the indexes exist: the collector then has a small heap to walk while sentences come and go.
-    found = caveat_scan.scan_sources(manifest.sources, manifest.grammar)
+    found = pairing.scan_sources(manifest.sources, manifest.grammar)
     indexes = manifest_indexes(manifest)
     with collector_skips_what_exists():
-        findings = caveat_scan.scan_report(manifest, indexes, manifest.grammar, found)
+        findings = caveat_report.scan_report(manifest, indexes, manifest.grammar, found)
     if args.json:
-        emit(saved_json_bytes(findings), None)
+        emit(printed_json_bytes(findings), None)
     else:
-        report(caveat_scan.scan_table(findings))
+        report(caveat_report.scan_table(findings))
     if args.add_checks:
         line = add_scanned_checks(manifest_path, found[0])
         report(line, to_stderr=args.json)
@@ -91,12 +93,12 @@ def add_scanned_checks(manifest_path: Path, pairs: list) -> str:
     is then: a pin or another scan that ran meanwhile is seen, never undone.
     """
     import source_pins
-    from checks import caveat_scan
+    from checks.caveats import declare
 
     shown = destination(manifest_path)
     with outputs.manifest_lock(manifest_path):
         current = load_manifest(manifest_path)
-        entries = caveat_scan.checks_to_add(pairs, current.span_checks)
+        entries = declare.checks_to_add(pairs, current.span_checks)
         if not entries:
             return f"manifest unchanged: {shown} (all {counted(len(pairs), 'found pair')} already declared)"
         value = load_documents.read_manifest_value(manifest_path)

@@ -17,9 +17,14 @@ from load_documents import load_manifest
 SHOW_DESCRIPTION = """\
 Print every document's text chunk by chunk for each policy: order, id prefix,
 lines, [start, end), the instruction and qualifier marked, and the boundary
-that splits them. Colour only on a terminal with NO_COLOR unset; plain
-markers otherwise, so the view can be piped and diffed.
+that splits them. On a docs set (more than 10 sources) without --source,
+--check or --split-only it prints an overview instead: the verdict table and
+every split pair on one line; --all prints everything. Colour only on a
+terminal with NO_COLOR unset; plain markers otherwise, so the view can be
+piped and diffed.
 """
+# More sources than this make a docs set: show prints its overview unless told what to draw.
+OVERVIEW_SOURCES = 10
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -30,7 +35,11 @@ def register(commands: argparse._SubParsersAction) -> None:
         SHOW_DESCRIPTION,
         "python run.py show --policy heading-aware | less -R",
     )
-    show.add_argument("--policy", choices=chunk_index.POLICY_NAMES, help="show only this policy (default: all three)")
+    show.add_argument(
+        "--policy",
+        choices=chunk_index.POLICY_NAMES,
+        help="show only this policy (default: every policy the manifest builds; pair-aware only when it sets its size)",
+    )
     add_manifest_option(show)
     add_show_filters(show)
     show.set_defaults(handler=run_show)
@@ -57,6 +66,12 @@ def add_show_filters(show: argparse.ArgumentParser) -> None:
         action="store_true",
         help="show only the pairs a shown policy splits, and under each policy only the text around its splits",
     )
+    show.add_argument(
+        "--all",
+        dest="show_all",
+        action="store_true",
+        help=f"on a docs set (over {OVERVIEW_SOURCES} sources), every page under every policy instead of the overview",
+    )
 
 
 def run_show(args: argparse.Namespace) -> int:
@@ -64,9 +79,15 @@ def run_show(args: argparse.Namespace) -> int:
     from views import boundary_view
 
     manifest = load_manifest(manifest_to_build(args.manifest))
-    policies = chunk_index.POLICY_NAMES if args.policy is None else (args.policy,)
+    configs = chunk_index.manifest_policy_configs(manifest)
+    if args.policy is not None and args.policy not in configs:
+        raise UsageError(
+            "policy_not_built",
+            "--policy",
+            f'the manifest builds no {args.policy} index; set its size in "policies", e.g. "{args.policy}": 800',
+        )
+    policies = tuple(configs) if args.policy is None else (args.policy,)
     colour = boundary_view.colour_wanted(sys.stdout, os.environ)
-    configs = chunk_index.manifest_configs(manifest.grammar, manifest.policy_sizes)
     narrowing = show_narrowing(args, manifest)
     judgement = None
     if getattr(args, "show_chunks", None) is not None:
@@ -75,7 +96,9 @@ def run_show(args: argparse.Namespace) -> int:
         judgement = judge.judge_chunks(
             Path(args.show_chunks), manifest, manifest_label=judge.manifest_label(args.manifest)
         )
-    if narrowing is None:
+    if narrowing is None and not getattr(args, "show_all", False) and len(manifest.sources) > OVERVIEW_SOURCES:
+        view = overview(manifest, policies, configs, colour, judgement)
+    elif narrowing is None:
         view = boundary_view.terminal_view(manifest.sources, manifest.span_checks, policies, colour, configs)
         if judgement is not None:
             view += boundary_view.judged_terminal_view(manifest.sources, manifest.span_checks, judgement, colour)
@@ -107,3 +130,18 @@ def show_narrowing(args: argparse.Namespace, manifest):
                 "unknown_name", option, f"{quoted(unknown[0])} is not in the manifest; it has {listed or 'none'}"
             )
     return boundary_view.Narrowing(frozenset(source_ids), frozenset(check_names), split_only)
+
+
+def overview(manifest, policies: tuple[str, ...], configs: dict, colour: bool, judgement) -> str:
+    """The docs set's overview (``views.terminal.overview_view``) under the shown policies."""
+    from checks import span_checks
+    from views import terminal
+
+    shown = {name: configs[name] for name in policies}
+    result = span_checks.build_checked_result(manifest.sources, manifest.span_checks, shown)
+    section_of = None
+    if judgement is not None:
+        import judge
+
+        section_of = judge.pair_sections(manifest.sources, manifest.grammar)
+    return terminal.overview_view(result, manifest.span_checks, colour, judgement, section_of)

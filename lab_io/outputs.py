@@ -387,8 +387,38 @@ def destination(path: Path | None) -> str:
 # --- which outputs the lab will write ------------------------------------------------
 
 
-# The lab's own folder (run.py, the packages beside it): no output may replace its program files.
+# The lab's own folder: run.py and everything the lab ships beside it.
 LAB_FOLDER = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+# What the lab ships there, refused as outputs (``lab_file_problem``); names are compared
+# case-folded, since on a case-insensitive file system ``readme.md`` is ``README.md``.
+# Its folders: every file in them, new or existing, is the lab's.
+LAB_FOLDERS = frozenset({"checks", "commands", "docs", "grammars", "judge", "lab_io", "results", "tests", "views"})
+# Its files at the top, besides every Python file and every hidden name (.ci, .git, .gitignore).
+LAB_TOP_FILES = frozenset({"readme.md", "manifest.json", "expected-result.json"})
+
+
+def lab_file_problem(resolved: str) -> str | None:
+    """Why writing ``resolved`` (a real path) would replace a file the lab ships, or ``None`` if it is the user's.
+
+    ``LAB_FOLDER/docs/SPEC.md`` -> "is in the lab's own docs/ folder ...";
+    ``LAB_FOLDER/result.json`` -> ``None`` (the quick start writes it).
+    """
+    relative = os.path.relpath(resolved, LAB_FOLDER)
+    parts = relative.split(os.sep)
+    if parts[0] == os.pardir:
+        return None
+    top = parts[0].casefold()
+    if top in LAB_FOLDERS or (len(parts) > 1 and top.startswith(".")):
+        return f"is in the lab's own {printable(parts[0])}/ folder, whose files the lab ships; write outputs elsewhere"
+    if len(parts) > 1:
+        return None
+    if top.endswith(".py") and os.path.lexists(resolved):
+        return "is one of the lab's own program files; writing it would replace the lab"
+    if top.endswith(".py"):
+        return "is a Python file beside run.py, where the lab imports its modules from; it could shadow one of them"
+    if top in LAB_TOP_FILES or top.startswith("."):
+        return "is one of the files the lab ships; writing it would replace it"
+    return None
 
 
 def checked_output(value: str, protected: tuple[Path, ...], stdout_allowed: bool = True) -> Path | None:
@@ -397,9 +427,11 @@ def checked_output(value: str, protected: tuple[Path, ...], stdout_allowed: bool
     ``-`` means stdout and returns ``None``. Refused: a name ending in ``/``
     (a folder, even a missing one), a folder, a missing folder, a link, a
     device or pipe, a write-protected file (its protection would be defeated
-    by the rename), one of ``protected`` (the inputs), one of the lab's own
-    program files (``--output run.py`` would replace the lab), and a path the
-    lab cannot even look at (no permission, a link loop).
+    by the rename), one of ``protected`` (the inputs), a file the lab ships
+    (``lab_file_problem``: ``--output run.py`` would replace the lab,
+    ``--html README.md`` its guide), and a path whose state cannot be read.
+    A link loop is a link (``output_is_link``), or a missing folder when it
+    stands for the folder.
     """
     if value == "-":
         return None
@@ -430,10 +462,9 @@ def checked_output(value: str, protected: tuple[Path, ...], stdout_allowed: bool
         raise UsageError("output_not_file", where, f"exists and is not a regular file (a device or a pipe){hint}")
     if resolved in protected_resolved:
         raise UsageError("output_is_input", where, "is one of the lab's inputs; writing it would destroy it")
-    if os.path.dirname(resolved) == LAB_FOLDER and resolved.endswith(".py"):
-        raise UsageError(
-            "output_is_lab_code", where, "is one of the lab's own program files; writing it would replace the lab"
-        )
+    lab_problem = lab_file_problem(resolved)
+    if lab_problem is not None:
+        raise UsageError("output_is_lab_file", where, lab_problem)
     if mode is not None and is_write_protected(path, mode):
         raise UsageError(
             "output_read_only",

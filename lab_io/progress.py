@@ -70,6 +70,8 @@ class Progress:
         self.done_bytes = 0
         self.shown = ""
         self.shown_at = self.started
+        # When the current stage began: its rate and time left count from there.
+        self.stage_started = self.started
 
     def __enter__(self) -> Progress:
         return self
@@ -82,6 +84,19 @@ class Progress:
         self.documents += documents
         self.size += size
 
+    def stage(self, label: str, documents: int, size: int) -> None:
+        """Count a new stage of the same job from zero: ``label``, ``documents`` documents of ``size`` bytes.
+
+        The line keeps its place (no second delay before it shows); the rate
+        and the time left are the new stage's.
+        """
+        self.label = label
+        self.documents = documents
+        self.size = size
+        self.done = 0
+        self.done_bytes = 0
+        self.stage_started = self.clock()
+
     def advance(self, documents: int, size: int) -> None:
         """``documents`` more documents of ``size`` bytes are done."""
         self.done += documents
@@ -91,7 +106,7 @@ class Progress:
 
     def document_line(self, elapsed: float) -> str:
         """``"building indexes: 120 of 400 documents, 3.1 MB/s, about 12 s left"``."""
-        rate = self.done_bytes / elapsed
+        rate = self.done_bytes / max(elapsed - (self.stage_started - self.started), 1e-9)
         line = f"{self.label}: {self.done:,} of {self.documents:,} documents, {rate / 1e6:.1f} MB/s"
         if rate > 0 and self.size > self.done_bytes:
             line += ", " + time_left((self.size - self.done_bytes) / rate)

@@ -16,18 +16,20 @@ the command line belong to ``run.py``.
 from __future__ import annotations
 
 import json
+from bisect import bisect_left
 from dataclasses import dataclass
 from pathlib import Path
 
 import chunk_index
-from lab_io.errors import IngestionError, line_span, quoted
+from checks import span_checks
+from lab_io.errors import IngestionError, counted, line_span, quoted
+from lab_io.inert_json import inert_json_text
 from lab_io.strict_json import read_json_file
 from load_documents import SOURCE_FIELDS
 from results import validate
 
-DIFF_VERSION = 1
-# Characters str.splitlines() breaks on that json.dumps leaves raw with ensure_ascii=False.
-LINE_BREAK_ESCAPES = str.maketrans({"\u2028": "\\u2028", "\u2029": "\\u2029", "\x85": "\\u0085"})
+# 2: each compared pair also says which chunks were re-cut and, between pair-aware indexes, which pairs changed.
+DIFF_VERSION = 2
 
 # The fields a document revision is computed from, besides the source_id that
 # names the document: a difference in any of them changes the revision.
@@ -71,7 +73,11 @@ def load_indexes(path: Path) -> SavedIndexes:
     A result gives its three indexes; a single index gives itself, under the
     name of the policy whose config it holds.
     """
-    value = read_json_file(path)
+    return validated_indexes(path, read_json_file(path))
+
+
+def validated_indexes(path: Path, value: object) -> SavedIndexes:
+    """``load_indexes`` of a file already read as ``value``."""
     try:
         kind, artifact = validate.validate_artifact(value)
     except IngestionError as error:
@@ -173,6 +179,9 @@ class PolicyDiff:
     added: list[dict]
     reusable: list[dict]
     needing_embedding: list[dict]
+    recut: list[dict]
+    pairs_added: list[dict]
+    pairs_removed: list[dict]
 
     @property
     def embeddings_to_compute(self) -> int:
@@ -186,11 +195,17 @@ def diff_indexes(old_policy: str, old_index: dict, new_policy: str, new_index: d
     A chunk is kept when its ``chunk_id`` is in both. An added chunk is
     reusable when its ``text_sha256`` is the text hash of some old chunk:
     an embedding stored by text hash still fits it, though its id is new.
+    An added chunk is re-cut when its document is unchanged (one revision
+    on both sides) but no old chunk of it has its span: a boundary moved,
+    as a pair added to a pair-aware index moves the ones it joins across.
     """
     old_ids = {chunk["chunk_id"] for chunk in old_index["chunks"]}
     new_ids = {chunk["chunk_id"] for chunk in new_index["chunks"]}
     old_texts = {chunk["text_sha256"] for chunk in old_index["chunks"]}
     added = [chunk for chunk in new_index["chunks"] if chunk["chunk_id"] not in old_ids]
+    old_revisions = {document["document_revision"] for document in old_index["documents"]}
+    old_spans = {(chunk["document_revision"], chunk["start"], chunk["end"]) for chunk in old_index["chunks"]}
+    pairs_added, pairs_removed = pair_changes(old_index["config"], new_index["config"])
     return PolicyDiff(
         old_policy=old_policy,
         new_policy=new_policy,
@@ -202,6 +217,29 @@ def diff_indexes(old_policy: str, old_index: dict, new_policy: str, new_index: d
         added=added,
         reusable=[chunk for chunk in added if chunk["text_sha256"] in old_texts],
         needing_embedding=[chunk for chunk in added if chunk["text_sha256"] not in old_texts],
+        recut=[
+            chunk
+            for chunk in added
+            if chunk["document_revision"] in old_revisions
+            and (chunk["document_revision"], chunk["start"], chunk["end"]) not in old_spans
+        ],
+        pairs_added=pairs_added,
+        pairs_removed=pairs_removed,
+    )
+
+
+def pair_changes(old_config: dict, new_config: dict) -> tuple[list[dict], list[dict]]:
+    """The pairs a new pair-aware config keeps that the old one did not, and the other way round (config order).
+
+    ``([], [])`` unless both configs are pair-aware.
+    """
+    if old_config["strategy"] != chunk_index.PAIR_AWARE or new_config["strategy"] != chunk_index.PAIR_AWARE:
+        return [], []
+    old_keys = {chunk_index.pair_sort_key(pair) for pair in old_config["pairs"]}
+    new_keys = {chunk_index.pair_sort_key(pair) for pair in new_config["pairs"]}
+    return (
+        [pair for pair in new_config["pairs"] if chunk_index.pair_sort_key(pair) not in old_keys],
+        [pair for pair in old_config["pairs"] if chunk_index.pair_sort_key(pair) not in new_keys],
     )
 
 
@@ -269,6 +307,9 @@ def diff_json(diff: FileDiff) -> dict:
                 "added_chunk_ids": [chunk["chunk_id"] for chunk in policy.added],
                 "reusable_by_text_hash": [chunk_reference(chunk) for chunk in policy.reusable],
                 "needs_embedding": [chunk_reference(chunk) for chunk in policy.needing_embedding],
+                "recut": [chunk_reference(chunk) for chunk in policy.recut],
+                "pairs_added": policy.pairs_added,
+                "pairs_removed": policy.pairs_removed,
                 "embeddings_to_compute": policy.embeddings_to_compute,
             }
             for policy in diff.policies
@@ -317,8 +358,32 @@ def policy_lines(policy: PolicyDiff, with_documents: bool) -> list[str]:
         f"  added: {len(policy.reusable)} reusable by text hash, "
         f"{len(policy.needing_embedding)} with new text ({policy.embeddings_to_compute} distinct to embed)"
     )
+    if policy.pairs_added or policy.pairs_removed:
+        lines.append(f"  pairs: {len(policy.pairs_added)} added, {len(policy.pairs_removed)} removed")
+        lines.extend(f"  pair added {pair_line(pair)}" for pair in policy.pairs_added[:LISTED_PAIRS])
+        lines.extend(f"  pair removed {pair_line(pair)}" for pair in policy.pairs_removed[:LISTED_PAIRS])
+        listed = min(len(policy.pairs_added), LISTED_PAIRS) + min(len(policy.pairs_removed), LISTED_PAIRS)
+        unlisted = len(policy.pairs_added) + len(policy.pairs_removed) - listed
+        if unlisted:
+            lines.append(f"  … {unlisted:,} more: --json lists every pair")
+    if policy.recut:
+        lines.append(f"  re-cut: {counted(len(policy.recut), 'chunk')} of unchanged documents, a span no old chunk had")
     lines.extend(f"  embed {needed_chunk_line(chunk)}" for chunk in policy.needing_embedding)
     return lines
+
+
+LISTED_PAIRS = 10
+"""The diff summary names at most this many added and this many removed pairs; ``--json`` holds them all."""
+
+
+def pair_line(pair: dict) -> str:
+    """A config pair as the diff names it: ``"docs/guide" instruction [12, 40), qualifier [41, 90)``."""
+    instruction = pair["instruction_span"]
+    qualifier = pair["qualifier_span"]
+    return (
+        f"{quoted(pair['source_id'])} instruction [{instruction[0]}, {instruction[1]}),"
+        f" qualifier [{qualifier[0]}, {qualifier[1]})"
+    )
 
 
 def needed_chunk_line(chunk: dict) -> str:
@@ -358,6 +423,13 @@ def exported_index(path: Path, policy: str) -> dict:
     return selected_indexes(load_indexes(path), policy)[policy]
 
 
+def exported_index_and_pairs(path: Path, policy: str) -> tuple[dict, list[dict] | None]:
+    """``exported_index`` and the pairs the file declares (``result_pairs``: ``None`` for a single index)."""
+    value = read_json_file(path)
+    saved = validated_indexes(path, value)
+    return selected_indexes(saved, policy)[policy], result_pairs(saved, value)
+
+
 def config_metadata(config: dict) -> dict:
     """What an upsert record says of the config that cut its chunk, as flat scalar fields.
 
@@ -380,19 +452,160 @@ def upsert_record(chunk: dict, index_id: str, config_fields: dict | None = None)
     return {"id": chunk["chunk_id"], "text": chunk["text"], "metadata": metadata}
 
 
-def export_lines(index: dict) -> bytes:
+def json_line(record: dict) -> str:
+    """One upsert record as a JSON line.
+
+    ``json.dumps`` escapes every C0 control and ``\\n`` inside a value; every
+    other character that does not print is escaped too (``inert_json``): the
+    Unicode line and paragraph separators and NEL, which readers that split on
+    them (``str.splitlines``) would break a record at, the C1 controls and the
+    bidirectional overrides. The same bytes go to a file or to stdout.
+    """
+    return inert_json_text(json.dumps(record, ensure_ascii=False, separators=(",", ":"))) + "\n"
+
+
+def export_lines(index: dict, carried: dict[int, list[dict]] | None = None) -> bytes:
     """Every chunk of ``index`` as JSON Lines (UTF-8), one upsert record per line, in index order.
 
-    ``json.dumps`` escapes every control character and ``\\n`` inside a value;
-    the Unicode line and paragraph separators (and NEL) are escaped too, since
-    readers that split on them (``str.splitlines``) would break a record.
+    ``carried`` (``carried_caveats``) adds each chunk's carried caveats to its metadata.
     """
     config_fields = config_metadata(index["config"])
-    lines = [
-        json.dumps(
-            upsert_record(chunk, index["index_id"], config_fields), ensure_ascii=False, separators=(",", ":")
-        ).translate(LINE_BREAK_ESCAPES)
-        + "\n"
-        for chunk in index["chunks"]
+    records = (upsert_record(chunk, index["index_id"], config_fields) for chunk in index["chunks"])
+    if carried is not None:
+        records = (with_caveats(record, carried.get(position, ())) for position, record in enumerate(records))
+    return "".join(map(json_line, records)).encode("utf-8")
+
+
+# --- carried caveats ------------------------------------------------------------------
+
+
+def carried_caveats(chunks: list[dict], pairs: list[dict], texts: dict[str, str]) -> dict[int, list[dict]]:
+    """For each chunk (by position) holding a pair's instruction but not its qualifier: that qualifier, placed.
+
+    ``pairs`` are declared pairs (``name``, ``source_id``, ``instruction_span``,
+    ``qualifier_span``); ``texts`` each source's text. A carried caveat is
+    ``{"name", "source_id", "start", "end", "start_line", "end_line", "text"}``,
+    in pair order. A chunk holds a span when ``start <= span start`` and
+    ``span end <= end``. Each source's pairs are sorted by instruction start
+    once, so a chunk costs a bisection plus the instructions it holds.
+    """
+    by_source: dict[str, list[dict]] = {}
+    for pair in pairs:
+        by_source.setdefault(pair["source_id"], []).append(pair)
+    starts = {}
+    for source_id, source_pairs in by_source.items():
+        source_pairs.sort(key=lambda pair: pair["instruction_span"][0])
+        starts[source_id] = [pair["instruction_span"][0] for pair in source_pairs]
+    order = {id(pair): position for position, pair in enumerate(pairs)}
+    carried: dict[int, list[dict]] = {}
+    for position, chunk in enumerate(chunks):
+        source_pairs = by_source.get(chunk["source_id"])
+        if not source_pairs:
+            continue
+        source_starts = starts[chunk["source_id"]]
+        first = bisect_left(source_starts, chunk["start"])
+        last = bisect_left(source_starts, chunk["end"])
+        held = [
+            pair
+            for pair in source_pairs[first:last]
+            if pair["instruction_span"][1] <= chunk["end"]
+            and not (chunk["start"] <= pair["qualifier_span"][0] and pair["qualifier_span"][1] <= chunk["end"])
+        ]
+        if held:
+            held.sort(key=lambda pair: order[id(pair)])
+            carried[position] = [caveat_record(pair, texts[pair["source_id"]]) for pair in held]
+    return carried
+
+
+def caveat_record(pair: dict, text: str) -> dict:
+    """A pair's qualifier as carried metadata: its pair's name, where it is, and its text."""
+    start, end = pair["qualifier_span"]
+    return {
+        "name": pair["name"],
+        "source_id": pair["source_id"],
+        "start": start,
+        "end": end,
+        "start_line": text.count("\n", 0, start) + 1,
+        "end_line": text.count("\n", 0, end - 1) + 1,
+        "text": text[start:end],
+    }
+
+
+def with_caveats(record: dict, caveats: list[dict]) -> dict:
+    """``record`` with ``carried_caveats`` and their texts joined (``carried_caveats_text``) in its metadata, if any.
+
+    The joined text is what a pipeline prepends before embedding; each
+    distinct qualifier once, in offset order, separated by a blank line.
+    """
+    if not caveats:
+        return record
+    distinct = {(caveat["start"], caveat["end"]): caveat["text"] for caveat in caveats}
+    record["metadata"]["carried_caveats"] = caveats
+    record["metadata"]["carried_caveats_text"] = "\n\n".join(distinct[span] for span in sorted(distinct))
+    return record
+
+
+def result_pairs(saved: SavedIndexes, value: dict) -> list[dict] | None:
+    """The pairs a validated result declares, named (``None`` for a single index, which declares none).
+
+    A single-pair result records neither name nor source: its source is the
+    one the validator re-derived its comparison for, its name ``instruction + qualifier``.
+    """
+    if saved.kind != "result":
+        return None
+    comparisons = value["comparisons"]
+    if span_checks.is_pairs_comparison(comparisons):
+        return [{key: pair[key] for key in span_checks.DECLARED_PAIR_KEYS} for pair in comparisons[0]["pairs"]]
+    first = comparisons[0]
+    source_id = validate.comparison_source(
+        comparisons, saved.indexes, first["instruction_span"], first["qualifier_span"]
+    )
+    return [
+        {
+            "name": "instruction + qualifier",
+            "source_id": source_id,
+            "instruction_span": first["instruction_span"],
+            "qualifier_span": first["qualifier_span"],
+        }
     ]
-    return "".join(lines).encode("utf-8")
+
+
+def manifest_pairs(span_checks_: tuple) -> list[dict]:
+    """A manifest's span checks as declared pairs (``span_checks.declared_pair``)."""
+    return [span_checks.declared_pair(check) for check in span_checks_]
+
+
+def judged_records(chunks: list[dict], texts: dict[str, str], revisions: dict[str, str]) -> list[dict]:
+    """Another chunker's located chunks (``judge.judged_chunks``) as upsert records, in the lab's shape.
+
+    The text is the source's ``[start, end)``, where the chunk was located;
+    the id is ``digest({"document_revision", "start", "end"})``, the same for
+    the same chunk of the same text; ``line`` is the record's line in the chunk file.
+    """
+    records = []
+    for chunk in chunks:
+        revision = revisions[chunk["source_id"]]
+        text = texts[chunk["source_id"]][chunk["start"] : chunk["end"]]
+        metadata = {
+            "source_id": chunk["source_id"],
+            "document_revision": revision,
+            "section_title": chunk["section_title"],
+            "order": chunk["order"],
+            "start": chunk["start"],
+            "end": chunk["end"],
+            "start_line": chunk["start_line"],
+            "end_line": chunk["end_line"],
+            "text_sha256": chunk_index.sha(text),
+            "line": chunk["line"],
+            "located": chunk["state"],
+        }
+        chunk_id = chunk_index.digest({"document_revision": revision, "start": chunk["start"], "end": chunk["end"]})
+        records.append({"id": chunk_id, "text": text, "metadata": metadata})
+    return records
+
+
+def judged_export_lines(records: list[dict], carried: dict[int, list[dict]]) -> bytes:
+    """Judged chunks' upsert records (``judged_records``) as JSON Lines, each with its carried caveats."""
+    return "".join(
+        json_line(with_caveats(record, carried.get(position, ()))) for position, record in enumerate(records)
+    ).encode("utf-8")

@@ -13,14 +13,17 @@ import marshal
 
 from checks.span_checks import build_comparisons, build_pair_comparisons, is_pairs_comparison
 from chunk_index import (
+    DEFAULT_POLICY_NAMES,
     DOCUMENT_KEYS,
     EXECUTION_MODE,
     INDEX_KEYS,
+    PAIR_AWARE,
     POLICY_NAMES,
     RESULT_KEYS,
     SCHEMA_VERSION,
     build_index,
     config_grammar,
+    declared_config_pairs,
     digest,
     document_record,
     family_config,
@@ -236,7 +239,7 @@ def validate_index(value: object, path: str = "", section_cache: dict | None = N
             join_path(path, "config"),
             f"{quoted(index['config'], 120)} is not in the lab's config family (strategy {', '.join(POLICY_NAMES)}; "
             f"version 1; max_chars {MIN_POLICY_SIZE}..{MAX_POLICY_SIZE}, null for paragraph; "
-            '"markdown": "blocks", "blocks-2", "blocks-3" or absent)',
+            '"markdown": "blocks", "blocks-2", "blocks-3" or absent; pair-aware\'s "pairs" sorted, each once)',
         )
     grammar = config_grammar(config)
     documents = index["documents"]
@@ -257,6 +260,7 @@ def validate_index(value: object, path: str = "", section_cache: dict | None = N
                     f"{quoted(source[field])} is also documents[{earlier}]",
                 )
         sources.append(source)
+    check_config_pairs(config, sources, join_path(join_path(path, "config"), "pairs"))
     if type(index["chunks"]) is not list:
         raise IngestionError(
             "chunks_not_list", join_path(path, "chunks"), f"expected a list, found {type(index['chunks']).__name__}"
@@ -271,6 +275,69 @@ def validate_index(value: object, path: str = "", section_cache: dict | None = N
         return index
     require_same(index, derived, path, "index_mismatch")
     return derived
+
+
+def check_config_pairs(config: dict, sources: list[dict], path: str) -> None:
+    """Refuse a pair-aware config whose pair names no saved document or runs past its text."""
+    if config["strategy"] != PAIR_AWARE:
+        return
+    lengths = {source["source_id"]: len(source["text"]) for source in sources}
+    for position, pair in enumerate(config["pairs"]):
+        pair_path = join_path(path, position)
+        length = lengths.get(pair["source_id"])
+        if length is None:
+            raise IngestionError(
+                "config_pair", join_path(pair_path, "source_id"), f"{quoted(pair['source_id'])} is not a saved document"
+            )
+        for key in ("instruction_span", "qualifier_span"):
+            if pair[key][1] > length:
+                raise IngestionError(
+                    "config_pair",
+                    join_path(pair_path, key),
+                    f"{quoted(pair[key])} runs past the text of {length} characters",
+                )
+
+
+def require_config_pairs(indexes: dict, declared: list[dict]) -> None:
+    """Refuse a pair-aware index built for other pairs than the result's comparisons declare.
+
+    Its chunks were re-derived from the pairs its config holds; here those
+    pairs must be exactly the declared ones (names aside), so a pair added to
+    or removed from a result after its build is refused.
+    """
+    if PAIR_AWARE not in indexes:
+        return
+    saved = indexes[PAIR_AWARE]["config"]["pairs"]
+    wanted = declared_config_pairs(declared)
+    if digest(saved) == digest(wanted):
+        return
+    saved_keys = {digest(pair) for pair in saved}
+    wanted_keys = {digest(pair) for pair in wanted}
+    missing = [pair for pair in wanted if digest(pair) not in saved_keys]
+    extra = [pair for pair in saved if digest(pair) not in wanted_keys]
+    where = join_path(join_path(join_path("indexes", PAIR_AWARE), "config"), "pairs")
+    if missing:
+        what = f"built without the declared pair {quoted(missing[0])}"
+    else:
+        what = f"built for {quoted(extra[0])}, which the comparisons do not declare"
+    raise IngestionError(
+        "pairs_mismatch",
+        where,
+        f"{what} ({len(saved)} pairs built, {len(wanted)} declared); rebuild the result from its manifest",
+    )
+
+
+def result_policy_names(saved_indexes: object) -> tuple[str, ...]:
+    """The policies a saved result's ``indexes`` hold, in ``POLICY_NAMES`` order: the three defaults and any optional one.
+
+    ``{"fixed-char", "paragraph", "heading-aware", "pair-aware"}`` -> all four;
+    a missing default or a name the lab does not know is refused.
+    """
+    if type(saved_indexes) is not dict:
+        return require_keys(saved_indexes, DEFAULT_POLICY_NAMES, "indexes", "indexes")
+    names = tuple(name for name in POLICY_NAMES if name in saved_indexes or name in DEFAULT_POLICY_NAMES)
+    require_keys(saved_indexes, names, "indexes", "indexes")
+    return names
 
 
 def comparison_source(comparisons: list, indexes: dict, instruction: list[int], qualifier: list[int]) -> str:
@@ -294,7 +361,7 @@ def comparison_source(comparisons: list, indexes: dict, instruction: list[int], 
         for chunk in index["chunks"]
         if chunk["start"] <= instruction[0] and instruction[1] <= chunk["end"]
     }
-    documents = indexes[POLICY_NAMES[0]]["documents"]
+    documents = next(iter(indexes.values()))["documents"]
     reach = max(instruction[1], qualifier[1])
     for document in documents:
         if document["source_id"] not in holding and reach <= len(document["text"]):
@@ -317,16 +384,16 @@ def checked_span_list(span: object, span_path: str, text_length: int | None = No
     return span
 
 
-def checked_comparison_list(comparisons: object, path: str) -> list:
-    """Saved comparisons as a list of one entry per policy."""
-    if type(comparisons) is not list or len(comparisons) != len(POLICY_NAMES):
-        raise IngestionError("comparisons", path, f"expected a list of {len(POLICY_NAMES)} comparisons, one per policy")
+def checked_comparison_list(comparisons: object, path: str, count: int) -> list:
+    """Saved comparisons as a list of one entry per policy of the result (``count`` of them)."""
+    if type(comparisons) is not list or len(comparisons) != count:
+        raise IngestionError("comparisons", path, f"expected a list of {count} comparisons, one per policy")
     return comparisons
 
 
-def saved_span(comparisons: list, key: str, path: str) -> list[int]:
+def saved_span(comparisons: list, key: str, path: str, count: int) -> list[int]:
     """The span every saved comparison states under ``key``, checked as ``[start, end]``."""
-    first = checked_comparison_list(comparisons, path)[0]
+    first = checked_comparison_list(comparisons, path, count)[0]
     span = first.get(key) if type(first) is dict else None
     return checked_span_list(span, join_path(join_path(path, 0), key))
 
@@ -337,11 +404,11 @@ def saved_pairs(comparisons: list, indexes: dict, path: str) -> list[dict]:
     Each pair needs a unique non-empty name, a source the indexes hold and two
     spans inside that source's text; the verdicts are not read, they are re-derived.
     """
-    pairs = checked_comparison_list(comparisons, path)[0]["pairs"]
+    pairs = checked_comparison_list(comparisons, path, len(indexes))[0]["pairs"]
     pairs_path = join_path(join_path(path, 0), "pairs")
     if type(pairs) is not list:
         raise IngestionError("comparison_pairs", pairs_path, f"expected a list of pairs, found {type(pairs).__name__}")
-    texts = {document["source_id"]: document["text"] for document in indexes[POLICY_NAMES[0]]["documents"]}
+    texts = {document["source_id"]: document["text"] for document in next(iter(indexes.values()))["documents"]}
     declared = []
     names: set[str] = set()
     for position, pair in enumerate(pairs):
@@ -394,10 +461,12 @@ def validate_result(value: object, progress=None) -> dict:
         )
     if type(result["fixture_scope"]) is not str or not result["fixture_scope"].strip():
         raise IngestionError("fixture_scope", "fixture_scope", "expected a non-empty string")
-    saved_indexes = require_keys(result["indexes"], POLICY_NAMES, "indexes", "indexes")
+    names = result_policy_names(result["indexes"])
+    saved_indexes = result["indexes"]
+    first_name = names[0]
     indexes = {}
     section_cache: dict = {}
-    for name in POLICY_NAMES:
+    for name in names:
         index_path = join_path("indexes", name)
         indexes[name] = validate_index(saved_indexes[name], index_path, section_cache, progress)
         if policy_of_config(saved_indexes[name]["config"]) != name:
@@ -408,40 +477,42 @@ def validate_result(value: object, progress=None) -> dict:
             )
         # One result compares policies over one reading of the text: one grammar for all.
         grammar = config_grammar(indexes[name]["config"])
-        first_grammar = config_grammar(indexes[POLICY_NAMES[0]]["config"])
+        first_grammar = config_grammar(indexes[first_name]["config"])
         if grammar != first_grammar:
             raise IngestionError(
                 "grammar_mismatch",
                 join_path(index_path, "config"),
-                f"built with the {quoted(grammar)} grammar, {POLICY_NAMES[0]} with {quoted(first_grammar)}; "
+                f"built with the {quoted(grammar)} grammar, {first_name} with {quoted(first_grammar)}; "
                 "all indexes of one result share one grammar",
             )
         # The comparison is only meaningful if every policy chunked the same documents.
         require_same(
             indexes[name]["documents"],
-            indexes[POLICY_NAMES[0]]["documents"],
+            indexes[first_name]["documents"],
             join_path(index_path, "documents"),
             "documents_mismatch",
         )
     # The scope sentence is derived too: only the fixture's own files may claim the fixture's scope.
     require_same(
-        result["fixture_scope"], result_scope(indexes[POLICY_NAMES[0]]["documents"]), "fixture_scope", "fixture_scope"
+        result["fixture_scope"], result_scope(indexes[first_name]["documents"]), "fixture_scope", "fixture_scope"
     )
     comparisons = result["comparisons"]
     if is_pairs_comparison(comparisons):
         pairs = saved_pairs(comparisons, indexes, "comparisons")
+        require_config_pairs(indexes, pairs)
         require_same(comparisons, build_pair_comparisons(indexes, pairs), "comparisons", "comparison_mismatch")
         return result
-    instruction = saved_span(comparisons, "instruction_span", "comparisons")
-    qualifier = saved_span(comparisons, "qualifier_span", "comparisons")
+    instruction = saved_span(comparisons, "instruction_span", "comparisons", len(names))
+    qualifier = saved_span(comparisons, "qualifier_span", "comparisons", len(names))
     source_id = comparison_source(comparisons, indexes, instruction, qualifier)
     length = len(
-        next(
-            document["text"] for document in indexes[POLICY_NAMES[0]]["documents"] if document["source_id"] == source_id
-        )
+        next(document["text"] for document in indexes[first_name]["documents"] if document["source_id"] == source_id)
     )
     for key, span in (("instruction_span", instruction), ("qualifier_span", qualifier)):
         checked_span_list(span, join_path(join_path("comparisons", 0), key), length)
+    require_config_pairs(
+        indexes, [{"source_id": source_id, "instruction_span": instruction, "qualifier_span": qualifier}]
+    )
     require_same(
         comparisons, build_comparisons(indexes, source_id, instruction, qualifier), "comparisons", "comparison_mismatch"
     )
@@ -449,7 +520,7 @@ def validate_result(value: object, progress=None) -> dict:
 
 
 def artifact_indexes(kind: str, artifact: dict) -> dict[str, dict]:
-    """A validated artifact's indexes by policy: a result's three, or a single index under its policy's name."""
+    """A validated artifact's indexes by policy: a result's (three, or four with pair-aware), or a single index under its policy's name."""
     if kind == "result":
         return dict(artifact["indexes"])
     return {policy_of_config(artifact["config"]): artifact}

@@ -752,7 +752,7 @@ def measure_peers(sizes: tuple[int, ...], runs: int, base: Path | None, calls: d
     # Interleave lab and peers, policy by policy and size by size, within every run.
     for run in range(runs):
         for count in sizes:
-            for policy in chunk_index.POLICY_NAMES:
+            for policy in chunk_index.DEFAULT_POLICY_NAMES:
                 for name, work in contenders(policy, corpora[count], calls):
                     show_progress(f"peers: run {run + 1}/{runs}, N = {count}, {policy}, {name}")
                     elapsed, produced = timed(work)
@@ -776,7 +776,7 @@ def peer_table(figures: dict, count: int, names: list[str], cell: Callable[[tupl
     chunk_index = lab_modules().chunk_index
     widths = [max(len(name), 9) for name in names]
     print(f"  {'policy':<14}" + "".join(f"{name:>{width + 2}}" for name, width in zip(names, widths)))
-    for policy in chunk_index.POLICY_NAMES:
+    for policy in chunk_index.DEFAULT_POLICY_NAMES:
         cells = [cell((count, policy, name)) if (count, policy, name) in figures["seconds"] else "-" for name in names]
         print(f"  {policy:<14}" + "".join(f"{text:>{width + 2}}" for text, width in zip(cells, widths)))
 
@@ -800,7 +800,7 @@ def peer_report(figures: dict, sizes: tuple[int, ...], calls: dict[str, PeerCall
     names = [*LAB_CONTENDERS, *calls]
     print("\npeer calls (closest to each policy):")
     for name, library_calls in calls.items():
-        for policy in chunk_index.POLICY_NAMES:
+        for policy in chunk_index.DEFAULT_POLICY_NAMES:
             call = library_calls[policy][0] if policy in library_calls else "no equivalent"
             print(f"  {name} {policy}: {call}")
     print("\n" + PEER_CALLS_NOTE)
@@ -816,7 +816,7 @@ def peer_report(figures: dict, sizes: tuple[int, ...], calls: dict[str, PeerCall
     large = max(sizes)
     missed = []
     print(f"\npeer target on N = {large}: lab's full index <= {PEER_TARGET}x the fastest installed peer")
-    for policy in chunk_index.POLICY_NAMES:
+    for policy in chunk_index.DEFAULT_POLICY_NAMES:
         fastest = fastest_peer(figures, large, policy)
         if fastest is None:
             print(f"  {policy:<14}no peer has an equivalent")
@@ -924,17 +924,19 @@ def measure_caveats(count: int) -> dict:
     """Time ``scan`` (finding the pairs and judging each under the three policies) and ``context`` on one size."""
     lab_modules()
     import chunk_index
-    from checks import caveat_scan, context_windows
+    from checks import context_windows
+    from checks.caveats import pairing
+    from checks.caveats import report as caveat_report
     from load_documents import Manifest
 
     sources = caveat_sources(count)
     manifest = Manifest(Path("."), sources, ())
     # As run.py scan does: find the pairs first, then build the indexes and judge the pairs.
-    find_seconds, found = cpu_timed(lambda: caveat_scan.scan_sources(sources))
+    find_seconds, found = cpu_timed(lambda: pairing.scan_sources(sources))
     build_seconds, indexes = cpu_timed(lambda: chunk_index.build_indexes(sources))
     # As run.py does: the indexes live to the end, so the collector is told to leave them be.
     gc.freeze()
-    judge_seconds, report = cpu_timed(lambda: caveat_scan.scan_report(manifest, indexes, found=found))
+    judge_seconds, report = cpu_timed(lambda: caveat_report.scan_report(manifest, indexes, found=found))
     scan_seconds = find_seconds + judge_seconds
     checks = tuple(pair.as_check() for pair in found[0])
     context_seconds, figures = cpu_timed(

@@ -186,6 +186,30 @@ class LabTestCase(unittest.TestCase):
         path.write_text(json.dumps(value, indent=2, ensure_ascii=False), encoding="utf-8")
         return path
 
+    def assert_validated(
+        self, completed: Completed, shown: str, saved: Path, manifest: str | None = None, recorded: tuple = ()
+    ) -> None:
+        """``validate`` accepted ``saved`` (named ``shown``): exit 0, nothing on stderr, and exactly its "ok" lines.
+
+        The line lists each index of the file as the README shows it: its policy, its chunks and the first
+        12 digits of its id, as the file holds them; ``--manifest`` and ``--index-id`` add one line each.
+        """
+        value = json.loads(saved.read_text(encoding="utf-8"))
+        kind = "result" if "indexes" in value else "index"
+        indexes = value["indexes"] if kind == "result" else {value["config"]["strategy"]: value}
+        listed = ", ".join(
+            f"{name} {len(index['chunks']):,} chunk{'' if len(index['chunks']) == 1 else 's'}"
+            f" (index {index['index_id'][:12]})"
+            for name, index in indexes.items()
+        )
+        lines = [f"ok: {shown}: {kind} re-derived exactly: {listed}"]
+        if manifest is not None:
+            lines.append(f"ok: {shown}: current: its documents match the pins of {manifest}")
+        if recorded:
+            lines.append(f"ok: {shown}: index ids match the recorded ones ({', '.join(recorded)})")
+        self.assertEqual((completed.returncode, completed.stderr), (0, ""), completed.stderr)
+        self.assertEqual(completed.stdout, "".join(line + "\n" for line in lines))
+
     def assert_one_line_refusal(
         self, completed: Completed | subprocess.CompletedProcess, code: str, exit_code: int = 1
     ) -> None:

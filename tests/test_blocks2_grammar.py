@@ -16,7 +16,8 @@ from pathlib import Path
 import chunk_index
 import grammars
 import source_pins
-from checks import caveat_scan, span_checks
+from checks import span_checks
+from checks.caveats import pairing
 from lab_io.errors import IngestionError
 from load_documents import decode_source_text, load_manifest
 from results import validate
@@ -233,7 +234,7 @@ class Identity(unittest.TestCase):
             [("strategy", "paragraph"), ("version", 1), ("max_chars", None), ("markdown", "blocks-2")],
         )
         sources = [loaded_source("# Use\nOne.\n\nTwo.\n")]
-        for name in chunk_index.POLICY_NAMES:
+        for name in chunk_index.DEFAULT_POLICY_NAMES:
             with self.subTest(policy=name):
                 first = chunk_index.build_index(chunk_index.policy_config(name, None, "blocks"), sources)
                 second = chunk_index.build_index(chunk_index.policy_config(name, None, "blocks-2"), sources)
@@ -356,14 +357,14 @@ class Blocks2ManifestEndToEnd(LabTestCase):
             [False, False, True],
         )
         # Under "blocks-2" the whole block, marker lines included, is the caveat; "blocks" sees one cue sentence.
-        pairs, _unpaired = caveat_scan.scan_sources(manifest.sources, "blocks-2")
+        pairs, _unpaired = pairing.scan_sources(manifest.sources, "blocks-2")
         block_start = FASTAPI_LIKE.index("/// warning")
         block_end = FASTAPI_LIKE.index("///\n", block_start + 3) + 3
         self.assertEqual(
             [(pair.cue, pair.qualifier.start, pair.qualifier.end) for pair in pairs],
             [("warning admonition", block_start, block_end)],
         )
-        self.assertEqual([pair.cue for pair in caveat_scan.scan_sources(manifest.sources, "blocks")[0]], ["refuses"])
+        self.assertEqual([pair.cue for pair in pairing.scan_sources(manifest.sources, "blocks")[0]], ["refuses"])
 
     def test_every_command_takes_a_blocks_2_manifest(self):
         manifest = str(self.write_manifest())

@@ -10,9 +10,11 @@ import random
 import unittest
 from unittest import mock
 
-from checks import caveat_scan, size_sweep, span_checks
+from checks import size_sweep, span_checks
+from checks.caveats import sentences
 from load_documents import Span, SpanCheck
 from tests.support import LabTestCase, fixture_result, run_lab
+from views import pictures, terminal, visible_text
 
 
 def ordered_chunks(generator: random.Random, count: int) -> list[dict]:
@@ -202,7 +204,7 @@ class SentenceSplitWork(unittest.TestCase):
         text = "```\nx\n```\n\n" * 2000 + "Use `a`. It must not fail.\n"
         block_start = text.index("Use")
         fences = CountingSpans((10 * number, 10 * number + 10) for number in range(2000))
-        spans = caveat_scan.sentence_spans(text, block_start, len(text), fences)
+        spans = sentences.sentence_spans(text, block_start, len(text), fences)
         self.assertEqual(spans, [(block_start, block_start + 8), (block_start + 9, len(text) - 1)])
         self.assertLess(fences.looked_at, 40)
 
@@ -210,7 +212,7 @@ class SentenceSplitWork(unittest.TestCase):
         # One quote run of 3,000 alerts, each with one sentence: every header line is skipped, every body kept.
         unit = "> [!NOTE]\n> Call it.\n"
         text = unit * 3000
-        spans = caveat_scan.sentence_spans(text, 0, len(text))
+        spans = sentences.sentence_spans(text, 0, len(text))
         body = unit.index("Call")
         self.assertEqual(spans, [(len(unit) * n + body, len(unit) * n + body + 8) for n in range(3000)])
 
@@ -227,5 +229,189 @@ class SentenceSplitWork(unittest.TestCase):
         }
         for name, (text, expected) in cases.items():
             with self.subTest(name):
-                spans = caveat_scan.sentence_spans(text, 0, len(text))
+                spans = sentences.sentence_spans(text, 0, len(text))
                 self.assertEqual([text[start:end] for start, end in spans], expected)
+
+
+def reference_rows(text: str, start: int, end: int, marks: tuple, newlines: list[int]) -> list[tuple]:
+    """``segment_rows`` as its docstring defines it, with every mark looked at for every piece of text.
+
+    Rows as ``(line, starts_mid_line, ends_mid_line, items)``; a run's roles are
+    those of the marks covering it, each role once, the earliest mark's first.
+    """
+    cuts = {start, end}
+    for mark in marks:
+        cuts.update(position for position in (mark.start, mark.end) if start < position < end)
+    cuts.update(position + 1 for position in range(start, end - 1) if text[position] == "\n")
+    points = sorted(cuts)
+    rows, items, row_start = [], [], start
+    for piece_start, piece_end in zip(points, points[1:]):
+        items.extend(("open", mark.label) for mark in marks if mark.start == piece_start)
+        roles = []
+        for mark in marks:
+            if mark.start <= piece_start and piece_end <= mark.end and mark.role not in roles:
+                roles.append(mark.role)
+        items.append((text[piece_start:piece_end], tuple(roles)))
+        items.extend(("close", mark.label) for mark in marks if mark.end == piece_end)
+        if text[piece_end - 1] == "\n" or piece_end == end:
+            line = text.count("\n", 0, row_start) + 1
+            rows.append((line, row_start > 0 and text[row_start - 1] != "\n", text[piece_end - 1] != "\n", items))
+            items, row_start = [], piece_end
+    return rows
+
+
+def plain_rows(rows) -> list[tuple]:
+    """``segment_rows``'s rows in ``reference_rows``'s shape."""
+    shaped = []
+    for row in rows:
+        items = [
+            (
+                (("open" if item.opening else "close"), item.mark.label)
+                if isinstance(item, pictures.Edge)
+                else (item.text, item.roles)
+            )
+            for item in row.items
+        ]
+        shaped.append((row.line, row.starts_mid_line, row.ends_mid_line, items))
+    return shaped
+
+
+class CountingMarks(tuple):
+    """A tuple of marks that counts how many of them the code under test looks at."""
+
+    looked_at = 0
+
+    def __getitem__(self, index):
+        self.looked_at += 1
+        return super().__getitem__(index)
+
+    def __iter__(self):
+        for item in super().__iter__():
+            self.looked_at += 1
+            yield item
+
+
+class ViewLookups(unittest.TestCase):
+    """The views' rows, mark lookups and narrowing against their definitions, and the work they do."""
+
+    def random_marks(self, generator: random.Random, length: int, count: int) -> tuple:
+        marks = []
+        for number in range(count):
+            start = generator.randint(0, length - 1)
+            end = generator.randint(start + 1, min(length, start + 9))
+            role = generator.choice(("instruction", "qualifier"))
+            marks.append(pictures.Mark(role, f"{role[0].upper()}{number + 1}", start, end))
+        return tuple(sorted(marks, key=lambda mark: (mark.start, mark.end, mark.label)))
+
+    def test_rows_equal_the_definition(self):
+        generator = random.Random(21)
+        for trial in range(200):
+            text = "".join(generator.choice("ab\n") for _ in range(generator.randint(1, 30)))
+            newlines = [position for position, character in enumerate(text) if character == "\n"]
+            marks = self.random_marks(generator, len(text), generator.randint(0, 6))
+            start = generator.randint(0, len(text) - 1)
+            end = generator.randint(start + 1, len(text))
+            overlapping = tuple(mark for mark in marks if mark.start < end and start < mark.end)
+            with self.subTest(text=text, marks=marks, segment=(start, end)):
+                finder = pictures.MarkFinder(marks)
+                self.assertEqual(finder.overlapping(start, end), overlapping)
+                rows = pictures.segment_rows(text, start, end, overlapping, newlines)
+                self.assertEqual(plain_rows(rows), reference_rows(text, start, end, overlapping, newlines))
+
+    def test_a_chunk_of_thousands_of_marks_looks_at_each_mark_four_times_at_most(self):
+        # One 64 KB list item per line, each with its pair: the issue's 2,285 span checks in one chunk
+        # once made every piece of text look at every mark.
+        line = "- Call f(). It fails.\n"
+        count = 2285
+        text = line * count
+        marks = []
+        for number in range(count):
+            start = number * len(line) + 2
+            marks.append(pictures.Mark("instruction", f"I{number + 1}", start, start + 8))
+            marks.append(pictures.Mark("qualifier", f"Q{number + 1}", start + 9, start + 18))
+        counting = CountingMarks(marks)
+        newlines = [position for position, character in enumerate(text) if character == "\n"]
+        rows = pictures.segment_rows(text, 0, len(text), counting, newlines)
+        self.assertEqual(len(rows), count)
+        self.assertEqual(
+            plain_rows(rows[7:8]), reference_rows(text, 7 * len(line), 8 * len(line), marks[14:16], newlines)
+        )
+        # Once per mark to sort them into the cuts, then at its two edges and when it opens: never per piece.
+        self.assertLessEqual(counting.looked_at, 4 * len(marks))
+
+    def test_focused_blocks_equal_the_definition(self):
+        generator = random.Random(5)
+        for trial in range(200):
+            blocks = []
+            position = 0
+            for _ in range(generator.randint(1, 8)):
+                length = generator.randint(1, 6)
+                if generator.random() < 0.3:
+                    blocks.append(pictures.Split(position, "split"))
+                blocks.append(pictures.Segment(position, position + length, None, 0, ()))
+                position += length
+            stretches = []
+            for _ in range(generator.randint(1, 4)):
+                low = generator.randint(0, position - 1)
+                stretches.append((low, generator.randint(low + 1, position)))
+            with self.subTest(blocks=blocks, stretches=stretches):
+                self.assertEqual(
+                    terminal.focused_blocks(tuple(blocks), stretches, position),
+                    reference_focused_blocks(blocks, stretches, position),
+                )
+
+    def test_visible_shows_what_each_character_is_shown_as(self):
+        # One of each kind the view rewrites or keeps, named by its Unicode category, not by the view's lists.
+        pool = {
+            "a": "a",
+            "\u00e9": "\u00e9",  # Ll, a letter
+            "\u4e2d": "\u4e2d",  # Lo, a CJK ideograph
+            "\U0001f600": "\U0001f600",  # So, an emoji
+            "\u00a0": "\u00a0",  # Zs, a no-break space: printable to the view, not to str.isprintable
+            "\ue000": "\ue000",  # Co, private use: shown as it is
+            "\n": "⏎",
+            "\t": "\\t",
+            "\\": "\\\\",
+            "\x1b": "\\x1b",  # Cc
+            "\x85": "\\x85",  # Cc
+            "\u00ad": "\\xad",  # Cf, a soft hyphen
+            "\u200d": "\\u200d",  # Cf, a zero-width joiner
+            "\u202e": "\\u202e",  # Cf, a bidirectional override
+            "\U000e0041": "\\U000e0041",  # Cf, a tag character
+            "\u2028": "\\u2028",  # Zl
+            "\u2029": "\\u2029",  # Zp
+            "\ud800": "\\ud800",  # Cs, a lone surrogate
+            "⏎": "\\u23ce",
+            "¦": "\\xa6",
+            "⟦": "\\u27e6",
+            "⟧": "\\u27e7",
+        }
+        generator = random.Random(8)
+        characters = list(pool)
+        for trial in range(300):
+            text = "".join(generator.choice(characters) for _ in range(generator.randint(0, 12)))
+            with self.subTest(text=text):
+                self.assertEqual(visible_text.visible(text), "".join(pool[character] for character in text))
+                expected = "".join("\\" if character == "\\" else pool[character] for character in text)
+                self.assertEqual(visible_text.visible_message(text), expected)
+
+
+def reference_focused_blocks(blocks: list, stretches: list[tuple[int, int]], text_length: int) -> tuple:
+    """``focused_blocks`` by its definition: every block against every stretch."""
+    kept: list = []
+    hidden_from = None
+    for block in blocks:
+        if isinstance(block, pictures.Split):
+            shown = any(low <= block.offset <= high for low, high in stretches)
+        else:
+            shown = any(block.start < high and low < block.end for low, high in stretches)
+        if shown:
+            if hidden_from is not None and not isinstance(block, pictures.Split):
+                kept.append(pictures.Elision(hidden_from, block.start))
+            hidden_from = None
+            kept.append(block)
+        elif not isinstance(block, pictures.Split) and hidden_from is None:
+            hidden_from = block.start
+    if hidden_from is not None and hidden_from < text_length:
+        kept.append(pictures.Elision(hidden_from, text_length))
+    return tuple(kept)

@@ -20,7 +20,10 @@ from unittest import mock
 
 import chunk_index
 import run
-from checks import caveat_scan, span_checks
+from checks import span_checks
+from checks.caveats import declare, masking, pairing
+from checks.caveats import report as caveat_report
+from checks.caveats import rules, sentences, verdicts
 from commands import scan as scan_command
 from grammars import Block, Section
 from load_documents import Span, SpanCheck, load_manifest
@@ -37,7 +40,7 @@ def lesson(body: str) -> str:
 
 
 def scan(text: str) -> tuple[list, list]:
-    return caveat_scan.scan_text("doc", text)
+    return pairing.scan_text("doc", text)
 
 
 class CapturedStdout(io.StringIO):
@@ -64,7 +67,7 @@ class CueTest(LabTestCase):
     """Each cue makes its sentence a caveat; lookalikes and code do not."""
 
     def test_every_cue_is_found_as_written(self) -> None:
-        for cue in caveat_scan.CUES:
+        for cue in rules.CUES:
             with self.subTest(cue=cue):
                 caveat = f"The handle {cue} be reused."
                 text = lesson(f"Call open_widget(name) to open it.\n\n{caveat}\n")
@@ -86,7 +89,7 @@ class CueTest(LabTestCase):
                 self.assertEqual([pair.cue for pair in pairs], [cue])
 
     def test_the_leftmost_cue_names_the_caveat(self) -> None:
-        self.assertEqual(caveat_scan.first_cue("Open it only if needed; never twice."), "only if")
+        self.assertEqual(rules.first_cue("Open it only if needed; never twice."), "only if")
 
     def test_negatives(self) -> None:
         negatives = (
@@ -178,8 +181,8 @@ class SentenceTest(LabTestCase):
     """Where sentences end inside one block."""
 
     def sentences(self, text: str) -> list[str]:
-        masked, _ = caveat_scan.masked_code(text, caveat_scan.fence_spans(text))
-        return [text[start:end] for start, end in caveat_scan.sentence_spans(masked, 0, len(text))]
+        masked, _ = masking.masked_code(text, masking.fence_spans(text))
+        return [text[start:end] for start, end in sentences.sentence_spans(masked, 0, len(text))]
 
     def test_rules(self) -> None:
         cases = {
@@ -212,7 +215,7 @@ class SentenceTest(LabTestCase):
         }
         for text, expected in cases.items():
             with self.subTest(text=text):
-                self.assertEqual(caveat_scan.code_span_spans(text), expected)
+                self.assertEqual(masking.code_span_spans(text), expected)
 
     def test_code_only_yields_nothing(self) -> None:
         self.assertEqual(self.sentences("`a.b()`\n"), [])
@@ -272,7 +275,7 @@ class InstructionRuleTest(LabTestCase):
 
     def test_look_back_is_three_blocks(self) -> None:
         # The caveat's own block and the three before it: two fillers keep the instruction in reach.
-        filler = "".join(f"Filler paragraph {number}.\n\n" for number in range(caveat_scan.LOOK_BACK_BLOCKS - 1))
+        filler = "".join(f"Filler paragraph {number}.\n\n" for number in range(pairing.LOOK_BACK_BLOCKS - 1))
         within = lesson(f"Call open_widget(name).\n\n{filler}It never closes.\n")
         pairs, unpaired = scan(within)
         self.assertEqual((len(pairs), len(unpaired)), (1, 0))
@@ -316,14 +319,14 @@ class InstructionRuleTest(LabTestCase):
         self.assertEqual((pairs, [item.span.quote for item in unpaired]), ([], [caveat, copy]))
 
     def test_never_paired_with_an_overlapping_span(self) -> None:
-        def sentence(start: int, end: int, text: str) -> caveat_scan.Sentence:
-            return caveat_scan.Sentence(start, end, 0, None, True, frozenset({"f"}), frozenset({"f"}), None, text)
+        def sentence(start: int, end: int, text: str) -> pairing.Sentence:
+            return pairing.Sentence(start, end, 0, None, True, frozenset({"f"}), frozenset({"f"}), None, text)
 
-        caveat = caveat_scan.Caveat(10, 30, 0, "never", frozenset({"f"}), None, "never f")
+        caveat = pairing.Caveat(10, 30, 0, "never", frozenset({"f"}), None, "never f")
         overlapping = sentence(5, 15, "call f")
         before = sentence(0, 5, "use f")
-        self.assertIsNone(caveat_scan.chosen_instruction([overlapping], caveat))
-        self.assertEqual(caveat_scan.chosen_instruction([before, overlapping], caveat), (before, "identifier f"))
+        self.assertIsNone(pairing.chosen_instruction([overlapping], caveat))
+        self.assertEqual(pairing.chosen_instruction([before, overlapping], caveat), (before, "identifier f"))
 
     def test_names_are_unique_per_line(self) -> None:
         text = lesson("Call open_widget(name). It never closes. It fails on reuse.\n")
@@ -342,7 +345,7 @@ class CautionaryBlockTest(LabTestCase):
             built.append(Block(kind, start, start + len(piece), label))
         body_start = text.index("\n", text.index("## ")) + 1
         section = Section(text.index("## "), "S", body_start, len(text), tuple(built))
-        return caveat_scan.scan_sections("doc", text, [section])
+        return pairing.scan_sections("doc", text, [section])
 
     def test_a_warning_admonition_is_one_caveat_marker_included(self) -> None:
         admonition = '!!! warning "Careful"\n    The handle is shared across threads.\n    Close it once.'
@@ -355,7 +358,7 @@ class CautionaryBlockTest(LabTestCase):
         self.assertEqual(pairs[0].qualifier.quote, admonition)
 
     def test_every_cautionary_label(self) -> None:
-        for label in sorted(caveat_scan.CAUTIONARY_LABELS):
+        for label in sorted(rules.CAUTIONARY_LABELS):
             for kind, marker, cue in (
                 ("admonition", f"!!! {label}", "admonition"),
                 ("quote", f"> [!{label.upper()}]", "alert"),
@@ -428,7 +431,7 @@ class IndentedCodeTest(LabTestCase):
         caveat = "It fails on a closed widget."
         for grammar in ("lesson", "blocks"):
             with self.subTest(grammar=grammar):
-                pairs, unpaired = caveat_scan.scan_text("doc", self.TAB_PAGE, grammar)
+                pairs, unpaired = pairing.scan_text("doc", self.TAB_PAGE, grammar)
                 self.assertEqual(unpaired, [])
                 # The code's call and its "never" comment are masked: the only pair is prose with prose.
                 self.assertEqual(
@@ -439,12 +442,12 @@ class IndentedCodeTest(LabTestCase):
                 code_only = lesson(
                     '=== "Python"\n\n    ```python\n    x = save(path)\n\n    # never call twice\n    ```\n'
                 )
-                self.assertEqual(caveat_scan.scan_text("doc", code_only, grammar), ([], []))
+                self.assertEqual(pairing.scan_text("doc", code_only, grammar), ([], []))
 
     def test_fence_spans_at_any_indentation(self) -> None:
         opening = self.TAB_PAGE.index("    ```python")
         closing = self.TAB_PAGE.index("    ```\n\nIt") + len("    ```\n")
-        self.assertEqual(caveat_scan.fence_spans(self.TAB_PAGE), [(opening, closing)])
+        self.assertEqual(masking.fence_spans(self.TAB_PAGE), [(opening, closing)])
         cases = {
             # A closing line at lesser indentation closes; one deeper than the opening (past three spaces) does not.
             "  - x\n\n      ~~~\n      a\n    ~~~\nb\n": [(7, 33)],
@@ -460,7 +463,7 @@ class IndentedCodeTest(LabTestCase):
         }
         for text, expected in cases.items():
             with self.subTest(text=text):
-                self.assertEqual(caveat_scan.fence_spans(text), expected)
+                self.assertEqual(masking.fence_spans(text), expected)
 
     def test_an_unclosed_fence_ends_with_its_enclosing_block(self) -> None:
         # Any block but a paragraph bounds the fence, whatever its kind: a grammar's tab or container as well.
@@ -475,7 +478,7 @@ class IndentedCodeTest(LabTestCase):
                     Block("paragraph", text.index("Never"), len(text), ""),
                 )
                 section = Section(text.index("## "), "S", start, len(text), blocks)
-                pairs, _ = caveat_scan.scan_sections("doc", text, [section])
+                pairs, _ = pairing.scan_sections("doc", text, [section])
                 self.assertEqual(
                     [(pair.instruction.quote, pair.qualifier.quote) for pair in pairs],
                     [("Call open_widget(name).", "Never reuse the handle.")],
@@ -498,7 +501,7 @@ class FixtureScanTest(LabTestCase):
     def setUp(self) -> None:
         super().setUp()
         self.manifest = load_manifest(MANIFEST)
-        self.report = caveat_scan.scan_report(self.manifest, chunk_index.build_indexes(self.manifest.sources))
+        self.report = caveat_report.scan_report(self.manifest, chunk_index.build_indexes(self.manifest.sources))
 
     def lesson_pair(self) -> dict:
         found = [pair for pair in self.report["pairs"] if pair["declared_as"] == "save-copy-refuses-existing-path"]
@@ -644,7 +647,7 @@ class AddChecksTest(LabTestCase):
             "instruction": {"start": 51, "end": 77, "quote": "not the text there"},
             "qualifier": {"start": 131, "end": 171, "quote": QUALIFIER},
         }
-        with mock.patch.object(caveat_scan, "checks_to_add", return_value=[stale]):
+        with mock.patch.object(declare, "checks_to_add", return_value=[stale]):
             code, _, err = main_quietly("scan", "--add-checks", "--manifest", str(manifest))
         self.assertEqual(code, 1)
         self.assertTrue(err.startswith("error: stale_span_check: "), err)
@@ -654,12 +657,12 @@ class AddChecksTest(LabTestCase):
 
     def test_overlap_is_the_same_pair(self) -> None:
         narrow = SpanCheck("x", V1, Span(51, 77, "Call save_copy(path, text)"), Span(131, 171, QUALIFIER))
-        pair = caveat_scan.FoundPair(
+        pair = pairing.FoundPair(
             "scan:x:7", V1, Span(51, 129, INSTRUCTION_SENTENCE), Span(131, 171, QUALIFIER), "refuses", "nearest", 7
         )
-        self.assertEqual(caveat_scan.declared_names([pair], (narrow,)), ["x"])
+        self.assertEqual(verdicts.declared_names([pair], (narrow,)), ["x"])
         elsewhere = SpanCheck("y", V1, Span(51, 77, "Call save_copy(path, text)"), Span(172, 180, "Use repl"))
-        self.assertEqual(caveat_scan.declared_names([pair], (elsewhere,)), [None])
+        self.assertEqual(verdicts.declared_names([pair], (elsewhere,)), [None])
 
 
 class UntrustedTextTest(LabTestCase):
@@ -678,14 +681,14 @@ class UntrustedTextTest(LabTestCase):
                     "cue": pair.cue,
                     "link": pair.link,
                     "declared_as": None,
-                    "instruction": caveat_scan.span_json(pair.instruction),
-                    "qualifier": caveat_scan.span_json(pair.qualifier),
+                    "instruction": caveat_report.span_json(pair.instruction),
+                    "qualifier": caveat_report.span_json(pair.qualifier),
                     "policies": {},
                 }
                 for pair in pairs
             ],
         }
-        table = caveat_scan.scan_table(
+        table = caveat_report.scan_table(
             {
                 **report,
                 "policies": [
@@ -694,7 +697,7 @@ class UntrustedTextTest(LabTestCase):
                         "found": 1,
                         "kept_together": 0,
                         "split": 1,
-                        "split_by": dict.fromkeys(caveat_scan.REASON_ORDER, 0),
+                        "split_by": dict.fromkeys(verdicts.REASON_ORDER, 0),
                     }
                 ],
             }

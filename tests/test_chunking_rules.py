@@ -95,7 +95,9 @@ class Policies(FixtureTexts):
     def test_grouping_target_counts_from_the_group_start(self):
         paragraphs = [(51, 130), (131, 270), (271, 431)]
         # 270 - 51 = 219 <= 220 joins the second paragraph; 431 - 51 = 380 does not.
+        # The bound is inclusive: at 219 the two still join, at 218 they do not.
         self.assertEqual(chunk_index.grouped_spans(paragraphs, 220), [(51, 270), (271, 431)])
+        self.assertEqual(chunk_index.grouped_spans(paragraphs, 219), [(51, 270), (271, 431)])
         self.assertEqual(chunk_index.grouped_spans(paragraphs, 218), paragraphs)
         self.assertEqual(chunk_index.grouped_spans([(0, 500)], 220), [(0, 500)])
 
@@ -108,7 +110,7 @@ class Policies(FixtureTexts):
         self.assertEqual(verdicts, {"fixed-char": (13, False), "paragraph": (8, False), "heading-aware": (7, True)})
 
     def test_no_chunk_crosses_a_heading_and_order_counts_per_document(self):
-        for name in chunk_index.POLICY_NAMES:
+        for name in chunk_index.DEFAULT_POLICY_NAMES:
             index = chunk_index.build_index(chunk_index.policy_config(name), tuple(self.sources.values()))
             for source_id, source in self.sources.items():
                 with self.subTest(policy=name, source=source_id):
@@ -159,7 +161,7 @@ class Identities(FixtureTexts):
 
     def test_line_numbers_match_counting_from_the_start(self):
         text = "# T\n\nab\ncd\n\n\nef\n"
-        for name in chunk_index.POLICY_NAMES:
+        for name in chunk_index.DEFAULT_POLICY_NAMES:
             config = chunk_index.policy_config(name)
             source = {**self.sources["aster-copy-v1"], "text": text}
             for chunk in chunk_index.build_index(config, [source])["chunks"]:

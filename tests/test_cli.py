@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -24,7 +25,7 @@ class MainJob(LabTestCase):
         self.assertEqual(output.read_bytes(), (ROOT / "expected-result.json").read_bytes())
         rows = completed.stdout.splitlines()
         # Cells are two or more spaces apart; a policy's label holds the size it was built with.
-        kept = [(cells[:2], cells[5]) for cells in (re.split(" {2,}", row) for row in rows[1:4])]
+        kept = [(cells[:2], cells[6]) for cells in (re.split(" {2,}", row) for row in rows[1:4])]
         self.assertEqual(
             kept,
             [
@@ -39,11 +40,14 @@ class MainJob(LabTestCase):
         self.assertEqual(rows[-1], f"wrote {output}")
 
     def test_expected_result_is_the_reference_from_the_spec(self):
-        # The contract's fixture folder sits beside the checkout where it was handed over.
-        reference = ROOT.parent / "shared" / "fixture" / "saved-result.json"
-        if not reference.is_file():
-            self.skipTest("the contract's fixture folder is not beside this checkout")
-        self.assertEqual((ROOT / "expected-result.json").read_bytes(), reference.read_bytes())
+        # The sha256 of the contract's saved-result.json as it was handed over (docs/SPEC.md states it too).
+        reference_sha256 = "dd1795d590f2389062b82ddd494ee9229444799b74bfd20601389f1b7ae83fe2"
+        saved = (ROOT / "expected-result.json").read_bytes()
+        self.assertEqual(hashlib.sha256(saved).hexdigest(), reference_sha256)
+        # Where the contract's own copy sits beside the checkout, it is those bytes too.
+        handed_over = ROOT.parent / "shared" / "fixture" / "saved-result.json"
+        if handed_over.is_file():
+            self.assertEqual(saved, handed_over.read_bytes())
 
     def test_two_runs_from_different_folders_write_the_same_bytes(self):
         first = self.folder / "first.json"
@@ -213,14 +217,24 @@ class RefusedRuns(LabTestCase):
 
 class ValidateCommand(LabTestCase):
     def test_accepts_the_saved_result_and_a_single_index(self):
-        completed = run_lab("validate", str(ROOT / "expected-result.json"))
-        self.assertEqual(completed.returncode, 0, completed.stderr)
-        self.assertEqual(len(completed.stdout.splitlines()), 1)
-        self.assertIn("fixed-char 13 chunks", completed.stdout)
+        # The line the README shows, for the saved reference and for its paragraph index alone.
+        completed = run_lab("validate", "expected-result.json", cwd=ROOT)
+        self.assertEqual(
+            (completed.returncode, completed.stdout, completed.stderr),
+            (
+                0,
+                "ok: expected-result.json: result re-derived exactly: fixed-char 13 chunks (index 27a943aac7e4), "
+                "paragraph 8 chunks (index 85af6335ef18), heading-aware 7 chunks (index b47c99043779)\n",
+                "",
+            ),
+        )
         index = json.loads((ROOT / "expected-result.json").read_text(encoding="utf-8"))["indexes"]["paragraph"]
-        completed = run_lab("validate", str(self.write_json("paragraph.json", index)))
-        self.assertEqual(completed.returncode, 0, completed.stderr)
-        self.assertIn("paragraph 8 chunks", completed.stdout)
+        self.write_json("paragraph.json", index)
+        completed = run_lab("validate", "paragraph.json", cwd=self.folder)
+        self.assertEqual(
+            (completed.returncode, completed.stdout, completed.stderr),
+            (0, "ok: paragraph.json: index re-derived exactly: paragraph 8 chunks (index 85af6335ef18)\n", ""),
+        )
 
     def test_refuses_a_reforged_span_naming_the_divergence(self):
         result = json.loads((ROOT / "expected-result.json").read_text(encoding="utf-8"))
@@ -287,8 +301,6 @@ class Imports(LabTestCase):
 
 class AtomicWrite(LabTestCase):
     def test_a_failed_report_write_replaces_neither_output(self):
-        import run
-
         result = self.folder / "result.json"
         report = self.folder / "report.html"
         result.write_bytes(b"old result\n")
@@ -302,8 +314,11 @@ class AtomicWrite(LabTestCase):
             return staged(path, data, *staged_names)
 
         with mock.patch.object(outputs, "staged_copy", side_effect=fail_on_second):
-            code = run_lab("--output", str(result), "--html", str(report)).returncode
-        self.assertEqual(code, 2)
+            completed = run_lab("--output", str(result), "--html", str(report))
+        self.assertEqual(
+            (completed.returncode, completed.stdout, completed.stderr),
+            (2, "", f"error: output_unwritable: {report}: No space left on device\n"),
+        )
         self.assertEqual(result.read_bytes(), b"old result\n")
         self.assertEqual(sorted(path.name for path in self.folder.iterdir()), ["result.json"])
 

@@ -20,7 +20,7 @@ from checks import span_checks
 from lab_io.errors import IngestionError
 from load_documents import load_manifest
 from results import validate
-from tests.support import LabTestCase, loaded_source, reforge_index, run_lab
+from tests.support import Completed, LabTestCase, loaded_source, reforge_index, run_lab
 
 SIMPLE_TEXT = "# Use\nOne.\n\nTwo.\n"
 # Front matter, text before the first heading, and a fence holding a "#" comment and a blank line.
@@ -47,7 +47,7 @@ def call(argv: list[str]) -> tuple[int, str, str]:
 class Identity(LabTestCase):
     def test_the_same_text_under_two_grammars_gives_other_chunk_and_index_ids(self):
         sources = [loaded_source(SIMPLE_TEXT)]
-        for name in chunk_index.POLICY_NAMES:
+        for name in chunk_index.DEFAULT_POLICY_NAMES:
             with self.subTest(policy=name):
                 lesson = chunk_index.build_index(chunk_index.policy_config(name), sources)
                 blocks = chunk_index.build_index(chunk_index.policy_config(name, None, "blocks"), sources)
@@ -272,9 +272,7 @@ class UserSizesEndToEnd(LabTestCase):
             result["indexes"]["heading-aware"]["config"], {"strategy": "heading-aware", "version": 1, "max_chars": 800}
         )
         self.assertEqual(result["indexes"]["fixed-char"]["config"]["max_chars"], 80)
-        code, out, err = call(["validate", str(result_path)])
-        self.assertEqual(code, 0, err)
-        self.assertTrue(out.startswith("ok: "))
+        self.assert_validated(Completed([], *call(["validate", str(result_path)])), str(result_path), result_path)
         exported = self.folder / "chunks.jsonl"
         code, _out, err = call(["export", str(result_path), "--policy", "heading-aware", "--output", str(exported)])
         self.assertEqual(code, 0, err)

@@ -16,7 +16,7 @@ from unittest import mock
 
 import chunk_index
 from checks import context_windows, span_checks
-from load_documents import Span, SpanCheck, load_manifest
+from load_documents import Span, SpanCheck, load_manifest, located_span
 from tests.support import MANIFEST, LabTestCase
 from tests.test_caveat_scan import main_quietly
 from views import boundary_view
@@ -149,10 +149,15 @@ class WhitespaceGapTest(LabTestCase):
     def windows(self, chunks: list[dict], span_check: SpanCheck, section_of=in_section_a) -> dict:
         return context_windows.policy_context("p", chunks, (span_check,), section_of)["windows"][0]
 
-    def test_the_page_offsets(self) -> None:
-        self.assertEqual(PAGE[0:10], "Call save.")
-        self.assertEqual(PAGE[11:39], "It refuses an existing path.")
-        self.assertEqual(PAGE[21], " ")
+    def test_the_loader_finds_the_pages_quotes_at_the_hand_counted_offsets(self) -> None:
+        # "Call save." is 10 characters, then one space; the qualifier's 28 characters end the page.
+        for quote, span in (
+            ("Call save.", (0, 10)),
+            ("It refuses an existing path.", (11, 39)),
+            ("refuses an", (14, 24)),
+        ):
+            with self.subTest(quote=quote):
+                self.assertEqual(located_span(quote, PAGE, "s", "check"), Span(*span, quote))
 
     def test_a_one_space_gap_where_a_splitter_cut_is_recovered(self) -> None:
         # Chunk 0 [0, 21) ends with "refuses", chunk 1 [22, 39) starts with "an": only the space is in neither.
@@ -334,23 +339,33 @@ class ReportWindowTest(LabTestCase):
     def test_the_fixture_pair(self) -> None:
         checks = load_manifest(MANIFEST).span_checks
         page = self.report(checks)
-        row = "<tr><td>save-copy-refuses-existing-path</td><td>declared</td><td>aster-copy-v1</td>"
-        self.assertIn(
-            row + "<td>split · k=1 recovers it (chunks 0–1)</td><td>split · k=1 recovers it (chunks 0–1)</td>"
-            "<td>same chunk</td></tr>",
-            page,
+        row = re.search(r'<tr class="pair[^"]*">(.*?)</tr>', page).group(1)
+        cells = [re.sub(r"<[^>]+>", " ", cell).split() for cell in re.findall(r"<td[^>]*>(.*?)</td>", row)]
+        self.assertEqual(
+            [" ".join(cell) for cell in cells],
+            [
+                "1",
+                "save-copy-refuses-existing-path",
+                "docs/aster-copy-v1.md",
+                "5",
+                "split · fixed-width cut k=1 recovers it (chunks 0–1)",
+                "split · block break k=1 recovers it (chunks 0–1)",
+                "kept same chunk",
+            ],
         )
-        # Paragraph chunks 0 and 1 of aster-copy-v1 form the k=1 window; heading-aware marks none.
-        outlined = re.findall(r'<div class="chunk shade\d window" data-policy="([a-z-]+)" data-order="(\d+)"', page)
-        self.assertEqual(outlined, [("fixed-char", "0"), ("fixed-char", "1"), ("paragraph", "0"), ("paragraph", "1")])
-        self.assertEqual(page.count("window k=1 recovers save-copy-refuses-existing-path"), 4)
+        # The k=1 window is chunks 0 and 1 of aster-copy-v1 under fixed-char ([50, 130) and [130, 210)) and
+        # under paragraph ([51, 130) and [131, 270)); heading-aware keeps the pair and outlines none.
+        caption = r'<span class="s\d win">(?:<span class="cutname">[^<]*</span>)?<span class="cap"[^>]*>'
+        outlined = re.findall(caption + r"chunk (\d+) [^<]* (\[\d+, \d+\))", page)
+        self.assertEqual(outlined, [("0", "[50, 130)"), ("0", "[51, 130)"), ("1", "[130, 210)"), ("1", "[131, 270)")])
 
     def test_names_are_escaped(self) -> None:
         base = load_manifest(MANIFEST).span_checks[0]
         hostile = SpanCheck("scan:</td><script>x</script>", base.source_id, base.instruction, base.qualifier)
         page = self.report((hostile,))
-        self.assertNotIn("<script>", page)
-        self.assertIn("scan:&lt;/td&gt;&lt;script&gt;x&lt;/script&gt;</td><td>scanned</td>", page)
+        self.assertNotIn("<script>x", page)
+        self.assertIn('<a href="#pair-1">scan:&lt;/td&gt;&lt;script&gt;x&lt;/script&gt;</a>', page)
+        self.assertIn("<h3>1. scan:&lt;/td&gt;&lt;script&gt;x&lt;/script&gt;</h3>", page)
 
 
 class NoChecksTest(LabTestCase):

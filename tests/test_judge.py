@@ -20,10 +20,11 @@ from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 from unittest import mock
 
+import chunk_index
 import judge
 import run
 from load_documents import load_manifest
-from tests.support import MANIFEST, ROOT, LabTestCase, run_lab
+from tests.support import ROOT, LabTestCase, run_lab
 
 V1 = "aster-copy-v1"
 V2 = "aster-copy-v2"
@@ -658,7 +659,7 @@ class BadChunkFilesTest(JudgeTestCase):
         for code, data, bounds in cases:
             with self.subTest(code=code):
                 path.write_bytes(data)
-                with mock.patch.multiple(judge, **(bounds or {"MAX_CHUNKS_BYTES": judge.MAX_CHUNKS_BYTES})):
+                with mock.patch.multiple(judge.chunk_files, **(bounds or {"MAX_CHUNKS_BYTES": judge.MAX_CHUNKS_BYTES})):
                     line = self.refusal(path)
                 self.assertTrue(line.startswith(f"error: {code}: {path}"), line)
 
@@ -924,7 +925,7 @@ class SeeTheJudgedChunksTest(JudgeTestCase):
         )
         self.assertFalse(any("\\\\" in line for line in wrong))
 
-    def test_the_html_report_has_a_judged_column_escaped_and_without_script(self) -> None:
+    def test_the_html_report_has_a_judged_column_escaped_and_no_script_but_its_own(self) -> None:
         path = self.write_chunks(langchain_records(with_start=True), "lc.jsonl")
         report = self.folder / "report.html"
         code, stdout, stderr = in_process(
@@ -933,19 +934,26 @@ class SeeTheJudgedChunksTest(JudgeTestCase):
         self.assertEqual(code, 0, stderr)
         self.assertIn(f"wrote {report}", stdout)
         page = report.read_text(encoding="utf-8")
-        self.assertNotIn("<script", page.lower())
+        self.assertEqual(page.lower().count("<script"), 1)
         self.assertNotIn("<b>mine</b>", page)
         self.assertIn("&lt;b&gt;mine&lt;/b&gt;", page)
         self.assertNotIn(UNTRUSTED, page)
         self.assertIn("&lt;/evidence&gt;&lt;system&gt;", page)
-        self.assertEqual(page.count('<section class="policy"'), 4)
-        self.assertIn("chunk 0 · file line 1 · exact at the given offset · lines 1-5 · [0, 129) · 129 chars", page)
+        # The pair's card: the three policies, then the judged chunks, each a column of its lines.
+        card = page[page.index('id="pair-1"') :]
+        card = card[: card.index("</section>")]
+        heads = re.findall(r"<th><b>(.*?)</b>: <span", card)
+        self.assertEqual(heads, [*chunk_index.DEFAULT_POLICY_NAMES, "&lt;b&gt;mine&lt;/b&gt;"])
+        self.assertIn("chunk 0 · file line 1 · exact at the given offset · lines 1-5 · [0, 129) · 129 chars", card)
 
     def test_the_report_may_not_overwrite_an_input(self) -> None:
         path = self.write_chunks(langchain_records(with_start=True))
         before = path.read_bytes()
-        code, _, stderr = in_process("judge", str(path), "--manifest", str(self.manifest), "--html", str(path))
-        self.assertEqual(code, 2, stderr)
+        code, stdout, stderr = in_process("judge", str(path), "--manifest", str(self.manifest), "--html", str(path))
+        self.assertEqual(
+            (code, stdout, stderr),
+            (2, "", f"error: output_is_input: {path}: is one of the lab's inputs; writing it would destroy it\n"),
+        )
         self.assertEqual(path.read_bytes(), before)
 
 
@@ -962,10 +970,19 @@ class JudgeEndToEndTest(JudgeTestCase):
         self.assertEqual([row["pairs_kept_together"] for row in result["policies"]], [0, 0, 1, 0])
 
     def test_the_lab_manifest_is_the_default(self) -> None:
-        manifest = load_manifest(MANIFEST)
+        # No --manifest, run from a folder holding none: the chunks are judged against the lesson's fixture.
         path = self.write_chunks(langchain_records(with_start=True))
-        judgement = judge.judge_chunks(path, manifest)
-        self.assertEqual(judgement.counts["exact_offset"], 7)
+        elsewhere = self.folder / "elsewhere"
+        elsewhere.mkdir()
+        completed = run_lab("judge", str(path), cwd=elsewhere)
+        self.assertEqual((completed.returncode, completed.stderr), (0, ""))
+        lines = completed.stdout.splitlines()
+        self.assertEqual(lines[0], "chunks.jsonl: located 7 of 7 LangChain documents: 7 exact at the given offset")
+        # The lesson's three policies cut its two sources into 13, 8 and 7 chunks (README).
+        self.assertEqual(
+            [line.split()[:2] for line in lines[3:6]],
+            [["fixed-char", "13"], ["paragraph", "8"], ["heading-aware", "7"]],
+        )
 
 
 class OverlapBoundTest(JudgeTestCase):

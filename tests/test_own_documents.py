@@ -166,7 +166,7 @@ class PinNewSourceTests(OwnDocumentsTestCase):
         old, new = self.read_json("first.json"), self.read_json("second.json")
         self.assertFalse(chunk_ids(old, "docs/widget") & chunk_ids(new, "docs/widget"))
         self.assertEqual(chunk_ids(old, "docs/gadget"), chunk_ids(new, "docs/gadget"))
-        for policy in chunk_index.POLICY_NAMES:
+        for policy in chunk_index.DEFAULT_POLICY_NAMES:
             self.assertNotEqual(old["indexes"][policy]["index_id"], new["indexes"][policy]["index_id"])
 
 
@@ -191,13 +191,14 @@ class RepinTests(OwnDocumentsTestCase):
         old, new = self.read_json("old.json"), self.read_json("new.json")
         self.assertFalse(chunk_ids(old, "aster-copy-v2") & chunk_ids(new, "aster-copy-v2"))
         self.assertEqual(chunk_ids(old, "aster-copy-v1"), chunk_ids(new, "aster-copy-v1"))
-        self.assertEqual(self.lab("validate", "old.json").returncode, 0)
+        self.assert_validated(self.lab("validate", "old.json"), "old.json", self.folder / "old.json")
         stale = self.lab("validate", "old.json", "--manifest", "manifest.json")
         self.assert_one_line_refusal(stale, "stale_result")
         self.assertIn(f"aster-copy-v2: saved sha256 {old_sha256[:12]}…, manifest pins {new_sha256[:12]}…", stale.stderr)
         self.assertTrue(stale.stderr.rstrip("\n").endswith("; rebuild the result"), stale.stderr)
         self.assertNotIn("aster-copy-v1", stale.stderr)
-        self.assertEqual(self.lab("validate", "new.json", "--manifest", "manifest.json").returncode, 0)
+        validated = self.lab("validate", "new.json", "--manifest", "manifest.json")
+        self.assert_validated(validated, "new.json", self.folder / "new.json", manifest="manifest.json")
 
     def test_repin_that_makes_a_span_check_stale_is_refused(self) -> None:
         manifest = self.copy_inputs()
@@ -261,9 +262,17 @@ class RepinTests(OwnDocumentsTestCase):
         for extra in ((), ("--reanchor",)):
             with self.subTest(extra=extra):
                 completed = self.lab("pin", "docs/aster-copy-v1.md", "--manifest", "manifest.json", *extra)
-                self.assertEqual(completed.returncode, 1, completed.stderr)
-                self.assertEqual(len(completed.stderr.splitlines()), 1, completed.stderr)
-                self.assertTrue(completed.stderr.startswith("error: "), completed.stderr)
+                self.assertEqual(
+                    (completed.returncode, completed.stdout, completed.stderr),
+                    (
+                        1,
+                        "",
+                        'error: pair_across_sources: manifest.json: span_checks[0]: instruction in "aster-copy-v1", '
+                        'qualifier in ["x"]: no chunk crosses a source, so the pair could never share one; '
+                        "declare both spans in one source; the manifest is unchanged\n",
+                    ),
+                )
+                self.assertEqual(manifest.read_text(encoding="utf-8"), json.dumps(value, indent=2))
 
     def test_reanchor_leaves_a_quote_that_now_occurs_twice_refused(self) -> None:
         manifest = self.copy_inputs()
@@ -516,7 +525,7 @@ class ManyPairsTests(OwnDocumentsTestCase):
                 )
                 self.assertEqual({pair["source_id"] for pair in comparison["pairs"]}, {"aster-copy-v1"})
         self.assertEqual(result["fixture_scope"], chunk_index.FIXTURE_SCOPE)
-        self.assertEqual(self.lab("validate", "result.json").returncode, 0)
+        self.assert_validated(self.lab("validate", "result.json"), "result.json", self.folder / "result.json")
 
     def test_a_flipped_pair_verdict_is_refused(self) -> None:
         manifest = self.copy_inputs()
@@ -524,9 +533,9 @@ class ManyPairsTests(OwnDocumentsTestCase):
         self.set_span_checks(manifest, checks)
         result = span_checks.build_checked_result(load_manifest(manifest).sources, load_manifest(manifest).span_checks)
         validate.validate_result(copy.deepcopy(result))
-        for policy_position in range(len(chunk_index.POLICY_NAMES)):
+        for policy_position in range(len(chunk_index.DEFAULT_POLICY_NAMES)):
             for recount in (False, True):
-                with self.subTest(policy=chunk_index.POLICY_NAMES[policy_position], recount=recount):
+                with self.subTest(policy=chunk_index.DEFAULT_POLICY_NAMES[policy_position], recount=recount):
                     forged = copy.deepcopy(result)
                     comparison = forged["comparisons"][policy_position]
                     pair = comparison["pairs"][0]
@@ -559,7 +568,8 @@ class ManyPairsTests(OwnDocumentsTestCase):
         self.assertIn("'run.py scan --add-checks'", completed.stdout)
         result = self.read_json("result.json")
         self.assertEqual([comparison["pairs"] for comparison in result["comparisons"]], [[], [], []])
-        self.assertEqual(self.lab("validate", "result.json", "--manifest", "manifest.json").returncode, 0)
+        validated = self.lab("validate", "result.json", "--manifest", "manifest.json")
+        self.assert_validated(validated, "result.json", self.folder / "result.json", manifest="manifest.json")
 
     def test_the_single_reference_pair_keeps_the_reference_bytes(self) -> None:
         completed = self.lab("--output", str(self.folder / "result.json"))
@@ -752,13 +762,16 @@ class CurrentResultTests(OwnDocumentsTestCase):
             forged_sources, check.source_id, check.instruction.as_list(), check.qualifier.as_list()
         )
         self.write_json("forged.json", forged)
-        self.assertEqual(self.lab("validate", "forged.json").returncode, 0)
+        self.assert_validated(self.lab("validate", "forged.json"), "forged.json", self.folder / "forged.json")
         recorded = self.read_json("real.json")["indexes"]
-        pins = [f"--index-id={policy}={recorded[policy]['index_id']}" for policy in chunk_index.POLICY_NAMES]
-        self.assertEqual(self.lab("validate", "real.json", *pins).returncode, 0)
+        pins = [f"--index-id={policy}={recorded[policy]['index_id']}" for policy in chunk_index.DEFAULT_POLICY_NAMES]
+        validated = self.lab("validate", "real.json", *pins)
+        self.assert_validated(
+            validated, "real.json", self.folder / "real.json", recorded=("fixed-char", "paragraph", "heading-aware")
+        )
         refused = self.lab("validate", "forged.json", *pins)
         self.assert_one_line_refusal(refused, "index_id_mismatch")
-        for policy in chunk_index.POLICY_NAMES:
+        for policy in chunk_index.DEFAULT_POLICY_NAMES:
             self.assertIn(f"{policy}: saved index_id {forged['indexes'][policy]['index_id'][:12]}…", refused.stderr)
         stale = self.lab("validate", "forged.json", "--manifest", "manifest.json")
         self.assert_one_line_refusal(stale, "stale_result")

@@ -79,7 +79,7 @@ class DiffOfIdenticalFilesTest(ReembedTestCase):
         expected = fixture_result()
         self.assertEqual(
             [(policy.old_policy, policy.new_policy) for policy in diff.policies],
-            [(name, name) for name in chunk_index.POLICY_NAMES],
+            [(name, name) for name in chunk_index.DEFAULT_POLICY_NAMES],
         )
         for policy in diff.policies:
             with self.subTest(policy=policy.old_policy):
@@ -319,7 +319,7 @@ class ExportTest(ReembedTestCase):
     def test_every_line_is_one_upsert_record_of_the_index(self) -> None:
         path = self.save_fixture_result("result.json")
         texts = self.source_texts()
-        for name in chunk_index.POLICY_NAMES:
+        for name in chunk_index.DEFAULT_POLICY_NAMES:
             index = fixture_result()["indexes"][name]
             with self.subTest(policy=name):
                 completed = run_lab("export", str(path), "--policy", name, "--output", "-")

@@ -19,7 +19,7 @@ from tests.support import MANIFEST, ROOT, LabTestCase, run_lab
 # Modules only other commands use; the main job must not pay for importing them.
 LAZY_MODULES = (
     "argparse",
-    "checks.caveat_scan",
+    "checks.caveats",
     "checks.context_windows",
     "checks.size_sweep",
     "commands.options",

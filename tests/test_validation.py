@@ -381,6 +381,32 @@ class ForgedButConsistent(unittest.TestCase):
         error = self.refusal(result)
         self.assertEqual((error.code, error.where), ("comparison_span", "comparisons[0].instruction_span"))
 
+    def test_a_qualifier_that_ends_the_text_is_valid(self):
+        # The last character of the text is inside the text: [length - 1, length) is a span of it.
+        length = len(self.sources[0]["text"])
+        result = copy.deepcopy(self.result)
+        result["comparisons"] = span_checks.build_comparisons(
+            result["indexes"], "aster-copy-v1", [51, 77], [length - 1, length]
+        )
+        self.assertEqual(validate.validate_artifact(result)[0], "result")
+
+    def test_an_empty_span_is_refused_even_with_consistent_comparisons(self):
+        for span in ([77, 77], [0, 0]):
+            with self.subTest(span=span):
+                result = copy.deepcopy(self.result)
+                result["comparisons"] = span_checks.build_comparisons(
+                    result["indexes"], "aster-copy-v1", span, [131, 171]
+                )
+                error = self.refusal(result)
+                self.assertEqual(
+                    (error.code, error.where, error.what),
+                    (
+                        "comparison_span",
+                        "comparisons[0].instruction_span",
+                        f"{span} is not a span with 0 <= start < end",
+                    ),
+                )
+
     def test_document_paths_follow_the_loader_rules(self):
         cases = {
             "path_outside": ["../../etc/passwd", "docs/aster-copy-v2.md"],

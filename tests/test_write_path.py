@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import errno
 import io
-import json
 import os
 import signal
 import subprocess
@@ -29,6 +28,31 @@ REFERENCE = ROOT / "expected-result.json"
 def staged_leftovers(folder: Path) -> list[str]:
     """Names of staged files (``.NAME.XXXXXXXX.tmp``) left in ``folder``."""
     return sorted(path.name for path in folder.iterdir() if path.name.startswith(".") and path.name.endswith(".tmp"))
+
+
+class StreamWithoutDescriptor:
+    """A text stream with no file descriptor whose buffer's writes return ``results`` in turn (see ``mock``)."""
+
+    def __init__(self, results: list) -> None:
+        self.buffer = mock.Mock()
+        self.buffer.write.side_effect = results
+        self.closed = False
+
+    def fileno(self) -> int:
+        raise io.UnsupportedOperation("fileno")
+
+    def flush(self) -> None:
+        pass
+
+
+class ClosedPipe(io.RawIOBase):
+    """A pipe whose reader has gone: every write is ``EPIPE``."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data) -> int:
+        raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
 
 
 class StreamedFiles(LabTestCase):
@@ -76,7 +100,9 @@ class StreamedFiles(LabTestCase):
         with mock.patch.object(outputs.os, "write", side_effect=one_byte_at_a_time):
             self.assertEqual(outputs.write_atomically(target, b"abcdef"), 6)
         self.assertEqual(target.read_bytes(), b"abcdef")
-        with mock.patch.object(outputs.os, "write", return_value=0), self.assertRaises(UsageError) as caught:
+        # A write that takes nothing is a full disk at once; were it tried again, the test would fail, not hang.
+        stuck = [0, AssertionError("a write that took nothing was tried again")]
+        with mock.patch.object(outputs.os, "write", side_effect=stuck), self.assertRaises(UsageError) as caught:
             outputs.emit(b"never\n", target)
         self.assertEqual(caught.exception.code, "output_unwritable")
         self.assertEqual(caught.exception.where, str(target))
@@ -212,9 +238,46 @@ class Stdout(LabTestCase):
     def test_the_table_after_a_written_file_fails_as_one_line_too(self):
         output = self.folder / "result.json"
         completed = run_lab("--output", str(output), stdout_capacity=10)
-        self.assertEqual(completed.returncode, 2)
-        self.assertEqual(len(completed.stderr.splitlines()), 1, completed.stderr)
-        self.assertIn("output_unwritable: stdout:", completed.stderr)
+        self.assertEqual(
+            (completed.returncode, completed.stdout, completed.stderr),
+            (
+                2,
+                "policy    ",
+                f"error: output_unwritable: stdout: {os.strerror(errno.ENOSPC)} after 10 bytes; "
+                "the output is incomplete\n",
+            ),
+        )
+
+    def test_a_stream_write_that_takes_nothing_is_a_full_stdout_not_a_loop(self):
+        # A stream without a descriptor (as a test's capture) is written through its buffer.
+        stream = StreamWithoutDescriptor([0, AssertionError("a write that took nothing was tried again")])
+        with mock.patch.object(sys, "stdout", stream), self.assertRaises(UsageError) as caught:
+            outputs.write_stdout(b"never\n")
+        self.assertEqual(
+            (caught.exception.code, caught.exception.where, caught.exception.what),
+            ("output_unwritable", "stdout", f"{os.strerror(errno.ENOSPC)} after 0 bytes; the output is incomplete"),
+        )
+
+    def test_text_the_terminal_cannot_encode_is_escaped(self):
+        raw = io.BytesIO()
+        stdout = io.TextIOWrapper(raw, encoding="ascii", write_through=True)
+        with mock.patch.object(sys, "stdout", stdout):
+            self.assertEqual(outputs.emit_text("caf\u00e9 \u2713"), len(b"caf\\xe9 \\u2713\n"))
+        self.assertEqual(raw.getvalue(), b"caf\\xe9 \\u2713\n")
+
+    def test_a_reader_that_went_away_ends_the_run_quietly(self):
+        # A reader that stops early (``| head``): the next write meets a closed pipe.
+        for args in (
+            ["--output", "-"],
+            ["validate", str(REFERENCE)],
+            ["export", str(REFERENCE), "--policy", "paragraph"],
+        ):
+            with self.subTest(args=args):
+                stdout = io.TextIOWrapper(ClosedPipe(), encoding="utf-8", write_through=True)
+                stderr = io.StringIO()
+                with mock.patch.object(sys, "stdout", stdout), mock.patch.object(sys, "stderr", stderr):
+                    code = run.main(args)
+                self.assertEqual((code, stderr.getvalue()), (0, ""))
 
     def test_a_closed_stdout_in_process_is_refused_before_any_work(self):
         output = self.folder / "result.json"
@@ -293,25 +356,6 @@ class OutputChecks(LabTestCase):
                 completed = run_lab("export", str(self.result), "--policy", "paragraph", "--output", str(target))
                 self.assert_one_line_refusal(completed, "output_is_input", exit_code=2)
 
-    def test_no_output_replaces_the_labs_own_program_files(self):
-        # The lab's folder is stood in for by the test's, so a failing check cannot replace the real run.py.
-        program = self.folder / "run.py"
-        program.write_bytes(b"# the lab\n")
-        with mock.patch.object(outputs, "LAB_FOLDER", os.path.realpath(self.folder)):
-            for args in (
-                ["--manifest", str(self.manifest), "--output", str(program)],
-                ["export", str(self.result), "--policy", "paragraph", "--output", str(program)],
-            ):
-                with self.subTest(args=args[:2]):
-                    self.assert_one_line_refusal(run_lab(*args), "output_is_lab_code", exit_code=2)
-            self.assertEqual(program.read_bytes(), b"# the lab\n")
-            # A file of another kind beside the code, or a .py file elsewhere, is the user's to write.
-            for target in (self.folder / "result2.json", self.folder / "docs" / "notes.py"):
-                with self.subTest(target=target.name):
-                    completed = run_lab("--manifest", str(self.manifest), "--output", str(target))
-                    self.assertEqual(completed.returncode, 0, completed.stderr)
-        self.assertEqual(os.path.realpath(outputs.LAB_FOLDER), os.path.realpath(ROOT))
-
     def test_the_pipe_message_offers_stdout_only_where_it_is_accepted(self):
         pipe = self.folder / "pipe"
         os.mkfifo(pipe)
@@ -324,11 +368,133 @@ class OutputChecks(LabTestCase):
 
     def test_write_outputs_names_the_target_not_the_staged_file(self):
         target = self.folder / "out.json"
+        target.write_bytes(b"the earlier output\n")
+        other = self.folder / "report.html"
         with mock.patch.object(outputs.os, "fsync", side_effect=OSError(errno.EFBIG, "File too large")):
             with self.assertRaises(UsageError) as caught:
-                outputs.write_outputs([(target, b"{}")])
-        self.assertEqual((caught.exception.code, caught.exception.where), ("output_unwritable", str(target)))
-        self.assertEqual(
-            json.loads(self.result.read_text(encoding="utf-8"))["execution_mode"], "offline-synthetic-source-processing"
-        )
+                outputs.write_outputs([(target, b"{}"), (other, b"<p>")])
+        error = caught.exception
+        self.assertEqual((error.code, error.where, error.what), ("output_unwritable", str(target), "File too large"))
+        self.assertEqual(target.read_bytes(), b"the earlier output\n")
+        self.assertFalse(other.exists())
         self.assertEqual(staged_leftovers(self.folder), [])
+
+
+# What the lab ships, as docs/strict-input.md states it, relative to the lab's folder.
+SHIPPED_IN_STAND_IN = (
+    "run.py",
+    "chunk_index.py",
+    "README.md",
+    "manifest.json",
+    "expected-result.json",
+    ".gitignore",
+    ".ci/run",
+    "docs/SPEC.md",
+    "docs/examples/manifest.json",
+    "docs/examples/expected-result.json",
+    "docs/examples/rebuild.py",
+    "tests/support.py",
+    "lab_io/outputs.py",
+    "commands/main_job.py",
+    "grammars/__init__.py",
+    "views/summary.py",
+    ".git/config",
+)
+
+
+class TheLabsOwnFiles(LabTestCase):
+    """No output replaces a file the lab ships; a user's result in the checkout is still theirs to write.
+
+    A temporary folder stands in for the lab's (``outputs.LAB_FOLDER``), so a
+    check that fails replaces only the stand-in's files, never the real ones.
+    """
+
+    def setUp(self) -> None:
+        super().setUp()
+        self.lab = self.folder / "lab"
+        for name in SHIPPED_IN_STAND_IN:
+            (self.lab / name).parent.mkdir(parents=True, exist_ok=True)
+            (self.lab / name).write_bytes(b"shipped\n")
+        patch = mock.patch.object(outputs, "LAB_FOLDER", os.path.realpath(self.lab))
+        patch.start()
+        self.addCleanup(patch.stop)
+        self.work = self.folder / "work"
+        self.manifest = self.copy_inputs(self.work)
+        self.result = self.work / "result.json"
+        self.result.write_bytes(REFERENCE.read_bytes())
+
+    def refusal_code(self, relative: str) -> str | None:
+        """The code ``checked_output`` refuses ``lab/relative`` with, or ``None`` when it is accepted."""
+        try:
+            outputs.checked_output(str(self.lab / relative), ())
+        except UsageError as error:
+            return error.code
+        return None
+
+    def test_every_shipped_file_and_every_new_file_in_its_folders_is_refused(self):
+        new_in_lab_folders = ("docs/notes.md", "tests/test_new.py", "commands/new.py", "views/x.json", ".ci/new")
+        for relative in (*SHIPPED_IN_STAND_IN, *new_in_lab_folders, "new.py", "readme.md"):
+            with self.subTest(relative=relative):
+                self.assertEqual(self.refusal_code(relative), "output_is_lab_file")
+
+    def test_a_result_of_the_users_own_in_the_checkout_is_allowed(self):
+        (self.lab / "out").mkdir()
+        (self.lab / "result.json").write_bytes(b"an earlier run\n")
+        for relative in ("result.json", "report.html", "m.json", "out/result.json", "out/notes.py", "docs.json"):
+            with self.subTest(relative=relative):
+                self.assertIsNone(self.refusal_code(relative))
+        # Run as the quick start does, twice: the second run replaces the first one's result.
+        for _ in range(2):
+            completed = run_lab("--manifest", str(self.manifest), "--output", str(self.lab / "result.json"))
+            self.assertEqual(completed.returncode, 0, completed.stderr)
+            self.assertEqual((self.lab / "result.json").read_bytes(), REFERENCE.read_bytes())
+
+    def test_a_shipped_file_reached_through_a_linked_folder_is_refused(self):
+        linked = self.folder / "linked"
+        linked.symlink_to(self.lab, target_is_directory=True)
+        self.assert_one_line_refusal(
+            run_lab("--manifest", str(self.manifest), "--output", str(linked / "README.md")),
+            "output_is_lab_file",
+            exit_code=2,
+        )
+
+    def test_every_command_that_writes_refuses_and_leaves_the_file_as_it_was(self):
+        chunks = self.work / "chunks.jsonl"
+        chunks.write_text('{"source_id": "aster-copy-v1", "text": "Call save_copy"}\n', encoding="utf-8")
+        manifest = str(self.manifest)
+        runs = {
+            "--output": lambda target: ["--manifest", manifest, "--output", target],
+            "--html": lambda target: ["--manifest", manifest, "--output", str(self.result), "--html", target],
+            "judge --html": lambda target: ["judge", str(chunks), "--manifest", manifest, "--html", target],
+            "export --output": lambda target: ["export", str(self.result), "--policy", "paragraph", "--output", target],
+            "pin --manifest": lambda target: ["pin", "--manifest", target, str(self.work / "docs")],
+            "scan --add-checks": lambda target: ["scan", "--add-checks", "--manifest", target],
+        }
+        expected = {
+            "README.md": "is one of the files the lab ships; writing it would replace it",
+            "run.py": "is one of the lab's own program files; writing it would replace the lab",
+            "docs/examples/manifest.json": (
+                "is in the lab's own docs/ folder, whose files the lab ships; write outputs elsewhere"
+            ),
+        }
+        for command, arguments in runs.items():
+            for relative, message in expected.items():
+                target = self.lab / relative
+                with self.subTest(command=command, target=relative):
+                    completed = run_lab(*arguments(str(target)), cwd=self.work)
+                    self.assertEqual(
+                        (completed.returncode, completed.stdout, completed.stderr),
+                        (2, "", f"error: output_is_lab_file: {target}: {message}\n"),
+                    )
+                    self.assertEqual(target.read_bytes(), b"shipped\n")
+
+    def test_the_real_checkout_is_protected_as_the_docs_state(self):
+        outputs.LAB_FOLDER = os.path.realpath(ROOT)  # the patch of setUp restores the stand-in's afterwards
+        packages = sorted(entry.name for entry in ROOT.iterdir() if (entry / "__init__.py").is_file())
+        self.assertIn("lab_io", packages)
+        shipped = ["README.md", "run.py", "docs/SPEC.md", "docs/examples/expected-result.json", ".ci/run"]
+        for relative in (*shipped, *(f"{package}/__init__.py" for package in packages)):
+            with self.subTest(relative=relative):
+                with self.assertRaises(UsageError) as caught:
+                    outputs.checked_output(str(ROOT / relative), ())
+                self.assertEqual(caught.exception.code, "output_is_lab_file")

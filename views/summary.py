@@ -2,8 +2,9 @@
 
 The main job prints this table after writing the result; ``show`` and the HTML
 report reuse its rows. Per policy: the chunk count, the mean chunk length in
-characters, the index's size saved as JSON against the UTF-8 bytes of its
-sources, and how many declared pairs share a chunk; then one line per pair.
+characters and the largest chunk's, the index's size saved as JSON against
+the UTF-8 bytes of its sources, and how many declared pairs share a chunk;
+then one line per pair, and what a pair-aware index left split and why.
 It reads no files and writes none.
 """
 
@@ -19,8 +20,12 @@ from lab_io.errors import counted, printable
 from lab_io.indented_json import saved_json_bytes
 
 
-class StorageGrowth(namedtuple("StorageGrowth", ("chunk_count", "mean_chunk_chars", "index_bytes", "source_bytes"))):
-    """What one policy's index costs: chunks, mean chunk length, saved size against the source."""
+class StorageGrowth(
+    namedtuple(
+        "StorageGrowth", ("chunk_count", "mean_chunk_chars", "index_bytes", "source_bytes", "largest_chunk_chars")
+    )
+):
+    """What one policy's index costs: chunks, mean and largest chunk length, saved size against the source."""
 
     __slots__ = ()
 
@@ -50,11 +55,13 @@ def saved_index_sizes(result_bytes: bytes) -> dict[str, int]:
         return {}
     openings = []
     for name in chunk_index.POLICY_NAMES:
+        # A key at this indent can only be an index's: a JSON string never holds a raw newline.
         key = b"\n    " + json.dumps(name).encode("utf-8") + b": "
         position = result_bytes.find(key, indexes_key)
-        if position == -1:
+        if position == -1 and name in chunk_index.DEFAULT_POLICY_NAMES:
             return {}
-        openings.append((name, position + len(key)))
+        if position != -1:
+            openings.append((name, position + len(key)))
     sizes = {}
     for number, (name, start) in enumerate(openings):
         if number + 1 < len(openings):
@@ -75,12 +82,13 @@ def storage_growth(index: dict, index_bytes: int | None = None) -> StorageGrowth
     spares saving the index again.
     """
     chunks = index["chunks"]
-    characters = sum(chunk["end"] - chunk["start"] for chunk in chunks)
+    lengths = [chunk["end"] - chunk["start"] for chunk in chunks]
     return StorageGrowth(
         chunk_count=len(chunks),
-        mean_chunk_chars=characters / len(chunks) if chunks else 0.0,
+        mean_chunk_chars=sum(lengths) / len(chunks) if chunks else 0.0,
         index_bytes=serialized_size(index) if index_bytes is None else index_bytes,
         source_bytes=sum(len(document["text"].encode("utf-8")) for document in index["documents"]),
+        largest_chunk_chars=max(lengths, default=0),
     )
 
 
@@ -96,19 +104,31 @@ NO_SPAN_CHECKS = (
     "no span checks declared: 'run.py scan --add-checks' declares the instruction/caveat pairs it finds,"
     " or add your own pairs to the manifest's span_checks"
 )
-SUMMARY_HEADER = ("policy", "chunks", "mean chars", "index bytes", "x source", "pairs kept together")
-NUMERIC_COLUMNS = frozenset({1, 2, 3, 4})
+SUMMARY_HEADER = ("policy", "chunks", "mean chars", "largest", "index bytes", "x source", "pairs kept together")
+NUMERIC_COLUMNS = frozenset({1, 2, 3, 4, 5})
 
 
-SIZE_WORDS = {"fixed-char": "width", "heading-aware": "target"}
+SIZE_WORDS = {"fixed-char": "width", "heading-aware": "target", "pair-aware": "target"}
 
 
 def policy_label(name: str, config: dict) -> str:
-    """The policy's name and the size its index was built with, so the table never leaves the size unsaid.
+    """The policy's name, and its size when the manifest chose one other than the lesson's.
 
     ``policy_label("heading-aware", {..., "max_chars": 344})`` -> ``"heading-aware (target 344)"``;
-    ``policy_label("fixed-char", {..., "max_chars": 1000})`` -> ``"fixed-char (width 1,000)"``;
-    paragraph has no size: ``"paragraph"``.
+    at the lesson's 220 it is ``"heading-aware"``: the views that name a policy in a verdict say it short.
+    """
+    size = config.get("max_chars")
+    if size is None or size == chunk_index.policy_config(name)["max_chars"]:
+        return name
+    return f"{name} ({SIZE_WORDS[name]} {size:,})"
+
+
+def sized_label(name: str, config: dict) -> str:
+    """The policy's name and the size its index was built with, as the summary table names every policy.
+
+    ``sized_label("heading-aware", {..., "max_chars": 220})`` -> ``"heading-aware (target 220)"``;
+    ``sized_label("fixed-char", {..., "max_chars": 1000})`` -> ``"fixed-char (width 1,000)"``;
+    paragraph has no size: ``"paragraph"``. The table never leaves a size unsaid.
     """
     size = config.get("max_chars")
     if size is None:
@@ -127,7 +147,7 @@ def lesson_sizes_note(grammar: str, configs: dict) -> str | None:
         return None
     at_lesson = [
         f"{name} {configs[name]['max_chars']}"
-        for name in SIZE_WORDS
+        for name in chunk_index.PIPELINE_SIZES
         if name in configs and configs[name]["max_chars"] == chunk_index.policy_config(name)["max_chars"]
     ]
     if not at_lesson:
@@ -150,9 +170,10 @@ def summary_rows(result: dict, index_sizes: dict[str, int] | None = None) -> lis
         kept = sum(1 for _, is_kept in outcomes if is_kept)
         rows.append(
             (
-                policy_label(name, result["indexes"][name]["config"]),
+                sized_label(name, result["indexes"][name]["config"]),
                 f"{growth.chunk_count:,}",
                 f"{growth.mean_chunk_chars:.1f}",
+                f"{growth.largest_chunk_chars:,}",
                 f"{growth.index_bytes:,}",
                 f"{growth.ratio:.2f}x",
                 f"{kept} of {len(outcomes)}",
@@ -193,9 +214,80 @@ LISTED_VERDICTS = 20
 """The main job prints at most this many pairs' verdict lines (the table counts every pair)."""
 
 
-def summary_table(result: dict, names: tuple[str, ...] = (), index_sizes: dict[str, int] | None = None) -> str:
-    """The summary rows as aligned plain text (numbers right, words left), then each pair's verdicts."""
-    rows = summary_rows(result, index_sizes)
+def declared_names(result: dict, names: tuple[str, ...] = ()) -> dict[str, str]:
+    """Each declared pair's name by its ``chunk_index.pair_sort_key``, as the result's comparisons declare it.
+
+    A single-pair result records no name (or source): ``names`` gives it, and
+    its one pair is found by its spans alone.
+    """
+    comparison = result["comparisons"][0]
+    if "pairs" in comparison:
+        return {chunk_index.pair_sort_key(pair): pair["name"] for pair in comparison["pairs"]}
+    spans = (*comparison["instruction_span"], *comparison["qualifier_span"])
+    return {("", *spans): names[0] if names else "instruction + qualifier"}
+
+
+def placement_reason(placement: chunk_index.PairPlacement, target: int) -> str:
+    """Why pair-aware leaves one pair split, in words: ``"over the cap: 1,204 chars apart, cap 880 (4 x 220)"``."""
+    if placement.status == chunk_index.OVER_CAP:
+        cap = chunk_index.PAIR_CAP_MULTIPLE * target
+        return f"over the cap: {placement.distance:,} chars apart, cap {cap:,} ({chunk_index.PAIR_CAP_MULTIPLE} x {target:,})"
+    if placement.status == chunk_index.ACROSS_HEADINGS:
+        return "across headings: a heading lies between its spans"
+    return "outside every section body: a span touches a heading line or front matter"
+
+
+def pair_aware_lines(result: dict, names: tuple[str, ...] = (), section_cache: dict | None = None) -> list[str]:
+    """What the result's pair-aware index keeps, and each pair it leaves split, with why (``[]`` without one).
+
+    ``["pair-aware respects 5 of 6 pairs (both spans in one section, at most 4 x 220 = 880 chars apart);
+    1 stays split:", "  scan:guide:3: across headings: a heading lies between its spans"]``.
+    At most ``LISTED_VERDICTS`` pairs are listed. ``section_cache`` holds the
+    sections a build read (``chunk_index.pair_placements``), so they are not read again.
+    """
+    index = result["indexes"].get(chunk_index.PAIR_AWARE)
+    if index is None:
+        return []
+    config = index["config"]
+    target = config["max_chars"]
+    placements = chunk_index.pair_placements(config, index["documents"], section_cache)
+    split = [placement for placement in placements if placement.status != chunk_index.KEPT]
+    kept = len(placements) - len(split)
+    cap = chunk_index.PAIR_CAP_MULTIPLE * target
+    lines = [
+        f"pair-aware respects {kept:,} of {counted(len(placements), 'pair')}"
+        f" (both spans in one section, at most {chunk_index.PAIR_CAP_MULTIPLE} x {target:,} = {cap:,} chars apart)"
+    ]
+    if not split:
+        return lines
+    lines[0] += f"; {len(split):,} {'stays' if len(split) == 1 else 'stay'} split:"
+    by_key = declared_names(result, names)
+    for placement in split[:LISTED_VERDICTS]:
+        key = chunk_index.pair_sort_key(placement.pair)
+        name = by_key.get(key, by_key.get(("", *key[1:]), "instruction + qualifier"))
+        lines.append(f"  {printable(name)}: {placement_reason(placement, target)}")
+    if len(split) > LISTED_VERDICTS:
+        rest = len(split) - LISTED_VERDICTS
+        lines.append(f"  … {rest:,} more: 'run.py show --policy pair-aware --split-only' draws them")
+    return lines
+
+
+def summary_table(
+    result: dict,
+    names: tuple[str, ...] = (),
+    index_sizes: dict[str, int] | None = None,
+    section_cache: dict | None = None,
+) -> str:
+    """The summary rows as aligned plain text (numbers right, words left), then each pair's verdicts.
+
+    With a pair-aware index, its kept and split pairs follow (``pair_aware_lines``).
+    """
+    lines = aligned_rows(summary_rows(result, index_sizes))
+    return "\n".join(lines + pair_verdict_lines(result, names) + pair_aware_lines(result, names, section_cache))
+
+
+def aligned_rows(rows: list[tuple[str, ...]]) -> list[str]:
+    """The summary rows as aligned lines: numbers right, words left, two spaces between columns."""
     widths = [max(len(row[column]) for row in rows) for column in range(len(SUMMARY_HEADER))]
     lines = []
     for row in rows:
@@ -204,4 +296,4 @@ def summary_table(result: dict, names: tuple[str, ...] = (), index_sizes: dict[s
             for column, cell in enumerate(row)
         ]
         lines.append("  ".join(cells).rstrip())
-    return "\n".join(lines + pair_verdict_lines(result, names))
+    return lines

@@ -1,0 +1,135 @@
+"""Where a sentence of a block begins and ends, as the caveat scan reads it (``docs/caveats.md``).
+
+Sentences never cross a block; inside one they end at ``.``, ``!`` or ``?``
+followed by whitespace (not after an abbreviation or before a lower-case
+word), at a blank line, a list item and a marker line. A table gives one
+sentence per row.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+
+# "e.g. the" is no sentence end.
+ABBREVIATIONS = frozenset({"e.g", "i.e", "cf", "vs", "etc"})
+
+
+# Only from the start of a run of marks: tried from inside a long run, the pattern rescans its rest every time.
+SENTENCE_END = re.compile(r"(?<![.!?])[.!?]+[\"'’”)\]]*(?=\s)")
+# Line openings that start a new sentence (list items) or are markers, not prose.
+# The spaces before the quote markers and after them are one run when there is no marker, never two that
+# share it out (which backtracks quadratically on a long run of spaces).
+LIST_ITEM = re.compile(r"\n[ \t]*(?:(?:>[ \t]?)+[ \t]*)?(?:[-*+]|\d{1,9}[.)])[ \t]+")
+BLANK_LINE = re.compile(r"\n[ \t>]*\n")
+# Header lines: admonitions (``!!! warning``), alerts (``> [!NOTE]``), and the marker lines of
+# ``/// note | Title`` blocks, ``:::tip`` containers and ``=== "Tab"`` content tabs, closing ones included.
+# A content tab opens at the margin only, as grammars.CONTENT_TAB reads it.
+HEADER_LINE = re.compile(
+    r"(?:[ \t]*(?:(?:!!!|\?\?\?\+?)[ \t]*\w[^\n]*|>[ \t]*\[![A-Za-z]+\][^\n]*|/{3,}[^\n]*|:{3,}[^\n]*)"
+    r'|===[!+]{0,2}[ \t]+"[^\n]*)(?:\n|$)'
+)
+LEADING_MARKERS = re.compile(r"(?:\s+|>[ \t]?|[-*+][ \t]+|\d{1,9}[.)][ \t]+)*")
+
+
+def sentence_spans(masked: str, start: int, end: int, fences: list[tuple[int, int]] = ()) -> list[tuple[int, int]]:
+    """The sentences of one block ``masked[start:end]``, trimmed, in order.
+
+    A sentence ends after ``.``, ``!`` or ``?`` (and any closing quote or bracket)
+    followed by whitespace, unless the word is an abbreviation (``e.g.``) or the
+    next word starts in lower case; a blank line, a list item and a header line
+    (an admonition, alert, ``///`` block, ``:::`` container or content tab
+    marker, see ``HEADER_LINE``) also end one, and a header is no sentence itself.
+    Masked code never ends a sentence and a block of masked code yields none.
+    ``sentence_spans("Call f(). It fails.\\n", 0, 20)`` -> ``[(0, 9), (10, 19)]``.
+    """
+    cuts = {start, end}
+    # A fence inside the block (the lesson grammar does not know fences) is cut out whole.
+    # Only the fences that reach into the block are looked at, so a page of many fences stays linear.
+    position = max(bisect_right(fences, (start, start)) - 1, 0)
+    while position < len(fences) and fences[position][0] < end:
+        cuts.update(edge for edge in fences[position] if start < edge < end)
+        position += 1
+    # Header lines are tried at line starts only: tried everywhere, a long run of spaces is rescanned
+    # from each of its characters.
+    headers = []
+    line_start = start
+    while line_start < end:
+        match = HEADER_LINE.match(masked, line_start, end)
+        if match is not None:
+            headers.append((match.start(), match.end()))
+            cuts.update((match.start(), match.end()))
+        newline = masked.find("\n", line_start, end)
+        if newline == -1:
+            break
+        line_start = newline + 1
+    for pattern in (LIST_ITEM, BLANK_LINE):
+        cuts.update(match.start() + 1 for match in pattern.finditer(masked, start, end))
+    for match in SENTENCE_END.finditer(masked, start, end):
+        if is_sentence_end(masked, match.start(), match.end(), end):
+            cuts.add(match.end())
+    points = sorted(cuts)
+    spans = []
+    # Headers and pieces are both in text order and every header edge is a cut, so one
+    # pointer tells whether a piece lies inside a header (one pass, not pieces x headers).
+    header = 0
+    for piece_start, piece_end in zip(points, points[1:]):
+        while header < len(headers) and headers[header][1] <= piece_start:
+            header += 1
+        if header < len(headers) and headers[header][0] <= piece_start and piece_end <= headers[header][1]:
+            continue
+        trimmed = trimmed_span(masked, piece_start, piece_end)
+        if trimmed is not None:
+            spans.append(trimmed)
+    return spans
+
+
+def table_row_spans(masked: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Each row of a table block as one sentence (its cells read together); the ``|---|`` rule is none.
+
+    ``table_row_spans("| a | b |\n|---|---|\n| c | d |\n", 0, 30)`` -> ``[(2, 7), (22, 27)]``.
+    """
+    spans = []
+    line_start = start
+    while line_start < end:
+        newline = masked.find("\n", line_start, end)
+        line_end = end if newline == -1 else newline
+        row_start = line_start
+        while row_start < line_end and masked[row_start] in " \t|":
+            row_start += 1
+        row_end = line_end
+        while row_end > row_start and masked[row_end - 1] in " \t|":
+            row_end -= 1
+        if any(character.isalpha() for character in masked[row_start:row_end]):
+            spans.append((row_start, row_end))
+        line_start = line_end + 1
+    return spans
+
+
+def is_sentence_end(masked: str, mark_start: int, mark_end: int, limit: int) -> bool:
+    """Whether the punctuation at ``[mark_start, mark_end)`` ends a sentence (see ``sentence_spans``)."""
+    word_start = mark_start
+    while word_start > 0 and (masked[word_start - 1].isalnum() or masked[word_start - 1] == "."):
+        word_start -= 1
+    if masked[word_start:mark_start].lower() in ABBREVIATIONS and masked[mark_start] == ".":
+        return False
+    following = mark_end
+    while following < limit and masked[following].isspace():
+        following += 1
+    return following >= limit or not masked[following].islower()
+
+
+def trimmed_span(masked: str, start: int, end: int) -> tuple[int, int] | None:
+    """``[start, end)`` without surrounding whitespace or list and quote markers; ``None`` if no prose is left."""
+    start = LEADING_MARKERS.match(masked, start, end).end()
+    while end > start and masked[end - 1].isspace():
+        end -= 1
+    piece = masked[start:end]
+    if not piece or not any(character.isalpha() for character in piece):
+        return None
+    return start, end
+
+
+def normalized_text(text: str, start: int, end: int) -> str:
+    """``text[start:end]`` with every run of whitespace one space: ``"Call\\n  f()."`` -> ``"Call f()."``."""
+    return " ".join(text[start:end].split())

@@ -1,0 +1,357 @@
+"""The located chunks judged like a fourth index: sections, coverage, span checks and context figures.
+
+``judge_chunks`` reads, places and judges a chunk file against a manifest;
+what a person reads of the result is in ``report``.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass
+from pathlib import Path
+
+import chunk_index
+from checks import context_windows, span_checks
+from checks.context_windows import non_whitespace
+from grammars import document_sections
+from judge.chunk_files import read_chunk_records
+from judge.placement import STATES, Location, locate_chunks
+from lab_io.errors import IngestionError, printable
+
+# How many judged chunks may hold one character of a source. Overlapping
+# splitters hold each character in two or three chunks; a file far deeper
+# than this would make every pair's context search look at every holder of
+# its instruction times every chunk near its qualifier, so it is refused up front.
+MAX_OVERLAP_DEPTH = 64
+
+
+class SectionFinder:
+    """The sections of one source under a grammar: which holds an offset, which a span lies in.
+
+    A section runs from its heading to the next section's heading; an offset
+    before the first non-blank section (a title heading with a blank body)
+    belongs to that first section, whose text it leads into.
+    """
+
+    def __init__(self, source: dict, grammar: str) -> None:
+        revision = chunk_index.document_record(source)["document_revision"]
+        sections = document_sections(source["text"], grammar, source["source_id"], source["title"])
+        self.starts = [section.heading_start for section in sections]
+        self.labels = [
+            (chunk_index.digest({"document_revision": revision, "heading_start": section.heading_start}), section.title)
+            for section in sections
+        ]
+
+    def place(self, offset: int) -> int:
+        return max(bisect_right(self.starts, offset) - 1, 0)
+
+    def __call__(self, offset: int) -> tuple[str, str]:
+        """``(section_id, section_title)`` of the section holding ``offset``."""
+        return self.labels[self.place(offset)]
+
+    def sections_between(self, start: int, end: int) -> list[str]:
+        """The ids of every section ``[start, end)`` lies in, in order (a judged chunk may cross a heading)."""
+        last = self.place(max(start, end - 1))
+        return [self.labels[position][0] for position in range(self.place(start), last + 1)]
+
+
+def section_finder(source: dict, grammar: str) -> SectionFinder:
+    """A function from an offset of ``source`` to ``(section_id, section_title)`` of the section holding it."""
+    return SectionFinder(source, grammar)
+
+
+def pair_sections(sources: tuple[dict, ...], grammar: str):
+    """``section_of(source_id, offset)`` -> the id of the section holding it, each source's sections found once.
+
+    What ``context_windows`` takes to bound a pair's "within the section"
+    window by the section of the pair, not of the chunk that holds it.
+    """
+    texts = {source["source_id"]: source for source in sources}
+    finders: dict[str, SectionFinder] = {}
+
+    def section_of(source_id: str, offset: int) -> str:
+        if source_id not in finders:
+            finders[source_id] = section_finder(texts[source_id], grammar)
+        return finders[source_id](offset)[0]
+
+    return section_of
+
+
+def judged_chunks(locations: tuple[Location, ...], sources: tuple[dict, ...], grammar: str) -> list[dict]:
+    """The located chunks as chunk dicts the lab's views and checks take, by source then offset.
+
+    ``order`` counts from 0 within each source in offset order (ties by file
+    line), like the lab's own chunks; ``line`` is the record's line in the file.
+    """
+    texts = {source["source_id"]: source for source in sources}
+    finders: dict[str, object] = {}
+    newlines: dict[str, list[int]] = {}
+    chunks = []
+    for location in sorted(
+        (location for location in locations if location.located),
+        key=lambda location: (location.record.source_id, location.start, location.end, location.record.line),
+    ):
+        source_id = location.record.source_id
+        if source_id not in finders:
+            finders[source_id] = section_finder(texts[source_id], grammar)
+            newlines[source_id] = chunk_index.newline_offsets(texts[source_id]["text"])
+        section_id, title = finders[source_id](location.start)
+        previous = chunks[-1] if chunks and chunks[-1]["source_id"] == source_id else None
+        chunks.append(
+            {
+                "source_id": source_id,
+                "order": 0 if previous is None else previous["order"] + 1,
+                "start": location.start,
+                "end": location.end,
+                # text.count("\n", 0, offset) + 1, by bisection rather than a scan per chunk.
+                "start_line": bisect_left(newlines[source_id], location.start) + 1,
+                "end_line": bisect_left(newlines[source_id], location.end - 1) + 1,
+                "section_id": section_id,
+                "section_title": title,
+                # Every section the chunk lies in: a chunk that starts before a heading reaches the next one.
+                "section_ids": finders[source_id].sections_between(location.start, location.end),
+                "line": location.record.line,
+                "state": location.state,
+            }
+        )
+    return chunks
+
+
+# --- coverage ----------------------------------------------------------------------
+
+
+def depth_stretches(text_length: int, spans: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
+    """``(start, end, depth)``: the text cut where the number of spans holding it changes.
+
+    ``depth_stretches(10, [(2, 6), (4, 8)])`` ->
+    ``[(0, 2, 0), (2, 4, 1), (4, 6, 2), (6, 8, 1), (8, 10, 0)]``.
+    """
+    changes: dict[int, int] = {}
+    for start, end in spans:
+        changes[start] = changes.get(start, 0) + 1
+        changes[end] = changes.get(end, 0) - 1
+    stretches = []
+    depth = 0
+    position = 0
+    for offset in sorted(changes):
+        if offset > position:
+            stretches.append((position, offset, depth))
+        depth += changes[offset]
+        position = max(position, offset)
+    if position < text_length:
+        stretches.append((position, text_length, depth))
+    return stretches
+
+
+def require_bounded_overlap(chunks: list[dict], where: str) -> None:
+    """Refuse judged chunks of which more than ``MAX_OVERLAP_DEPTH`` hold one character of a source."""
+    by_source: dict[str, list[tuple[int, int]]] = {}
+    for chunk in chunks:
+        by_source.setdefault(chunk["source_id"], []).append((chunk["start"], chunk["end"]))
+    for source_id, spans in by_source.items():
+        deepest = max(depth_stretches(0, spans), key=lambda stretch: stretch[2], default=(0, 0, 0))
+        if deepest[2] > MAX_OVERLAP_DEPTH:
+            raise IngestionError(
+                "judge_overlap_too_deep",
+                where,
+                f"{deepest[2]:,} chunks hold offset {deepest[0]:,} of {printable(source_id)}; at most "
+                f"{MAX_OVERLAP_DEPTH} may hold one character (a sliding window of stride 1/{MAX_OVERLAP_DEPTH} "
+                "of its width, or the same chunk repeated)",
+            )
+
+
+def source_coverage(text: str, spans: list[tuple[int, int]]) -> dict:
+    """How much of ``text``'s non-whitespace no span holds (``uncovered_chars``) and two or more hold (``overlap_chars``).
+
+    Whitespace is left out on purpose: splitters strip it at chunk edges, so
+    counting blank lines would report losses no reader notices; a dropped
+    heading or a lost sentence counts in full.
+    """
+    uncovered = 0
+    overlap = 0
+    for start, end, depth in depth_stretches(len(text), spans):
+        if depth == 0:
+            uncovered += non_whitespace(text, start, end)
+        elif depth > 1:
+            overlap += non_whitespace(text, start, end)
+    return {
+        "non_whitespace_chars": non_whitespace(text, 0, len(text)),
+        "uncovered_chars": uncovered,
+        "overlap_chars": overlap,
+    }
+
+
+def coverage(sources: tuple[dict, ...], chunks: list[dict]) -> dict:
+    """Per source (by ``source_id``) and in total, the coverage of ``chunks``."""
+    spans: dict[str, list[tuple[int, int]]] = {source["source_id"]: [] for source in sources}
+    for chunk in chunks:
+        spans[chunk["source_id"]].append((chunk["start"], chunk["end"]))
+    per_source = [
+        {"source_id": source["source_id"], **source_coverage(source["text"], spans[source["source_id"]])}
+        for source in sources
+    ]
+    total = {
+        key: sum(entry[key] for entry in per_source)
+        for key in ("non_whitespace_chars", "uncovered_chars", "overlap_chars")
+    }
+    return {"sources": per_source, "total": total}
+
+
+# --- span checks -------------------------------------------------------------------
+
+
+class SpanHolders:
+    """The chunks of one source that hold a span: those starting at or before it that reach its end."""
+
+    def __init__(self, chunks: list[dict]) -> None:
+        self.chunks = sorted(chunks, key=lambda chunk: (chunk["start"], chunk["order"]))
+        self.starts = [chunk["start"] for chunk in self.chunks]
+        self.ends = span_checks.ReachingSpans([(chunk["start"], chunk["end"]) for chunk in self.chunks])
+
+    def holding(self, start: int, end: int) -> list[dict]:
+        positions = self.ends.reaching(bisect_right(self.starts, start), end - 1)
+        return [self.chunks[position] for position in positions]
+
+
+def pair_verdicts(chunks: list[dict], checks: tuple, unlocated: dict[str, int], judged: bool = False) -> list[dict]:
+    """Each span check under one index: the chunks (orders) holding the instruction, and the verdict.
+
+    ``partial`` is true when the pair's source has chunks that were not
+    located: one of them might hold both spans, so a split is not certain.
+    A lab chunk holds a span exactly, as the main job compares; a ``judged``
+    chunk when it holds every non-whitespace character of it
+    (``context_windows.held_span``), so "same chunk" agrees with context's k = 0.
+    """
+    by_source: dict[str, list[dict]] = {}
+    for chunk in chunks:
+        by_source.setdefault(chunk["source_id"], []).append(chunk)
+    holders = {source_id: SpanHolders(source_chunks) for source_id, source_chunks in by_source.items()}
+    verdicts = []
+    for check in checks:
+        finder = holders.get(check.source_id) or SpanHolders([])
+        instruction = finder.holding(*context_windows.held_span(check.instruction, judged))
+        qualifier_start, qualifier_end = context_windows.held_span(check.qualifier, judged)
+        kept = any(span_checks.chunk_holds(chunk, qualifier_start, qualifier_end) for chunk in instruction)
+        missing = unlocated.get(check.source_id, 0)
+        verdicts.append(
+            {
+                "name": check.name,
+                "source_id": check.source_id,
+                "instruction_span": check.instruction.as_list(),
+                "qualifier_span": check.qualifier.as_list(),
+                "instruction_chunk_orders": [chunk["order"] for chunk in instruction],
+                "instruction_and_qualifier_share_chunk": kept,
+                "partial": missing > 0 and not kept,
+            }
+        )
+    return verdicts
+
+
+# --- context figures ------------------------------------------------------------------
+
+
+def context_figures(name: str, chunks: list[dict], checks: tuple, section_of=None) -> dict:
+    """``context_windows.policy_context`` for one index: the lab's or the judged one, the same figures.
+
+    ``section_of`` (``pair_sections``) is given for judged chunks: one may start
+    before the heading of the section its pair lies in.
+    """
+    return context_windows.policy_context(name, chunks, checks, section_of)
+
+
+def context_text(rows: list[dict], complete: bool = True) -> str:
+    """The context table of ``context_windows`` over every row, names made printable.
+
+    A judged row with unlocated chunks is named ``NAME (partial)`` there too.
+    """
+    figures = [row["context"] for row in rows]
+    shown = [
+        {**entry, "policy": printable(entry["policy"]) + ("" if complete or row["kind"] == "lab" else " (partial)")}
+        for entry, row in zip(figures, rows)
+    ]
+    return context_windows.context_table(shown, [pair["name"] for pair in rows[0]["pairs"]])
+
+
+# --- the judgement -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """Everything ``judge`` reports: the locations, the judged chunks, and each index's figures."""
+
+    name: str
+    file: str
+    shape: str
+    locations: tuple[Location, ...]
+    chunks: list[dict]
+    rows: list[dict]
+    indexes: dict
+
+    @property
+    def counts(self) -> dict[str, int]:
+        counts = dict.fromkeys(STATES, 0)
+        for location in self.locations:
+            counts[location.state] += 1
+        return counts
+
+    @property
+    def unlocated(self) -> dict[str, int]:
+        return unlocated_counts(self.locations)
+
+    @property
+    def complete(self) -> bool:
+        return all(location.located for location in self.locations)
+
+
+def unlocated_counts(locations: tuple[Location, ...]) -> dict[str, int]:
+    """How many chunks of each source were not located (ambiguous or not found)."""
+    missing: dict[str, int] = {}
+    for location in locations:
+        if not location.located:
+            missing[location.record.source_id] = missing.get(location.record.source_id, 0) + 1
+    return missing
+
+
+def index_row(
+    name: str, kind: str, chunks: list[dict], sources: tuple, checks: tuple, unlocated: dict, section_of=None
+) -> dict:
+    """One row of the judge's table: chunk count, mean length, coverage, pair verdicts and context figures."""
+    verdicts = pair_verdicts(chunks, checks, unlocated, judged=kind == "judged")
+    characters = sum(chunk["end"] - chunk["start"] for chunk in chunks)
+    return {
+        "policy": name,
+        "kind": kind,
+        "chunk_count": len(chunks),
+        "mean_chars": round(characters / len(chunks), 1) if chunks else 0.0,
+        "coverage": coverage(sources, chunks),
+        "pairs_kept_together": sum(verdict["instruction_and_qualifier_share_chunk"] for verdict in verdicts),
+        "pairs": verdicts,
+        "context": context_figures(name, chunks, checks, section_of),
+    }
+
+
+def judge_chunks(
+    chunks_path: Path, manifest, name: str | None = None, manifest_label: str = "the manifest"
+) -> Judgement:
+    """Read, locate and judge the chunk file at ``chunks_path`` against ``manifest``'s sources and checks.
+
+    The lab's rows use the manifest's own grammar and sizes, as the main job
+    does. ``manifest_label`` (``manifest_label()``) names it in a refusal.
+    """
+    chunks_path = Path(chunks_path)
+    grammar = manifest.grammar
+    records = read_chunk_records(chunks_path, manifest.sources, manifest.folder, manifest_label)
+    locations = locate_chunks(records, manifest.sources)
+    judged = judged_chunks(locations, manifest.sources, grammar)
+    require_bounded_overlap(judged, printable(str(chunks_path)))
+    label = name if name is not None else chunks_path.name
+    missing = unlocated_counts(locations)
+    configs = chunk_index.manifest_policy_configs(manifest)
+    indexes = chunk_index.build_indexes(manifest.sources, configs)
+    rows = [
+        index_row(policy, "lab", index["chunks"], manifest.sources, manifest.span_checks, {})
+        for policy, index in indexes.items()
+    ]
+    section_of = pair_sections(manifest.sources, grammar)
+    rows.append(index_row(label, "judged", judged, manifest.sources, manifest.span_checks, missing, section_of))
+    return Judgement(label, printable(str(chunks_path)), records[0].shape, locations, judged, rows, indexes)

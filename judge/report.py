@@ -1,0 +1,274 @@
+"""What ``judge`` prints: its text report and its ``--json`` document."""
+
+from __future__ import annotations
+
+import json
+
+from judge.chunk_files import SHAPE_NAMES, ChunkRecord
+from judge.judgement import Judgement, context_text
+from judge.placement import LOCATED_STATES, STATE_WORDS, STATES, Location
+from lab_io.errors import counted, printable, quoted
+from views.summary import NO_SPAN_CHECKS
+
+JUDGE_VERSION = 1
+SHOWN_QUOTE = 40
+
+
+def location_json(location: Location, orders: dict[int, int]) -> dict:
+    """One record's location; ``order`` is its place among its source's located chunks (``null`` if unlocated)."""
+    record = location.record
+    entry = {
+        "line": record.line,
+        "source_id": record.source_id,
+        "state": location.state,
+        "order": orders.get(record.line),
+        "start": location.start,
+        "end": location.end,
+        "given_start": record.start,
+        "given_end": record.end,
+        "offset_wrong": location.offset_wrong,
+        "headings_dropped": location.headings_dropped,
+    }
+    if location.offset_wrong:
+        entry["offset_issue"] = location.offset_issue
+        if location.offset_holds is not None:
+            entry["offset_holds"] = location.offset_holds
+    if location.places:
+        entry["places"] = [list(place) for place in location.places]
+    return entry
+
+
+def judgement_json(judgement: Judgement) -> dict:
+    """The ``judge --json`` document (``judge_version`` 1; shape in ``docs/judge.md``)."""
+    counts = judgement.counts
+    orders = {chunk["line"]: chunk["order"] for chunk in judgement.chunks}
+    return {
+        "judge_version": JUDGE_VERSION,
+        "name": judgement.name,
+        "chunks_file": judgement.file,
+        "shape": judgement.shape,
+        "chunk_count": len(judgement.locations),
+        "located": {state: counts[state] for state in STATES},
+        "located_count": sum(counts[state] for state in LOCATED_STATES),
+        "complete": judgement.complete,
+        "offsets_given": sum(location.record.start is not None for location in judgement.locations),
+        "offsets_wrong": sum(location.offset_wrong for location in judgement.locations),
+        "chunks": [location_json(location, orders) for location in judgement.locations],
+        "policies": judgement.rows,
+    }
+
+
+def shown_text(text: str) -> str:
+    """Untrusted text for one line of output: escaped JSON, cut to ``SHOWN_QUOTE`` characters."""
+    return quoted(text, SHOWN_QUOTE)
+
+
+def location_sentence(location: Location) -> str:
+    """``"line 3: exact by order at [131, 270)"`` or why it was not located."""
+    record = location.record
+    head = f"line {record.line} ({record.source_id}): {STATE_WORDS[location.state]}"
+    if location.located:
+        head += f" at [{location.start}, {location.end})"
+        if location.headings_dropped:
+            head += ", heading lines dropped by the splitter"
+    elif location.state == "ambiguous":
+        places = ", ".join(f"[{start}, {end})" for start, end in location.places)
+        head += f": {shown_text(record.text)} occurs at {places}, none after the previous chunk"
+    else:
+        head += f": {shown_text(record.text)} is not in the source"
+    return head
+
+
+def offset_sentence(location: Location) -> str:
+    """Why a given offset was not trusted: what the source holds there, and where the chunk really is."""
+    record = location.record
+    if location.offset_issue == "not_found_value":
+        said = f"{record.offset_name} -1 (LangChain's value for a chunk it could not find)"
+    elif location.offset_issue == "before_previous":
+        said = (
+            f"{record.offset_name} {record.start} holds the text, but at or before the previous chunk of "
+            "the source, and the text occurs again after it (text.find answers the first occurrence)"
+        )
+    else:
+        said = f"{record.offset_name} {record.start}: {differing_text(record, location.offset_holds)}"
+    where = (
+        f"found at [{location.start}, {location.end}) ({STATE_WORDS[location.state]})"
+        if location.located
+        else STATE_WORDS[location.state]
+    )
+    return f"wrong offset, line {record.line}: {said}; the chunk is {printable(where)}"
+
+
+def first_difference(first: str, second: str) -> int:
+    """Where two texts first differ (the shorter one's length when it begins the other): ``("abcd", "abxd")`` -> 2.
+
+    Compared by halving over C-speed prefix comparisons, not a walk per character.
+    """
+    low, high = 0, min(len(first), len(second))
+    while low < high:
+        middle = (low + high + 1) // 2
+        if first[:middle] == second[:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def differing_text(record: ChunkRecord, holds: str) -> str:
+    """What the source holds at a wrong offset, shown from where it parts from the chunk's text.
+
+    Chunks made before an edit share their start with the source, so previews
+    of both from the offset would read the same. ``"the source's [131, 267)
+    matches the chunk's first 116 characters, then differs at offset 247: the
+    source has "overwrites a documen", the chunk "replaces a document.""``.
+    """
+    end = record.start + len(holds)
+    same = first_difference(record.text, holds)
+    if same == 0:
+        return f"the source holds {shown_text(holds)} at [{record.start}, {end})"
+    source_rest = shown_text(holds[same:]) if same < len(holds) else "nothing more"
+    chunk_rest = shown_text(record.text[same:]) if same < len(record.text) else "nothing more"
+    return (
+        f"the source's [{record.start}, {end}) matches the chunk's first {counted(same, 'character')}, "
+        f"then differs at offset {record.start + same}: the source has {source_rest}, the chunk {chunk_rest}"
+    )
+
+
+COVERAGE_NOTE = "uncovered, overlap: non-whitespace characters of the sources in no chunk, in two or more chunks"
+TABLE_HEADER = ("policy", "chunks", "mean chars", "uncovered", "overlap", "pairs kept together")
+NUMERIC = frozenset({1, 2, 3, 4})
+
+
+def table_rows(judgement: Judgement) -> list[tuple[str, ...]]:
+    """The table as display strings, header first; the judged row's pairs say when they are partial."""
+    rows = [TABLE_HEADER]
+    for row in judgement.rows:
+        total = row["coverage"]["total"]
+        partial = sum(pair["partial"] for pair in row["pairs"])
+        kept = f"{row['pairs_kept_together']} of {len(row['pairs'])}"
+        if partial:
+            kept += f" ({partial} partial)"
+        chunks = f"{row['chunk_count']:,}"
+        if row["kind"] == "judged" and not judgement.complete:
+            chunks += f" ({len(judgement.locations) - row['chunk_count']:,} unlocated)"
+        rows.append(
+            (
+                printable(row["policy"]),
+                chunks,
+                f"{row['mean_chars']:.1f}",
+                f"{total['uncovered_chars']:,}",
+                f"{total['overlap_chars']:,}",
+                kept,
+            )
+        )
+    return rows
+
+
+def aligned(rows: list[tuple[str, ...]]) -> list[str]:
+    widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
+    return [
+        "  ".join(
+            cell.rjust(widths[column]) if column in NUMERIC else cell.ljust(widths[column])
+            for column, cell in enumerate(row)
+        ).rstrip()
+        for row in rows
+    ]
+
+
+def located_line(judgement: Judgement) -> str:
+    """``"located 6 of 6 LangChain documents: 6 exact by order"`` (non-zero states only)."""
+    counts = judgement.counts
+    located = sum(counts[state] for state in LOCATED_STATES)
+    parts = [f"{counts[state]:,} {STATE_WORDS[state]}" for state in STATES if counts[state]]
+    total = counted(len(judgement.locations), SHAPE_NAMES[judgement.shape])
+    verdict = "" if judgement.complete else "; PARTIAL judgement: unlocated chunks are left out of every figure"
+    return f"{printable(judgement.name)}: located {located:,} of {total}: {', '.join(parts)}{verdict}"
+
+
+def pair_lines(judgement: Judgement) -> list[str]:
+    """One line per span check: its verdict under each policy and the judged chunks."""
+    lines = []
+    checks = judgement.rows[0]["pairs"]
+    for position, check in enumerate(checks):
+        verdicts = []
+        for row in judgement.rows:
+            pair = row["pairs"][position]
+            word = "same chunk" if pair["instruction_and_qualifier_share_chunk"] else "split"
+            if pair["partial"]:
+                word += f" (partial: {counted(judgement.unlocated.get(pair['source_id'], 0), 'chunk')} of its source not located)"
+            verdicts.append(f"{printable(row['policy'])} {word}")
+        lines.append(f"{printable(check['name'])}: {', '.join(verdicts)}")
+    return lines
+
+
+LISTED_LINES = 10
+"""At most this many lines per list (unlocated chunks, wrong offsets, sources with gaps or overlap):
+a real docs set has hundreds of sources, and ``--json`` holds every one."""
+
+
+def listed(lines: list[str], what: str) -> list[str]:
+    """``lines`` up to ``LISTED_LINES``, then one line counting the rest.
+
+    Fifteen wrong offsets -> their first ten lines and ``"  … 5 more wrong offsets: judge --json lists every one"``.
+    """
+    if len(lines) <= LISTED_LINES:
+        return lines
+    return [*lines[:LISTED_LINES], f"  … {len(lines) - LISTED_LINES:,} more {what}: judge --json lists every one"]
+
+
+def coverage_lines(judgement: Judgement) -> list[str]:
+    """The judged chunks' coverage in words: each source with a gap or an overlap, then one line for the rest.
+
+    ``["coverage of a: 15 of 634 non-whitespace characters in no chunk, 0 in two or more",
+    "coverage of the other 22 sources: every non-whitespace character in exactly one chunk"]``
+    """
+    entries = judgement.rows[-1]["coverage"]["sources"]
+    flawed = [entry for entry in entries if entry["uncovered_chars"] or entry["overlap_chars"]]
+    lines = listed(
+        [
+            f"coverage of {printable(entry['source_id'])}: {entry['uncovered_chars']:,} of "
+            f"{entry['non_whitespace_chars']:,} non-whitespace characters in no chunk, "
+            f"{entry['overlap_chars']:,} in two or more"
+            for entry in flawed
+        ],
+        "sources with text in no chunk or in two or more",
+    )
+    whole = len(entries) - len(flawed)
+    if whole:
+        sources = counted(whole, "source")
+        if flawed:
+            which = f"the other {sources}"
+        elif whole == 1:
+            which = printable(entries[0]["source_id"])
+        else:
+            which = f"all {sources}"
+        lines.append(f"coverage of {which}: every non-whitespace character in exactly one chunk")
+    return lines
+
+
+def judgement_text(judgement: Judgement) -> str:
+    """What ``judge`` prints: how the chunks were located, the table, the verdicts, coverage, offsets, context.
+
+    Each list (unlocated chunks, wrong offsets, sources with gaps) stops after
+    ``LISTED_LINES`` lines with a count of the rest, so a docs set of hundreds
+    of pages gives a page to read; ``--json`` holds every chunk and source.
+    """
+    lines = [located_line(judgement)]
+    unlocated = [f"  {location_sentence(location)}" for location in judgement.locations if not location.located]
+    lines.extend(listed(unlocated, "unlocated chunks"))
+    lines.append("")
+    lines.extend(aligned(table_rows(judgement)))
+    lines.append(COVERAGE_NOTE)
+    lines.extend(pair_lines(judgement) if judgement.rows[0]["pairs"] else [NO_SPAN_CHECKS])
+    lines.extend(coverage_lines(judgement))
+    wrong = [location for location in judgement.locations if location.offset_wrong]
+    given = sum(location.record.start is not None for location in judgement.locations)
+    if given:
+        lines.append(f"offsets: {given:,} given, {len(wrong):,} wrong" + (": not trusted" if wrong else ""))
+    lines.extend(listed([f"  {offset_sentence(location)}" for location in wrong], "wrong offsets"))
+    lines.extend(["", context_text(judgement.rows, judgement.complete)])
+    return "\n".join(lines)
+
+
+def judgement_json_text(judgement: Judgement) -> str:
+    return json.dumps(judgement_json(judgement), indent=2, ensure_ascii=False) + "\n"
