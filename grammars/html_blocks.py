@@ -79,6 +79,12 @@ def html_start(line: str) -> tuple[int, str] | None:
     return None
 
 
+def opens_alone(line: str) -> bool:
+    """Whether ``line`` is one opening tag and nothing after its ``>``: ``'<Tabs groupId={id}>'`` -> ``True``."""
+    close = line.find(">")
+    return close != -1 and not line[close + 1 :].strip()
+
+
 def end_marker(condition: int) -> str | None:
     """The text whose line ends a block of ``condition`` 2 to 5 (``"-->"`` for a comment); ``None`` for the others."""
     if condition == 2:

@@ -12,7 +12,15 @@ container's closing line) is found once, on first use, in one pass each.
 from __future__ import annotations
 
 from grammars.blocks import Line, admonition_end, closes_container
-from grammars.html_blocks import ANY_TAG, blank_line_end, element_pairs, holds_only_markup, html_start, markup_end
+from grammars.html_blocks import (
+    ANY_TAG,
+    blank_line_end,
+    element_pairs,
+    holds_only_markup,
+    html_start,
+    markup_end,
+    opens_alone,
+)
 from grammars.mdx import esm_end, expression_ends, is_esm_line, opens_expression
 from grammars.mkdocs import directive_name, without_attribute_list
 from grammars.shortcodes import is_lone_closing_marker, opening_marker, shortcode_kind, shortcode_pairs
@@ -121,7 +129,9 @@ class PageReader:
         text = self.texts[index]
         start = html_start(text)
         closing = self.element_pairs().get(index)
-        if start is None and closing is None:
+        if start is None and (closing is None or not opens_alone(text)):
+            # Inline HTML of a paragraph; an element is kept whole from a start of CommonMark's, or from an
+            # opening tag alone on its line (a JSX element whose attributes CommonMark cannot read).
             return None
         if closing is not None and (start is None or start[0] >= 6):
             # Through the line of the matching closing tag, then on to a blank line, as condition 6 or 7 ends.
