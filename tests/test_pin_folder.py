@@ -477,20 +477,26 @@ class WhichManifestTests(FolderTestCase):
 
 
 class ExampleCorpusTests(LabTestCase):
-    """docs/examples: its saved result is what a fresh build of its manifest writes, byte for byte."""
+    """docs/examples and docs/examples/sites: each saved result is what a fresh build of its manifest writes."""
 
     EXAMPLES = ROOT / "docs" / "examples"
+    # Each corpus's folder (holding manifest.json and expected-result.json) and its pages' folder in it.
+    CORPORA = (("", "parcel-queue"), ("sites", "lantern-cache"))
 
     def test_a_fresh_build_reproduces_the_saved_result(self) -> None:
-        output = self.folder / "examples.json"
-        code, stdout, stderr = run_main("--manifest", str(self.EXAMPLES / "manifest.json"), "--output", str(output))
-        self.assertEqual(code, 0, stderr)
-        self.assertEqual(output.read_bytes(), (self.EXAMPLES / "expected-result.json").read_bytes())
+        for corpus, _ in self.CORPORA:
+            with self.subTest(corpus=corpus or "."):
+                output = self.folder / "examples.json"
+                folder = self.EXAMPLES / corpus
+                code, stdout, stderr = run_main("--manifest", str(folder / "manifest.json"), "--output", str(output))
+                self.assertEqual(code, 0, stderr)
+                self.assertEqual(output.read_bytes(), (folder / "expected-result.json").read_bytes())
 
     def test_rebuild_py_writes_the_saved_manifest_and_result_byte_for_byte(self) -> None:
         # Run on a copy of the pages: the script then writes the copy's files, never the saved ones.
         copy = self.folder / "examples"
-        shutil.copytree(self.EXAMPLES / "parcel-queue", copy / "parcel-queue")
+        for corpus, pages in self.CORPORA:
+            shutil.copytree(self.EXAMPLES / corpus / pages, copy / corpus / pages)
         specification = importlib.util.spec_from_file_location("rebuild", self.EXAMPLES / "rebuild.py")
         rebuild = importlib.util.module_from_spec(specification)
         specification.loader.exec_module(rebuild)
@@ -498,13 +504,13 @@ class ExampleCorpusTests(LabTestCase):
         printed = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", write_through=True)
         with contextlib.redirect_stdout(printed):
             self.assertEqual(rebuild.main(), 0)
-        for name in ("manifest.json", "expected-result.json"):
-            with self.subTest(name=name):
-                self.assertEqual((copy / name).read_bytes(), (self.EXAMPLES / name).read_bytes())
-        self.assertEqual(
-            printed.buffer.getvalue().decode("utf-8").splitlines()[-1],
-            f"rebuilt {copy / 'manifest.json'} and {copy / 'expected-result.json'}",
-        )
+        written = []
+        for corpus, _ in self.CORPORA:
+            for name in ("manifest.json", "expected-result.json"):
+                with self.subTest(corpus=corpus or ".", name=name):
+                    self.assertEqual((copy / corpus / name).read_bytes(), (self.EXAMPLES / corpus / name).read_bytes())
+                written.append(str((copy / corpus / name).resolve()))
+        self.assertEqual(printed.buffer.getvalue().decode("utf-8").splitlines()[-1], "rebuilt " + ", ".join(written))
 
     def test_the_pages_keep_their_deliberate_bytes(self) -> None:
         pages = self.EXAMPLES / "parcel-queue"
