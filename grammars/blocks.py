@@ -430,10 +430,10 @@ def container_end(lines: list[Line], index: int, marker: str, run: int) -> int:
 class _SectionBuilder:
     """Sections as the one pass over the lines finds them; a section without blocks is dropped."""
 
-    def __init__(self, heading_start: int, title: str, body_start: int, heading_title=None) -> None:
+    def __init__(self, heading_start: int, title: str, body_start: int, reader=None) -> None:
         self.sections: list[Section] = []
-        # What a heading's text becomes as a section title ("blocks-3" drops an attribute list); else the text itself.
-        self.heading_title = heading_title
+        # "blocks-3": what a heading's text becomes as a section title, and which paragraphs hold text at all.
+        self.reader = reader
         self.open_section(heading_start, title, body_start)
 
     def open_section(self, heading_start: int, title: str, body_start: int) -> None:
@@ -448,12 +448,13 @@ class _SectionBuilder:
     def add_paragraph_or_heading(self, lines: list[Line], first: int, after: int, underline: int | None) -> None:
         """A paragraph, or, when ``underline`` is its setext underline, a heading that opens a section."""
         if underline is None:
-            self.add("paragraph", lines, first, after)
+            if self.reader is None or self.reader.holds_text(first, after):
+                self.add("paragraph", lines, first, after)
             return
         self.close(lines[first].start)
         title = " ".join(line.text.strip(" \t") for line in lines[first:underline])
-        if self.heading_title is not None:
-            title = self.heading_title(title)
+        if self.reader is not None:
+            title = self.reader.heading_title(title)
         self.open_section(lines[first].start, title, lines[underline].end)
 
     def close(self, body_end: int) -> None:
@@ -479,7 +480,7 @@ def block_sections(
     body_start = front_matter_end(text, where)
     lines = text_lines(text, body_start)
     reader = None if page_reader is None else page_reader(lines)
-    builder = _SectionBuilder(body_start, title, body_start, None if reader is None else reader.heading_title)
+    builder = _SectionBuilder(body_start, title, body_start, reader)
     index = 0
     while index < len(lines):
         line = lines[index]

@@ -67,6 +67,16 @@ class PageReader:
             )
         return self._last_colon_closing > index
 
+    def holds_text(self, first: int, after: int) -> bool:
+        """Whether the paragraph of lines ``[first, after)`` holds text once its tags and comments are taken out.
+
+        A paragraph of inline tags alone (``<a href="…"><img src="…"></a>``, ``<a id="x"></a>``)
+        holds nothing to retrieve, as an HTML block of tags alone does: it belongs to no block.
+        """
+        if not any("<" in text for text in self.texts[first:after]):
+            return True
+        return not holds_only_markup("\n".join(self.texts[first:after]))
+
     @staticmethod
     def may_start(text: str) -> bool:
         """Whether a line "blocks-2" leaves to paragraphs could start a "blocks-3" block; ``False`` is certain."""

@@ -136,6 +136,8 @@ class HtmlBlocks(unittest.TestCase):
         self.assertEqual(
             read("Text\n\n</div>\n\nMore\n"), [(TITLE, [("paragraph", "", 0, 5), ("paragraph", "", 14, 19)])]
         )
+        # A paragraph of inline tags alone too: '<a href="x"><img src="y"></a>\n' [0, 30), "\n", "Text\n" [31, 36).
+        self.assertEqual(read('<a href="x"><img src="y"></a>\n\nText\n'), [(TITLE, [("paragraph", "", 31, 36)])])
         # A comment (condition 2) ends at the line holding "-->": "<!-- a\n" [0, 7), "b -->\n" [7, 13).
         self.assertEqual(read("<!-- a\nb -->\nText\n"), [(TITLE, [("paragraph", "", 13, 18)])])
 
