@@ -54,6 +54,10 @@ MAX_POLICY_SIZE = 65_536
 # Dropped from the start of a decoded text under the block grammar only (see decode_source_text).
 BYTE_ORDER_MARK = "\ufeff"
 SPAN_CHECK_KEYS = frozenset({"name", "source_id", "instruction", "qualifier"})
+# A span check may also give the question a user would ask (``run.py retrieve`` ranks chunks for it).
+SPAN_CHECK_OPTIONAL_KEYS = frozenset({"query"})
+# What a query must hold to match any chunk: a word as docs/retrieval.md tokenizes text.
+QUERY_WORD = re.compile(r"\w")
 SPAN_KEYS = frozenset({"start", "end", "quote"})
 # A span may give the quote alone, to be located in its source, and may name its source.
 SPAN_QUOTE_ONLY_KEYS = frozenset({"quote"})
@@ -73,8 +77,12 @@ class Span(namedtuple("Span", ("start", "end", "quote"))):
         return [self.start, self.end]
 
 
-class SpanCheck(namedtuple("SpanCheck", ("name", "source_id", "instruction", "qualifier"))):
-    """An instruction and the qualifier that must reach the reader with it (both a ``Span``)."""
+class SpanCheck(namedtuple("SpanCheck", ("name", "source_id", "instruction", "qualifier", "query"), defaults=(None,))):
+    """An instruction and the qualifier that must reach the reader with it (both a ``Span``).
+
+    ``query`` is the check's own question for retrieval, or ``None`` when it
+    gives none (retrieval then asks with the instruction's text).
+    """
 
     __slots__ = ()
 
@@ -231,12 +239,8 @@ def decode_source_text(raw: bytes, relative: str, where: str, grammar: str = LES
     return text
 
 
-def read_pinned_text(folder: Path, source: dict, where: str, grammar: str = LESSON_GRAMMAR) -> str:
-    """The normalized text of one pinned source, its raw bytes verified first.
-
-    Order matters: size bound, then the hash over the raw bytes, and only
-    then decoding, so an edited file is refused before any of it is trusted.
-    """
+def read_pinned_bytes(folder: Path, source: dict, where: str, grammar: str = LESSON_GRAMMAR) -> bytes:
+    """The raw bytes of one pinned source (at most its grammar's bound), refused (``hash_mismatch``) unless they hash to its pin."""
     raw = read_source_bytes(folder, source["path"], where, grammar_bounds(grammar).source_bytes)
     actual = hashlib.sha256(raw).hexdigest()
     if actual != source["sha256"]:
@@ -246,7 +250,30 @@ def read_pinned_text(folder: Path, source: dict, where: str, grammar: str = LESS
             f"{quoted(source['path'])}: manifest pins {source['sha256'][:12]}…, file has {actual[:12]}…; "
             "re-pin only if the edit is intended",
         )
-    return decode_source_text(raw, source["path"], where, grammar)
+    return raw
+
+
+def read_pinned_text(folder: Path, source: dict, where: str, grammar: str = LESSON_GRAMMAR) -> str:
+    """The normalized text of one pinned source, its raw bytes verified first.
+
+    Order matters: size bound, then the hash over the raw bytes, and only
+    then decoding, so an edited file is refused before any of it is trusted.
+    """
+    return decode_source_text(read_pinned_bytes(folder, source, where, grammar), source["path"], where, grammar)
+
+
+def read_file_text(folder: Path, source: dict, where: str, grammar: str = LESSON_GRAMMAR) -> str:
+    """One pinned source decoded as a program reading the file sees it: byte order mark and ``\\r`` kept.
+
+    What ``open(path, encoding="utf-8", newline="")`` returns; ``judge``
+    maps the offsets of splitters that counted these characters to the
+    normalized text. Verified against the pin like ``read_pinned_text``.
+    """
+    raw = read_pinned_bytes(folder, source, where, grammar)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise IngestionError("not_utf8", where, f"{quoted(source['path'])}: byte {error.start} is not UTF-8") from error
 
 
 def source_label(entry: object, index: int) -> str:
@@ -353,8 +380,13 @@ def checked_span_check(value: object, texts: dict[str, str], where: str) -> Span
     """
     if type(value) is not dict:
         raise IngestionError("span_check_not_object", where, f"expected an object, found {type(value).__name__}")
-    if set(value) != SPAN_CHECK_KEYS:
-        raise IngestionError("span_check_fields", where, f"expected exactly {', '.join(sorted(SPAN_CHECK_KEYS))}")
+    if not SPAN_CHECK_KEYS <= set(value) <= SPAN_CHECK_KEYS | SPAN_CHECK_OPTIONAL_KEYS:
+        raise IngestionError(
+            "span_check_fields",
+            where,
+            f"expected exactly {', '.join(sorted(SPAN_CHECK_KEYS))}, and optionally query, "
+            f"found {', '.join(sorted(value)) or 'nothing'}",
+        )
     name, source_id = value["name"], value["source_id"]
     if type(name) is not str or not name:
         raise IngestionError("span_check_name", where, "name must be a non-empty string")
@@ -374,7 +406,14 @@ def checked_span_check(value: object, texts: dict[str, str], where: str) -> Span
     text = texts[source_id]
     instruction = checked_span(value["instruction"], text, f"{where}.instruction", source_id)
     qualifier = checked_span(value["qualifier"], text, f"{where}.qualifier", source_id)
-    return SpanCheck(name, source_id, instruction, qualifier)
+    query = value.get("query")
+    if "query" in value and (type(query) is not str or not QUERY_WORD.search(query)):
+        raise IngestionError(
+            "span_check_query",
+            where,
+            f"query must be a string holding at least one word (letters or digits), found {quoted(query)}",
+        )
+    return SpanCheck(name, source_id, instruction, qualifier, query)
 
 
 def read_manifest_value(manifest_path: Path) -> object:

@@ -35,7 +35,14 @@ def register(commands: argparse._SubParsersAction) -> None:
     context.add_argument(
         "--scanned",
         action="store_true",
-        help="also measure the pairs scan finds that the manifest does not declare yet",
+        help="also measure the pairs scan finds that the manifest does not declare yet (rejected pairs left out)",
+    )
+    context.add_argument(
+        "--tier",
+        type=int,
+        choices=(1, 2, 3),
+        default=2,
+        help="with --scanned: only the scanned pairs of this tier or stronger (1 strongest, 3 every pair; default 2)",
     )
     context.add_argument(
         "--json", action="store_true", help="print every policy's figures as JSON (shape in docs/caveats.md)"
@@ -47,12 +54,15 @@ def run_context(args: argparse.Namespace) -> int:
     """For every span check and policy: the smallest window that recovers the qualifier, recall and cost by k."""
     from checks import context_windows
 
-    manifest = load_manifest(manifest_to_build(args.manifest))
+    manifest_path = manifest_to_build(args.manifest)
+    manifest = load_manifest(manifest_path)
     checks = manifest.span_checks
     if args.scanned:
         from checks.caveats import pairing, verdicts
+        from commands.scan import proposals
 
-        pairs, _ = pairing.scan_sources(manifest.sources, manifest.grammar)
+        found = pairing.scan_sources(manifest.sources, manifest.grammar)
+        pairs = proposals(manifest_path, found, args.tier)[0]
         declared = verdicts.declared_names(pairs, checks)
         taken = {check.name for check in checks}
         checks = checks + tuple(

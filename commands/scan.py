@@ -1,4 +1,4 @@
-"""``run.py scan``: propose instruction/caveat pairs, judge them under every policy; ``--add-checks`` declares them."""
+"""``run.py scan``: propose instruction/caveat pairs, judge them under every policy; review, declare, import, measure."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from commands.basics import EXIT_OK, manifest_to_build, report
 from commands.indexes import collector_skips_what_exists, manifest_indexes
 from commands.options import add_command, add_manifest_option
 from lab_io import outputs
-from lab_io.errors import UsageError, counted, printable
+from lab_io.errors import IngestionError, UsageError, counted, printable, quoted
 from lab_io.indented_json import saved_json_bytes
 from lab_io.inert_json import printed_json_bytes
 from lab_io.outputs import checked_output, destination, emit
@@ -18,29 +18,39 @@ from load_documents import load_manifest
 
 SCAN_DESCRIPTION = """\
 Find candidate instruction/caveat pairs in every pinned source by fixed rules
-(no model, no network): a caveat is a sentence with a cue such as "must not",
-"never", "refuses", "only if", "deprecated", or a whole warning, caution,
-danger or important admonition or alert; its instruction is the nearest earlier
-sentence of the same section, at most 3 blocks back, that names a call, holds a
-code span or opens with an imperative (Call, Use, Pass, Set, Run, ...),
-preferring one that shares an identifier with the caveat. Each pair is judged
-under every policy the manifest builds: kept together, or split and by what (a heading, a
-block break, the size target, a fixed-width cut). With --add-checks the pairs
-not declared yet are appended to the manifest's span_checks, so the main job,
-validate and context cover them. Rules and limits: docs/caveats.md.
+(no model, no network; scan_version 2). A caveat is a sentence that prohibits,
+requires, conditions, limits, raises an error, deprecates or dates, or warns of
+a risk ("must not", "needs to", "unless", "is not supported", "raises",
+"deprecated", "before 0.5.0", "with caution"), or a whole warning, caution or
+danger block or a version note; its instruction is the sentence it restricts:
+an imperative, "To X, ...", "you can ...", a tutorial step or an API usage
+sentence, before it or just after it, across code blocks, never across a
+heading. Each pair names its rule, cue, link and a tier (1 strongest); --tier
+keeps the stronger ones. Each pair is judged under every policy the manifest
+builds: kept together, or split and by what. Review sticks: --reject drops a pair for good
+(recorded beside the manifest), --accept declares it; --add-checks declares
+every pair not declared yet; --import declares pairs from another tool;
+--evaluate measures the rules against hand labels. Rules and limits:
+docs/caveats.md.
 """
+
+TIER_HELP = (
+    "keep only pairs of this tier or stronger (1 strongest, 3 every pair; default 2); a caveat whose pair is "
+    "weaker is still reported, unpaired"
+)
 
 
 def register(commands: argparse._SubParsersAction) -> None:
-    """``scan``: find instruction/caveat pairs; ``--add-checks`` declares them in the manifest."""
+    """``scan``: find instruction/caveat pairs; review, declare, import or measure them."""
     scan = add_command(
         commands,
         "scan",
-        "find instruction/caveat pairs and judge them under every policy",
+        "find instruction/caveat pairs, judge them under every policy, review and declare them",
         SCAN_DESCRIPTION,
         """
-        python run.py scan --manifest docs-lab/manifest.json --add-checks
-        python run.py --manifest docs-lab/manifest.json --output result.json
+        python run.py scan --manifest docs-lab/manifest.json --tier 2
+        python run.py scan --manifest docs-lab/manifest.json --reject scan:docs/guide:41
+        python run.py scan --manifest docs-lab/manifest.json --tier 2 --add-checks
         python run.py context --manifest docs-lab/manifest.json
         """,
     )
@@ -48,42 +58,174 @@ def register(commands: argparse._SubParsersAction) -> None:
     scan.add_argument(
         "--json", action="store_true", help="print every pair and verdict as JSON (shape in docs/caveats.md)"
     )
+    scan.add_argument("--tier", type=int, choices=(1, 2, 3), default=2, help=TIER_HELP)
     scan.add_argument(
         "--add-checks",
         action="store_true",
-        help="append the found pairs to the span_checks of the manifest named by --manifest (required here), "
-        "atomically; existing checks are kept and a pair "
-        "already declared (overlapping spans in the same source) is not added again",
+        help="append the found pairs (of --tier or stronger) to the span_checks of the manifest named by "
+        "--manifest (required here), atomically; existing checks are kept, a pair already declared "
+        "(overlapping spans in the same source) or rejected is not added",
+    )
+    scan.add_argument(
+        "--accept",
+        action="append",
+        metavar="NAME",
+        default=[],
+        help="declare the found pair NAME as a span check and record the decision (repeatable; needs --manifest)",
+    )
+    scan.add_argument(
+        "--reject",
+        action="append",
+        metavar="NAME",
+        default=[],
+        help="record that the found pair NAME is no pair: it is never proposed or added again, and a check "
+        "scan added for it is removed (repeatable; needs --manifest); decisions live in M's "
+        "<name>.decisions.json",
+    )
+    scan.add_argument(
+        "--import",
+        dest="import_file",
+        metavar="FILE",
+        default=None,
+        help="declare the pairs of FILE (JSON lines: source_id, instruction, caveat as quotes, optional start "
+        "offsets and name), each quote checked against the pinned text (needs --manifest)",
+    )
+    scan.add_argument(
+        "--html",
+        dest="scan_html",
+        metavar="FILE",
+        help="also write the HTML report (as the main job's --html) of the declared checks and the found pairs, "
+        "each found pair with its tier, rule, cue and link, and a view of the pairs per tier",
+    )
+    scan.add_argument(
+        "--evaluate",
+        metavar="LABELS",
+        default=None,
+        help="measure the rules against the hand labels in LABELS: precision, caveat recall and pair recall "
+        "per tier (decisions are not applied)",
     )
     scan.set_defaults(handler=run_scan)
 
 
 def run_scan(args: argparse.Namespace) -> int:
-    """Find instruction/caveat pairs, judge each under the manifest's policies; with --add-checks, declare them."""
+    """Find the pairs; then list them, or review, declare, import or measure them as the options say."""
     from checks.caveats import pairing
-    from checks.caveats import report as caveat_report
 
-    if args.add_checks and args.manifest is None:
+    writes = [
+        option
+        for option, given in (
+            ("--add-checks", args.add_checks),
+            ("--accept/--reject", args.accept or args.reject),
+            ("--import", args.import_file is not None),
+        )
+        if given
+    ]
+    if len(writes) + (args.evaluate is not None) > 1:
+        chosen = writes + (["--evaluate"] if args.evaluate is not None else [])
+        raise UsageError("usage", "scan", f"{' and '.join(chosen)} do different things; give one of them")
+    if writes and args.manifest is None:
         # As pin: the fallback is the lesson's fixture, whose manifest the reference result depends on.
-        raise UsageError("usage", "scan", "--add-checks needs --manifest M: the manifest to add the found pairs to")
+        raise UsageError("usage", "scan", f"{writes[0]} needs --manifest M: the manifest to change")
     manifest_path = manifest_to_build(args.manifest)
-    if args.add_checks:
+    if writes:
         # The manifest is rewritten in place: refuse a link or a device before any work.
         checked_output(str(manifest_path), (), stdout_allowed=False)
+    if args.accept or args.reject:
+        from checks.caveats import decisions
+
+        checked_output(str(decisions.decisions_path(manifest_path)), (), stdout_allowed=False)
+    html_path = None
+    if args.scan_html is not None:
+        # Refused before any work: the report may not overwrite the manifest.
+        outputs.checked_report(args.scan_html, None, (manifest_path,))
     manifest = load_manifest(manifest_path)
+    if args.scan_html is not None:
+        html_path = outputs.checked_report(args.scan_html, None, (manifest_path, *manifest.source_paths()))
+    if args.import_file is not None:
+        report(import_pairs(manifest_path, Path(args.import_file)))
+        return EXIT_OK
     # Scanned before the indexes exist: the collector then has a small heap to walk while sentences come and go.
     found = pairing.scan_sources(manifest.sources, manifest.grammar)
+    if args.evaluate is not None:
+        return evaluate(args, manifest, found)
+    if args.accept or args.reject:
+        report(review(manifest_path, found[0], args.accept, args.reject))
+        return EXIT_OK
+    pairs, unpaired, rejected, decided = proposals(manifest_path, found, args.tier)
     indexes = manifest_indexes(manifest)
+    from checks.caveats import report as caveat_report
+
     with collector_skips_what_exists():
-        findings = caveat_report.scan_report(manifest, indexes, manifest.grammar, found)
+        findings = caveat_report.scan_report(
+            manifest, indexes, manifest.grammar, (pairs, unpaired), args.tier, rejected, decided
+        )
     if args.json:
         emit(printed_json_bytes(findings), None)
     else:
-        report(caveat_report.scan_table(findings))
+        texts = {source["source_id"]: source["text"] for source in manifest.sources}
+        report(caveat_report.scan_table(findings, texts))
+    if html_path is not None:
+        outputs.write_outputs([(html_path, scan_report_page(manifest, indexes, pairs))])
     if args.add_checks:
-        line = add_scanned_checks(manifest_path, found[0])
+        line = add_scanned_checks(manifest_path, pairs)
         report(line, to_stderr=args.json)
+    if html_path is not None:
+        report(f"wrote {destination(html_path)}", to_stderr=args.json)
     return EXIT_OK
+
+
+def scan_report_page(manifest, indexes: dict, pairs: list) -> bytes:
+    """The docs-set report of the declared checks and the found pairs, each found pair annotated with what scan says.
+
+    A found pair that is a declared check already is shown under the check's
+    name; any other joins under its scan name (``~2`` when a check of another
+    pair holds it, as ``--add-checks`` would name it).
+    """
+    from checks import span_checks
+    from checks.caveats.declare import unused_name
+    from checks.caveats.verdicts import declared_names
+    from views import report as html_report
+
+    checks = list(manifest.span_checks)
+    taken = {check.name for check in checks}
+    annotations: dict[str, dict] = {}
+    for pair, declared_as in zip(pairs, declared_names(pairs, manifest.span_checks)):
+        name = declared_as
+        if name is None:
+            name = unused_name(pair.name, taken)
+            taken.add(name)
+            checks.append(load_documents.SpanCheck(name, pair.source_id, pair.instruction, pair.qualifier))
+        annotations.setdefault(name, {"tier": pair.tier, "rule": pair.rule, "cue": pair.cue, "link": pair.link})
+    checks = tuple(checks)
+    result = span_checks.assembled_result(manifest.sources, indexes, span_checks.checked_comparisons(indexes, checks))
+    return html_report.html_report(result, checks, annotations).encode("utf-8")
+
+
+def read_decisions(manifest_path: Path) -> tuple[list, dict | None]:
+    """The decisions beside a manifest and the file's parsed value (``None`` when there is no file yet)."""
+    import os
+
+    from checks.caveats import decisions
+    from lab_io.strict_json import read_json_file
+
+    path = decisions.decisions_path(manifest_path)
+    if not os.path.lexists(path):
+        return [], None
+    value = read_json_file(path)
+    return decisions.parsed_decisions(value, printable(str(path))), value
+
+
+def proposals(manifest_path: Path, found: tuple, tier: int) -> tuple[list, list, int, dict]:
+    """The pairs and unpaired caveats ``scan`` reports: kept to ``tier``, rejected pairs left out.
+
+    Also how many were rejected and every decided pair's decision (none without a decisions file).
+    """
+    from checks.caveats import decisions, pairing
+
+    recorded = read_decisions(manifest_path)[0]
+    pairs, rejected = decisions.without_rejected(found[0], recorded)
+    kept, unpaired = pairing.kept_to_tier((pairs, found[1]), tier)
+    return kept, unpaired, rejected, decisions.decision_of(recorded)
 
 
 def add_scanned_checks(manifest_path: Path, pairs: list) -> str:
@@ -92,7 +234,6 @@ def add_scanned_checks(manifest_path: Path, pairs: list) -> str:
     Read, change and write under the manifest lock, against the manifest as it
     is then: a pin or another scan that ran meanwhile is seen, never undone.
     """
-    import source_pins
     from checks.caveats import declare
 
     shown = destination(manifest_path)
@@ -101,19 +242,133 @@ def add_scanned_checks(manifest_path: Path, pairs: list) -> str:
         entries = declare.checks_to_add(pairs, current.span_checks)
         if not entries:
             return f"manifest unchanged: {shown} (all {counted(len(pairs), 'found pair')} already declared)"
-        value = load_documents.read_manifest_value(manifest_path)
-        value.setdefault("span_checks", [])
-        value["span_checks"].extend(entries)
-        manifest_bytes = saved_json_bytes(value)
-        # Held to the bound the lab reads it with, and checked exactly as a build will load it, before a byte is written.
-        load_documents.check_manifest_size(
-            manifest_bytes,
-            current.grammar,
-            printable(str(manifest_path)),
-            f"{counted(len(entries), 'found pair')} would not fit; scan fewer sources per manifest "
-            "(pin a subfolder into a manifest of its own)",
-        )
-        source_pins.verified_manifest(value, manifest_path.parent, str(manifest_path))
-        emit(manifest_bytes, manifest_path)
+        write_manifest(manifest_path, lambda value: value["span_checks"].extend(entries))
     declared = len(pairs) - len(entries)
     return f"added {counted(len(entries), 'span check')} to {shown} ({declared} already declared)"
+
+
+def write_manifest(manifest_path: Path, change, more: list | None = None) -> None:
+    """Apply ``change`` to the manifest's value, check it as a build will load it, then write it (and ``more``).
+
+    Called under the manifest lock. ``more`` is other files written in the same atomic step.
+    """
+    import source_pins
+
+    value = load_documents.read_manifest_value(manifest_path)
+    value.setdefault("span_checks", [])
+    change(value)
+    manifest_bytes = saved_json_bytes(value)
+    # Held to the bound the lab reads it with, and checked exactly as a build will load it, before a byte is written.
+    load_documents.check_manifest_size(
+        manifest_bytes,
+        value.get("markdown", load_documents.LESSON_GRAMMAR),
+        printable(str(manifest_path)),
+        "the span checks would not fit; scan fewer sources per manifest (pin a subfolder into a manifest of its own)",
+    )
+    source_pins.verified_manifest(value, manifest_path.parent, str(manifest_path))
+    outputs.write_outputs([(manifest_path, manifest_bytes), *(more or [])])
+
+
+def review(manifest_path: Path, pairs: list, accepted: list[str], rejected: list[str]) -> str:
+    """Record ``--accept`` and ``--reject`` decisions beside the manifest; declare the accepted, drop the rejected.
+
+    Names are those the scan gives now (``scan --json`` lists them); a name it does not give is refused
+    before anything is written. An accepted pair becomes a span check (unless already declared); a
+    rejected pair's check that scan added (a ``scan:`` name, the same pair) is removed from the manifest.
+    Manifest and decisions file are written together, under the manifest lock.
+    """
+    from checks.caveats import decisions, declare, pairing
+
+    by_name = {pair.name: pair for pair in pairs}
+    both = sorted(set(accepted) & set(rejected))
+    if both:
+        raise UsageError("usage", "scan", f"{quoted(both[0])} is given to both --accept and --reject")
+    for name in accepted + rejected:
+        if name not in by_name:
+            raise UsageError(
+                "unknown_name",
+                "--accept" if name in accepted else "--reject",
+                f"{quoted(name)} is not a pair scan finds in this manifest (scan --json lists their names)",
+            )
+    decided = [(decisions.ACCEPT, by_name[name]) for name in accepted] + [
+        (decisions.REJECT, by_name[name]) for name in rejected
+    ]
+    shown = destination(manifest_path)
+    path = decisions.decisions_path(manifest_path)
+    with outputs.manifest_lock(manifest_path):
+        current = load_manifest(manifest_path)
+        _, existing = read_decisions(manifest_path)
+        new_checks = declare.checks_to_add([by_name[name] for name in accepted], current.span_checks)
+        rejected_pairs = [by_name[name] for name in rejected]
+        removed = [
+            check.name
+            for check in current.span_checks
+            if check.name.startswith(pairing.NAME_PREFIX)
+            and any(verdicts_same_pair(pair, check) for pair in rejected_pairs)
+        ]
+
+        def change(value: dict) -> None:
+            value["span_checks"] = [entry for entry in value["span_checks"] if entry.get("name") not in removed]
+            value["span_checks"].extend(new_checks)
+
+        decisions_bytes = saved_json_bytes(decisions.decisions_value(existing, decided))
+        write_manifest(manifest_path, change, [(path, decisions_bytes)])
+    parts = []
+    if accepted:
+        parts.append(f"accepted {counted(len(accepted), 'pair')} ({len(new_checks)} added as span checks)")
+    if rejected:
+        parts.append(f"rejected {counted(len(rejected), 'pair')} ({len(removed)} scanned checks removed)")
+    return f"{'; '.join(parts)}: {shown}, decisions in {destination(path)}"
+
+
+def verdicts_same_pair(pair, check) -> bool:
+    from checks.caveats import verdicts
+
+    return verdicts.same_pair(pair, check)
+
+
+def import_pairs(manifest_path: Path, import_path: Path) -> str:
+    """Declare the pairs of an imported JSON-lines file as span checks, as ``--add-checks`` does; say what changed.
+
+    Every quote is located first (the first bad line is refused, nothing written); pairs already declared
+    or rejected are passed over; the manifest is then written under its lock.
+    """
+    from checks.caveats import decisions, declare, imported
+    from lab_io.strict_json import read_bounded
+
+    where = printable(str(import_path))
+    try:
+        data = read_bounded(import_path, load_documents.MAX_SOURCE_BYTES * 64, where)
+    except OSError as error:
+        raise IngestionError("bad_import", where, error.strerror or str(error)) from error
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise IngestionError("bad_import", where, f"byte {error.start} is not UTF-8") from error
+    shown = destination(manifest_path)
+    with outputs.manifest_lock(manifest_path):
+        current = load_manifest(manifest_path)
+        pairs = imported.imported_pairs(text, where, current.sources)
+        recorded, _ = read_decisions(manifest_path)
+        kept, rejected = decisions.without_rejected(pairs, recorded)
+        entries = declare.checks_to_add(kept, current.span_checks)
+        if entries:
+            write_manifest(manifest_path, lambda value: value["span_checks"].extend(entries))
+    return imported.summary(len(entries), len(kept) - len(entries), rejected, where, shown)
+
+
+def evaluate(args: argparse.Namespace, manifest, found: tuple) -> int:
+    """``--evaluate LABELS``: the rules' precision, caveat recall and pair recall on the labelled pages, per tier."""
+    from checks.caveats import evaluation
+    from lab_io.strict_json import read_json_file
+
+    where = printable(args.evaluate)
+    pages = evaluation.labelled_pages(read_json_file(Path(args.evaluate)), where)
+    matched = evaluation.matched_sources(pages, manifest.sources, where)
+    figures = evaluation.evaluation(matched, evaluation.proposals_of(found), args.tier)
+    figures["labelled_pages"] = len(pages)
+    if args.json:
+        emit(printed_json_bytes(figures), None)
+    else:
+        report(evaluation.evaluation_table(figures))
+    return EXIT_OK

@@ -6,6 +6,8 @@
     python tests/benchmark.py --markdown blocks   the same on a corpus read with the block grammar
     python tests/benchmark.py --caveats --sizes 10 40   scan and context on N and 4N documents
     python tests/benchmark.py --startup-only --startup-runs 40   the fixture run against a bare interpreter
+    python tests/benchmark.py --judge --sizes 50 200   judge of an export and of adversarial files
+    python tests/benchmark.py --views --sizes 20 80   the --html report and show against the build
 
 Exit status 0 when every target is met, 1 when one is missed. With
 ``--peers`` only the peer comparison runs and its one target decides: 0 when
@@ -101,6 +103,14 @@ MAIN_MEMORY_TARGET = 2.0
 STARTUP_TARGET = 1.3
 # The lab's full index against the fastest installed peer's plain chunking (issue #13).
 PEER_TARGET = 1.5
+# --views: the main job with --html at most this many times the main job; show on one page at most VIEW_PAGE_TARGET.
+REPORT_TARGET = 2.0
+VIEW_PAGE_TARGET = 4.0
+# --views: twice the checks in one chunk may take at most this many times as long (linear, with some noise).
+PAGE_GROWTH_TARGET = 2.4
+# --views: the one page of span checks that all fall in one chunk (a 64 KB list, one pair per item).
+LIST_ITEM = "- Call f{number:04}(). It fails.\n"
+LIST_CHECKS = 2285
 PEER_INSTALL = "pip install langchain-text-splitters chonkie semantic-text-splitter"
 
 INSTRUCTION = "Call save_copy(path, text)"
@@ -998,6 +1008,118 @@ def run_caveats(sizes: tuple[int, ...], runs: int) -> int:
 CAVEAT_PHASES = ("build", "scan", "context")
 
 
+# --- judge ----------------------------------------------------------------------
+
+# Issue #19: judge of the largest export of a set within this many times the main job on the set.
+JUDGE_TARGET = 1.5
+# ... and a page-long chunk then 1,000 one-letter chunks on a 60 KB page within this many seconds.
+JUDGE_ADVERSARIAL_SECONDS = 5.0
+
+
+def write_chunk_lines(path: Path, records) -> int:
+    """Write ``records`` as JSON Lines; return how many."""
+    count = 0
+    with path.open("w", encoding="utf-8") as handle:
+        for record in records:
+            handle.write(json.dumps(record) + "\n")
+            count += 1
+    return count
+
+
+def collapsed_paragraphs(folder: Path, count: int):
+    """Every paragraph of the corpus as a LangChain document whose whitespace a splitter collapsed to single spaces."""
+    for number in range(count):
+        text = (folder / "docs" / f"doc-{number:04d}.md").read_text(encoding="utf-8")
+        for paragraph in text.split("\n\n"):
+            if paragraph.strip():
+                source = {"source": f"docs/doc-{number:04d}.md"}
+                yield {"page_content": " ".join(paragraph.split()), "metadata": source}
+
+
+def adversarial_chunks(text: str, letters: int):
+    """One chunk holding the whole page, then ``letters`` one-letter chunks, none after it: each is ambiguous."""
+    yield {"source_id": "doc-0000", "text": text}
+    for number in range(letters):
+        yield {"source_id": "doc-0000", "text": "aeiou"[number % 5]}
+
+
+def measure_judge(count: int, runs: int, base: Path | None) -> dict:
+    """CPU seconds of the main job, of judge on its largest export and on collapsed paragraphs; fastest of ``runs``."""
+    with tempfile.TemporaryDirectory(dir=base) as name:
+        folder = Path(name)
+        manifest = write_corpus(folder, count, "blocks-2")
+        result = folder / "result.json"
+        main_job = min(child_cpu_seconds("--manifest", str(manifest), "--output", str(result)) for _ in range(runs))
+        exports = []
+        for policy in ("fixed-char", "paragraph", "heading-aware"):
+            path = folder / f"{policy}.jsonl"
+            child_cpu_seconds(
+                "export", str(result), "--policy", policy, "--manifest", str(manifest), "--output", str(path)
+            )
+            exports.append(path)
+        largest = max(exports, key=lambda path: path.stat().st_size)
+        exported = min(child_cpu_seconds("judge", str(largest), "--manifest", str(manifest)) for _ in range(runs))
+        collapsed_file = folder / "collapsed.jsonl"
+        collapsed_count = write_chunk_lines(collapsed_file, collapsed_paragraphs(folder, count))
+        collapsed = min(
+            child_cpu_seconds("judge", str(collapsed_file), "--manifest", str(manifest)) for _ in range(runs)
+        )
+        return {
+            "documents": count,
+            "main_job": main_job,
+            "export": largest.name,
+            "export_chunks": sum(1 for _ in largest.open(encoding="utf-8")),
+            "judge_export": exported,
+            "collapsed_chunks": collapsed_count,
+            "judge_collapsed": collapsed,
+        }
+
+
+def measure_adversarial(letters: int, base: Path | None) -> float:
+    """CPU seconds of judge on a page-long chunk then ``letters`` one-letter chunks (``adversarial_chunks``)."""
+    with tempfile.TemporaryDirectory(dir=base) as name:
+        folder = Path(name)
+        manifest = write_corpus(folder, 1, "blocks-2")
+        text = (folder / "docs" / "doc-0000.md").read_text(encoding="utf-8")
+        chunks = folder / "adversarial.jsonl"
+        write_chunk_lines(chunks, adversarial_chunks(text, letters))
+        return child_cpu_seconds("judge", str(chunks), "--manifest", str(manifest))
+
+
+def run_judge(sizes: tuple[int, ...], runs: int, base: Path | None) -> int:
+    """``--judge``: judge against the main job on --sizes documents, and on adversarial files; exit 1 if a target is missed."""
+    missed = []
+    print(f"judge: CPU seconds of each command in a child process, fastest of {runs} runs")
+    print(
+        f"{'documents':>9}  {'main job':>8}  {'export':>24}  {'judge':>7}  {'ratio':>5}  {'collapsed':>18}  {'judge':>7}"
+    )
+    for count in sizes:
+        figures = measure_judge(count, runs, base)
+        ratio = figures["judge_export"] / figures["main_job"]
+        export = f"{figures['export']} ({figures['export_chunks']:,})"
+        collapsed = f"{figures['collapsed_chunks']:,} paragraphs"
+        print(
+            f"{count:>9}  {figures['main_job']:>7.2f}s  {export:>24}  {figures['judge_export']:>6.2f}s  {ratio:>4.2f}x"
+            f"  {collapsed:>18}  {figures['judge_collapsed']:>6.2f}s"
+        )
+        if ratio > JUDGE_TARGET:
+            missed.append(f"judge of {figures['export']} on {count} documents at {ratio:.2f}x the main job")
+    for letters in (1_000, 10_000):
+        seconds = measure_adversarial(letters, base)
+        print(f"a page-long chunk then {letters:,} one-letter chunks on one 60 KB page: {seconds:.2f}s")
+        if letters == 1_000 and seconds > JUDGE_ADVERSARIAL_SECONDS:
+            missed.append(f"the adversarial file took {seconds:.2f}s")
+    print(
+        f"targets: judge of the largest export at most {JUDGE_TARGET}x the main job; the 1,000-letter file "
+        f"within {JUDGE_ADVERSARIAL_SECONDS:.0f}s"
+    )
+    if missed:
+        print(f"\nmissed: {'; '.join(missed)}")
+        return 1
+    print("\nall targets met")
+    return 0
+
+
 def run_startup_only(runs: int) -> int:
     """``--startup-only``: the fixture run against a bare interpreter, as the full benchmark's last lines show it."""
     ratio = startup_report(*measure_startup(runs), f"{runs} interleaved runs")
@@ -1014,6 +1136,115 @@ def startup_report(lab: float, interpreter: float, runs: str) -> float:
     )
     print(f"  {'startup':<12}{ratio:>8.2f} {'x python':<9} target <= {STARTUP_TARGET}  {verdict}")
     return ratio
+
+
+# --- the views (--views) ----------------------------------------------------------------------
+
+
+def child_cpu_seconds(*args: str) -> float:
+    """CPU seconds a fresh ``run.py`` with ``args`` takes, its output thrown away."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([sys.executable, str(ROOT / "run.py"), *args], check=True, stdout=subprocess.DEVNULL)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def write_list_page(folder: Path, count: int) -> Path:
+    """One page holding a list of ``count`` items under blocks-2, each item a pair: every check in one chunk."""
+    text = "# Big list\n\n" + "".join(LIST_ITEM.format(number=number) for number in range(count))
+    data = text.encode("utf-8")
+    (folder / "docs").mkdir()
+    (folder / "docs" / "list.md").write_bytes(data)
+    checks = []
+    for number in range(count):
+        instruction = text.index(f"Call f{number:04}()")
+        qualifier = text.index("It fails.", instruction)
+        checks.append(
+            {
+                "name": f"item-{number}",
+                "source_id": "list",
+                "instruction": {
+                    "start": instruction,
+                    "end": instruction + 12,
+                    "quote": text[instruction : instruction + 12],
+                },
+                "qualifier": {"start": qualifier, "end": qualifier + 9, "quote": "It fails."},
+            }
+        )
+    source = {
+        "source_id": "list",
+        "path": "docs/list.md",
+        "title": "Big list",
+        "sha256": hashlib.sha256(data).hexdigest(),
+        "version": "1.0",
+        "url": "https://example.invalid/list",
+        "fact_status": "synthetic benchmark text",
+    }
+    manifest = folder / "manifest.json"
+    manifest.write_text(
+        json.dumps({"markdown": "blocks-2", "sources": [source], "span_checks": checks}), encoding="utf-8"
+    )
+    return manifest
+
+
+def measure_views(manifest: Path, folder: Path) -> dict:
+    """CPU seconds of the main job, the main job with --html, show (as a user runs it) and show --all."""
+    result = str(folder / "result.json")
+    return {
+        "build": child_cpu_seconds("--manifest", str(manifest), "--output", result),
+        "html": child_cpu_seconds("--manifest", str(manifest), "--output", result, "--html", str(folder / "r.html")),
+        "show": child_cpu_seconds("show", "--manifest", str(manifest)),
+        "show_all": child_cpu_seconds("show", "--manifest", str(manifest), "--all"),
+    }
+
+
+def run_views(sizes: tuple[int, ...], runs: int, base: Path | None) -> int:
+    """``--views``: the report and show against the build, on a scanned corpus and on one page of many checks."""
+    rows = []
+    missed = []
+    page_runs: list[dict] = []
+    cases = [(f"{count} documents, scanned pairs", count, None) for count in sizes]
+    cases += [(f"one page, {count:,} checks in one chunk", None, count) for count in (LIST_CHECKS // 2, LIST_CHECKS)]
+    for label, documents, checks in cases:
+        runs_figures = []
+        for _ in range(runs):
+            with tempfile.TemporaryDirectory(dir=base) as scratch:
+                folder = Path(scratch)
+                if documents is not None:
+                    manifest = write_corpus(folder, documents)
+                    child_cpu_seconds("scan", "--manifest", str(manifest), "--add-checks")
+                else:
+                    manifest = write_list_page(folder, checks)
+                runs_figures.append(measure_views(manifest, folder))
+        figures = {key: statistics.median(run[key] for run in runs_figures) for key in runs_figures[0]}
+        report_ratio = figures["html"] / figures["build"]
+        page_ratio = figures["show_all"] / figures["build"]
+        rows.append(
+            f"{label}: main job {figures['build']:.2f} s, with --html {figures['html']:.2f} s ({report_ratio:.2f}x),"
+            f" show {figures['show']:.2f} s, show --all {figures['show_all']:.2f} s ({page_ratio:.2f}x the main job)"
+        )
+        if checks is None and report_ratio > REPORT_TARGET:
+            missed.append(f"{label}: --html {report_ratio:.2f}x the main job (target {REPORT_TARGET}x)")
+        if checks is not None:
+            if page_ratio > VIEW_PAGE_TARGET:
+                missed.append(f"{label}: show {page_ratio:.2f}x the main job (target {VIEW_PAGE_TARGET}x)")
+            page_runs.append(figures)
+    # Twice the checks in the one chunk: a report and a show linear in them take twice the time, not four.
+    for key, name in (("html", "--html"), ("show_all", "show --all")):
+        growth = page_runs[1][key] / page_runs[0][key]
+        rows.append(f"one page, twice the checks: {name} grows {growth:.2f}x (target {PAGE_GROWTH_TARGET}x)")
+        if growth > PAGE_GROWTH_TARGET:
+            missed.append(f"{name} grows {growth:.2f}x with twice the checks (target {PAGE_GROWTH_TARGET}x)")
+    print(f"CPU seconds of each command, medians of {runs} runs:")
+    print("\n".join(rows))
+    if missed:
+        print(f"\nmissed: {'; '.join(missed)}")
+        return 1
+    print(
+        f"\nall targets met (--html at most {REPORT_TARGET}x the main job, show on one page at most"
+        f" {VIEW_PAGE_TARGET}x, twice the checks at most {PAGE_GROWTH_TARGET}x the time)"
+    )
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -1067,6 +1298,22 @@ def main(argv: list[str] | None = None) -> int:
         f"target: each grows at most {GROWTH_TARGET}x when the corpus grows 4x",
     )
     parser.add_argument(
+        "--judge",
+        action="store_true",
+        help="instead of the phases, time judge on --sizes documents (blocks-2): on the largest of the corpus's "
+        "exports against the main job (target: at most "
+        f"{JUDGE_TARGET}x), on its paragraphs as collapsed LangChain documents, and on a page-long chunk then "
+        f"1,000 and 10,000 one-letter chunks (target: the 1,000 within {JUDGE_ADVERSARIAL_SECONDS:.0f}s)",
+    )
+    parser.add_argument(
+        "--views",
+        action="store_true",
+        help="instead of the phases, time the main job with and without --html, show and show --all (CPU seconds of "
+        "fresh runs) on --sizes documents with scanned pairs and on one page of many checks in one chunk; targets: "
+        f"--html at most {REPORT_TARGET}x the main job on the corpus, show --all on the page at most {VIEW_PAGE_TARGET}x, "
+        f"twice the page's checks at most {PAGE_GROWTH_TARGET}x the time",
+    )
+    parser.add_argument(
         "--startup-only",
         action="store_true",
         help="only time the fixture run against python -c 'import json, hashlib' (--startup-runs interleaved runs "
@@ -1089,6 +1336,10 @@ def main(argv: list[str] | None = None) -> int:
         return run_peers(tuple(args.sizes), args.runs, args.tmp)
     if args.caveats:
         return run_caveats(tuple(args.sizes), args.runs)
+    if args.judge:
+        return run_judge(tuple(args.sizes), args.runs, args.tmp)
+    if args.views:
+        return run_views(tuple(args.sizes), args.runs, args.tmp)
 
     small_count, large_count = args.sizes
     runs = {small_count: [], large_count: []}

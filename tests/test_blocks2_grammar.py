@@ -356,13 +356,14 @@ class Blocks2ManifestEndToEnd(LabTestCase):
             [comparison["instruction_and_qualifier_share_chunk"] for comparison in result["comparisons"]],
             [False, False, True],
         )
-        # Under "blocks-2" the whole block, marker lines included, is the caveat; "blocks" sees one cue sentence.
+        # Under "blocks-2" the block is the caveat, its body without the marker lines (scan_version 2);
+        # "blocks" sees one cue sentence.
         pairs, _unpaired = pairing.scan_sources(manifest.sources, "blocks-2")
-        block_start = FASTAPI_LIKE.index("/// warning")
-        block_end = FASTAPI_LIKE.index("///\n", block_start + 3) + 3
+        body_start = FASTAPI_LIKE.index("It refuses")
+        body_end = body_start + len("It refuses an existing path.")
         self.assertEqual(
             [(pair.cue, pair.qualifier.start, pair.qualifier.end) for pair in pairs],
-            [("warning admonition", block_start, block_end)],
+            [("warning admonition", body_start, body_end)],
         )
         self.assertEqual([pair.cue for pair in pairing.scan_sources(manifest.sources, "blocks")[0]], ["refuses"])
 

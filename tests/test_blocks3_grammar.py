@@ -262,9 +262,10 @@ class Blocks3InTheLab(LabTestCase):
         scanned = run_lab("scan", "--manifest", "m.json", "--json", cwd=self.folder)
         self.assertEqual(scanned.returncode, 0, scanned.stderr)
         pairs = json.loads(scanned.stdout)["pairs"]
-        self.assertEqual([pair["cue"] for pair in pairs], ["warning admonition"])
-        # The caveat is the whole shortcode, its marker lines included, as an admonition's is.
-        self.assertTrue(pairs[0]["qualifier"]["quote"].startswith("{{% warning %}}\n`tool serve` refuses"))
+        # Read as "!!! warning" is: a cautionary block, its caveat the block's text without the marker lines.
+        self.assertEqual([(pair["rule"], pair["cue"]) for pair in pairs], [("cautionary block", "warning admonition")])
+        self.assertEqual(pairs[0]["qualifier"]["quote"], "`tool serve` refuses a port below 1024.")
+        self.assertEqual(pairs[0]["instruction"]["quote"], "Run `tool serve` to start it.")
         built = run_lab("--manifest", "m.json", "--output", "r.json", cwd=self.folder)
         self.assertEqual(built.returncode, 0, built.stderr)
         configs = json.loads((self.folder / "r.json").read_text(encoding="utf-8"))["indexes"]["paragraph"]["config"]

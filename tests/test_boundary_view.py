@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import html
 import json
 import os
 import re
@@ -821,3 +822,44 @@ class DocsSetOverviewTest(LabTestCase):
         completed = run_lab("show", "--manifest", str(self.write_json("ten.json", value)), env=PLAIN)
         self.assertEqual(completed.returncode, 0, completed.stderr)
         self.assertEqual(completed.stdout.count("─── p"), 10 * len(chunk_index.DEFAULT_POLICY_NAMES))
+
+
+class ScanReportTest(LabTestCase):
+    """``scan --html``: the declared checks and the found pairs, each found pair with what scan says of it."""
+
+    def test_every_found_pair_carries_its_tier_rule_and_cue(self) -> None:
+        manifest = self.copy_inputs()
+        report_path = self.folder / "scan.html"
+        completed = run_lab("scan", "--manifest", str(manifest), "--html", str(report_path))
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        self.assertTrue(completed.stdout.endswith(f"wrote {report_path}\n"), completed.stdout[-200:])
+        found = json.loads(run_lab("scan", "--manifest", str(manifest), "--json").stdout)["pairs"]
+        page = report_path.read_text(encoding="utf-8")
+        # A found pair that is a declared check shows under the check's name; the others under their scan names.
+        shown = {pair["declared_as"] or pair["name"]: pair for pair in found}
+        rows = re.findall(r'<tr class="pair[^"]*">(.*?)</tr>', page)
+        names = [re.search(r'<a href="#pair-\d+">([^<]*)</a>', row).group(1) for row in rows]
+        self.assertEqual(sorted(names), sorted(shown))
+        self.assertIn("save-copy-refuses-existing-path", names)
+        for name, row in zip(names, rows):
+            with self.subTest(pair=name):
+                pair = shown[name]
+                self.assertTrue(row.endswith(f'<td data-key="{pair["tier"]}">{pair["tier"]}</td>'), row[-80:])
+                fields = f"scan: tier {pair['tier']} · rule {pair['rule']} · cue {pair['cue']} · link {pair['link']}"
+                self.assertIn(f'<p class="note">{html.escape(fields)}</p>', page)
+        self.assertIn("<th>scan tier</th>", page)
+        self.assertIn('<a href="#tier-0">scan tier 1 (', page)
+        # The manifest is untouched: the report declares nothing.
+        self.assertEqual(load_manifest(manifest).span_checks, load_manifest(MANIFEST).span_checks)
+
+    def test_the_report_may_not_replace_the_manifest_or_a_source(self) -> None:
+        manifest = self.copy_inputs()
+        before = manifest.read_bytes()
+        for target, code in (
+            (manifest, "output_is_input"),
+            (self.folder / "docs" / "aster-copy-v1.md", "output_is_input"),
+        ):
+            with self.subTest(target=target.name):
+                completed = run_lab("scan", "--manifest", str(manifest), "--html", str(target))
+                self.assert_one_line_refusal(completed, code, 2)
+        self.assertEqual(manifest.read_bytes(), before)

@@ -276,21 +276,6 @@ def plain_rows(rows) -> list[tuple]:
     return shaped
 
 
-class CountingMarks(tuple):
-    """A tuple of marks that counts how many of them the code under test looks at."""
-
-    looked_at = 0
-
-    def __getitem__(self, index):
-        self.looked_at += 1
-        return super().__getitem__(index)
-
-    def __iter__(self):
-        for item in super().__iter__():
-            self.looked_at += 1
-            yield item
-
-
 class ViewLookups(unittest.TestCase):
     """The views' rows, mark lookups and narrowing against their definitions, and the work they do."""
 
@@ -329,7 +314,7 @@ class ViewLookups(unittest.TestCase):
             start = number * len(line) + 2
             marks.append(pictures.Mark("instruction", f"I{number + 1}", start, start + 8))
             marks.append(pictures.Mark("qualifier", f"Q{number + 1}", start + 9, start + 18))
-        counting = CountingMarks(marks)
+        counting = CountingSpans(marks)
         newlines = [position for position, character in enumerate(text) if character == "\n"]
         rows = pictures.segment_rows(text, 0, len(text), counting, newlines)
         self.assertEqual(len(rows), count)

@@ -23,10 +23,10 @@ import run
 from checks import span_checks
 from checks.caveats import declare, masking, pairing
 from checks.caveats import report as caveat_report
-from checks.caveats import rules, sentences, verdicts
+from checks.caveats import sentences, verdicts
 from commands import scan as scan_command
 from grammars import Block, Section
-from load_documents import Span, SpanCheck, load_manifest
+from load_documents import Manifest, Span, SpanCheck, load_manifest
 from tests.support import MANIFEST, ROOT, LabTestCase, run_lab
 
 V1 = "aster-copy-v1"
@@ -61,120 +61,6 @@ def main_quietly(*argv: str) -> tuple[int, str, str]:
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = run.main(list(argv))
     return code, out.text(), err.getvalue()
-
-
-class CueTest(LabTestCase):
-    """Each cue makes its sentence a caveat; lookalikes and code do not."""
-
-    def test_every_cue_is_found_as_written(self) -> None:
-        for cue in rules.CUES:
-            with self.subTest(cue=cue):
-                caveat = f"The handle {cue} be reused."
-                text = lesson(f"Call open_widget(name) to open it.\n\n{caveat}\n")
-                pairs, _ = scan(text)
-                self.assertEqual([pair.cue for pair in pairs], [cue])
-                self.assertEqual(pairs[0].qualifier.start, text.index(caveat))
-                self.assertEqual(pairs[0].qualifier.end, text.index(caveat) + len(caveat))
-
-    def test_case_whitespace_and_apostrophes(self) -> None:
-        cases = {
-            "NEVER reuse the handle.": "never",
-            "The handle Must\nNot be reused.": "must not",
-            "You don’t reuse the handle.": "don't",
-            "The call is not supported on Windows.": "is not supported",
-        }
-        for caveat, cue in cases.items():
-            with self.subTest(caveat=caveat):
-                pairs, _ = scan(lesson(f"Call open_widget(name) to open it.\n\n{caveat}\n"))
-                self.assertEqual([pair.cue for pair in pairs], [cue])
-
-    def test_the_leftmost_cue_names_the_caveat(self) -> None:
-        self.assertEqual(rules.first_cue("Open it only if needed; never twice."), "only if")
-
-    def test_negatives(self) -> None:
-        negatives = (
-            "Nevertheless, the widget opens.",
-            "A refusal is logged.",
-            "The failsafe engages.",
-            "The raised flag stays up.",
-            "Pass `never` as the mode.",
-            "The literal ``must not`` is a keyword.",
-            "The handle is supported everywhere.",
-            "Unlessly is not a word.",
-        )
-        for sentence in negatives:
-            with self.subTest(sentence=sentence):
-                pairs, unpaired = scan(lesson(f"Call open_widget(name) to open it.\n\n{sentence}\n"))
-                self.assertEqual(pairs, [])
-                self.assertEqual(unpaired, [])
-
-    def test_a_cue_inside_a_fence_is_no_caveat(self) -> None:
-        text = lesson("Call open_widget(name) to open it.\n\n```\n# never do this\nclose(); raises\n```\n")
-        self.assertEqual(scan(text), ([], []))
-
-    def test_a_fence_with_blank_lines_stays_code(self) -> None:
-        text = lesson("Call open_widget(name) to open it.\n\n```text\nfirst\n\nIt never fails.\n```\n")
-        self.assertEqual(scan(text), ([], []))
-
-
-class TurnOfPhraseTest(LabTestCase):
-    """Reassurance, purpose, narration and a figurative "raises" are no caveat; a true warning beside them stays one."""
-
-    INSTRUCTION = "Call open_widget(name) to open it."
-
-    def cues(self, sentence: str) -> list[str]:
-        pairs, unpaired = scan(lesson(f"{self.INSTRUCTION}\n\n{sentence}\n"))
-        return [pair.cue for pair in pairs] + [caveat.cue for caveat in unpaired]
-
-    def test_no_caveat(self) -> None:
-        for sentence in (
-            # An obligation removed.
-            "You don't have to close the widget.",
-            "You do not have to close the widget.",
-            "You don’t need to close the widget.",
-            "You do not need to close the widget.",
-            "You DON'T\nreally need to close the widget.",
-            "You needn't close the widget.",
-            "There is no need to close the widget.",
-            "You never need to close the widget.",
-            "The widget never has to be closed.",
-            "You shouldn't have to restart the service.",
-            # A purpose clause.
-            "Open it on port 9999 so that you don't have to run it as root.",
-            "Open it early so you don't wait for it.",
-            "Keep the handle so that the widget is never opened twice.",
-            # The authors saying what their example does.
-            "In the example above, we don't use it directly.",
-            "Here we do not open a second widget.",
-            # Figurative "raises".
-            "This raises the question of ordering.",
-            "This raises a question about ordering.",
-            "Sharing widgets raises questions.",
-            "Sharing widgets raises concerns.",
-            "Sharing widgets raises a concern.",
-            "The banner raises awareness.",
-        ):
-            with self.subTest(sentence=sentence):
-                self.assertEqual(self.cues(sentence), [])
-
-    def test_still_a_caveat(self) -> None:
-        cases = {
-            "Don't call open_widget twice.": "don't",
-            "Do not open a widget twice.": "do not",
-            "You don't have a second chance.": "don't",
-            "We don't support shared widgets.": "don't",
-            "We do not recommend sharing widgets.": "do not",
-            "We must not share widgets.": "must not",
-            "We never retry a failed open.": "never",
-            "It is locked, so you cannot open it twice.": "cannot",
-            "It raises ValueError on a second open.": "raises",
-            # The turn of phrase is passed over; the next cue of the sentence counts.
-            "You don't have to close it, but it fails on reuse.": "fails",
-            "Opening raises concerns and raises KeyError when shared.": "raises",
-        }
-        for sentence, cue in cases.items():
-            with self.subTest(sentence=sentence):
-                self.assertEqual(self.cues(sentence), [cue])
 
 
 class SentenceTest(LabTestCase):
@@ -219,199 +105,6 @@ class SentenceTest(LabTestCase):
 
     def test_code_only_yields_nothing(self) -> None:
         self.assertEqual(self.sentences("`a.b()`\n"), [])
-
-
-class InstructionRuleTest(LabTestCase):
-    """The nearest earlier instruction of the section, within reach, preferring a shared identifier."""
-
-    def test_what_gives_an_instruction(self) -> None:
-        for instruction in (
-            "The widget opens with open_widget(name).",
-            "The `mode` flag selects it.",
-            "Use the widget.",
-        ):
-            with self.subTest(instruction=instruction):
-                text = lesson(f"{instruction}\n\nIt never closes.\n")
-                pairs, _ = scan(text)
-                self.assertEqual([pair.instruction.quote for pair in pairs], [instruction])
-
-    def test_a_plain_sentence_is_skipped_for_the_instruction_before_it(self) -> None:
-        text = lesson("Call open_widget(name) now.\n\nThe widget is blue.\n\nIt never closes.\n")
-        pairs, _ = scan(text)
-        self.assertEqual(pairs[0].instruction.quote, "Call open_widget(name) now.")
-        self.assertEqual(pairs[0].link, "anaphor It")
-
-    def test_a_caveat_in_its_own_block_after_an_instruction(self) -> None:
-        pairs, _ = scan(lesson("Call open_widget(name) now. It never closes.\n"))
-        self.assertEqual(
-            [(pair.instruction.quote, pair.qualifier.quote) for pair in pairs],
-            [("Call open_widget(name) now.", "It never closes.")],
-        )
-
-    def test_a_shared_identifier_beats_nearness(self) -> None:
-        text = lesson(
-            "Call open_widget(name) first.\n\nCall paint_widget(colour) next.\n\nThe open_widget call never retries.\n"
-        )
-        pairs, _ = scan(text)
-        self.assertEqual(pairs[0].instruction.quote, "Call open_widget(name) first.")
-        self.assertEqual(pairs[0].link, "identifier open_widget")
-
-    def test_identifiers_from_code_spans_and_dotted_names(self) -> None:
-        cases = {
-            "Pass `timeout` to connect.": "A timeout of zero is not supported.",
-            "Use client.reset to clear it.": "A reset never waits.",
-        }
-        for instruction, caveat in cases.items():
-            with self.subTest(instruction=instruction):
-                pairs, _ = scan(lesson(f"{instruction}\n\nCall open_widget(name) next.\n\n{caveat}\n"))
-                self.assertEqual(pairs[0].instruction.quote, instruction)
-                self.assertTrue(pairs[0].link.startswith("identifier "), pairs[0].link)
-
-    def test_nearest_without_a_link(self) -> None:
-        pairs, _ = scan(
-            lesson("Call open_widget(name) first.\n\nCall paint_widget(colour) next.\n\nNever mix colours.\n")
-        )
-        self.assertEqual((pairs[0].instruction.quote, pairs[0].link), ("Call paint_widget(colour) next.", "nearest"))
-
-    def test_look_back_is_three_blocks(self) -> None:
-        # The caveat's own block and the three before it: two fillers keep the instruction in reach.
-        filler = "".join(f"Filler paragraph {number}.\n\n" for number in range(pairing.LOOK_BACK_BLOCKS - 1))
-        within = lesson(f"Call open_widget(name).\n\n{filler}It never closes.\n")
-        pairs, unpaired = scan(within)
-        self.assertEqual((len(pairs), len(unpaired)), (1, 0))
-        beyond = lesson(f"Call open_widget(name).\n\nOne more paragraph.\n\n{filler}It never closes.\n")
-        pairs, unpaired = scan(beyond)
-        self.assertEqual((len(pairs), len(unpaired)), (0, 1))
-        self.assertEqual(unpaired[0].cue, "never")
-
-    def test_unpaired_caveats_are_counted_in_the_table(self) -> None:
-        manifest = self.copy_inputs()
-        (self.folder / "docs" / "aster-copy-v2.md").write_text("# A\n\n## B\n\nIt never closes.\n", encoding="utf-8")
-        value = json.loads(manifest.read_text(encoding="utf-8"))
-        data = (self.folder / "docs" / "aster-copy-v2.md").read_bytes()
-        value["sources"][1]["sha256"] = hashlib.sha256(data).hexdigest()
-        manifest.write_text(json.dumps(value), encoding="utf-8")
-        code, out, _ = main_quietly("scan", "--manifest", str(manifest))
-        self.assertEqual(code, 0)
-        self.assertIn("1 caveat without an instruction in reach (same section, its block and the 3 before it)", out)
-
-    def test_never_across_a_heading(self) -> None:
-        pairs, unpaired = scan("# T\n\n## A\n\nCall open_widget(name).\n\n## B\n\nIt never closes.\n")
-        self.assertEqual((pairs, len(unpaired)), ([], 1))
-
-    def test_a_caveat_is_not_its_own_instruction(self) -> None:
-        pairs, unpaired = scan(lesson("Never call close_widget() twice.\n"))
-        self.assertEqual((pairs, len(unpaired)), ([], 1))
-
-    def test_never_paired_with_a_copy_of_itself(self) -> None:
-        # The caveat names a call, so it is an instruction too; its copy further down must not pair with it.
-        caveat = "Never call open_widget(name) twice."
-        copy = "Never call  open_widget(name)\ntwice."
-        text = lesson(f"Call open_widget(name) to open it.\n\n{caveat}\n\n{copy}\n")
-        pairs, unpaired = scan(text)
-        self.assertEqual(unpaired, [])
-        self.assertEqual(
-            [(pair.instruction.quote, pair.qualifier.quote) for pair in pairs],
-            [("Call open_widget(name) to open it.", caveat), ("Call open_widget(name) to open it.", copy)],
-        )
-        # With only its copy in reach, the caveat is left unpaired.
-        pairs, unpaired = scan(lesson(f"{caveat}\n\n{copy}\n"))
-        self.assertEqual((pairs, [item.span.quote for item in unpaired]), ([], [caveat, copy]))
-
-    def test_never_paired_with_an_overlapping_span(self) -> None:
-        def sentence(start: int, end: int, text: str) -> pairing.Sentence:
-            return pairing.Sentence(start, end, 0, None, True, frozenset({"f"}), frozenset({"f"}), None, text)
-
-        caveat = pairing.Caveat(10, 30, 0, "never", frozenset({"f"}), None, "never f")
-        overlapping = sentence(5, 15, "call f")
-        before = sentence(0, 5, "use f")
-        self.assertIsNone(pairing.chosen_instruction([overlapping], caveat))
-        self.assertEqual(pairing.chosen_instruction([before, overlapping], caveat), (before, "identifier f"))
-
-    def test_names_are_unique_per_line(self) -> None:
-        text = lesson("Call open_widget(name). It never closes. It fails on reuse.\n")
-        pairs, _ = scan(text)
-        self.assertEqual([pair.name for pair in pairs], ["scan:doc:5", "scan:doc:5#2"])
-
-
-class CautionaryBlockTest(LabTestCase):
-    """Admonitions and alerts, built by hand as the block grammar will give them."""
-
-    def scan_blocks(self, text: str, blocks: list[tuple[str, str, str]]) -> tuple[list, list]:
-        """``blocks``: (kind, label, the block's text as it appears in ``text``)."""
-        built = []
-        for kind, label, piece in blocks:
-            start = text.index(piece)
-            built.append(Block(kind, start, start + len(piece), label))
-        body_start = text.index("\n", text.index("## ")) + 1
-        section = Section(text.index("## "), "S", body_start, len(text), tuple(built))
-        return pairing.scan_sections("doc", text, [section])
-
-    def test_a_warning_admonition_is_one_caveat_marker_included(self) -> None:
-        admonition = '!!! warning "Careful"\n    The handle is shared across threads.\n    Close it once.'
-        text = lesson(f"Call open_widget(name).\n\n{admonition}\n")
-        pairs, _ = self.scan_blocks(
-            text, [("paragraph", "", "Call open_widget(name).\n"), ("admonition", "warning", admonition + "\n")]
-        )
-        self.assertEqual(len(pairs), 1)
-        self.assertEqual(pairs[0].cue, "warning admonition")
-        self.assertEqual(pairs[0].qualifier.quote, admonition)
-
-    def test_every_cautionary_label(self) -> None:
-        for label in sorted(rules.CAUTIONARY_LABELS):
-            for kind, marker, cue in (
-                ("admonition", f"!!! {label}", "admonition"),
-                ("quote", f"> [!{label.upper()}]", "alert"),
-            ):
-                with self.subTest(label=label, kind=kind):
-                    block = f"{marker}\n> Keep one handle." if kind == "quote" else f"{marker}\n    Keep one handle."
-                    text = lesson(f"Call open_widget(name).\n\n{block}\n")
-                    pairs, _ = self.scan_blocks(
-                        text, [("paragraph", "", "Call open_widget(name).\n"), (kind, label, block + "\n")]
-                    )
-                    self.assertEqual([pair.cue for pair in pairs], [f"{label} {cue}"])
-
-    def test_a_note_is_scanned_sentence_by_sentence(self) -> None:
-        note = "!!! note\n    The handle is blue. It must not be painted."
-        text = lesson(f"Call open_widget(name).\n\n{note}\n")
-        pairs, _ = self.scan_blocks(
-            text, [("paragraph", "", "Call open_widget(name).\n"), ("admonition", "note", note + "\n")]
-        )
-        self.assertEqual(
-            [(pair.cue, pair.qualifier.quote) for pair in pairs], [("must not", "It must not be painted.")]
-        )
-        quiet = "!!! tip\n    The handle is blue."
-        text = lesson(f"Call open_widget(name).\n\n{quiet}\n")
-        pairs, _ = self.scan_blocks(
-            text, [("paragraph", "", "Call open_widget(name).\n"), ("admonition", "tip", quiet + "\n")]
-        )
-        self.assertEqual(pairs, [])
-
-    def test_a_plain_quote_with_a_cue(self) -> None:
-        quote = "> It fails on a closed handle."
-        text = lesson(f"Call open_widget(name).\n\n{quote}\n")
-        pairs, _ = self.scan_blocks(text, [("paragraph", "", "Call open_widget(name).\n"), ("quote", "", quote + "\n")])
-        self.assertEqual(
-            [(pair.cue, pair.qualifier.quote) for pair in pairs], [("fails", "It fails on a closed handle.")]
-        )
-
-    def test_a_table_row_is_one_sentence(self) -> None:
-        table = "| mode | effect |\n|---|---|\n| `fast` | skips the lock |\n| `safe` | never skips it |"
-        text = lesson(f"Set the mode with set_mode(mode).\n\n{table}\n")
-        pairs, _ = self.scan_blocks(
-            text, [("paragraph", "", "Set the mode with set_mode(mode).\n"), ("table", "", table + "\n")]
-        )
-        self.assertEqual([(pair.cue, pair.qualifier.quote) for pair in pairs], [("never", "`safe` | never skips it")])
-        # A row naming code is an instruction too: the nearest one before the caveat wins.
-        self.assertEqual(pairs[0].instruction.quote, "`fast` | skips the lock")
-
-    def test_a_fence_block_is_never_scanned(self) -> None:
-        fence = "```\nCall close(). It never returns.\n```"
-        text = lesson(f"Call open_widget(name).\n\n{fence}\n")
-        pairs, unpaired = self.scan_blocks(
-            text, [("paragraph", "", "Call open_widget(name).\n"), ("fence", "", fence + "\n")]
-        )
-        self.assertEqual((pairs, unpaired), ([], []))
 
 
 class IndentedCodeTest(LabTestCase):
@@ -511,9 +204,15 @@ class FixtureScanTest(LabTestCase):
     def test_the_lesson_pair_is_found(self) -> None:
         pair = self.lesson_pair()
         self.assertEqual(pair["name"], "scan:aster-copy-v1:7")
-        self.assertEqual(pair["instruction"], {"start": 51, "end": 129, "quote": INSTRUCTION_SENTENCE})
-        self.assertEqual(pair["qualifier"], {"start": 131, "end": 171, "quote": QUALIFIER})
-        self.assertEqual((pair["cue"], pair["link"]), ("refuses", "anaphor This operation"))
+        # "# Aster copy" and a blank line, "## Create a copy" and a blank line: the instruction is on line 5.
+        self.assertEqual(pair["instruction"], {"start": 51, "end": 129, "quote": INSTRUCTION_SENTENCE, "line": 5})
+        self.assertEqual(pair["qualifier"], {"start": 131, "end": 171, "quote": QUALIFIER, "line": 7})
+        # "refuses" is an error cue of tier 1; "This operation" points back to the paragraph before; "Call": tier 1.
+        self.assertEqual(
+            (pair["rule"], pair["cue"], pair["link"], pair["instruction_rule"], pair["tier"]),
+            ("error", "refuses", "anaphor This operation", "imperative", 1),
+        )
+        self.assertEqual(pair["context"], {"section": "Create a copy", "first_line": 5, "last_line": 7})
 
     def test_verdicts_match_the_main_job(self) -> None:
         result = span_checks.build_checked_result(self.manifest.sources, self.manifest.span_checks)
@@ -542,32 +241,44 @@ class FixtureScanTest(LabTestCase):
     def test_table_and_json_in_process(self) -> None:
         code, out, err = main_quietly("scan")
         self.assertEqual((code, err), (0, ""))
-        self.assertIn(
-            'scan:aster-copy-v1:7 · cue "refuses" · anaphor This operation · declared as save-copy-refuses-existing-path',
-            out,
+        lines = out.splitlines()
+        at = lines.index(
+            'scan:aster-copy-v1:7 · tier 1 · error "refuses" · anaphor This operation · imperative · '
+            "declared as save-copy-refuses-existing-path"
         )
-        self.assertIn(
-            "fixed-char split (fixed-width cut at 130), paragraph split (block break at 130), heading-aware same chunk",
-            out,
+        # The section's title, then lines 5 to 7 with both quotes marked, then the verdicts.
+        self.assertEqual(lines[at + 1], '  § "Create a copy"')
+        self.assertEqual(lines[at + 2], f"  5 │ »{INSTRUCTION_SENTENCE}«")
+        self.assertEqual(lines[at + 3], "  6 │")
+        self.assertTrue(lines[at + 4].startswith(f"  7 │ »{QUALIFIER}« Use replace_copy"), lines[at + 4])
+        self.assertEqual(
+            lines[at + 5],
+            "  fixed-char split (fixed-width cut at 130), paragraph split (block break at 130), heading-aware same chunk",
+        )
+        self.assertEqual(
+            lines[-1],
+            "review: scan --accept NAME declares a pair as a span check; scan --reject NAME drops it for good",
         )
         code, out, err = main_quietly("scan", "--json")
         self.assertEqual(code, 0)
         report = json.loads(out)
+        # The tier kept by default is 2 (pairing.DEFAULT_TIER): every fixture pair is that strong or stronger.
+        self.assertEqual((report["scan_version"], report["tier"], report["rejected"]), (2, 2, 0))
+        # The four caveats of docs/caveats.md's walk-through, each with an instruction in reach.
         self.assertEqual(
-            report["policies"][0],
-            {
-                "policy": "fixed-char",
-                "found": 3,
-                "kept_together": 0,
-                "split": 3,
-                "split_by": {"heading": 0, "block break": 0, "size target": 0, "fixed-width cut": 3},
-            },
+            [(pair["name"], pair["rule"]) for pair in report["pairs"]],
+            [
+                ("scan:aster-copy-v1:7", "error"),
+                ("scan:aster-copy-v1:7#2", "prohibition"),
+                ("scan:aster-copy-v1:13", "limitation"),
+                ("scan:aster-copy-v2:7", "prohibition"),
+            ],
         )
 
     def test_end_to_end(self) -> None:
         completed = run_lab("scan")
         self.assertEqual(completed.returncode, 0, completed.stderr)
-        self.assertIn("heading-aware      3              2      1", completed.stdout)
+        self.assertIn("4 pairs found in 2 sources", completed.stdout)
 
 
 class AddChecksTest(LabTestCase):
@@ -578,12 +289,13 @@ class AddChecksTest(LabTestCase):
         before = json.loads(manifest.read_text(encoding="utf-8"))
         code, out, _ = main_quietly("scan", "--add-checks", "--manifest", str(manifest))
         self.assertEqual(code, 0)
-        self.assertIn("added 2 span checks", out)
+        self.assertIn("added 3 span checks", out)
         after = json.loads(manifest.read_text(encoding="utf-8"))
         self.assertEqual(after["sources"], before["sources"])
         self.assertEqual(after["span_checks"][0], before["span_checks"][0])
         self.assertEqual(
-            [check["name"] for check in after["span_checks"][1:]], ["scan:aster-copy-v1:7#2", "scan:aster-copy-v2:7"]
+            [check["name"] for check in after["span_checks"][1:]],
+            ["scan:aster-copy-v1:7#2", "scan:aster-copy-v1:13", "scan:aster-copy-v2:7"],
         )
         written = manifest.read_bytes()
         code, out, _ = main_quietly("scan", "--add-checks", "--manifest", str(manifest))
@@ -596,7 +308,7 @@ class AddChecksTest(LabTestCase):
         code, out, _ = main_quietly("validate", str(result), "--manifest", str(manifest))
         self.assertEqual(code, 0, out)
         saved = json.loads(result.read_text(encoding="utf-8"))
-        self.assertEqual(len(saved["comparisons"][0]["pairs"]), 3)
+        self.assertEqual(len(saved["comparisons"][0]["pairs"]), 4)
 
     def test_a_taken_name_gets_a_suffix(self) -> None:
         manifest = self.copy_inputs()
@@ -621,9 +333,7 @@ class AddChecksTest(LabTestCase):
         with mock.patch.object(scan_command, "add_scanned_checks") as add:
             code, out, err = main_quietly("scan", "--add-checks")
         self.assertEqual(code, 2)
-        self.assertEqual(
-            err, "error: usage: scan: --add-checks needs --manifest M: the manifest to add the found pairs to\n"
-        )
+        self.assertEqual(err, "error: usage: scan: --add-checks needs --manifest M: the manifest to change\n")
         self.assertEqual(out, "")
         add.assert_not_called()
         self.assertEqual(MANIFEST.read_bytes(), before)
@@ -658,7 +368,16 @@ class AddChecksTest(LabTestCase):
     def test_overlap_is_the_same_pair(self) -> None:
         narrow = SpanCheck("x", V1, Span(51, 77, "Call save_copy(path, text)"), Span(131, 171, QUALIFIER))
         pair = pairing.FoundPair(
-            "scan:x:7", V1, Span(51, 129, INSTRUCTION_SENTENCE), Span(131, 171, QUALIFIER), "refuses", "nearest", 7
+            "scan:x:7",
+            V1,
+            Span(51, 129, INSTRUCTION_SENTENCE),
+            Span(131, 171, QUALIFIER),
+            "error",
+            "refuses",
+            "nearest",
+            2,
+            "imperative",
+            7,
         )
         self.assertEqual(verdicts.declared_names([pair], (narrow,)), ["x"])
         elsewhere = SpanCheck("y", V1, Span(51, 77, "Call save_copy(path, text)"), Span(172, 180, "Use repl"))
@@ -670,40 +389,16 @@ class UntrustedTextTest(LabTestCase):
 
     def test_control_characters_are_escaped(self) -> None:
         text = lesson("Call open_widget(name) \x1b[2J now.\n\nIt never closes.\n")
-        pairs, _ = scan(text)
-        report = {
-            "policies": [],
-            "unpaired": [],
-            "pairs": [
-                {
-                    "name": pair.name,
-                    "source_id": "doc",
-                    "cue": pair.cue,
-                    "link": pair.link,
-                    "declared_as": None,
-                    "instruction": caveat_report.span_json(pair.instruction),
-                    "qualifier": caveat_report.span_json(pair.qualifier),
-                    "policies": {},
-                }
-                for pair in pairs
-            ],
-        }
-        table = caveat_report.scan_table(
-            {
-                **report,
-                "policies": [
-                    {
-                        "policy": "p",
-                        "found": 1,
-                        "kept_together": 0,
-                        "split": 1,
-                        "split_by": dict.fromkeys(verdicts.REASON_ORDER, 0),
-                    }
-                ],
-            }
-        )
+        source = {"source_id": "doc", "path": "doc.md", "title": "doc", "version": "1", "url": "local:doc.md"}
+        sources = [{**source, "sha256": "0" * 64, "fact_status": "written for the test", "text": text}]
+        manifest = Manifest(Path("."), sources, ())
+        report = caveat_report.scan_report(manifest, chunk_index.build_indexes(sources))
+        self.assertEqual(len(report["pairs"]), 1)
+        table = caveat_report.scan_table(report, {"doc": text})
         self.assertNotIn("\x1b", table)
-        self.assertIn("\\u001b[2J", table)
+        self.assertIn("  5 │ »Call open_widget(name) \\x1b[2J now.«", table.splitlines())
+        # Without the texts, the quotes alone, as escaped JSON.
+        self.assertIn("\\u001b[2J", caveat_report.scan_table(report))
 
 
 class ShowNarrowingTest(LabTestCase):
@@ -798,8 +493,9 @@ class BlocksDocsEndToEndTest(LabTestCase):
         code, out, err = main_quietly("scan", "--json", "--manifest", str(self.manifest))
         self.assertEqual((code, err), (0, ""))
         pairs = json.loads(out)["pairs"]
-        admonition = BLOCKS_PAGE[BLOCKS_PAGE.index("!!! warning") : BLOCKS_PAGE.index("open.\n") + len("open.")]
-        alert = BLOCKS_PAGE[BLOCKS_PAGE.index("> [!CAUTION]") : BLOCKS_PAGE.index("error.\n") + len("error.")]
+        # A cautionary block's span is its body, without the marker lines (and a quote's ">").
+        admonition = "This call refuses a name that is already open."
+        alert = "Closing twice raises an error."
         self.assertEqual(
             [(pair["instruction"]["quote"], pair["qualifier"]["quote"], pair["cue"]) for pair in pairs],
             [
@@ -841,9 +537,9 @@ class LongListsTest(LabTestCase):
         code, out, err = main_quietly("scan", "--manifest", str(manifest))
         self.assertEqual((code, err), (0, ""))
         lines = out.splitlines()
-        self.assertIn("23 pairs found in 1 source", lines)
+        self.assertIn("23 pairs found in 1 source (tier 2 and stronger)", lines)
         self.assertEqual(sum(line.startswith("scan:widget:") for line in lines), 20)
-        self.assertEqual(lines[-1], "… 3 more pairs: scan --json lists every one")
+        self.assertEqual(lines[-3], "… 3 more pairs: scan --json lists every one")
         self.assertEqual(main_quietly("scan", "--add-checks", "--manifest", str(manifest))[0], 0)
         code, out, err = main_quietly("context", "--manifest", str(manifest))
         self.assertEqual((code, err), (0, ""))
@@ -862,8 +558,22 @@ class ExampleCorpusTest(LabTestCase):
         self.assertEqual((code, err), (0, ""))
         report = json.loads(out)
         declared = [check["name"] for check in json.loads(manifest.read_text(encoding="utf-8"))["span_checks"]]
-        self.assertEqual(sorted(pair["declared_as"] for pair in report["pairs"]), sorted(declared))
-        # The guide's verdicts: paragraph splits all six at the block break; heading-aware keeps three.
-        by_policy = {policy["policy"]: policy for policy in report["policies"]}
-        self.assertEqual(by_policy["paragraph"]["split_by"]["block break"], 6)
-        self.assertEqual((by_policy["heading-aware"]["kept_together"], by_policy["heading-aware"]["split"]), (3, 3))
+        found = [pair["declared_as"] for pair in report["pairs"] if pair["declared_as"] is not None]
+        self.assertEqual(sorted(found), sorted(declared))
+        # One more: the guide's "does not give you 120", a limitation stated plainly, which no check declares.
+        extra = [pair for pair in report["pairs"] if pair["declared_as"] is None]
+        self.assertEqual(
+            [(pair["rule"], pair["cue"], pair["qualifier"]["quote"]) for pair in extra],
+            [
+                (
+                    "limitation",
+                    "does not",
+                    "An\nextension counts from the moment it is granted, not from the end of the\ncurrent lease, so "
+                    "asking for 60 seconds twice in a row does not give you 120.",
+                )
+            ],
+        )
+        # The guide's verdicts of the six: paragraph splits all six at the block break; heading-aware keeps three.
+        declared_pairs = [pair for pair in report["pairs"] if pair["declared_as"] is not None]
+        self.assertEqual([pair["policies"]["paragraph"]["split_by"] for pair in declared_pairs], ["block break"] * 6)
+        self.assertEqual(sum(pair["policies"]["heading-aware"]["same_chunk"] for pair in declared_pairs), 3)

@@ -92,7 +92,7 @@ class HelpAndVersion(LabTestCase):
         self.assertTrue(lines[-1].startswith("error: usage: "), lines)
 
     def test_every_command_has_an_example_and_the_exit_codes(self):
-        commands = [None, "validate", "show", "diff", "export", "pin", "sweep", "scan", "context", "judge"]
+        commands = [None, "validate", "show", "diff", "export", "pin", "sweep", "scan", "context", "judge", "retrieve"]
         for command in commands:
             with self.subTest(command=command):
                 completed = run_lab(*([] if command is None else [command]), "--help")
@@ -107,7 +107,7 @@ class HelpAndVersion(LabTestCase):
         parser = command_parser.build_parser()
         names = parser._subparsers._group_actions[0].choices
         self.assertEqual(
-            list(names), ["validate", "show", "diff", "export", "pin", "sweep", "scan", "context", "judge"]
+            list(names), ["validate", "show", "diff", "export", "pin", "sweep", "scan", "context", "judge", "retrieve"]
         )
         self.assertEqual(len(command_parser.COMMANDS), len(names))
 

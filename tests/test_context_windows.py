@@ -324,8 +324,17 @@ class FixtureContextTest(LabTestCase):
         self.assertEqual(code, 0)
         self.assertEqual(
             json.loads(out)["checks"],
-            ["save-copy-refuses-existing-path", "scan:aster-copy-v1:7#2", "scan:aster-copy-v2:7"],
+            [
+                "save-copy-refuses-existing-path",
+                "scan:aster-copy-v1:7#2",
+                "scan:aster-copy-v1:13",
+                "scan:aster-copy-v2:7",
+            ],
         )
+        # --tier 1 keeps only the scanned pairs of tier 1: the "never" prohibition linked by save_copy.
+        code, out, _ = main_quietly("context", "--scanned", "--tier", "1", "--json")
+        self.assertEqual(code, 0)
+        self.assertEqual(json.loads(out)["checks"], ["save-copy-refuses-existing-path", "scan:aster-copy-v1:7#2"])
 
 
 class ReportWindowTest(LabTestCase):

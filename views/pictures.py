@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from bisect import bisect_left
-from collections import deque
+from collections import deque, namedtuple
 from dataclasses import dataclass
 
 import chunk_index
@@ -26,40 +26,32 @@ ID_PREFIX_LENGTH = 12
 ROLE_LETTERS = {"instruction": "I", "qualifier": "Q"}
 
 
-@dataclass(frozen=True)
-class Mark:
+# The records made for every piece of text are named tuples: a frozen dataclass's
+# __init__ sets each field through object.__setattr__, several times slower.
+
+
+class Mark(namedtuple("Mark", ("role", "label", "start", "end"))):
     """One marked span in a document: ``label`` is ``I`` or ``Q`` (numbered when there are several checks)."""
 
-    role: str
-    label: str
-    start: int
-    end: int
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class Run:
+class Run(namedtuple("Run", ("text", "roles"))):
     """A stretch of text inside one row, with the roles of the marks that cover it."""
 
-    text: str
-    roles: tuple[str, ...]
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class Edge:
+class Edge(namedtuple("Edge", ("mark", "opening"))):
     """Where a mark opens or closes."""
 
-    mark: Mark
-    opening: bool
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class Row:
-    """One line of a segment (or the part of a line the segment holds)."""
+class Row(namedtuple("Row", ("line", "starts_mid_line", "ends_mid_line", "items"))):
+    """One line of a segment (or the part of a line the segment holds): ``items`` are its runs and edges."""
 
-    line: int
-    starts_mid_line: bool
-    ends_mid_line: bool
-    items: tuple[Run | Edge, ...]
+    __slots__ = ()
 
 
 @dataclass(frozen=True)

@@ -64,7 +64,8 @@ code, pre, .text td, .lines td, .cap, .cutname { font-family: ui-monospace, SFMo
 .note, .legend { color: #444; margin: .25rem 0; }
 nav.toc a, .views a { margin-right: .8rem; }
 .view { position: absolute; top: 0; }
-.pairs td small { color: #555; }
+.pairs td small { color: #555; font-weight: normal; }
+.pairs td:nth-child(2), .pairs td:nth-child(3) { max-width: 16em; overflow-wrap: anywhere; }
 .pairs th button { font: inherit; font-weight: 600; background: none; border: 0; padding: 0; cursor: pointer; }
 .pairs th[aria-sort="ascending"] button::after { content: " \\25b2"; }
 .pairs th[aria-sort="descending"] button::after { content: " \\25bc"; }
@@ -204,18 +205,18 @@ def html_table(rows: list[tuple[str, ...]], numeric: frozenset[int] = NUMERIC_CO
 # --- what each pair belongs to, for the views above the table ----------------------------
 
 
-def tier_of(annotation: Mapping | None) -> str | None:
-    """A pair's confidence tier as text, from the first of ``TIER_FIELDS`` its annotation holds."""
+def tier_of(annotation: Mapping | None) -> tuple[str, str] | None:
+    """A pair's confidence tier, as the field that gives it and its value as text (``("tier", "1")``)."""
     if not annotation:
         return None
     for name in TIER_FIELDS:
         if annotation.get(name) is not None:
-            return str(annotation[name])
+            return name, str(annotation[name])
     return None
 
 
 def pair_views(
-    pairs: list[PairRow], columns: list[Column], annotations: Mapping
+    pairs: list[PairRow], columns: list[Column], annotations: Mapping, noun: str = "policy"
 ) -> tuple[list[tuple[str, str]], dict[int, list[str]]]:
     """The narrowed views (id, label with its count) and, per pair number, the views it is in.
 
@@ -231,18 +232,18 @@ def pair_views(
         for pair in chosen:
             member[pair.number].append(view)
 
-    add("split", "split under any column", [pair for pair in pairs if pair.split_anywhere])
+    add("split", f"split under any {noun}", [pair for pair in pairs if pair.split_anywhere])
     for position, column in enumerate(columns):
         chosen = [pair for pair in pairs if not pair.verdicts[position].kept]
         add(f"split-{column.key}", f"split under {visible(column.label)}", chosen)
-    add("kept", "kept by every column", [pair for pair in pairs if not pair.split_anywhere])
-    tiers: dict[str, list[PairRow]] = {}
+    add("kept", f"kept by every {noun}", [pair for pair in pairs if not pair.split_anywhere])
+    tiers: dict[tuple[str, str], list[PairRow]] = {}
     for pair in pairs:
         tier = tier_of(annotations.get(pair.check.name))
         if tier is not None:
             tiers.setdefault(tier, []).append(pair)
-    for number, (tier, chosen) in enumerate(sorted(tiers.items())):
-        add(f"tier-{number}", f"scan confidence {visible(tier)}", chosen)
+    for number, ((field, value), chosen) in enumerate(sorted(tiers.items())):
+        add(f"tier-{number}", f"scan {visible(field)} {visible(value)}", chosen)
     return views, member
 
 
@@ -256,10 +257,10 @@ def view_css(views: list[tuple[str, str]]) -> str:
 
 def pairs_table(pairs: list[PairRow], columns: list[Column], pages: dict[str, int], annotations, member) -> str:
     """Every pair in one table: number, name (its card), page, line, each column's verdict and window."""
-    tiers = any(tier_of(annotations.get(pair.check.name)) is not None for pair in pairs)
+    fields = {tier[0] for pair in pairs if (tier := tier_of(annotations.get(pair.check.name))) is not None}
     header = ["#", "pair", "page", "line", *(visible(column.label) for column in columns)]
-    if tiers:
-        header.append("scan confidence")
+    if fields:
+        header.append(f"scan {' or '.join(sorted(fields))}")
     rows = []
     for pair in pairs:
         classes = " ".join(["pair", *(f"v-{view}" for view in member[pair.number])])
@@ -278,9 +279,10 @@ def pairs_table(pairs: list[PairRow], columns: list[Column], pages: dict[str, in
                 f"{escaped(verdict_word(verdict))}{partial}"
                 f"<br><small>{escaped(window_words(verdict.window))}</small></td>"
             )
-        if tiers:
-            tier = tier_of(annotations.get(pair.check.name)) or ""
-            cells.append(f'<td data-key="{escaped(visible(tier))}">{escaped(visible(tier))}</td>')
+        if fields:
+            tier = tier_of(annotations.get(pair.check.name))
+            value = "" if tier is None else visible(tier[1])
+            cells.append(f'<td data-key="{escaped(value)}">{escaped(value)}</td>')
         rows.append(f'<tr class="{classes}">{"".join(cells)}</tr>')
     head = "".join(f"<th>{escaped(cell)}</th>" for cell in header)
     return (
@@ -409,8 +411,9 @@ def docs_set_body(
     verdicts: list[str],
     annotations: Mapping | None = None,
     advance: Callable[[int, int], None] | None = None,
+    noun: str = "policy",
 ) -> tuple[list[str], str]:
-    """The report's body below its heading, and the style rules of its views.
+    """The report's body below its heading, and the style rules of its views (``noun`` names a column).
 
     ``advance(1, n)`` is called after each page of ``n`` source bytes is laid
     out (the progress line of the command that writes the report).
@@ -418,7 +421,7 @@ def docs_set_body(
     annotations = annotations or {}
     pairs = pair_rows(sources, checks, columns)
     pages = {source["source_id"]: number for number, source in enumerate(sources, start=1)}
-    views, member = pair_views(pairs, columns, annotations)
+    views, member = pair_views(pairs, columns, annotations, noun)
     by_source: dict[str, list[PairRow]] = {}
     for pair in pairs:
         by_source.setdefault(pair.check.source_id, []).append(pair)
@@ -453,8 +456,8 @@ def docs_set_body(
         "</section>",
         '<section id="cards"><h2>Cards</h2>',
         f'<p class="legend">{escaped(" · ".join(LEGEND_TERMS[:2]))}. Each card shows only the lines around its pair,'
-        " every column side by side; a shaded run is one chunk, a red rule names each boundary between the spans, a dashed"
-        " outline marks the chunks of the window that recovers the caveat.</p>",
+        f" every {noun} side by side; a shaded run is one chunk, a red rule names each boundary between the spans,"
+        " a dashed outline marks the chunks of the window that recovers the caveat.</p>",
     ]
     newlines = {}
     for pair in pairs:
@@ -555,5 +558,5 @@ def judge_html_report(
         f'<ul class="legend">{growth}</ul>',
         *context_block(judgement),
     ]
-    body, css = docs_set_body(sources, checks, columns, header, verdicts, annotations, advance)
+    body, css = docs_set_body(sources, checks, columns, header, verdicts, annotations, advance, noun="chunker")
     return html_page("Judged chunks beside the lab's policies", css, body)

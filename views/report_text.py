@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from views.pair_verdicts import Column, PairRow
-from views.pictures import Edge, Mark, MarkFinder, Row, chunk_caption, line_of, mark_label, marker, segment_rows
+from views.pictures import Edge, Mark, Row, chunk_caption, line_of, mark_label, marker, segment_rows
 from views.visible_text import CUT_MARK, escaped, visible
 
 # Lines shown before and after each span of a pair in its card.
@@ -132,13 +132,12 @@ def column_cells(pair: PairRow, column: Column, position: int, lines: LineMap, r
     in_window = set(window.orders) if window is not None and window.window else set()
     cells: dict[int, list[str]] = {}
     placed = set()
-    finder = MarkFinder(marks)
     for first, last in ranges:
         start, end = lines.start(first), lines.end(last)
         for segment_start, segment_end, chunk in clipped_segments(chunks.touching(start, end), start, end):
-            rows = segment_rows(
-                text, segment_start, segment_end, finder.overlapping(segment_start, segment_end), lines.newlines
-            )
+            # A card marks its own two spans only: a look at both is the lookup.
+            near = tuple(mark for mark in marks if mark.start < segment_end and segment_start < mark.end)
+            rows = segment_rows(text, segment_start, segment_end, near, lines.newlines)
             if chunk is None:
                 style = "g"
             else:

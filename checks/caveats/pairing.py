@@ -1,79 +1,88 @@
-"""Pair each caveat with its instruction, section by section: ``run.py scan``'s proposals.
+"""Pair each caveat with its instruction, section by section: ``run.py scan``'s proposals (``scan_version`` 2).
 
-Reads one source's sections block by block (``section_caveats_and_sentences``),
-keeps the recent instruction sentences, and gives each caveat the nearest one
-that shares an identifier with it, else the nearest (``chosen_instruction``).
-It reads no files and writes none; ``run.py`` does the I/O.
+Reads one source's sections block by block (``section_items``): every
+sentence with what the rules see in it (``classified``), and cautionary and
+version blocks as whole caveats. Each caveat then gets the instruction its
+reference points to (``chosen_instruction``): before it or just after it,
+across code blocks, never across a heading. It reads no files and writes none;
+``run.py`` does the I/O.
 """
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
-from collections import deque
 from dataclasses import dataclass
 
 import chunk_index
 import grammars
+from checks.caveats import rules
 from checks.caveats.masking import fence_spans, masked_code
-from checks.caveats.rules import (
-    cautionary_cue,
-    first_cue,
-    is_instruction,
-    opening_anaphor,
-    sentence_identifiers,
-    sentence_words,
-)
-from checks.caveats.sentences import normalized_text, sentence_spans, table_row_spans
+from checks.caveats.sentences import HEADER_LINE, normalized_text, sentence_spans, table_row_spans
 from load_documents import Span, SpanCheck
 
-SCAN_VERSION = 1
-# How far back an instruction may sit: the caveat's own block and this many before it.
+SCAN_VERSION = 2
+# How far an instruction may sit from its caveat, in blocks of prose (code blocks are not counted):
+# the caveat's own block and this many before it, or this many after it; one that shares an
+# identifier with the caveat may sit as far back as IDENTIFIER_BLOCKS.
 LOOK_BACK_BLOCKS = 3
-# At most this many candidate instructions are weighed per caveat, so a scan stays linear.
+LOOK_AHEAD_BLOCKS = 3
+IDENTIFIER_BLOCKS = 6
+# At most this many sentences are looked at on either side of a caveat, so a scan stays linear.
 MAX_CANDIDATES = 16
 NAME_PREFIX = "scan:"
+# The tiers: 1 the strongest. A pair's tier is the weakest of its cue's, its link's and its instruction's.
+TIERS = (1, 2, 3)
+# What scan, --add-checks and context --scanned keep unless told otherwise (--tier): on the development set
+# the pairs of tier 3 are right half the time or less (docs/caveats.md, "Measure the scan").
+DEFAULT_TIER = 2
+# The instruction forms whose pairs are no stronger than tier 2: they instruct less directly.
+INDIRECT_FORMS = frozenset({"tutorial step", "api usage", "step before code"})
+LIST_ITEM_OPENING = re.compile(r"[ \t>]*(?:[-*+]|\d{1,9}[.)])[ \t]+$")
+# A line that is one HTML or MDX tag, opening or closing: a block's marker, not its body.
+TAG_LINE = re.compile(r"[ \t>]*</?[A-Za-z][^<>\n]*>[ \t]*")
 
 
 @dataclass(frozen=True)
-class Sentence:
-    """One sentence of a source: ``[start, end)`` and what the scan rules see in it."""
+class Item:
+    """One sentence of a section, or one block read as a whole caveat, and what the rules see in it.
+
+    ``block`` counts the section's prose blocks (code blocks are not counted). ``caveat`` is why the item is a
+    caveat (``None`` if it is none); ``instruction`` the form by which it instructs (``None`` if it does
+    not). An item is never both: a caveat is never the instruction of another caveat.
+    """
 
     start: int
     end: int
     block: int
-    cue: str | None
-    is_instruction: bool
+    caveat: rules.Cue | None
+    instruction: str | None
     identifiers: frozenset[str]
     words: frozenset[str]
+    terms: frozenset[str]
     anaphor: str | None
     # The text with every run of whitespace one space: a copy of the sentence elsewhere on the page is equal.
     normalized: str
-
-
-@dataclass(frozen=True)
-class Caveat:
-    """A caveat before pairing: a cue sentence, or a cautionary block as a whole."""
-
-    start: int
-    end: int
-    block: int
-    cue: str
-    words: frozenset[str]
-    anaphor: str | None
-    normalized: str
+    # Inside an admonition or alert: an aside to the text around it.
+    aside: bool = False
 
 
 @dataclass(frozen=True)
 class FoundPair:
-    """An instruction and the caveat after it, with the cue and the link that paired them."""
+    """An instruction and the caveat it qualifies, with the rule, cue, link and tier that paired them."""
 
     name: str
     source_id: str
     instruction: Span
     qualifier: Span
+    rule: str
     cue: str
     link: str
+    tier: int
+    instruction_form: str
     line: int
+    # The cue's own tier: with ``--tier`` below the pair's tier, the caveat is still reported, unpaired.
+    caveat_tier: int = 1
 
     def as_check(self) -> SpanCheck:
         return SpanCheck(self.name, self.source_id, self.instruction, self.qualifier)
@@ -81,79 +90,328 @@ class FoundPair:
 
 @dataclass(frozen=True)
 class Unpaired:
-    """A caveat with no instruction within reach."""
+    """A caveat reported without an instruction: none is in reach, or its pair is weaker than the tier kept."""
 
     source_id: str
     span: Span
+    rule: str
     cue: str
+    tier: int
     line: int
+    reason: str = "no instruction in reach"
 
 
-def section_caveats_and_sentences(
-    text: str, masked: str, code_spans: list, fences: list, section: grammars.Section
-) -> list[Sentence | Caveat]:
-    """A section's sentences and cautionary blocks in text order; a cautionary block replaces its sentences."""
-    items: list[Sentence | Caveat] = []
-    for number, block in enumerate(section.blocks):
-        if block.kind == "fence":
+def classified(
+    reading: str, before_fence: bool, reference_entry: bool, in_note: bool, codeless: bool = False
+) -> tuple[rules.Cue | None, str | None]:
+    """A sentence's caveat cue and instruction form, after the rules that weigh one against the other.
+
+    - A reference entry (``--quiet: Do not print.``) instructs nothing, and only its deprecation, version,
+      error and label cues count: its other words describe what the option does.
+    - A question, and a notice that the reader may skip something, is neither.
+    - In a sentence whose leading condition ends before a main clause that instructs ("If you need X, use
+      Y"), the condition's cues are the instruction's own: they do not count. When the main clause
+      neither instructs nor holds a cue ("If you don't pass a name, a default is used"), they are tier 3.
+    - A direct instruction (an imperative, a to-clause, second person) stays an instruction, its cues its
+      own (not labelled), unless a cue restricts the instruction itself (``restricts``): then the sentence
+      is a caveat, and no instruction. An indirect one (a tutorial step, an API usage sentence, a step
+      before code) with a cue of tier 1 or 2 is a caveat.
+    - Any other sentence with a cue is a caveat. In a section without code (``codeless``) its cues are
+      tier 3 but for deprecation, version and label cues; an example sentence is one tier weaker; inside a
+      note, tip, info or important block one of tier 2 is of tier 1.
+    """
+    if reading.rstrip().endswith("?") or rules.SKIP_NOTICE.search(reading):
+        return None, None
+    if (
+        rules.RATIONALE.match(reading)
+        or rules.RECOMMENDATION.search(reading)
+        or rules.REASSURANCE_OPENING.match(reading)
+    ):
+        return None, None
+    form = rules.instruction_form(reading, before_fence, reference_entry)
+    cues = rules.sentence_cues(reading)
+    if before_fence and reading.rstrip().endswith(":"):
+        # "The following command will fail:" tells what the code shows; only a prohibition or a
+        # requirement addressed to the reader ("Do not run this:") is still a caveat.
+        cues = [cue for cue in cues if cue.rule in ("prohibition", "requirement")]
+    if reference_entry:
+        cues = [cue for cue in cues if cue.rule in ("deprecation", "version", "error", "label")]
+    clause_end = rules.condition_clause_end(reading)
+    if clause_end is not None:
+        main_form = rules.instruction_form(reading[clause_end + 1 :], before_fence, reference_entry)
+        if main_form is not None:
+            form = main_form
+            cues = [cue for cue in cues if cue.start > clause_end]
+        elif not any(cue.start > clause_end for cue in cues):
+            # "If you don't pass a name, a default is used": the condition's cue, with a plain consequence.
+            cues = [rules.Cue(cue.rule, cue.cue, 3, cue.start) for cue in cues]
+    if form in INDIRECT_FORMS:
+        # "A lease can be extended at most five times": an indirect instruction with a caveat is a caveat.
+        cues = [cue for cue in cues if cue.tier < 3]
+    elif form is not None:
+        framed = clause_end is not None or re.match(r"[\s\x00]*to\s", reading, re.IGNORECASE) is not None
+        cues = [cue for cue in cues if restricts(cue, reading, framed, in_note)]
+    if codeless:
+        # A section without code is an essay or a story: its cues are weak, but for the dated ones.
+        cues = [
+            cue if cue.rule in ("deprecation", "version", "label") else rules.Cue(cue.rule, cue.cue, 3, cue.start)
+            for cue in cues
+        ]
+    best = rules.strongest_cue(cues)
+    if best is None:
+        return None, form
+    if rules.EXAMPLE_OPENING.match(reading) and best.tier < 3:
+        # "For example, …" shows a case of a caveat more than it states one.
+        best = rules.Cue(best.rule, best.cue, best.tier + 1, best.start)
+    if in_note and best.tier == 2 and not codeless:
+        best = rules.Cue(best.rule, best.cue, best.tier - 1, best.start)
+    return best, None
+
+
+def restricts(cue: rules.Cue, reading: str, framed: bool, in_note: bool = False) -> bool:
+    """Whether a cue in an instruction's sentence restricts the instruction itself, making the sentence a caveat.
+
+    A prohibition ("Do not …", "you cannot …"), ``must``, ``make sure`` and ``ensure that``, a risk told as
+    such ("with caution", "carefully"), an "only" in the sentence's first words ("You can only use …",
+    "Only use …"), and "you need to" or "you have to" unless the sentence opens with a purpose or a
+    condition ("To X, you need to Y" and "If X, you have to Y" instruct) outside a note. A cue of tier 3
+    (a relative clause, a contrast) never restricts.
+    """
+    if cue.tier == 3:
+        return False
+    if cue.rule == "prohibition" or cue.cue in ("must", "make sure", "be sure", "ensure that"):
+        return True
+    if cue.rule == "risk":
+        return cue.tier == 1
+    if cue.rule == "requirement" and re.fullmatch(
+        r"(?:'ll|will\s+)?(?:need|needs|have|has)\s+to|(?:'ll|will)\s+need", cue.cue
+    ):
+        return not framed or in_note
+    return cue.rule == "limitation" and "only" in cue.cue and len(reading[: cue.start].split()) <= 3
+
+
+def body_span(text: str, block: grammars.Block) -> tuple[int, int]:
+    """A labelled block's body without its marker lines and surrounding whitespace; the marker line if nothing else.
+
+    A marker line is a header the sentence reader knows (``!!! warning``, ``> [!NOTE]``, ``/// danger``,
+    ``:::``), a line that is one HTML or MDX tag (``<Callout type="warning">``), or a line with no letter
+    but the block's label (``{{< warning >}}``): whatever kind of block a grammar gives, its markers are
+    left out. ``"!!! warning\n    Mind it.\n"`` -> the span of ``Mind it.``.
+    """
+    lines = []
+    position = block.start
+    while position < block.end:
+        newline = text.find("\n", position, block.end)
+        line_end = block.end if newline == -1 else newline
+        lines.append((position, line_end))
+        position = line_end + 1
+    content = [
+        (start, end)
+        for start, end in lines
+        if text[start:end].strip() and not is_marker_line(text, start, end, block.label)
+    ]
+    if not content:
+        first = next(((start, end) for start, end in lines if text[start:end].strip()), (block.start, block.end))
+        return trimmed(text, *first)
+    return trimmed(text, content[0][0], content[-1][1])
+
+
+def is_marker_line(text: str, start: int, end: int, label: str) -> bool:
+    """Whether ``text[start:end]`` is a marker line of a block labelled ``label`` (see ``body_span``)."""
+    line = text[start:end]
+    if HEADER_LINE.match(text, start, min(end + 1, len(text))) or TAG_LINE.fullmatch(line):
+        return True
+    return not re.search(r"[A-Za-z]", line.replace(label, "") if label else line)
+
+
+def trimmed(text: str, start: int, end: int) -> tuple[int, int]:
+    """``[start, end)`` without surrounding whitespace, and without the ``>`` quote markers it opens with."""
+    while start < end and (text[start].isspace() or text[start] == ">"):
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+def section_items(text: str, masked: str, code_spans: list, fences: list, section: grammars.Section) -> list[Item]:
+    """A section's sentences, and its cautionary and version blocks as whole caveats, in text order."""
+    items: list[Item] = []
+    prose_number = -1
+    blocks = section.blocks
+    if rules.is_release_notes(section.title):
+        return items
+    # A section without any code (no fence, no code span, no call) is an essay or a story: its cues are weak.
+    body = text[section.body_start : section.body_end]
+    codeless = "`" not in body and not rules.CALL.search(body) and not any(block.kind == "fence" for block in blocks)
+    for number, block in enumerate(blocks):
+        if block.kind == "fence" or is_indented_code(text, block):
             continue
+        prose_number += 1
+        next_is_fence = number + 1 < len(blocks) and (
+            blocks[number + 1].kind == "fence" or is_indented_code(text, blocks[number + 1])
+        )
+        is_table = block.kind == "table"
         spans = (
             table_row_spans(masked, block.start, block.end)
-            if block.kind == "table"
+            if is_table
             else sentence_spans(masked, block.start, block.end, fences)
         )
-        cue = cautionary_cue(block)
-        if cue is not None:
-            # The whole block is the caveat, its marker line included: the marker says how grave it is.
-            start = block.start + len(text[block.start : block.end]) - len(text[block.start : block.end].lstrip())
-            end = block.start + len(text[block.start : block.end].rstrip())
-            if start < end:
-                anaphor = opening_anaphor(masked[spans[0][0] : spans[0][1]]) if spans else None
-                words = sentence_words(text, start, end)
-                items.append(Caveat(start, end, number, cue, words, anaphor, normalized_text(text, start, end)))
+        whole = rules.cautionary_cue(block)
+        rule = "cautionary block"
+        if whole is None:
+            whole = rules.version_cue(block)
+            rule = "version"
+        if whole is not None:
+            readings = [rules.prose_view(masked[start:end]) for start, end in spans]
+            if not (rule == "cautionary block" and any(rules.SKIP_NOTICE.search(reading) for reading in readings)):
+                start, end = body_span(text, block)
+                if start < end:
+                    items.append(
+                        Item(
+                            start,
+                            end,
+                            prose_number,
+                            rules.Cue(rule, whole, 1, 0),
+                            None,
+                            rules.sentence_identifiers(text, masked, start, end, code_spans),
+                            rules.sentence_words(text, start, end),
+                            rules.sentence_terms(rules.prose_view(masked[start:end])),
+                            rules.opening_anaphor(readings[0]) if readings else None,
+                            normalized_text(text, start, end),
+                            True,
+                        )
+                    )
             continue
-        for start, end in spans:
-            masked_sentence = masked[start:end]
+        in_note = rules.is_note(block)
+        aside = rules.is_aside(block)
+        for position, (start, end) in enumerate(spans):
+            reading = rules.prose_view(masked[start:end])
+            line_start = masked.rfind("\n", 0, start) + 1
+            opens_item = block.kind == "list" and LIST_ITEM_OPENING.match(masked, line_start, start) is not None
+            reference_entry = is_table or (opens_item and rules.is_reference_entry(reading))
+            before_fence = next_is_fence and position == len(spans) - 1
+            caveat, form = classified(reading, before_fence, reference_entry, in_note, codeless)
             items.append(
-                Sentence(
+                Item(
                     start,
                     end,
-                    number,
-                    first_cue(masked_sentence),
-                    is_instruction(text, masked, start, end, code_spans),
-                    sentence_identifiers(text, masked, start, end, code_spans),
-                    sentence_words(text, start, end),
-                    opening_anaphor(masked_sentence),
+                    prose_number,
+                    caveat,
+                    form,
+                    rules.sentence_identifiers(text, masked, start, end, code_spans),
+                    rules.sentence_words(text, start, end),
+                    rules.sentence_terms(reading),
+                    rules.opening_anaphor(reading),
                     normalized_text(text, start, end),
+                    aside,
                 )
             )
     return items
 
 
-def chosen_instruction(candidates, caveat: Sentence | Caveat) -> tuple[Sentence, str] | None:
-    """The instruction for ``caveat`` among ``candidates`` (nearest last) and how they are linked.
+def is_indented_code(text: str, block: grammars.Block) -> bool:
+    """Whether a paragraph is indented code: its first line is indented four columns or more (Markdown's rule)."""
+    if block.kind != "paragraph":
+        return False
+    line_end = text.find("\n", block.start, block.end)
+    line = text[block.start : block.end if line_end == -1 else line_end]
+    indent = len(line) - len(line.lstrip(" \t"))
+    return grammars.leading_columns(line[:indent]) >= 4 and bool(line.strip())
 
-    A candidate that overlaps the caveat or is a copy of it (the same text once
-    whitespace is normalized: a sentence repeated further down the page) is
-    never its instruction. Among the others, the nearest sharing an identifier
-    with the caveat wins (``"identifier save_copy"``); else the nearest, linked
-    by the caveat's opening anaphor if it has one (``"anaphor This operation"``)
-    or by nearness alone (``"nearest"``).
-    """
-    usable = [
-        candidate
-        for candidate in candidates
-        if not (candidate.start < caveat.end and caveat.start < candidate.end)
+
+def usable(candidate: Item, caveat: Item) -> bool:
+    """Whether ``candidate`` may be ``caveat``'s instruction: it instructs, does not overlap it and is no copy of it."""
+    return (
+        candidate.instruction is not None
+        and not (candidate.start < caveat.end and caveat.start < candidate.end)
         and candidate.normalized != caveat.normalized
-    ]
-    if not usable:
-        return None
-    for candidate in reversed(usable):
+    )
+
+
+def candidates_around(items: list[Item], index: int) -> tuple[list[Item], list[Item]]:
+    """The instructions within reach of the caveat ``items[index]``: before it (nearest first) and after it.
+
+    At most ``MAX_CANDIDATES`` sentences are looked at on each side, within ``IDENTIFIER_BLOCKS`` prose
+    blocks before (``chosen_instruction`` keeps the farther ones for a shared identifier) and
+    ``LOOK_AHEAD_BLOCKS`` after.
+    """
+    caveat = items[index]
+    before = []
+    for position in range(index - 1, max(index - 1 - MAX_CANDIDATES, -1), -1):
+        candidate = items[position]
+        if candidate.block < caveat.block - IDENTIFIER_BLOCKS:
+            break
+        if usable(candidate, caveat):
+            before.append(candidate)
+    after = []
+    for position in range(index + 1, min(index + 1 + MAX_CANDIDATES, len(items))):
+        candidate = items[position]
+        if candidate.block > caveat.block + LOOK_AHEAD_BLOCKS:
+            break
+        if usable(candidate, caveat):
+            after.append(candidate)
+    return before, after
+
+
+def shared_link(candidate: Item, caveat: Item, identifiers: bool) -> tuple[str, int] | None:
+    """``("identifier save_copy", 1)`` when ``candidate`` names code the caveat names (``identifiers``), or
+    ``("term upgrade", 2)`` when the two share a content word; ``None`` when they share nothing of that kind."""
+    if identifiers:
         shared = candidate.identifiers & caveat.words
-        if shared:
-            return candidate, f"identifier {min(shared)}"
-    nearest = usable[-1]
-    return nearest, ("nearest" if caveat.anaphor is None else f"anaphor {caveat.anaphor}")
+        return (f"identifier {min(shared)}", 1) if shared else None
+    shared = candidate.terms & caveat.terms
+    return (f"term {min(shared)}", 2) if shared else None
+
+
+def chosen_instruction(caveat: Item, before: list[Item], after: list[Item]) -> tuple[Item, str, int] | None:
+    """The instruction ``caveat`` qualifies, how they are linked, and the link's tier; ``None`` if none is in reach.
+
+    In this order: the nearest earlier instruction that shares an identifier with the caveat (``identifier
+    save_copy``, tier 1, up to ``IDENTIFIER_BLOCKS`` back); then, within ``LOOK_BACK_BLOCKS``, and leaving
+    out instructions inside an admonition when the caveat is not in one (an aside) unless no other is in
+    reach: when the caveat opens with an anaphor, the nearest earlier one (``anaphor This``, tier 1 within
+    one block, else 2); the nearest later one sharing an identifier (``identifier x, after``, tier 2); the
+    nearest earlier one sharing a content word (``term upgrade``, tier 2); the nearest earlier one
+    (``nearest``, tier 2 within one block, else 3); when none is earlier, the nearest later one sharing a
+    content word (``term x, after``, tier 3) or the nearest later one (``nearest after``, tier 3).
+    """
+    for candidate in before:
+        if candidate.block != caveat.block:
+            break
+        # In the caveat's own block, an instruction that shares a word comes first ("For one run, pass the
+        # bundle. The bundle replaces the default."): the nearest context a reader has.
+        link = shared_link(candidate, caveat, identifiers=True) or shared_link(candidate, caveat, identifiers=False)
+        if link is not None:
+            return candidate, *link
+    for candidate in before:
+        link = shared_link(candidate, caveat, identifiers=True)
+        if link is not None:
+            return candidate, *link
+    before = [candidate for candidate in before if candidate.block >= caveat.block - LOOK_BACK_BLOCKS]
+    if not caveat.aside:
+        # An instruction in a note beside the text is an aside: a caveat of the text qualifies the text's own.
+        before = [candidate for candidate in before if not candidate.aside] or before
+    if caveat.anaphor is not None and before:
+        nearest = before[0]
+        return nearest, f"anaphor {caveat.anaphor}", 1 if nearest.block >= caveat.block - 1 else 2
+    for candidate in after:
+        link = shared_link(candidate, caveat, identifiers=True)
+        if link is not None:
+            return candidate, f"{link[0]}, after", 2
+    for candidate in before:
+        link = shared_link(candidate, caveat, identifiers=False)
+        if link is not None:
+            return candidate, *link
+    if before:
+        nearest = before[0]
+        return nearest, "nearest", 2 if nearest.block >= caveat.block - 1 else 3
+    for candidate in after:
+        link = shared_link(candidate, caveat, identifiers=False)
+        if link is not None:
+            return candidate, f"{link[0]}, after", 3
+    if after:
+        return after[0], "nearest after", 3
+    return None
 
 
 def scan_text(
@@ -166,8 +424,8 @@ def scan_text(
 def scan_sections(source_id: str, text: str, sections) -> tuple[list[FoundPair], list[Unpaired]]:
     """Every instruction/caveat pair of one source's ``sections``, in caveat order, and the caveats left unpaired.
 
-    Linear in the text: each sentence is looked at once, and each caveat weighs
-    at most ``MAX_CANDIDATES`` earlier instruction sentences.
+    Linear in the text: each sentence is read once, and each caveat looks at no more than
+    ``MAX_CANDIDATES`` sentences on either side.
     """
     sections = tuple(sections)
     fences = fence_spans(text, sections)
@@ -177,36 +435,64 @@ def scan_sections(source_id: str, text: str, sections) -> tuple[list[FoundPair],
     unpaired: list[Unpaired] = []
     names_on_line: dict[int, int] = {}
     for section in sections:
-        candidates: deque[Sentence] = deque(maxlen=MAX_CANDIDATES)
-        for item in section_caveats_and_sentences(text, masked, code_spans, fences, section):
-            while candidates and candidates[0].block < item.block - LOOK_BACK_BLOCKS:
-                candidates.popleft()
-            caveat_cue = item.cue
-            if caveat_cue is not None:
-                line = bisect_right(newlines, item.start - 1) + 1
-                qualifier = Span(item.start, item.end, text[item.start : item.end])
-                chosen = chosen_instruction(candidates, item)
-                if chosen is None:
-                    unpaired.append(Unpaired(source_id, qualifier, caveat_cue, line))
-                else:
-                    instruction, link = chosen
-                    count = names_on_line.get(line, 0) + 1
-                    names_on_line[line] = count
-                    name = f"{NAME_PREFIX}{source_id}:{line}" + ("" if count == 1 else f"#{count}")
-                    pairs.append(
-                        FoundPair(
-                            name,
-                            source_id,
-                            Span(instruction.start, instruction.end, text[instruction.start : instruction.end]),
-                            qualifier,
-                            caveat_cue,
-                            link,
-                            line,
-                        )
-                    )
-            if isinstance(item, Sentence) and item.is_instruction:
-                candidates.append(item)
+        items = section_items(text, masked, code_spans, fences, section)
+        for index, item in enumerate(items):
+            cue = item.caveat
+            if cue is None:
+                continue
+            line = bisect_right(newlines, item.start - 1) + 1
+            qualifier = Span(item.start, item.end, text[item.start : item.end])
+            chosen = chosen_instruction(item, *candidates_around(items, index))
+            if chosen is None:
+                unpaired.append(Unpaired(source_id, qualifier, cue.rule, cue.cue, cue.tier, line))
+                continue
+            instruction, link, link_tier = chosen
+            form_tier = 2 if instruction.instruction in INDIRECT_FORMS else 1
+            count = names_on_line.get(line, 0) + 1
+            names_on_line[line] = count
+            name = f"{NAME_PREFIX}{source_id}:{line}" + ("" if count == 1 else f"#{count}")
+            pairs.append(
+                FoundPair(
+                    name,
+                    source_id,
+                    Span(instruction.start, instruction.end, text[instruction.start : instruction.end]),
+                    qualifier,
+                    cue.rule,
+                    cue.cue,
+                    link,
+                    max(cue.tier, link_tier, form_tier),
+                    instruction.instruction,
+                    line,
+                    cue.tier,
+                )
+            )
     return pairs, unpaired
+
+
+def kept_to_tier(found: tuple[list[FoundPair], list[Unpaired]], tier: int) -> tuple[list[FoundPair], list[Unpaired]]:
+    """The pairs of ``tier`` or stronger, and the caveats reported unpaired at that tier.
+
+    A caveat whose own cue is of ``tier`` or stronger but whose pair is weaker (a weak link, an
+    indirect instruction) is still a caveat found: it is reported unpaired, its reason saying so.
+    """
+    pairs, unpaired = found
+    kept = [pair for pair in pairs if pair.tier <= tier]
+    left = [item for item in unpaired if item.tier <= tier]
+    left.extend(
+        Unpaired(
+            pair.source_id,
+            pair.qualifier,
+            pair.rule,
+            pair.cue,
+            pair.caveat_tier,
+            pair.line,
+            f"its pair is tier {pair.tier}, weaker than tier {tier}",
+        )
+        for pair in pairs
+        if pair.tier > tier and pair.caveat_tier <= tier
+    )
+    left.sort(key=lambda item: (item.source_id, item.span.start))
+    return kept, left
 
 
 def scan_sources(sources, grammar: str = grammars.LESSON_GRAMMAR) -> tuple[list[FoundPair], list[Unpaired]]:

@@ -1,12 +1,16 @@
-"""The scan as JSON (``scan --json``) and as the terminal table a person reads."""
+"""The scan as JSON (``scan --json``) and as the terminal view a person reviews pairs in."""
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
+import chunk_index
 import grammars
 from checks import span_checks
-from checks.caveats.pairing import LOOK_BACK_BLOCKS, SCAN_VERSION, scan_sources
-from checks.caveats.verdicts import REASON_ORDER, declared_names, heading_offsets, policy_verdict
-from lab_io.errors import counted, printable, quoted
+from checks.caveats.decisions import found_key
+from checks.caveats.pairing import LOOK_BACK_BLOCKS, SCAN_VERSION, TIERS, scan_sources
+from checks.caveats.verdicts import REASON_ORDER, declared_names, policy_verdict
+from lab_io.errors import counted, one_line, printable, quoted
 from load_documents import Span
 
 
@@ -14,36 +18,80 @@ def span_json(span: Span) -> dict:
     return {"start": span.start, "end": span.end, "quote": span.quote}
 
 
-def scan_report(manifest, indexes: dict, grammar: str = grammars.LESSON_GRAMMAR, found: tuple | None = None) -> dict:
+def line_of(newlines: list[int], offset: int) -> int:
+    """The 1-based line holding ``offset``, given the text's newline offsets."""
+    return bisect_right(newlines, offset - 1) + 1
+
+
+def section_title(sections, offset: int) -> str:
+    """The title of the section holding ``offset`` (``sections`` in text order)."""
+    starts = [section.heading_start for section in sections]
+    position = bisect_right(starts, offset) - 1
+    return sections[max(position, 0)].title if sections else ""
+
+
+def scan_report(
+    manifest,
+    indexes: dict,
+    grammar: str = grammars.LESSON_GRAMMAR,
+    found: tuple | None = None,
+    tier: int = max(TIERS),
+    rejected: int = 0,
+    decided: dict | None = None,
+) -> dict:
     """Every pair found in the manifest's sources, each judged under every policy of ``indexes``, as JSON.
 
-    Per pair: name, source, line, both spans with their quotes, the cue, the
-    link, the declared check it already is (``declared_as``), and per policy
-    whether one chunk holds both (``same_chunk``) and, if not, ``split_by`` and
-    the ``boundary`` offset. Per policy: found, kept together, split and the
-    splits by reason. Unpaired caveats are listed apart. ``found`` is
-    ``scan_sources``'s answer when the caller already has it.
+    Per pair: name, source, line, both spans with their quotes and lines, why it was found (``rule``,
+    ``cue``, ``link``, ``instruction_rule``, ``tier``, and ``caveat_tier``, the cue's own), its
+    ``context`` (the section's title and the lines from the first span's to the last's), the declared
+    check it already is (``declared_as``), its review ``decision`` (``"accept"`` or ``null``), and per
+    policy whether one chunk holds both (``same_chunk``) and, if not, ``split_by`` and the ``boundary``
+    offset. Per policy: found, kept together, split and the splits by reason. Unpaired caveats are
+    listed apart, each with its reason. ``found`` is the pairs and unpaired caveats to report
+    (``scan_sources``'s answer, kept to ``tier``, rejected pairs left out: ``rejected`` says how many).
     """
     pairs, unpaired = scan_sources(manifest.sources, grammar) if found is None else found
-    headings = heading_offsets(manifest.sources, grammar)
+    decided = decided or {}
+    sections = {
+        source["source_id"]: grammars.document_sections(source["text"], grammar, source["source_id"])
+        for source in manifest.sources
+    }
+    headings = {source_id: [section.heading_start for section in found] for source_id, found in sections.items()}
+    texts = {source["source_id"]: source["text"] for source in manifest.sources}
+    newlines = {}
     grouped = {name: span_checks.chunks_by_source(index) for name, index in indexes.items()}
     declared = declared_names(pairs, manifest.span_checks)
     pair_records = []
     for pair, declared_as in zip(pairs, declared):
+        if pair.source_id not in newlines:
+            newlines[pair.source_id] = chunk_index.newline_offsets(texts[pair.source_id])
+        lines = newlines[pair.source_id]
         verdicts = {
             name: policy_verdict(name, chunks.get(pair.source_id), headings[pair.source_id], pair)
             for name, chunks in grouped.items()
         }
+        first = min(pair.instruction.start, pair.qualifier.start)
+        last = max(pair.instruction.end, pair.qualifier.end)
         pair_records.append(
             {
                 "name": pair.name,
                 "source_id": pair.source_id,
                 "line": pair.line,
-                "instruction": span_json(pair.instruction),
-                "qualifier": span_json(pair.qualifier),
+                "instruction": {**span_json(pair.instruction), "line": line_of(lines, pair.instruction.start)},
+                "qualifier": {**span_json(pair.qualifier), "line": line_of(lines, pair.qualifier.start)},
+                "rule": pair.rule,
                 "cue": pair.cue,
                 "link": pair.link,
+                "instruction_rule": pair.instruction_form,
+                "tier": pair.tier,
+                "caveat_tier": pair.caveat_tier,
+                "context": {
+                    "section": section_title(sections[pair.source_id], first),
+                    "first_line": line_of(lines, first),
+                    "last_line": line_of(lines, max(last - 1, first)),
+                },
                 "declared_as": declared_as,
+                "decision": decided.get(found_key(pair)),
                 "policies": verdicts,
             }
         )
@@ -67,10 +115,20 @@ def scan_report(manifest, indexes: dict, grammar: str = grammars.LESSON_GRAMMAR,
     return {
         "scan_version": SCAN_VERSION,
         "grammar": grammar,
+        "tier": tier,
+        "rejected": rejected,
         "policies": policies,
         "pairs": pair_records,
         "unpaired": [
-            {"source_id": item.source_id, "line": item.line, "qualifier": span_json(item.span), "cue": item.cue}
+            {
+                "source_id": item.source_id,
+                "line": item.line,
+                "qualifier": span_json(item.span),
+                "rule": item.rule,
+                "cue": item.cue,
+                "tier": item.tier,
+                "reason": item.reason,
+            }
             for item in unpaired
         ],
     }
@@ -84,8 +142,13 @@ def verdict_phrase(policy: str, verdict: dict) -> str:
     return f"{policy} split ({verdict['split_by']}{at})"
 
 
-def scan_table(report: dict) -> str:
-    """The scan as a person reads it: a table per policy, then each pair with its quotes and verdicts."""
+def scan_table(report: dict, texts: dict[str, str] | None = None) -> str:
+    """The scan as a person reads it: a table per policy, then each pair in context, with its verdicts.
+
+    Each pair shows why it was found (tier, rule and cue, link, instruction form) and the lines of
+    ``texts`` that hold its two quotes, the quotes marked ``»…«``, so a reviewer can accept or reject it
+    at a glance. Without ``texts`` the quotes are shown alone.
+    """
     header = ("policy", "found", "kept together", "split", *(f"by {reason}" for reason in REASON_ORDER))
     rows = [header]
     for policy in report["policies"]:
@@ -98,35 +161,126 @@ def scan_table(report: dict) -> str:
                 *(str(policy["split_by"][reason]) for reason in REASON_ORDER),
             )
         )
-    widths = [max(len(row[column]) for row in rows) for column in range(len(header))]
-    lines = [
+    lines = aligned_lines(rows)
+    pairs = report["pairs"]
+    sources = len({pair["source_id"] for pair in pairs})
+    kept = "" if report["tier"] == max(TIERS) else f" (tier {report['tier']} and stronger)"
+    lines.append(f"{counted(len(pairs), 'pair')} found in {counted(sources, 'source')}{kept}")
+    if report["unpaired"]:
+        lines.append(
+            f"{counted(len(report['unpaired']), 'caveat')} without an instruction (none in reach: same section, "
+            f"{LOOK_BACK_BLOCKS} blocks either side; or a pair weaker than the tier kept); see --json"
+        )
+    if report["rejected"]:
+        lines.append(f"{counted(report['rejected'], 'rejected pair')} left out (the manifest's decisions file)")
+    newlines: dict[str, list[int]] = {}
+    for pair in pairs[:LISTED_PAIRS]:
+        declared = "" if pair["declared_as"] is None else f" · declared as {printable(pair['declared_as'])}"
+        accepted = " · accepted" if pair["decision"] == "accept" else ""
+        lines.append("")
+        lines.append(
+            f"{printable(pair['name'])} · tier {pair['tier']} · {pair['rule']} {quoted(pair['cue'])} · "
+            f"{printable(pair['link'])} · {pair['instruction_rule']}{declared}{accepted}"
+        )
+        text = None if texts is None else texts.get(pair["source_id"])
+        if text is None:
+            for role in ("instruction", "qualifier"):
+                span = pair[role]
+                lines.append(f"  {role:<11} [{span['start']}, {span['end']}) {quoted(span['quote'], limit=90)}")
+        else:
+            if pair["source_id"] not in newlines:
+                newlines[pair["source_id"]] = chunk_index.newline_offsets(text)
+            lines.append(f"  § {quoted(pair['context']['section'], limit=80)}")
+            lines.extend(context_lines(text, newlines[pair["source_id"]], pair["instruction"], pair["qualifier"]))
+        lines.append("  " + ", ".join(verdict_phrase(name, verdict) for name, verdict in pair["policies"].items()))
+    if len(pairs) > LISTED_PAIRS:
+        # A few lines a pair: a docs set's thousands of pairs would bury the table; --json has them all.
+        lines.append("")
+        lines.append(f"… {len(pairs) - LISTED_PAIRS:,} more pairs: scan --json lists every one")
+    if pairs:
+        lines.append("")
+        lines.append("review: scan --accept NAME declares a pair as a span check; scan --reject NAME drops it for good")
+    return "\n".join(lines)
+
+
+def aligned_lines(rows: list[tuple[str, ...]]) -> list[str]:
+    """Rows of cells as aligned lines: the first column left-aligned, the others right, two spaces between."""
+    widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
+    return [
         "  ".join(
             cell.ljust(widths[0]) if column == 0 else cell.rjust(widths[column]) for column, cell in enumerate(row)
         )
         for row in rows
     ]
-    pairs = report["pairs"]
-    sources = len({pair["source_id"] for pair in pairs})
-    lines.append(f"{counted(len(pairs), 'pair')} found in {counted(sources, 'source')}")
-    if report["unpaired"]:
-        lines.append(
-            f"{counted(len(report['unpaired']), 'caveat')} without an instruction in reach "
-            f"(same section, its block and the {LOOK_BACK_BLOCKS} before it); see --json"
+
+
+def line_spans(newlines: list[int], length: int, line: int) -> tuple[int, int]:
+    """``[start, end)`` of 1-based ``line`` (its newline excluded)."""
+    start = 0 if line == 1 else newlines[line - 2] + 1
+    end = newlines[line - 1] if line - 1 < len(newlines) else length
+    return start, end
+
+
+def context_lines(text: str, newlines: list[int], instruction: dict, qualifier: dict) -> list[str]:
+    """The lines holding both quotes, numbered, each quote marked ``»…«``; long gaps and long spans elided.
+
+    Every line is shown escaped (``one_line``) and cut to ``CONTEXT_WIDTH`` characters. A span of more
+    than ``CONTEXT_SPAN`` lines shows its first two and its last; between shown lines, a gap of at most
+    ``CONTEXT_GAP`` lines is shown, a longer one is one ``┆ N lines not shown`` line.
+    """
+    spans = sorted(((instruction["start"], instruction["end"]), (qualifier["start"], qualifier["end"])))
+    marks: dict[int, str] = {}
+    for start, end in spans:
+        marks[start] = marks.get(start, "") + "»"
+        marks[end] = "«" + marks.get(end, "")
+    numbers = set()
+    for start, end in spans:
+        first = line_of(newlines, start)
+        last = line_of(newlines, max(end - 1, start))
+        if last - first + 1 > CONTEXT_SPAN:
+            numbers.update((first, first + 1, last))
+        else:
+            numbers.update(range(first, last + 1))
+    shown: list[int | str] = []
+    for number in sorted(numbers):
+        if shown:
+            gap = number - shown[-1] - 1
+            if gap > CONTEXT_GAP:
+                shown.append(f"{gap} lines not shown")
+            else:
+                shown.extend(range(shown[-1] + 1, number))
+        shown.append(number)
+    width = len(str(max(numbers)))
+    lines = []
+    for number in shown:
+        if isinstance(number, str):
+            lines.append(f"  {'':>{width}} ┆ {number}")
+            continue
+        start, end = line_spans(newlines, len(text), number)
+        inside = sorted(mark for mark in marks if start <= mark <= end)
+        # A long line is shown from a little before its first mark, so the marked quote is in view.
+        shown_from = (
+            max(start, inside[0] - CONTEXT_LEAD) if inside and inside[0] - start > CONTEXT_WIDTH // 2 else start
         )
-    for pair in pairs[:LISTED_PAIRS]:
-        declared = "" if pair["declared_as"] is None else f" · declared as {printable(pair['declared_as'])}"
-        lines.append("")
-        lines.append(f"{printable(pair['name'])} · cue {quoted(pair['cue'])} · {printable(pair['link'])}{declared}")
-        for role in ("instruction", "qualifier"):
-            span = pair[role]
-            lines.append(f"  {role:<11} [{span['start']}, {span['end']}) {quoted(span['quote'], limit=90)}")
-        lines.append("  " + ", ".join(verdict_phrase(name, verdict) for name, verdict in pair["policies"].items()))
-    if len(pairs) > LISTED_PAIRS:
-        # Four lines a pair: a docs set's thousands of pairs would bury the table; --json has them all.
-        lines.append("")
-        lines.append(f"… {len(pairs) - LISTED_PAIRS:,} more pairs: scan --json lists every one")
-    return "\n".join(lines)
+        pieces = ["…"] if shown_from > start else []
+        position = shown_from
+        for offset in inside:
+            if offset < shown_from:
+                continue
+            pieces.append(one_line(text[position:offset]))
+            pieces.append(marks[offset])
+            position = offset
+        pieces.append(one_line(text[position:end]))
+        line = "".join(pieces)
+        if len(line) > CONTEXT_WIDTH:
+            line = line[:CONTEXT_WIDTH] + "…"
+        lines.append(f"  {number:>{width}} │ {line}".rstrip())
+    return lines
 
 
+CONTEXT_WIDTH = 110
+CONTEXT_LEAD = 20
+CONTEXT_GAP = 2
+CONTEXT_SPAN = 4
 LISTED_PAIRS = 20
 """``scan`` prints the quotes and verdicts of at most this many pairs; the table counts them all."""

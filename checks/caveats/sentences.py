@@ -12,7 +12,9 @@ import re
 from bisect import bisect_right
 
 # "e.g. the" is no sentence end.
-ABBREVIATIONS = frozenset({"e.g", "i.e", "cf", "vs", "etc"})
+ABBREVIATIONS = frozenset(
+    {"e.g", "i.e", "cf", "vs", "etc", "a.k.a", "approx", "incl", "esp", "resp", "fig", "no", "vol"}
+)
 
 
 # Only from the start of a run of marks: tried from inside a long run, the pattern rescans its rest every time.
@@ -116,7 +118,12 @@ def is_sentence_end(masked: str, mark_start: int, mark_end: int, limit: int) -> 
     following = mark_end
     while following < limit and masked[following].isspace():
         following += 1
-    return following >= limit or not masked[following].islower()
+    if following >= limit or not masked[following].islower():
+        return True
+    # A lower-case word after the mark ends the sentence too ("… are ignored. uv resolves …"), unless the
+    # mark follows a number, a single letter or a dotted abbreviation ("version 2. it", "U.S. law").
+    word = masked[word_start:mark_start]
+    return len(word) > 1 and not word.replace(".", "").isdigit() and "." not in word
 
 
 def trimmed_span(masked: str, start: int, end: int) -> tuple[int, int] | None:

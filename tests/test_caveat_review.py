@@ -1,0 +1,318 @@
+"""Review decisions that stick, pairs imported from another tool, and the evaluation against hand labels.
+
+The fixture's aster-copy-v1 holds four caveats the rules find (docs/caveats.md, "A walk-through on the
+fixture"); offsets here are found in the text with ``str.index`` on the quoted sentence.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from checks.caveats import decisions, evaluation
+from tests.support import ROOT, LabTestCase
+from tests.test_caveat_scan import main_quietly
+
+V1_TEXT = (ROOT / "docs" / "aster-copy-v1.md").read_text(encoding="utf-8")
+LESSON_SENTENCE = "Call save_copy(path, text) to store a new document in the synthetic Aster API."
+REFUSES = "This operation refuses an existing path."
+NEVER = "Use replace_copy only after checking the current revision; save_copy never overwrites a document."
+AFTER_REFUSAL = "After a refusal, keep the original document unchanged and report the path conflict to the caller."
+LISTING = "Call list_copies() to return the currently stored document names."
+DOES_NOT = "Listing documents does not create or replace a document."
+TEACHING = "This is a local teaching contract, not a production incident."
+
+
+def span(quote: str) -> list[int]:
+    start = V1_TEXT.index(quote)
+    return [start, start + len(quote)]
+
+
+class ReviewTest(LabTestCase):
+    """``scan --reject`` and ``--accept``: recorded beside the manifest, kept across edits and re-pins."""
+
+    def setUp(self) -> None:
+        super().setUp()
+        self.manifest = self.copy_inputs()
+        self.decisions = self.folder / "manifest.decisions.json"
+
+    def scanned(self) -> dict:
+        code, out, err = main_quietly("scan", "--json", "--manifest", str(self.manifest))
+        self.assertEqual((code, err), (0, ""))
+        return json.loads(out)
+
+    def check_names(self) -> list[str]:
+        return [check["name"] for check in json.loads(self.manifest.read_text(encoding="utf-8"))["span_checks"]]
+
+    def test_a_rejected_pair_stays_out_after_an_edit_and_a_re_pin(self) -> None:
+        self.assertEqual(main_quietly("scan", "--add-checks", "--manifest", str(self.manifest))[0], 0)
+        self.assertIn("scan:aster-copy-v1:13", self.check_names())
+        code, out, err = main_quietly("scan", "--manifest", str(self.manifest), "--reject", "scan:aster-copy-v1:13")
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual(
+            out,
+            f"rejected 1 pair (1 scanned checks removed): {self.manifest}, decisions in {self.decisions}\n",
+        )
+        # The check scan added for it is gone; the others stay.
+        self.assertEqual(
+            self.check_names(), ["save-copy-refuses-existing-path", "scan:aster-copy-v1:7#2", "scan:aster-copy-v2:7"]
+        )
+        recorded = json.loads(self.decisions.read_text(encoding="utf-8"))
+        self.assertEqual(
+            recorded,
+            {
+                "decisions_version": 1,
+                "decisions": [
+                    {
+                        "decision": "reject",
+                        "name": "scan:aster-copy-v1:13",
+                        "source_id": "aster-copy-v1",
+                        "instruction": {"start": span(LISTING)[0], "end": span(LISTING)[1], "quote": LISTING},
+                        "qualifier": {"start": span(DOES_NOT)[0], "end": span(DOES_NOT)[1], "quote": DOES_NOT},
+                    }
+                ],
+            },
+        )
+        report = self.scanned()
+        self.assertEqual(report["rejected"], 1)
+        self.assertNotIn(DOES_NOT, [pair["qualifier"]["quote"] for pair in report["pairs"]])
+        # Two lines above the listing section move the pair to line 15; the re-pinned text still holds it.
+        page = self.folder / "docs" / "aster-copy-v1.md"
+        page.write_text(
+            V1_TEXT.replace("## List documents\n", "An added paragraph.\n\n## List documents\n"), encoding="utf-8"
+        )
+        code, _, err = main_quietly("pin", "--manifest", str(self.manifest), "--reanchor", str(page))
+        self.assertEqual(code, 0, err)
+        report = self.scanned()
+        self.assertEqual(report["rejected"], 1)
+        self.assertNotIn(DOES_NOT, [pair["qualifier"]["quote"] for pair in report["pairs"]])
+        code, out, _ = main_quietly("scan", "--add-checks", "--manifest", str(self.manifest))
+        self.assertEqual(code, 0)
+        self.assertNotIn("scan:aster-copy-v1:15", self.check_names())
+        code, out, _ = main_quietly("context", "--scanned", "--json", "--manifest", str(self.manifest))
+        self.assertEqual(code, 0)
+        self.assertFalse(any(name.startswith("scan:aster-copy-v1:15") for name in json.loads(out)["checks"]))
+
+    def test_an_accepted_pair_becomes_a_span_check(self) -> None:
+        code, out, err = main_quietly("scan", "--manifest", str(self.manifest), "--accept", "scan:aster-copy-v1:13")
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual(
+            out, f"accepted 1 pair (1 added as span checks): {self.manifest}, decisions in {self.decisions}\n"
+        )
+        self.assertEqual(self.check_names(), ["save-copy-refuses-existing-path", "scan:aster-copy-v1:13"])
+        pair = next(pair for pair in self.scanned()["pairs"] if pair["name"] == "scan:aster-copy-v1:13")
+        self.assertEqual((pair["decision"], pair["declared_as"]), ("accept", "scan:aster-copy-v1:13"))
+        # Deciding it again replaces the decision.
+        main_quietly("scan", "--manifest", str(self.manifest), "--reject", "scan:aster-copy-v1:13")
+        entries = json.loads(self.decisions.read_text(encoding="utf-8"))["decisions"]
+        self.assertEqual([entry["decision"] for entry in entries], ["reject"])
+
+    def test_a_hand_declared_check_is_never_removed(self) -> None:
+        code, out, _ = main_quietly("scan", "--manifest", str(self.manifest), "--reject", "scan:aster-copy-v1:7")
+        self.assertEqual(code, 0)
+        self.assertIn("(0 scanned checks removed)", out)
+        self.assertEqual(self.check_names(), ["save-copy-refuses-existing-path"])
+
+    def test_refusals_write_nothing(self) -> None:
+        before = self.manifest.read_bytes()
+        cases = [
+            (["--reject", "scan:nope:1"], 2, 'error: unknown_name: --reject: "scan:nope:1" is not a pair scan finds'),
+            (
+                ["--accept", "scan:aster-copy-v1:13", "--reject", "scan:aster-copy-v1:13"],
+                2,
+                'error: usage: scan: "scan:aster-copy-v1:13" is given to both --accept and --reject',
+            ),
+            (
+                ["--reject", "scan:aster-copy-v1:13", "--add-checks"],
+                2,
+                "error: usage: scan: --add-checks and --accept/--reject do different things",
+            ),
+        ]
+        for options, exit_code, message in cases:
+            with self.subTest(options=options):
+                code, out, err = main_quietly("scan", "--manifest", str(self.manifest), *options)
+                self.assertEqual((code, out), (exit_code, ""))
+                self.assertTrue(err.startswith(message), err)
+                self.assertEqual(len(err.splitlines()), 1)
+                self.assertEqual(self.manifest.read_bytes(), before)
+                self.assertFalse(self.decisions.exists())
+        code, _, err = main_quietly("scan", "--reject", "scan:aster-copy-v1:13")
+        self.assertEqual(
+            (code, err), (2, "error: usage: scan: --accept/--reject needs --manifest M: the manifest to change\n")
+        )
+
+    def test_a_malformed_decisions_file_is_refused(self) -> None:
+        for value in ({"decisions": []}, {"decisions_version": 1, "decisions": [{"decision": "maybe"}]}):
+            with self.subTest(value=value):
+                self.decisions.write_text(json.dumps(value), encoding="utf-8")
+                code, _, err = main_quietly("scan", "--manifest", str(self.manifest))
+                self.assertEqual(code, 1)
+                self.assertTrue(err.startswith("error: bad_decisions: "), err)
+
+    def test_decisions_match_by_quotes_not_by_name(self) -> None:
+        pair = decisions.Decision("reject", "old-name", "doc", "Call  f().", "It\nnever\tcloses.")
+        self.assertEqual(pair.key(), ("doc", "Call f().", "It never closes."))
+        self.assertEqual(decisions.decisions_path(self.folder / "lab.json"), self.folder / "lab.decisions.json")
+
+
+class ImportTest(LabTestCase):
+    """``scan --import``: pairs from any other tool, each quote checked against the pinned text."""
+
+    def setUp(self) -> None:
+        super().setUp()
+        self.manifest = self.copy_inputs()
+
+    def imported(self, *lines: object) -> tuple[int, str, str]:
+        path = self.folder / "pairs.jsonl"
+        path.write_text(
+            "".join((line if isinstance(line, str) else json.dumps(line)) + "\n" for line in lines), encoding="utf-8"
+        )
+        return main_quietly("scan", "--manifest", str(self.manifest), "--import", str(path))
+
+    def test_an_imported_pair_validates_like_a_declared_one(self) -> None:
+        code, out, err = self.imported(
+            {"source_id": "aster-copy-v1", "instruction": LISTING, "caveat": DOES_NOT},
+            "",
+            {
+                "source_id": "aster-copy-v1",
+                "instruction": {"quote": "Call save_copy(path, text)", "start": 51},
+                "caveat": REFUSES,
+            },
+        )
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual(
+            out,
+            f"added 1 span check from {self.folder / 'pairs.jsonl'} to {self.manifest} (1 already declared, 0 rejected)\n",
+        )
+        checks = json.loads(self.manifest.read_text(encoding="utf-8"))["span_checks"]
+        # Its name is the source and the caveat's line: "## List documents" is line 11, the pair on line 13.
+        self.assertEqual(
+            checks[-1],
+            {
+                "name": "import:aster-copy-v1:13",
+                "source_id": "aster-copy-v1",
+                "instruction": {"start": span(LISTING)[0], "end": span(LISTING)[1], "quote": LISTING},
+                "qualifier": {"start": span(DOES_NOT)[0], "end": span(DOES_NOT)[1], "quote": DOES_NOT},
+            },
+        )
+        result = self.folder / "result.json"
+        self.assertEqual(main_quietly("--manifest", str(self.manifest), "--output", str(result))[0], 0)
+        code, out, _ = main_quietly("validate", str(result), "--manifest", str(self.manifest))
+        self.assertEqual(code, 0, out)
+
+    def test_a_bad_line_is_refused_naming_the_file_and_line(self) -> None:
+        before = self.manifest.read_bytes()
+        good = {"source_id": "aster-copy-v1", "instruction": LISTING, "caveat": DOES_NOT}
+        where = f"{self.folder / 'pairs.jsonl'}:2"
+        cases = [
+            (
+                {**good, "caveat": "Not in the text."},
+                f'{where}: caveat: quote "Not in the text." is not in "aster-copy-v1"',
+            ),
+            (
+                {**good, "caveat": "document"},
+                f'{where}: caveat: quote "document" occurs more than once in "aster-copy-v1"',
+            ),
+            ({**good, "caveat": {"quote": DOES_NOT, "start": 3}}, f"{where}: caveat: quote"),
+            ({**good, "source_id": "nope"}, f'{where}: source_id "nope" is not a source of the manifest'),
+            ({**good, "qualifer": "typo"}, f'{where}: unknown field "qualifer"'),
+            ({**good, "caveat": " padded "}, f"{where}: caveat: quote"),
+            (
+                '{"source_id": "aster-copy-v1", "source_id": "aster-copy-v1"}',
+                f'{where}: field "source_id" is given twice',
+            ),
+            ("not json", f"{where}: not a JSON object"),
+        ]
+        for line, message in cases:
+            with self.subTest(line=line):
+                code, out, err = self.imported(good, line)
+                self.assertEqual((code, out), (1, ""))
+                self.assertTrue(err.startswith(f"error: bad_import: {message}"), err)
+                self.assertEqual(len(err.splitlines()), 1)
+                self.assertEqual(self.manifest.read_bytes(), before)
+
+    def test_a_rejected_pair_is_not_imported(self) -> None:
+        self.assertEqual(
+            main_quietly("scan", "--manifest", str(self.manifest), "--reject", "scan:aster-copy-v1:13")[0], 0
+        )
+        code, out, _ = self.imported({"source_id": "aster-copy-v1", "instruction": LISTING, "caveat": DOES_NOT})
+        self.assertEqual(code, 0)
+        self.assertIn("(of the pairs in", out)
+        self.assertIn("0 already declared, 1 rejected)", out)
+
+
+class EvaluateTest(LabTestCase):
+    """``scan --evaluate``: the matching rule, and the three figures on a page labelled for the test."""
+
+    def test_spans_match_by_half_of_the_shorter(self) -> None:
+        self.assertTrue(evaluation.spans_match((0, 10), (5, 30)))  # 5 of the shorter 10
+        self.assertFalse(evaluation.spans_match((0, 10), (6, 30)))  # 4 of 10
+        self.assertTrue(evaluation.spans_match((10, 20), (0, 100)))  # one inside the other
+        self.assertFalse(evaluation.spans_match((0, 10), (10, 20)))  # touching is no overlap
+
+    def labels(self, folder_value: dict | None = None) -> str:
+        # Labelled by the rules of docs/caveats.md ("What a caveat is"): the lesson's pair; the "never"
+        # sentence as a caveat of the instruction after it (so the scan's pairing, by save_copy, is wrong);
+        # the listing pair; and a general caveat the rules cannot find ("not a production incident").
+        page = {
+            "text_sha256": hashlib.sha256(V1_TEXT.encode("utf-8")).hexdigest(),
+            "pairs": [
+                {"instruction": span(LESSON_SENTENCE), "caveat": span(REFUSES)},
+                {"instruction": span(AFTER_REFUSAL), "caveat": span(NEVER)},
+                {"instruction": span(LISTING), "caveat": span(DOES_NOT)},
+            ],
+            "general_caveats": [{"caveat": span(TEACHING)}],
+        }
+        other = {"text_sha256": "0" * 64, "pairs": [], "general_caveats": []}
+        return str(self.write_json("labels.json", folder_value or {"pages": [page, other]}))
+
+    def test_the_figures(self) -> None:
+        code, out, err = main_quietly("scan", "--evaluate", self.labels(), "--json")
+        self.assertEqual((code, err), (0, ""))
+        figures = json.loads(out)
+        # The scan's three pairs on the page: the lesson's (tier 1, right), the "never" one (tier 1, its
+        # instruction not the labelled one), the listing one (tier 2, right). aster-copy-v2 is not labelled.
+        rows = {row["tier"]: row for row in figures["tiers"]}
+        expected = {
+            1: (2, 1, 4, 2, 3, 1, 0.5, 0.5, 0.3333),
+            2: (3, 2, 4, 3, 3, 2, 0.6667, 0.75, 0.6667),
+            3: (3, 2, 4, 3, 3, 2, 0.6667, 0.75, 0.6667),
+        }
+        keys = (
+            "proposed",
+            "right",
+            "caveats",
+            "caveats_found",
+            "pairs",
+            "pairs_found",
+            "precision",
+            "caveat_recall",
+            "pair_recall",
+        )
+        for tier, values in expected.items():
+            with self.subTest(tier=tier):
+                self.assertEqual(tuple(rows[tier][key] for key in keys), values)
+        self.assertEqual((figures["matched_pages"], figures["labelled_pages"]), (1, 2))
+        code, out, _ = main_quietly("scan", "--evaluate", self.labels(), "--tier", "2")
+        lines = out.splitlines()
+        self.assertEqual(
+            lines[2].split(),
+            ["2", "and", "stronger", "*", "3", "2", "0.67", "3", "of", "4", "0.75", "2", "of", "3", "0.67"],
+        )
+        self.assertTrue(lines[5].startswith("matching: a proposed pair is right when its caveat matches"), lines[5])
+
+    def test_bad_labels(self) -> None:
+        cases = [
+            ({"pages": "x"}, "bad_labels"),
+            ({"pages": [{"text_sha256": "abc"}]}, "bad_labels"),
+            (
+                {"pages": [{"text_sha256": "0" * 64, "pairs": [{"instruction": [5, 2], "caveat": [0, 1]}]}]},
+                "bad_labels",
+            ),
+            ({"pages": [{"text_sha256": "0" * 64}]}, "labels_not_in_manifest"),
+        ]
+        for value, code in cases:
+            with self.subTest(value=value):
+                exit_code, out, err = main_quietly("scan", "--evaluate", self.labels(value))
+                self.assertEqual((exit_code, out), (1, ""))
+                self.assertTrue(err.startswith(f"error: {code}: "), err)

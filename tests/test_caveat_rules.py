@@ -1,0 +1,557 @@
+"""The caveat rules of ``scan_version`` 2, each on a short text written for the test.
+
+Expected caveats, instructions and pairs are derived from the rules as
+``docs/caveats.md`` states them ("How scan finds a caveat"), never read back
+from the scan: the cue table is parsed from the document itself, and the
+other cases quote the rule they check.
+"""
+
+from __future__ import annotations
+
+import re
+
+from checks.caveats import masking, pairing, rules
+from grammars import Block, Section
+from tests.support import ROOT, LabTestCase
+
+INSTRUCTION = "Call open_widget(name) to open it."
+
+
+def lesson(body: str) -> str:
+    """A one-section text: ``# T`` and ``## S`` headings, then ``body``."""
+    return "# T\n\n## S\n\n" + body
+
+
+def scan(text: str, grammar: str = "lesson") -> tuple[list, list]:
+    return pairing.scan_text("doc", text, grammar)
+
+
+def reading(sentence: str) -> str:
+    """A sentence as the rules read it: code masked, markup blanked."""
+    return rules.prose_view(masking.masked_code(sentence, [])[0])
+
+
+def cues_of(sentence: str) -> list[tuple[str, str]]:
+    """``(rule, cue)`` of every cue the rules find in one sentence, before weighing."""
+    return [(cue.rule, cue.cue) for cue in rules.sentence_cues(reading(sentence))]
+
+
+def caveat_of(sentence: str, before_fence: bool = False, reference: bool = False, note: bool = False):
+    """The sentence's caveat cue and instruction form, as ``classified`` weighs them."""
+    return pairing.classified(reading(sentence), before_fence, reference, note)
+
+
+def form_of(sentence: str, before_fence: bool = False):
+    return rules.instruction_form(reading(sentence), before_fence, False)
+
+
+def documented_cues() -> list[tuple[str, int, str]]:
+    """Every ``(rule, tier, cue)`` of the cue table in docs/caveats.md, cues as written there in backticks."""
+    lines = (ROOT / "docs" / "caveats.md").read_text(encoding="utf-8").splitlines()
+    start = lines.index("| rule | tier | cues (as written) |")
+    found = []
+    for line in lines[start + 2 :]:
+        if not line.startswith("|"):
+            break
+        rule, tier, cues = (cell.strip() for cell in line.strip("|").split("|"))
+        found.extend((rule, int(tier), cue) for cue in re.findall(r"`([^`]+)`", cues))
+    return found
+
+
+class CueTableTest(LabTestCase):
+    """Every cue the documentation lists is found, with its rule; so dropping one from the code fails here."""
+
+    def test_the_table_is_read(self) -> None:
+        listed = documented_cues()
+        self.assertGreater(len(listed), 150)
+        self.assertEqual(
+            {rule for rule, _, _ in listed},
+            {
+                "prohibition",
+                "requirement",
+                "condition",
+                "limitation",
+                "error",
+                "deprecation",
+                "version",
+                "risk",
+                "label",
+            },
+        )
+
+    def test_every_documented_cue_is_found_as_written(self) -> None:
+        for rule, _, cue in documented_cues():
+            with self.subTest(rule=rule, cue=cue):
+                sentence = f"{cue[0].upper()}{cue[1:]} the handle."
+                self.assertIn((rule, cue.lower()), cues_of(sentence))
+
+    def test_one_sentence_per_family(self) -> None:
+        # Written for the test, one per rule of the table, the cue typed here rather than taken from any list.
+        cases = {
+            "You must not close the handle twice.": ("prohibition", "must not"),
+            "The handle can't be shared.": ("prohibition", "can't"),
+            "Avoid sharing the handle.": ("prohibition", "avoid"),
+            "The token must be a string.": ("requirement", "must"),
+            "SSH authentication requires the username git.": ("requirement", "requires"),
+            "It retries only if the request is idempotent.": ("condition", "only if"),
+            "Every field is copied, except the id.": ("condition", "except"),
+            "DER-encoded files are not supported.": ("limitation", "are not supported"),
+            "The widget does not sync extras by default.": ("limitation", "does not"),
+            "Files that fail the check are silently ignored.": ("limitation", "are silently ignored"),
+            "It throws KeyError on a closed widget.": ("error", "throws"),
+            "A second open raises ValueError.": ("error", "raises"),
+            "A batch over 100 parcels is refused.": ("error", "is refused"),
+            "The list_route decorator is deprecated.": ("deprecation", "deprecated"),
+            "Before 0.108.0, the name was the first parameter.": ("version", "before 0.108.0"),
+            "Widgets require version 3.8 or later.": ("version", "3.8 or later"),
+            "Use the flag with caution.": ("risk", "with caution"),
+            "Warning: the handle is shared.": ("label", "warning:"),
+        }
+        for sentence, expected in cases.items():
+            with self.subTest(sentence=sentence):
+                self.assertIn(expected, cues_of(sentence))
+
+    def test_matching(self) -> None:
+        # Any case, any whitespace between the words, either apostrophe, whole words only.
+        self.assertIn(("prohibition", "never"), cues_of("NEVER reuse the handle."))
+        self.assertIn(("prohibition", "must not"), cues_of("The handle Must\nNot be reused."))
+        self.assertIn(("prohibition", "don't"), cues_of("Don’t reuse the handle."))
+        # After its subject, "don't" says what something does: a limitation.
+        self.assertIn(("limitation", "don't"), cues_of("Clients don't send a body."))
+        for sentence in (
+            "Nevertheless, the widget opens.",
+            "A refusal is logged.",
+            "The failsafe engages.",
+            "Unlessly is not a word we use.",
+            "Pass `never` as the mode.",
+            "The literal ``must not`` is a keyword.",
+        ):
+            with self.subTest(sentence=sentence):
+                self.assertNotIn("never", [cue for _, cue in cues_of(sentence)])
+                self.assertFalse(any(rule in ("error", "condition") for rule, _ in cues_of(sentence)))
+
+    def test_markup_is_blanked(self) -> None:
+        # "**not**" reads as "not"; a "deprecated" in a link target is no cue.
+        self.assertIn(("limitation", "will not"), cues_of("HTTPX will **not** follow redirects."))
+        self.assertEqual(cues_of("Read the [guide](../deprecated/guide.md) first."), [])
+
+    def test_the_strongest_cue_names_the_caveat(self) -> None:
+        # Tier 1 "never" beats tier 2 "does not", though it comes later.
+        cue, _ = caveat_of("It does not retry, and never waits.")
+        self.assertEqual((cue.rule, cue.cue, cue.tier), ("prohibition", "never", 1))
+
+
+class TurnOfPhraseTest(LabTestCase):
+    """The turns of phrase of the docs' table warn of nothing; the true warnings beside them stay caveats."""
+
+    def test_no_caveat(self) -> None:
+        for sentence in (
+            # obligation removed
+            "You don't have to close the widget.",
+            "You DON'T\nreally need to close the widget.",
+            "It never needs to be closed.",
+            "A restart is not required.",
+            "The project does not need to be installed.",
+            "We no longer need to set the queryset.",
+            # reassurance and idiom
+            "It won't affect performance.",
+            "It is not only fast but small.",
+            # purpose
+            "Open it on port 9999 so that you don't have to run it as root.",
+            "Pin the version to avoid conflicts.",
+            "Close the pool to ensure that connections end.",
+            # a promise, not a requirement
+            "The framework will make sure it runs in a thread.",
+            "The editor won't complain about it.",
+            # narration
+            "In the example above, we don't use it directly.",
+            # expected outcome
+            "After installing it, it should be available.",
+            "The server should reload automatically.",
+            # not a limit
+            "This is the only way to open it.",
+            "You almost never use them directly.",
+            "Responses may or may not have a body.",
+            # figurative
+            "This raises the question of ordering.",
+        ):
+            with self.subTest(sentence=sentence):
+                cue, _ = caveat_of(sentence)
+                self.assertTrue(cue is None or cue.tier == 3, (sentence, cue))
+
+    def test_still_a_caveat(self) -> None:
+        cases = {
+            "You don't have a second chance.": "don't",
+            "We don't support shared widgets.": "don't",
+            "It is locked, so you cannot open it twice.": "cannot",
+            "It raises ValueError on a second open.": "raises",
+            "You don't have to close it, but it fails on reuse.": "fails",
+            "It won't work on Windows.": "won't",
+            "It only works on Linux.": "only works",
+        }
+        for sentence, expected in cases.items():
+            with self.subTest(sentence=sentence):
+                cue, _ = caveat_of(sentence)
+                self.assertEqual(cue.cue, expected)
+
+
+class FalseAlarmTest(LabTestCase):
+    """Each false alarm family that real docs showed: no caveat, no instruction, or no pair where none is."""
+
+    def test_idioms_and_reassurance(self) -> None:
+        for sentence in (
+            "If you just don't know, use normal `def`.",
+            "Don't worry if some of these items don't make sense yet.",
+        ):
+            with self.subTest(sentence=sentence):
+                self.assertIsNone(caveat_of(sentence)[0])
+
+    def test_error_words_used_descriptively(self) -> None:
+        self.assertIsNone(caveat_of("The error identifies the argument and value that were rejected.")[0])
+
+    def test_narration_in_a_section_without_code(self) -> None:
+        # The section holds no fence, no code span and no call: its cues are tier 3, left out at --tier 2.
+        story = "While you wait for the burgers, you cannot pay attention to your crush."
+        pairs, unpaired = scan(lesson(f"Keep the line moving.\n\n{story}\n"))
+        self.assertEqual([pair.tier for pair in pairs] + [item.tier for item in unpaired], [3])
+        self.assertEqual(pairing.kept_to_tier((pairs, unpaired), 2), ([], []))
+
+    def test_a_caveat_before_its_instruction_keeps_its_role(self) -> None:
+        text = lesson("Never reuse the handle of `open_widget`.\n\nCall open_widget(name) to open one.\n")
+        pairs, _ = scan(text)
+        self.assertEqual(
+            [(pair.qualifier.quote, pair.instruction.quote) for pair in pairs],
+            [("Never reuse the handle of `open_widget`.", "Call open_widget(name) to open one.")],
+        )
+
+    def test_a_sentence_that_only_holds_code_is_no_instruction(self) -> None:
+        text = lesson("- **Uvicorn** with `--workers`\n\nIt never restarts a worker.\n")
+        pairs, unpaired = scan(text, "blocks-2")
+        self.assertEqual((pairs, [item.span.quote for item in unpaired]), ([], ["It never restarts a worker."]))
+
+    def test_an_option_list_is_not_paired_line_with_line(self) -> None:
+        text = lesson(
+            "- `--help`: Display help information.\n- `--quiet`: Do not output any message.\n"
+            "- `--verbose` - Never suppress a warning.\n"
+        )
+        self.assertEqual(scan(text, "blocks-2"), ([], []))
+
+    def test_a_warning_block_that_says_skip_this(self) -> None:
+        text = lesson("Call open_widget(name).\n\n!!! warning\n    You can probably skip this.\n")
+        self.assertEqual(scan(text, "blocks-2"), ([], []))
+
+    def test_one_sentence_is_never_a_caveat_and_the_next_instruction(self) -> None:
+        text = lesson("Call open_widget(name) first. Never call close_widget(name) twice. It fails on reuse.\n")
+        pairs, _ = scan(text)
+        self.assertEqual([pair.instruction.quote for pair in pairs], ["Call open_widget(name) first."] * 2)
+
+
+class SentenceRulesTest(LabTestCase):
+    """The rules that read a sentence as a whole."""
+
+    def test_questions_reasons_recommendations(self) -> None:
+        for sentence in (
+            "Can't you just reuse the handle?",
+            "This is because proxying requires a connection.",
+            "We recommend a credential helper instead.",
+            "It is recommended to never share it.",
+        ):
+            with self.subTest(sentence=sentence):
+                self.assertEqual(caveat_of(sentence), (None, None))
+
+    def test_a_condition_before_an_instruction_is_the_instructions_own(self) -> None:
+        self.assertEqual(caveat_of("If you need to support Windows, use the `--compat` flag."), (None, "imperative"))
+        cue, form = caveat_of("If you don't pass a name, a default is used.")
+        self.assertEqual((cue.cue, cue.tier, form), ("don't", 3, None))
+        cue, _ = caveat_of("If the project does not define a build system, it will not be installed.")
+        self.assertEqual((cue.rule, cue.tier), ("limitation", 2))
+
+    def test_before_code_only_prohibitions_and_requirements_count(self) -> None:
+        self.assertEqual(caveat_of("For example, the following command will fail:", before_fence=True), (None, None))
+        cue, _ = caveat_of("Do not run this on a live queue:", before_fence=True)
+        self.assertEqual(cue.cue, "do not")
+
+    def test_a_reference_entry(self) -> None:
+        self.assertTrue(rules.is_reference_entry(reading("`--quiet`: Do not print.")))
+        self.assertEqual(caveat_of("Do not print anything.", reference=True), (None, None))
+        cue, _ = caveat_of("Deprecated since 2.0.", reference=True)
+        self.assertEqual(cue.rule, "deprecation")
+
+    def test_release_notes_are_not_read(self) -> None:
+        for title in ("1.8.0", "[2.0] - 2024-01-31", "Unreleased", "v3.1.4"):
+            with self.subTest(title=title):
+                text = f"# T\n\n## {title}\n\nAdd the `--quiet` flag.\n\nThe `--loud` flag no longer exists.\n"
+                self.assertEqual(scan(text), ([], []))
+
+    def test_weaker_and_stronger(self) -> None:
+        # A relative clause, a concessive clause, an example: tier 3; a note: one tier stronger.
+        for sentence in (
+            "Use streaming responses that do not load the body.",
+            "Even if the dependencies are not added, it works.",
+            "For example, an upgrade will not go beyond that bound.",
+        ):
+            with self.subTest(sentence=sentence):
+                cue, _ = caveat_of(sentence)
+                self.assertTrue(cue is None or cue.tier == 3, cue)
+        cue, _ = caveat_of("Your API almost always has to send a body.")
+        self.assertEqual((cue.cue, cue.tier), ("has to", 3))
+        cue, _ = caveat_of("It requires a Rust toolchain.", note=True)
+        self.assertEqual((cue.rule, cue.tier), ("requirement", 1))
+        # A description stays one in a note: tier 3.
+        cue, _ = caveat_of("Even if the dependencies are not added, it works.", note=True)
+        self.assertEqual(cue.tier, 3)
+        self.assertIsNone(caveat_of("We'll also need a migration for the model.")[0])
+        # A sentence opening on "However" states an exception: tier 2; elsewhere "however" is tier 3.
+        cue, _ = caveat_of("However, the `--only-group` option also excludes default groups.")
+        self.assertEqual((cue.cue, cue.tier), ("however", 2))
+        cue, _ = caveat_of("The default, however, is kept.")
+        self.assertEqual((cue.cue, cue.tier), ("however", 3))
+
+    def test_a_section_without_code(self) -> None:
+        # Narration's cues are tier 3 there; a version cue keeps its tier.
+        pairs, unpaired = scan(lesson("Keep the line moving.\n\nThese features require uv version 0.5.3 or later.\n"))
+        self.assertEqual([(item.rule, item.caveat_tier) for item in pairs], [("version", 2)])
+
+
+class BlockRulesTest(LabTestCase):
+    """Cautionary blocks and version notes read as a whole, by label; other blocks sentence by sentence."""
+
+    def scan_blocks(self, text: str, blocks: list[tuple[str, str, str]]) -> tuple[list, list]:
+        """``blocks``: (kind, label, the block's text as it appears in ``text``)."""
+        built = []
+        for kind, label, piece in blocks:
+            start = text.index(piece)
+            built.append(Block(kind, start, start + len(piece), label))
+        body_start = text.index("\n", text.index("## ")) + 1
+        section = Section(text.index("## "), "S", body_start, len(text), tuple(built))
+        return pairing.scan_sections("doc", text, [section])
+
+    def test_a_cautionary_block_is_its_body(self) -> None:
+        body = "The handle is shared across threads.\n    Close it once."
+        admonition = f'!!! warning "Careful"\n    {body}'
+        text = lesson(f"Call open_widget(name).\n\n{admonition}\n")
+        pairs, _ = self.scan_blocks(
+            text, [("paragraph", "", "Call open_widget(name).\n"), ("admonition", "warning", admonition + "\n")]
+        )
+        self.assertEqual(
+            [(pair.rule, pair.cue, pair.qualifier.quote) for pair in pairs],
+            [("cautionary block", "warning admonition", body)],
+        )
+
+    def test_every_cautionary_label_and_any_kind(self) -> None:
+        for label in ("attention", "caution", "danger", "error", "failure", "warning", "bug"):
+            for kind, marker, word in (
+                ("admonition", f"!!! {label}", "admonition"),
+                ("quote", f"> [!{label.upper()}]", "alert"),
+                # A block kind a later grammar adds, carrying a label, is read alike.
+                ("shortcode", f"{{{{< {label} >}}}}", "shortcode"),
+            ):
+                with self.subTest(label=label, kind=kind):
+                    body = "> Keep one handle." if kind == "quote" else "    Keep one handle."
+                    block = f"{marker}\n{body}"
+                    text = lesson(f"Call open_widget(name).\n\n{block}\n")
+                    pairs, _ = self.scan_blocks(
+                        text, [("paragraph", "", "Call open_widget(name).\n"), (kind, label, block + "\n")]
+                    )
+                    self.assertEqual(
+                        [(pair.cue, pair.qualifier.quote) for pair in pairs], [(f"{label} {word}", "Keep one handle.")]
+                    )
+
+    def test_important_is_a_note(self) -> None:
+        block = "!!! important\n    The widget is blue."
+        text = lesson(f"Call open_widget(name).\n\n{block}\n")
+        self.assertEqual(
+            self.scan_blocks(
+                text, [("paragraph", "", "Call open_widget(name).\n"), ("admonition", "important", block + "\n")]
+            ),
+            ([], []),
+        )
+
+    def test_a_version_note_with_only_its_marker(self) -> None:
+        marker = "/// version-added | 0.108.0"
+        text = lesson(f"Pass `name` first.\n\n{marker}\n///\n")
+        pairs, _ = self.scan_blocks(
+            text, [("paragraph", "", "Pass `name` first.\n"), ("admonition", "version-added", f"{marker}\n///\n")]
+        )
+        self.assertEqual([(pair.rule, pair.qualifier.quote) for pair in pairs], [("version", marker)])
+
+    def test_a_note_is_read_sentence_by_sentence_one_tier_stronger(self) -> None:
+        note = "!!! note\n    The handle is blue. It requires a Rust toolchain."
+        text = lesson(f"Call open_widget(name).\n\n{note}\n")
+        pairs, _ = self.scan_blocks(
+            text, [("paragraph", "", "Call open_widget(name).\n"), ("admonition", "note", note + "\n")]
+        )
+        self.assertEqual(
+            [(pair.qualifier.quote, pair.caveat_tier) for pair in pairs], [("It requires a Rust toolchain.", 1)]
+        )
+
+
+class InstructionFormTest(LabTestCase):
+    """Each instruction form of the docs' table, and what gives none."""
+
+    def test_forms(self) -> None:
+        cases = {
+            "Then, run the sync.": "imperative",
+            "For a single invocation, pass the cert flag.": "imperative",
+            "For example, to route both, respectively at `a` and `b`, pass a `dict`.": "imperative",
+            "Acknowledge each parcel with `queue.ack(parcel_id)`.": "imperative",
+            "To install `ruff`:": "to-clause",
+            "To enable it, set the flag.": "to-clause",
+            "You can check the lockfile by passing `--check`.": "second person",
+            "In some cases, you may want to use CPU-only builds.": "second person",
+            "Now we return the scopes.": "tutorial step",
+            "Let's add a route.": "tutorial step",
+            "Strict mode can be enabled in various ways:": "api usage",
+            "uv is available via crates.io.": "api usage",
+            "The simplest way to set it up is to install the CLI.": "api usage",
+        }
+        for sentence, form in cases.items():
+            with self.subTest(sentence=sentence):
+                self.assertEqual(form_of(sentence), form)
+        step = "And then instantiating a client with HTTP/2 support enabled:"
+        self.assertEqual(form_of(step, True), "step before code")
+        self.assertIsNone(form_of(step))
+
+    def test_no_instruction(self) -> None:
+        for sentence in (
+            "Can you open it?",
+            "See the reference for details.",
+            "Notice the use of `Any` as a type hint.",
+            "**Uvicorn** with `--workers`",
+            "Set of rules for the widget.",
+            "100% type annotated codebase.",
+            "These are the ones you would use the most.",
+            "A token is a string that we can use later.",
+        ):
+            with self.subTest(sentence=sentence):
+                self.assertIsNone(form_of(sentence))
+
+
+class OneRoleTest(LabTestCase):
+    """A sentence is a caveat or an instruction, never both, as "One sentence, one role" says."""
+
+    def test_a_direct_instruction_keeps_its_own_caveat(self) -> None:
+        for sentence in (
+            "Call f() only if the queue is empty.",
+            "You can disable verification and allow insecure requests.",
+        ):
+            with self.subTest(sentence=sentence):
+                self.assertIsNone(caveat_of(sentence)[0])
+
+    def test_a_cue_that_restricts_the_instruction(self) -> None:
+        cases = {
+            "Do not call f() twice.": "do not",
+            "You cannot use `await` outside `async def`.": "cannot",
+            "You can only use `await` inside `async def`.": "can only",
+            "Use `allow-insecure-host` with caution.": "with caution",
+            "Make sure to call `close()`.": "make sure",
+            "You have to await it.": "have to",
+        }
+        for sentence, expected in cases.items():
+            with self.subTest(sentence=sentence):
+                cue, form = caveat_of(sentence)
+                self.assertEqual((cue.cue, form), (expected, None))
+        self.assertEqual(caveat_of("To use it, you have to await it."), (None, "to-clause"))
+        self.assertEqual(caveat_of("If it is distroless, you have to set the entrypoint.")[1], "second person")
+        self.assertEqual(caveat_of("If it is distroless, you have to set the entrypoint.", note=True)[0].cue, "have to")
+
+    def test_an_indirect_instruction_with_a_cue_is_a_caveat(self) -> None:
+        cue, form = caveat_of("A lease can be extended at most five times; the sixth call is refused.")
+        self.assertEqual((cue.cue, form), ("is refused", None))
+
+
+class PairingTest(LabTestCase):
+    """The links in the order of the docs, within reach, never across a heading."""
+
+    def pair(self, body: str) -> tuple[str, str, int]:
+        pairs, unpaired = scan(lesson(body))
+        self.assertEqual((len(pairs), unpaired), (1, []))
+        return pairs[0].instruction.quote, pairs[0].link, pairs[0].tier
+
+    def test_a_shared_identifier_beats_nearness_up_to_six_blocks_back(self) -> None:
+        fillers = "".join(f"Run step_{number}(x).\n\n" for number in range(4))
+        body = f"Call open_widget(name) first.\n\n{fillers}The open_widget call never retries.\n"
+        self.assertEqual(self.pair(body), ("Call open_widget(name) first.", "identifier open_widget", 1))
+
+    def test_the_caveats_own_block_comes_first(self) -> None:
+        # A farther instruction shares the identifier `bundle`; the one in the caveat's block shares the word.
+        body = (
+            "Set `SSL_CERT_FILE` to a `ca-bundle` path.\n\n"
+            "For one run, pass the cert with a bundle path. The bundle replaces the default source.\n"
+        )
+        self.assertEqual(self.pair(body), ("For one run, pass the cert with a bundle path.", "term bundle", 2))
+
+    def test_an_anaphor_points_back(self) -> None:
+        body = "Call open_widget(name) now.\n\nThe widget is blue.\n\nIt never closes.\n"
+        self.assertEqual(self.pair(body)[:2], ("Call open_widget(name) now.", "anaphor It"))
+
+    def test_a_shared_identifier_after_the_caveat(self) -> None:
+        # Nothing shared ("Extras" is not the option `--extra`): the nearest later one, tier 3.
+        body = "Extras are never synced by default.\n\nRun `uv sync --extra cli` to include them.\n"
+        self.assertEqual(self.pair(body), ("Run `uv sync --extra cli` to include them.", "nearest after", 3))
+        body = "The `--extra` option is never implied.\n\nPass `--extra` to sync the extras.\n"
+        self.assertEqual(self.pair(body), ("Pass `--extra` to sync the extras.", "identifier --extra, after", 2))
+
+    def test_a_shared_term_then_nearness(self) -> None:
+        body = "Call paint_widget(colour) to paint.\n\nCall open_widget(name) to open.\n\nA colour is never mixed.\n"
+        self.assertEqual(self.pair(body)[:2], ("Call paint_widget(colour) to paint.", "term colour"))
+        body = "Call paint_widget(colour) first.\n\nCall open_widget(name) next.\n\nNever mix them.\n"
+        self.assertEqual(self.pair(body), ("Call open_widget(name) next.", "nearest", 2))
+
+    def test_across_code_blocks(self) -> None:
+        fences = "".join(f"```\nstep({number})\n```\n\n" for number in range(5))
+        body = f"Run the migration.\n\n{fences}It never rolls back.\n"
+        pairs, _ = scan(lesson(body), "blocks-2")
+        self.assertEqual(
+            [(pair.instruction.quote, pair.link) for pair in pairs], [("Run the migration.", "anaphor It")]
+        )
+
+    def test_reach_is_three_prose_blocks_back(self) -> None:
+        filler = "".join(f"Filler paragraph {number}.\n\n" for number in range(pairing.LOOK_BACK_BLOCKS - 1))
+        pairs, unpaired = scan(lesson(f"Run the migration.\n\n{filler}It never rolls back.\n"))
+        self.assertEqual((len(pairs), len(unpaired)), (1, 0))
+        pairs, unpaired = scan(lesson(f"Run the migration.\n\nOne more.\n\n{filler}It never rolls back.\n"))
+        self.assertEqual((len(pairs), len(unpaired)), (0, 1))
+
+    def test_an_aside_is_weighed_last(self) -> None:
+        body = (
+            "Run the sync to install the widgets.\n\n!!! note\n    Pass the cert to override the store.\n\n"
+            "Broken widgets are ignored.\n"
+        )
+        pairs, _ = scan(lesson(body), "blocks-2")
+        self.assertEqual([pair.instruction.quote for pair in pairs], ["Run the sync to install the widgets."])
+
+    def test_never_across_a_heading_nor_with_itself(self) -> None:
+        self.assertEqual(len(scan("# T\n\n## A\n\nRun the sync.\n\n## B\n\nIt never closes.\n")[1]), 1)
+        caveat = "Never call open_widget(name) twice."
+        pairs, unpaired = scan(lesson(f"{caveat}\n\nNever call  open_widget(name)\ntwice.\n"))
+        self.assertEqual((pairs, len(unpaired)), ([], 2))
+
+    def test_names_are_unique_per_line(self) -> None:
+        pairs, _ = scan(lesson("Call open_widget(name). It never closes. It fails on reuse.\n"))
+        self.assertEqual([pair.name for pair in pairs], ["scan:doc:5", "scan:doc:5#2"])
+
+
+class TierTest(LabTestCase):
+    """A pair's tier is the weakest of its cue's, link's and instruction's; --tier keeps the stronger ones."""
+
+    def test_the_weakest_part_names_the_tier(self) -> None:
+        # "never" (1), identifier (1), imperative (1): tier 1. "does not" (2) makes it 2; a tutorial step too.
+        cases = {
+            "Call open_widget(name) now. The open_widget call never retries.\n": 1,
+            "Call open_widget(name) now. The open_widget call does not retry.\n": 2,
+            "Now we call open_widget(name). The open_widget call never retries.\n": 2,
+        }
+        for body, tier in cases.items():
+            with self.subTest(body=body):
+                pairs, _ = scan(lesson(body))
+                self.assertEqual([pair.tier for pair in pairs], [tier])
+
+    def test_a_weaker_pair_leaves_its_caveat_unpaired(self) -> None:
+        pairs, unpaired = scan(lesson("Now we call open_widget(name). The open_widget call never retries.\n"))
+        kept, left = pairing.kept_to_tier((pairs, unpaired), 1)
+        self.assertEqual(kept, [])
+        self.assertEqual(
+            [(item.span.quote, item.tier, item.reason) for item in left],
+            [("The open_widget call never retries.", 1, "its pair is tier 2, weaker than tier 1")],
+        )
