@@ -265,7 +265,8 @@ def chunk_record(
     """
     if type(value) is not dict:
         raise IngestionError("chunk_not_object", where, f"expected a JSON object, found {type(value).__name__}")
-    value = unwrapped_langchain(value)
+    if "lc" in value:
+        value = unwrapped_langchain(value)
     shape = record_shape(value, where)
     text_key, text, reference, start, end, offset_name = shape_fields(value, shape, where)
     if type(text) is not str or not text:
@@ -330,7 +331,7 @@ def read_chunk_records(
     parser = StrictParser(share_strings=False)
     for number, line in enumerate(lines, start=1):
         where = f"{label}:{number}"
-        if not line.strip():
+        if not line or line.isspace():
             raise IngestionError("chunk_blank_line", where, "blank line; JSON Lines holds one JSON object per line")
         try:
             value = parser.parse(line, where)

@@ -15,7 +15,7 @@ from pathlib import Path
 import chunk_index
 from checks import context_windows, span_checks
 from checks.context_windows import non_whitespace
-from judge.chunk_files import read_chunk_records
+from judge.chunk_files import ChunkRecord, read_chunk_records
 from judge.placement import STATES, Location, locate_chunks
 from lab_io.errors import IngestionError, printable
 from load_documents import read_file_text
@@ -403,9 +403,14 @@ def judge_chunks(
             gc.enable()
 
 
-def judged_file(chunks_path: Path, manifest, name: str | None, manifest_label: str) -> Judgement:
-    """``judge_chunks`` with the collector paused."""
-    grammar = manifest.grammar
+def splitter_texts(manifest, manifest_label: str = "the manifest") -> tuple[dict[str, str], dict[str, int]]:
+    """How a splitter reading the pinned files saw them: ``(file_texts, lengths)``, by source id.
+
+    ``file_texts`` holds each source's file text (``load_documents.read_file_text``:
+    byte order mark and ``\\r`` kept) where it differs from the lab's text, for
+    ``locate_chunks``; ``lengths`` every source's length as the file reads, the
+    bound of a record's offsets (``read_chunk_records``, ``chunk_record``).
+    """
     file_texts = {}
     for source in manifest.sources:
         file_text = read_file_text(
@@ -416,8 +421,26 @@ def judged_file(chunks_path: Path, manifest, name: str | None, manifest_label: s
     lengths = {
         source["source_id"]: len(file_texts.get(source["source_id"], source["text"])) for source in manifest.sources
     }
+    return file_texts, lengths
+
+
+def placed_chunk_file(
+    chunks_path: Path, manifest, manifest_label: str = "the manifest"
+) -> tuple[tuple[ChunkRecord, ...], tuple[Location, ...]]:
+    """The chunk file at ``chunks_path`` read and every record placed in the pinned sources, as ``judge`` does.
+
+    ``(records, locations)``, both in file order. What another command that
+    takes a chunk file (``retrieve --chunks``) calls to place it exactly so.
+    """
+    file_texts, lengths = splitter_texts(manifest, manifest_label)
     records = read_chunk_records(chunks_path, manifest.sources, manifest.folder, manifest_label, lengths)
-    locations = locate_chunks(records, manifest.sources, file_texts)
+    return records, locate_chunks(records, manifest.sources, file_texts)
+
+
+def judged_file(chunks_path: Path, manifest, name: str | None, manifest_label: str) -> Judgement:
+    """``judge_chunks`` with the collector paused."""
+    grammar = manifest.grammar
+    records, locations = placed_chunk_file(chunks_path, manifest, manifest_label)
     # The judged chunks' sections are read first, and the lab's build takes them from here.
     section_cache: dict = {}
     judged = judged_chunks(locations, manifest.sources, grammar, section_cache)

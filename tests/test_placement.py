@@ -169,3 +169,31 @@ class SplitterFrameTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ScannedText(str):
+    """A source text that adds up how many characters its ``find`` calls may scan."""
+
+    scanned = 0
+
+    def find(self, needle, start=0, end=None):
+        stop = len(self) if end is None else min(end, len(self))
+        ScannedText.scanned += max(stop - start, 0)
+        return super().find(needle, start, end)
+
+
+class SearchCostTest(unittest.TestCase):
+    """No span is walked again per chunk: the searches scan about the text once, not once per chunk."""
+
+    def test_a_page_long_chunk_then_a_thousand_one_letter_chunks(self) -> None:
+        # 600 lines "ab cd ef.\n" (10 characters each): 6,000 characters. The first chunk holds them all, so
+        # no "a" can come after it: each of the 1,000 is ambiguous. A search that resumed at the previous
+        # start and walked every "a" inside it would scan about 6,000 characters per chunk, 6,000,000 in all.
+        text = ScannedText("ab cd ef.\n" * 600)
+        chunks = records((str(text), None), *(("a", None) for _ in range(1_000)))
+        ScannedText.scanned = 0
+        locations = locate_chunks(chunks, ({"source_id": "page", "text": text},))
+        self.assertEqual([location.state for location in locations[:2]], ["exact_order", "ambiguous"])
+        self.assertEqual({location.state for location in locations[1:]}, {"ambiguous"})
+        # The first chunk's search, then one short search past its end and one for the first places of "a".
+        self.assertLess(ScannedText.scanned, 3 * len(text) + 10 * len(chunks))

@@ -198,7 +198,7 @@ class RunFiles(LabTestCase):
             ("run_check_unknown", [good[0], {"check": "nope", "results": []}], 2),
             ("run_check_twice", [good[0], good[0]], 2),
             ("run_results_not_list", [good[0], {"check": names[1], "results": {}}], 2),
-            ("chunk_no_text", [good[0], {"check": names[1], "results": [{"source_id": "x", "text": " "}]}], 2),
+            ("chunk_no_text", [good[0], {"check": names[1], "results": [{"source_id": "x", "text": ""}]}], 2),
             ("chunk_source_unknown", [good[0], {"check": names[1], "results": [{"source_id": "x", "text": "a"}]}], 2),
             ("run_check_missing", good[:-1], None),
         ]

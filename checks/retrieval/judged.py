@@ -35,8 +35,7 @@ MAX_RUN_RESULTS = 10_000
 
 def chunks_ranked_index(path: Path, manifest, manifest_label: str) -> RankedIndex:
     """The chunk file at ``path`` read and placed as ``judge`` does, as an index in index order."""
-    records = judge.read_chunk_records(path, manifest.sources, manifest.folder, manifest_label)
-    locations = judge.locate_chunks(records, manifest.sources)
+    records, locations = judge.placed_chunk_file(path, manifest, manifest_label)
     located = {chunk["line"]: chunk for chunk in judge.judged_chunks(locations, manifest.sources, manifest.grammar)}
     placed = sorted(zip(records, locations), key=lambda pair: (pair[0].source_id, pair[0].line))
     units = []
@@ -70,7 +69,8 @@ def read_run(path: Path, manifest, manifest_label: str, chunks: RankedIndex | No
         raise IngestionError("run_empty", label, "the file holds no lines; a run gives one line per span check")
     checks = {check.name for check in manifest.span_checks}
     resolver = judge.SourceResolver(manifest.sources, manifest.folder, manifest_label)
-    lengths = {source["source_id"]: len(source["text"]) for source in manifest.sources}
+    # Offsets and text as the retriever's splitter saw each file, as judge reads them.
+    file_texts, lengths = judge.splitter_texts(manifest, manifest_label)
     sources = {source["source_id"]: source for source in manifest.sources}
     spans = {} if chunks is None else chunk_spans(chunks)
     placements: dict[tuple, tuple[int | None, int | None]] = {}
@@ -85,7 +85,7 @@ def read_run(path: Path, manifest, manifest_label: str, chunks: RankedIndex | No
         returned = []
         for place, value in enumerate(values):
             record = chunk_record(value, number, f"{where}: results[{place}]", resolver, lengths)
-            start, end = placed_alone(record, sources[record.source_id], placements)
+            start, end = placed_alone(record, sources[record.source_id], placements, file_texts)
             unit = Unit(record.source_id, start, end, record.text)
             unplaced += start is None
             returned.append(run_returned(unit, (number, place), chunks, spans))
@@ -136,7 +136,9 @@ def run_line(line: str, where: str, checks: set[str], seen: dict[str, int]) -> t
     return name, values
 
 
-def placed_alone(record, source: dict, placements: dict) -> tuple[int | None, int | None]:
+def placed_alone(
+    record, source: dict, placements: dict, file_texts: dict | None = None
+) -> tuple[int | None, int | None]:
     """Where ``judge`` places ``record`` as a file's only chunk: ``(start, end)``, or ``(None, None)``.
 
     That place depends on the record's source, text and offsets alone, so a
@@ -144,7 +146,7 @@ def placed_alone(record, source: dict, placements: dict) -> tuple[int | None, in
     """
     key = (record.source_id, record.text, record.start, record.end)
     if key not in placements:
-        location = judge.locate_chunks((record,), (source,))[0]
+        location = judge.locate_chunks((record,), (source,), file_texts)[0]
         placements[key] = (location.start, location.end) if location.located else (None, None)
     return placements[key]
 
