@@ -119,9 +119,6 @@ def readable_pieces(pieces, where: str):
         yield piece
 
 
-def report_bytes(result: dict, span_checks: tuple) -> bytes:
-    """The self-contained HTML report of ``result`` (see ``boundary_view``)."""
-    from views import boundary_view
 def report_pieces(result: dict, span_checks: tuple, index_sizes: dict[str, int], progress: Progress, source_bytes: int):
     """The self-contained HTML report of ``result`` (see ``views.report``), laid out as its file is written.
 

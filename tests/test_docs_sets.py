@@ -15,8 +15,6 @@ from pathlib import Path
 from unittest import mock
 
 import load_documents
-import source_pins
-from lab_io.errors import IngestionError
 from tests.support import LabTestCase, run_lab
 
 PAGE = "# Page\n\nCall open_widget(name) first.\n\nIt refuses a name already open.\n"
