@@ -119,40 +119,39 @@ def blank_line_end(texts: list[str], index: int) -> int:
     return position
 
 
-def without_comments(text: str) -> str:
-    """``text`` without its ``<!-- ... -->`` comments (an unclosed one runs to the end), in one pass of ``find``."""
-    pieces = []
+def comment_spans(text: str):
+    """Each ``<!-- ... -->`` comment of ``text`` as ``(start, stop)``, an unclosed one running to the end; one ``find`` each."""
     position = 0
     while True:
         start = text.find("<!--", position)
         if start == -1:
-            pieces.append(text[position:])
-            return "".join(pieces)
-        pieces.append(text[position:start])
+            return
         end = text.find("-->", start + 4)
-        if end == -1:
-            return "".join(pieces)
-        position = end + 3
+        position = len(text) if end == -1 else end + 3
+        yield start, position
+
+
+def without_comments(text: str) -> str:
+    """``text`` without its comments: ``"a<!-- b -->c"`` -> ``"ac"``."""
+    pieces = []
+    position = 0
+    for start, stop in comment_spans(text):
+        pieces.append(text[position:start])
+        position = stop
+    pieces.append(text[position:])
+    return "".join(pieces)
 
 
 def blanked_comments(line: str) -> str:
-    """``line`` with each comment blanked to spaces (an unclosed one to the end), offsets kept."""
-    if "<!--" not in line:
-        return line
+    """``line`` with each comment blanked to spaces, offsets kept: ``"a<!--b-->c"`` -> ``"a        c"``."""
     pieces = []
     position = 0
-    while True:
-        start = line.find("<!--", position)
-        if start == -1:
-            pieces.append(line[position:])
-            return "".join(pieces)
+    for start, stop in comment_spans(line):
         pieces.append(line[position:start])
-        end = line.find("-->", start + 4)
-        stop = len(line) if end == -1 else end + 3
         pieces.append(" " * (stop - start))
         position = stop
-        if end == -1:
-            return "".join(pieces)
+    pieces.append(line[position:])
+    return "".join(pieces)
 
 
 def holds_only_markup(text: str) -> bool:

@@ -9,6 +9,7 @@ read as HTML elements are (``html_blocks``). The rest of the page is Markdown.
 from __future__ import annotations
 
 from grammars.blocks import space_indent
+from grammars.html_blocks import blank_line_end
 from grammars.records import LazyPattern
 
 # An ESM statement: "import" or "export" at column 0, then a space, a tab, "{", "*" or the end of the line.
@@ -22,10 +23,7 @@ def is_esm_line(line: str) -> bool:
 
 def esm_end(texts: list[str], index: int) -> int:
     """The index after an ESM block opened at ``texts[index]``: it runs to the next blank line, as MDX reads it."""
-    position = index + 1
-    while position < len(texts) and texts[position].strip():
-        position += 1
-    return position
+    return blank_line_end(texts, index)
 
 
 def opens_expression(line: str) -> bool:
