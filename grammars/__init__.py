@@ -73,13 +73,11 @@ from grammars.lesson import (
     paragraph_spans,
 )
 from grammars.records import Block, LazyPattern, Section
-from grammars.version3 import PageReader
 from lab_io.errors import IngestionError, quoted
 
 __all__ = [
     "BLOCKS3_GRAMMAR",
     "NEWEST_GRAMMAR",
-    "PageReader",
     "ADMONITION",
     "ADMONITION_INDENT",
     "ALERT",
@@ -181,6 +179,9 @@ def document_sections(text: str, grammar: str = LESSON_GRAMMAR, where: str = "te
     -> ``T`` with a paragraph ``[0, 3)``, then ``B`` with a paragraph ``[7, 10)``.
     """
     if grammar == BLOCKS3_GRAMMAR:
+        # Imported on first use: a lesson or blocks-2 build never pays for the readers of blocks-3.
+        from grammars.version3 import PageReader
+
         return block_sections(text, title, where, True, PageReader)
     if grammar in BLOCK_GRAMMARS:
         return block_sections(text, title, where, grammar == BLOCKS2_GRAMMAR)
