@@ -77,7 +77,6 @@ from lab_io.errors import IngestionError, quoted
 
 __all__ = [
     "BLOCKS3_GRAMMAR",
-    "NEWEST_GRAMMAR",
     "ADMONITION",
     "ADMONITION_INDENT",
     "ALERT",
@@ -149,8 +148,6 @@ BLOCKS3_GRAMMAR = "blocks-3"
 GRAMMARS = (LESSON_GRAMMAR, BLOCKS_GRAMMAR, BLOCKS2_GRAMMAR, BLOCKS3_GRAMMAR)
 # The grammars that read real docs with ``block_sections`` (front matter, byte order mark, text before a heading).
 BLOCK_GRAMMARS = (BLOCKS_GRAMMAR, BLOCKS2_GRAMMAR, BLOCKS3_GRAMMAR)
-# The grammar to pick for a new manifest of real docs: the newest block grammar.
-NEWEST_GRAMMAR = BLOCKS3_GRAMMAR
 # The kinds of block the block grammars find (the lesson's are all "paragraph"; "tab" from "blocks-2" on,
 # the last five under "blocks-3" only).
 BLOCK_KINDS = (
