@@ -41,8 +41,8 @@ def register(commands: argparse._SubParsersAction) -> None:
         "--tier",
         type=int,
         choices=(1, 2, 3),
-        default=3,
-        help="with --scanned: only the scanned pairs of this tier or stronger (1 strongest; default 3, every pair)",
+        default=2,
+        help="with --scanned: only the scanned pairs of this tier or stronger (1 strongest, 3 every pair; default 2)",
     )
     context.add_argument(
         "--json", action="store_true", help="print every policy's figures as JSON (shape in docs/caveats.md)"

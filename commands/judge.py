@@ -13,11 +13,15 @@ from load_documents import load_manifest
 
 JUDGE_DESCRIPTION = """\
 Read CHUNKS, a JSON Lines file of chunks your own pipeline wrote (plain
-records, LangChain documents, LlamaIndex nodes or chonkie chunks; see
-docs/judge.md for a snippet per library), match each chunk to a pinned source
-by id or path, and locate it in the source text: at its own offset when that
-is right, else by order, else as a unique occurrence, else modulo whitespace.
-A wrong offset is reported, never trusted; a chunk that is ambiguous or not
+records, LangChain documents, LlamaIndex nodes, chonkie chunks or the upsert
+records of export; see docs/judge.md for a snippet per library), match each
+chunk to a pinned source by id or path, and locate it in the source text, its
+text and offsets read as the splitter saw the file (a byte order mark and
+CRLF line ends mapped to the lab's text): at its own offset when that holds
+its text in order, else by order, else as a unique occurrence, else modulo
+whitespace. Chunks of one source come in order: each starts at or after the
+previous one's start and reaches past its end. A wrong offset is reported,
+never trusted; a chunk that is ambiguous or not
 found is counted and left out, and verdicts it could change are marked
 partial. Then the chunks are judged beside the manifest's policies: the
 manifest's span checks, coverage (non-whitespace text no chunk holds, and text

@@ -48,7 +48,7 @@ class LabArgumentParser(argparse.ArgumentParser):
 
 # The commands in the order --help lists them: each is a module ``commands.<name>``
 # whose ``register`` adds its parser. "show" comes before "judge", which adds show's --chunks.
-COMMANDS = ("validate", "show", "diff", "export", "pin", "sweep", "scan", "context", "judge")
+COMMANDS = ("validate", "show", "diff", "export", "pin", "sweep", "scan", "context", "judge", "retrieve")
 
 
 class UnbuiltCommand:

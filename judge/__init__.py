@@ -51,7 +51,9 @@ from judge.judgement import (
     judge_chunks,
     judged_chunks,
     pair_sections,
+    placed_chunk_file,
     section_finder,
+    splitter_texts,
 )
 from judge.placement import LOCATED_STATES, STATE_WORDS, STATES, Location, SourceLocator, SquashedText, locate_chunks
 from judge.report import (
@@ -110,7 +112,9 @@ __all__ = [
     "offset_sentence",
     "pair_lines",
     "pair_sections",
+    "placed_chunk_file",
     "read_chunk_records",
     "section_finder",
+    "splitter_texts",
     "table_rows",
 ]

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import NamedTuple
 
 from lab_io.errors import IngestionError, printable, quoted
-from lab_io.strict_json import json_text, parse_json_text, read_bounded
+from lab_io.strict_json import StrictParser, json_text, read_bounded
 from load_documents import normalize_newlines
 
 # A chunk file carries every chunk's text plus whatever metadata the pipeline
@@ -20,12 +20,13 @@ from load_documents import normalize_newlines
 # sources, yet bounded so a runaway file is refused before it is read.
 MAX_CHUNKS_BYTES = 256 << 20
 MAX_CHUNK_LINES = 500_000
-SHAPES = ("plain", "langchain", "llamaindex", "chonkie")
+SHAPES = ("plain", "langchain", "llamaindex", "chonkie", "export")
 SHAPE_NAMES = {
     "plain": "plain record",
     "langchain": "LangChain document",
     "llamaindex": "LlamaIndex node",
     "chonkie": "chonkie chunk",
+    "export": "upsert record",
 }
 # Keys that only one shape uses for its offsets; a record holding two families is refused.
 OFFSET_KEYS = {
@@ -33,16 +34,19 @@ OFFSET_KEYS = {
     "chonkie": ("start_index", "end_index"),
     "plain": ("start", "end"),
 }
+OFFSET_KEY_SET = frozenset(key for keys in OFFSET_KEYS.values() for key in keys)
 # LangChain's add_start_index writes text.find()'s "not found" when it loses a chunk.
 LANGCHAIN_NOT_FOUND = -1
 
 
-@dataclass(frozen=True)
-class ChunkRecord:
+class ChunkRecord(NamedTuple):
     """One line of the chunk file, reduced to what the judge reads.
 
-    ``start``/``end`` are the offsets the record gives (``None`` when it gives
-    none); ``offset_name`` is the field they came from, for messages.
+    ``text`` has its line ends normalized as the loader normalizes the
+    sources (``carriage_returns`` says whether it held a ``\\r``, a sign the
+    splitter saw the file's ``\\r\\n``). ``start``/``end`` are the offsets the
+    record gives (``None`` when it gives none), as the splitter counted them;
+    ``offset_name`` is the field they came from, for messages.
     """
 
     line: int
@@ -52,6 +56,7 @@ class ChunkRecord:
     start: int | None
     end: int | None
     offset_name: str
+    carriage_returns: bool = False
 
 
 class SourceResolver:
@@ -143,12 +148,19 @@ def record_shape(record: dict, where: str) -> str:
 
     ``page_content`` is LangChain's; otherwise ``start_char_idx``/``end_char_idx``
     are LlamaIndex's, ``start_index``/``end_index`` chonkie's, ``start``/``end``
-    the plain shape's; with no offsets, a ``metadata`` holding ``file_path`` or
-    ``file_name`` is a LlamaIndex node and anything else a plain record.
+    the plain shape's; with none of those, a ``metadata`` holding ``source_id``
+    is an upsert record (what ``run.py export`` writes, offsets in ``metadata``),
+    one holding ``file_path`` or ``file_name`` a LlamaIndex node, anything else
+    a plain record.
     """
     if "page_content" in record:
         return "langchain"
-    families = [shape for shape, keys in OFFSET_KEYS.items() if any(key in record for key in keys)]
+    # One C-level set intersection rules out the common record holding no offset key at all.
+    families = (
+        [shape for shape, keys in OFFSET_KEYS.items() if any(key in record for key in keys)]
+        if not OFFSET_KEY_SET.isdisjoint(record)
+        else []
+    )
     if len(families) > 1:
         found = ", ".join(key for shape in families for key in OFFSET_KEYS[shape] if key in record)
         raise IngestionError(
@@ -157,6 +169,8 @@ def record_shape(record: dict, where: str) -> str:
     if families:
         return families[0]
     metadata = record.get("metadata")
+    if type(metadata) is dict and "source_id" in metadata:
+        return "export"
     if type(metadata) is dict and ("file_path" in metadata or "file_name" in metadata):
         return "llamaindex"
     return "plain"
@@ -212,6 +226,12 @@ def shape_fields(record: dict, shape: str, where: str) -> tuple[str, object, str
         start = optional_offset(record.get("start_char_idx"), "start_char_idx", where)
         end = optional_offset(record.get("end_char_idx"), "end_char_idx", where)
         return "text", record.get("text"), source, start, end, "start_char_idx"
+    if shape == "export":
+        metadata = record_metadata(record, where)
+        source = optional_string(metadata.get("source_id"), "metadata.source_id", where)
+        start = optional_offset(metadata.get("start"), "metadata.start", where)
+        end = optional_offset(metadata.get("end"), "metadata.end", where)
+        return "text", record.get("text"), source, start, end, "metadata.start"
     source = optional_string(record.get("source_id"), "source_id", where)
     names = OFFSET_KEYS[shape]
     start = optional_offset(record.get(names[0]), names[0], where)
@@ -237,16 +257,22 @@ def checked_offsets(start: int | None, end: int | None, shape: str, text_length:
 def chunk_record(
     value: object, line: int, where: str, resolver: SourceResolver, lengths: dict[str, int]
 ) -> ChunkRecord:
-    """One parsed line as a ``ChunkRecord``: a known shape, a pinned source, non-blank text, sane offsets."""
+    """One parsed line as a ``ChunkRecord``: a known shape, a pinned source, text, sane offsets.
+
+    ``lengths`` are the sources' lengths as a splitter reading the file counts
+    them (byte order mark and ``\\r`` included): an offset past that is refused.
+    A text of whitespace alone is a chunk too (it holds nothing that counts).
+    """
     if type(value) is not dict:
         raise IngestionError("chunk_not_object", where, f"expected a JSON object, found {type(value).__name__}")
-    value = unwrapped_langchain(value)
+    if "lc" in value:
+        value = unwrapped_langchain(value)
     shape = record_shape(value, where)
     text_key, text, reference, start, end, offset_name = shape_fields(value, shape, where)
-    if type(text) is not str or not text.strip():
+    if type(text) is not str or not text:
         found = "nothing" if text is None else quoted(text)
         raise IngestionError(
-            "chunk_no_text", where, f"{SHAPE_NAMES[shape]} needs a non-blank {text_key}, found {found}"
+            "chunk_no_text", where, f"{SHAPE_NAMES[shape]} needs a non-empty {text_key} string, found {found}"
         )
     if reference is None:
         if resolver.only is None:
@@ -259,7 +285,9 @@ def chunk_record(
     else:
         source_id = resolver.resolve(reference, where)
     checked_offsets(start, end, shape, lengths[source_id], where)
-    return ChunkRecord(line, shape, source_id, normalize_newlines(text), start, end, offset_name)
+    returns = "\r" in text
+    text = normalize_newlines(text) if returns else text
+    return ChunkRecord(line, shape, source_id, text, start, end, offset_name, returns)
 
 
 SOURCE_FIELD_HELP = {
@@ -267,18 +295,24 @@ SOURCE_FIELD_HELP = {
     "langchain": "metadata.source",
     "llamaindex": "metadata.file_path or metadata.file_name",
     "chonkie": "source_id, added beside chonkie's fields",
+    "export": "metadata.source_id",
 }
 
 
 def read_chunk_records(
-    path: Path, sources: tuple[dict, ...], folder: Path, manifest_label: str = "the manifest"
+    path: Path,
+    sources: tuple[dict, ...],
+    folder: Path,
+    manifest_label: str = "the manifest",
+    lengths: dict[str, int] | None = None,
 ) -> tuple[ChunkRecord, ...]:
     """Every record of the JSON Lines file at ``path``, strictly read; one refusal names ``FILE:LINE``.
 
     Each line is one JSON object parsed with the lab's strict reader; a blank
     line (other than after the last record) and a file mixing record shapes
     are refused, and so is a file over ``MAX_CHUNKS_BYTES`` or ``MAX_CHUNK_LINES``.
-    ``manifest_label`` names the manifest when a record's source is not one of its own.
+    ``manifest_label`` names the manifest when a record's source is not one of its own;
+    ``lengths`` (by source id) bound the offsets, the sources' own lengths by default.
     """
     label = printable(str(path))
     text = json_text(read_bounded(path, MAX_CHUNKS_BYTES, label), label)
@@ -290,14 +324,17 @@ def read_chunk_records(
     if not lines:
         raise IngestionError("no_chunks", label, "the file holds no chunk records")
     resolver = SourceResolver(sources, folder, manifest_label)
-    lengths = {source["source_id"]: len(source["text"]) for source in sources}
+    if lengths is None:
+        lengths = {source["source_id"]: len(source["text"]) for source in sources}
     records = []
+    # Nothing of a parsed line outlives its record, so strings are not shared between lines.
+    parser = StrictParser(share_strings=False)
     for number, line in enumerate(lines, start=1):
         where = f"{label}:{number}"
-        if not line.strip():
+        if not line or line.isspace():
             raise IngestionError("chunk_blank_line", where, "blank line; JSON Lines holds one JSON object per line")
         try:
-            value = parse_json_text(line, where)
+            value = parser.parse(line, where)
         except IngestionError as error:
             raise line_refusal(error, where, text, lines) from error
         if type(value) is list and looks_like_one_document(text, lines):

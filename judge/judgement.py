@@ -6,17 +6,19 @@ what a person reads of the result is in ``report``.
 
 from __future__ import annotations
 
+import gc
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import chunk_index
 from checks import context_windows, span_checks
 from checks.context_windows import non_whitespace
-from grammars import document_sections
-from judge.chunk_files import read_chunk_records
+from judge.chunk_files import ChunkRecord, read_chunk_records
 from judge.placement import STATES, Location, locate_chunks
 from lab_io.errors import IngestionError, printable
+from load_documents import read_file_text
 
 # How many judged chunks may hold one character of a source. Overlapping
 # splitters hold each character in two or three chunks; a file far deeper
@@ -30,16 +32,22 @@ class SectionFinder:
 
     A section runs from its heading to the next section's heading; an offset
     before the first non-blank section (a title heading with a blank body)
-    belongs to that first section, whose text it leads into.
+    belongs to that first section, whose text it leads into. A page with
+    nothing under its headings (a stub of headings, a lone setext heading,
+    only ``- - -`` lines) has no section under any grammar, so the lab cuts
+    no chunk there; a judged chunk on it lies in one section spanning the
+    page, named by the source's title, its id made as a section's at offset 0.
     """
 
-    def __init__(self, source: dict, grammar: str) -> None:
-        revision = chunk_index.document_record(source)["document_revision"]
-        sections = document_sections(source["text"], grammar, source["source_id"], source["title"])
-        self.starts = [section.heading_start for section in sections]
+    def __init__(self, source: dict, grammar: str, section_cache: dict | None = None) -> None:
+        document = chunk_index.document_record(source)
+        revision = document["document_revision"]
+        sections = chunk_index.document_sections_once(document, grammar, section_cache)
+        heads = [(section.heading_start, section.title) for section in sections] or [(0, source["title"])]
+        self.starts = [start for start, _ in heads]
         self.labels = [
-            (chunk_index.digest({"document_revision": revision, "heading_start": section.heading_start}), section.title)
-            for section in sections
+            (chunk_index.digest({"document_revision": revision, "heading_start": start}), title)
+            for start, title in heads
         ]
 
     def place(self, offset: int) -> int:
@@ -51,16 +59,23 @@ class SectionFinder:
 
     def sections_between(self, start: int, end: int) -> list[str]:
         """The ids of every section ``[start, end)`` lies in, in order (a judged chunk may cross a heading)."""
+        first = self.place(start)
         last = self.place(max(start, end - 1))
-        return [self.labels[position][0] for position in range(self.place(start), last + 1)]
+        if first == last:
+            return [self.labels[first][0]]
+        return [self.labels[position][0] for position in range(first, last + 1)]
 
 
-def section_finder(source: dict, grammar: str) -> SectionFinder:
-    """A function from an offset of ``source`` to ``(section_id, section_title)`` of the section holding it."""
-    return SectionFinder(source, grammar)
+def section_finder(source: dict, grammar: str, section_cache: dict | None = None) -> SectionFinder:
+    """A function from an offset of ``source`` to ``(section_id, section_title)`` of the section holding it.
+
+    ``section_cache`` (``chunk_index.document_sections_once``) shares one reading of the
+    sections with the build of the lab's indexes.
+    """
+    return SectionFinder(source, grammar, section_cache)
 
 
-def pair_sections(sources: tuple[dict, ...], grammar: str):
+def pair_sections(sources: tuple[dict, ...], grammar: str, section_cache: dict | None = None):
     """``section_of(source_id, offset)`` -> the id of the section holding it, each source's sections found once.
 
     What ``context_windows`` takes to bound a pair's "within the section"
@@ -71,13 +86,15 @@ def pair_sections(sources: tuple[dict, ...], grammar: str):
 
     def section_of(source_id: str, offset: int) -> str:
         if source_id not in finders:
-            finders[source_id] = section_finder(texts[source_id], grammar)
+            finders[source_id] = section_finder(texts[source_id], grammar, section_cache)
         return finders[source_id](offset)[0]
 
     return section_of
 
 
-def judged_chunks(locations: tuple[Location, ...], sources: tuple[dict, ...], grammar: str) -> list[dict]:
+def judged_chunks(
+    locations: tuple[Location, ...], sources: tuple[dict, ...], grammar: str, section_cache: dict | None = None
+) -> list[dict]:
     """The located chunks as chunk dicts the lab's views and checks take, by source then offset.
 
     ``order`` counts from 0 within each source in offset order (ties by file
@@ -93,7 +110,7 @@ def judged_chunks(locations: tuple[Location, ...], sources: tuple[dict, ...], gr
     ):
         source_id = location.record.source_id
         if source_id not in finders:
-            finders[source_id] = section_finder(texts[source_id], grammar)
+            finders[source_id] = section_finder(texts[source_id], grammar, section_cache)
             newlines[source_id] = chunk_index.newline_offsets(texts[source_id]["text"])
         section_id, title = finders[source_id](location.start)
         previous = chunks[-1] if chunks and chunks[-1]["source_id"] == source_id else None
@@ -160,34 +177,52 @@ def require_bounded_overlap(chunks: list[dict], where: str) -> None:
             )
 
 
-def source_coverage(text: str, spans: list[tuple[int, int]]) -> dict:
+def source_coverage(text: str, spans: list[tuple[int, int]], total: int | None = None) -> dict:
     """How much of ``text``'s non-whitespace no span holds (``uncovered_chars``) and two or more hold (``overlap_chars``).
 
     Whitespace is left out on purpose: splitters strip it at chunk edges, so
     counting blank lines would report losses no reader notices; a dropped
-    heading or a lost sentence counts in full.
+    heading or a lost sentence counts in full. ``total``: the text's own
+    count of non-whitespace characters, when already known.
     """
     uncovered = 0
     overlap = 0
-    for start, end, depth in depth_stretches(len(text), spans):
-        if depth == 0:
-            uncovered += non_whitespace(text, start, end)
-        elif depth > 1:
-            overlap += non_whitespace(text, start, end)
+    # One sweep by start: `held` is where the chunks so far reach, `doubled` where two of them
+    # do; a gap before a start is uncovered, a stretch below `held` held twice (counted once).
+    held = 0
+    doubled = 0
+    for start, end in sorted(spans):
+        if start > held:
+            uncovered += non_whitespace(text, held, start)
+        twice_end = min(end, held)
+        twice_start = max(start, doubled)
+        if twice_start < twice_end:
+            overlap += non_whitespace(text, twice_start, twice_end)
+            doubled = twice_end
+        held = max(held, end)
+    if held < len(text):
+        uncovered += non_whitespace(text, held, len(text))
     return {
-        "non_whitespace_chars": non_whitespace(text, 0, len(text)),
+        "non_whitespace_chars": non_whitespace(text, 0, len(text)) if total is None else total,
         "uncovered_chars": uncovered,
         "overlap_chars": overlap,
     }
 
 
-def coverage(sources: tuple[dict, ...], chunks: list[dict]) -> dict:
-    """Per source (by ``source_id``) and in total, the coverage of ``chunks``."""
+def coverage(sources: tuple[dict, ...], chunks: list[dict], totals: dict[str, int] | None = None) -> dict:
+    """Per source (by ``source_id``) and in total, the coverage of ``chunks``.
+
+    ``totals``: each source's count of non-whitespace characters, counted once for every row.
+    """
+    totals = totals or {}
     spans: dict[str, list[tuple[int, int]]] = {source["source_id"]: [] for source in sources}
     for chunk in chunks:
         spans[chunk["source_id"]].append((chunk["start"], chunk["end"]))
     per_source = [
-        {"source_id": source["source_id"], **source_coverage(source["text"], spans[source["source_id"]])}
+        {
+            "source_id": source["source_id"],
+            **source_coverage(source["text"], spans[source["source_id"]], totals.get(source["source_id"])),
+        }
         for source in sources
     ]
     total = {
@@ -222,9 +257,11 @@ def pair_verdicts(chunks: list[dict], checks: tuple, unlocated: dict[str, int], 
     chunk when it holds every non-whitespace character of it
     (``context_windows.held_span``), so "same chunk" agrees with context's k = 0.
     """
+    paired = {check.source_id for check in checks}
     by_source: dict[str, list[dict]] = {}
     for chunk in chunks:
-        by_source.setdefault(chunk["source_id"], []).append(chunk)
+        if chunk["source_id"] in paired:
+            by_source.setdefault(chunk["source_id"], []).append(chunk)
     holders = {source_id: SpanHolders(source_chunks) for source_id, source_chunks in by_source.items()}
     verdicts = []
     for check in checks:
@@ -254,8 +291,11 @@ def context_figures(name: str, chunks: list[dict], checks: tuple, section_of=Non
     """``context_windows.policy_context`` for one index: the lab's or the judged one, the same figures.
 
     ``section_of`` (``pair_sections``) is given for judged chunks: one may start
-    before the heading of the section its pair lies in.
+    before the heading of the section its pair lies in. Every figure is a
+    pair's, made of the chunks of the pair's source, so only those are passed.
     """
+    paired = {check.source_id for check in checks}
+    chunks = [chunk for chunk in chunks if chunk["source_id"] in paired]
     return context_windows.policy_context(name, chunks, checks, section_of)
 
 
@@ -287,18 +327,19 @@ class Judgement:
     rows: list[dict]
     indexes: dict
 
-    @property
+    # Each is a pass over every location, asked for by several lines of the report: counted once.
+    @cached_property
     def counts(self) -> dict[str, int]:
         counts = dict.fromkeys(STATES, 0)
         for location in self.locations:
             counts[location.state] += 1
         return counts
 
-    @property
+    @cached_property
     def unlocated(self) -> dict[str, int]:
         return unlocated_counts(self.locations)
 
-    @property
+    @cached_property
     def complete(self) -> bool:
         return all(location.located for location in self.locations)
 
@@ -313,9 +354,19 @@ def unlocated_counts(locations: tuple[Location, ...]) -> dict[str, int]:
 
 
 def index_row(
-    name: str, kind: str, chunks: list[dict], sources: tuple, checks: tuple, unlocated: dict, section_of=None
+    name: str,
+    kind: str,
+    chunks: list[dict],
+    sources: tuple,
+    checks: tuple,
+    unlocated: dict,
+    section_of=None,
+    totals: dict[str, int] | None = None,
 ) -> dict:
-    """One row of the judge's table: chunk count, mean length, coverage, pair verdicts and context figures."""
+    """One row of the judge's table: chunk count, mean length, coverage, pair verdicts and context figures.
+
+    ``totals`` as in ``coverage``.
+    """
     verdicts = pair_verdicts(chunks, checks, unlocated, judged=kind == "judged")
     characters = sum(chunk["end"] - chunk["start"] for chunk in chunks)
     return {
@@ -323,7 +374,7 @@ def index_row(
         "kind": kind,
         "chunk_count": len(chunks),
         "mean_chars": round(characters / len(chunks), 1) if chunks else 0.0,
-        "coverage": coverage(sources, chunks),
+        "coverage": coverage(sources, chunks, totals),
         "pairs_kept_together": sum(verdict["instruction_and_qualifier_share_chunk"] for verdict in verdicts),
         "pairs": verdicts,
         "context": context_figures(name, chunks, checks, section_of),
@@ -337,21 +388,74 @@ def judge_chunks(
 
     The lab's rows use the manifest's own grammar and sizes, as the main job
     does. ``manifest_label`` (``manifest_label()``) names it in a refusal.
+    Each source's file is read again (verified against its pin) for its text
+    as a splitter reading it saw it: byte order mark and ``\\r\\n`` kept.
     """
     chunks_path = Path(chunks_path)
+    # As the build does: a judgement makes no reference cycles, but each pass of the cyclic
+    # collector would walk every record and chunk made so far (about a sixth of a large run).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return judged_file(chunks_path, manifest, name, manifest_label)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def splitter_texts(manifest, manifest_label: str = "the manifest") -> tuple[dict[str, str], dict[str, int]]:
+    """How a splitter reading the pinned files saw them: ``(file_texts, lengths)``, by source id.
+
+    ``file_texts`` holds each source's file text (``load_documents.read_file_text``:
+    byte order mark and ``\\r`` kept) where it differs from the lab's text, for
+    ``locate_chunks``; ``lengths`` every source's length as the file reads, the
+    bound of a record's offsets (``read_chunk_records``, ``chunk_record``).
+    """
+    file_texts = {}
+    for source in manifest.sources:
+        file_text = read_file_text(
+            manifest.folder, source, f"{manifest_label}: source {printable(source['source_id'])}", manifest.grammar
+        )
+        if file_text != source["text"]:
+            file_texts[source["source_id"]] = file_text
+    lengths = {
+        source["source_id"]: len(file_texts.get(source["source_id"], source["text"])) for source in manifest.sources
+    }
+    return file_texts, lengths
+
+
+def placed_chunk_file(
+    chunks_path: Path, manifest, manifest_label: str = "the manifest"
+) -> tuple[tuple[ChunkRecord, ...], tuple[Location, ...]]:
+    """The chunk file at ``chunks_path`` read and every record placed in the pinned sources, as ``judge`` does.
+
+    ``(records, locations)``, both in file order. What another command that
+    takes a chunk file (``retrieve --chunks``) calls to place it exactly so.
+    """
+    file_texts, lengths = splitter_texts(manifest, manifest_label)
+    records = read_chunk_records(chunks_path, manifest.sources, manifest.folder, manifest_label, lengths)
+    return records, locate_chunks(records, manifest.sources, file_texts)
+
+
+def judged_file(chunks_path: Path, manifest, name: str | None, manifest_label: str) -> Judgement:
+    """``judge_chunks`` with the collector paused."""
     grammar = manifest.grammar
-    records = read_chunk_records(chunks_path, manifest.sources, manifest.folder, manifest_label)
-    locations = locate_chunks(records, manifest.sources)
-    judged = judged_chunks(locations, manifest.sources, grammar)
+    records, locations = placed_chunk_file(chunks_path, manifest, manifest_label)
+    # The judged chunks' sections are read first, and the lab's build takes them from here.
+    section_cache: dict = {}
+    judged = judged_chunks(locations, manifest.sources, grammar, section_cache)
     require_bounded_overlap(judged, printable(str(chunks_path)))
     label = name if name is not None else chunks_path.name
     missing = unlocated_counts(locations)
     configs = chunk_index.manifest_policy_configs(manifest)
-    indexes = chunk_index.build_indexes(manifest.sources, configs)
+    indexes = chunk_index.build_indexes(manifest.sources, configs, None, section_cache)
+    totals = {
+        source["source_id"]: non_whitespace(source["text"], 0, len(source["text"])) for source in manifest.sources
+    }
     rows = [
-        index_row(policy, "lab", index["chunks"], manifest.sources, manifest.span_checks, {})
+        index_row(policy, "lab", index["chunks"], manifest.sources, manifest.span_checks, {}, None, totals)
         for policy, index in indexes.items()
     ]
-    section_of = pair_sections(manifest.sources, grammar)
-    rows.append(index_row(label, "judged", judged, manifest.sources, manifest.span_checks, missing, section_of))
+    section_of = pair_sections(manifest.sources, grammar, section_cache)
+    rows.append(index_row(label, "judged", judged, manifest.sources, manifest.span_checks, missing, section_of, totals))
     return Judgement(label, printable(str(chunks_path)), records[0].shape, locations, judged, rows, indexes)

@@ -1,16 +1,44 @@
 """Placing chunk records in their pinned source's text: at a given offset, by order, uniquely, modulo whitespace.
 
-``locate_chunks`` takes a sequence of ``ChunkRecord`` and the sources and
-returns one ``Location`` per record, in order; it reads no file and judges
-nothing (``judgement`` does).
+``locate_chunks(records, sources, file_texts)`` is the one entry point: a
+sequence of ``ChunkRecord`` (in the order the splitter emitted them) and the
+manifest's sources in, one ``Location`` per record out, in the same order. It
+reads no file and judges nothing (``judgement`` does); a command that needs
+to place chunk texts "exactly as judge does" builds records and calls it.
+
+The placement rule (docs/judge.md, "How each chunk is located"): every
+sequential splitter emits the chunks of one source so that each one
+
+- starts at or after the previous chunk's start, and
+- reaches past the previous chunk's end, its own end counted with the
+  whitespace that follows it in the source.
+
+A given offset is trusted only when the source holds the chunk's text there
+*and* the rule holds; otherwise the chunk is placed by its text, trying in
+this order: verbatim by the rule (``exact_order``), verbatim at its one place
+in the source (``exact_unique``), then with whitespace set aside by the rule
+or at its one place (``modulo_whitespace``), and last with heading lines set
+aside too. A verbatim place therefore always wins over a whitespace-insensitive one.
+
+Offsets and text are read as the splitter saw the file: a byte order mark the
+loader dropped and the ``\\r`` of ``\\r\\n`` line ends, when the splitter kept
+them, are mapped to the lab's normalized text (``FileText``, ``offset_frame``).
+
+Cost: per chunk, work in its own length plus at most a few C-speed scans of
+its source (at most ``load_documents.MAX_SOURCE_BYTES``); a chunk placed by
+the rule scans only from where the rule lets it start to where it is found,
+so chunks in order walk each source about once. Searches are never repeated
+over the occurrences of a text: where a text cannot be placed by the rule
+from an offset is remembered, and so are its first places in the source.
 """
 
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
-from dataclasses import dataclass, replace
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass
 from itertools import accumulate
+from typing import NamedTuple
 
 from grammars import HEADING
 from judge.chunk_files import LANGCHAIN_NOT_FOUND, ChunkRecord
@@ -26,21 +54,36 @@ STATE_WORDS = {
     "not_found": "not found",
 }
 WHITESPACE_RUN = re.compile(r"(\s+)")
+BYTE_ORDER_MARK = "\ufeff"
 
 
 @dataclass(frozen=True)
-class Location:
+class OffsetFrame:
+    """Which characters the lab's text drops a splitter's offsets count: the byte order mark, the ``\\r`` of ``\\r\\n``."""
+
+    byte_order_mark: bool = False
+    carriage_returns: bool = False
+
+
+LAB_FRAME = OffsetFrame()
+
+
+class Location(NamedTuple):
     """Where one record's chunk sits in its source, how it was found, and what its own offset said.
 
     ``start``/``end`` are ``None`` for an ``ambiguous`` or ``not_found`` chunk.
-    ``offset_issue`` says why a given offset was not trusted (``None`` when it
-    was right or absent): ``text_differs`` (the source holds other text there),
-    ``not_found_value`` (LangChain's ``-1``) or ``before_previous`` (the text is
-    there, but at or before the previous chunk's start while it also occurs
-    after it: what ``text.find`` from the start of a text gives for repeated
-    text). ``offset_holds`` is what the source holds at that offset. ``headings_dropped``: matched only
-    once heading lines were set aside. ``places``: the first places an
-    ambiguous chunk occurs.
+    ``given_start``/``given_end`` are the record's offsets mapped to the lab's
+    text (equal to the record's own unless the splitter counted a byte order
+    mark or ``\\r`` the lab's text drops). ``offset_issue`` says why a given
+    offset was not trusted (``None`` when it was right or absent):
+    ``text_differs`` (the source holds other text there), ``not_found_value``
+    (LangChain's ``-1``) or ``out_of_order`` (the text is there, but the
+    placement rule fails: it starts before the previous chunk's start or ends
+    inside the previous chunk). ``offset_holds`` is what the source holds at
+    that offset. ``headings_dropped``: matched only once heading lines were
+    set aside. ``places``: the first places an ambiguous chunk occurs.
+    ``frame``: how the record's offsets counted the file (``offset_frame``).
+    ``previous_span``: the previous chunk an ``out_of_order`` offset broke the rule against.
     """
 
     record: ChunkRecord
@@ -51,6 +94,10 @@ class Location:
     headings_dropped: bool = False
     places: tuple[tuple[int, int], ...] = ()
     offset_issue: str | None = None
+    given_start: int | None = None
+    given_end: int | None = None
+    frame: OffsetFrame | None = None
+    previous_span: tuple[int, int] | None = None
 
     @property
     def located(self) -> bool:
@@ -59,6 +106,96 @@ class Location:
     @property
     def offset_wrong(self) -> bool:
         return self.offset_issue is not None
+
+
+class Place(NamedTuple):
+    """Where a search put a chunk: its state and span (``None`` when unlocated), as ``Location`` holds them."""
+
+    state: str
+    start: int | None = None
+    end: int | None = None
+    headings_dropped: bool = False
+    places: tuple[tuple[int, int], ...] = ()
+
+
+# --- the file as the splitter saw it ----------------------------------------------
+
+
+class FileText:
+    """A source's normalized text beside the file's own text, and the way from the file's offsets to the lab's.
+
+    ``FileText("a\\nb\\n", "\\ufeffa\\r\\nb\\r\\n")``: the lab dropped the byte
+    order mark and the two ``\\r``; in the frame that counts all three, offset
+    ``4`` (the ``b``) maps to ``2``. A lone ``\\r`` becomes ``\\n`` in place, so
+    it shifts nothing. Under the lesson grammar the lab keeps the mark, so no
+    frame counts it.
+    """
+
+    def __init__(self, text: str, file_text: str) -> None:
+        self.mark_dropped = file_text.startswith(BYTE_ORDER_MARK) and not text.startswith(BYTE_ORDER_MARK)
+        body = file_text[len(BYTE_ORDER_MARK) :] if self.mark_dropped else file_text
+        self.crlf = [match.start() for match in re.finditer("\r\n", body)]
+
+    def frames(self) -> list[OffsetFrame]:
+        """The distinct frames of this file, the lab's first."""
+        marks = (False, True) if self.mark_dropped else (False,)
+        returns = (False, True) if self.crlf else (False,)
+        return [OffsetFrame(mark, cr) for cr in returns for mark in marks]
+
+    def dropped(self, frame: OffsetFrame) -> list[int]:
+        """Positions, in ``frame``'s text, of the characters the lab's text does not hold (sorted)."""
+        shift = 1 if frame.byte_order_mark and self.mark_dropped else 0
+        positions = [0] if shift else []
+        if frame.carriage_returns:
+            positions.extend(position + shift for position in self.crlf)
+        return positions
+
+
+def lab_offset(offset: int, dropped: list[int]) -> int:
+    """``offset`` in the splitter's text as an offset in the lab's: minus the dropped characters before it.
+
+    ``lab_offset(4, [0, 2])`` -> ``2``; an offset at a dropped ``\\r`` maps to the ``\\n`` after it.
+    """
+    return offset - bisect_left(dropped, offset)
+
+
+def placed_text(record: ChunkRecord, file: FileText) -> str:
+    """The record's text as the lab's text would hold it: without the byte order mark the loader dropped."""
+    if file.mark_dropped and record.text.startswith(BYTE_ORDER_MARK):
+        return record.text[len(BYTE_ORDER_MARK) :]
+    return record.text
+
+
+def offset_frame(text: str, file: FileText, records: list[ChunkRecord]) -> OffsetFrame:
+    """The frame in which most of ``records``' given offsets hold their text; ties go to what their texts show.
+
+    The texts show a frame when one starts with the byte order mark or held a
+    ``\\r``; failing that a tie goes to the lab's frame. Each record's text is
+    compared once per frame (at most four): linear in the records' text.
+    """
+    frames = file.frames()
+    if len(frames) == 1:
+        return frames[0]
+    shown = OffsetFrame(
+        file.mark_dropped and any(record.text.startswith(BYTE_ORDER_MARK) for record in records),
+        bool(file.crlf) and any(record.carriage_returns for record in records),
+    )
+    given = [record for record in records if record.start is not None and record.start >= 0]
+    texts = [placed_text(record, file) for record in given]
+
+    def holding(frame: OffsetFrame) -> int:
+        dropped = file.dropped(frame)
+        count = 0
+        for record, chunk_text in zip(given, texts):
+            start = lab_offset(record.start, dropped)
+            end = start + len(chunk_text) if record.end is None else lab_offset(record.end, dropped)
+            count += text[start:end] == chunk_text
+        return count
+
+    return min(frames, key=lambda frame: (-holding(frame), frame != shown, frame != LAB_FRAME))
+
+
+# --- whitespace set aside ---------------------------------------------------------
 
 
 class SquashedText:
@@ -75,12 +212,15 @@ class SquashedText:
         offsets = list(accumulate(map(len, pieces), initial=0))
         words = pieces[0::2]
         self.text = "".join(words)
+        self.length = len(text)
         self.word_starts = offsets[0::2][: len(words)]
         self.word_lengths = list(map(len, words))
         self.word_positions = list(accumulate(self.word_lengths, initial=0))[:-1]
 
     def offset(self, position: int) -> int:
-        """The source offset of the squashed character at ``position``."""
+        """The source offset of the squashed character at ``position`` (the text's length past the last one)."""
+        if position >= len(self.text):
+            return self.length
         word = bisect_right(self.word_positions, position) - 1
         return self.word_starts[word] + position - self.word_positions[word]
 
@@ -107,137 +247,257 @@ def squashed(text: str) -> str:
     return "".join(text.split())
 
 
-def occurrences(haystack: str, needle: str) -> tuple[int, ...]:
-    """Where ``needle`` occurs in ``haystack``: ``()``, one place, or the first two (enough to say "ambiguous")."""
-    first = haystack.find(needle)
+def occurrences(haystack: str, needle: str, end: int | None = None) -> tuple[int, ...]:
+    """Where ``needle`` starts in ``haystack[:end]``: ``()``, one place, or the first two (enough to say "ambiguous")."""
+    end = len(haystack) if end is None else end
+    first = haystack.find(needle, 0, end)
     if first == -1:
         return ()
-    second = haystack.find(needle, first + 1)
+    second = haystack.find(needle, first + 1, end)
     return (first,) if second == -1 else (first, second)
 
 
-class SourceLocator:
-    """Locates one source's chunks in file order, keeping the place of the previous one.
+class Searches:
+    """Searches of one text (the source, or a copy of it), remembered so none is repeated.
 
-    Order comes first and is searched once, in the whitespace-free copy: the
-    first place after the previous chunk's start, ending past the previous
-    chunk's end, where the chunk's text matches modulo whitespace, exact when
-    the characters there are identical.
-    A search that succeeds costs the distance it walks, so a file of chunks in
-    order costs one pass over the source; only a chunk not found after the
-    previous one pays a search of the whole text (unique occurrence, then the
-    copy without heading lines).
+    ``after(needle, low)`` is the first place at or after ``low``; a needle
+    found nowhere from ``low`` on is found nowhere from any later offset
+    either, so that is kept and answered without a scan. ``first_places``
+    keeps a needle's first two places in the text.
     """
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.cursor = 0
-        # Where the previous chunk ends: a chunk wholly inside it is not the next one in order.
-        self.previous_end = 0
-        self.squashed = SquashedText(text)
-        self._bare: SquashedText | None = None
+        self.missing_from: dict[str, int] = {}
+        self.places: dict[str, tuple[int, ...]] = {}
 
-    @property
-    def bare(self) -> SquashedText:
+    def after(self, needle: str, low: int) -> int:
+        if self.missing_from.get(needle, len(self.text) + 1) <= low:
+            return -1
+        position = self.text.find(needle, low)
+        if position == -1:
+            self.missing_from[needle] = low
+        return position
+
+    def first_places(self, needle: str) -> tuple[int, ...]:
+        if needle not in self.places:
+            # Not after the lowest offset searched in vain: only the text before it can hold the needle.
+            missing = self.missing_from.get(needle)
+            end = None if missing is None else missing + len(needle) - 1
+            self.places[needle] = occurrences(self.text, needle, end)
+        return self.places[needle]
+
+
+# --- one source ---------------------------------------------------------------------
+
+
+class SourceLocator:
+    """Places one source's chunks in the order given, keeping where the previous one lies.
+
+    ``previous_start``/``previous_end`` are the previous located chunk's span
+    (``(0, 0)`` before the first). A next chunk must end past
+    ``previous_end``; one whose text ends in a non-whitespace character may
+    have lost whitespace to a stripping splitter, so its end is counted with
+    the whitespace after it: ``reach_from`` is the least end such a chunk may
+    have, the start of the whitespace that runs through ``previous_end``
+    (never before ``previous_start``), else ``previous_end + 1``. A chunk
+    whose text ends in whitespace kept its end, and must pass ``previous_end`` itself.
+    No chunk takes the previous chunk's span again.
+    """
+
+    def __init__(self, text: str, file: FileText | None = None, frame: OffsetFrame = LAB_FRAME) -> None:
+        self.text = text
+        self.file = file if file is not None else FileText(text, text)
+        self.dropped = self.file.dropped(frame)
+        self.frame = frame
+        self.verbatim = Searches(text)
+        self._squashed: SquashedText | None = None
+        self._squashed_searches: Searches | None = None
+        self._bare: SquashedText | None = None
+        self._bare_searches: Searches | None = None
+        self.previous_start = 0
+        self.previous_end = 0
+        self.reach_from = self.least_end(0, 0)
+
+    def squashed_copy(self) -> tuple[SquashedText, Searches]:
+        """The whitespace-free copy of the text and its searches, built on first need."""
+        if self._squashed is None:
+            self._squashed = SquashedText(self.text)
+            self._squashed_searches = Searches(self._squashed.text)
+        return self._squashed, self._squashed_searches
+
+    def bare_copy(self) -> tuple[SquashedText, Searches]:
+        """The same without heading lines, built on first need."""
         if self._bare is None:
             self._bare = SquashedText(without_headings(self.text))
-        return self._bare
+            self._bare_searches = Searches(self._bare.text)
+        return self._bare, self._bare_searches
+
+    def least_end(self, start: int, end: int) -> int:
+        """The least end of a chunk that reaches past ``end`` (a chunk ``[start, end)`` placed before it)."""
+        if end < len(self.text) and self.text[end].isspace():
+            # Back over the whitespace that runs into `end`, no further than `start`: C-speed, the chunk's length.
+            return start + len(self.text[start:end].rstrip())
+        return end + 1
+
+    def least_end_of(self, text: str) -> int:
+        """The least end the rule allows a verbatim ``text`` placed next."""
+        return self.previous_end + 1 if text[-1].isspace() else self.reach_from
+
+    def follows(self, start: int, text: str) -> bool:
+        """Whether ``text`` verbatim at ``start`` may come next: at or after the previous start, reaching past its end.
+
+        Never the previous chunk's own span again: a repeated paragraph given the
+        first copy's offset (what ``text.find`` answers) is not the next chunk.
+        """
+        end = start + len(text)
+        return start >= self.previous_start and end >= self.least_end_of(text) and not self.is_previous(start, end)
+
+    def is_previous(self, start: int, end: int) -> bool:
+        return start == self.previous_start and end == self.previous_end
 
     def locate(self, record: ChunkRecord) -> Location:
-        issue, holds = self.offset_check(record)
-        if issue is None and record.start is not None:
-            return self.found(Location(record, "exact_offset", record.start, record.start + len(record.text)))
-        location = self.search(record, holds)
-        if issue == "text_differs" and offset_agrees(self.text, record, location):
-            # A splitter that stripped or collapsed whitespace yet said where the chunk
-            # starts gave the right offset: the text differs, the place does not.
-            issue = None
-        return replace(location, offset_issue=issue)
-
-    def search(self, record: ChunkRecord, holds: str | None) -> Location:
-        """Locate ``record`` by its text alone: order, then a unique place, verbatim or modulo whitespace."""
-        text = record.text
-        needle = squashed(text)
-        copy = self.squashed
-        position = copy.text.find(needle, copy.position_of(self.cursor))
-        # A place that ends inside the previous chunk is passed over: a splitter's next chunk may
-        # overlap the previous one but reaches past it, and a short chunk ("```") found inside the
-        # previous one would be placed there while its own place is further on.
-        while needle and position != -1 and copy.span(position, len(needle))[1] <= self.previous_end:
-            position = copy.text.find(needle, position + 1)
-        if position != -1:
-            start, end = copy.span(position, len(needle))
-            exact_start = start - (len(text) - len(text.lstrip()))
-            if exact_start >= 0 and self.text.startswith(text, exact_start):
-                return self.found(Location(record, "exact_order", exact_start, exact_start + len(text), holds))
-            return self.found(Location(record, "modulo_whitespace", start, end, holds))
-        places = occurrences(self.text, text)
-        if len(places) == 1:
-            return self.found(Location(record, "exact_unique", places[0], places[0] + len(text), holds))
-        ambiguous = [(place, place + len(text)) for place in places]
-        if not ambiguous:
-            squashed_places = occurrences(copy.text, needle)
-            if len(squashed_places) == 1:
-                start, end = copy.span(squashed_places[0], len(needle))
-                return self.found(Location(record, "modulo_whitespace", start, end, holds))
-            ambiguous = [copy.span(place, len(needle)) for place in squashed_places]
-        if not ambiguous:
-            bare_needle = squashed(without_headings(text))
-            if bare_needle:
-                bare = self.bare
-                position = bare.text.find(bare_needle, bare.position_of(self.cursor))
-                bare_places = (position,) if position != -1 else occurrences(bare.text, bare_needle)
-                if len(bare_places) == 1:
-                    start, end = bare.span(bare_places[0], len(bare_needle))
-                    return self.found(Location(record, "modulo_whitespace", start, end, holds, headings_dropped=True))
-                ambiguous = [bare.span(place, len(bare_needle)) for place in bare_places]
-        state = "ambiguous" if ambiguous else "not_found"
-        return Location(record, state, None, None, holds, places=tuple(ambiguous))
-
-    def offset_check(self, record: ChunkRecord) -> tuple[str | None, str | None]:
-        """``(issue, what the source holds at the offset)``; the issue is ``None`` when the offset is absent or right.
-
-        An offset holding the text is still not trusted when it lies at or
-        before the previous chunk's start and the text also occurs after it:
-        splitters emit chunks in order, and ``text.find`` from the start of a
-        text answers the first of several occurrences.
-        """
-        if record.start is None:
-            return None, None
-        if record.start == LANGCHAIN_NOT_FOUND:
-            return "not_found_value", None
-        end = record.end if record.end is not None else min(record.start + len(record.text), len(self.text))
-        held = self.text[record.start : end]
-        if held != record.text:
-            return "text_differs", held
-        if record.start < self.cursor and self.text.find(record.text, self.cursor) != -1:
-            return "before_previous", held
-        return None, held
-
-    def found(self, location: Location) -> Location:
-        # The next chunk is searched after this one's start: overlapping chunks start later, not after its end.
-        self.cursor = location.start + 1
-        self.previous_end = location.end
+        text = placed_text(record, self.file)
+        given_start, given_end = self.given_offsets(record)
+        issue, holds = self.offset_check(record, text, given_start, given_end) if text else (None, None)
+        if not text:
+            place = Place("not_found")
+        elif issue is None and given_start is not None:
+            place = Place("exact_offset", given_start, given_start + len(text))
+        else:
+            place = self.search(text)
+            if issue is not None and self.offset_agrees(issue, given_start, given_end, place):
+                # The chunk is where its record says: a splitter that stripped or collapsed whitespace
+                # (the text differs, the place does not), or an out-of-order chunk whose one place it is.
+                issue = None
+        location = Location(
+            record,
+            place.state,
+            place.start,
+            place.end,
+            holds,
+            place.headings_dropped,
+            place.places,
+            issue,
+            given_start,
+            given_end,
+            self.frame,
+            (self.previous_start, self.previous_end) if issue == "out_of_order" else None,
+        )
+        if place.start is not None:
+            self.previous_start = place.start
+            self.previous_end = place.end
+            self.reach_from = self.least_end(place.start, place.end)
         return location
 
+    def given_offsets(self, record: ChunkRecord) -> tuple[int | None, int | None]:
+        """The record's offsets in the lab's text (``-1`` and absent ones as they are)."""
+        if record.start is None or record.start == LANGCHAIN_NOT_FOUND:
+            return record.start, record.end
+        end = None if record.end is None else lab_offset(record.end, self.dropped)
+        return lab_offset(record.start, self.dropped), end
 
-def offset_agrees(text: str, record: ChunkRecord, location: Location) -> bool:
-    """Whether a chunk located modulo whitespace starts (and, when given, ends) where its record says.
+    def offset_check(
+        self, record: ChunkRecord, text: str, start: int | None, end: int | None
+    ) -> tuple[str | None, str | None]:
+        """``(issue, what the source holds at the offset)``; the issue is ``None`` when the offset is absent or right."""
+        if start is None:
+            return None, None
+        if start == LANGCHAIN_NOT_FOUND:
+            return "not_found_value", None
+        held = self.text[start : start + len(text) if end is None else end]
+        if held != text:
+            return "text_differs", held
+        if not self.follows(start, text):
+            return "out_of_order", held
+        return None, held
 
-    Only whitespace may lie between the given offset and the located one: a
-    chunk ``"    def f():"`` stripped to ``"def f():"`` and given the offset of
-    its indentation is where it says, as is one given the offset of its ``d``.
+    def offset_agrees(self, issue: str, start: int | None, end: int | None, location: Place) -> bool:
+        """Whether a chunk not trusted at its offset was placed there anyway, give or take whitespace.
+
+        A chunk placed modulo whitespace agrees when only whitespace lies between
+        the given start and the located one (the indentation a stripped code
+        chunk lost, the blank line before a paragraph) and, when an end is
+        given, between the two ends. An out-of-order offset agrees only when
+        the chunk is placed exactly there (its one place in the source).
+        """
+        if location.start is None or start is None or start < 0:
+            return False
+        if issue == "out_of_order":
+            return location.start == start
+        if issue != "text_differs" or location.state != "modulo_whitespace":
+            return False
+        if self.text[min(start, location.start) : max(start, location.start)].strip():
+            return False
+        return end is None or not self.text[min(end, location.end) : max(end, location.end)].strip()
+
+    def search(self, text: str) -> Place:
+        """Place ``text`` by itself: verbatim by the rule, verbatim once, then modulo whitespace, then without headings."""
+        low = max(self.previous_start, self.least_end_of(text) - len(text))
+        position = -1
+        if text.isspace():
+            # Inside a run of blank lines a chunk of whitespace alone fits many places the rule
+            # allows; splitters that emit such chunks do not overlap them: after the previous end first.
+            position = self.verbatim.after(text, max(low, self.previous_end))
+        if position == -1:
+            position = self.verbatim.after(text, low)
+        if position != -1 and self.is_previous(position, position + len(text)):
+            position = self.verbatim.after(text, position + 1)
+        if position != -1:
+            return Place("exact_order", position, position + len(text))
+        places = self.verbatim.first_places(text)
+        if len(places) == 1:
+            return Place("exact_unique", places[0], places[0] + len(text))
+        ambiguous = [(place, place + len(text)) for place in places]
+        needle = squashed(text)
+        if not ambiguous and needle:
+            place, ambiguous = self.squashed_search(needle, *self.squashed_copy())
+            if place is not None:
+                return place
+        bare_needle = squashed(without_headings(text)) if not ambiguous and needle else ""
+        if bare_needle:
+            place, ambiguous = self.squashed_search(bare_needle, *self.bare_copy())
+            if place is not None:
+                return place._replace(headings_dropped=True)
+        return Place("ambiguous" if ambiguous else "not_found", places=tuple(ambiguous))
+
+    def squashed_search(
+        self, needle: str, copy: SquashedText, searches: Searches
+    ) -> tuple[Place | None, list[tuple[int, int]]]:
+        """``needle`` in a whitespace-free copy: by the rule, else at its one place; else the places it has."""
+        if self.previous_end < len(self.text):
+            # The match must start at or after the previous start and end where the next word
+            # after it lies past the previous end: squashed positions of both bounds.
+            low = max(copy.position_of(self.previous_start), copy.position_of(self.previous_end + 1) - len(needle))
+            position = searches.after(needle, low)
+            if position != -1 and self.is_previous(*copy.span(position, len(needle))):
+                position = searches.after(needle, position + 1)
+            if position != -1:
+                return Place("modulo_whitespace", *copy.span(position, len(needle))), []
+        places = searches.first_places(needle)
+        if len(places) == 1:
+            return Place("modulo_whitespace", *copy.span(places[0], len(needle))), []
+        return None, [copy.span(place, len(needle)) for place in places]
+
+
+def locate_chunks(
+    records: tuple[ChunkRecord, ...], sources: tuple[dict, ...], file_texts: dict[str, str] | None = None
+) -> tuple[Location, ...]:
+    """Every record placed in its source's text, in the order given: one ``Location`` per record.
+
+    ``records`` are one splitter's chunks in the order it emitted them (the
+    rule compares each chunk with the previous one of its source); ``sources``
+    are the manifest's (``source_id``, ``text``). ``file_texts`` maps a
+    source id to its file's text as a program reads it (``load_documents.
+    read_file_text``); a source missing from it is read as the lab's text.
     """
-    if location.state != "modulo_whitespace" or record.start is None:
-        return False
-    if text[min(record.start, location.start) : max(record.start, location.start)].strip():
-        return False
-    if record.end is None:
-        return True
-    return not text[min(record.end, location.end) : max(record.end, location.end)].strip()
-
-
-def locate_chunks(records: tuple[ChunkRecord, ...], sources: tuple[dict, ...]) -> tuple[Location, ...]:
-    """Every record located in its source's text, in file order."""
-    locators = {source["source_id"]: SourceLocator(source["text"]) for source in sources}
+    by_source: dict[str, list[ChunkRecord]] = {}
+    for record in records:
+        by_source.setdefault(record.source_id, []).append(record)
+    texts = {source["source_id"]: source["text"] for source in sources}
+    locators = {}
+    for source_id, source_records in by_source.items():
+        text = texts[source_id]
+        file = FileText(text, (file_texts or {}).get(source_id, text))
+        locators[source_id] = SourceLocator(text, file, offset_frame(text, file, source_records))
     return tuple(locators[record.source_id].locate(record) for record in records)

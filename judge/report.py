@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import json
 
-from judge.chunk_files import SHAPE_NAMES, ChunkRecord
+from judge.chunk_files import SHAPE_NAMES
 from judge.judgement import Judgement, context_text
-from judge.placement import LOCATED_STATES, STATE_WORDS, STATES, Location
+from judge.placement import BYTE_ORDER_MARK, LAB_FRAME, LOCATED_STATES, STATE_WORDS, STATES, Location
 from lab_io.errors import counted, printable, quoted
 from views.summary import NO_SPAN_CHECKS
 
-JUDGE_VERSION = 1
+# 2: whitespace-only chunks are judged, the "export" shape, offsets read in the splitter's frame
+# ("offset_frames"), "out_of_order" (with "previous_span") in place of "before_previous".
+JUDGE_VERSION = 2
 SHOWN_QUOTE = 40
 
 
@@ -33,13 +35,15 @@ def location_json(location: Location, orders: dict[int, int]) -> dict:
         entry["offset_issue"] = location.offset_issue
         if location.offset_holds is not None:
             entry["offset_holds"] = location.offset_holds
+        if location.previous_span is not None:
+            entry["previous_span"] = list(location.previous_span)
     if location.places:
         entry["places"] = [list(place) for place in location.places]
     return entry
 
 
 def judgement_json(judgement: Judgement) -> dict:
-    """The ``judge --json`` document (``judge_version`` 1; shape in ``docs/judge.md``)."""
+    """The ``judge --json`` document (``judge_version`` 2; shape in ``docs/judge.md``)."""
     counts = judgement.counts
     orders = {chunk["line"]: chunk["order"] for chunk in judgement.chunks}
     return {
@@ -53,9 +57,42 @@ def judgement_json(judgement: Judgement) -> dict:
         "complete": judgement.complete,
         "offsets_given": sum(location.record.start is not None for location in judgement.locations),
         "offsets_wrong": sum(location.offset_wrong for location in judgement.locations),
+        "offset_frames": [
+            {
+                "source_id": source_id,
+                "byte_order_mark": frame.byte_order_mark,
+                "carriage_returns": frame.carriage_returns,
+            }
+            for source_id, frame in offset_frames(judgement)
+        ],
         "chunks": [location_json(location, orders) for location in judgement.locations],
         "policies": judgement.rows,
     }
+
+
+def offset_frames(judgement: Judgement) -> list[tuple[str, object]]:
+    """``(source_id, frame)`` for each source whose given offsets count characters the lab's text drops, by id."""
+    frames = {}
+    for location in judgement.locations:
+        if location.record.start is not None and location.frame not in (None, LAB_FRAME):
+            frames[location.record.source_id] = location.frame
+    return sorted(frames.items())
+
+
+def frame_sentence(source_id: str, frame) -> str:
+    """``"offsets of guide count the file's byte order mark, which the lab's normalized text drops: mapped to it"``."""
+    counted_characters = [
+        name
+        for name, counts in (
+            ("the file's byte order mark", frame.byte_order_mark),
+            ("the \\r of its \\r\\n line ends", frame.carriage_returns),
+        )
+        if counts
+    ]
+    return (
+        f"offsets of {printable(source_id)} count {' and '.join(counted_characters)}, "
+        "which the lab's normalized text drops: mapped to it"
+    )
 
 
 def shown_text(text: str) -> str:
@@ -84,19 +121,36 @@ def offset_sentence(location: Location) -> str:
     record = location.record
     if location.offset_issue == "not_found_value":
         said = f"{record.offset_name} -1 (LangChain's value for a chunk it could not find)"
-    elif location.offset_issue == "before_previous":
+    elif location.offset_issue == "out_of_order":
+        start = location.given_start
+        span = f"[{start}, {start + len(location.offset_holds)})"
+        previous_start, previous_end = location.previous_span
+        broken = (
+            f"starts before the previous chunk of the source, [{previous_start}, {previous_end})"
+            if start < previous_start
+            else f"ends inside the previous chunk of the source, [{previous_start}, {previous_end})"
+        )
         said = (
-            f"{record.offset_name} {record.start} holds the text, but at or before the previous chunk of "
-            "the source, and the text occurs again after it (text.find answers the first occurrence)"
+            f"{given_offset(location)} holds the text, but {span} {broken}; a chunk starts at or after the "
+            "previous one's start and reaches past its end"
         )
     else:
-        said = f"{record.offset_name} {record.start}: {differing_text(record, location.offset_holds)}"
+        said = f"{given_offset(location)}: {differing_text(location)}"
     where = (
         f"found at [{location.start}, {location.end}) ({STATE_WORDS[location.state]})"
         if location.located
         else STATE_WORDS[location.state]
     )
     return f"wrong offset, line {record.line}: {said}; the chunk is {printable(where)}"
+
+
+def given_offset(location: Location) -> str:
+    """``"metadata.start_index 85"``, and its place in the lab's text when the splitter counted dropped characters."""
+    record = location.record
+    said = f"{record.offset_name} {record.start}"
+    if location.given_start != record.start:
+        said += f" ({location.given_start} in the lab's text)"
+    return said
 
 
 def first_difference(first: str, second: str) -> int:
@@ -114,7 +168,7 @@ def first_difference(first: str, second: str) -> int:
     return low
 
 
-def differing_text(record: ChunkRecord, holds: str) -> str:
+def differing_text(location: Location) -> str:
     """What the source holds at a wrong offset, shown from where it parts from the chunk's text.
 
     Chunks made before an edit share their start with the source, so previews
@@ -122,15 +176,20 @@ def differing_text(record: ChunkRecord, holds: str) -> str:
     matches the chunk's first 116 characters, then differs at offset 247: the
     source has "overwrites a documen", the chunk "replaces a document.""``.
     """
-    end = record.start + len(holds)
-    same = first_difference(record.text, holds)
+    holds = location.offset_holds
+    start = location.given_start
+    text = location.record.text
+    if text.startswith(BYTE_ORDER_MARK) and not holds.startswith(BYTE_ORDER_MARK):
+        text = text[len(BYTE_ORDER_MARK) :]
+    end = start + len(holds)
+    same = first_difference(text, holds)
     if same == 0:
-        return f"the source holds {shown_text(holds)} at [{record.start}, {end})"
+        return f"the source holds {shown_text(holds)} at [{start}, {end})"
     source_rest = shown_text(holds[same:]) if same < len(holds) else "nothing more"
-    chunk_rest = shown_text(record.text[same:]) if same < len(record.text) else "nothing more"
+    chunk_rest = shown_text(text[same:]) if same < len(text) else "nothing more"
     return (
-        f"the source's [{record.start}, {end}) matches the chunk's first {counted(same, 'character')}, "
-        f"then differs at offset {record.start + same}: the source has {source_rest}, the chunk {chunk_rest}"
+        f"the source's [{start}, {end}) matches the chunk's first {counted(same, 'character')}, "
+        f"then differs at offset {start + same}: the source has {source_rest}, the chunk {chunk_rest}"
     )
 
 
@@ -265,6 +324,8 @@ def judgement_text(judgement: Judgement) -> str:
     given = sum(location.record.start is not None for location in judgement.locations)
     if given:
         lines.append(f"offsets: {given:,} given, {len(wrong):,} wrong" + (": not trusted" if wrong else ""))
+    frames = [f"  {frame_sentence(source_id, frame)}" for source_id, frame in offset_frames(judgement)]
+    lines.extend(listed(frames, "sources whose offsets count dropped characters"))
     lines.extend(listed([f"  {offset_sentence(location)}" for location in wrong], "wrong offsets"))
     lines.extend(["", context_text(judgement.rows, judgement.complete)])
     return "\n".join(lines)

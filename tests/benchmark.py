@@ -5,7 +5,9 @@
     python tests/benchmark.py --peers            the lab against other chunking libraries
     python tests/benchmark.py --markdown blocks   the same on a corpus read with the block grammar
     python tests/benchmark.py --caveats --sizes 10 40   scan and context on N and 4N documents
+    python tests/benchmark.py --retrieve --sizes 2 8    retrieve's ranking on N and 4N documents
     python tests/benchmark.py --startup-only --startup-runs 40   the fixture run against a bare interpreter
+    python tests/benchmark.py --judge --sizes 50 200   judge of an export and of adversarial files
     python tests/benchmark.py --views --sizes 20 80   the --html report and show against the build
 
 Exit status 0 when every target is met, 1 when one is missed. With
@@ -1007,6 +1009,191 @@ def run_caveats(sizes: tuple[int, ...], runs: int) -> int:
 CAVEAT_PHASES = ("build", "scan", "context")
 
 
+# --- retrieve (--retrieve) ------------------------------------------------------------
+
+
+def measure_retrieve(count: int) -> dict:
+    """Time ``retrieve``'s ranking (every found pair's query over every policy's chunks) on one size.
+
+    Beside the time, the walk bound: the postings the ranking could walk at
+    most (``walk_bound``, what ``retrieve`` refuses above ``MAX_WALK``). The
+    caveat documents repeat one instruction template in every section, so
+    every query shares six common words with every instruction chunk: the
+    worst case of a lexical ranking, where the bound grows with pairs times
+    chunks and pruning saves little.
+    """
+    lab_modules()
+    import chunk_index
+    from checks import retrieval
+    from checks.caveats import pairing
+    from checks.retrieval.bm25 import query_tokens
+    from checks.retrieval.ranks import check_query, lab_ranked_index
+
+    sources = caveat_sources(count)
+    checks = tuple(pair.as_check() for pair in pairing.scan_sources(sources)[0])
+    indexes = chunk_index.build_indexes(sources)
+    queries = [query_tokens(check_query(check)) for check in checks]
+    walk = 0
+    for name, index in indexes.items():
+        lexical = lab_ranked_index(name, index["chunks"]).lexical
+        walk += sum(lexical.walk_bound(query) for query in queries)
+    gc.freeze()
+    seconds, document = cpu_timed(lambda: retrieval.measured(checks, indexes, None, None, retrieval.DEPTH, "benchmark"))
+    gc.unfreeze()
+    return {
+        "pairs": len(checks),
+        "chunks": sum(len(index["chunks"]) for index in indexes.values()),
+        "walk": walk,
+        "retrieve": seconds,
+        "recall": {row["policy"]: row["recall"]["caveat"]["w0"]["10"] for row in document["policies"]},
+    }
+
+
+def run_retrieve(sizes: tuple[int, ...], runs: int) -> int:
+    """The ``--retrieve`` mode: the ranking on N and 4N caveat documents; exit 1 if its cost per posting grows."""
+    figures = {}
+    for count in sizes:
+        measured = [measure_retrieve(count) for _ in range(runs)]
+        figures[count] = {**measured[0], "retrieve": min(run["retrieve"] for run in measured)}
+    print(f"retrieve: CPU seconds of this process, fastest of {runs} runs, depth 100, three policies")
+    print(f"{'documents':>9}  {'pairs':>7}  {'chunks':>8}  {'walk bound':>13}  {'retrieve':>9}  {'ns/posting':>10}")
+    for count in sizes:
+        row = figures[count]
+        per_posting = row["retrieve"] / row["walk"] * 1e9
+        print(
+            f"{count:>9}  {row['pairs']:>7,}  {row['chunks']:>8,}  {row['walk']:>13,}  {row['retrieve']:>8.2f}s"
+            f"  {per_posting:>10.1f}"
+        )
+    small, large = (figures[count] for count in sizes)
+    for name, recall in large["recall"].items():
+        print(f"  {name}: caveat in the top 10 for {recall:.0%} of the pairs")
+    growth = (large["retrieve"] / large["walk"]) / (small["retrieve"] / small["walk"])
+    print(
+        f"time per posting of the walk bound grows {growth:.2f}x from {sizes[0]} to {sizes[1]} documents (target 1.5x)"
+    )
+    if growth > RETRIEVE_GROWTH_TARGET:
+        print(f"\nmissed: time per posting grows {growth:.2f}x")
+        return 1
+    print("\nall targets met")
+    return 0
+
+
+# The ranking is linear in the postings it walks: its cost per posting stays flat as the corpus grows.
+RETRIEVE_GROWTH_TARGET = 1.5
+
+
+# --- judge ----------------------------------------------------------------------
+
+# Issue #19: judge of the largest export of a set within this many times the main job on the set.
+JUDGE_TARGET = 1.5
+# ... and a page-long chunk then 1,000 one-letter chunks on a 60 KB page within this many seconds.
+JUDGE_ADVERSARIAL_SECONDS = 5.0
+
+
+def write_chunk_lines(path: Path, records) -> int:
+    """Write ``records`` as JSON Lines; return how many."""
+    count = 0
+    with path.open("w", encoding="utf-8") as handle:
+        for record in records:
+            handle.write(json.dumps(record) + "\n")
+            count += 1
+    return count
+
+
+def collapsed_paragraphs(folder: Path, count: int):
+    """Every paragraph of the corpus as a LangChain document whose whitespace a splitter collapsed to single spaces."""
+    for number in range(count):
+        text = (folder / "docs" / f"doc-{number:04d}.md").read_text(encoding="utf-8")
+        for paragraph in text.split("\n\n"):
+            if paragraph.strip():
+                source = {"source": f"docs/doc-{number:04d}.md"}
+                yield {"page_content": " ".join(paragraph.split()), "metadata": source}
+
+
+def adversarial_chunks(text: str, letters: int):
+    """One chunk holding the whole page, then ``letters`` one-letter chunks, none after it: each is ambiguous."""
+    yield {"source_id": "doc-0000", "text": text}
+    for number in range(letters):
+        yield {"source_id": "doc-0000", "text": "aeiou"[number % 5]}
+
+
+def measure_judge(count: int, runs: int, base: Path | None) -> dict:
+    """CPU seconds of the main job, of judge on its largest export and on collapsed paragraphs; fastest of ``runs``."""
+    with tempfile.TemporaryDirectory(dir=base) as name:
+        folder = Path(name)
+        manifest = write_corpus(folder, count, "blocks-2")
+        result = folder / "result.json"
+        main_job = min(child_cpu_seconds("--manifest", str(manifest), "--output", str(result)) for _ in range(runs))
+        exports = []
+        for policy in ("fixed-char", "paragraph", "heading-aware"):
+            path = folder / f"{policy}.jsonl"
+            child_cpu_seconds(
+                "export", str(result), "--policy", policy, "--manifest", str(manifest), "--output", str(path)
+            )
+            exports.append(path)
+        largest = max(exports, key=lambda path: path.stat().st_size)
+        exported = min(child_cpu_seconds("judge", str(largest), "--manifest", str(manifest)) for _ in range(runs))
+        collapsed_file = folder / "collapsed.jsonl"
+        collapsed_count = write_chunk_lines(collapsed_file, collapsed_paragraphs(folder, count))
+        collapsed = min(
+            child_cpu_seconds("judge", str(collapsed_file), "--manifest", str(manifest)) for _ in range(runs)
+        )
+        return {
+            "documents": count,
+            "main_job": main_job,
+            "export": largest.name,
+            "export_chunks": sum(1 for _ in largest.open(encoding="utf-8")),
+            "judge_export": exported,
+            "collapsed_chunks": collapsed_count,
+            "judge_collapsed": collapsed,
+        }
+
+
+def measure_adversarial(letters: int, base: Path | None) -> float:
+    """CPU seconds of judge on a page-long chunk then ``letters`` one-letter chunks (``adversarial_chunks``)."""
+    with tempfile.TemporaryDirectory(dir=base) as name:
+        folder = Path(name)
+        manifest = write_corpus(folder, 1, "blocks-2")
+        text = (folder / "docs" / "doc-0000.md").read_text(encoding="utf-8")
+        chunks = folder / "adversarial.jsonl"
+        write_chunk_lines(chunks, adversarial_chunks(text, letters))
+        return child_cpu_seconds("judge", str(chunks), "--manifest", str(manifest))
+
+
+def run_judge(sizes: tuple[int, ...], runs: int, base: Path | None) -> int:
+    """``--judge``: judge against the main job on --sizes documents, and on adversarial files; exit 1 if a target is missed."""
+    missed = []
+    print(f"judge: CPU seconds of each command in a child process, fastest of {runs} runs")
+    print(
+        f"{'documents':>9}  {'main job':>8}  {'export':>24}  {'judge':>7}  {'ratio':>5}  {'collapsed':>18}  {'judge':>7}"
+    )
+    for count in sizes:
+        figures = measure_judge(count, runs, base)
+        ratio = figures["judge_export"] / figures["main_job"]
+        export = f"{figures['export']} ({figures['export_chunks']:,})"
+        collapsed = f"{figures['collapsed_chunks']:,} paragraphs"
+        print(
+            f"{count:>9}  {figures['main_job']:>7.2f}s  {export:>24}  {figures['judge_export']:>6.2f}s  {ratio:>4.2f}x"
+            f"  {collapsed:>18}  {figures['judge_collapsed']:>6.2f}s"
+        )
+        if ratio > JUDGE_TARGET:
+            missed.append(f"judge of {figures['export']} on {count} documents at {ratio:.2f}x the main job")
+    for letters in (1_000, 10_000):
+        seconds = measure_adversarial(letters, base)
+        print(f"a page-long chunk then {letters:,} one-letter chunks on one 60 KB page: {seconds:.2f}s")
+        if letters == 1_000 and seconds > JUDGE_ADVERSARIAL_SECONDS:
+            missed.append(f"the adversarial file took {seconds:.2f}s")
+    print(
+        f"targets: judge of the largest export at most {JUDGE_TARGET}x the main job; the 1,000-letter file "
+        f"within {JUDGE_ADVERSARIAL_SECONDS:.0f}s"
+    )
+    if missed:
+        print(f"\nmissed: {'; '.join(missed)}")
+        return 1
+    print("\nall targets met")
+    return 0
+
+
 def run_startup_only(runs: int) -> int:
     """``--startup-only``: the fixture run against a bare interpreter, as the full benchmark's last lines show it."""
     ratio = startup_report(*measure_startup(runs), f"{runs} interleaved runs")
@@ -1185,12 +1372,27 @@ def main(argv: list[str] | None = None) -> int:
         f"target: each grows at most {GROWTH_TARGET}x when the corpus grows 4x",
     )
     parser.add_argument(
+        "--judge",
+        action="store_true",
+        help="instead of the phases, time judge on --sizes documents (blocks-2): on the largest of the corpus's "
+        "exports against the main job (target: at most "
+        f"{JUDGE_TARGET}x), on its paragraphs as collapsed LangChain documents, and on a page-long chunk then "
+        f"1,000 and 10,000 one-letter chunks (target: the 1,000 within {JUDGE_ADVERSARIAL_SECONDS:.0f}s)",
+    )
+    parser.add_argument(
         "--views",
         action="store_true",
         help="instead of the phases, time the main job with and without --html, show and show --all (CPU seconds of "
         "fresh runs) on --sizes documents with scanned pairs and on one page of many checks in one chunk; targets: "
         f"--html at most {REPORT_TARGET}x the main job on the corpus, show --all on the page at most {VIEW_PAGE_TARGET}x, "
         f"twice the page's checks at most {PAGE_GROWTH_TARGET}x the time",
+    )
+    parser.add_argument(
+        "--retrieve",
+        action="store_true",
+        help="instead of the phases, time retrieve's ranking (BM25 over every policy's chunks for every pair scan "
+        "finds) on --sizes caveat documents (try --sizes 2 8), with the walk bound; target: the time per posting "
+        f"of the walk bound grows at most {RETRIEVE_GROWTH_TARGET}x",
     )
     parser.add_argument(
         "--startup-only",
@@ -1231,6 +1433,10 @@ def main(argv: list[str] | None = None) -> int:
         return run_peers(tuple(args.sizes), args.runs, args.tmp)
     if args.caveats:
         return run_caveats(tuple(args.sizes), args.runs)
+    if args.retrieve:
+        return run_retrieve(tuple(args.sizes), args.runs)
+    if args.judge:
+        return run_judge(tuple(args.sizes), args.runs, args.tmp)
     if args.views:
         return run_views(tuple(args.sizes), args.runs, args.tmp)
     if args.workflow:

@@ -115,7 +115,9 @@ class CueTableTest(LabTestCase):
         # Any case, any whitespace between the words, either apostrophe, whole words only.
         self.assertIn(("prohibition", "never"), cues_of("NEVER reuse the handle."))
         self.assertIn(("prohibition", "must not"), cues_of("The handle Must\nNot be reused."))
-        self.assertIn(("prohibition", "don't"), cues_of("You don’t reuse the handle."))
+        self.assertIn(("prohibition", "don't"), cues_of("Don’t reuse the handle."))
+        # After its subject, "don't" says what something does: a limitation.
+        self.assertIn(("limitation", "don't"), cues_of("Clients don't send a body."))
         for sentence in (
             "Nevertheless, the widget opens.",
             "A refusal is logged.",
@@ -150,6 +152,7 @@ class TurnOfPhraseTest(LabTestCase):
             "It never needs to be closed.",
             "A restart is not required.",
             "The project does not need to be installed.",
+            "We no longer need to set the queryset.",
             # reassurance and idiom
             "It won't affect performance.",
             "It is not only fast but small.",
@@ -157,6 +160,9 @@ class TurnOfPhraseTest(LabTestCase):
             "Open it on port 9999 so that you don't have to run it as root.",
             "Pin the version to avoid conflicts.",
             "Close the pool to ensure that connections end.",
+            # a promise, not a requirement
+            "The framework will make sure it runs in a thread.",
+            "The editor won't complain about it.",
             # narration
             "In the example above, we don't use it directly.",
             # expected outcome
@@ -287,8 +293,24 @@ class SentenceRulesTest(LabTestCase):
             with self.subTest(sentence=sentence):
                 cue, _ = caveat_of(sentence)
                 self.assertTrue(cue is None or cue.tier == 3, cue)
+        cue, _ = caveat_of("Your API almost always has to send a body.")
+        self.assertEqual((cue.cue, cue.tier), ("has to", 3))
         cue, _ = caveat_of("It requires a Rust toolchain.", note=True)
         self.assertEqual((cue.rule, cue.tier), ("requirement", 1))
+        # A description stays one in a note: tier 3.
+        cue, _ = caveat_of("Even if the dependencies are not added, it works.", note=True)
+        self.assertEqual(cue.tier, 3)
+        self.assertIsNone(caveat_of("We'll also need a migration for the model.")[0])
+        # A sentence opening on "However" states an exception: tier 2; elsewhere "however" is tier 3.
+        cue, _ = caveat_of("However, the `--only-group` option also excludes default groups.")
+        self.assertEqual((cue.cue, cue.tier), ("however", 2))
+        cue, _ = caveat_of("The default, however, is kept.")
+        self.assertEqual((cue.cue, cue.tier), ("however", 3))
+
+    def test_a_section_without_code(self) -> None:
+        # Narration's cues are tier 3 there; a version cue keeps its tier.
+        pairs, unpaired = scan(lesson("Keep the line moving.\n\nThese features require uv version 0.5.3 or later.\n"))
+        self.assertEqual([(item.rule, item.caveat_tier) for item in pairs], [("version", 2)])
 
 
 class BlockRulesTest(LabTestCase):
@@ -450,6 +472,14 @@ class PairingTest(LabTestCase):
         fillers = "".join(f"Run step_{number}(x).\n\n" for number in range(4))
         body = f"Call open_widget(name) first.\n\n{fillers}The open_widget call never retries.\n"
         self.assertEqual(self.pair(body), ("Call open_widget(name) first.", "identifier open_widget", 1))
+
+    def test_the_caveats_own_block_comes_first(self) -> None:
+        # A farther instruction shares the identifier `bundle`; the one in the caveat's block shares the word.
+        body = (
+            "Set `SSL_CERT_FILE` to a `ca-bundle` path.\n\n"
+            "For one run, pass the cert with a bundle path. The bundle replaces the default source.\n"
+        )
+        self.assertEqual(self.pair(body), ("For one run, pass the cert with a bundle path.", "term bundle", 2))
 
     def test_an_anaphor_points_back(self) -> None:
         body = "Call open_widget(name) now.\n\nThe widget is blue.\n\nIt never closes.\n"

@@ -50,7 +50,7 @@ class ManifestOption(LabTestCase):
         completed = run_lab("--manifest", "manifest.json", "pin", "docs/extra.md", cwd=self.folder)
         self.assertEqual(completed.returncode, 0, completed.stderr)
         sources = json.loads((self.folder / "manifest.json").read_text(encoding="utf-8"))["sources"]
-        self.assertEqual([source["source_id"] for source in sources][-1], "extra")
+        self.assertEqual([source["source_id"] for source in sources][-1], "docs/extra")
         self.assert_one_line_refusal(run_lab("pin", "docs/extra.md", cwd=self.folder), "usage", exit_code=2)
 
     def test_two_different_manifests_are_a_usage_error(self):
@@ -92,7 +92,7 @@ class HelpAndVersion(LabTestCase):
         self.assertTrue(lines[-1].startswith("error: usage: "), lines)
 
     def test_every_command_has_an_example_and_the_exit_codes(self):
-        commands = [None, "validate", "show", "diff", "export", "pin", "sweep", "scan", "context", "judge"]
+        commands = [None, "validate", "show", "diff", "export", "pin", "sweep", "scan", "context", "judge", "retrieve"]
         for command in commands:
             with self.subTest(command=command):
                 completed = run_lab(*([] if command is None else [command]), "--help")
@@ -107,7 +107,7 @@ class HelpAndVersion(LabTestCase):
         parser = command_parser.build_parser()
         names = parser._subparsers._group_actions[0].choices
         self.assertEqual(
-            list(names), ["validate", "show", "diff", "export", "pin", "sweep", "scan", "context", "judge"]
+            list(names), ["validate", "show", "diff", "export", "pin", "sweep", "scan", "context", "judge", "retrieve"]
         )
         self.assertEqual(len(command_parser.COMMANDS), len(names))
 

@@ -341,7 +341,9 @@ class LocatingTest(JudgeTestCase):
     def use_source(self, text: str) -> None:
         (self.folder / "docs" / "repeats.md").write_text(text, encoding="utf-8")
         self.manifest.unlink()
-        code, _, stderr = in_process("pin", str(self.folder / "docs" / "repeats.md"), "--manifest", str(self.manifest))
+        code, _, stderr = in_process(
+            "pin", str(self.folder / "docs" / "repeats.md"), "--manifest", str(self.manifest), "--source-id", "repeats"
+        )
         self.assertEqual(code, 0, stderr)
 
     def test_a_repeated_paragraph_is_located_by_order_not_by_its_first_occurrence(self) -> None:
@@ -425,16 +427,16 @@ class LocatingTest(JudgeTestCase):
             [
                 ("exact_offset", None),
                 ("exact_offset", None),
-                ("exact_order", "before_previous"),
+                ("exact_order", "out_of_order"),
                 ("exact_offset", None),
             ],
         )
         self.assertEqual(located_spans(result, "repeats"), [(11, 21), (23, 30), (32, 42), (44, 48)])
         code, stdout, _ = in_process("judge", str(path), "--manifest", str(self.manifest))
         self.assertIn(
-            "wrong offset, line 3: metadata.start_index 11 holds the text, but at or before the previous chunk of the "
-            "source, and the text occurs again after it (text.find answers the first occurrence); "
-            "the chunk is found at [32, 42) (exact by order)",
+            "wrong offset, line 3: metadata.start_index 11 holds the text, but [11, 21) starts before the previous "
+            "chunk of the source, [23, 30); a chunk starts at or after the previous one's start and reaches past its "
+            "end; the chunk is found at [32, 42) (exact by order)",
             stdout,
         )
 
@@ -532,7 +534,9 @@ class CoverageTest(JudgeTestCase):
     def test_gaps_and_overlap_counted_by_hand(self) -> None:
         (self.folder / "docs" / "small.md").write_text("# T\n\nab cd\n\nef\n", encoding="utf-8")
         self.manifest.unlink()
-        in_process("pin", str(self.folder / "docs" / "small.md"), "--manifest", str(self.manifest))
+        in_process(
+            "pin", str(self.folder / "docs" / "small.md"), "--manifest", str(self.manifest), "--source-id", "small"
+        )
         # "ab cd" is [5, 10), "cd\n\nef" [8, 14): the heading "# T" (2 non-whitespace) is in no
         # chunk, "cd" (2) is in both; 8 non-whitespace characters in all.
         records = [{"source_id": "small", "text": "ab cd"}, {"source_id": "small", "text": "cd\n\nef"}]
@@ -611,7 +615,7 @@ class BadChunkFilesTest(JudgeTestCase):
             ("json_number", '{"source_id": "aster-copy-v1", "text": "Call", "start": NaN}'),
             ("chunk_not_object", '["Call save_copy"]'),
             ("chunk_no_text", json.dumps({"source_id": V1})),
-            ("chunk_no_text", json.dumps({"source_id": V1, "text": " \n "})),
+            ("chunk_no_text", json.dumps({"source_id": V1, "text": ""})),
             ("chunk_no_text", json.dumps({"page_content": 7, "metadata": {"source": V1}})),
             ("chunk_source_unknown", json.dumps({"source_id": "aster-copy-v9", "text": "Call"})),
             ("chunk_source_missing", json.dumps({"text": "Call", "start_index": 51, "end_index": 55})),
@@ -961,7 +965,7 @@ class JudgeEndToEndTest(JudgeTestCase):
         completed = run_lab("judge", str(path), "--manifest", str(self.manifest), "--json")
         self.assertEqual(completed.returncode, 0, completed.stderr)
         result = json.loads(completed.stdout)
-        self.assertEqual(result["judge_version"], 1)
+        self.assertEqual(result["judge_version"], 2)
         self.assertEqual(result["located_count"], 7)
         self.assertEqual([row["pairs_kept_together"] for row in result["policies"]], [0, 0, 1, 0])
 
@@ -984,9 +988,10 @@ class JudgeEndToEndTest(JudgeTestCase):
 class OverlapBoundTest(JudgeTestCase):
     """A file far deeper in overlap than any splitter writes is refused up front, before the context search."""
 
-    def records(self, copies: int) -> list[dict]:
-        # "Call save_copy(path, text)" is [51, 77) of aster-copy-v1 (the spec's instruction span).
-        return [{"source_id": V1, "text": "Call save_copy(path, text)", "start": 51, "end": 77}] * copies
+    def records(self, count: int) -> list[dict]:
+        # A window of 120 characters sliding by one: window k is [k, 120 + k), so all `count` of them
+        # hold offset count - 1 (the last one's start) and every offset up to 119.
+        return [{"source_id": V1, "text": V1_TEXT[k : 120 + k], "start": k, "end": 120 + k} for k in range(count)]
 
     def test_as_many_chunks_as_the_bound_on_one_character_are_judged(self) -> None:
         judged = self.judge_json(self.write_chunks(self.records(judge.MAX_OVERLAP_DEPTH)))
@@ -995,4 +1000,6 @@ class OverlapBoundTest(JudgeTestCase):
     def test_one_more_is_refused_naming_the_depth_and_the_offset(self) -> None:
         line = self.refusal(self.write_chunks(self.records(judge.MAX_OVERLAP_DEPTH + 1)))
         self.assertTrue(line.startswith("error: judge_overlap_too_deep: "), line)
-        self.assertIn(f"{judge.MAX_OVERLAP_DEPTH + 1} chunks hold offset 51 of aster-copy-v1", line)
+        self.assertIn(
+            f"{judge.MAX_OVERLAP_DEPTH + 1} chunks hold offset {judge.MAX_OVERLAP_DEPTH} of aster-copy-v1", line
+        )

@@ -191,3 +191,27 @@ class ManifestRefusals(LoaderTestCase):
     def test_span_check_of_an_unknown_source(self):
         self.manifest["span_checks"][0]["source_id"] = "aster-copy-v9"
         self.assert_refused("span_check_source")
+
+
+class SpanCheckQuery(LoaderTestCase):
+    """A span check's optional ``query``: a string holding a word, read as it is; without it nothing changes."""
+
+    def test_a_query_is_read_as_written(self):
+        self.manifest["span_checks"][0]["query"] = "how do I save a copy?"
+        check = load_manifest(self.save_manifest()).span_checks[0]
+        self.assertEqual(check.query, "how do I save a copy?")
+
+    def test_a_check_without_a_query_has_none(self):
+        self.assertIsNone(load_manifest(self.save_manifest()).span_checks[0].query)
+
+    def test_bad_queries_are_refused_with_their_place(self):
+        for value in ("", "  ", "?!", None, 7, ["save"]):
+            with self.subTest(value=value):
+                self.manifest["span_checks"][0]["query"] = value
+                error = self.assert_refused("span_check_query")
+                self.assertEqual(error.where, f"{self.manifest_path}: span_checks[0]")
+
+    def test_other_keys_are_still_refused(self):
+        self.manifest["span_checks"][0]["question"] = "how?"
+        error = self.assert_refused("span_check_fields")
+        self.assertIn("optionally query, found instruction, name, qualifier, question, source_id", str(error))

@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass
 
 from checks.caveats.pairing import TIERS
+from checks.caveats.report import aligned_lines
 from lab_io.errors import IngestionError, counted, quoted
 
 SHA256 = re.compile(r"[0-9a-f]{64}")
@@ -286,13 +287,7 @@ def evaluation_table(figures: dict) -> str:
                 shown_ratio(row["pair_recall"]),
             )
         )
-    widths = [max(len(row[column]) for row in rows) for column in range(len(header))]
-    lines = [
-        "  ".join(
-            cell.ljust(widths[0]) if column == 0 else cell.rjust(widths[column]) for column, cell in enumerate(row)
-        )
-        for row in rows
-    ]
+    lines = aligned_lines(rows)
     lines.append(
         f"{figures['matched_pages']} of {counted(figures['labelled_pages'], 'labelled page')} matched a source "
         "by text_sha256; * the tier scan keeps now (--tier)"

@@ -33,6 +33,9 @@ MAX_CANDIDATES = 16
 NAME_PREFIX = "scan:"
 # The tiers: 1 the strongest. A pair's tier is the weakest of its cue's, its link's and its instruction's.
 TIERS = (1, 2, 3)
+# What scan, --add-checks and context --scanned keep unless told otherwise (--tier): on the development set
+# the pairs of tier 3 are right half the time or less (docs/caveats.md, "Measure the scan").
+DEFAULT_TIER = 2
 # The instruction forms whose pairs are no stronger than tier 2: they instruct less directly.
 INDIRECT_FORMS = frozenset({"tutorial step", "api usage", "step before code"})
 LIST_ITEM_OPENING = re.compile(r"[ \t>]*(?:[-*+]|\d{1,9}[.)])[ \t]+$")
@@ -99,7 +102,7 @@ class Unpaired:
 
 
 def classified(
-    reading: str, before_fence: bool, reference_entry: bool, in_note: bool
+    reading: str, before_fence: bool, reference_entry: bool, in_note: bool, codeless: bool = False
 ) -> tuple[rules.Cue | None, str | None]:
     """A sentence's caveat cue and instruction form, after the rules that weigh one against the other.
 
@@ -113,8 +116,9 @@ def classified(
       own (not labelled), unless a cue restricts the instruction itself (``restricts``): then the sentence
       is a caveat, and no instruction. An indirect one (a tutorial step, an API usage sentence, a step
       before code) with a cue of tier 1 or 2 is a caveat.
-    - Any other sentence with a cue is a caveat; inside a note, tip, info or important block its tier is
-      one stronger.
+    - Any other sentence with a cue is a caveat. In a section without code (``codeless``) its cues are
+      tier 3 but for deprecation, version and label cues; an example sentence is one tier weaker; inside a
+      note, tip, info or important block one of tier 2 is of tier 1.
     """
     if reading.rstrip().endswith("?") or rules.SKIP_NOTICE.search(reading):
         return None, None
@@ -147,13 +151,19 @@ def classified(
     elif form is not None:
         framed = clause_end is not None or re.match(r"[\s\x00]*to\s", reading, re.IGNORECASE) is not None
         cues = [cue for cue in cues if restricts(cue, reading, framed, in_note)]
+    if codeless:
+        # A section without code is an essay or a story: its cues are weak, but for the dated ones.
+        cues = [
+            cue if cue.rule in ("deprecation", "version", "label") else rules.Cue(cue.rule, cue.cue, 3, cue.start)
+            for cue in cues
+        ]
     best = rules.strongest_cue(cues)
     if best is None:
         return None, form
     if rules.EXAMPLE_OPENING.match(reading) and best.tier < 3:
         # "For example, …" shows a case of a caveat more than it states one.
         best = rules.Cue(best.rule, best.cue, best.tier + 1, best.start)
-    if in_note and best.tier > 1:
+    if in_note and best.tier == 2 and not codeless:
         best = rules.Cue(best.rule, best.cue, best.tier - 1, best.start)
     return best, None
 
@@ -280,9 +290,7 @@ def section_items(text: str, masked: str, code_spans: list, fences: list, sectio
             opens_item = block.kind == "list" and LIST_ITEM_OPENING.match(masked, line_start, start) is not None
             reference_entry = is_table or (opens_item and rules.is_reference_entry(reading))
             before_fence = next_is_fence and position == len(spans) - 1
-            caveat, form = classified(reading, before_fence, reference_entry, in_note)
-            if caveat is not None and codeless:
-                caveat = rules.Cue(caveat.rule, caveat.cue, 3, caveat.start)
+            caveat, form = classified(reading, before_fence, reference_entry, in_note, codeless)
             items.append(
                 Item(
                     start,
@@ -345,6 +353,16 @@ def candidates_around(items: list[Item], index: int) -> tuple[list[Item], list[I
     return before, after
 
 
+def shared_link(candidate: Item, caveat: Item, identifiers: bool) -> tuple[str, int] | None:
+    """``("identifier save_copy", 1)`` when ``candidate`` names code the caveat names (``identifiers``), or
+    ``("term upgrade", 2)`` when the two share a content word; ``None`` when they share nothing of that kind."""
+    if identifiers:
+        shared = candidate.identifiers & caveat.words
+        return (f"identifier {min(shared)}", 1) if shared else None
+    shared = candidate.terms & caveat.terms
+    return (f"term {min(shared)}", 2) if shared else None
+
+
 def chosen_instruction(caveat: Item, before: list[Item], after: list[Item]) -> tuple[Item, str, int] | None:
     """The instruction ``caveat`` qualifies, how they are linked, and the link's tier; ``None`` if none is in reach.
 
@@ -358,9 +376,17 @@ def chosen_instruction(caveat: Item, before: list[Item], after: list[Item]) -> t
     content word (``term x, after``, tier 3) or the nearest later one (``nearest after``, tier 3).
     """
     for candidate in before:
-        shared = candidate.identifiers & caveat.words
-        if shared:
-            return candidate, f"identifier {min(shared)}", 1
+        if candidate.block != caveat.block:
+            break
+        # In the caveat's own block, an instruction that shares a word comes first ("For one run, pass the
+        # bundle. The bundle replaces the default."): the nearest context a reader has.
+        link = shared_link(candidate, caveat, identifiers=True) or shared_link(candidate, caveat, identifiers=False)
+        if link is not None:
+            return candidate, *link
+    for candidate in before:
+        link = shared_link(candidate, caveat, identifiers=True)
+        if link is not None:
+            return candidate, *link
     before = [candidate for candidate in before if candidate.block >= caveat.block - LOOK_BACK_BLOCKS]
     if not caveat.aside:
         # An instruction in a note beside the text is an aside: a caveat of the text qualifies the text's own.
@@ -369,20 +395,20 @@ def chosen_instruction(caveat: Item, before: list[Item], after: list[Item]) -> t
         nearest = before[0]
         return nearest, f"anaphor {caveat.anaphor}", 1 if nearest.block >= caveat.block - 1 else 2
     for candidate in after:
-        shared = candidate.identifiers & caveat.words
-        if shared:
-            return candidate, f"identifier {min(shared)}, after", 2
+        link = shared_link(candidate, caveat, identifiers=True)
+        if link is not None:
+            return candidate, f"{link[0]}, after", 2
     for candidate in before:
-        shared = candidate.terms & caveat.terms
-        if shared:
-            return candidate, f"term {min(shared)}", 2
+        link = shared_link(candidate, caveat, identifiers=False)
+        if link is not None:
+            return candidate, *link
     if before:
         nearest = before[0]
         return nearest, "nearest", 2 if nearest.block >= caveat.block - 1 else 3
     for candidate in after:
-        shared = candidate.terms & caveat.terms
-        if shared:
-            return candidate, f"term {min(shared)}, after", 3
+        link = shared_link(candidate, caveat, identifiers=False)
+        if link is not None:
+            return candidate, f"{link[0]}, after", 3
     if after:
         return after[0], "nearest after", 3
     return None

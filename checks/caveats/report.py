@@ -161,13 +161,7 @@ def scan_table(report: dict, texts: dict[str, str] | None = None) -> str:
                 *(str(policy["split_by"][reason]) for reason in REASON_ORDER),
             )
         )
-    widths = [max(len(row[column]) for row in rows) for column in range(len(header))]
-    lines = [
-        "  ".join(
-            cell.ljust(widths[0]) if column == 0 else cell.rjust(widths[column]) for column, cell in enumerate(row)
-        )
-        for row in rows
-    ]
+    lines = aligned_lines(rows)
     pairs = report["pairs"]
     sources = len({pair["source_id"] for pair in pairs})
     kept = "" if report["tier"] == max(TIERS) else f" (tier {report['tier']} and stronger)"
@@ -207,6 +201,17 @@ def scan_table(report: dict, texts: dict[str, str] | None = None) -> str:
         lines.append("")
         lines.append("review: scan --accept NAME declares a pair as a span check; scan --reject NAME drops it for good")
     return "\n".join(lines)
+
+
+def aligned_lines(rows: list[tuple[str, ...]]) -> list[str]:
+    """Rows of cells as aligned lines: the first column left-aligned, the others right, two spaces between."""
+    widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
+    return [
+        "  ".join(
+            cell.ljust(widths[0]) if column == 0 else cell.rjust(widths[column]) for column, cell in enumerate(row)
+        )
+        for row in rows
+    ]
 
 
 def line_spans(newlines: list[int], length: int, line: int) -> tuple[int, int]:

@@ -74,7 +74,7 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
         r"|allowed|possible|applied|included|installed|enabled|propagated|persisted|preserved|respected|guaranteed"
         r"|compatible|thread-safe|safe|validated|checked|called|sent|followed|updated|removed|deleted|changed|reused"
         r"|used|run|executed|loaded|read|honou?red|recogni[sz]ed|detected|considered|affected|touched"
-        r"|retried|cached|closed|reset|cleared|overwritten|synced|locked|trusted)(?![\w-])",
+        r"|retried|cached|closed|reset|cleared|overwritten|synced|locked|trusted|in\s+the\s+scope)(?![\w-])",
     ),
     ("limitation", 3, r"(?:is|are)\s*n't|(?:is|are)\s+(?:\w+\s+)?not"),
     ("limitation", 2, AUXILIARIES + r"\s*n't|won't|" + AUXILIARIES + r"\s+(?:\w+\s+)?not"),
@@ -87,7 +87,7 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     ),
     ("limitation", 2, r"(?:is|are|be|gets?)\s+(?:silently\s+)?ignored|ignores|silently|(?:has|have)\s+no\s+effect"),
     ("limitation", 2, r"limited\s+to|limitations?|at\s+present|not\s+in\s+the\s+scope|out\s+of\s+scope"),
-    ("limitation", 2, r"(?:to\s+not|not\s+to)(?=\s+[a-z])"),
+    ("limitation", 3, r"(?:to\s+not|not\s+to)(?=\s+[a-z])"),
     ("limitation", 2, r"(?:overrides?|replaces?|takes?\s+precedence\s+over)\s+(?:\w+(?:'s)?\s+){0,3}defaults?"),
     ("limitation", 3, r"no\s+(?:\w+\s+){0,3}(?:will|would|is|are|can|gets?)(?!\w)"),
     ("limitation", 3, WEAK_AUXILIARIES + r"\s*n't|" + WEAK_AUXILIARIES + r"\s+not"),
@@ -116,20 +116,8 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     ("label", 1, r"(?:warning|caution|danger|important|attention)\s*:"),
     ("label", 3, r"note\s*:|note\s+that|notably|nb\s*:|gotcha"),
 )
-RULE_NAMES = (
-    "prohibition",
-    "requirement",
-    "condition",
-    "limitation",
-    "error",
-    "deprecation",
-    "version",
-    "risk",
-    "label",
-)
 
 
-# One pattern per rule and tier, in CUE_RULES order; each match is tried against the turns of phrase.
 # One pattern for every cue, one named group per entry of CUE_RULES (``c0``, ``c1``, …) behind one shared
 # word-start check: far faster than a pattern per entry. At one place the entry listed first wins.
 CUE_PATTERN = re.compile(
@@ -163,7 +151,7 @@ TURNS_AFTER = MappingProxyType(
         "reassurance": re.compile(
             r"\s+(?:(?:really|actually|even|necessarily)\s+)?(?:worry|panic|hesitate|mind|bother|fret|know|remember|understand"
             r"|care|matter|get\s+me\s+wrong|be\s+(?:afraid|scared|alarmed|confused)|forget|wait|stress|hurt|harm|affect"
-            r"|impact|interfere|slow|cost|have\s+to\s+worry|only|just)\b",
+            r"|impact|interfere|slow|cost|complain|have\s+to\s+worry|only|just)\b",
             re.IGNORECASE,
         ),
         # figurative: "raises the question", "raises concerns"
@@ -182,7 +170,7 @@ TURNS_AFTER = MappingProxyType(
 # Which rules each AFTER turn applies to, and to which cue words (None: every cue of those rules).
 TURN_SCOPES = MappingProxyType(
     {
-        "obligation removed": ("prohibition", "limitation", "requirement"),
+        "obligation removed": ("prohibition", "limitation", "requirement", "deprecation"),
         "reassurance": ("prohibition", "limitation"),
         "figurative": ("error",),
         "expected outcome": ("requirement",),
@@ -218,8 +206,7 @@ SKIP_NOTICE = re.compile(
 CAUTIONARY_LABELS = frozenset({"attention", "caution", "danger", "error", "failure", "warning", "bug"})
 # Labels of a version note: the block (or its marker line alone) is a caveat of availability.
 VERSION_LABEL = re.compile(r"(?:version|deprecat|versionadded|versionchanged)", re.IGNORECASE)
-# Labels of a note read for a caveat: a caveat sentence inside is one tier stronger, and a body of one
-# sentence that is a caveat is the caveat whole.
+# Labels of a note read for a caveat: a caveat sentence of tier 2 inside is of tier 1.
 NOTE_LABELS = frozenset({"note", "tip", "info", "important", "hint", "notice", "remember", "check", "seealso"})
 
 # --- instructions ----------------------------------------------------------------------
@@ -328,11 +315,13 @@ RATIONALE = re.compile(
 )
 RECOMMENDATION = re.compile(
     r"(?<!\w)(?:we|I)\s+(?:\w+\s+)?(?:recommend|suggest|encourage|advise)|(?:is|are)\s+(?:\w+\s+)?(?:recommended|preferred"
-    r"|encouraged|advised)\b",
+    r"|encouraged|advised|preferable|advisable)\b|(?:it\s+is|it['’]s)\s+(?:\w+\s+)?(?:better|best)\s+to\b",
     re.IGNORECASE,
 )
 # A sentence that gives an example: "For example, …", "For instance, …", "e.g. …".
 EXAMPLE_OPENING = re.compile(r"[\s\x00]*(?:for\s+(?:example|instance)|e\.g\.|as\s+an\s+example)\b", re.IGNORECASE)
+# Before a requirement: a hedge or a hypothesis ("almost always has to", "would expect").
+HEDGED_BEFORE = re.compile(r"(?<!\w)(?:almost|would|could)\s+(?:\w+\s+)?$", re.IGNORECASE)
 # A cue in a concessive clause ("Even if the dependencies are not added") concedes more than it restricts.
 CONCESSIVE_BEFORE = re.compile(r"(?<!\w)(?:even\s+if|even\s+though|although|though|whereas)\b[^,.;:]*$", re.IGNORECASE)
 # A cue that opens a relative clause ("responses that do not load …") describes more than it restricts.
@@ -465,7 +454,7 @@ def turn_of_phrase(reading: str, rule: str, start: int, end: int) -> str | None:
     ):
         return "obligation removed"
     if rule == "requirement" and re.search(
-        r"(?<!\w)(?:(?:if|when|unless|whenever|once)\s+(?:you|we)|might|may|could|we)\s+$|(?<!\w)we$",
+        r"(?<!\w)(?:(?:if|when|unless|whenever|once)\s+(?:you|we)|might|may|could)\s+$|(?<!\w)(?:we|let['’]s)(?:['’]ll|\s+will|\s+would|['’]d)?\s+(?:\w+\s+)?$|(?<!\w)we$",
         before,
         re.IGNORECASE,
     ):
@@ -477,7 +466,10 @@ def turn_of_phrase(reading: str, rule: str, start: int, end: int) -> str | None:
     if re.search(r"(?<!\w)(?:may|might|can|could)\s+or\s+$", before, re.IGNORECASE):
         # "may or may not": either way, no limit.
         return "not a limit"
-    if rule == "requirement" and PURPOSE_BEFORE.search(before) and word in ("ensure that", "make sure", "be sure"):
+    if word in ("ensure that", "make sure", "be sure") and (
+        PURPOSE_BEFORE.search(before) or re.search(r"(?<!\w)(?:will|would|can|['’]ll)\s+$", before, re.IGNORECASE)
+    ):
+        # "to ensure that it closes": a purpose; "FastAPI will make sure it runs": a promise, not a requirement.
         return "purpose"
     return None
 
@@ -496,10 +488,21 @@ def sentence_cues(reading: str) -> list[Cue]:
         if turn_of_phrase(reading, rule, start, end) is not None:
             continue
         before = reading[max(start - BEFORE_CUE_WINDOW, 0) : start]
+        word = normalized_cue(match.group(0))
+        if rule == "prohibition" and word in ("do not", "don't") and not at_clause_start(reading, start):
+            # "Don't share it" forbids; "clients don't send a body" says what something does: a limitation.
+            rule, tier = "limitation", 2
         if RELATIVE_BEFORE.search(before) or CONCESSIVE_BEFORE.search(before) or re.search(r"\w\s+you\s+$", before):
             # "responses that do not load", "the platforms you need to support": a description.
             tier = 3
-        found.append(Cue(rule, normalized_cue(match.group(0)), tier, start))
+        elif word == "however" and not reading[:start].strip(" \t\n\x00"):
+            # "However, --only-group also excludes default groups": a sentence opening on a contrast qualifies
+            # what came before.
+            tier = 2
+        elif rule == "requirement" and HEDGED_BEFORE.search(before):
+            # "it almost always has to", "FastAPI would expect": a habit or a hypothesis, not a requirement.
+            tier = 3
+        found.append(Cue(rule, word, tier, start))
     return found
 
 

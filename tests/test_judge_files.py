@@ -1,0 +1,186 @@
+"""``run.py judge`` on chunk files as real pipelines write them: BOM and CRLF pages, blank chunks, the lab's export.
+
+Every page is written for its test in a temporary folder and pinned there;
+expected offsets are counted by hand in the comments. The export test
+compares two computations the lab makes independently: a policy's row as
+the lab builds it, and the same chunks read back from ``export`` and judged.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.support import ROOT, LabTestCase
+from tests.test_judge import in_process
+
+# The lab's text of the page below: "# Guide" [0, 7), "\n" at 7 and 8, "Call run()." [9, 20), "\n" at 20
+# and 21, "It refuses twice." [22, 39), "\n" at 39: 40 characters. The file adds a byte order mark and
+# a "\r" before each of the five "\n": 46 characters.
+PAGE = "# Guide\n\nCall run().\n\nIt refuses twice.\n"
+PAGE_BYTES = b"\xef\xbb\xbf" + PAGE.replace("\n", "\r\n").encode("utf-8")
+
+
+class JudgeFilesTestCase(LabTestCase):
+    def pinned(self, pages: dict[str, bytes], grammar: str = "blocks-2") -> Path:
+        """A manifest in the test's folder pinning ``pages`` (name -> bytes) under ``grammar``."""
+        manifest = self.folder / "manifest.json"
+        for name, data in pages.items():
+            (self.folder / name).write_bytes(data)
+            code, _, stderr = in_process(
+                "pin", str(self.folder / name), "--manifest", str(manifest), "--markdown", grammar
+            )
+            self.assertEqual(code, 0, stderr)
+        return manifest
+
+    def write_chunks(self, records: list[dict], name: str = "chunks.jsonl") -> Path:
+        path = self.folder / name
+        path.write_text("".join(json.dumps(record) + "\n" for record in records), encoding="utf-8")
+        return path
+
+    def judged(self, chunks: Path, manifest: Path) -> dict:
+        code, stdout, stderr = in_process("judge", str(chunks), "--manifest", str(manifest), "--json")
+        self.assertEqual(code, 0, stderr)
+        return json.loads(stdout)
+
+
+def places(result: dict) -> list[tuple]:
+    return [(chunk["state"], chunk["start"], chunk["end"], chunk["offset_wrong"]) for chunk in result["chunks"]]
+
+
+class SplitterViewTest(JudgeFilesTestCase):
+    """Offsets and text as the splitter read the file: its byte order mark, its ``\\r\\n`` line ends."""
+
+    def test_langchain_on_a_file_read_with_its_byte_order_mark(self) -> None:
+        manifest = self.pinned({"guide.md": PAGE_BYTES})
+        # open(path, encoding="utf-8") keeps the mark and reads "\r\n" as "\n": the splitter's text is the
+        # mark then the lab's text, so its start_index is the lab's offset plus one after the first chunk.
+        records = [
+            {"page_content": text, "metadata": {"source": "guide.md", "start_index": start}}
+            for text, start in (("\ufeff# Guide", 0), ("Call run().", 10), ("It refuses twice.", 23))
+        ]
+        result = self.judged(self.write_chunks(records), manifest)
+        expected = [("exact_offset", 0, 7, False), ("exact_offset", 9, 20, False), ("exact_offset", 22, 39, False)]
+        self.assertEqual(places(result), expected)
+        self.assertEqual(
+            result["offset_frames"], [{"source_id": "guide", "byte_order_mark": True, "carriage_returns": False}]
+        )
+        self.assertEqual(result["policies"][-1]["coverage"]["total"]["uncovered_chars"], 0)
+        code, stdout, _ = in_process("judge", str(self.folder / "chunks.jsonl"), "--manifest", str(manifest))
+        self.assertIn(
+            "  offsets of guide count the file's byte order mark, which the lab's normalized text drops: mapped to it",
+            stdout.splitlines(),
+        )
+
+    def test_llamaindex_nodes_that_count_every_carriage_return(self) -> None:
+        manifest = self.pinned({"guide.md": PAGE_BYTES})
+        # The file's own slices, mark and "\r" counted: "\ufeff# Guide\r\n" [0, 10), "Call run().\r\n"
+        # [12, 25), "It refuses twice.\r\n" [27, 46); 46 is past the lab's 40 characters.
+        slices = (("\ufeff# Guide\r\n", 0, 10), ("Call run().\r\n", 12, 25), ("It refuses twice.\r\n", 27, 46))
+        records = [
+            {"text": text, "metadata": {"file_name": "guide.md"}, "start_char_idx": start, "end_char_idx": end}
+            for text, start, end in slices
+        ]
+        result = self.judged(self.write_chunks(records), manifest)
+        expected = [("exact_offset", 0, 8, False), ("exact_offset", 9, 21, False), ("exact_offset", 22, 40, False)]
+        self.assertEqual(places(result), expected)
+        self.assertEqual(
+            result["offset_frames"], [{"source_id": "guide", "byte_order_mark": True, "carriage_returns": True}]
+        )
+
+    def test_an_offset_past_even_the_file_s_own_length_is_still_refused(self) -> None:
+        manifest = self.pinned({"guide.md": PAGE_BYTES})
+        chunks = self.write_chunks([{"source_id": "guide", "text": "Call", "start": 12, "end": 47}])
+        code, _, stderr = in_process("judge", str(chunks), "--manifest", str(manifest))
+        self.assertEqual(code, 1)
+        self.assertEqual(
+            stderr,
+            f"error: chunk_offset_out_of_range: {chunks}:1: [12, 47) is outside the source text of 46 characters\n",
+        )
+
+
+class BlankChunksTest(JudgeFilesTestCase):
+    """A chunk of whitespace alone (semantic-text-splitter with trim=False) is judged, holding nothing that counts."""
+
+    def test_blank_chunks_are_placed_and_counted(self) -> None:
+        manifest = self.pinned({"guide.md": PAGE.encode("utf-8")})
+        # "# Guide\n" [0, 8), "\n" [8, 9), "Call run().\n" [9, 21), "\n" [21, 22), "It refuses twice.\n" [22, 40).
+        texts = ["# Guide\n", "\n", "Call run().\n", "\n", "It refuses twice.\n"]
+        result = self.judged(self.write_chunks([{"source_id": "guide", "text": text} for text in texts]), manifest)
+        spans = [(0, 8), (8, 9), (9, 21), (21, 22), (22, 40)]
+        self.assertEqual(places(result), [("exact_order", start, end, False) for start, end in spans])
+        # 6 + 10 + 15 non-whitespace characters, each in exactly one chunk.
+        self.assertEqual(
+            result["policies"][-1]["coverage"]["total"],
+            {"non_whitespace_chars": 31, "uncovered_chars": 0, "overlap_chars": 0},
+        )
+        self.assertEqual(result["policies"][-1]["chunk_count"], 5)
+
+
+class LabExportTest(JudgeFilesTestCase):
+    """What ``export`` writes is judged, and agrees with the policy's own row exactly."""
+
+    def exported(self, manifest: Path, policy: str) -> Path:
+        result = self.folder / "result.json"
+        if not result.exists():
+            code, _, stderr = in_process("--manifest", str(manifest), "--output", str(result))
+            self.assertEqual(code, 0, stderr)
+        path = self.folder / f"{policy}.jsonl"
+        code, _, stderr = in_process(
+            "export", str(result), "--policy", policy, "--manifest", str(manifest), "--output", str(path)
+        )
+        self.assertEqual(code, 0, stderr)
+        return path
+
+    def test_each_policy_s_export_judges_as_its_own_row(self) -> None:
+        # The lesson's fixture (lesson grammar) and docs/examples (blocks, a BOM page and a CRLF page).
+        for manifest in (ROOT / "manifest.json", ROOT / "docs" / "examples" / "manifest.json"):
+            for policy in ("fixed-char", "paragraph", "heading-aware"):
+                with self.subTest(manifest=manifest.parent.name, policy=policy):
+                    chunks = self.exported(manifest, policy)
+                    result = self.judged(chunks, manifest)
+                    self.assertEqual(result["shape"], "export")
+                    self.assertEqual(result["located"]["exact_offset"], result["chunk_count"])
+                    self.assertEqual(result["offsets_wrong"], 0)
+                    lab = next(row for row in result["policies"] if row["policy"] == policy)
+                    judged = result["policies"][-1]
+                    for key in ("chunk_count", "mean_chars", "coverage", "pairs_kept_together", "pairs"):
+                        self.assertEqual(judged[key], lab[key], key)
+                    self.assertEqual({**judged["context"], "policy": policy}, lab["context"])
+            (self.folder / "result.json").unlink()
+
+    def test_show_draws_an_export(self) -> None:
+        chunks = self.exported(ROOT / "manifest.json", "paragraph")
+        code, stdout, stderr = in_process("show", "--chunks", str(chunks), "--policy", "paragraph")
+        self.assertEqual((code, stderr), (0, ""))
+        self.assertIn(f"═══ paragraph.jsonl (judged chunks from {chunks})", stdout)
+        self.assertIn("    paragraph.jsonl: located 8 of 8 upsert records: 8 exact at the given offset", stdout)
+
+
+class StubPagesTest(JudgeFilesTestCase):
+    """A page with nothing under its headings has no section; a chunk on it is judged, shown and reported."""
+
+    STUBS = {
+        "lesson": {"stub.md": b"# Stub\n", "page.md": b"# Page\n\nText.\n"},
+        "blocks": {"stub.md": b"# Stub\n", "setext.md": b"Stub\n====\n", "rules.md": b"- - -\n- - -\n"},
+        "blocks-2": {"stub.md": b"# Stub\n", "setext.md": b"Stub\n====\n", "rules.md": b"- - -\n- - -\n"},
+    }
+
+    def test_every_grammar(self) -> None:
+        for grammar, pages in self.STUBS.items():
+            with self.subTest(grammar=grammar):
+                for old in self.folder.iterdir():
+                    old.unlink()
+                manifest = self.pinned(pages, grammar)
+                records = [{"source_id": name[:-3], "text": data.decode("utf-8")} for name, data in pages.items()]
+                chunks = self.write_chunks(records)
+                result = self.judged(chunks, manifest)
+                self.assertTrue(result["complete"])
+                code, stdout, stderr = in_process("show", "--manifest", str(manifest), "--chunks", str(chunks))
+                self.assertEqual((code, stderr), (0, ""))
+                # A stub's chunk lies in one section spanning the page, named by the source's title (its id).
+                self.assertIn('section "stub"', stdout)
+                report = self.folder / "report.html"
+                code, _, stderr = in_process("judge", str(chunks), "--manifest", str(manifest), "--html", str(report))
+                self.assertEqual(code, 0, stderr)
+                self.assertTrue(report.read_text(encoding="utf-8").startswith("<!DOCTYPE html>"))

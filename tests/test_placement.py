@@ -1,0 +1,199 @@
+"""``judge.placement``: the placement rule, offsets read as the splitter saw the file, whitespace-only chunks.
+
+Each text is written for its test and every expected offset is counted by
+hand in the comment above it. The rule (docs/judge.md): a chunk starts at or
+after the previous chunk's start and reaches past its end, the end of a chunk
+whose text ends in a non-whitespace character counted with the whitespace
+after it; a given offset is trusted only when its text is there and the rule
+holds; a verbatim place wins over a whitespace-insensitive one.
+"""
+
+from __future__ import annotations
+
+import unittest
+
+from judge.chunk_files import ChunkRecord
+from judge.placement import FileText, OffsetFrame, lab_offset, locate_chunks
+
+
+def records(*chunks: tuple[str, int | None], end: bool = False) -> tuple[ChunkRecord, ...]:
+    """Plain records of source ``page`` from ``(text, start)`` pairs; with ``end``, each ends at start + its length."""
+    made = []
+    for line, (text, start) in enumerate(chunks, start=1):
+        stop = start + len(text) if end and start is not None else None
+        made.append(ChunkRecord(line, "plain", "page", text, start, stop, "start"))
+    return tuple(made)
+
+
+def placed(text: str, chunk_records: tuple[ChunkRecord, ...], file_text: str | None = None) -> list[tuple]:
+    """``(state, start, end, offset_issue)`` of each record placed in ``text``."""
+    files = None if file_text is None else {"page": file_text}
+    locations = locate_chunks(chunk_records, ({"source_id": "page", "text": text},), files)
+    return [(location.state, location.start, location.end, location.offset_issue) for location in locations]
+
+
+class PlacementRuleTest(unittest.TestCase):
+    """Where the rule places chunks that real splitters emit, and which given offsets it refuses."""
+
+    # a0 b1 _2 a3 b4 .5 _6 a7 b8 _9 a10 b11 .12 _13 e14 n15 d16 \n17
+    REPEATED = "ab ab. ab ab. end\n"
+
+    def test_a_chunk_may_start_where_the_previous_one_starts(self) -> None:
+        # LangChain carries "ab" into the next chunk: "ab" [0, 2), then "ab ab." from the same start
+        # [0, 6), though "ab ab." recurs at [7, 13); then "ab ab. end" [7, 17).
+        chunks = [("ab", 0), ("ab ab.", 0), ("ab ab. end", 7)]
+        expected = [(0, 2), (0, 6), (7, 17)]
+        self.assertEqual([place[1:3] for place in placed(self.REPEATED, records(*chunks))], expected)
+        self.assertEqual([place[0] for place in placed(self.REPEATED, records(*chunks))], ["exact_offset"] * 3)
+        unplaced = records(*((text, None) for text, _ in chunks))
+        self.assertEqual(
+            placed(self.REPEATED, unplaced), [("exact_order", start, end, None) for start, end in expected]
+        )
+
+    def test_a_given_offset_inside_the_previous_chunk_is_wrong(self) -> None:
+        # l0 i1 s2 t3 _4 =5 _6 [7 [8 1-9 ]10 ,11 _12 [13 2-14 ]15 ]16 \n17: the first chunk is [0, 16);
+        # a "]" given at 10 holds the text but ends inside it; its own place is [16, 17).
+        text = "list = [[1], [2]]\n"
+        result = placed(text, records(("list = [[1], [2]", 0), ("]", 10)))
+        self.assertEqual(result, [("exact_offset", 0, 16, None), ("exact_order", 16, 17, "out_of_order")])
+
+    def test_a_given_offset_before_the_previous_start_is_wrong(self) -> None:
+        # "ab." [3, 6), then "ab ab." given at 0: it holds the text but starts before 3; the first
+        # place by the rule is the second copy, [7, 13).
+        result = placed(self.REPEATED, records(("ab.", 3), ("ab ab.", 0)))
+        self.assertEqual(result, [("exact_offset", 3, 6, None), ("exact_order", 7, 13, "out_of_order")])
+
+    def test_a_repeated_chunk_given_the_first_copy_s_offset_is_wrong(self) -> None:
+        # text.find answers 0 for both copies of "ab ab."; the second may not take [0, 6) again
+        # (the whitespace after it would otherwise let it "reach past" 6): it is [7, 13).
+        for given in (0, None):
+            with self.subTest(given=given):
+                result = placed(self.REPEATED, records(("ab ab.", 0), ("ab ab.", given)))
+                issue = "out_of_order" if given is not None else None
+                self.assertEqual(result, [("exact_offset", 0, 6, None), ("exact_order", 7, 13, issue)])
+
+    def test_an_out_of_order_chunk_at_its_only_place_keeps_its_offset(self) -> None:
+        # "end" [14, 17), then "ab. end" given at 10: it holds the text but starts before 14, so the
+        # rule refuses it; no place after 14 holds it, and it occurs once, at [10, 17): the offset agrees.
+        result = placed(self.REPEATED, records(("end", 14), ("ab. end", 10)))
+        self.assertEqual(result, [("exact_offset", 14, 17, None), ("exact_unique", 10, 17, None)])
+
+    def test_a_verbatim_place_wins_over_an_earlier_whitespace_insensitive_one(self) -> None:
+        # Lines: "<div>\n" [0, 6), "  <div>\n" [6, 14), "    <div>\n" [14, 24), "    </div>\n" [24, 35)
+        # ("</div>" at 28), "  </div>\n" [35, 44) ("</div>" at 37), "</div>\n" [44, 51).
+        text = "<div>\n  <div>\n    <div>\n    </div>\n  </div>\n</div>\n"
+        # The first chunk ends after the first "</div>", at 34; "</div>\n</div>" is verbatim only at
+        # [37, 50); whitespace set aside it matches from 28 already, [28, 43).
+        result = placed(text, records(("<div>\n  <div>\n    <div>\n    </div>", None), ("</div>\n</div>", None)))
+        self.assertEqual(result, [("exact_order", 0, 34, None), ("exact_order", 37, 50, None)])
+
+    def test_an_end_counts_the_chunk_s_own_trailing_whitespace(self) -> None:
+        # a0 a1 _2 b3 b4 _5 _6 _7 c8 c9 _10 b11 b12 _13 _14 _15 d16 d17 \n18. Token chunks that overlap:
+        # "aa bb " [0, 6); "bb   " [3, 8), whose last letter lies inside [0, 6) but whose spaces reach
+        # past it (a later copy is at [11, 16)); then "cc bb   dd\n" [8, 19).
+        text = "aa bb   cc bb   dd\n"
+        result = placed(text, records(("aa bb ", None), ("bb   ", None), ("cc bb   dd\n", None)))
+        self.assertEqual([place[1:3] for place in result], [(0, 6), (3, 8), (8, 19)])
+
+    def test_a_stripped_chunk_counts_the_whitespace_after_it(self) -> None:
+        # "A B\n\nC\n": "A B" [0, 3); LangChain's overlap carries "B", stripped, as a chunk of its own:
+        # [2, 3) ends inside [0, 3), but the blank line after it reaches past 3.
+        result = placed("A B\n\nC\n", records(("A B", 0), ("B", 2), ("C", 5)))
+        self.assertEqual(
+            result, [("exact_offset", 0, 3, None), ("exact_offset", 2, 3, None), ("exact_offset", 5, 6, None)]
+        )
+
+
+class WhitespaceOnlyChunksTest(unittest.TestCase):
+    """A chunk of whitespace alone is judged like any other, after the previous chunk's end when it can be."""
+
+    def test_chunks_of_blank_lines_are_placed_in_order(self) -> None:
+        # "# T\n" [0, 4), "\n" [4, 5), "One.\n" [5, 10), "\n\n" [10, 12), "Two.\n" [12, 17): the cuts of
+        # semantic-text-splitter with trim=False. "\n\n" also fits [9, 11), inside "One.\n".
+        text = "# T\n\nOne.\n\n\nTwo.\n"
+        chunks = ["# T\n", "\n", "One.\n", "\n\n", "Two.\n"]
+        expected = [(0, 4), (4, 5), (5, 10), (10, 12), (12, 17)]
+        result = placed(text, records(*((chunk, None) for chunk in chunks)))
+        self.assertEqual([place[1:3] for place in result], expected)
+        with_offsets = placed(text, records(*zip(chunks, (start for start, _ in expected)), end=True))
+        self.assertEqual(with_offsets, [("exact_offset", start, end, None) for start, end in expected])
+
+
+class SplitterFrameTest(unittest.TestCase):
+    """Offsets that count the byte order mark or the ``\\r`` of ``\\r\\n`` are mapped to the lab's text."""
+
+    # The lab's text: "# Guide" [0, 7), "\n" 7 and 8, "Call run()." [9, 20), "\n" 20 and 21,
+    # "It refuses twice." [22, 39), "\n" 39; 40 characters.
+    LAB = "# Guide\n\nCall run().\n\nIt refuses twice.\n"
+    # The file: a byte order mark, then every "\n" as "\r\n": 1 + 40 + 5 = 46 characters.
+    FILE = "\ufeff" + LAB.replace("\n", "\r\n")
+
+    def test_the_map_from_the_file_s_offsets(self) -> None:
+        file = FileText(self.LAB, self.FILE)
+        self.assertTrue(file.mark_dropped)
+        both = file.dropped(OffsetFrame(True, True))
+        # The mark at 0; the "\r" at 8 and 10 (before "Call" at 12), 23 and 25, 44.
+        self.assertEqual(both, [0, 8, 10, 23, 25, 44])
+        self.assertEqual([lab_offset(offset, both) for offset in (0, 1, 12, 27, 46)], [0, 0, 9, 22, 40])
+        # Read with universal newlines, the splitter's text has the mark alone: "Call" at 10.
+        self.assertEqual(lab_offset(10, file.dropped(OffsetFrame(True, False))), 9)
+
+    def test_offsets_that_count_the_mark_and_the_carriage_returns(self) -> None:
+        # The file's own slices: "\ufeff# Guide\r\n" [0, 10), "Call run().\r\n" [12, 25), "It refuses twice.\r\n" [27, 46).
+        chunks = [("\ufeff# Guide\n", 0, 10), ("Call run().\n", 12, 25), ("It refuses twice.\n", 27, 46)]
+        made = tuple(
+            ChunkRecord(line, "plain", "page", text, start, end, "start", True)
+            for line, (text, start, end) in enumerate(chunks, start=1)
+        )
+        result = placed(self.LAB, made, self.FILE)
+        self.assertEqual(
+            result, [("exact_offset", 0, 8, None), ("exact_offset", 9, 21, None), ("exact_offset", 22, 40, None)]
+        )
+
+    def test_offsets_that_count_the_mark_alone(self) -> None:
+        # LangChain on open(path, encoding="utf-8"): the mark kept, line ends read as "\n"; chunk_size=20
+        # cuts "\ufeff# Guide" at 0, "Call run()." at 10, "It refuses twice." at 23.
+        made = records(("\ufeff# Guide", 0), ("Call run().", 10), ("It refuses twice.", 23))
+        result = placed(self.LAB, made, self.FILE)
+        self.assertEqual(
+            result, [("exact_offset", 0, 7, None), ("exact_offset", 9, 20, None), ("exact_offset", 22, 39, None)]
+        )
+
+    def test_the_lab_s_own_offsets_stay_as_they_are(self) -> None:
+        made = records(("# Guide", 0), ("Call run().", 9), ("It refuses twice.", 22))
+        result = placed(self.LAB, made, self.FILE)
+        self.assertEqual(
+            result, [("exact_offset", 0, 7, None), ("exact_offset", 9, 20, None), ("exact_offset", 22, 39, None)]
+        )
+
+
+if __name__ == "__main__":
+    unittest.main()
+
+
+class ScannedText(str):
+    """A source text that adds up how many characters its ``find`` calls may scan."""
+
+    scanned = 0
+
+    def find(self, needle, start=0, end=None):
+        stop = len(self) if end is None else min(end, len(self))
+        ScannedText.scanned += max(stop - start, 0)
+        return super().find(needle, start, end)
+
+
+class SearchCostTest(unittest.TestCase):
+    """No span is walked again per chunk: the searches scan about the text once, not once per chunk."""
+
+    def test_a_page_long_chunk_then_a_thousand_one_letter_chunks(self) -> None:
+        # 600 lines "ab cd ef.\n" (10 characters each): 6,000 characters. The first chunk holds them all, so
+        # no "a" can come after it: each of the 1,000 is ambiguous. A search that resumed at the previous
+        # start and walked every "a" inside it would scan about 6,000 characters per chunk, 6,000,000 in all.
+        text = ScannedText("ab cd ef.\n" * 600)
+        chunks = records((str(text), None), *(("a", None) for _ in range(1_000)))
+        ScannedText.scanned = 0
+        locations = locate_chunks(chunks, ({"source_id": "page", "text": text},))
+        self.assertEqual([location.state for location in locations[:2]], ["exact_order", "ambiguous"])
+        self.assertEqual({location.state for location in locations[1:]}, {"ambiguous"})
+        # The first chunk's search, then one short search past its end and one for the first places of "a".
+        self.assertLess(ScannedText.scanned, 3 * len(text) + 10 * len(chunks))
