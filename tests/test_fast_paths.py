@@ -171,6 +171,45 @@ class SharedBuildTest(unittest.TestCase):
         self.assertEqual(calls, [(1, size) for size in sizes])
 
 
+class OutlineTest(unittest.TestCase):
+    """An outline is a record without its text, hashes or id: the same spans, order and section, in the same order."""
+
+    def assert_outlines_match(self, configs: dict, sources: list[dict]) -> None:
+        indexes = chunk_index.build_policy_indexes(configs, sources)
+        outlines = chunk_index.build_outlines(configs, sources)
+        self.assertEqual(list(outlines), list(configs))
+        for name, index in indexes.items():
+            with self.subTest(policy=name):
+                expected = [{key: chunk[key] for key in chunk_index.OUTLINE_KEYS} for chunk in index["chunks"]]
+                self.assertEqual(outlines[name], {"config": configs[name], "chunks": expected})
+
+    def test_lesson_policies(self) -> None:
+        configs = {name: chunk_index.policy_config(name) for name in chunk_index.DEFAULT_POLICY_NAMES}
+        outlines = chunk_index.build_outlines(configs, SOURCES)
+        # a-first's body [4, 316) in 80-character slices: 4; b-second's two non-blank bodies: 1 each.
+        self.assertEqual(len(outlines["fixed-char"]["chunks"]), 6)
+        # a-first's two paragraphs, then b-second's "one\ntwo\n" after "# B\n\n".
+        spans = [(chunk["start"], chunk["end"]) for chunk in outlines["paragraph"]["chunks"]]
+        self.assertEqual(spans[:3], [(4, 305), (306, 316), (5, 13)])
+        self.assert_outlines_match(configs, SOURCES)
+
+    def test_block_grammar_and_pair_aware(self) -> None:
+        text = "---\ntitle: T\n---\nIntro.\n\n# Guide\n\nCall open(path).\n\n```sh\nopen x\n```\n\nIt fails.\n"
+        source = loaded_source(text, "page")
+        instruction = text.index("Call open(path).")
+        qualifier = text.index("It fails.")
+        pairs = [
+            {
+                "source_id": "page",
+                "instruction_span": [instruction, instruction + 16],
+                "qualifier_span": [qualifier, qualifier + 9],
+            }
+        ]
+        configs = chunk_index.manifest_configs("blocks-3", (("fixed-char", 20), ("heading-aware", 20)))
+        configs["pair-aware"] = chunk_index.policy_config("pair-aware", 20, "blocks-3", pairs)
+        self.assert_outlines_match(configs, [source])
+
+
 def reference_bytes(value: object) -> bytes:
     return (json.dumps(value, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
