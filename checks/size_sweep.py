@@ -16,6 +16,7 @@ makes a sweep of dozens of sizes cheap; the spans are the same
 from __future__ import annotations
 
 import json
+import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
@@ -125,6 +126,107 @@ def source_chunks(config: dict, layout: SourceLayout) -> list[tuple[int, int]]:
         else:
             chunks.extend(chunk_index.grouped_spans(list(paragraphs), config["max_chars"]))
     return chunks
+
+
+# --- fixed-char rows by arithmetic --------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FixedCharBodies:
+    """One source's section bodies, and the whitespace runs in them that a fixed-char slice could lie within.
+
+    ``bodies`` are ``(body_start, body_end)`` per section; ``runs`` the
+    whitespace runs of each body at least ``shortest`` characters long, and
+    each body's trailing run whatever its length (the last slice of a body is
+    shorter than the width): a slice is blank exactly when one run holds it.
+    """
+
+    text: str
+    bodies: tuple[tuple[int, int], ...]
+    body_starts: tuple[int, ...]
+    runs: tuple[tuple[tuple[int, int], ...], ...]
+
+
+def fixed_char_bodies(layout: SourceLayout, shortest: int) -> FixedCharBodies:
+    """The bodies and whitespace runs of one source, for fixed-char widths of at least ``shortest``."""
+    text = layout.text
+    bodies = tuple((section.body_start, section.body_end) for section in layout.sections)
+    # What ``str.strip`` removes: the regular expression's whitespace is ``str.isspace``'s.
+    long_run = re.compile(rf"\s{{{max(shortest, 1)},}}")
+    runs = []
+    for body_start, body_end in bodies:
+        found = [match.span() for match in long_run.finditer(text, body_start, body_end)]
+        trailing = body_start + len(text[body_start:body_end].rstrip())
+        if trailing < body_end and not (found and found[-1][1] == body_end):
+            found.append((trailing, body_end))
+        runs.append(tuple(found))
+    return FixedCharBodies(text, bodies, tuple(start for start, _ in bodies), tuple(runs))
+
+
+def fixed_char_figures(source: FixedCharBodies, width: int) -> tuple[int, int]:
+    """Chunks and characters ``chunk_index.fixed_char_spans`` gives the source's bodies at ``width``, counted, not cut.
+
+    A body of ``n`` characters holds ``ceil(n / width)`` slices, the last one
+    shorter; those lying within one whitespace run are blank and dropped.
+    """
+    count = 0
+    characters = 0
+    for (body_start, body_end), runs in zip(source.bodies, source.runs):
+        if body_start >= body_end:
+            continue
+        slices = -(-(body_end - body_start) // width)
+        last_start = body_start + (slices - 1) * width
+        blank = 0
+        blank_characters = 0
+        for run_start, run_end in runs:
+            first = -(-(run_start - body_start) // width)
+            # Slices ending at or before the run's end: every full one, and the last when the run ends the body.
+            last = slices - 1 if run_end == body_end else (run_end - body_start) // width - 1
+            if last < first:
+                continue
+            blank += last - first + 1
+            blank_characters += (last - first + 1) * width
+            if last == slices - 1:
+                blank_characters -= width - (body_end - last_start)
+        count += slices - blank
+        characters += body_end - body_start - blank_characters
+    return count, characters
+
+
+def fixed_char_keeps(source: FixedCharBodies, width: int, low: int, high: int) -> bool:
+    """Whether one non-blank fixed-char slice at ``width`` holds ``[low, high)``: the slice holding ``low`` must reach ``high``."""
+    position = bisect_right(source.body_starts, low) - 1
+    if position < 0:
+        return False
+    body_start, body_end = source.bodies[position]
+    if low >= body_end:
+        return False
+    slice_start = body_start + (low - body_start) // width * width
+    slice_end = min(slice_start + width, body_end)
+    return high <= slice_end and bool(source.text[slice_start:slice_end].strip())
+
+
+def fixed_char_row(
+    width: int, sources: dict[str, FixedCharBodies], checks: tuple[SpanCheck, ...], reaches: list
+) -> dict:
+    """``policy_row`` for fixed-char at ``width``, by arithmetic over the bodies instead of cutting every slice."""
+    count = 0
+    characters = 0
+    for source in sources.values():
+        source_count, source_characters = fixed_char_figures(source, width)
+        count += source_count
+        characters += source_characters
+    kept = [
+        check.name
+        for check, (source_id, low, high) in zip(checks, reaches)
+        if source_id in sources and fixed_char_keeps(sources[source_id], width, low, high)
+    ]
+    return {
+        "chunk_count": count,
+        "mean_chunk_chars": round(characters / count, 1) if count else 0.0,
+        "pairs_kept_together": len(kept),
+        "kept_pairs": kept,
+    }
 
 
 def pair_reach(check: SpanCheck) -> tuple[str, int, int]:
@@ -297,16 +399,15 @@ def run_sweep(manifest: Manifest, sizes: tuple[int, ...]) -> dict:
     }
     checks = manifest.span_checks
     reaches = [pair_reach(check) for check in checks]
-    rows = [
-        {
-            "size": size,
-            **{
-                strategy: policy_row(sweep_config(strategy, size, grammar), layouts, checks, reaches)
-                for strategy in policies
-            },
-        }
-        for size in sizes
-    ]
+    # Fixed-char rows are counted from each body's length and its long whitespace runs, not cut size by size.
+    bodies = {source_id: fixed_char_bodies(layout, min(sizes, default=1)) for source_id, layout in layouts.items()}
+
+    def row(strategy: str, size: int) -> dict:
+        if strategy == "fixed-char":
+            return fixed_char_row(size, bodies, checks, reaches)
+        return policy_row(sweep_config(strategy, size, grammar), layouts, checks, reaches)
+
+    rows = [{"size": size, **{strategy: row(strategy, size) for strategy in policies}} for size in sizes]
     targets = [pair_target(check, layouts[check.source_id]) for check in checks]
     # Groups shift as the target grows, so a larger target can split a pair a smaller one kept:
     # the largest pair's target is built once more to say how many pairs it keeps at once.

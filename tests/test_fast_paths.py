@@ -19,9 +19,11 @@ import unittest.mock
 
 import chunk_index
 import grammars
+from checks import size_sweep
 from commands import main_job
 from lab_io.errors import IngestionError
 from lab_io.indented_json import saved_json_bytes, saved_json_pieces
+from load_documents import Span, SpanCheck
 from tests.support import ROOT, LabTestCase, fixture_result, loaded_source, run_lab
 
 # Characters where the rules are easy to get wrong: newlines, whitespace that
@@ -208,6 +210,51 @@ class OutlineTest(unittest.TestCase):
         configs = chunk_index.manifest_configs("blocks-3", (("fixed-char", 20), ("heading-aware", 20)))
         configs["pair-aware"] = chunk_index.policy_config("pair-aware", 20, "blocks-3", pairs)
         self.assert_outlines_match(configs, [source])
+
+
+class FixedCharSweepTest(unittest.TestCase):
+    """The sweep counts fixed-char chunks from body lengths and whitespace runs; cut one by one, they agree."""
+
+    def layouts(self, texts: list[str]) -> dict:
+        return {
+            f"s{number}": size_sweep.source_layout(text, f"s{number}", grammars.LESSON_GRAMMAR)
+            for number, text in enumerate(texts)
+        }
+
+    def test_a_worked_page(self) -> None:
+        # The body [4, 18) in slices of 4: "ab  " holds text; the spaces and the two line breaks are blank.
+        layouts = self.layouts(["# T\nab" + " " * 10 + "\n\n"])
+        bodies = {name: size_sweep.fixed_char_bodies(layout, 4) for name, layout in layouts.items()}
+        check = SpanCheck("pair", "s0", Span(4, 5, "a"), Span(5, 6, "b"))
+        row = size_sweep.fixed_char_row(4, bodies, (check,), [size_sweep.pair_reach(check)])
+        self.assertEqual(
+            row, {"chunk_count": 1, "mean_chunk_chars": 4.0, "pairs_kept_together": 1, "kept_pairs": ["pair"]}
+        )
+
+    def test_random_pages_match_the_cut_chunks(self) -> None:
+        rng = random.Random(24)
+        pieces = ["a", "b c", " ", "  ", "\n", "\n\n", "\t", "\x1c", "\u2028", "\u3000", "\u200b", "\n## H\n", "é"]
+        for case in range(60):
+            texts = ["# T\n" + "".join(rng.choice(pieces) for _ in range(rng.randint(0, 120))) for _ in range(3)]
+            layouts = self.layouts(texts)
+            checks = []
+            for number, text in enumerate(texts):
+                for _ in range(4):
+                    low = rng.randrange(len(text))
+                    high = min(len(text), low + rng.randint(1, 12))
+                    checks.append(SpanCheck(f"p{len(checks)}", f"s{number}", Span(low, high, ""), Span(low, high, "")))
+            checks = tuple(checks)
+            reaches = [size_sweep.pair_reach(check) for check in checks]
+            for width in (1, 2, 3, 5, 8, 13, 40):
+                # Runs found for the sweep's shortest width serve every wider one.
+                for shortest in (1, width):
+                    bodies = {name: size_sweep.fixed_char_bodies(layout, shortest) for name, layout in layouts.items()}
+                    with self.subTest(case=case, width=width, shortest=shortest):
+                        config = chunk_index.policy_config("fixed-char", width)
+                        self.assertEqual(
+                            size_sweep.fixed_char_row(width, bodies, checks, reaches),
+                            size_sweep.policy_row(config, layouts, checks, reaches),
+                        )
 
 
 def reference_bytes(value: object) -> bytes:
