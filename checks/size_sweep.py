@@ -19,6 +19,7 @@ import json
 import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
+from functools import cached_property
 
 import chunk_index
 import grammars
@@ -76,6 +77,11 @@ class SourceLayout:
     sections: tuple[grammars.Section, ...]
     paragraphs: tuple[tuple[tuple[int, int], ...], ...]
     pairs: tuple[dict, ...] = ()
+
+    @cached_property
+    def body_starts(self) -> list[int]:
+        """The sections' body starts, ascending, for finding the section holding an offset."""
+        return [section.body_start for section in self.sections]
 
 
 def source_layout(
@@ -221,6 +227,101 @@ def fixed_char_row(
         for check, (source_id, low, high) in zip(checks, reaches)
         if source_id in sources and fixed_char_keeps(sources[source_id], width, low, high)
     ]
+    return {
+        "chunk_count": count,
+        "mean_chunk_chars": round(characters / count, 1) if count else 0.0,
+        "pairs_kept_together": len(kept),
+        "kept_pairs": kept,
+    }
+
+
+# --- heading-aware rows: most sections need no grouping at a given target ----------------
+
+
+@dataclass(frozen=True)
+class SectionGrouping:
+    """One section's paragraphs and the two targets between which greedy grouping has to be run.
+
+    At ``span`` or more the section is one group; below ``join_at`` (the
+    least target at which two neighbours join) every paragraph stands alone.
+    """
+
+    paragraphs: tuple[tuple[int, int], ...]
+    span: int
+    join_at: float
+    length: int
+
+    def groups(self, target: int) -> list[tuple[int, int]] | tuple[tuple[int, int], ...]:
+        """``chunk_index.grouped_spans`` of the paragraphs at ``target``."""
+        if self.span <= target:
+            return ((self.paragraphs[0][0], self.paragraphs[-1][1]),)
+        if target < self.join_at:
+            return self.paragraphs
+        return chunk_index.grouped_spans(list(self.paragraphs), target)
+
+
+def section_groupings(layout: SourceLayout) -> list[SectionGrouping | None]:
+    """Each section's ``SectionGrouping``, or ``None`` for a section with no paragraphs."""
+    found = []
+    for paragraphs in layout.paragraphs:
+        if not paragraphs:
+            found.append(None)
+            continue
+        joins = [later_end - start for (start, _), (_, later_end) in zip(paragraphs, paragraphs[1:])]
+        found.append(
+            SectionGrouping(
+                paragraphs,
+                paragraphs[-1][1] - paragraphs[0][0],
+                min(joins, default=float("inf")),
+                sum(end - start for start, end in paragraphs),
+            )
+        )
+    return found
+
+
+def heading_aware_row(
+    target: int,
+    layouts: dict[str, SourceLayout],
+    groupings: dict[str, list[SectionGrouping | None]],
+    checks: tuple[SpanCheck, ...],
+    reaches: list,
+) -> dict:
+    """``policy_row`` for heading-aware at ``target``, grouping only the sections whose groups depend on it.
+
+    A pair is kept when the last group starting at or before its first
+    character, in the section whose body holds that character, reaches its last.
+    """
+    count = 0
+    characters = 0
+    # The sections grouped at this target, kept for the pairs in them.
+    grouped: dict[tuple[str, int], list[tuple[int, int]]] = {}
+    for source_id, sections in groupings.items():
+        for position, grouping in enumerate(sections):
+            if grouping is None:
+                continue
+            if grouping.span <= target:
+                count += 1
+                characters += grouping.span
+            elif target < grouping.join_at:
+                count += len(grouping.paragraphs)
+                characters += grouping.length
+            else:
+                groups = grouped[source_id, position] = chunk_index.grouped_spans(list(grouping.paragraphs), target)
+                count += len(groups)
+                characters += sum(end - start for start, end in groups)
+    kept = []
+    for check, (source_id, low, high) in zip(checks, reaches):
+        layout = layouts.get(source_id)
+        if layout is None:
+            continue
+        position = bisect_right(layout.body_starts, low) - 1
+        grouping = groupings[source_id][position] if position >= 0 else None
+        if grouping is None or low >= layout.sections[position].body_end:
+            continue
+        groups = grouped.get((source_id, position)) or grouping.groups(target)
+        found = bisect_right([start for start, _ in groups], low) - 1
+        if found >= 0 and groups[found][1] >= high:
+            kept.append(check.name)
     return {
         "chunk_count": count,
         "mean_chunk_chars": round(characters / count, 1) if count else 0.0,
@@ -401,10 +502,14 @@ def run_sweep(manifest: Manifest, sizes: tuple[int, ...]) -> dict:
     reaches = [pair_reach(check) for check in checks]
     # Fixed-char rows are counted from each body's length and its long whitespace runs, not cut size by size.
     bodies = {source_id: fixed_char_bodies(layout, min(sizes, default=1)) for source_id, layout in layouts.items()}
+    # Heading-aware rows group only the sections whose groups the size changes.
+    groupings = {source_id: section_groupings(layout) for source_id, layout in layouts.items()}
 
     def row(strategy: str, size: int) -> dict:
         if strategy == "fixed-char":
             return fixed_char_row(size, bodies, checks, reaches)
+        if strategy == "heading-aware":
+            return heading_aware_row(size, layouts, groupings, checks, reaches)
         return policy_row(sweep_config(strategy, size, grammar), layouts, checks, reaches)
 
     rows = [{"size": size, **{strategy: row(strategy, size) for strategy in policies}} for size in sizes]

@@ -212,8 +212,9 @@ class OutlineTest(unittest.TestCase):
         self.assert_outlines_match(configs, [source])
 
 
-class FixedCharSweepTest(unittest.TestCase):
-    """The sweep counts fixed-char chunks from body lengths and whitespace runs; cut one by one, they agree."""
+class SweepRowTest(unittest.TestCase):
+    """The sweep counts fixed-char chunks from body lengths and whitespace runs, and groups only the sections a
+    heading-aware target changes; cut one by one, the chunks agree."""
 
     def layouts(self, texts: list[str]) -> dict:
         return {
@@ -255,6 +256,13 @@ class FixedCharSweepTest(unittest.TestCase):
                             size_sweep.fixed_char_row(width, bodies, checks, reaches),
                             size_sweep.policy_row(config, layouts, checks, reaches),
                         )
+                groupings = {name: size_sweep.section_groupings(layout) for name, layout in layouts.items()}
+                with self.subTest(case=case, target=width * 4):
+                    config = chunk_index.policy_config("heading-aware", width * 4)
+                    self.assertEqual(
+                        size_sweep.heading_aware_row(width * 4, layouts, groupings, checks, reaches),
+                        size_sweep.policy_row(config, layouts, checks, reaches),
+                    )
 
 
 def reference_bytes(value: object) -> bytes:
