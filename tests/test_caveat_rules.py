@@ -1,4 +1,4 @@
-"""The caveat rules of ``scan_version`` 2, each on a short text written for the test.
+"""The caveat rules of ``scan_version`` 3, each on a short text written for the test.
 
 Expected caveats, instructions and pairs are derived from the rules as
 ``docs/caveats.md`` states them ("How scan finds a caveat"), never read back

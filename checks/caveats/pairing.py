@@ -18,10 +18,10 @@ import chunk_index
 import grammars
 from checks.caveats import rules
 from checks.caveats.masking import fence_spans, masked_code
-from checks.caveats.sentences import HEADER_LINE, normalized_text, sentence_spans, table_row_spans
+from checks.caveats.sentences import HEADER_LINE, normalized_text, sentence_spans, table_cell_spans
 from load_documents import Span, SpanCheck
 
-SCAN_VERSION = 2
+SCAN_VERSION = 3
 # How far an instruction may sit from its caveat, in blocks of prose (code blocks are not counted):
 # the caveat's own block and this many before it, or this many after it; one that shares an
 # identifier with the caveat may sit as far back as IDENTIFIER_BLOCKS.
@@ -65,6 +65,10 @@ class Item:
     normalized: str
     # Inside an admonition or alert: an aside to the text around it.
     aside: bool = False
+    # A cell of a table: what the sentence before the table (its lead) instructs, told field by field.
+    in_table: bool = False
+    # For a cell, the table's lead: the last sentence before the table when it instructs, in the block before.
+    table_lead: Item | None = None
 
 
 @dataclass(frozen=True)
@@ -102,7 +106,12 @@ class Unpaired:
 
 
 def classified(
-    reading: str, before_fence: bool, reference_entry: bool, in_note: bool, codeless: bool = False
+    reading: str,
+    before_fence: bool,
+    reference_entry: bool,
+    in_note: bool,
+    codeless: bool = False,
+    table_cell: bool = False,
 ) -> tuple[rules.Cue | None, str | None]:
     """A sentence's caveat cue and instruction form, after the rules that weigh one against the other.
 
@@ -128,7 +137,9 @@ def classified(
         or rules.REASSURANCE_OPENING.match(reading)
     ):
         return None, None
-    form = rules.instruction_form(reading, before_fence, reference_entry)
+    # A table's cells are read as prose (every cue counts) but instruct nothing: they describe, field by
+    # field, what the table's lead sentence instructs.
+    form = None if table_cell else rules.instruction_form(reading, before_fence, reference_entry)
     cues = rules.sentence_cues(reading)
     if before_fence and reading.rstrip().endswith(":"):
         # "The following command will fail:" tells what the code shows; only a prohibition or a
@@ -138,7 +149,7 @@ def classified(
         cues = [cue for cue in cues if cue.rule in ("deprecation", "version", "error", "label")]
     clause_end = rules.condition_clause_end(reading)
     if clause_end is not None:
-        main_form = rules.instruction_form(reading[clause_end + 1 :], before_fence, reference_entry)
+        main_form = None if table_cell else rules.instruction_form(reading[clause_end + 1 :], before_fence, reference_entry)
         if main_form is not None:
             form = main_form
             cues = [cue for cue in cues if cue.start > clause_end]
@@ -252,7 +263,7 @@ def section_items(text: str, masked: str, code_spans: list, fences: list, sectio
         )
         is_table = block.kind == "table"
         spans = (
-            table_row_spans(masked, block.start, block.end)
+            table_cell_spans(masked, block.start, block.end)
             if is_table
             else sentence_spans(masked, block.start, block.end, fences)
         )
@@ -284,13 +295,17 @@ def section_items(text: str, masked: str, code_spans: list, fences: list, sectio
             continue
         in_note = rules.is_note(block)
         aside = rules.is_aside(block)
+        lead = None
+        if is_table and items and items[-1].block == prose_number - 1 and items[-1].instruction is not None:
+            # "You can set these fields:" and then the table of fields: the cells qualify that sentence.
+            lead = items[-1]
         for position, (start, end) in enumerate(spans):
             reading = rules.prose_view(masked[start:end])
             line_start = masked.rfind("\n", 0, start) + 1
             opens_item = block.kind == "list" and LIST_ITEM_OPENING.match(masked, line_start, start) is not None
-            reference_entry = is_table or (opens_item and rules.is_reference_entry(reading))
+            reference_entry = opens_item and rules.is_reference_entry(reading)
             before_fence = next_is_fence and position == len(spans) - 1
-            caveat, form = classified(reading, before_fence, reference_entry, in_note, codeless)
+            caveat, form = classified(reading, before_fence, reference_entry, in_note, codeless, is_table)
             items.append(
                 Item(
                     start,
@@ -304,6 +319,8 @@ def section_items(text: str, masked: str, code_spans: list, fences: list, sectio
                     rules.opening_anaphor(reading),
                     normalized_text(text, start, end),
                     aside,
+                    is_table,
+                    lead,
                 )
             )
     return items
@@ -442,7 +459,12 @@ def scan_sections(source_id: str, text: str, sections) -> tuple[list[FoundPair],
                 continue
             line = bisect_right(newlines, item.start - 1) + 1
             qualifier = Span(item.start, item.end, text[item.start : item.end])
-            chosen = chosen_instruction(item, *candidates_around(items, index))
+            lead = item.table_lead
+            chosen = (
+                (lead, "table lead", 2)
+                if lead is not None and usable(lead, item)
+                else chosen_instruction(item, *candidates_around(items, index))
+            )
             if chosen is None:
                 unpaired.append(Unpaired(source_id, qualifier, cue.rule, cue.cue, cue.tier, line))
                 continue
