@@ -39,6 +39,12 @@ AUXILIARIES = r"(?:does|do|is|are|will|has|have|can|should|shall|may|might|must)
 WEAK_AUXILIARIES = r"(?:would|could|did|was|were|had)"
 MODALS = r"(?:can|could|may|might|will|would|should|must)"
 
+# A version as docs name one: a number of two parts or more (``1.2``, ``v0.108.0``), after up to two words that
+# name the product (``FastAPI 0.99.0``, ``OpenAPI 3.1.0``), or ``version`` before a code span (``version `0.115.0```).
+VERSION_NAMED = r"(?:[a-z][\w.-]*\s+){0,2}?(?:version\s+\x00+|(?:version\s+|v)?\d+(?:\.\d+)+)"
+# A lower bound: ``3.8 or later``, ``0.5.3 or newer``, ``3.10+``.
+VERSION_BOUND = r"\d+(?:\.\d+)+(?:\+|\s+or\s+(?:later|newer|higher|above|greater))"
+
 CUE_RULES: tuple[tuple[str, int, str], ...] = (
     # prohibition: what the reader must not do
     ("prohibition", 1, r"must\s+(?:not|never)|mustn'?t|should\s+(?:not|never)|shouldn't"),
@@ -87,6 +93,13 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     ),
     ("limitation", 2, r"(?:is|are|be|gets?)\s+(?:silently\s+)?ignored|ignores|silently|(?:has|have)\s+no\s+effect"),
     ("limitation", 2, r"limited\s+to|limitations?|at\s+present|not\s+in\s+the\s+scope|out\s+of\s+scope"),
+    # switched off, the positive form of "not enabled" ("self-updates are disabled"); "can be disabled" instructs
+    (
+        "limitation",
+        2,
+        r"(?:is|are|gets?|will\s+be|(?:has|have)\s+been)\s+(?:\w+ly\s+)?(?:disabled|deactivated|turned\s+off)",
+    ),
+    ("limitation", 3, r"disables|deactivates"),
     ("limitation", 3, r"(?:to\s+not|not\s+to)(?=\s+[a-z])"),
     ("limitation", 2, r"(?:overrides?|replaces?|takes?\s+precedence\s+over)\s+(?:\w+(?:'s)?\s+){0,3}defaults?"),
     ("limitation", 3, r"no\s+(?:\w+\s+){0,3}(?:will|would|is|are|can|gets?)(?!\w)"),
@@ -102,9 +115,8 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     (
         "version",
         2,
-        r"(?:before|prior\s+to|as\s+of|since|starting\s+(?:with|from|in)|until|up\s+to)\s+(?:version\s+|v)?\d+(?:\.\d+)+"
-        r"|(?:added|introduced|new|changed|available)\s+in\s+(?:version\s+|v)?\d+(?:\.\d+)+"
-        r"|\d+(?:\.\d+)+\s+or\s+(?:later|newer|higher|above|greater)",
+        r"(?:(?:before|prior\s+to|as\s+of|since|starting\s+(?:with|from|in)|until|up\s+to)"
+        r"|(?:added|introduced|new|changed|available|supported)\s+(?:in|since))\s+" + VERSION_NAMED + r"|" + VERSION_BOUND,
     ),
     ("version", 2, r"in\s+preview|experimental|subject\s+to\s+change|not\s+(?:yet\s+)?stable|unstable"),
     # risk: an explicit warning of harm
@@ -407,8 +419,8 @@ class Cue:
 
 
 def normalized_cue(text: str) -> str:
-    """``"Must\\n  NOT"`` -> ``"must not"``; ``"don’t"`` -> ``"don't"``."""
-    return " ".join(text.lower().replace("’", "'").split())
+    """``"Must\\n  NOT"`` -> ``"must not"``; ``"don’t"`` -> ``"don't"``; masked code -> ``"`…`"``."""
+    return " ".join(re.sub("\x00+", "`…`", text).lower().replace("’", "'").split())
 
 
 def turn_of_phrase(reading: str, rule: str, start: int, end: int) -> str | None:
