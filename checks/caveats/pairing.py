@@ -116,8 +116,9 @@ def classified(
     """A sentence's caveat cue and instruction form, after the rules that weigh one against the other.
 
     - A reference entry (``--quiet: Do not print.``) instructs nothing, and only its deprecation, version,
-      error and label cues count: its other words describe what the option does.
-    - A question, and a notice that the reader may skip something, is neither.
+      error and label cues count, and a field marked as required: its other words describe what the option does.
+    - A question, a notice that the reader may skip something, and an observation of what an example shows
+      ("Notice that …", "As you can see, …") is neither.
     - In a sentence whose leading condition ends before a main clause that instructs ("If you need X, use
       Y"), the condition's cues are the instruction's own: they do not count. When the main clause
       neither instructs nor holds a cue ("If you don't pass a name, a default is used"), they are tier 3.
@@ -135,6 +136,7 @@ def classified(
         rules.RATIONALE.match(reading)
         or rules.RECOMMENDATION.search(reading)
         or rules.REASSURANCE_OPENING.match(reading)
+        or rules.OBSERVATION_OPENING.match(reading)
     ):
         return None, None
     # A table's cells are read as prose (every cue counts) but instruct nothing: they describe, field by
@@ -146,7 +148,7 @@ def classified(
         # requirement addressed to the reader ("Do not run this:") is still a caveat.
         cues = [cue for cue in cues if cue.rule in ("prohibition", "requirement")]
     if reference_entry:
-        cues = [cue for cue in cues if cue.rule in ("deprecation", "version", "error", "label")]
+        cues = [cue for cue in cues if cue.rule in ("deprecation", "version", "error", "label") or is_marker(cue)]
     clause_end = rules.condition_clause_end(reading)
     if clause_end is not None:
         main_form = None if table_cell else rules.instruction_form(reading[clause_end + 1 :], before_fence, reference_entry)
@@ -179,16 +181,25 @@ def classified(
     return best, None
 
 
+def is_marker(cue: rules.Cue) -> bool:
+    """Whether a cue marks a field as required (``(required)``, ``REQUIRED (if …)``), as a reference entry does."""
+    return cue.rule == "requirement" and (cue.cue.startswith("(") or cue.cue.startswith("required"))
+
+
 def restricts(cue: rules.Cue, reading: str, framed: bool, in_note: bool = False) -> bool:
     """Whether a cue in an instruction's sentence restricts the instruction itself, making the sentence a caveat.
 
-    A prohibition ("Do not …", "you cannot …"), ``must``, ``make sure`` and ``ensure that``, a risk told as
+    A prohibition ("Do not …", "you cannot …"), ``must``, ``make sure`` and ``ensure that`` (but for the
+    sentence's own opening verb: "Make sure the branch is rebased" is the step itself), a risk told as
     such ("with caution", "carefully"), an "only" in the sentence's first words ("You can only use …",
     "Only use …"), and "you need to" or "you have to" unless the sentence opens with a purpose or a
     condition ("To X, you need to Y" and "If X, you have to Y" instruct) outside a note. A cue of tier 3
     (a relative clause, a contrast) never restricts.
     """
     if cue.tier == 3:
+        return False
+    if cue.cue in ("make sure", "be sure", "ensure that") and rules.opens_sentence(reading, cue.start):
+        # "Make sure your branch is rebased.": the step itself, an imperative, not a restriction of another.
         return False
     if cue.rule == "prohibition" or cue.cue in ("must", "make sure", "be sure", "ensure that"):
         return True

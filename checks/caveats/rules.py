@@ -57,6 +57,8 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     ("requirement", 2, r"(?:need|needs|needed|have|has|had)\s+to|(?:'ll|will)\s+need"),
     ("requirement", 2, r"requires?|required\s+(?:to|for|by|when|if|in)|(?:is|are|be)\s+required|requiring"),
     ("requirement", 2, r"prerequisites?|expects?|make\s+sure|be\s+sure|ensure\s+that"),
+    # a field marked as required, as references mark one: "`name` (required): …", "REQUIRED (if … is set)."
+    ("requirement", 2, r"\(\s*required\s*\)|required(?=\s*\()|required\s*:"),
     ("requirement", 2, r"(?:is|are)\s+(?:necessary|mandatory|essential|compulsory)"),
     (
         "requirement",
@@ -299,6 +301,8 @@ API_USAGE = re.compile(
     r"(?:to\s+[a-z]|that\s+you|using|by)",
     re.IGNORECASE,
 )
+# "Be sure that …", "Please be sure to …": an imperative whose verb the list cannot hold alone.
+BE_SURE = re.compile(r"(?:(?:please|just|also|and|then)\s+)*be\s+sure\b", re.IGNORECASE)
 # A pointer elsewhere is no instruction: "See the reference", "For more details, read …".
 POINTER = re.compile(
     r"(?:see|refer|learn|read\s+more|check\s+out|find\s+out|for\s+(?:more|further|details|detailed)"
@@ -329,6 +333,10 @@ RECOMMENDATION = re.compile(
     r"(?<!\w)(?:we|I)\s+(?:\w+\s+)?(?:recommend|suggest|encourage|advise)|(?:is|are)\s+(?:\w+\s+)?(?:recommended|preferred"
     r"|encouraged|advised|preferable|advisable)\b|(?:it\s+is|it['’]s)\s+(?:\w+\s+)?(?:better|best)\s+to\b",
     re.IGNORECASE,
+)
+# A sentence that points at what the example shows warns of nothing: "Notice that we only declare one dependency."
+OBSERVATION_OPENING = re.compile(
+    r"[\s\x00]*(?:(?:and|but|now|here|again|also)\s*,?\s+)?(?:notice|observe|as\s+you\s+(?:can\s+)?see)\b", re.IGNORECASE
 )
 # A sentence that gives an example: "For example, …", "For instance, …", "e.g. …".
 EXAMPLE_OPENING = re.compile(r"[\s\x00]*(?:for\s+(?:example|instance)|e\.g\.|as\s+an\s+example)\b", re.IGNORECASE)
@@ -553,6 +561,11 @@ def opening_imperative(reading: str, position: int = 0) -> str | None:
         return None
 
 
+def opens_sentence(reading: str, position: int) -> bool:
+    """Whether only lead-ins (Then, Now, Please, …) and markup come before ``position``: ``"Please be sure"``, 7."""
+    return all(word.lower() in LEAD_INS for word in WORD.findall(reading, 0, position))
+
+
 def unlisted_imperative(reading: str, opening: int) -> bool:
     """Whether a sentence opens with a verb the list lacks, told by its shape: a capitalised word that reads as a
     base form, then an object (a determiner or code), in a sentence that names code.
@@ -596,7 +609,11 @@ def instruction_form(reading: str, before_fence: bool, reference_entry: bool) ->
     opening = re.match(r"[\s\x00]*", reading).end()
     if POINTER.match(reading, opening):
         return None
-    if opening_imperative(reading, opening) is not None or unlisted_imperative(reading, opening):
+    if (
+        opening_imperative(reading, opening) is not None
+        or unlisted_imperative(reading, opening)
+        or BE_SURE.match(reading, opening)
+    ):
         return "imperative"
     first = WORD.match(reading, opening)
     first_word = "" if first is None else first.group(0).lower()
