@@ -132,13 +132,18 @@ def classified(
     """
     if reading.rstrip().endswith("?") or rules.SKIP_NOTICE.search(reading):
         return None, None
-    if (
-        rules.RATIONALE.match(reading)
-        or rules.RECOMMENDATION.search(reading)
-        or rules.REASSURANCE_OPENING.match(reading)
-        or rules.OBSERVATION_OPENING.match(reading)
-    ):
+    if rules.RATIONALE.match(reading) or rules.REASSURANCE_OPENING.match(reading) or rules.OBSERVATION_OPENING.match(reading):
         return None, None
+    recommendation = rules.RECOMMENDATION.search(reading)
+    if recommendation is not None:
+        # "X might not find it, so it is recommended to use Y": the recommendation is no caveat and no
+        # instruction, but the clauses before it still state what they state.
+        clause_end = max(reading.rfind(",", 0, recommendation.start()), reading.rfind(";", 0, recommendation.start()))
+        if clause_end == -1 or len(reading[:clause_end].split()) < 3:
+            # "However, we recommend …": a lead-in, no clause of its own.
+            return None, None
+        best = rules.strongest_cue([cue for cue in rules.sentence_cues(reading[:clause_end])])
+        return (best, None) if best is not None and not codeless else (None, None)
     # A table's cells are read as prose (every cue counts) but instruct nothing: they describe, field by
     # field, what the table's lead sentence instructs.
     form = None if table_cell else rules.instruction_form(reading, before_fence, reference_entry)
