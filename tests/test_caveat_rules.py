@@ -444,13 +444,17 @@ class OneRoleTest(LabTestCase):
             "You cannot use `await` outside `async def`.": "cannot",
             "You can only use `await` inside `async def`.": "can only",
             "Use `allow-insecure-host` with caution.": "with caution",
-            "Make sure to call `close()`.": "make sure",
+            "Before you reuse it, make sure to call `close()`.": "make sure",
+            "You must make sure the queue is empty.": "must",
             "You have to await it.": "have to",
         }
         for sentence, expected in cases.items():
             with self.subTest(sentence=sentence):
                 cue, form = caveat_of(sentence)
                 self.assertEqual((cue.cue, form), (expected, None))
+        # A sentence whose own opening verb is "make sure" or "be sure" is the step the reader takes.
+        self.assertEqual(caveat_of("Make sure to call `close()`."), (None, "imperative"))
+        self.assertEqual(caveat_of("Please be sure that the branch is rebased."), (None, "imperative"))
         self.assertEqual(caveat_of("To use it, you have to await it."), (None, "to-clause"))
         self.assertEqual(caveat_of("If it is distroless, you have to set the entrypoint.")[1], "second person")
         self.assertEqual(caveat_of("If it is distroless, you have to set the entrypoint.", note=True)[0].cue, "have to")

@@ -52,6 +52,8 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     ("prohibition", 1, r"not\s+(?:be\s+)?(?:allowed|permitted)|(?:is|are)\s+(?:forbidden|prohibited)"),
     ("prohibition", 1, r"(?:do\s+not|don't)(?=\s+[a-z])"),
     ("prohibition", 1, r"avoid(?:ing)?"),
+    # two settings that exclude each other: "`identifier` is mutually exclusive with `url`"
+    ("prohibition", 2, r"mutually\s+exclusive"),
     # requirement or precondition: what must hold or be done first
     ("requirement", 1, r"must"),
     ("requirement", 2, r"(?:need|needs|needed|have|has|had)\s+to|(?:'ll|will)\s+need"),
@@ -82,7 +84,8 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
         r"|allowed|possible|applied|included|installed|enabled|propagated|persisted|preserved|respected|guaranteed"
         r"|compatible|thread-safe|safe|validated|checked|called|sent|followed|updated|removed|deleted|changed|reused"
         r"|used|run|executed|loaded|read|honou?red|recogni[sz]ed|detected|considered|affected|touched"
-        r"|retried|cached|closed|reset|cleared|overwritten|synced|locked|trusted|in\s+the\s+scope)(?![\w-])",
+        r"|retried|cached|closed|reset|cleared|overwritten|synced|locked|trusted|inherited|forwarded|shared|saved|stored"
+        r"|copied|merged|in\s+the\s+scope)(?![\w-])",
     ),
     ("limitation", 3, r"(?:is|are)\s*n't|(?:is|are)\s+(?:\w+\s+)?not"),
     ("limitation", 2, AUXILIARIES + r"\s*n't|won't|" + AUXILIARIES + r"\s+(?:\w+\s+)?not"),
@@ -123,8 +126,15 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     ("version", 2, r"in\s+preview|experimental|subject\s+to\s+change|not\s+(?:yet\s+)?stable|unstable"),
     # risk: an explicit warning of harm
     ("risk", 1, r"with\s+caution|be\s+careful|careful(?:ly)?|at\s+your\s+own\s+risk"),
-    ("risk", 2, r"(?:security\s+)?risks?|vulnerab\w*|data\s+loss|broken|beware|be\s+aware|keep\s+in\s+mind"),
+    (
+        "risk",
+        2,
+        r"(?:security\s+)?risks?|vulnerab\w*|data\s+loss|broken|beware|be\s+aware|keep\s+in\s+mind|bear\s+in\s+mind"
+        r"|take\s+into\s+account",
+    ),
     ("risk", 2, r"dangerous|unsafe|insecure(?:ly)?"),
+    # advice against: "is not recommended", "is discouraged" (a recommendation for something is no caveat)
+    ("risk", 2, r"not\s+(?:\w+\s+)?(?:recommended|advised|advisable)|(?:is|are)\s+(?:\w+\s+)?discouraged"),
     ("risk", 2, MODALS + r"\s+(?:\w+\s+)?(?:result\s+in|cause|lead\s+to|expose|corrupt|overwrite|lose)"),
     # an inline label
     ("label", 1, r"(?:warning|caution|danger|important|attention)\s*:"),
@@ -246,6 +256,10 @@ LEAD_INS = frozenset(
 UNLISTED_IMPERATIVE = re.compile(
     r"(?P<word>[A-Z][a-z]{2,})\s+(?:the|a|an|each|every|all|any|your|this|these|that|those|it|them|\x00)", re.UNICODE
 )
+# After an unlisted imperative's object, a finite verb: the capitalised word was part of the subject.
+OWN_VERB_AFTER = re.compile(
+    r"[\s\x00]*(?:[\w-]+[\s\x00]+){0,2}(?:is|are|was|were|will|can|does|do|has|have|must|should|may)\b", re.IGNORECASE
+)
 # Words that open a sentence without being verbs.
 FUNCTION_WORDS = frozenset(
     """the this that these those there here then when where what which while who why how its our your their
@@ -330,7 +344,7 @@ RATIONALE = re.compile(
     r"[\s\x00]*(?:(?:this|that|it)(?:\s+is|['’]s)\s+(?:because|why)|because|the\s+reason)\b", re.IGNORECASE
 )
 RECOMMENDATION = re.compile(
-    r"(?<!\w)(?:we|I)\s+(?:\w+\s+)?(?:recommend|suggest|encourage|advise)|(?:is|are)\s+(?:\w+\s+)?(?:recommended|preferred"
+    r"(?<!\w)(?:we|I)\s+(?:\w+\s+)?(?:recommend|suggest|encourage|advise)|(?:is|are)\s+(?!not\s)(?:\w+\s+)?(?:recommended|preferred"
     r"|encouraged|advised|preferable|advisable)\b|(?:it\s+is|it['’]s)\s+(?:\w+\s+)?(?:better|best)\s+to\b",
     re.IGNORECASE,
 )
@@ -450,7 +464,7 @@ def turn_of_phrase(reading: str, rule: str, start: int, end: int) -> str | None:
         r"[\s\x00]*(?:(?:so|and|or|also|please|then|always|to)\s+)?", before.lower()
     ):
         # "Avoid X" at a clause start warns; "to avoid", "helps avoid" is a purpose.
-        if not re.search(r"(?:^|[.;:,]\s*)$", before):
+        if not re.search(r"(?:^|[.;:,]\s*|[,;]\s*(?:and|or|but)\s+)$", before):
             return "purpose"
     if word in ("do not", "don't") and NARRATION_BEFORE.search(before) and not STATED_LIMIT_AFTER.match(reading, end):
         return "narration"
@@ -576,6 +590,9 @@ def unlisted_imperative(reading: str, opening: int) -> bool:
     if match is None or "\x00" not in reading and not CALL.search(reading):
         return False
     word = match.group("word").lower()
+    if OWN_VERB_AFTER.match(reading, match.end()):
+        # "Package `source` keys are not inherited": the word names the subject's kind, the sentence has its verb.
+        return False
     return word not in FUNCTION_WORDS and not re.search(r"(?:s|ed|ing|ly|tion|ment|ness)$", word)
 
 
