@@ -112,7 +112,10 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     ("limitation", 3, r"only|slow(?:er|ly|s)?|expensive|overhead|round-?trips?"),
     # error: what is raised or fails, in the present or future (not an error described in the past)
     ("error", 1, r"raises|throws|fails|" + MODALS + r"\s+(?:also\s+)?(?:raise|throw|fail|error|crash|break)"),
-    ("error", 1, r"(?:is|are|be|gets?)\s+(?:raised|thrown|rejected|refused)|rejects|refuses|fail\s+to"),
+    ("error", 1, r"(?:is|are|be|gets?)\s+(?:rejected|refused)|rejects|refuses|fail\s+to"),
+    # an exception named as raised ("a `ConnectTimeout` exception is raised") documents the API's errors, the
+    # ones its checks exist to raise, as often as it warns
+    ("error", 3, r"(?:is|are|be|gets?)\s+(?:raised|thrown)"),
     ("error", 1, r"results?\s+in\s+(?:an?\s+)?(?:error|exception|failure)|start\s+failing|crash(?:es)?"),
     # deprecation or version availability
     ("deprecation", 1, r"deprecated|deprecates?|deprecation|no\s+longer|(?:will\s+be|(?:has|have)\s+been)\s+removed"),
