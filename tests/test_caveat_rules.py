@@ -490,9 +490,9 @@ class PairingTest(LabTestCase):
         self.assertEqual(self.pair(body)[:2], ("Call open_widget(name) now.", "anaphor It"))
 
     def test_a_shared_identifier_after_the_caveat(self) -> None:
-        # Nothing shared ("Extras" is not the option `--extra`): the nearest later one, tier 3.
+        # Nothing shared ("Extras" is not the option `--extra`): the nearest later one, tier 2 (no link is tier 3).
         body = "Extras are never synced by default.\n\nRun `uv sync --extra cli` to include them.\n"
-        self.assertEqual(self.pair(body), ("Run `uv sync --extra cli` to include them.", "nearest after", 3))
+        self.assertEqual(self.pair(body), ("Run `uv sync --extra cli` to include them.", "nearest after", 2))
         body = "The `--extra` option is never implied.\n\nPass `--extra` to sync the extras.\n"
         self.assertEqual(self.pair(body), ("Pass `--extra` to sync the extras.", "identifier --extra, after", 2))
 
