@@ -61,6 +61,11 @@ PAIR_AWARE = "pair-aware"
 # than this many times its target (version 1 of the rule; see docs/SPEC.md).
 PAIR_CAP_MULTIPLE = 4
 PAIR_KEYS = ("source_id", "instruction_span", "qualifier_span")
+# The sizes a manifest started with a block grammar builds with, as a retrieval pipeline cuts them (see
+# docs/markdown-grammar.md, "Choosing sizes"): 1,000 characters is LangChain's RecursiveCharacterTextSplitter
+# default and inside the 500 to 1,500 characters (about 125 to 400 tokens) most pipelines use; both sized
+# policies get the same budget, so the table compares rules, not sizes.
+PIPELINE_SIZES = MappingProxyType({"fixed-char": 1_000, "heading-aware": 1_000})
 
 DOCUMENT_KEYS = (*SOURCE_FIELDS, "text", "normalized_text_sha256", "document_revision")
 INDEX_KEYS = ("schema_version", "execution_mode", "config", "documents", "chunks", "index_id")
@@ -100,7 +105,7 @@ def policy_config(
     A block grammar adds a fourth key after the other three:
     ``policy_config("heading-aware", 288, "blocks")`` ->
     ``{"strategy": "heading-aware", "version": 1, "max_chars": 288, "markdown": "blocks"}``
-    (``"markdown": "blocks-2"`` under "blocks-2", so its ids differ from "blocks");
+    (``"markdown": "blocks-2"`` under "blocks-2", ``"blocks-3"`` under "blocks-3", so their ids differ);
     lesson configs have no ``markdown`` key, so the spec's three stay as written.
     A pair-aware config ends with the ``"pairs"`` it keeps together
     (``config_pairs``; none when ``pairs`` is ``None``), so they are part of
@@ -189,7 +194,7 @@ def family_config(config: object) -> dict | None:
 
     The family: strategy one of ``POLICY_NAMES``, version 1, ``max_chars`` an ``int``
     from ``MIN_POLICY_SIZE`` to ``MAX_POLICY_SIZE`` (``null`` for paragraph),
-    ``"markdown"`` ``"blocks"`` or ``"blocks-2"`` or no ``markdown`` key, and
+    ``"markdown"`` ``"blocks"``, ``"blocks-2"``, ``"blocks-3"`` or no ``markdown`` key, and
     for pair-aware its ``pairs`` (``checked_pair_list``). A canonical candidate
     is built from values checked by type and compared with ``config`` by
     digest, so ``True`` is not ``1``, ``80.0`` is not ``80``, an extra key,
@@ -222,7 +227,7 @@ def policy_of_config(config: object) -> str | None:
 
 
 def config_grammar(config: dict) -> str:
-    """The grammar a family config builds with: its ``markdown`` (``"blocks"``, ``"blocks-2"``), else ``"lesson"``."""
+    """The grammar a family config builds with: its ``markdown`` (``"blocks"``, ``"blocks-2"``, ...), else ``"lesson"``."""
     return config.get("markdown", LESSON_GRAMMAR)
 
 

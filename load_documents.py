@@ -22,9 +22,23 @@ from grammars import BLOCK_GRAMMARS, GRAMMARS, LESSON_GRAMMAR
 from lab_io.errors import IngestionError, printable, quoted
 from lab_io.strict_json import parse_json_bytes, read_bounded
 
-MAX_SOURCE_BYTES = 65_536
-# A manifest is a short list of pins; a megabyte is far beyond any real one.
-MAX_MANIFEST_BYTES = 1 << 20
+
+class Bounds(namedtuple("Bounds", ("source_bytes", "manifest_bytes", "folder_files"))):
+    """What one manifest may hold: bytes per source, bytes of the manifest itself, files a folder pin takes."""
+
+    __slots__ = ()
+
+
+# The lesson's bounds, for a manifest read with the lesson grammar: a page of the
+# tiny grammar and a short list of pins.
+LESSON_BOUNDS = Bounds(source_bytes=65_536, manifest_bytes=1 << 20, folder_files=2_000)
+# The block grammars read whole docs sets: a generated reference or a release-notes
+# page of several MiB, tens of thousands of pages, a manifest of tens of MiB holding
+# their pins and thousands of span checks. Each bound is read, hashed and parsed in
+# one pass, so the cost stays linear up to it.
+DOCS_SET_BOUNDS = Bounds(source_bytes=8 << 20, manifest_bytes=64 << 20, folder_files=50_000)
+MAX_SOURCE_BYTES = LESSON_BOUNDS.source_bytes
+MAX_MANIFEST_BYTES = LESSON_BOUNDS.manifest_bytes
 
 SOURCE_FIELDS = ("source_id", "path", "title", "sha256", "version", "url", "fact_status")
 VERSION_PATTERN = re.compile(r"[0-9]+\.[0-9]+")
@@ -33,9 +47,10 @@ MANIFEST_KEYS = frozenset({"sources", "span_checks", "markdown", "policies"})
 # The policies whose size a manifest may set ("policies": {...}); paragraph has none.
 # pair-aware is built only when the manifest sets its size.
 SIZED_POLICIES = ("fixed-char", "heading-aware", "pair-aware")
-# A size is a whole number of characters; past the largest source it cannot change a cut.
+# A size is a whole number of characters; past the largest lesson source it cannot change a cut
+# there, and a docs set's chunks of 64 K characters are already far past any embedding model's input.
 MIN_POLICY_SIZE = 1
-MAX_POLICY_SIZE = MAX_SOURCE_BYTES
+MAX_POLICY_SIZE = 65_536
 # Dropped from the start of a decoded text under the block grammar only (see decode_source_text).
 BYTE_ORDER_MARK = "\ufeff"
 SPAN_CHECK_KEYS = frozenset({"name", "source_id", "instruction", "qualifier"})
@@ -88,6 +103,14 @@ class Manifest(
 
     def source_paths(self) -> tuple[Path, ...]:
         return tuple(self.folder / source["path"] for source in self.sources)
+
+
+def grammar_bounds(grammar: object) -> Bounds:
+    """The bounds of a manifest read with ``grammar``: the lesson's own, or a docs set's under any block grammar.
+
+    ``grammar_bounds("lesson").source_bytes`` -> ``65536``; ``grammar_bounds("blocks-2").source_bytes`` -> ``8388608``.
+    """
+    return LESSON_BOUNDS if grammar == LESSON_GRAMMAR else DOCS_SET_BOUNDS
 
 
 def normalize_newlines(text: str) -> str:
@@ -179,10 +202,10 @@ def resolve_source_path(folder: Path, relative: str, where: str) -> Path:
     return current
 
 
-def read_source_bytes(folder: Path, relative: str, where: str) -> bytes:
+def read_source_bytes(folder: Path, relative: str, where: str, limit: int = MAX_SOURCE_BYTES) -> bytes:
     """The raw bytes of the source file ``relative`` names, read without following links.
 
-    Reads at most ``MAX_SOURCE_BYTES`` plus one byte, so a huge file is refused unread.
+    Reads at most ``limit`` (the grammar's ``source_bytes``) plus one byte, so a huge file is refused unread.
     """
     path = resolve_source_path(folder, relative, where)
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
@@ -191,16 +214,16 @@ def read_source_bytes(folder: Path, relative: str, where: str) -> bytes:
     except OSError as error:
         raise IngestionError("source_unreadable", where, f"{quoted(relative)}: {error.strerror}") from error
     with os.fdopen(descriptor, "rb") as handle:
-        raw = handle.read(MAX_SOURCE_BYTES + 1)
-    if len(raw) > MAX_SOURCE_BYTES:
-        raise IngestionError("source_too_large", where, f"{quoted(relative)} is over {MAX_SOURCE_BYTES:,} bytes")
+        raw = handle.read(limit + 1)
+    if len(raw) > limit:
+        raise IngestionError("source_too_large", where, f"{quoted(relative)} is over {limit:,} bytes")
     return raw
 
 
 def decode_source_text(raw: bytes, relative: str, where: str, grammar: str = LESSON_GRAMMAR) -> str:
     """Verified raw bytes as the normalized text the chunker takes: strict UTF-8, ``\\n`` line ends.
 
-    Under the block grammars ("blocks", "blocks-2") one leading byte order mark is dropped here, with
+    Under the block grammars one leading byte order mark is dropped here, with
     line endings, after the hash check: ``sha256`` still pins the raw bytes,
     mark included. The lesson grammar keeps it (and refuses the text for not
     opening with a heading), so the lesson's texts never change.
@@ -216,9 +239,9 @@ def decode_source_text(raw: bytes, relative: str, where: str, grammar: str = LES
     return text
 
 
-def read_pinned_bytes(folder: Path, source: dict, where: str) -> bytes:
-    """The raw bytes of one pinned source, refused (``hash_mismatch``) unless they hash to its pin."""
-    raw = read_source_bytes(folder, source["path"], where)
+def read_pinned_bytes(folder: Path, source: dict, where: str, grammar: str = LESSON_GRAMMAR) -> bytes:
+    """The raw bytes of one pinned source (at most its grammar's bound), refused (``hash_mismatch``) unless they hash to its pin."""
+    raw = read_source_bytes(folder, source["path"], where, grammar_bounds(grammar).source_bytes)
     actual = hashlib.sha256(raw).hexdigest()
     if actual != source["sha256"]:
         raise IngestionError(
@@ -236,17 +259,17 @@ def read_pinned_text(folder: Path, source: dict, where: str, grammar: str = LESS
     Order matters: size bound, then the hash over the raw bytes, and only
     then decoding, so an edited file is refused before any of it is trusted.
     """
-    return decode_source_text(read_pinned_bytes(folder, source, where), source["path"], where, grammar)
+    return decode_source_text(read_pinned_bytes(folder, source, where, grammar), source["path"], where, grammar)
 
 
-def read_file_text(folder: Path, source: dict, where: str) -> str:
+def read_file_text(folder: Path, source: dict, where: str, grammar: str = LESSON_GRAMMAR) -> str:
     """One pinned source decoded as a program reading the file sees it: byte order mark and ``\\r`` kept.
 
     What ``open(path, encoding="utf-8", newline="")`` returns; ``judge``
     maps the offsets of splitters that counted these characters to the
     normalized text. Verified against the pin like ``read_pinned_text``.
     """
-    raw = read_pinned_bytes(folder, source, where)
+    raw = read_pinned_bytes(folder, source, where, grammar)
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -394,9 +417,40 @@ def checked_span_check(value: object, texts: dict[str, str], where: str) -> Span
 
 
 def read_manifest_value(manifest_path: Path) -> object:
-    """The manifest at ``manifest_path`` as strictly parsed JSON, not yet checked."""
+    """The manifest at ``manifest_path`` as strictly parsed JSON, not yet checked.
+
+    Read up to a docs set's bound; a manifest read with the lesson grammar is
+    then held to the lesson's, exactly as ``pin`` and ``scan --add-checks``
+    hold what they write (``check_manifest_size``).
+    """
     label = printable(str(manifest_path))
-    return parse_json_bytes(read_bounded(manifest_path, MAX_MANIFEST_BYTES, label), label)
+    raw = read_bounded(manifest_path, DOCS_SET_BOUNDS.manifest_bytes, label)
+    value = parse_json_bytes(raw, label)
+    grammar = value.get("markdown", LESSON_GRAMMAR) if type(value) is dict else LESSON_GRAMMAR
+    limit = grammar_bounds(grammar).manifest_bytes
+    if len(raw) > limit:
+        raise IngestionError(
+            "file_too_large",
+            label,
+            f"larger than the {limit:,}-byte bound of a manifest read with the lesson grammar; "
+            'a docs set\'s manifest names a block grammar ("markdown")',
+        )
+    return value
+
+
+def check_manifest_size(manifest_bytes: bytes, grammar: str, where: str, advice: str) -> None:
+    """Refuse manifest bytes the lab would then refuse to read (``read_manifest_value``), before they are written.
+
+    ``advice`` says what to do instead; the manifest on disk is left as it was.
+    """
+    limit = grammar_bounds(grammar).manifest_bytes
+    if len(manifest_bytes) > limit:
+        raise IngestionError(
+            "manifest_too_large",
+            where,
+            f"the manifest would be {len(manifest_bytes):,} bytes, over the {limit:,} a manifest read with the "
+            f"{grammar} grammar may hold; {advice}; the manifest is unchanged",
+        )
 
 
 def checked_manifest_sources(value: object, label: str, allow_empty: bool = False) -> list[dict]:
@@ -435,7 +489,7 @@ def checked_manifest_sources(value: object, label: str, allow_empty: bool = Fals
 
 
 def manifest_grammar(value: dict, label: str) -> str:
-    """The manifest's ``"markdown"`` grammar: ``"lesson"`` (also when absent), ``"blocks"`` or ``"blocks-2"``."""
+    """The manifest's ``"markdown"`` grammar: ``"lesson"`` (also when absent), ``"blocks"``, ``"blocks-2"`` or ``"blocks-3"``."""
     grammar = value.get("markdown", LESSON_GRAMMAR)
     if type(grammar) is not str or grammar not in GRAMMARS:
         raise IngestionError(
@@ -495,12 +549,14 @@ def manifest_from_value(value: object, folder: Path, label: str) -> Manifest:
     span_checks = tuple(
         checked_span_check(check, texts, f"{label}: span_checks[{index}]") for index, check in enumerate(checks)
     )
-    names = [check.name for check in span_checks]
-    for index, name in enumerate(names):
-        if name in names[:index]:
+    # A set, not a scan of the names before each: a scanned docs set declares thousands of checks.
+    names: set[str] = set()
+    for index, check in enumerate(span_checks):
+        if check.name in names:
             raise IngestionError(
-                "duplicate_span_check", f"{label}: span_checks[{index}]", f"name {quoted(name)} is used twice"
+                "duplicate_span_check", f"{label}: span_checks[{index}]", f"name {quoted(check.name)} is used twice"
             )
+        names.add(check.name)
     return Manifest(folder, tuple(sources), span_checks, grammar, policy_sizes)
 
 

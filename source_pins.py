@@ -6,8 +6,10 @@ on the file (inside the manifest's folder, no link, size bound, UTF-8, no NUL,
 not blank, and whatever the manifest's Markdown grammar requires), then checks
 the whole edited manifest exactly as a build would, span checks included, before
 anything is written. It returns the new manifest's bytes; writing them is the
-command line's job. A folder stands for every ``*.md`` file under it
-(``markdown_files``), each with a source id taken from its path.
+command line's job. A folder stands for every page under it (``page_files``:
+``*.md``, and ``*.mdx`` under "blocks-3"); every source gets an id taken from
+its path. A page of a folder the lab cannot take is passed over with its reason
+unless the user asks for all or nothing.
 
 ``stale_sources`` and ``index_id_mismatches`` compare a validated result with
 pins held outside it: the manifest's, or index ids the user recorded.
@@ -30,11 +32,12 @@ from checks import span_checks
 from lab_io.errors import IngestionError, UsageError, counted, printable, quoted
 from lab_io.indented_json import saved_json_bytes
 from load_documents import (
-    MAX_MANIFEST_BYTES,
     SOURCE_FIELDS,
     Manifest,
+    check_manifest_size,
     checked_manifest_sources,
     decode_source_text,
+    grammar_bounds,
     manifest_from_value,
     manifest_grammar,
     read_manifest_value,
@@ -52,10 +55,28 @@ DEFAULT_FACT_STATUS = "unstated: local document pinned without --fact-status; th
 METADATA_FIELDS = ("source_id", "title", "version", "url", "fact_status")
 # The flags that name one file's own metadata; --version and --fact-status may apply to a whole folder.
 ONE_FILE_FIELDS = ("source_id", "title", "url")
-# A folder stands for the files under it whose names end so; the rest (images, configs) are not sources.
+# A folder stands for the pages under it, the files whose names end so; the rest (images, configs) are not sources.
 MARKDOWN_SUFFIX = ".md"
-# One manifest holds at most 1 MiB, about 2,500 pins; a folder with more is refused before any file is read.
-MAX_FOLDER_FILES = 2_000
+MDX_SUFFIX = ".mdx"
+PAGE_SUFFIXES = (MARKDOWN_SUFFIX, MDX_SUFFIX)
+# The grammar that reads MDX pages (ESM lines, JSX elements); under the others a folder's *.mdx pages are passed over.
+MDX_GRAMMAR = grammars.BLOCKS3_GRAMMAR
+# Why a page of a folder cannot be taken: the page's own fault, not the manifest's. Such a page is
+# passed over with its reason (unless --all-or-nothing); any other refusal refuses the whole pin.
+PASSED_OVER_CODES = frozenset(
+    {
+        "source_too_large",
+        "not_utf8",
+        "nul_character",
+        "blank_text",
+        "front_matter_unclosed",
+        "heading_required",
+        "source_unreadable",
+        "source_missing",
+        "source_not_file",
+        "path_link",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -68,7 +89,7 @@ class PinRequest:
     version: str | None = None
     url: str | None = None
     fact_status: str | None = None
-    # Found under a folder given on the command line: its id comes from its path, not its stem.
+    # Found under a folder given on the command line: a page the lab cannot take is passed over, not refused.
     from_folder: bool = False
 
     def given(self) -> dict[str, str]:
@@ -98,6 +119,8 @@ class PinOutcome:
     folders: int = 0
     # One line per span moved by ``--reanchor`` (see ``reanchored_spans``).
     moved: tuple[str, ...] = ()
+    # One line per page of a folder the lab could not take, with its reason (see ``PASSED_OVER_CODES``).
+    passed_over: tuple[str, ...] = ()
 
 
 def manifest_relative_path(typed: str, folder: Path, where: str) -> str:
@@ -128,7 +151,7 @@ def pinnable_file(folder: Path, relative: str, where: str, grammar: str = gramma
     text before the first heading, and refuses only what it cannot read (front
     matter that is never closed).
     """
-    raw = read_source_bytes(folder, relative, where)
+    raw = read_source_bytes(folder, relative, where, grammar_bounds(grammar).source_bytes)
     text = decode_source_text(raw, relative, where, grammar)
     if grammar == grammars.LESSON_GRAMMAR:
         # Its only refusal is the opening heading; sections alone say so without cutting every paragraph.
@@ -159,9 +182,11 @@ def manifest_to_update(manifest_path: Path, markdown: str | None = None) -> dict
             "manifest_folder_missing", label, f"folder {quoted(str(manifest_path.parent))} does not exist"
         )
     if not os.path.lexists(manifest_path):
-        # The lesson grammar is what a manifest without the key means, so only another grammar is written.
-        start = {} if markdown in (None, grammars.LESSON_GRAMMAR) else {"markdown": markdown}
-        return {**start, "sources": [], "span_checks": []}
+        # The lesson grammar is what a manifest without the key means, so only another grammar is written,
+        # and with it the sizes a pipeline runs (the lesson's 80 and 220 are sized for its two short pages).
+        if markdown in (None, grammars.LESSON_GRAMMAR):
+            return {"sources": [], "span_checks": []}
+        return {"markdown": markdown, "policies": dict(chunk_index.PIPELINE_SIZES), "sources": [], "span_checks": []}
     value = read_manifest_value(manifest_path)
     checked_manifest_sources(value, label, allow_empty=True)
     grammar = manifest_grammar(value, label)
@@ -177,13 +202,15 @@ def manifest_to_update(manifest_path: Path, markdown: str | None = None) -> dict
     return value
 
 
-def folder_source_id(relative: str) -> str:
-    """The id of a file found under a folder: its manifest-relative path without ``.md``.
+def path_source_id(relative: str) -> str:
+    """The id of a new source: its manifest-relative path without the file's suffix.
 
-    ``folder_source_id("docs/guide/index.md")`` -> ``"docs/guide/index"``, so
-    the ``index.md`` that real docs repeat in every folder gets a distinct id.
+    ``path_source_id("docs/guide/index.md")`` -> ``"docs/guide/index"``, so
+    the ``index.md`` that real docs repeat in every folder gets a distinct id,
+    whether the file was found under a folder or named on the command line.
     """
-    return relative[: -len(MARKDOWN_SUFFIX)]
+    suffix = PurePosixPath(relative).suffix
+    return relative[: -len(suffix)] if suffix else relative
 
 
 def first_free_id(wanted: str, taken: AbstractSet[str]) -> str:
@@ -204,14 +231,17 @@ def is_folder(typed: str) -> bool:
         return False
 
 
-def markdown_files(typed: str, where: str) -> tuple[list[str], list[str]]:
-    """Every ``*.md`` regular file under the folder ``typed``, and a line for each one skipped.
+def page_files(typed: str, where: str) -> tuple[list[str], list[str]]:
+    """Every ``*.md`` and ``*.mdx`` regular file under the folder ``typed``, and a line for each entry skipped.
 
     Sorted by path components (``a/b.md`` before ``a-b.md``), recursive,
     without following links. Hidden entries (a name starting with ``.``, such
-    as ``.git``) are passed over silently, as are files not ending in ``.md``.
-    A link or a non-regular file named ``*.md``, and a link to a folder, are
-    skipped with a line saying so: pinning follows no link.
+    as ``.git``) are passed over silently, as are other files. A link is never
+    followed, not even to learn what it points to (it may dangle, loop or lead
+    into a folder that cannot be read): a link named as a page, or with no
+    suffix (it may be a folder), is skipped with a line saying so; other links
+    are passed over as other files are. A non-regular file named as a page is
+    skipped with a line, and so is an entry whose type cannot be read.
     """
     found: list[tuple[tuple[str, ...], str]] = []
     skipped: list[tuple[tuple[str, ...], str]] = []
@@ -229,13 +259,22 @@ def markdown_files(typed: str, where: str) -> tuple[list[str], list[str]]:
                 continue
             entry_parts = (*parts, entry.name)
             shown = printable(os.path.join(typed, *entry_parts))
-            if entry.is_symlink():
-                if entry.name.endswith(MARKDOWN_SUFFIX) or entry.is_dir():
+            is_page = entry.name.endswith(PAGE_SUFFIXES)
+            try:
+                # lstat only (follow_symlinks=False): a dangling link, a loop or an unreadable target is still a link.
+                is_link = entry.is_symlink()
+                is_folder = not is_link and entry.is_dir(follow_symlinks=False)
+                is_file = not is_link and not is_folder and entry.is_file(follow_symlinks=False)
+            except OSError as error:
+                skipped.append((entry_parts, f"skipped {shown}: {error.strerror or error}"))
+                continue
+            if is_link:
+                if is_page or "." not in entry.name:
                     skipped.append((entry_parts, f"skipped {shown}: a link; pin the file or folder it points to"))
-            elif entry.is_dir(follow_symlinks=False):
+            elif is_folder:
                 pending.append(entry_parts)
-            elif entry.name.endswith(MARKDOWN_SUFFIX):
-                if entry.is_file(follow_symlinks=False):
+            elif is_page:
+                if is_file:
                     found.append((entry_parts, os.path.join(typed, *entry_parts)))
                 else:
                     skipped.append((entry_parts, f"skipped {shown}: not a regular file"))
@@ -251,11 +290,26 @@ def check_folder_inside(typed: str, folder: Path, where: str) -> None:
         manifest_relative_path(typed, folder, where)
 
 
-def expanded_requests(requests: list[PinRequest], folder: Path, where: str) -> tuple[list[PinRequest], list[str], int]:
-    """The requests with each folder replaced by its ``*.md`` files; the skipped lines; how many folders.
+def is_manifest(path: str, manifest_path: Path) -> bool:
+    """Whether ``path`` names the manifest itself (as typed, or the same file): the manifest is never a source."""
+    if os.path.abspath(path) == os.path.abspath(manifest_path):
+        return True
+    try:
+        return os.path.samefile(path, manifest_path)
+    except OSError:
+        return False
 
-    A file reached twice (a folder and the file itself) is pinned once.
+
+def expanded_requests(
+    requests: list[PinRequest], manifest_path: Path, grammar: str, where: str
+) -> tuple[list[PinRequest], list[str], int]:
+    """The requests with each folder replaced by its pages; the skipped lines; how many folders.
+
+    A file reached twice (a folder and the file itself) is pinned once; the
+    manifest itself is skipped with a line, whatever its name.
     """
+    folder = manifest_path.parent
+    max_files = grammar_bounds(grammar).folder_files
     expanded: list[PinRequest] = []
     skipped: list[str] = []
     folders = 0
@@ -271,19 +325,24 @@ def expanded_requests(requests: list[PinRequest], folder: Path, where: str) -> t
                 f"{quoted(request.path)} is a folder: --source-id, --title and --url need exactly one file PATH",
             )
         check_folder_inside(request.path, folder, f"{where}: pin {quoted(request.path)}")
-        files, skipped_here = markdown_files(request.path, f"{where}: pin {quoted(request.path)}")
+        files, skipped_here = page_files(request.path, f"{where}: pin {quoted(request.path)}")
         if not files:
             raise IngestionError(
                 "no_markdown_files",
                 f"{where}: pin {quoted(request.path)}",
-                f"no {MARKDOWN_SUFFIX} file under this folder (hidden folders and links are not searched)",
+                f"no {MARKDOWN_SUFFIX} or {MDX_SUFFIX} file under this folder (hidden folders and links are not searched)",
             )
-        if len(files) > MAX_FOLDER_FILES:
+        if len(files) > max_files:
             raise IngestionError(
                 "too_many_files",
                 f"{where}: pin {quoted(request.path)}",
-                f"{len(files):,} {MARKDOWN_SUFFIX} files, more than the {MAX_FOLDER_FILES:,} one manifest holds; "
-                "pin its subfolders into separate manifests",
+                f"{len(files):,} pages, more than the {max_files:,} a manifest read with the {grammar} grammar holds; "
+                + (
+                    "pin with a block grammar (pin --markdown blocks-3) into a new manifest, or pin its subfolders "
+                    "into separate manifests"
+                    if grammar == grammars.LESSON_GRAMMAR
+                    else "pin its subfolders into separate manifests"
+                ),
             )
         shared = {"version": request.version, "fact_status": request.fact_status}
         expanded.extend(PinRequest(path, from_folder=True, **shared) for path in files)
@@ -292,26 +351,26 @@ def expanded_requests(requests: list[PinRequest], folder: Path, where: str) -> t
     unique = []
     for request in expanded:
         key = os.path.abspath(request.path)
-        if key not in seen:
-            seen.add(key)
-            unique.append(request)
+        if key in seen:
+            continue
+        seen.add(key)
+        if is_manifest(request.path, manifest_path):
+            skipped.append(f"skipped {printable(request.path)}: the manifest itself is never one of its sources")
+            continue
+        unique.append(request)
     return unique, skipped, folders
 
 
 def new_source_entry(relative: str, sha256: str, request: PinRequest, taken: AbstractSet[str] = frozenset()) -> dict:
     """A brand-new source entry; omitted metadata gets defaults that claim nothing.
 
-    The id defaults to the file's stem (for a file found under a folder: its
-    path without ``.md``, made unique against ``taken``), the title to the id,
+    The id defaults to the file's manifest-relative path without its suffix
+    (``path_source_id``), made unique against ``taken``, the title to the id,
     the version to ``1.0``, the url to ``local:<path>`` and the fact status to
     "unstated".
     """
     given = request.given()
-    if request.from_folder:
-        default_id = first_free_id(folder_source_id(relative), taken)
-    else:
-        default_id = PurePosixPath(relative).stem
-    source_id = given.get("source_id", default_id)
+    source_id = given.get("source_id", first_free_id(path_source_id(relative), taken))
     return {
         "source_id": source_id,
         "path": relative,
@@ -428,23 +487,57 @@ def verified_manifest(value: dict, folder: Path, label: str, stale: int = 0) -> 
         raise IngestionError(error.code, error.where, error.what + hint) from error
 
 
+def page_problem(
+    request: PinRequest, relative: str, folder: Path, where: str, grammar: str, all_or_nothing: bool = False
+) -> tuple[str, str] | str:
+    """The sha256 and text of a new page to pin, or, for a page of a folder the lab cannot take, why not.
+
+    A page of a folder is passed over when it is the page's own fault (over the
+    grammar's bound, not UTF-8, front matter never closed: ``PASSED_OVER_CODES``)
+    or an MDX page under a grammar that does not read MDX; any other refusal,
+    any refusal of a file named on the command line, and with ``all_or_nothing``
+    every one, refuses the pin.
+    """
+    if request.from_folder and relative.endswith(MDX_SUFFIX) and grammar != MDX_GRAMMAR:
+        reason = (
+            f"an MDX page; only the {MDX_GRAMMAR} grammar reads MDX (pin --markdown {MDX_GRAMMAR} into a new manifest)"
+        )
+        if all_or_nothing:
+            raise IngestionError(
+                "mdx_page", where, f"{quoted(relative)} is {reason}; or pin it by name to read it as Markdown"
+            )
+        return reason
+    try:
+        return pinnable_file(folder, relative, where, grammar)
+    except IngestionError as error:
+        if all_or_nothing or not request.from_folder or error.code not in PASSED_OVER_CODES:
+            raise
+        return f"{error.code}: {error.what}"
+
+
 def pin_sources(
-    manifest_path: Path, requests: list[PinRequest], markdown: str | None = None, reanchor: bool = False
+    manifest_path: Path,
+    requests: list[PinRequest],
+    markdown: str | None = None,
+    reanchor: bool = False,
+    all_or_nothing: bool = False,
 ) -> PinOutcome:
-    """Pin each requested file (or every ``*.md`` under a requested folder) into the manifest at ``manifest_path``.
+    """Pin each requested file (or every page under a requested folder) into the manifest at ``manifest_path``.
 
     Existing entries keep their place and key order; new ones are appended.
     Nothing is written here, and a refusal leaves no trace of the attempt.
     ``markdown`` chooses the grammar of a new manifest (see ``manifest_to_update``).
     ``reanchor`` moves the span checks of the files pinned here whose quotes
     moved (see ``reanchored_spans``); without it such a check is refused.
+    A new page of a folder that the lab cannot take is passed over with its
+    reason (``page_problem``); ``all_or_nothing`` refuses the pin instead.
     """
     manifest_path = Path(manifest_path)
     label = str(manifest_path)
     folder = manifest_path.parent
     value = manifest_to_update(manifest_path, markdown)
     grammar = manifest_grammar(value, label)
-    requests, skipped, folders = expanded_requests(requests, folder, label)
+    requests, skipped, folders = expanded_requests(requests, manifest_path, grammar, label)
     entries = value["sources"]
     # Paths as the loader compares them, so a folder walk finds a file pinned before by hand.
     positions = {PurePosixPath(entry["path"]).as_posix(): index for index, entry in enumerate(entries)}
@@ -452,11 +545,19 @@ def pin_sources(
     changes = []
     # The texts of the files pinned in this call, by source id: the only ones whose checks can have gone stale.
     texts: dict[str, str] = {}
+    passed_over: list[str] = []
     for request in requests:
         where = f"{label}: pin {quoted(request.path)}"
         relative = manifest_relative_path(request.path, folder, where)
-        sha256, text = pinnable_file(folder, relative, where, grammar)
         position = positions.get(relative)
+        if position is None:
+            pinnable = page_problem(request, relative, folder, where, grammar, all_or_nothing)
+            if type(pinnable) is str:
+                passed_over.append(f"passed over {printable(request.path)}: {pinnable}")
+                continue
+            sha256, text = pinnable
+        else:
+            sha256, text = pinnable_file(folder, relative, where, grammar)
         if position is None:
             entry = new_source_entry(relative, sha256, request, taken)
             positions[relative] = len(entries)
@@ -468,18 +569,21 @@ def pin_sources(
             changes.append(entry_change(entries[position], entry))
             entries[position] = entry
         texts[entry["source_id"]] = text
+    if passed_over and not entries:
+        raise IngestionError(
+            "no_pinnable_files",
+            printable(label),
+            f"every page found was passed over ({counted(len(passed_over), 'page')}; the first {passed_over[0]}); "
+            "the manifest is unchanged",
+        )
     moved = reanchored_spans(value, texts) if reanchor else []
-    verified_manifest(value, folder, label, len(stale_spans(value, texts)))
     unchanged = not moved and all(change.kind == "unchanged" for change in changes)
     manifest_bytes = None if unchanged and os.path.lexists(manifest_path) else saved_json_bytes(value)
-    if manifest_bytes is not None and len(manifest_bytes) > MAX_MANIFEST_BYTES:
-        raise IngestionError(
-            "manifest_too_large",
-            printable(label),
-            f"the pinned manifest would be {len(manifest_bytes):,} bytes, over the {MAX_MANIFEST_BYTES:,} a manifest "
-            "may hold; pin fewer files (a subfolder) per manifest; the manifest is unchanged",
-        )
-    return PinOutcome(manifest_bytes, tuple(changes), tuple(skipped), folders, tuple(moved))
+    if manifest_bytes is not None:
+        # Before the build-like check of every source: a manifest the lab would refuse to read is never written.
+        check_manifest_size(manifest_bytes, grammar, printable(label), "pin fewer files (a subfolder) per manifest")
+    verified_manifest(value, folder, label, len(stale_spans(value, texts)))
+    return PinOutcome(manifest_bytes, tuple(changes), tuple(skipped), folders, tuple(moved), tuple(passed_over))
 
 
 def pin_report_lines(outcome: PinOutcome) -> list[str]:
@@ -489,6 +593,7 @@ def pin_report_lines(outcome: PinOutcome) -> list[str]:
     bytes are one count instead of a line each, so a re-run stays short.
     """
     lines = list(outcome.skipped)
+    lines.extend(outcome.passed_over)
     unchanged = [change for change in outcome.changes if change.kind == "unchanged"]
     lines.extend(outcome.moved)
     for change in outcome.changes:
@@ -496,6 +601,11 @@ def pin_report_lines(outcome: PinOutcome) -> list[str]:
             lines.extend(pin_report(change))
     if outcome.folders and unchanged:
         lines.append(f"unchanged: {counted(len(unchanged), 'source')} already pinned at their current bytes")
+    if outcome.passed_over:
+        lines.append(
+            f"passed over: {counted(len(outcome.passed_over), 'page')} the lab cannot take, each named above "
+            "(pin --all-or-nothing refuses the whole pin instead)"
+        )
     return lines
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import chunk_index
 import grammars
 from lab_io.errors import UsageError, printable
-from load_documents import MAX_SOURCE_BYTES, Manifest, SpanCheck
+from load_documents import MAX_POLICY_SIZE, Manifest, SpanCheck
 from views.summary import NO_SPAN_CHECKS
 
 SWEPT_POLICIES = ("heading-aware", "fixed-char")
@@ -31,9 +31,9 @@ PAIR_AWARE = chunk_index.PAIR_AWARE
 # 40 to 600 in steps of 20 holds both supported sizes (80 and 220) and runs
 # from "a sentence" to "a whole short section".
 DEFAULT_SIZES = tuple(range(40, 601, 20))
-# A size beyond the largest source cannot change a cut, and a sweep of more
+# The largest size a config may hold (the config family's), and a sweep of more
 # sizes than this is a plot of noise.
-MAX_SIZE = MAX_SOURCE_BYTES
+MAX_SIZE = MAX_POLICY_SIZE
 MAX_SIZE_COUNT = 1000
 # Span checks times sizes: each is one bisection per size, so 2,000,000 runs in
 # seconds; beyond it the sweep is refused up front (``require_bounded_sweep``).

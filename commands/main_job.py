@@ -34,6 +34,7 @@ from lab_io.errors import IngestionError, UsageError, one_line, printable
 from lab_io.indented_json import saved_json_pieces
 from lab_io.outputs import checked_output, checked_report, destination, emit, write_outputs
 from lab_io.progress import Progress
+from lab_io.strict_json import MAX_ARTIFACT_BYTES
 from load_documents import load_manifest
 from views import summary
 
@@ -72,7 +73,10 @@ def run_build(args) -> int:
         # The result is streamed as it is laid out, never held whole as bytes; each
         # index's saved size is recorded on the way, rather than saving it again.
         index_sizes: dict[str, int] = {}
-        result_pieces = progress.writing(saved_json_pieces(result, result["indexes"], index_sizes), destination(output))
+        result_pieces = progress.writing(
+            readable_pieces(saved_json_pieces(result, result["indexes"], index_sizes), destination(output)),
+            destination(output),
+        )
         files = [] if output is None else [(output, result_pieces)]
         if html_path is not None:
             files.append((html_path, report_pieces(result, manifest.span_checks, index_sizes, progress, source_bytes)))
@@ -84,15 +88,35 @@ def run_build(args) -> int:
 
             emit(inert_json_pieces(result_pieces), None)
     names = tuple(check.name for check in manifest.span_checks)
-    lines = [
-        summary.summary_table(result, names, index_sizes, section_cache),
-        manifest_origin(args.manifest),
-        f"wrote {destination(output)}",
-    ]
+    lines = [summary.summary_table(result, names, index_sizes, section_cache)]
+    note = summary.lesson_sizes_note(manifest.grammar, configs)
+    if note is not None:
+        lines.append(note)
+    lines.extend((manifest_origin(args.manifest), f"wrote {destination(output)}"))
     if html_path is not None:
         lines.append(f"wrote {destination(html_path)}")
     report("\n".join(lines), to_stderr=output is None)
     return EXIT_OK
+
+
+def readable_pieces(pieces, where: str):
+    """``pieces`` unchanged while they stay within what ``validate`` reads (``MAX_ARTIFACT_BYTES``); refused past it.
+
+    The result is streamed, so its size is known only as it is written: the
+    refusal comes mid-write, and the staged file is removed, as after any failure.
+    """
+    written = 0
+    for piece in pieces:
+        written += len(piece)
+        if written > MAX_ARTIFACT_BYTES:
+            raise IngestionError(
+                "result_too_large",
+                where,
+                f"the result would pass the {MAX_ARTIFACT_BYTES:,} bytes validate, show and export read, so it is "
+                "not written (a file is left as it was; on stdout the output stops here); pin fewer pages per "
+                "manifest (a subfolder) or build at larger sizes",
+            )
+        yield piece
 
 
 def report_pieces(result: dict, span_checks: tuple, index_sizes: dict[str, int], progress: Progress, source_bytes: int):

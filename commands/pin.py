@@ -15,18 +15,27 @@ from lab_io.outputs import checked_output, destination, emit
 PIN_DESCRIPTION = """\
 Check each PATH as a build would (inside the manifest's folder, no link, size
 bound, UTF-8, read with the manifest's grammar: a heading at offset 0 under the
-lesson's, none needed under "blocks" or "blocks-2"), record its sha256 in the
+lesson's, none needed under a block grammar), record its sha256 in the
 manifest and rewrite the manifest atomically. A missing manifest is
 started. Re-pinning changes the document revision and every chunk id of that
 source; a span check the edit made stale is refused and the manifest left
 unchanged, unless --reanchor moves it to the one place its quote now occurs.
 
-A folder PATH pins every *.md file under it, sorted, recursively. Hidden
-entries (.git, .cache) and other files are passed over; links and non-regular
-files named *.md are skipped with a line (no link is followed). Each new file's
-source id is its path relative to the manifest's folder without .md
-(docs/guide/index), or that id with -2, -3, ... when a source already holds it.
-Pinning the same folder again changes nothing, except re-pinning edited files.
+A folder PATH pins every *.md file under it (and *.mdx under blocks-3),
+sorted, recursively. Hidden entries (.git, .cache) and other files are passed
+over; links named as pages or without a suffix, and non-regular pages, are
+skipped with a line (no link is followed, not even to see what it is), and so
+is the manifest itself. A new page the lab cannot take (over the grammar's
+bound, not UTF-8, front matter never closed) is passed over with its reason and
+counted; --all-or-nothing refuses the pin instead. Each new source's id is its
+path relative to the manifest's folder without its suffix (docs/guide/index),
+for a file named on the command line too, or that id with -2, -3, ... when a
+source already holds it. Pinning the same folder again changes nothing, except
+re-pinning edited files.
+
+Bounds: under the lesson grammar a page holds 65,536 bytes, a manifest 1 MiB,
+a folder pin 2,000 pages; under a block grammar 8 MiB, 64 MiB and 50,000. A
+manifest that would pass its bound is refused before it is written.
 
 Concurrent pins into one folder's manifests take turns (a lock on the folder),
 so none is lost.
@@ -40,21 +49,24 @@ def register(commands: argparse._SubParsersAction) -> None:
         "pin files or whole docs folders into a manifest, or re-pin them after an edit",
         PIN_DESCRIPTION,
         """\
-        python run.py pin --markdown blocks-2 --manifest m.json docs/
+        python run.py pin --markdown blocks-3 --manifest m.json docs/
         python run.py pin --manifest my/manifest.json my/docs/guide.md --title 'User guide' --version 2.0""",
     )
     pin.add_argument(
         "paths",
         metavar="PATH",
         nargs="+",
-        help="a source file, or a folder standing for every *.md file under it, inside the manifest's folder",
+        help="a source file, or a folder standing for every page under it (*.md, and *.mdx under blocks-3), inside "
+        "the manifest's folder",
     )
     pin.add_argument(
         "--markdown",
         choices=grammars.GRAMMARS,
-        help="the Markdown grammar of a new manifest (default: lesson, the fixture's tiny one; "
-        "blocks-2 reads real docs: front matter, fences, admonitions, /// and ::: containers, content tabs; "
-        "blocks is its first version, kept so saved results validate); an existing manifest keeps its own",
+        help="the Markdown grammar of a new manifest (default: lesson, the fixture's tiny one). For a docs site pick "
+        "blocks-3: front matter, fences, admonitions, /// and ::: containers, content tabs, Hugo shortcodes, HTML "
+        "blocks, attribute lists, mkdocstrings directives and MDX pages; it also starts the manifest at a "
+        "pipeline's sizes (1,000 characters). blocks and blocks-2 are its earlier versions, kept so saved results "
+        "validate. An existing manifest keeps its own",
     )
     add_manifest_option(pin, "the manifest to update or start", required=True)
     pin.add_argument(
@@ -69,6 +81,14 @@ def register(commands: argparse._SubParsersAction) -> None:
         "--fact-status",
         dest="fact_status",
         help="what is known of its accuracy (default for a new source: unstated); with a folder, of every file pinned",
+    )
+    pin.add_argument(
+        "--all-or-nothing",
+        dest="all_or_nothing",
+        action="store_true",
+        help="refuse the whole pin at the first page of a folder the lab cannot take (over the bound, not UTF-8, "
+        "front matter never closed, an MDX page under a grammar that does not read MDX) instead of passing it "
+        "over with its reason",
     )
     pin.add_argument(
         "--reanchor",
@@ -102,7 +122,7 @@ def run_pin(args: argparse.Namespace) -> int:
     # Read, change and write under one lock: a concurrent pin waits and then sees this one's sources.
     with outputs.manifest_lock(manifest_path):
         new_manifest = not os.path.lexists(manifest_path)
-        outcome = source_pins.pin_sources(manifest_path, requests, args.markdown, args.reanchor)
+        outcome = source_pins.pin_sources(manifest_path, requests, args.markdown, args.reanchor, args.all_or_nothing)
         if outcome.manifest_bytes is not None:
             emit(outcome.manifest_bytes, manifest_path)
     if new_manifest and args.markdown is None:

@@ -257,9 +257,16 @@ def write_manifest(manifest_path: Path, change, more: list | None = None) -> Non
     value = load_documents.read_manifest_value(manifest_path)
     value.setdefault("span_checks", [])
     change(value)
-    # Checked exactly as a build will load it before a byte is written.
+    manifest_bytes = saved_json_bytes(value)
+    # Held to the bound the lab reads it with, and checked exactly as a build will load it, before a byte is written.
+    load_documents.check_manifest_size(
+        manifest_bytes,
+        value.get("markdown", load_documents.LESSON_GRAMMAR),
+        printable(str(manifest_path)),
+        "the span checks would not fit; scan fewer sources per manifest (pin a subfolder into a manifest of its own)",
+    )
     source_pins.verified_manifest(value, manifest_path.parent, str(manifest_path))
-    outputs.write_outputs([(manifest_path, saved_json_bytes(value)), *(more or [])])
+    outputs.write_outputs([(manifest_path, manifest_bytes), *(more or [])])
 
 
 def review(manifest_path: Path, pairs: list, accepted: list[str], rejected: list[str]) -> str:

@@ -1,181 +1,169 @@
-"""Where a source's text splits into sections and blocks: the Markdown grammars.
+"""Where a source's text splits into sections and blocks: the Markdown grammars, behind ``document_sections``.
 
-The lesson's grammar (``SPEC.md``, "Sections" and "Paragraphs") is deliberately
-tiny: simple ATX headings only, and paragraphs as runs of non-blank lines. The
-block grammar (``SPEC.md``, "The block grammar") reads real documentation:
-front matter, text before the first heading, fenced code, ATX and setext
-headings, admonitions, blockquotes and alerts, lists and tables. It is
-CommonMark-inspired, not a Markdown parser: it finds where blocks begin and
-end, in one pass over the lines, and nothing else.
+The lesson's grammar (``SPEC.md``, "Sections" and "Paragraphs") is ``lesson``:
+deliberately tiny, simple ATX headings only, and paragraphs as runs of
+non-blank lines. The block grammar (``SPEC.md``, "The block grammar") and its
+second version "blocks-2" are ``blocks``: front matter, text before the first
+heading, fenced code, ATX and setext headings, admonitions, blockquotes and
+alerts, lists and tables, and the containers of docs sites. "blocks-3" is
+"blocks-2" with the page reader of ``version3``: Hugo shortcodes (``shortcodes``),
+HTML blocks (``html_blocks``), MkDocs attribute lists and mkdocstrings
+directives (``mkdocs``), and MDX (``mdx``). The records every grammar
+yields are ``records``. The names other modules import from ``grammars`` are
+kept here.
 
-The second block grammar, "blocks-2" (``SPEC.md``, "The block grammar, version 2"),
-reads everything "blocks" does plus the containers of other docs sites:
-pymdownx blocks (``/// warning``), colon containers (``:::warning``) and
-content tabs (``=== "Tab"``). "blocks" itself never changes: its ids are in
-saved results.
-
-The policies in ``chunk_index`` cut chunks from what this module finds; nothing
+The policies in ``chunk_index`` cut chunks from what this package finds; nothing
 here knows about configs, ids or hashes.
 """
 
 from __future__ import annotations
 
-import re
-from collections import namedtuple
-from itertools import accumulate
-
+from grammars.blocks import (
+    ADMONITION,
+    ADMONITION_INDENT,
+    ALERT,
+    BLOCK_START_CHARACTERS,
+    BLOCK_START_CHARACTERS_2,
+    COLON_CONTAINER,
+    CONTENT_TAB,
+    FRONT_MATTER_DELIMITERS,
+    ORDERED_MARKER,
+    SETEXT_UNDERLINE,
+    SLASH_BLOCK,
+    TABLE_DELIMITER_CELL,
+    THEMATIC_BREAK,
+    Line,
+    admonition_end,
+    admonition_label,
+    atx_heading_title,
+    block_sections,
+    closes_container,
+    closes_fence,
+    container_end,
+    container_opening,
+    fence_end,
+    fence_opening,
+    front_matter_end,
+    is_blank,
+    is_quote_line,
+    is_table_delimiter,
+    leading_columns,
+    list_end,
+    list_item,
+    may_start_block,
+    paragraph_end,
+    quote_end,
+    quote_label,
+    space_indent,
+    starts_block,
+    starts_table,
+    table_end,
+    text_lines,
+)
+from grammars.lesson import (
+    BLOCKS_HINT,
+    HEADING,
+    NON_BLANK,
+    OPENING_KINDS,
+    PARAGRAPH,
+    first_line,
+    heading_matches,
+    heading_sections,
+    lesson_opening_problem,
+    paragraph_spans,
+)
+from grammars.records import Block, LazyPattern, Section
 from lab_io.errors import IngestionError, quoted
 
-HEADING = re.compile(r"^#{1,6} (.+)$", re.MULTILINE)
-# A paragraph: a line with a non-space character, then every such line that
-# follows it, up to and including the last one's "\n". ``\s`` and ``\S`` split
-# characters exactly as ``str.strip()`` does, so a line is blank under both alike.
-PARAGRAPH = re.compile(r"^[^\S\n]*\S.*(?:\n[^\S\n]*\S.*)*\n?", re.MULTILINE)
-NON_BLANK = re.compile(r"\S")
+__all__ = [
+    "BLOCKS3_GRAMMAR",
+    "ADMONITION",
+    "ADMONITION_INDENT",
+    "ALERT",
+    "BLOCKS2_GRAMMAR",
+    "BLOCKS_GRAMMAR",
+    "BLOCKS_HINT",
+    "BLOCK_GRAMMARS",
+    "BLOCK_KINDS",
+    "BLOCK_START_CHARACTERS",
+    "BLOCK_START_CHARACTERS_2",
+    "Block",
+    "COLON_CONTAINER",
+    "CONTENT_TAB",
+    "FRONT_MATTER_DELIMITERS",
+    "GRAMMARS",
+    "HEADING",
+    "LESSON_GRAMMAR",
+    "LazyPattern",
+    "Line",
+    "NON_BLANK",
+    "OPENING_KINDS",
+    "ORDERED_MARKER",
+    "PARAGRAPH",
+    "SETEXT_UNDERLINE",
+    "SLASH_BLOCK",
+    "Section",
+    "TABLE_DELIMITER_CELL",
+    "THEMATIC_BREAK",
+    "admonition_end",
+    "admonition_label",
+    "atx_heading_title",
+    "block_sections",
+    "closes_container",
+    "closes_fence",
+    "container_end",
+    "container_opening",
+    "document_sections",
+    "fence_end",
+    "fence_opening",
+    "first_line",
+    "front_matter_end",
+    "heading_matches",
+    "heading_sections",
+    "is_blank",
+    "is_quote_line",
+    "is_table_delimiter",
+    "leading_columns",
+    "lesson_opening_problem",
+    "list_end",
+    "list_item",
+    "may_start_block",
+    "paragraph_end",
+    "paragraph_spans",
+    "quote_end",
+    "quote_label",
+    "space_indent",
+    "starts_block",
+    "starts_table",
+    "table_end",
+    "text_lines",
+]
 
 
 # The grammars a manifest can choose ("markdown": ...); "lesson" is the spec's own.
 LESSON_GRAMMAR = "lesson"
 BLOCKS_GRAMMAR = "blocks"
 BLOCKS2_GRAMMAR = "blocks-2"
-GRAMMARS = (LESSON_GRAMMAR, BLOCKS_GRAMMAR, BLOCKS2_GRAMMAR)
+BLOCKS3_GRAMMAR = "blocks-3"
+GRAMMARS = (LESSON_GRAMMAR, BLOCKS_GRAMMAR, BLOCKS2_GRAMMAR, BLOCKS3_GRAMMAR)
 # The grammars that read real docs with ``block_sections`` (front matter, byte order mark, text before a heading).
-BLOCK_GRAMMARS = (BLOCKS_GRAMMAR, BLOCKS2_GRAMMAR)
-# The kinds of block the block grammars find (the lesson's are all "paragraph"; "tab" only under "blocks-2").
-BLOCK_KINDS = ("paragraph", "fence", "admonition", "quote", "list", "table", "tab")
-
-
-# Records are named tuples from ``collections`` (not dataclasses or
-# ``typing.NamedTuple``, whose imports cost every run of the lab more than its work on the fixture).
-class Block(namedtuple("Block", ("kind", "start", "end", "label"), defaults=("",))):
-    """One unit the paragraph and heading-aware policies never cut: ``[start, end)`` in the text.
-
-    ``kind`` (str) is ``"paragraph"`` under the lesson grammar. ``label`` says
-    more where the kind has more to say (an admonition's type, say); else ``""``.
-    A named tuple, not a dataclass: a large build makes one per paragraph,
-    and a tuple is several times cheaper to make.
-    """
-
-    __slots__ = ()
-
-
-class Section(namedtuple("Section", ("heading_start", "title", "body_start", "body_end", "blocks"), defaults=((),))):
-    """A heading and the body that follows it, as offsets into the text, with the body's blocks (a tuple of ``Block``)."""
-
-    __slots__ = ()
-
-
-class LazyPattern:
-    """A regular expression compiled on its first use, not at import: the main job's lesson grammar needs few of them.
-
-    ``LazyPattern(r"=+").fullmatch("==")`` compiles ``=+`` then and matches as
-    ``re.compile(r"=+").fullmatch("==")`` does; each method is looked up once
-    and kept, so later calls cost what the compiled pattern's own do.
-    """
-
-    def __init__(self, pattern: str, flags: int = 0) -> None:
-        self.pattern = pattern
-        self.flags = flags
-
-    def __getattr__(self, name: str):
-        method = getattr(re.compile(self.pattern, self.flags), name)
-        setattr(self, name, method)
-        return method
-
-
-def heading_matches(text: str) -> list[re.Match]:
-    """Every ``HEADING`` match in ``text``, as ``HEADING.finditer(text)`` finds them.
-
-    A heading starts a line with ``#``, so only those lines are tried:
-    ``str.find`` skips the rest in C, where ``finditer`` would try the pattern
-    at every character. (``^`` matches at a position just after a ``\\n``.)
-    """
-    matches = []
-    line_start = 0
-    while line_start != -1:
-        if text.startswith("#", line_start):
-            match = HEADING.match(text, line_start)
-            if match is not None:
-                matches.append(match)
-        line_start = text.find("\n#", line_start)
-        if line_start != -1:
-            line_start += 1
-    return matches
-
-
-# What the lesson grammar's refusal names, and the grammar that takes such a file: the newest block grammar.
-BLOCKS_HINT = "use the blocks-2 grammar (pin --markdown blocks-2)"
-# What a first line that is not a heading most likely is, for the refusal; anything else is "text".
-OPENING_KINDS = (
-    (LazyPattern(r" {0,3}(!!!|\?\?\?|///|:::)"), "an admonition"),
-    (LazyPattern(r"===[!+]{0,2} "), "a content tab"),
-    (LazyPattern(r" {0,3}(```|~~~)"), "a code fence"),
-    (LazyPattern(r" {0,3}>"), "a blockquote"),
-    (LazyPattern(r" {0,3}([-*+]|[0-9]{1,9}[.)])( |$)"), "a list item"),
-    (LazyPattern(r" {0,3}\|"), "a table row"),
-    (LazyPattern(r" {0,3}<"), "HTML"),
+BLOCK_GRAMMARS = (BLOCKS_GRAMMAR, BLOCKS2_GRAMMAR, BLOCKS3_GRAMMAR)
+# The kinds of block the block grammars find (the lesson's are all "paragraph"; "tab" from "blocks-2" on,
+# the last five under "blocks-3" only).
+BLOCK_KINDS = (
+    "paragraph",
+    "fence",
+    "admonition",
+    "quote",
+    "list",
+    "table",
+    "tab",
+    "shortcode",
+    "html",
+    "directive",
+    "esm",
+    "expression",
 )
-
-
-def first_line(text: str) -> str:
-    """The text's first line without its ``\n``: ``first_line("a\nb")`` -> ``"a"``."""
-    return text.split("\n", 1)[0]
-
-
-def lesson_opening_problem(text: str) -> str:
-    """Why ``text`` does not open with a lesson heading: what was found at its start, and what to do.
-
-    ``lesson_opening_problem("---\ntitle: A\n---\n")`` ->
-    ``'found "---" front matter at line 1; use the blocks-2 grammar (pin --markdown blocks-2)'``.
-    The lesson rule itself is unchanged: a ``#{1,6} `` heading at offset 0.
-    """
-    rule = "the lesson grammar needs a '# ' heading at offset 0"
-    if text.startswith("\ufeff"):
-        return f"found a UTF-8 byte order mark at offset 0; {rule}; {BLOCKS_HINT}"
-    line = first_line(text)
-    if line.rstrip() in ("---", "+++"):
-        return f"found {quoted(line.rstrip())} front matter at line 1; {BLOCKS_HINT}"
-    if not line.strip():
-        return f"found a blank line at line 1; {rule}; {BLOCKS_HINT}"
-    lines = text.split("\n", 2)
-    if len(lines) > 1 and lines[1].strip() and SETEXT_UNDERLINE.fullmatch(lines[1]):
-        return (
-            f"found a setext heading {quoted(line, 40)} underlined with {quoted(lines[1].strip()[:3])} at line 1; "
-            f"{rule}; {BLOCKS_HINT}"
-        )
-    if line.lstrip(" ").startswith("#"):
-        return (
-            f"found {quoted(line, 40)} at line 1, not a '# ' heading (one to six #, one space, a title); {BLOCKS_HINT}"
-        )
-    kind = next((name for pattern, name in OPENING_KINDS if pattern.match(line)), "text")
-    return f"found {kind} {quoted(line, 40)} at line 1, not a '# ' heading; {BLOCKS_HINT}"
-
-
-def heading_sections(text: str, where: str = "text") -> list[Section]:
-    """The sections of ``text`` whose body is not blank, in offset order.
-
-    ``"# A\\n\\n## B\\nbody\\n"`` -> one section, ``B``, body ``[10, 15)``
-    (``A``'s body is blank and skipped). A text must open with a heading.
-    """
-    headings = heading_matches(text)
-    if not headings or headings[0].start() != 0:
-        raise IngestionError("heading_required", where, lesson_opening_problem(text))
-    sections = []
-    for index, heading in enumerate(headings):
-        body_start = min(heading.end() + 1, len(text))
-        body_end = headings[index + 1].start() if index + 1 < len(headings) else len(text)
-        if NON_BLANK.search(text, body_start, body_end):
-            sections.append(Section(heading.start(), heading.group(1), body_start, body_end))
-    return sections
-
-
-def paragraph_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    """Maximal runs of non-blank lines in ``text[start:end]``, each with its last ``\\n``.
-
-    ``paragraph_spans("\\nab\\ncd\\n\\nef\\n", 0, 11)`` -> ``[(1, 7), (8, 11)]``.
-    ``start`` is a line start (``0`` or just after a ``\\n``), as every section body's is.
-    """
-    return [match.span() for match in PARAGRAPH.finditer(text, start, end)]
 
 
 def document_sections(text: str, grammar: str = LESSON_GRAMMAR, where: str = "text", title: str = "") -> list[Section]:
@@ -187,6 +175,11 @@ def document_sections(text: str, grammar: str = LESSON_GRAMMAR, where: str = "te
     text before the first heading: ``document_sections("ab\\n# B\\ncd\\n", "blocks", title="T")``
     -> ``T`` with a paragraph ``[0, 3)``, then ``B`` with a paragraph ``[7, 10)``.
     """
+    if grammar == BLOCKS3_GRAMMAR:
+        # Imported on first use: a lesson or blocks-2 build never pays for the readers of blocks-3.
+        from grammars.version3 import PageReader
+
+        return block_sections(text, title, where, True, PageReader)
     if grammar in BLOCK_GRAMMARS:
         return block_sections(text, title, where, grammar == BLOCKS2_GRAMMAR)
     if grammar != LESSON_GRAMMAR:
@@ -204,499 +197,3 @@ def document_sections(text: str, grammar: str = LESSON_GRAMMAR, where: str = "te
         )
         for section in heading_sections(text, where)
     ]
-
-
-# --- the block grammar -------------------------------------------------------------
-# Every test below reads one line (its text without the "\n") and at most the
-# next one; no pattern can backtrack over more than the line it is given.
-
-FRONT_MATTER_DELIMITERS = ("---", "+++")
-ADMONITION = LazyPattern(r"(?:!!!|\?\?\?\+?)[ \t]+([A-Za-z][A-Za-z0-9_-]*)(?=[ \t]|$)")
-ALERT = LazyPattern(r"\[!([A-Za-z]+)\][ \t]*")
-ORDERED_MARKER = LazyPattern(r"[0-9]{1,9}[.)]")
-SETEXT_UNDERLINE = LazyPattern(r" {0,3}(?:=+|-+)[ \t]*")
-TABLE_DELIMITER_CELL = LazyPattern(r":?-+:?")
-# Three or more of one of "*", "-", "_" alone on a line (spaces and tabs between
-# allowed): a separator docs sites draw between parts of a page. It holds no
-# text to retrieve, so it belongs to no block, like a blank line.
-THEMATIC_BREAK = LazyPattern(r" {0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})")
-# A body line of an admonition is indented this far (Python-Markdown's tab length).
-ADMONITION_INDENT = 4
-# Every block but a paragraph starts with one of these after its leading spaces,
-# or holds a pipe (a table's header row): any other line is paragraph text,
-# which spares the full set of tests on most lines of a page.
-BLOCK_START_CHARACTERS = frozenset("#`~!?>-*+_0123456789")
-# "blocks-2" also starts blocks at "/" (``/// name``), ":" (``::: name``) and "=" (``=== "Tab"``).
-BLOCK_START_CHARACTERS_2 = BLOCK_START_CHARACTERS | frozenset("/:=")
-# A pymdownx block's opening line: up to three spaces, three or more "/", a TYPE as an
-# admonition's, then nothing or a "|" and a title. Its closing line is a run of exactly as many "/".
-SLASH_BLOCK = LazyPattern(r" {0,3}(/{3,})[ \t]*([A-Za-z][A-Za-z0-9_-]*)[ \t]*(?:\|.*)?")
-# A colon container's opening line (Docusaurus, VitePress): up to three spaces, three or
-# more ":", a TYPE, then nothing or a space, a tab, "[" or "{" and anything. It closes at a
-# run of at least as many ":".
-COLON_CONTAINER = LazyPattern(r" {0,3}(:{3,})[ \t]*([A-Za-z][A-Za-z0-9_-]*)(?:[ \t\[{].*)?")
-# A content tab's opening line (pymdownx.tabbed): at column 0, "===" (then "!" or "+"
-# markers), spaces and a quoted title; its body is indented as an admonition's.
-CONTENT_TAB = LazyPattern(r'===[!+]{0,2}[ \t]+".*"[ \t]*')
-
-
-class Line(namedtuple("Line", ("start", "end", "text"))):
-    """One line of the text: ``[start, end)`` with its ``\\n`` (none on a last line without one), and its text without it."""
-
-    __slots__ = ()
-
-
-def text_lines(text: str, start: int) -> list[Line]:
-    """The lines of ``text`` from ``start``: ``text_lines("ab\\nc", 0)`` -> ``[Line(0, 3, "ab"), Line(3, 4, "c")]``."""
-    pieces = text[start:].split("\n")
-    if pieces[-1] == "":
-        # The text ends with "\n" (or is empty from ``start``): no line follows it.
-        pieces.pop()
-    # Each line starts one character (its "\n") after the previous one ends; split,
-    # accumulate and map run in C, where a find() per line would not.
-    bounds = list(accumulate(map((1).__add__, map(len, pieces)), initial=start))
-    if len(bounds) > 1 and bounds[-1] > len(text):
-        bounds[-1] = len(text)
-    return list(map(Line, bounds[:-1], bounds[1:], pieces))
-
-
-def may_start_block(line: str, extended: bool = False) -> bool:
-    """Whether ``line`` could start a block other than a paragraph (or be an ATX heading); ``False`` is certain.
-
-    ``extended`` is "blocks-2", whose containers start with characters "blocks" leaves to paragraphs.
-    """
-    characters = BLOCK_START_CHARACTERS_2 if extended else BLOCK_START_CHARACTERS
-    return line.lstrip(" ")[:1] in characters or "|" in line
-
-
-def is_blank(line: str) -> bool:
-    """Blank as the lesson has it: nothing but whitespace (``"  \\t"`` is blank)."""
-    return not line.strip()
-
-
-def leading_columns(line: str) -> int:
-    """How far ``line`` is indented, a tab reaching the next multiple of 4: ``" \\tx"`` -> ``4``."""
-    columns = 0
-    for character in line:
-        if character == " ":
-            columns += 1
-        elif character == "\t":
-            columns += 4 - columns % 4
-        else:
-            break
-    return columns
-
-
-def space_indent(line: str) -> tuple[int, str]:
-    """Leading spaces (not tabs) and the rest: ``"  # a"`` -> ``(2, "# a")``."""
-    rest = line.lstrip(" ")
-    return len(line) - len(rest), rest
-
-
-def front_matter_end(text: str, where: str) -> int:
-    """Where the text after the front matter starts: 0 without front matter.
-
-    Front matter opens with a first line of ``---`` or ``+++`` (trailing spaces
-    and tabs allowed) and closes at the next line that is the same delimiter,
-    its ``\\n`` included: ``front_matter_end("---\\na: 1\\n---\\n# T\\n", w)`` -> ``13``.
-    One that is never closed is refused: the rest of the page would vanish.
-    """
-    newline = text.find("\n")
-    first = text if newline == -1 else text[:newline]
-    delimiter = first.rstrip(" \t")
-    if delimiter not in FRONT_MATTER_DELIMITERS:
-        return 0
-    line_start = len(text) if newline == -1 else newline + 1
-    while line_start < len(text):
-        newline = text.find("\n", line_start)
-        line_end = len(text) if newline == -1 else newline + 1
-        if text[line_start : line_end if newline == -1 else newline].rstrip(" \t") == delimiter:
-            return line_end
-        line_start = line_end
-    raise IngestionError(
-        "front_matter_unclosed",
-        where,
-        f"front matter opened by {quoted(delimiter)} at line 1 is never closed by a {quoted(delimiter)} line",
-    )
-
-
-def fence_opening(line: str) -> tuple[str, int] | None:
-    """The fence character and run length if ``line`` opens fenced code: ``"  ~~~~ py"`` -> ``("~", 4)``.
-
-    Up to three spaces of indent, then three or more backticks or tildes; a
-    backtick fence's info string may hold no backtick (``"``` a`b"`` is not a fence).
-    """
-    indent, rest = space_indent(line)
-    fence = rest[:1]
-    if indent > 3 or fence not in ("`", "~"):
-        return None
-    run = len(rest) - len(rest.lstrip(fence))
-    if run < 3 or (fence == "`" and "`" in rest[run:]):
-        return None
-    return fence, run
-
-
-def closes_fence(line: str, fence: str, run: int) -> bool:
-    """Whether ``line`` closes a fence of ``run`` ``fence`` characters: the same character, at least as many, nothing after but spaces."""
-    indent, rest = space_indent(line)
-    closing = len(rest) - len(rest.lstrip(fence))
-    return indent <= 3 and closing >= run and not rest[closing:].strip(" \t")
-
-
-def atx_heading_title(line: str) -> str | None:
-    """The title if ``line`` is an ATX heading, else ``None``: ``"  ## Setup ##"`` -> ``"Setup"``.
-
-    Up to three spaces, one to six ``#``, then a space, a tab or the end of the
-    line; the title is stripped of spaces and tabs, and a closing run of ``#``
-    after a space or tab is not part of it (``"# C#"`` -> ``"C#"``, ``"#"`` -> ``""``).
-    """
-    indent, rest = space_indent(line)
-    hashes = len(rest) - len(rest.lstrip("#"))
-    if indent > 3 or not 1 <= hashes <= 6:
-        return None
-    after = rest[hashes:]
-    if after and after[0] not in " \t":
-        return None
-    title = after.strip(" \t")
-    without_closing = title.rstrip("#")
-    if not without_closing:
-        return ""
-    if without_closing != title and without_closing[-1] in " \t":
-        return without_closing.rstrip(" \t")
-    return title
-
-
-def admonition_label(line: str) -> str | None:
-    """The type of an admonition's first line, lowercased: ``'!!! Warning "Mind"'`` -> ``"warning"``; else ``None``."""
-    found = ADMONITION.match(line)
-    return None if found is None else found.group(1).lower()
-
-
-def is_quote_line(line: str) -> bool:
-    """Whether ``line`` is a blockquote line: up to three spaces, then ``>``."""
-    indent, rest = space_indent(line)
-    return indent <= 3 and rest.startswith(">")
-
-
-def quote_label(line: str) -> str:
-    """The alert type of a quote's first line, lowercased: ``"> [!WARNING]"`` -> ``"warning"``; else ``""``."""
-    content = space_indent(line)[1][1:]
-    found = ALERT.fullmatch(content[1:] if content.startswith(" ") else content)
-    return "" if found is None else found.group(1).lower()
-
-
-def list_item(line: str) -> tuple[int, str] | None:
-    """The content column and content of a list item's first line, or ``None``.
-
-    Up to three spaces, a bullet (``-``, ``*``, ``+``) or one to nine digits and
-    ``.`` or ``)``, then a space, a tab or the end of the line. The content
-    column is where the text after the marker starts (one past the marker
-    when five or more spaces follow): ``"1.  go"`` -> ``(4, "go")``.
-    """
-    indent, rest = space_indent(line)
-    if indent > 3 or not rest:
-        return None
-    if rest[0] in "-*+":
-        marker = 1
-    else:
-        found = ORDERED_MARKER.match(rest)
-        if found is None:
-            return None
-        marker = found.end()
-    after = rest[marker:]
-    if after and after[0] not in " \t":
-        return None
-    content = after.lstrip(" \t")
-    spaces = len(after) - len(content)
-    if not content or spaces > 4:
-        spaces = 1
-    return indent + marker + spaces, content
-
-
-def is_table_delimiter(line: str) -> bool:
-    """Whether ``line`` is a table's delimiter row: cells of ``:?-+:?`` between pipes, at least one pipe.
-
-    ``"| --- | :-: |"`` -> ``True``; ``"---"`` -> ``False`` (a setext underline).
-    """
-    row = line.strip(" \t")
-    if "|" not in row:
-        return False
-    row = row[1:] if row.startswith("|") else row
-    row = row[:-1] if row.endswith("|") else row
-    return all(TABLE_DELIMITER_CELL.fullmatch(cell.strip(" \t")) for cell in row.split("|"))
-
-
-def starts_table(lines: list[Line], index: int) -> bool:
-    """Whether ``lines[index]`` is a table's header row: a pipe, at most three spaces of indent, a delimiter row next."""
-    line = lines[index].text
-    return (
-        "|" in line
-        and space_indent(line)[0] <= 3
-        and index + 1 < len(lines)
-        and is_table_delimiter(lines[index + 1].text)
-    )
-
-
-def starts_block(lines: list[Line], index: int, extended: bool = False) -> bool:
-    """Whether ``lines[index]`` begins a block other than a paragraph, or is an ATX heading: it ends a paragraph.
-
-    ``extended`` ("blocks-2") adds pymdownx blocks, colon containers and content tabs.
-    """
-    line = lines[index].text
-    if not may_start_block(line, extended):
-        return False
-    if extended and (container_opening(line) is not None or CONTENT_TAB.fullmatch(line) is not None):
-        return True
-    return (
-        THEMATIC_BREAK.fullmatch(line) is not None
-        or fence_opening(line) is not None
-        or atx_heading_title(line) is not None
-        or admonition_label(line) is not None
-        or is_quote_line(line)
-        or list_item(line) is not None
-        or starts_table(lines, index)
-    )
-
-
-def fence_end(lines: list[Line], index: int, fence: tuple[str, int], nested: bool = False) -> int:
-    """The index after the line that closes ``fence``, searching from ``lines[index]``; the end of the text if none does.
-
-    A fence nested in a list or an admonition closes on a line whose text,
-    leading spaces and tabs removed, closes it.
-    """
-    character, run = fence
-    for position in range(index, len(lines)):
-        line = lines[position].text
-        if closes_fence(line.lstrip(" \t") if nested else line, character, run):
-            return position + 1
-    return len(lines)
-
-
-def admonition_end(lines: list[Line], index: int) -> int:
-    """The index after an admonition's last body line: lines indented four columns or more, blank lines between them included."""
-    after = index + 1
-    position = index + 1
-    while position < len(lines):
-        line = lines[position].text
-        if is_blank(line):
-            position += 1
-            continue
-        if leading_columns(line) < ADMONITION_INDENT:
-            break
-        fence = fence_opening(line.lstrip(" \t"))
-        position = fence_end(lines, position + 1, fence, nested=True) if fence else position + 1
-        after = position
-    return after
-
-
-def quote_end(lines: list[Line], index: int) -> int:
-    """The index after a run of blockquote lines starting at ``lines[index]``."""
-    position = index
-    while position < len(lines) and is_quote_line(lines[position].text):
-        position += 1
-    return position
-
-
-def list_end(lines: list[Line], index: int, extended: bool = False) -> int:
-    """The index after a list's last line (see ``SPEC.md``, "The block grammar", for the rule).
-
-    A line belongs to the list when it is an item at the list's level, is
-    indented at least to the content column of the latest such item, or
-    directly follows a list line that is not a fence and starts no other
-    block (a lazy continuation). Blank lines count only when the list goes on
-    after them; a fence opened on a list line runs, whatever its indent, to
-    its close.
-    """
-    content_column = list_item(lines[index].text)[0]
-    after = index + 1
-    position = index
-    lazy_allowed = False
-    while position < len(lines):
-        line = lines[position].text
-        if is_blank(line):
-            lazy_allowed = False
-            position += 1
-            continue
-        column = leading_columns(line)
-        item = list_item(line)
-        if position == index or (item is not None and column < content_column):
-            content_column, content = item
-        elif column >= content_column:
-            content = line.lstrip(" \t")
-        elif lazy_allowed and not starts_block(lines, position, extended):
-            content = line
-        else:
-            break
-        fence = fence_opening(content)
-        lazy_allowed = fence is None
-        position = fence_end(lines, position + 1, fence, nested=True) if fence else position + 1
-        after = position
-    return after
-
-
-def table_end(lines: list[Line], index: int) -> int:
-    """The index after a table: its header, its delimiter row and every following non-blank line holding a pipe."""
-    position = index + 2
-    while position < len(lines) and not is_blank(lines[position].text) and "|" in lines[position].text:
-        position += 1
-    return position
-
-
-def paragraph_end(lines: list[Line], index: int, extended: bool = False) -> tuple[int, int | None]:
-    """The index after a paragraph, and the index of its setext underline if it is a heading instead.
-
-    A paragraph runs until a blank line or a line that starts another block;
-    a ``===`` or ``---`` line under it makes its lines a setext heading.
-    """
-    position = index + 1
-    while position < len(lines):
-        line = lines[position].text
-        if is_blank(line):
-            break
-        if SETEXT_UNDERLINE.fullmatch(line):
-            return position + 1, position
-        if starts_block(lines, position, extended):
-            break
-        position += 1
-    return position, None
-
-
-def container_opening(line: str) -> tuple[str, int, str] | None:
-    """The marker character, run length and lowercased TYPE if ``line`` opens a container of "blocks-2", else ``None``.
-
-    ``"/// Warning | Mind"`` -> ``("/", 3, "warning")``; ``"::::note[Mind]"`` -> ``(":", 4, "note")``.
-    """
-    marker = line.lstrip(" ")[:1]
-    if marker == "/":
-        found = SLASH_BLOCK.fullmatch(line)
-    elif marker == ":":
-        found = COLON_CONTAINER.fullmatch(line)
-    else:
-        return None
-    return None if found is None else (marker, len(found.group(1)), found.group(2).lower())
-
-
-def closes_container(line: str, marker: str, run: int) -> bool:
-    """Whether ``line`` closes a container opened by ``run`` ``marker`` characters.
-
-    Up to three spaces, then a run of the marker and only spaces and tabs: a
-    pymdownx block (``/``) closes at exactly ``run`` slashes, a colon container
-    at ``run`` colons or more.
-    """
-    indent, rest = space_indent(line)
-    closing = len(rest) - len(rest.lstrip(marker))
-    if indent > 3 or closing < 3 or rest[closing:].strip(" \t"):
-        return False
-    return closing == run if marker == "/" else closing >= run
-
-
-def container_end(lines: list[Line], index: int, marker: str, run: int) -> int:
-    """The index after the line that closes the container opened at ``lines[index]``; the end of the text if none does.
-
-    Nothing inside is read but fences: a fence opened on a body line (leading
-    spaces and tabs removed) runs to its close, so a marker line in code
-    closes nothing.
-    """
-    position = index + 1
-    while position < len(lines):
-        line = lines[position].text
-        if closes_container(line, marker, run):
-            return position + 1
-        fence = fence_opening(line.lstrip(" \t"))
-        position = fence_end(lines, position + 1, fence, nested=True) if fence else position + 1
-    return len(lines)
-
-
-class _SectionBuilder:
-    """Sections as the one pass over the lines finds them; a section without blocks is dropped."""
-
-    def __init__(self, heading_start: int, title: str, body_start: int) -> None:
-        self.sections: list[Section] = []
-        self.open_section(heading_start, title, body_start)
-
-    def open_section(self, heading_start: int, title: str, body_start: int) -> None:
-        self.heading_start = heading_start
-        self.title = title
-        self.body_start = body_start
-        self.blocks: list[Block] = []
-
-    def add(self, kind: str, lines: list[Line], first: int, after: int, label: str = "") -> None:
-        self.blocks.append(Block(kind, lines[first].start, lines[after - 1].end, label))
-
-    def add_paragraph_or_heading(self, lines: list[Line], first: int, after: int, underline: int | None) -> None:
-        """A paragraph, or, when ``underline`` is its setext underline, a heading that opens a section."""
-        if underline is None:
-            self.add("paragraph", lines, first, after)
-            return
-        self.close(lines[first].start)
-        title = " ".join(line.text.strip(" \t") for line in lines[first:underline])
-        self.open_section(lines[first].start, title, lines[underline].end)
-
-    def close(self, body_end: int) -> None:
-        if self.blocks:
-            self.sections.append(Section(self.heading_start, self.title, self.body_start, body_end, tuple(self.blocks)))
-
-
-def block_sections(text: str, title: str, where: str = "text", extended: bool = False) -> list[Section]:
-    """The sections of ``text`` under the block grammar, each with its blocks, in one pass over the lines.
-
-    ``extended`` reads "blocks-2": every rule of "blocks", and pymdownx blocks,
-    colon containers (both kind ``admonition``) and content tabs (kind ``tab``).
-
-    Front matter belongs to no section; text before the first heading is a
-    section titled ``title`` whose heading offset is its body's start.
-    ``block_sections("---\\nx: 1\\n---\\nab\\n", "T")`` -> one section ``T``,
-    body ``[13, 16)``, one paragraph ``[13, 16)``.
-    """
-    body_start = front_matter_end(text, where)
-    lines = text_lines(text, body_start)
-    builder = _SectionBuilder(body_start, title, body_start)
-    index = 0
-    while index < len(lines):
-        line = lines[index]
-        if is_blank(line.text):
-            index += 1
-            continue
-        if not may_start_block(line.text, extended):
-            after, underline = paragraph_end(lines, index, extended)
-            builder.add_paragraph_or_heading(lines, index, after, underline)
-            index = after
-            continue
-        fence = fence_opening(line.text)
-        heading = None if fence else atx_heading_title(line.text)
-        label = admonition_label(line.text)
-        if fence is not None:
-            after = fence_end(lines, index + 1, fence)
-            builder.add("fence", lines, index, after)
-        elif heading is not None:
-            builder.close(line.start)
-            builder.open_section(line.start, heading, line.end)
-            after = index + 1
-        elif THEMATIC_BREAK.fullmatch(line.text):
-            # Before the list rule: "- - -" and "* * *" are breaks, not items.
-            after = index + 1
-        elif label is not None:
-            after = admonition_end(lines, index)
-            builder.add("admonition", lines, index, after, label)
-        elif extended and (container := container_opening(line.text)) is not None:
-            marker, run, container_label = container
-            after = container_end(lines, index, marker, run)
-            builder.add("admonition", lines, index, after, container_label)
-        elif extended and CONTENT_TAB.fullmatch(line.text):
-            after = admonition_end(lines, index)
-            builder.add("tab", lines, index, after)
-        elif is_quote_line(line.text):
-            after = quote_end(lines, index)
-            builder.add("quote", lines, index, after, quote_label(line.text))
-        elif list_item(line.text) is not None:
-            after = list_end(lines, index, extended)
-            builder.add("list", lines, index, after)
-        elif starts_table(lines, index):
-            after = table_end(lines, index)
-            builder.add("table", lines, index, after)
-        else:
-            after, underline = paragraph_end(lines, index, extended)
-            builder.add_paragraph_or_heading(lines, index, after, underline)
-        index = after
-    builder.close(len(text))
-    return builder.sections

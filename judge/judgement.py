@@ -414,7 +414,7 @@ def splitter_texts(manifest, manifest_label: str = "the manifest") -> tuple[dict
     file_texts = {}
     for source in manifest.sources:
         file_text = read_file_text(
-            manifest.folder, source, f"{manifest_label}: source {printable(source['source_id'])}"
+            manifest.folder, source, f"{manifest_label}: source {printable(source['source_id'])}", manifest.grammar
         )
         if file_text != source["text"]:
             file_texts[source["source_id"]] = file_text

@@ -34,12 +34,12 @@ from grammars import HEADING, LESSON_GRAMMAR
 from lab_io.errors import IngestionError, quoted
 from load_documents import (
     MAX_POLICY_SIZE,
-    MAX_SOURCE_BYTES,
     MIN_POLICY_SIZE,
     SHA256_PATTERN,
     SOURCE_FIELDS,
     VERSION_PATTERN,
     check_text,
+    grammar_bounds,
     relative_path_parts,
 )
 
@@ -179,8 +179,9 @@ def checked_document(value: object, path: str, grammar: str = LESSON_GRAMMAR) ->
     relative_path_parts(document["path"], join_path(path, "path"))
     text = document["text"]
     text_path = join_path(path, "text")
-    if len(text.encode("utf-8", "surrogatepass")) > MAX_SOURCE_BYTES:
-        raise IngestionError("text_too_large", text_path, f"over {MAX_SOURCE_BYTES:,} UTF-8 bytes")
+    limit = grammar_bounds(grammar).source_bytes
+    if len(text.encode("utf-8", "surrogatepass")) > limit:
+        raise IngestionError("text_too_large", text_path, f"over {limit:,} UTF-8 bytes")
     check_text(text, text_path)
     if grammar == LESSON_GRAMMAR and not HEADING.match(text):
         raise IngestionError("heading_required", text_path, "text must start with a '# ' heading at offset 0")
@@ -238,7 +239,7 @@ def validate_index(value: object, path: str = "", section_cache: dict | None = N
             join_path(path, "config"),
             f"{quoted(index['config'], 120)} is not in the lab's config family (strategy {', '.join(POLICY_NAMES)}; "
             f"version 1; max_chars {MIN_POLICY_SIZE}..{MAX_POLICY_SIZE}, null for paragraph; "
-            '"markdown": "blocks", "blocks-2" or absent; pair-aware\'s "pairs" sorted, each once)',
+            '"markdown": "blocks", "blocks-2", "blocks-3" or absent; pair-aware\'s "pairs" sorted, each once)',
         )
     grammar = config_grammar(config)
     documents = index["documents"]

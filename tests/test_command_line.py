@@ -50,7 +50,7 @@ class ManifestOption(LabTestCase):
         completed = run_lab("--manifest", "manifest.json", "pin", "docs/extra.md", cwd=self.folder)
         self.assertEqual(completed.returncode, 0, completed.stderr)
         sources = json.loads((self.folder / "manifest.json").read_text(encoding="utf-8"))["sources"]
-        self.assertEqual([source["source_id"] for source in sources][-1], "extra")
+        self.assertEqual([source["source_id"] for source in sources][-1], "docs/extra")
         self.assert_one_line_refusal(run_lab("pin", "docs/extra.md", cwd=self.folder), "usage", exit_code=2)
 
     def test_two_different_manifests_are_a_usage_error(self):

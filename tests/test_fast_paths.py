@@ -247,7 +247,7 @@ class StreamedMainJobTest(LabTestCase):
         self.assertEqual(output.read_bytes(), (ROOT / "expected-result.json").read_bytes())
         self.assertEqual(len(written), 1)
         self.assertNotIn(written[0], (bytes, bytearray))
-        rows = {line.split()[0]: line.split() for line in completed.stdout.splitlines()[1:4]}
+        rows = {line.split()[0]: re.split(" {2,}", line) for line in completed.stdout.splitlines()[1:4]}
         for name, index in fixture_result()["indexes"].items():
             with self.subTest(policy=name):
                 self.assertEqual(rows[name][4], f"{len(reference_bytes(index)):,}")

@@ -50,7 +50,7 @@ class PrintedJson(LabTestCase):
         page = "# Guide\n\nCall open(" + UNPRINTABLE + ") first.\n\nIt never opens a file twice.\n"
         (self.folder / "docs").mkdir()
         (self.folder / "docs" / "guide.md").write_text(page, encoding="utf-8")
-        pinned = run_lab("pin", "--manifest", "m.json", "docs/guide.md", cwd=self.folder)
+        pinned = run_lab("pin", "--manifest", "m.json", "docs/guide.md", "--source-id", "guide", cwd=self.folder)
         self.assertEqual(pinned.returncode, 0, pinned.stderr)
         # A span check named with the same characters: the reports that quote no text still name it.
         manifest = json.loads((self.folder / "m.json").read_text(encoding="utf-8"))

@@ -341,7 +341,9 @@ class LocatingTest(JudgeTestCase):
     def use_source(self, text: str) -> None:
         (self.folder / "docs" / "repeats.md").write_text(text, encoding="utf-8")
         self.manifest.unlink()
-        code, _, stderr = in_process("pin", str(self.folder / "docs" / "repeats.md"), "--manifest", str(self.manifest))
+        code, _, stderr = in_process(
+            "pin", str(self.folder / "docs" / "repeats.md"), "--manifest", str(self.manifest), "--source-id", "repeats"
+        )
         self.assertEqual(code, 0, stderr)
 
     def test_a_repeated_paragraph_is_located_by_order_not_by_its_first_occurrence(self) -> None:
@@ -532,7 +534,9 @@ class CoverageTest(JudgeTestCase):
     def test_gaps_and_overlap_counted_by_hand(self) -> None:
         (self.folder / "docs" / "small.md").write_text("# T\n\nab cd\n\nef\n", encoding="utf-8")
         self.manifest.unlink()
-        in_process("pin", str(self.folder / "docs" / "small.md"), "--manifest", str(self.manifest))
+        in_process(
+            "pin", str(self.folder / "docs" / "small.md"), "--manifest", str(self.manifest), "--source-id", "small"
+        )
         # "ab cd" is [5, 10), "cd\n\nef" [8, 14): the heading "# T" (2 non-whitespace) is in no
         # chunk, "cd" (2) is in both; 8 non-whitespace characters in all.
         records = [{"source_id": "small", "text": "ab cd"}, {"source_id": "small", "text": "cd\n\nef"}]

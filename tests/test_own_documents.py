@@ -84,9 +84,9 @@ class PinNewSourceTests(OwnDocumentsTestCase):
         manifest_bytes = (self.folder / "manifest.json").read_bytes()
         value = json.loads(manifest_bytes)
         expected_entry = {
-            "source_id": "widget",
+            "source_id": "docs/widget",
             "path": "docs/widget.md",
-            "title": "widget",
+            "title": "docs/widget",
             "sha256": file_sha256(source),
             "version": "1.0",
             "url": "local:docs/widget.md",
@@ -145,7 +145,7 @@ class PinNewSourceTests(OwnDocumentsTestCase):
             self.assertEqual(completed.returncode, 0, completed.stderr)
         manifest = self.folder / "manifest.json"
         check = quote_check(
-            "open-refuses", "widget", "Call open_widget(name).", "This call refuses a name that is already open."
+            "open-refuses", "docs/widget", "Call open_widget(name).", "This call refuses a name that is already open."
         )
         self.set_span_checks(manifest, [check])
         first = self.lab("--manifest", "manifest.json", "--output", "first.json")
@@ -164,8 +164,8 @@ class PinNewSourceTests(OwnDocumentsTestCase):
         second = self.lab("--manifest", "manifest.json", "--output", "second.json")
         self.assertEqual(second.returncode, 0, second.stderr)
         old, new = self.read_json("first.json"), self.read_json("second.json")
-        self.assertFalse(chunk_ids(old, "widget") & chunk_ids(new, "widget"))
-        self.assertEqual(chunk_ids(old, "gadget"), chunk_ids(new, "gadget"))
+        self.assertFalse(chunk_ids(old, "docs/widget") & chunk_ids(new, "docs/widget"))
+        self.assertEqual(chunk_ids(old, "docs/gadget"), chunk_ids(new, "docs/gadget"))
         for policy in chunk_index.DEFAULT_POLICY_NAMES:
             self.assertNotEqual(old["indexes"][policy]["index_id"], new["indexes"][policy]["index_id"])
 
@@ -519,7 +519,10 @@ class ManyPairsTests(OwnDocumentsTestCase):
                 kept = sum(wanted.values())
                 self.assertEqual(comparison["pairs_kept_together"], kept)
                 self.assertIn(f"{policy}", completed.stdout)
-                self.assertRegex(completed.stdout, rf"(?m)^{policy} +{comparison['chunk_count']}  .*  {kept} of 3$")
+                self.assertRegex(
+                    completed.stdout,
+                    rf"(?m)^{policy}(?: \([a-z]+ [0-9]+\))? +{comparison['chunk_count']}  .*  {kept} of 3$",
+                )
                 self.assertEqual({pair["source_id"] for pair in comparison["pairs"]}, {"aster-copy-v1"})
         self.assertEqual(result["fixture_scope"], chunk_index.FIXTURE_SCOPE)
         self.assert_validated(self.lab("validate", "result.json"), "result.json", self.folder / "result.json")
@@ -572,7 +575,7 @@ class ManyPairsTests(OwnDocumentsTestCase):
         completed = self.lab("--output", str(self.folder / "result.json"))
         self.assertEqual(completed.returncode, 0, completed.stderr)
         self.assertEqual((self.folder / "result.json").read_bytes(), (ROOT / "expected-result.json").read_bytes())
-        self.assertRegex(completed.stdout, r"(?m)^heading-aware +7  .*  1 of 1$")
+        self.assertRegex(completed.stdout, r"(?m)^heading-aware \(target 220\) +7  .*  1 of 1$")
 
     def test_own_documents_do_not_claim_the_fixture_scope(self) -> None:
         self.write_source("docs/widget.md", WIDGET)
@@ -715,13 +718,13 @@ class SweepTests(OwnDocumentsTestCase):
         )
         completed = self.lab("pin", "docs/page.md", "--manifest", "manifest.json")
         self.assertEqual(completed.returncode, 0, completed.stderr)
-        checks = [quote_check("b-c", "page", "b" * 8, "c" * 8), quote_check("c-d", "page", "c" * 8, "d" * 8)]
+        checks = [quote_check("b-c", "docs/page", "b" * 8, "c" * 8), quote_check("c-d", "docs/page", "c" * 8, "d" * 8)]
         self.set_span_checks(self.folder / "manifest.json", checks)
         completed = self.lab("sweep", "--manifest", "manifest.json", "--sizes", "19", "20")
         self.assertEqual(completed.returncode, 0, completed.stderr)
         lines = completed.stdout.splitlines()
-        self.assertIn("  b-c (page): 19", lines)
-        self.assertIn("  c-d (page): 20", lines)
+        self.assertIn("  b-c (docs/page): 19", lines)
+        self.assertIn("  c-d (docs/page): 20", lines)
         self.assertEqual(
             lines[-1],
             "at 20, the largest of these targets, 1 of 2 pairs are kept together; "

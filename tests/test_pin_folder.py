@@ -66,10 +66,10 @@ class FolderTestCase(LabTestCase):
         self.write("docs/logo.png", b"\x89PNG not markdown")
         self.write("docs/mkdocs.yml", "nav: []\n")
 
-    def pin(self, *paths: str, markdown: str | None = None) -> source_pins.PinOutcome:
+    def pin(self, *paths: str, markdown: str | None = None, all_or_nothing: bool = False) -> source_pins.PinOutcome:
         """Pin ``paths`` (relative to the test folder) into the manifest, writing it as the CLI would."""
         requests = [source_pins.PinRequest(str(self.folder / path)) for path in paths]
-        outcome = source_pins.pin_sources(self.manifest, requests, markdown)
+        outcome = source_pins.pin_sources(self.manifest, requests, markdown, all_or_nothing=all_or_nothing)
         if outcome.manifest_bytes is not None:
             self.manifest.write_bytes(outcome.manifest_bytes)
         return outcome
@@ -138,12 +138,12 @@ class FolderWalkTests(FolderTestCase):
             {"other/docs/index.md": "docs/index", "docs/index-2.md": "docs/index-2", "docs/index.md": "docs/index-3"},
         )
 
-    def test_a_file_pinned_by_hand_keeps_its_id_when_its_folder_is_pinned(self) -> None:
+    def test_a_file_pinned_by_hand_gets_the_id_a_folder_pin_gives_it(self) -> None:
         self.write_site()
         self.pin("docs/guide/index.md")
         outcome = self.pin("docs")
         sources = self.manifest_value()["sources"]
-        self.assertEqual(sources[0]["source_id"], "index")
+        self.assertEqual(sources[0]["source_id"], "docs/guide/index")
         self.assertEqual([change.kind for change in outcome.changes], ["unchanged", "new", "new"])
 
     def test_a_folder_and_a_file_in_it_pin_the_file_once(self) -> None:
@@ -224,26 +224,53 @@ class RemovedPageTests(FolderTestCase):
 class FolderRefusalTests(FolderTestCase):
     """A folder pin is refused as a whole, in one line naming the file, and the manifest is left as it was."""
 
-    def test_a_bad_file_anywhere_refuses_the_whole_folder(self) -> None:
+    BAD_PAGES = [
+        ("docs/b/latin1.md", b"# Caf\xe9\n", "not_utf8"),
+        ("docs/b/huge.md", b"# Huge\n" + b"x" * 70_000, "source_too_large"),
+        ("docs/b/blank.md", b"\n \n", "blank_text"),
+        ("docs/b/intro.md", b"Intro first.\n# Late\n", "heading_required"),
+    ]
+
+    def test_all_or_nothing_refuses_the_whole_folder_at_a_bad_page(self) -> None:
         self.write_site()
         self.pin("docs")
         before = self.manifest.read_bytes()
-        cases = [
-            ("docs/b/latin1.md", b"# Caf\xe9\n", "not_utf8"),
-            ("docs/b/huge.md", b"# Huge\n" + b"x" * 70_000, "source_too_large"),
-            ("docs/b/blank.md", b"\n \n", "blank_text"),
-            ("docs/b/intro.md", b"Intro first.\n# Late\n", "heading_required"),
-        ]
-        for relative, content, code in cases:
+        for relative, content, code in self.BAD_PAGES:
             with self.subTest(file=relative):
                 bad = self.write(relative, content)
                 self.addCleanup(bad.unlink, missing_ok=True)
                 with self.assertRaises(IngestionError) as raised:
-                    self.pin("docs")
+                    self.pin("docs", all_or_nothing=True)
                 self.assertEqual(raised.exception.code, code)
                 self.assertIn(json.dumps(str(bad)), str(raised.exception))
                 self.assertEqual(self.manifest.read_bytes(), before)
                 bad.unlink()
+
+    def test_a_bad_page_is_passed_over_with_its_reason_and_the_rest_pinned(self) -> None:
+        self.write_site()
+        for relative, content, _ in self.BAD_PAGES:
+            self.write(relative, content)
+        outcome = self.pin("docs")
+        ids = [source["source_id"] for source in self.manifest_value()["sources"]]
+        self.assertEqual(ids, ["docs/guide/index", "docs/guide-api", "docs/index"])
+        # Sorted by path: docs/b/blank, docs/b/huge, docs/b/intro, docs/b/latin1.
+        codes = [line.split(": ")[1] for line in outcome.passed_over]
+        self.assertEqual(codes, ["blank_text", "source_too_large", "heading_required", "not_utf8"])
+        self.assertEqual(
+            outcome.passed_over[0], f"passed over {self.docs}/b/blank.md: blank_text: text is empty or only whitespace"
+        )
+        lines = source_pins.pin_report_lines(outcome)
+        self.assertEqual(
+            lines[-1],
+            "passed over: 4 pages the lab cannot take, each named above (pin --all-or-nothing refuses the whole pin instead)",
+        )
+
+    def test_a_folder_of_only_bad_pages_is_refused(self) -> None:
+        self.write("docs/latin1.md", b"# Caf\xe9\n")
+        with self.assertRaises(IngestionError) as raised:
+            self.pin("docs")
+        self.assertEqual(raised.exception.code, "no_pinnable_files")
+        self.assertFalse(self.manifest.exists())
 
     def test_folders_the_lab_will_not_walk(self) -> None:
         self.write_site()
@@ -294,7 +321,7 @@ class FolderRefusalTests(FolderTestCase):
 class LessonRefusalMessageTests(FolderTestCase):
     """What the lesson grammar found where it wanted a '# ' heading at offset 0, and what to do."""
 
-    HINT = "use the blocks-2 grammar (pin --markdown blocks-2)"
+    HINT = "use the blocks-3 grammar (pin --markdown blocks-3)"
     RULE = "the lesson grammar needs a '# ' heading at offset 0"
 
     def test_each_opening_is_named(self) -> None:
@@ -346,6 +373,13 @@ class LessonRefusalMessageTests(FolderTestCase):
         self.write("docs/index.md", HOME)
         self.write("docs/start.md", "---\ntitle: Start\n---\n# Start\n\ntext\n")
         code, stdout, stderr = run_main("pin", "--manifest", str(self.manifest), str(self.docs))
+        self.assertEqual(code, 0, stderr)
+        self.assertIn(
+            f'passed over {self.docs}/start.md: heading_required: found "---" front matter at line 1; {self.HINT}\n',
+            stdout,
+        )
+        self.manifest.unlink()
+        code, stdout, stderr = run_main("pin", "--all-or-nothing", "--manifest", str(self.manifest), str(self.docs))
         self.assertEqual(code, 1)
         self.assertEqual(stdout, "")
         where = f'{self.manifest}: pin "{self.docs}/start.md"'
@@ -443,20 +477,26 @@ class WhichManifestTests(FolderTestCase):
 
 
 class ExampleCorpusTests(LabTestCase):
-    """docs/examples: its saved result is what a fresh build of its manifest writes, byte for byte."""
+    """docs/examples and docs/examples/sites: each saved result is what a fresh build of its manifest writes."""
 
     EXAMPLES = ROOT / "docs" / "examples"
+    # Each corpus's folder (holding manifest.json and expected-result.json) and its pages' folder in it.
+    CORPORA = (("", "parcel-queue"), ("sites", "lantern-cache"))
 
     def test_a_fresh_build_reproduces_the_saved_result(self) -> None:
-        output = self.folder / "examples.json"
-        code, stdout, stderr = run_main("--manifest", str(self.EXAMPLES / "manifest.json"), "--output", str(output))
-        self.assertEqual(code, 0, stderr)
-        self.assertEqual(output.read_bytes(), (self.EXAMPLES / "expected-result.json").read_bytes())
+        for corpus, _ in self.CORPORA:
+            with self.subTest(corpus=corpus or "."):
+                output = self.folder / "examples.json"
+                folder = self.EXAMPLES / corpus
+                code, stdout, stderr = run_main("--manifest", str(folder / "manifest.json"), "--output", str(output))
+                self.assertEqual(code, 0, stderr)
+                self.assertEqual(output.read_bytes(), (folder / "expected-result.json").read_bytes())
 
     def test_rebuild_py_writes_the_saved_manifest_and_result_byte_for_byte(self) -> None:
         # Run on a copy of the pages: the script then writes the copy's files, never the saved ones.
         copy = self.folder / "examples"
-        shutil.copytree(self.EXAMPLES / "parcel-queue", copy / "parcel-queue")
+        for corpus, pages in self.CORPORA:
+            shutil.copytree(self.EXAMPLES / corpus / pages, copy / corpus / pages)
         specification = importlib.util.spec_from_file_location("rebuild", self.EXAMPLES / "rebuild.py")
         rebuild = importlib.util.module_from_spec(specification)
         specification.loader.exec_module(rebuild)
@@ -464,13 +504,13 @@ class ExampleCorpusTests(LabTestCase):
         printed = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", write_through=True)
         with contextlib.redirect_stdout(printed):
             self.assertEqual(rebuild.main(), 0)
-        for name in ("manifest.json", "expected-result.json"):
-            with self.subTest(name=name):
-                self.assertEqual((copy / name).read_bytes(), (self.EXAMPLES / name).read_bytes())
-        self.assertEqual(
-            printed.buffer.getvalue().decode("utf-8").splitlines()[-1],
-            f"rebuilt {copy / 'manifest.json'} and {copy / 'expected-result.json'}",
-        )
+        written = []
+        for corpus, _ in self.CORPORA:
+            for name in ("manifest.json", "expected-result.json"):
+                with self.subTest(corpus=corpus or ".", name=name):
+                    self.assertEqual((copy / corpus / name).read_bytes(), (self.EXAMPLES / corpus / name).read_bytes())
+                written.append(str((copy / corpus / name).resolve()))
+        self.assertEqual(printed.buffer.getvalue().decode("utf-8").splitlines()[-1], "rebuilt " + ", ".join(written))
 
     def test_the_pages_keep_their_deliberate_bytes(self) -> None:
         pages = self.EXAMPLES / "parcel-queue"

@@ -25,6 +25,7 @@ LAZY_MODULES = (
     "commands.options",
     "commands.parser",
     "commands.validate",
+    "grammars.version3",
     "judge",
     "results.reembed",
     "results.validate",

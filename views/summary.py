@@ -15,6 +15,7 @@ from collections import namedtuple
 
 import chunk_index
 from checks import span_checks
+from grammars import LESSON_GRAMMAR
 from lab_io.errors import counted, printable
 from lab_io.indented_json import saved_json_bytes
 
@@ -114,12 +115,48 @@ def policy_label(name: str, config: dict) -> str:
     """The policy's name, and its size when the manifest chose one other than the lesson's.
 
     ``policy_label("heading-aware", {..., "max_chars": 344})`` -> ``"heading-aware (target 344)"``;
-    at the lesson's 220 it is ``"heading-aware"``, so the fixture's table stays as printed in the README.
+    at the lesson's 220 it is ``"heading-aware"``: the views that name a policy in a verdict say it short.
     """
     size = config.get("max_chars")
     if size is None or size == chunk_index.policy_config(name)["max_chars"]:
         return name
     return f"{name} ({SIZE_WORDS[name]} {size:,})"
+
+
+def sized_label(name: str, config: dict) -> str:
+    """The policy's name and the size its index was built with, as the summary table names every policy.
+
+    ``sized_label("heading-aware", {..., "max_chars": 220})`` -> ``"heading-aware (target 220)"``;
+    ``sized_label("fixed-char", {..., "max_chars": 1000})`` -> ``"fixed-char (width 1,000)"``;
+    paragraph has no size: ``"paragraph"``. The table never leaves a size unsaid.
+    """
+    size = config.get("max_chars")
+    if size is None:
+        return name
+    return f"{name} ({SIZE_WORDS[name]} {size:,})"
+
+
+def lesson_sizes_note(grammar: str, configs: dict) -> str | None:
+    """One line when a block-grammar build cut its sized policies at the lesson's sizes, else ``None``.
+
+    The lesson's 80 and 220 are sized for its two short pages; a docs set built at
+    them looks as if every fixed-width cut split every pair. ``configs`` maps each
+    policy name to its config (a result's ``indexes[name]["config"]``).
+    """
+    if grammar == LESSON_GRAMMAR:
+        return None
+    at_lesson = [
+        f"{name} {configs[name]['max_chars']}"
+        for name in chunk_index.PIPELINE_SIZES
+        if name in configs and configs[name]["max_chars"] == chunk_index.policy_config(name)["max_chars"]
+    ]
+    if not at_lesson:
+        return None
+    pipeline = ", ".join(f"{name} {size:,}" for name, size in chunk_index.PIPELINE_SIZES.items())
+    return (
+        f"note: built at the lesson's sizes ({', '.join(at_lesson)}), cut for its two short pages, not a pipeline's; "
+        f'set "policies" in the manifest to your pipeline\'s (pin --markdown starts a new manifest at {pipeline})'
+    )
 
 
 def summary_rows(result: dict, index_sizes: dict[str, int] | None = None) -> list[tuple[str, ...]]:
@@ -133,7 +170,7 @@ def summary_rows(result: dict, index_sizes: dict[str, int] | None = None) -> lis
         kept = sum(1 for _, is_kept in outcomes if is_kept)
         rows.append(
             (
-                policy_label(name, result["indexes"][name]["config"]),
+                sized_label(name, result["indexes"][name]["config"]),
                 f"{growth.chunk_count:,}",
                 f"{growth.mean_chunk_chars:.1f}",
                 f"{growth.largest_chunk_chars:,}",

@@ -1,15 +1,21 @@
-"""Rebuild the example corpus's manifest and saved result from its pages, with the lab's own commands.
+"""Rebuild the example corpora's manifests and saved results from their pages, with the lab's own commands.
 
     python docs/examples/rebuild.py
 
-1. ``pin --markdown blocks`` pins every page under ``parcel-queue/`` into a
-   fresh ``manifest.json`` (ids from the paths: ``parcel-queue/guide/index``);
+For each corpus, ``parcel-queue/`` (beside this file) and ``sites/lantern-cache/``:
+
+1. ``pin --markdown GRAMMAR`` pins every page under it into a fresh
+   ``manifest.json`` (ids from the paths: ``parcel-queue/guide/index``);
+   Parcel Queue under ``blocks``, the grammar it was first built with, at the
+   lesson's sizes (its ids are in its saved result, so the sizes pin writes
+   into a new manifest are taken out again); Lantern Cache under ``blocks-3``,
+   at the sizes pin writes;
 2. the span checks below are written into it, each as two quotes the loader
    locates in its page;
 3. the main job builds ``expected-result.json`` from that manifest.
 
-The lab refuses to write the files it ships (``output_is_lab_file``), these two
-among them, so both are built in a scratch copy of the pages (the paths in them
+The lab refuses to write the files it ships (``output_is_lab_file``), these
+among them, so all are built in a scratch copy of the pages (the paths in them
 are relative to the manifest, so the bytes are the same) and then written into
 place together through the lab's write path.
 
@@ -76,6 +82,50 @@ SPAN_CHECKS = (
 )
 
 
+# Lantern Cache (sites/): each pair sits in a construct blocks-3 reads (a Hugo note shortcode, an HTML
+# element, an MDX JSX element), or around an mkdocstrings directive.
+SITES_SPAN_CHECKS = (
+    (
+        "put-ttl-over-a-day-refused",
+        "lantern-cache/install",
+        "Call `cache.put(key, value, ttl=60)` to store a value for a minute.",
+        "A `ttl` over 86400 seconds is refused; store such a value without one.",
+    ),
+    (
+        "serve-refuses-low-port",
+        "lantern-cache/install",
+        "Run `lantern serve --port 7070` to start the server.",
+        "`lantern serve` refuses a port below 1024 unless it runs as root; pick a higher port.",
+    ),
+    (
+        "get-missing-returns-none",
+        "lantern-cache/guide",
+        "Call `cache.get(key)` to read a value.",
+        "`cache.get` returns `None` for a missing key; it never raises.",
+    ),
+    (
+        "clear-refused-in-production",
+        "lantern-cache/intro",
+        "Call `cache.clear()` only in tests.",
+        "`cache.clear` refuses to run on a production cache and raises `NotAllowed`.",
+    ),
+    (
+        "check-never-deletes",
+        "lantern-cache/reference",
+        "Run `lantern check` before a deploy to find stale entries.",
+        "`lantern check` never deletes what it finds; it only reports.",
+    ),
+)
+SITES_FACT_STATUS = "synthetic example written for the chunk-boundary lab; Lantern Cache is not a real product"
+# Each corpus: its folder under docs/examples, the pages' folder in it, the grammar, whether it keeps the
+# lesson's sizes, its fact status and its span checks.
+CORPORA = (
+    (".", "parcel-queue", "blocks", True, FACT_STATUS, SPAN_CHECKS),
+    ("sites", "lantern-cache", "blocks-3", False, SITES_FACT_STATUS, SITES_SPAN_CHECKS),
+)
+SAVED_FILES = ("manifest.json", "expected-result.json")
+
+
 def span_check(name: str, source_id: str, instruction: str, qualifier: str) -> dict:
     return {
         "name": name,
@@ -86,32 +136,35 @@ def span_check(name: str, source_id: str, instruction: str, qualifier: str) -> d
 
 
 def main() -> int:
+    built = []
     with tempfile.TemporaryDirectory() as scratch:
-        shutil.copytree(HERE / "parcel-queue", Path(scratch) / "parcel-queue")
-        code = build(Path(scratch))
-        if code != 0:
-            return code
-        built = [
-            (HERE / name, (Path(scratch) / name).read_bytes()) for name in ("manifest.json", "expected-result.json")
-        ]
+        for corpus, pages, grammar, lesson_sizes, fact_status, checks in CORPORA:
+            folder = Path(scratch) / corpus
+            shutil.copytree(HERE / corpus / pages, folder / pages)
+            code = build(folder, pages, grammar, lesson_sizes, fact_status, checks)
+            if code != 0:
+                return code
+            built.extend(((HERE / corpus / name).resolve(), (folder / name).read_bytes()) for name in SAVED_FILES)
     write_outputs(built)
-    print(f"rebuilt {HERE / 'manifest.json'} and {HERE / 'expected-result.json'}")
+    print("rebuilt " + ", ".join(str(path) for path, _ in built))
     return 0
 
 
-def build(folder: Path) -> int:
-    """Pin ``folder/parcel-queue``, add the span checks and build the result there; the main job's exit code."""
+def build(folder: Path, pages: str, grammar: str, lesson_sizes: bool, fact_status: str, checks: tuple) -> int:
+    """Pin ``folder/pages``, add the span checks and build the result there; the main job's exit code."""
     previous = os.getcwd()
     os.chdir(folder)
     try:
         manifest = Path("manifest.json")
         code = run.main(
-            ["pin", "--markdown", "blocks", "--manifest", str(manifest), "--fact-status", FACT_STATUS, "parcel-queue"]
+            ["pin", "--markdown", grammar, "--manifest", str(manifest), "--fact-status", fact_status, pages]
         )
         if code != 0:
             return code
         value = json.loads(manifest.read_text(encoding="utf-8"))
-        value["span_checks"] = [span_check(*check) for check in SPAN_CHECKS]
+        if lesson_sizes:
+            del value["policies"]
+        value["span_checks"] = [span_check(*check) for check in checks]
         manifest.write_bytes(saved_json_bytes(value))
         return run.main(["--manifest", str(manifest), "--output", "expected-result.json"])
     finally:

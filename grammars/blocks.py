@@ -1,0 +1,538 @@
+"""The block grammar (``SPEC.md``, "The block grammar") and its second version, "blocks-2".
+
+The block grammar reads real documentation: front matter, text before the first
+heading, fenced code, ATX and setext headings, admonitions, blockquotes and
+alerts, lists and tables. It is CommonMark-inspired, not a Markdown parser: it
+finds where blocks begin and end, in one pass over the lines, and nothing else.
+
+"blocks-2" (``SPEC.md``, "The block grammar, version 2") reads everything
+"blocks" does plus the containers of other docs sites: pymdownx blocks
+(``/// warning``), colon containers (``:::warning``) and content tabs
+(``=== "Tab"``). "blocks" itself never changes: its ids are in saved results,
+and neither does "blocks-2".
+
+"blocks-3" is "blocks-2" with a page reader (``grammars.version3``) that the one
+pass asks first where a block may start or a paragraph end; without one, nothing
+here reads differently.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from itertools import accumulate
+
+from grammars.records import Block, LazyPattern, Section
+from lab_io.errors import IngestionError, quoted
+
+# Every test below reads one line (its text without the "\n") and at most the
+# next one; no pattern can backtrack over more than the line it is given.
+
+FRONT_MATTER_DELIMITERS = ("---", "+++")
+ADMONITION = LazyPattern(r"(?:!!!|\?\?\?\+?)[ \t]+([A-Za-z][A-Za-z0-9_-]*)(?=[ \t]|$)")
+ALERT = LazyPattern(r"\[!([A-Za-z]+)\][ \t]*")
+ORDERED_MARKER = LazyPattern(r"[0-9]{1,9}[.)]")
+SETEXT_UNDERLINE = LazyPattern(r" {0,3}(?:=+|-+)[ \t]*")
+TABLE_DELIMITER_CELL = LazyPattern(r":?-+:?")
+# Three or more of one of "*", "-", "_" alone on a line (spaces and tabs between
+# allowed): a separator docs sites draw between parts of a page. It holds no
+# text to retrieve, so it belongs to no block, like a blank line.
+THEMATIC_BREAK = LazyPattern(r" {0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})")
+# A body line of an admonition is indented this far (Python-Markdown's tab length).
+ADMONITION_INDENT = 4
+# Every block but a paragraph starts with one of these after its leading spaces,
+# or holds a pipe (a table's header row): any other line is paragraph text,
+# which spares the full set of tests on most lines of a page.
+BLOCK_START_CHARACTERS = frozenset("#`~!?>-*+_0123456789")
+# "blocks-2" also starts blocks at "/" (``/// name``), ":" (``::: name``) and "=" (``=== "Tab"``).
+BLOCK_START_CHARACTERS_2 = BLOCK_START_CHARACTERS | frozenset("/:=")
+# A pymdownx block's opening line: up to three spaces, three or more "/", a TYPE as an
+# admonition's, then nothing or a "|" and a title. Its closing line is a run of exactly as many "/".
+SLASH_BLOCK = LazyPattern(r" {0,3}(/{3,})[ \t]*([A-Za-z][A-Za-z0-9_-]*)[ \t]*(?:\|.*)?")
+# A colon container's opening line (Docusaurus, VitePress): up to three spaces, three or
+# more ":", a TYPE, then nothing or a space, a tab, "[" or "{" and anything. It closes at a
+# run of at least as many ":".
+COLON_CONTAINER = LazyPattern(r" {0,3}(:{3,})[ \t]*([A-Za-z][A-Za-z0-9_-]*)(?:[ \t\[{].*)?")
+# A content tab's opening line (pymdownx.tabbed): at column 0, "===" (then "!" or "+"
+# markers), spaces and a quoted title; its body is indented as an admonition's.
+CONTENT_TAB = LazyPattern(r'===[!+]{0,2}[ \t]+".*"[ \t]*')
+
+
+class Line(namedtuple("Line", ("start", "end", "text"))):
+    """One line of the text: ``[start, end)`` with its ``\\n`` (none on a last line without one), and its text without it."""
+
+    __slots__ = ()
+
+
+def text_lines(text: str, start: int) -> list[Line]:
+    """The lines of ``text`` from ``start``: ``text_lines("ab\\nc", 0)`` -> ``[Line(0, 3, "ab"), Line(3, 4, "c")]``."""
+    pieces = text[start:].split("\n")
+    if pieces[-1] == "":
+        # The text ends with "\n" (or is empty from ``start``): no line follows it.
+        pieces.pop()
+    # Each line starts one character (its "\n") after the previous one ends; split,
+    # accumulate and map run in C, where a find() per line would not.
+    bounds = list(accumulate(map((1).__add__, map(len, pieces)), initial=start))
+    if len(bounds) > 1 and bounds[-1] > len(text):
+        bounds[-1] = len(text)
+    return list(map(Line, bounds[:-1], bounds[1:], pieces))
+
+
+def may_start_block(line: str, extended: bool = False) -> bool:
+    """Whether ``line`` could start a block other than a paragraph (or be an ATX heading); ``False`` is certain.
+
+    ``extended`` is "blocks-2", whose containers start with characters "blocks" leaves to paragraphs.
+    """
+    characters = BLOCK_START_CHARACTERS_2 if extended else BLOCK_START_CHARACTERS
+    return line.lstrip(" ")[:1] in characters or "|" in line
+
+
+def is_blank(line: str) -> bool:
+    """Blank as the lesson has it: nothing but whitespace (``"  \\t"`` is blank)."""
+    return not line.strip()
+
+
+def leading_columns(line: str) -> int:
+    """How far ``line`` is indented, a tab reaching the next multiple of 4: ``" \\tx"`` -> ``4``."""
+    columns = 0
+    for character in line:
+        if character == " ":
+            columns += 1
+        elif character == "\t":
+            columns += 4 - columns % 4
+        else:
+            break
+    return columns
+
+
+def space_indent(line: str) -> tuple[int, str]:
+    """Leading spaces (not tabs) and the rest: ``"  # a"`` -> ``(2, "# a")``."""
+    rest = line.lstrip(" ")
+    return len(line) - len(rest), rest
+
+
+def front_matter_end(text: str, where: str) -> int:
+    """Where the text after the front matter starts: 0 without front matter.
+
+    Front matter opens with a first line of ``---`` or ``+++`` (trailing spaces
+    and tabs allowed) and closes at the next line that is the same delimiter,
+    its ``\\n`` included: ``front_matter_end("---\\na: 1\\n---\\n# T\\n", w)`` -> ``13``.
+    One that is never closed is refused: the rest of the page would vanish.
+    """
+    newline = text.find("\n")
+    first = text if newline == -1 else text[:newline]
+    delimiter = first.rstrip(" \t")
+    if delimiter not in FRONT_MATTER_DELIMITERS:
+        return 0
+    line_start = len(text) if newline == -1 else newline + 1
+    while line_start < len(text):
+        newline = text.find("\n", line_start)
+        line_end = len(text) if newline == -1 else newline + 1
+        if text[line_start : line_end if newline == -1 else newline].rstrip(" \t") == delimiter:
+            return line_end
+        line_start = line_end
+    raise IngestionError(
+        "front_matter_unclosed",
+        where,
+        f"front matter opened by {quoted(delimiter)} at line 1 is never closed by a {quoted(delimiter)} line",
+    )
+
+
+def fence_opening(line: str) -> tuple[str, int] | None:
+    """The fence character and run length if ``line`` opens fenced code: ``"  ~~~~ py"`` -> ``("~", 4)``.
+
+    Up to three spaces of indent, then three or more backticks or tildes; a
+    backtick fence's info string may hold no backtick (``"``` a`b"`` is not a fence).
+    """
+    indent, rest = space_indent(line)
+    fence = rest[:1]
+    if indent > 3 or fence not in ("`", "~"):
+        return None
+    run = len(rest) - len(rest.lstrip(fence))
+    if run < 3 or (fence == "`" and "`" in rest[run:]):
+        return None
+    return fence, run
+
+
+def closes_fence(line: str, fence: str, run: int) -> bool:
+    """Whether ``line`` closes a fence of ``run`` ``fence`` characters: the same character, at least as many, nothing after but spaces."""
+    indent, rest = space_indent(line)
+    closing = len(rest) - len(rest.lstrip(fence))
+    return indent <= 3 and closing >= run and not rest[closing:].strip(" \t")
+
+
+def atx_heading_title(line: str) -> str | None:
+    """The title if ``line`` is an ATX heading, else ``None``: ``"  ## Setup ##"`` -> ``"Setup"``.
+
+    Up to three spaces, one to six ``#``, then a space, a tab or the end of the
+    line; the title is stripped of spaces and tabs, and a closing run of ``#``
+    after a space or tab is not part of it (``"# C#"`` -> ``"C#"``, ``"#"`` -> ``""``).
+    """
+    indent, rest = space_indent(line)
+    hashes = len(rest) - len(rest.lstrip("#"))
+    if indent > 3 or not 1 <= hashes <= 6:
+        return None
+    after = rest[hashes:]
+    if after and after[0] not in " \t":
+        return None
+    title = after.strip(" \t")
+    without_closing = title.rstrip("#")
+    if not without_closing:
+        return ""
+    if without_closing != title and without_closing[-1] in " \t":
+        return without_closing.rstrip(" \t")
+    return title
+
+
+def admonition_label(line: str) -> str | None:
+    """The type of an admonition's first line, lowercased: ``'!!! Warning "Mind"'`` -> ``"warning"``; else ``None``."""
+    found = ADMONITION.match(line)
+    return None if found is None else found.group(1).lower()
+
+
+def is_quote_line(line: str) -> bool:
+    """Whether ``line`` is a blockquote line: up to three spaces, then ``>``."""
+    indent, rest = space_indent(line)
+    return indent <= 3 and rest.startswith(">")
+
+
+def quote_label(line: str) -> str:
+    """The alert type of a quote's first line, lowercased: ``"> [!WARNING]"`` -> ``"warning"``; else ``""``."""
+    content = space_indent(line)[1][1:]
+    found = ALERT.fullmatch(content[1:] if content.startswith(" ") else content)
+    return "" if found is None else found.group(1).lower()
+
+
+def list_item(line: str) -> tuple[int, str] | None:
+    """The content column and content of a list item's first line, or ``None``.
+
+    Up to three spaces, a bullet (``-``, ``*``, ``+``) or one to nine digits and
+    ``.`` or ``)``, then a space, a tab or the end of the line. The content
+    column is where the text after the marker starts (one past the marker
+    when five or more spaces follow): ``"1.  go"`` -> ``(4, "go")``.
+    """
+    indent, rest = space_indent(line)
+    if indent > 3 or not rest:
+        return None
+    if rest[0] in "-*+":
+        marker = 1
+    else:
+        found = ORDERED_MARKER.match(rest)
+        if found is None:
+            return None
+        marker = found.end()
+    after = rest[marker:]
+    if after and after[0] not in " \t":
+        return None
+    content = after.lstrip(" \t")
+    spaces = len(after) - len(content)
+    if not content or spaces > 4:
+        spaces = 1
+    return indent + marker + spaces, content
+
+
+def is_table_delimiter(line: str) -> bool:
+    """Whether ``line`` is a table's delimiter row: cells of ``:?-+:?`` between pipes, at least one pipe.
+
+    ``"| --- | :-: |"`` -> ``True``; ``"---"`` -> ``False`` (a setext underline).
+    """
+    row = line.strip(" \t")
+    if "|" not in row:
+        return False
+    row = row[1:] if row.startswith("|") else row
+    row = row[:-1] if row.endswith("|") else row
+    return all(TABLE_DELIMITER_CELL.fullmatch(cell.strip(" \t")) for cell in row.split("|"))
+
+
+def starts_table(lines: list[Line], index: int) -> bool:
+    """Whether ``lines[index]`` is a table's header row: a pipe, at most three spaces of indent, a delimiter row next."""
+    line = lines[index].text
+    return (
+        "|" in line
+        and space_indent(line)[0] <= 3
+        and index + 1 < len(lines)
+        and is_table_delimiter(lines[index + 1].text)
+    )
+
+
+def starts_block(lines: list[Line], index: int, extended: bool = False, reader=None) -> bool:
+    """Whether ``lines[index]`` begins a block other than a paragraph, or is an ATX heading: it ends a paragraph.
+
+    ``extended`` ("blocks-2") adds pymdownx blocks, colon containers and content tabs;
+    ``reader`` ("blocks-3", ``grammars.version3.PageReader``) what it reads.
+    """
+    if reader is not None and reader.interrupts(lines, index):
+        return True
+    line = lines[index].text
+    if not may_start_block(line, extended):
+        return False
+    if extended and (container_opening(line) is not None or CONTENT_TAB.fullmatch(line) is not None):
+        return True
+    return (
+        THEMATIC_BREAK.fullmatch(line) is not None
+        or fence_opening(line) is not None
+        or atx_heading_title(line) is not None
+        or admonition_label(line) is not None
+        or is_quote_line(line)
+        or list_item(line) is not None
+        or starts_table(lines, index)
+    )
+
+
+def fence_end(lines: list[Line], index: int, fence: tuple[str, int], nested: bool = False) -> int:
+    """The index after the line that closes ``fence``, searching from ``lines[index]``; the end of the text if none does.
+
+    A fence nested in a list or an admonition closes on a line whose text,
+    leading spaces and tabs removed, closes it.
+    """
+    character, run = fence
+    for position in range(index, len(lines)):
+        line = lines[position].text
+        if closes_fence(line.lstrip(" \t") if nested else line, character, run):
+            return position + 1
+    return len(lines)
+
+
+def admonition_end(lines: list[Line], index: int) -> int:
+    """The index after an admonition's last body line: lines indented four columns or more, blank lines between them included."""
+    after = index + 1
+    position = index + 1
+    while position < len(lines):
+        line = lines[position].text
+        if is_blank(line):
+            position += 1
+            continue
+        if leading_columns(line) < ADMONITION_INDENT:
+            break
+        fence = fence_opening(line.lstrip(" \t"))
+        position = fence_end(lines, position + 1, fence, nested=True) if fence else position + 1
+        after = position
+    return after
+
+
+def quote_end(lines: list[Line], index: int) -> int:
+    """The index after a run of blockquote lines starting at ``lines[index]``."""
+    position = index
+    while position < len(lines) and is_quote_line(lines[position].text):
+        position += 1
+    return position
+
+
+def list_end(lines: list[Line], index: int, extended: bool = False, reader=None) -> int:
+    """The index after a list's last line (see ``SPEC.md``, "The block grammar", for the rule).
+
+    A line belongs to the list when it is an item at the list's level, is
+    indented at least to the content column of the latest such item, or
+    directly follows a list line that is not a fence and starts no other
+    block (a lazy continuation). Blank lines count only when the list goes on
+    after them; a fence opened on a list line runs, whatever its indent, to
+    its close.
+    """
+    content_column = list_item(lines[index].text)[0]
+    after = index + 1
+    position = index
+    lazy_allowed = False
+    while position < len(lines):
+        line = lines[position].text
+        if is_blank(line):
+            lazy_allowed = False
+            position += 1
+            continue
+        column = leading_columns(line)
+        item = list_item(line)
+        if position == index or (item is not None and column < content_column):
+            content_column, content = item
+        elif column >= content_column:
+            content = line.lstrip(" \t")
+        elif lazy_allowed and not starts_block(lines, position, extended, reader):
+            content = line
+        else:
+            break
+        fence = fence_opening(content)
+        lazy_allowed = fence is None
+        position = fence_end(lines, position + 1, fence, nested=True) if fence else position + 1
+        after = position
+    return after
+
+
+def table_end(lines: list[Line], index: int) -> int:
+    """The index after a table: its header, its delimiter row and every following non-blank line holding a pipe."""
+    position = index + 2
+    while position < len(lines) and not is_blank(lines[position].text) and "|" in lines[position].text:
+        position += 1
+    return position
+
+
+def paragraph_end(lines: list[Line], index: int, extended: bool = False, reader=None) -> tuple[int, int | None]:
+    """The index after a paragraph, and the index of its setext underline if it is a heading instead.
+
+    A paragraph runs until a blank line or a line that starts another block;
+    a ``===`` or ``---`` line under it makes its lines a setext heading.
+    """
+    position = index + 1
+    while position < len(lines):
+        line = lines[position].text
+        if is_blank(line):
+            break
+        if SETEXT_UNDERLINE.fullmatch(line):
+            return position + 1, position
+        if starts_block(lines, position, extended, reader):
+            break
+        position += 1
+    return position, None
+
+
+def container_opening(line: str) -> tuple[str, int, str] | None:
+    """The marker character, run length and lowercased TYPE if ``line`` opens a container of "blocks-2", else ``None``.
+
+    ``"/// Warning | Mind"`` -> ``("/", 3, "warning")``; ``"::::note[Mind]"`` -> ``(":", 4, "note")``.
+    """
+    marker = line.lstrip(" ")[:1]
+    if marker == "/":
+        found = SLASH_BLOCK.fullmatch(line)
+    elif marker == ":":
+        found = COLON_CONTAINER.fullmatch(line)
+    else:
+        return None
+    return None if found is None else (marker, len(found.group(1)), found.group(2).lower())
+
+
+def closes_container(line: str, marker: str, run: int) -> bool:
+    """Whether ``line`` closes a container opened by ``run`` ``marker`` characters.
+
+    Up to three spaces, then a run of the marker and only spaces and tabs: a
+    pymdownx block (``/``) closes at exactly ``run`` slashes, a colon container
+    at ``run`` colons or more.
+    """
+    indent, rest = space_indent(line)
+    closing = len(rest) - len(rest.lstrip(marker))
+    if indent > 3 or closing < 3 or rest[closing:].strip(" \t"):
+        return False
+    return closing == run if marker == "/" else closing >= run
+
+
+def container_end(lines: list[Line], index: int, marker: str, run: int) -> int:
+    """The index after the line that closes the container opened at ``lines[index]``; the end of the text if none does.
+
+    Nothing inside is read but fences: a fence opened on a body line (leading
+    spaces and tabs removed) runs to its close, so a marker line in code
+    closes nothing.
+    """
+    position = index + 1
+    while position < len(lines):
+        line = lines[position].text
+        if closes_container(line, marker, run):
+            return position + 1
+        fence = fence_opening(line.lstrip(" \t"))
+        position = fence_end(lines, position + 1, fence, nested=True) if fence else position + 1
+    return len(lines)
+
+
+class _SectionBuilder:
+    """Sections as the one pass over the lines finds them; a section without blocks is dropped."""
+
+    def __init__(self, heading_start: int, title: str, body_start: int, reader=None) -> None:
+        self.sections: list[Section] = []
+        # "blocks-3": what a heading's text becomes as a section title, and which paragraphs hold text at all.
+        self.reader = reader
+        self.open_section(heading_start, title, body_start)
+
+    def open_section(self, heading_start: int, title: str, body_start: int) -> None:
+        self.heading_start = heading_start
+        self.title = title
+        self.body_start = body_start
+        self.blocks: list[Block] = []
+
+    def add(self, kind: str, lines: list[Line], first: int, after: int, label: str = "") -> None:
+        self.blocks.append(Block(kind, lines[first].start, lines[after - 1].end, label))
+
+    def add_paragraph_or_heading(self, lines: list[Line], first: int, after: int, underline: int | None) -> None:
+        """A paragraph, or, when ``underline`` is its setext underline, a heading that opens a section."""
+        if underline is None:
+            if self.reader is None or self.reader.holds_text(first, after):
+                self.add("paragraph", lines, first, after)
+            return
+        self.close(lines[first].start)
+        title = " ".join(line.text.strip(" \t") for line in lines[first:underline])
+        if self.reader is not None:
+            title = self.reader.heading_title(title)
+        self.open_section(lines[first].start, title, lines[underline].end)
+
+    def close(self, body_end: int) -> None:
+        if self.blocks:
+            self.sections.append(Section(self.heading_start, self.title, self.body_start, body_end, tuple(self.blocks)))
+
+
+def block_sections(
+    text: str, title: str, where: str = "text", extended: bool = False, page_reader=None
+) -> list[Section]:
+    """The sections of ``text`` under the block grammar, each with its blocks, in one pass over the lines.
+
+    ``extended`` reads "blocks-2": every rule of "blocks", and pymdownx blocks,
+    colon containers (both kind ``admonition``) and content tabs (kind ``tab``).
+    ``page_reader`` (with ``extended``) reads "blocks-3": called with the page's
+    lines, it returns the reader the pass asks first (``grammars.version3``).
+
+    Front matter belongs to no section; text before the first heading is a
+    section titled ``title`` whose heading offset is its body's start.
+    ``block_sections("---\\nx: 1\\n---\\nab\\n", "T")`` -> one section ``T``,
+    body ``[13, 16)``, one paragraph ``[13, 16)``.
+    """
+    body_start = front_matter_end(text, where)
+    lines = text_lines(text, body_start)
+    reader = None if page_reader is None else page_reader(lines)
+    builder = _SectionBuilder(body_start, title, body_start, reader)
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        if is_blank(line.text):
+            index += 1
+            continue
+        if not may_start_block(line.text, extended) and (reader is None or not reader.may_start(line.text)):
+            after, underline = paragraph_end(lines, index, extended, reader)
+            builder.add_paragraph_or_heading(lines, index, after, underline)
+            index = after
+            continue
+        fence = fence_opening(line.text)
+        heading = None if fence else atx_heading_title(line.text)
+        label = admonition_label(line.text)
+        found = None if reader is None or fence is not None or heading is not None else reader.block_at(lines, index)
+        if fence is not None:
+            after = fence_end(lines, index + 1, fence)
+            builder.add("fence", lines, index, after)
+        elif heading is not None:
+            builder.close(line.start)
+            builder.open_section(line.start, heading if reader is None else reader.heading_title(heading), line.end)
+            after = index + 1
+        elif found is not None:
+            # What "blocks-3" reads where a block may start; a kind of "" is markup that belongs to no block.
+            kind, after, found_label = found
+            if kind:
+                builder.add(kind, lines, index, after, found_label)
+        elif THEMATIC_BREAK.fullmatch(line.text):
+            # Before the list rule: "- - -" and "* * *" are breaks, not items.
+            after = index + 1
+        elif label is not None:
+            after = admonition_end(lines, index)
+            builder.add("admonition", lines, index, after, label)
+        elif extended and (container := container_opening(line.text)) is not None:
+            marker, run, container_label = container
+            after = container_end(lines, index, marker, run)
+            builder.add("admonition", lines, index, after, container_label)
+        elif extended and CONTENT_TAB.fullmatch(line.text):
+            after = admonition_end(lines, index)
+            builder.add("tab", lines, index, after)
+        elif is_quote_line(line.text):
+            after = quote_end(lines, index)
+            builder.add("quote", lines, index, after, quote_label(line.text))
+        elif list_item(line.text) is not None:
+            after = list_end(lines, index, extended, reader)
+            builder.add("list", lines, index, after)
+        elif starts_table(lines, index):
+            after = table_end(lines, index)
+            builder.add("table", lines, index, after)
+        else:
+            after, underline = paragraph_end(lines, index, extended, reader)
+            builder.add_paragraph_or_heading(lines, index, after, underline)
+        index = after
+    builder.close(len(text))
+    return builder.sections

@@ -1,0 +1,282 @@
+"""Whole docs sets: the bounds a block-grammar manifest reads and writes with, pages a folder pin passes
+over, links it never follows, the manifest that is never its own source, ids from paths, and the sizes
+a new manifest starts with.
+
+Expected bounds, ids, lines and sizes are the documented ones (docs/own-documents.md, docs/strict-input.md,
+docs/markdown-grammar.md), written out by hand here, never read back from the lab's constants or output.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import unittest
+from pathlib import Path
+from unittest import mock
+
+import load_documents
+from tests.support import LabTestCase, run_lab
+
+PAGE = "# Page\n\nCall open_widget(name) first.\n\nIt refuses a name already open.\n"
+
+
+class DocsSetTestCase(LabTestCase):
+    def write(self, relative: str, content: str | bytes) -> Path:
+        path = self.folder / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+        return path
+
+    def lab(self, *args: str):
+        return run_lab(*args, cwd=self.folder)
+
+    def manifest_value(self, name: str = "m.json") -> dict:
+        return json.loads((self.folder / name).read_text(encoding="utf-8"))
+
+
+class BoundsTests(DocsSetTestCase):
+    """The lesson keeps its bounds (64 KiB a page, 1 MiB a manifest); a block grammar reads 8 MiB pages and 64 MiB manifests."""
+
+    def test_a_page_over_the_lesson_bound_pins_and_builds_under_a_block_grammar(self) -> None:
+        # 100,000 bytes: over the lesson's 65,536, far under a docs set's 8 MiB (8,388,608).
+        self.write("docs/notes.md", "# Release notes\n\n" + ("Fixed a bug. " * 20 + "\n") * 400)
+        self.assertGreater((self.folder / "docs/notes.md").stat().st_size, 65_536)
+        pinned = self.lab("pin", "--markdown", "blocks-2", "--manifest", "m.json", "docs/notes.md")
+        self.assertEqual(pinned.returncode, 0, pinned.stderr)
+        built = self.lab("--manifest", "m.json", "--output", "r.json")
+        self.assertEqual(built.returncode, 0, built.stderr)
+        self.assertEqual(self.lab("validate", "r.json", "--manifest", "m.json").returncode, 0)
+        refused = self.lab("pin", "--manifest", "lesson.json", "docs/notes.md")
+        self.assert_one_line_refusal(refused, "source_too_large")
+        self.assertIn("is over 65,536 bytes", refused.stderr)
+
+    def test_a_page_over_the_docs_set_bound_is_refused(self) -> None:
+        self.write("docs/huge.md", b"# Huge\n" + b"x" * (8 * 1024 * 1024))
+        refused = self.lab("pin", "--markdown", "blocks-2", "--manifest", "m.json", "docs/huge.md")
+        self.assert_one_line_refusal(refused, "source_too_large")
+        self.assertIn("is over 8,388,608 bytes", refused.stderr)
+
+    def padded_manifest(self, markdown: str | None, size: int) -> Path:
+        """A new manifest of one pinned page whose fact status pads its file to ``size`` bytes."""
+        self.write("docs/page.md", PAGE)
+        (self.folder / "m.json").unlink(missing_ok=True)
+        args = ["pin", "--manifest", "m.json", "docs/page.md"] + (["--markdown", markdown] if markdown else [])
+        self.assertEqual(self.lab(*args).returncode, 0)
+        manifest = self.folder / "m.json"
+        value = json.loads(manifest.read_text(encoding="utf-8"))
+        value["sources"][0]["fact_status"] += "x" * (size - manifest.stat().st_size)
+        manifest.write_text(json.dumps(value, indent=2) + "\n", encoding="utf-8")
+        self.assertEqual(manifest.stat().st_size, size)
+        return manifest
+
+    def test_a_manifest_over_a_mebibyte_reads_under_a_block_grammar_only(self) -> None:
+        self.padded_manifest("blocks-2", (1 << 20) + 100)
+        built = self.lab("--manifest", "m.json", "--output", "r.json")
+        self.assertEqual(built.returncode, 0, built.stderr)
+        self.padded_manifest(None, (1 << 20) + 100)
+        refused = self.lab("--manifest", "m.json", "--output", "r.json")
+        self.assert_one_line_refusal(refused, "file_too_large")
+        self.assertIn("larger than the 1,048,576-byte bound of a manifest read with the lesson grammar", refused.stderr)
+
+    def test_scan_add_checks_refuses_a_manifest_it_could_not_read_back_and_leaves_it_unchanged(self) -> None:
+        manifest = self.padded_manifest(None, (1 << 20) - 200)
+        before = manifest.read_bytes()
+        refused = self.lab("scan", "--add-checks", "--manifest", "m.json")
+        self.assert_one_line_refusal(refused, "manifest_too_large")
+        self.assertIn("over the 1,048,576 a manifest read with the lesson grammar may hold", refused.stderr)
+        self.assertIn("the manifest is unchanged", refused.stderr)
+        self.assertEqual(manifest.read_bytes(), before)
+        # Under a block grammar the same checks fit, and every command reads the manifest scan wrote.
+        self.padded_manifest("blocks-2", (1 << 20) - 200)
+        added = self.lab("scan", "--add-checks", "--manifest", "m.json")
+        self.assertEqual(added.returncode, 0, added.stderr)
+        self.assertGreater(manifest.stat().st_size, 1 << 20)
+        for args in (("--output", "r.json"), ("scan",), ("pin", "docs/page.md")):
+            with self.subTest(command=args[0]):
+                completed = self.lab(*args, "--manifest", "m.json")
+                self.assertEqual(completed.returncode, 0, completed.stderr)
+
+    def test_scan_add_checks_is_held_to_the_bound_it_reads_with(self) -> None:
+        manifest = self.padded_manifest("blocks-2", 4_000)
+        before = manifest.read_bytes()
+        smaller = load_documents.Bounds(source_bytes=8 << 20, manifest_bytes=4_050, folder_files=50_000)
+        with mock.patch.object(load_documents, "DOCS_SET_BOUNDS", smaller):
+            refused = self.lab("scan", "--add-checks", "--manifest", "m.json")
+        self.assert_one_line_refusal(refused, "manifest_too_large")
+        self.assertIn("over the 4,050 a manifest read with the blocks-2 grammar may hold", refused.stderr)
+        self.assertEqual(manifest.read_bytes(), before)
+
+    def test_a_folder_over_the_grammar_s_file_bound_is_refused_before_any_file_is_read(self) -> None:
+        for name in ("a", "b", "c"):
+            self.write(f"docs/{name}.md", PAGE)
+        small = load_documents.Bounds(source_bytes=65_536, manifest_bytes=1 << 20, folder_files=2)
+        with mock.patch.object(load_documents, "LESSON_BOUNDS", small):
+            refused = self.lab("pin", "--manifest", "m.json", "docs")
+            self.assert_one_line_refusal(refused, "too_many_files")
+            self.assertIn("3 pages, more than the 2 a manifest read with the lesson grammar holds", refused.stderr)
+            taken = self.lab("pin", "--markdown", "blocks-2", "--manifest", "docs-set.json", "docs")
+        self.assertEqual(taken.returncode, 0, taken.stderr)
+
+    def test_a_result_validate_could_not_read_is_never_written(self) -> None:
+        from commands import main_job
+
+        (self.folder / "r.json").write_bytes(b"kept")
+        with mock.patch.object(main_job, "MAX_ARTIFACT_BYTES", 20_000):
+            refused = self.lab("--manifest", str(self.copy_inputs()), "--output", "r.json")
+        self.assert_one_line_refusal(refused, "result_too_large")
+        self.assertIn("would pass the 20,000 bytes validate, show and export read", refused.stderr)
+        self.assertEqual((self.folder / "r.json").read_bytes(), b"kept")
+        self.assertEqual(sorted(path.name for path in self.folder.iterdir()), ["docs", "manifest.json", "r.json"])
+
+
+class FolderWalkTests(DocsSetTestCase):
+    """Pages passed over with their reason, links never followed, the manifest never a source, ids from paths."""
+
+    def test_pages_a_block_grammar_cannot_take_are_passed_over_and_named(self) -> None:
+        self.write("docs/good.md", PAGE)
+        self.write("docs/latin1.md", b"# Caf\xe9\n")
+        self.write("docs/open.md", "---\ntitle: never closed\n# Page\n")
+        completed = self.lab("pin", "--markdown", "blocks-2", "--manifest", "m.json", "docs")
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        lines = completed.stdout.splitlines()
+        self.assertEqual(
+            lines[:2],
+            [
+                'passed over docs/latin1.md: not_utf8: "docs/latin1.md": byte 5 is not UTF-8',
+                'passed over docs/open.md: front_matter_unclosed: front matter opened by "---" at line 1 '
+                'is never closed by a "---" line',
+            ],
+        )
+        self.assertIn("passed over: 2 pages the lab cannot take, each named above", completed.stdout)
+        self.assertEqual([source["path"] for source in self.manifest_value()["sources"]], ["docs/good.md"])
+        refused = self.lab("pin", "--all-or-nothing", "--markdown", "blocks-2", "--manifest", "all.json", "docs")
+        self.assert_one_line_refusal(refused, "not_utf8")
+        self.assertFalse((self.folder / "all.json").exists())
+
+    def test_an_already_pinned_page_that_breaks_is_refused_not_passed_over(self) -> None:
+        self.write("docs/good.md", PAGE)
+        self.write("docs/other.md", PAGE)
+        self.assertEqual(self.lab("pin", "--markdown", "blocks-2", "--manifest", "m.json", "docs").returncode, 0)
+        before = (self.folder / "m.json").read_bytes()
+        self.write("docs/other.md", b"# Caf\xe9\n")
+        refused = self.lab("pin", "--manifest", "m.json", "docs")
+        self.assert_one_line_refusal(refused, "not_utf8")
+        self.assertEqual((self.folder / "m.json").read_bytes(), before)
+
+    def test_an_mdx_page_is_passed_over_by_a_grammar_that_does_not_read_mdx(self) -> None:
+        self.write("docs/good.md", PAGE)
+        self.write("docs/intro.mdx", "import {Note} from './note.jsx'\n\n# Intro\n\nText.\n")
+        completed = self.lab("pin", "--markdown", "blocks-2", "--manifest", "m.json", "docs")
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        self.assertIn(
+            "passed over docs/intro.mdx: an MDX page; only the blocks-3 grammar reads MDX "
+            "(pin --markdown blocks-3 into a new manifest)",
+            completed.stdout.splitlines(),
+        )
+        refused = self.lab("pin", "--all-or-nothing", "--markdown", "blocks-2", "--manifest", "all.json", "docs")
+        self.assert_one_line_refusal(refused, "mdx_page")
+
+    @unittest.skipUnless(hasattr(os, "symlink"), "links need os.symlink")
+    def test_links_are_skipped_with_a_line_and_never_followed(self) -> None:
+        self.write("docs/good.md", PAGE)
+        docs = self.folder / "docs"
+        os.symlink("missing-folder", docs / "dangling")
+        os.symlink("loop", docs / "loop")
+        os.symlink("loop.md", docs / "loop.md")
+        locked = docs / "locked"
+        locked.mkdir()
+        os.symlink("locked", docs / "into-locked")
+        os.symlink("missing.png", docs / "logo.png")
+        locked.chmod(0)
+        self.addCleanup(locked.chmod, 0o755)
+        completed = self.lab("pin", "--markdown", "blocks-2", "--manifest", "m.json", "docs")
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        link = "a link; pin the file or folder it points to"
+        self.assertEqual(
+            completed.stdout.splitlines()[:4],
+            [
+                f"skipped docs/dangling: {link}",
+                f"skipped docs/into-locked: {link}",
+                f"skipped docs/loop: {link}",
+                f"skipped docs/loop.md: {link}",
+            ],
+        )
+        self.assertNotIn("logo.png", completed.stdout)
+
+    def test_the_manifest_is_never_one_of_its_sources_whatever_its_name(self) -> None:
+        self.write("docs/good.md", PAGE)
+        first = self.lab("pin", "--markdown", "blocks-2", "--manifest", "docs/m.md", "docs")
+        self.assertEqual(first.returncode, 0, first.stderr)
+        second = self.lab("pin", "--manifest", "docs/m.md", "docs")
+        self.assertEqual(second.returncode, 0, second.stderr)
+        self.assertEqual(
+            second.stdout.splitlines(),
+            [
+                "skipped docs/m.md: the manifest itself is never one of its sources",
+                "unchanged: 1 source already pinned at their current bytes",
+                "manifest unchanged: docs/m.md",
+            ],
+        )
+        self.assertEqual([source["path"] for source in self.manifest_value("docs/m.md")["sources"]], ["good.md"])
+        named = self.lab("pin", "--manifest", "docs/m.md", "docs/m.md")
+        self.assertEqual(named.returncode, 0, named.stderr)
+        self.assertIn("skipped docs/m.md: the manifest itself is never one of its sources", named.stdout)
+        self.assertEqual(self.lab("--manifest", "docs/m.md", "--output", "r.json").returncode, 0)
+
+    def test_files_named_one_by_one_get_the_ids_a_folder_pin_gives_them(self) -> None:
+        self.write("docs/index.md", PAGE)
+        self.write("docs/guide/index.md", PAGE)
+        by_name = self.lab("pin", "--manifest", "m.json", "docs/index.md", "docs/guide/index.md")
+        self.assertEqual(by_name.returncode, 0, by_name.stderr)
+        by_folder = self.lab("pin", "--manifest", "folder.json", "docs")
+        self.assertEqual(by_folder.returncode, 0, by_folder.stderr)
+        self.assertEqual(
+            [source["source_id"] for source in self.manifest_value()["sources"]], ["docs/index", "docs/guide/index"]
+        )
+        self.assertEqual(
+            sorted(source["source_id"] for source in self.manifest_value("folder.json")["sources"]),
+            ["docs/guide/index", "docs/index"],
+        )
+
+
+class PipelineSizesTests(DocsSetTestCase):
+    """pin --markdown starts a manifest at 1,000 characters a policy; the table names each size; lesson sizes say so."""
+
+    def test_a_block_grammar_manifest_starts_at_a_pipeline_s_sizes(self) -> None:
+        self.write("docs/page.md", PAGE)
+        self.assertEqual(self.lab("pin", "--markdown", "blocks-2", "--manifest", "m.json", "docs").returncode, 0)
+        self.assertEqual(self.manifest_value()["policies"], {"fixed-char": 1000, "heading-aware": 1000})
+        built = self.lab("--manifest", "m.json", "--output", "r.json")
+        self.assertEqual(built.returncode, 0, built.stderr)
+        labels = [line.split("  ")[0] for line in built.stdout.splitlines()[1:4]]
+        self.assertEqual(labels, ["fixed-char (width 1,000)", "paragraph", "heading-aware (target 1,000)"])
+        self.assertNotIn("note:", built.stdout)
+
+    def test_a_block_grammar_build_at_the_lesson_s_sizes_says_so_in_one_line(self) -> None:
+        self.write("docs/page.md", PAGE)
+        self.assertEqual(self.lab("pin", "--markdown", "blocks-2", "--manifest", "m.json", "docs").returncode, 0)
+        value = self.manifest_value()
+        value["policies"] = {"fixed-char": 80}
+        (self.folder / "m.json").write_text(json.dumps(value), encoding="utf-8")
+        built = self.lab("--manifest", "m.json", "--output", "r.json")
+        notes = [line for line in built.stdout.splitlines() if line.startswith("note:")]
+        self.assertEqual(
+            notes,
+            [
+                "note: built at the lesson's sizes (fixed-char 80, heading-aware 220), cut for its two short pages, "
+                "not a pipeline's; set \"policies\" in the manifest to your pipeline's (pin --markdown starts a new "
+                "manifest at fixed-char 1,000, heading-aware 1,000)"
+            ],
+        )
+
+    def test_the_lesson_grammar_keeps_the_lesson_s_sizes_without_a_note(self) -> None:
+        self.write("docs/page.md", PAGE)
+        self.assertEqual(self.lab("pin", "--manifest", "m.json", "docs").returncode, 0)
+        self.assertNotIn("policies", self.manifest_value())
+        built = self.lab("--manifest", "m.json", "--output", "r.json")
+        self.assertNotIn("note:", built.stdout)
+        self.assertIn("heading-aware (target 220)", built.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()
