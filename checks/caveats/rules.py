@@ -421,10 +421,11 @@ COMMON_WORDS = frozenset(
 
 # --- Markdown markup, blanked ------------------------------------------------------------
 
-# Emphasis marks, link targets, reference labels and HTML tags become spaces (same length), so
-# "**not**" reads as "not" and a "deprecated" in a URL is no cue.
+# Hugo shortcodes ({{< note >}}, {{% warning %}}), emphasis marks, link targets, reference labels and HTML tags
+# become spaces (same length), so "**not**" reads as "not" and a "deprecated" in a URL is no cue.
 MARKUP = re.compile(
-    r"\]\([^)\n]{0,500}\)|\]\[[^\]\n]{0,100}\]|<[^<>\n]{0,300}>|[*~]+|(?<![A-Za-z0-9])_+|_+(?![A-Za-z0-9])|[\[\]]"
+    r"\{\{[<%][^\n]{0,300}?[%>]\}\}|\]\([^)\n]{0,500}\)|\]\[[^\]\n]{0,100}\]|<[^<>\n]{0,300}>|[*~]+|(?<![A-Za-z0-9])_+"
+    r"|_+(?![A-Za-z0-9])|[\[\]]"
 )
 
 
@@ -462,6 +463,9 @@ def turn_of_phrase(reading: str, rule: str, start: int, end: int) -> str | None:
         and PURPOSE_BEFORE.search(before)
         and word in ("do not", "don't", "never", "avoid", "avoiding")
     ):
+        return "purpose"
+    if word == "avoiding" and before.strip(" \t\n\x00"):
+        # "…, thus avoiding conflicts": the result of what the sentence does, not a prohibition.
         return "purpose"
     if word == "avoid" and not re.fullmatch(
         r"[\s\x00]*(?:(?:so|and|or|also|please|then|always|to)\s+)?", before.lower()
