@@ -195,7 +195,8 @@ def restricts(cue: rules.Cue, reading: str, framed: bool, in_note: bool = False)
     """Whether a cue in an instruction's sentence restricts the instruction itself, making the sentence a caveat.
 
     A prohibition ("Do not …", "you cannot …"), ``must``, ``make sure`` and ``ensure that`` (but for the
-    sentence's own opening verb: "Make sure the branch is rebased" is the step itself), a risk told as
+    sentence's own opening verb, or after a purpose or a condition: "Make sure the branch is rebased" and
+    "To report it, be sure to include the version" are the step itself), a risk told as
     such ("with caution", "carefully"), an "only" in the sentence's first words ("You can only use …",
     "Only use …"), and "you need to" or "you have to" unless the sentence opens with a purpose or a
     condition ("To X, you need to Y" and "If X, you have to Y" instruct) outside a note. A cue of tier 3
@@ -203,8 +204,8 @@ def restricts(cue: rules.Cue, reading: str, framed: bool, in_note: bool = False)
     """
     if cue.tier == 3:
         return False
-    if cue.cue in ("make sure", "be sure", "ensure that") and rules.opens_sentence(reading, cue.start):
-        # "Make sure your branch is rebased.": the step itself, an imperative, not a restriction of another.
+    if cue.cue in ("make sure", "be sure", "ensure that") and (framed or rules.opens_sentence(reading, cue.start)):
+        # "Make sure your branch is rebased.", "To report it, be sure to include …": the step itself.
         return False
     if cue.rule == "prohibition" or cue.cue in ("must", "make sure", "be sure", "ensure that"):
         return True

@@ -128,7 +128,8 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     ),
     ("version", 2, r"in\s+preview|experimental|subject\s+to\s+change|not\s+(?:yet\s+)?stable|unstable"),
     # risk: an explicit warning of harm
-    ("risk", 1, r"with\s+caution|be\s+careful|careful(?:ly)?|at\s+your\s+own\s+risk"),
+    # "careful" told of the reader ("be careful", "Careful:"), not of the library ("it is careful to enforce …")
+    ("risk", 1, r"with\s+caution|be\s+careful|(?<!is\s)(?<!are\s)careful(?:ly)?|at\s+your\s+own\s+risk"),
     (
         "risk",
         2,
@@ -136,8 +137,6 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
         r"|take\s+into\s+account",
     ),
     ("risk", 2, r"dangerous|unsafe|insecure(?:ly)?"),
-    # advice against: "is not recommended", "is discouraged" (a recommendation for something is no caveat)
-    ("risk", 2, r"not\s+(?:\w+\s+)?(?:recommended|advised|advisable)|(?:is|are)\s+(?:\w+\s+)?discouraged"),
     ("risk", 2, MODALS + r"\s+(?:\w+\s+)?(?:result\s+in|cause|lead\s+to|expose|corrupt|overwrite|lose)"),
     # an inline label
     ("label", 1, r"(?:warning|caution|danger|important|attention)\s*:"),
@@ -347,7 +346,7 @@ RATIONALE = re.compile(
     r"[\s\x00]*(?:(?:this|that|it)(?:\s+is|['’]s)\s+(?:because|why)|because|the\s+reason)\b", re.IGNORECASE
 )
 RECOMMENDATION = re.compile(
-    r"(?<!\w)(?:we|I)\s+(?:\w+\s+)?(?:recommend|suggest|encourage|advise)|(?:is|are)\s+(?!not\s)(?:\w+\s+)?(?:recommended|preferred"
+    r"(?<!\w)(?:we|I)\s+(?:\w+\s+)?(?:recommend|suggest|encourage|advise)|(?:is|are)\s+(?:\w+\s+)?(?:recommended|preferred"
     r"|encouraged|advised|preferable|advisable)\b|(?:it\s+is|it['’]s)\s+(?:\w+\s+)?(?:better|best)\s+to\b",
     re.IGNORECASE,
 )
