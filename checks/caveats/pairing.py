@@ -38,6 +38,8 @@ TIERS = (1, 2, 3)
 DEFAULT_TIER = 2
 # The instruction forms whose pairs are no stronger than tier 2: they instruct less directly.
 INDIRECT_FORMS = frozenset({"tutorial step", "api usage", "step before code"})
+# A condition after the main clause: "… can be set to false if verification is to be skipped".
+TRAILING_CONDITION = re.compile(r"(?<=\w)[\s,]+(?:if|when|whenever|in\s+case)\s", re.IGNORECASE)
 LIST_ITEM_OPENING = re.compile(r"[ \t>]*(?:[-*+]|\d{1,9}[.)])[ \t]+$")
 # A line that is one HTML or MDX tag, opening or closing: a block's marker, not its body.
 TAG_LINE = re.compile(r"[ \t>]*</?[A-Za-z][^<>\n]*>[ \t]*")
@@ -164,8 +166,10 @@ def classified(
             # "If you don't pass a name, a default is used": the condition's cue, with a plain consequence.
             cues = [rules.Cue(cue.rule, cue.cue, 3, cue.start) for cue in cues]
     if form in INDIRECT_FORMS:
-        # "A lease can be extended at most five times": an indirect instruction with a caveat is a caveat.
-        cues = [cue for cue in cues if cue.tier < 3]
+        # "A lease can be extended at most five times": an indirect instruction with a caveat is a caveat. Its
+        # trailing condition is its own ("X can be set to false if verification is required to be skipped").
+        condition = TRAILING_CONDITION.search(reading)
+        cues = [cue for cue in cues if cue.tier < 3 and (condition is None or cue.start < condition.start())]
     elif form is not None:
         framed = clause_end is not None or re.match(r"[\s\x00]*to\s", reading, re.IGNORECASE) is not None
         cues = [cue for cue in cues if restricts(cue, reading, framed, in_note)]
