@@ -61,7 +61,7 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     ("requirement", 2, r"prerequisites?|expects?|make\s+sure|be\s+sure|ensure\s+that"),
     # a field marked as required, as references mark one: "`name` (required): …", "REQUIRED (if … is set)."
     ("requirement", 2, r"\(\s*required\s*\)|required(?=\s*\()|required\s*:"),
-    ("requirement", 2, r"(?:is|are)\s+(?:necessary|mandatory|essential|compulsory)"),
+    ("requirement", 2, r"(?:is|are|be)\s+(?:necessary|mandatory|essential|compulsory)"),
     (
         "requirement",
         2,
@@ -92,7 +92,8 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     (
         "limitation",
         2,
-        r"(?:can|may|will|must|should|is|are)\s+only|only\s+(?:available|supported|applicable|works?"
+        r"(?:can|may|will|must|should|is|are)\s+only|only\s+(?:available|supported"
+        r"|applicable|works?"
         r"|applies|apply|affects?|valid|possible|allowed|accepted|accepts?|considered|respected|honou?red|recogni[sz]ed"
         r"|effective|takes?\s+effect|run|runs|be)|currently\s+only",
     ),
@@ -176,7 +177,7 @@ TURNS_AFTER = MappingProxyType(
         # reassurance and idiom: "don't worry", "don't hesitate", "if you just don't know"
         "reassurance": re.compile(
             r"\s+(?:(?:really|actually|even|necessarily)\s+)?(?:worry|panic|hesitate|mind|bother|fret|know|remember|understand"
-            r"|care|matter|get\s+me\s+wrong|be\s+(?:afraid|scared|alarmed|confused)|forget|wait|stress|hurt|harm|affect"
+            r"|care|matter|get\s+me\s+wrong|be\s+(?:afraid|scared|alarmed|confused)|forget(?!\s+to\b)|wait|stress|hurt|harm|affect"
             r"|impact|interfere|slow|cost|complain|have\s+to\s+worry|only|just)\b",
             re.IGNORECASE,
         ),
@@ -498,7 +499,7 @@ def turn_of_phrase(reading: str, rule: str, start: int, end: int) -> str | None:
     ):
         return "obligation removed"
     if rule == "requirement" and re.search(
-        r"(?<!\w)(?:(?:if|when|unless|whenever|once)\s+(?:you|we)|might|may|could)\s+$|(?<!\w)(?:we|let['’]s)(?:['’]ll|\s+will|\s+would|['’]d)?\s+(?:\w+\s+)?$|(?<!\w)we$",
+        r"(?<!\w)(?:(?:if|when|unless|whenever|once)\s+(?:you|we)|(?:you|we)\s+(?:\w+\s+)?(?:might|may|could))\s+$|(?<!\w)(?:we|let['’]s)(?:['’]ll|\s+will|\s+would|['’]d)?\s+(?:\w+\s+)?$|(?<!\w)we$",
         before,
         re.IGNORECASE,
     ):
