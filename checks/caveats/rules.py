@@ -92,8 +92,7 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     (
         "limitation",
         2,
-        r"(?:can|may|will|must|should|is|are)\s+only|only\s+(?:available|supported"
-        r"|applicable|works?"
+        r"(?:can|may|will|must|should|is|are)\s+only|only\s+(?:available|supported|applicable|works?"
         r"|applies|apply|affects?|valid|possible|allowed|accepted|accepts?|considered|respected|honou?red|recogni[sz]ed"
         r"|effective|takes?\s+effect|run|runs|be)|currently\s+only",
     ),
