@@ -1,4 +1,4 @@
-"""Pair each caveat with its instruction, section by section: ``run.py scan``'s proposals (``scan_version`` 2).
+"""Pair each caveat with its instruction, section by section: ``run.py scan``'s proposals (``scan_version`` 3).
 
 Reads one source's sections block by block (``section_items``): every
 sentence with what the rules see in it (``classified``), and cautionary and
@@ -39,7 +39,7 @@ DEFAULT_TIER = 2
 # The instruction forms whose pairs are no stronger than tier 2: they instruct less directly.
 INDIRECT_FORMS = frozenset({"tutorial step", "api usage", "step before code"})
 # A condition after the main clause: "… can be set to false if verification is to be skipped".
-TRAILING_CONDITION = re.compile(r"(?<=\w)[\s,]+(?:if|when|whenever|in\s+case)\s", re.IGNORECASE)
+TRAILING_CONDITION = re.compile(r"(?<=[\w\x00)])[\s,]+(?:if|when|whenever|in\s+case)\s", re.IGNORECASE)
 LIST_ITEM_OPENING = re.compile(r"[ \t>]*(?:[-*+]|\d{1,9}[.)])[ \t]+$")
 # A line that is one HTML or MDX tag, opening or closing: a block's marker, not its body.
 TAG_LINE = re.compile(r"[ \t>]*</?[A-Za-z][^<>\n]*>[ \t]*")
@@ -134,7 +134,11 @@ def classified(
     """
     if reading.rstrip().endswith("?") or rules.SKIP_NOTICE.search(reading):
         return None, None
-    if rules.RATIONALE.match(reading) or rules.REASSURANCE_OPENING.match(reading) or rules.OBSERVATION_OPENING.match(reading):
+    if (
+        rules.RATIONALE.match(reading)
+        or rules.REASSURANCE_OPENING.match(reading)
+        or rules.OBSERVATION_OPENING.match(reading)
+    ):
         return None, None
     recommendation = rules.RECOMMENDATION.search(reading)
     if recommendation is not None:
@@ -158,7 +162,9 @@ def classified(
         cues = [cue for cue in cues if cue.rule in ("deprecation", "version", "error", "label") or is_marker(cue)]
     clause_end = rules.condition_clause_end(reading)
     if clause_end is not None:
-        main_form = None if table_cell else rules.instruction_form(reading[clause_end + 1 :], before_fence, reference_entry)
+        main_form = (
+            None if table_cell else rules.instruction_form(reading[clause_end + 1 :], before_fence, reference_entry)
+        )
         if main_form is not None:
             form = main_form
             cues = [cue for cue in cues if cue.start > clause_end]

@@ -124,7 +124,10 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
         "version",
         2,
         r"(?:(?:before|prior\s+to|as\s+of|since|starting\s+(?:with|from|in)|until|up\s+to)"
-        r"|(?:added|introduced|new|changed|available|supported)\s+(?:in|since))\s+" + VERSION_NAMED + r"|" + VERSION_BOUND,
+        r"|(?:added|introduced|new|changed|available|supported)\s+(?:in|since))\s+"
+        + VERSION_NAMED
+        + r"|"
+        + VERSION_BOUND,
     ),
     ("version", 2, r"in\s+preview|experimental|subject\s+to\s+change|not\s+(?:yet\s+)?stable|unstable"),
     # risk: an explicit warning of harm
@@ -356,7 +359,8 @@ RECOMMENDATION = re.compile(
 )
 # A sentence that points at what the example shows warns of nothing: "Notice that we only declare one dependency."
 OBSERVATION_OPENING = re.compile(
-    r"[\s\x00]*(?:(?:and|but|now|here|again|also)\s*,?\s+)?(?:notice|observe|as\s+you\s+(?:can\s+)?see)\b", re.IGNORECASE
+    r"[\s\x00]*(?:(?:and|but|now|here|again|also)\s*,?\s+)?(?:notice|observe|as\s+you\s+(?:can\s+)?see)\b",
+    re.IGNORECASE,
 )
 # A sentence that gives an example: "For example, …", "For instance, …", "e.g. …".
 EXAMPLE_OPENING = re.compile(r"[\s\x00]*(?:for\s+(?:example|instance)|e\.g\.|as\s+an\s+example)\b", re.IGNORECASE)
