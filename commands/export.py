@@ -11,6 +11,7 @@ from commands.options import add_command, add_manifest_option
 from lab_io import outputs
 from lab_io.errors import UsageError, counted, printable
 from lab_io.outputs import checked_output, destination, emit
+from lab_io.progress import Progress
 from load_documents import load_manifest
 
 EXPORT_DESCRIPTION = """\
@@ -83,13 +84,14 @@ def run_export(args: argparse.Namespace) -> int:
     manifest_path = manifest_argument(args.manifest)
     # Neither the saved file nor the manifest (given, or the lab's own) nor a source it pins may be overwritten.
     output = checked_output(args.export_output, (source, *outputs.manifest_inputs(manifest_path)))
-    index, pairs = reembed.exported_index_and_pairs(source, args.policy)
-    carried = None
-    if args.carry_caveats:
-        if pairs is None:
-            pairs = current_manifest_pairs(args, index)
-        carried = reembed.carried_caveats(index["chunks"], pairs, document_texts(index["documents"]))
-    emit(reembed.export_lines(index, carried), output)
+    with Progress(f"validating {printable(args.file)}") as progress:
+        index, pairs = reembed.exported_index_and_pairs(source, args.policy, progress)
+        carried = None
+        if args.carry_caveats:
+            if pairs is None:
+                pairs = current_manifest_pairs(args, index)
+            carried = reembed.carried_caveats(index["chunks"], pairs, document_texts(index["documents"]))
+        emit(progress.writing(reembed.export_pieces(index, carried), destination(output)), output)
     exported = counted(len(index["chunks"]), f"{args.policy} chunk")
     line = f"exported {exported} (index {index['index_id'][:12]}) to {destination(output)}"
     report(line + carried_note(carried), to_stderr=output is None)

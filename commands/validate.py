@@ -11,7 +11,6 @@ from commands.basics import EXIT_OK, report
 from commands.options import add_command, add_manifest_option
 from lab_io.errors import IngestionError, UsageError, counted, printable
 from lab_io.progress import Progress
-from lab_io.strict_json import read_json_file
 from load_documents import load_manifest
 
 
@@ -49,9 +48,13 @@ def run_validate(args: argparse.Namespace) -> int:
     from results import validate
 
     recorded = recorded_index_ids(args.index_ids)
-    value = read_json_file(Path(args.file))
-    with Progress("validating", *validate.rebuild_work(value)) as progress:
-        kind, artifact = validate.validate_artifact(value, progress.advance)
+    manifest, manifest_error = readable_manifest(args.manifest)
+    with Progress("validating") as progress:
+        expected = None if manifest is None else manifest_build(manifest, progress)
+        kind, artifact, current = validate.read_validated(Path(args.file), progress, expected)
+    if manifest_error is not None:
+        # The file is refused before its manifest, as when the manifest is read after it.
+        raise manifest_error
     indexes = validate.artifact_indexes(kind, artifact)
     checked = ", ".join(
         f"{name} {counted(len(index['chunks']), 'chunk')} (index {index['index_id'][:12]})"
@@ -59,11 +62,13 @@ def run_validate(args: argparse.Namespace) -> int:
     )
     shown_file = printable(args.file)
     lines = [f"ok: {shown_file}: {kind} re-derived exactly: {checked}"]
-    if args.manifest is not None or recorded:
+    if manifest is not None or recorded:
         import source_pins
 
-        if args.manifest is not None:
-            source_pins.require_current(kind, artifact, load_manifest(Path(args.manifest)), shown_file)
+        if manifest is not None:
+            # A file that is byte for byte the manifest's build is current by construction.
+            if not current:
+                source_pins.require_current(kind, artifact, manifest, shown_file)
             lines.append(f"ok: {shown_file}: current: its documents match the pins of {printable(args.manifest)}")
         problems = source_pins.index_id_mismatches(indexes, recorded)
         if problems:
@@ -72,6 +77,29 @@ def run_validate(args: argparse.Namespace) -> int:
             lines.append(f"ok: {shown_file}: index ids match the recorded ones ({', '.join(recorded)})")
     report("\n".join(lines))
     return EXIT_OK
+
+
+def readable_manifest(value: str | None) -> tuple[object, IngestionError | None]:
+    """The manifest ``--manifest`` names, read first so the build can be compared at once; or the refusal it met."""
+    if value is None:
+        return None, None
+    try:
+        return load_manifest(Path(value)), None
+    except IngestionError as error:
+        return None, error
+
+
+def manifest_build(manifest, progress):
+    """A callable building the result the main job writes for ``manifest``, counted on ``progress``."""
+    from checks import span_checks
+
+    def build() -> dict:
+        size = sum(len(source["text"].encode("utf-8")) for source in manifest.sources)
+        progress.expect(len(manifest.sources), size)
+        configs = chunk_index.manifest_policy_configs(manifest)
+        return span_checks.build_checked_result(manifest.sources, manifest.span_checks, configs, progress.advance)
+
+    return build
 
 
 def index_id_argument(value: str) -> tuple[str, str]:

@@ -17,14 +17,15 @@ from __future__ import annotations
 
 import json
 from bisect import bisect_left
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
 
 import chunk_index
 from checks import span_checks
 from lab_io.errors import IngestionError, counted, line_span, quoted
 from lab_io.inert_json import inert_json_text
-from lab_io.strict_json import read_json_file
 from load_documents import SOURCE_FIELDS
 from results import validate
 
@@ -67,22 +68,19 @@ class SavedIndexes:
     indexes: dict[str, dict]
 
 
-def load_indexes(path: Path) -> SavedIndexes:
+def load_indexes(path: Path, progress=None) -> SavedIndexes:
     """Read and re-derive a saved result or index; a refusal names the file.
 
     A result gives its three indexes; a single index gives itself, under the
-    name of the policy whose config it holds.
+    name of the policy whose config it holds. ``progress`` as in ``validate.read_validated``.
     """
-    return validated_indexes(path, read_json_file(path))
+    return validated_file(path, progress)[0]
 
 
-def validated_indexes(path: Path, value: object) -> SavedIndexes:
-    """``load_indexes`` of a file already read as ``value``."""
-    try:
-        kind, artifact = validate.validate_artifact(value)
-    except IngestionError as error:
-        raise IngestionError(error.code, f"{path}: {error.where}", error.what) from error
-    return SavedIndexes(path, kind, validate.artifact_indexes(kind, artifact))
+def validated_file(path: Path, progress=None) -> tuple[SavedIndexes, dict]:
+    """``load_indexes`` of ``path``, and the validated result or index itself."""
+    kind, artifact, _ = validate.read_validated(path, progress, label=str(path))
+    return SavedIndexes(path, kind, validate.artifact_indexes(kind, artifact)), artifact
 
 
 def selected_indexes(saved: SavedIndexes, policy: str | None) -> dict[str, dict]:
@@ -423,11 +421,10 @@ def exported_index(path: Path, policy: str) -> dict:
     return selected_indexes(load_indexes(path), policy)[policy]
 
 
-def exported_index_and_pairs(path: Path, policy: str) -> tuple[dict, list[dict] | None]:
+def exported_index_and_pairs(path: Path, policy: str, progress=None) -> tuple[dict, list[dict] | None]:
     """``exported_index`` and the pairs the file declares (``result_pairs``: ``None`` for a single index)."""
-    value = read_json_file(path)
-    saved = validated_indexes(path, value)
-    return selected_indexes(saved, policy)[policy], result_pairs(saved, value)
+    saved, artifact = validated_file(path, progress)
+    return selected_indexes(saved, policy)[policy], result_pairs(saved, artifact)
 
 
 def config_metadata(config: dict) -> dict:
@@ -452,6 +449,10 @@ def upsert_record(chunk: dict, index_id: str, config_fields: dict | None = None)
     return {"id": chunk["chunk_id"], "text": chunk["text"], "metadata": metadata}
 
 
+# One configured encoder for every line: ``json.dumps`` with options builds one per call.
+_line_json = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
 def json_line(record: dict) -> str:
     """One upsert record as a JSON line.
 
@@ -461,7 +462,7 @@ def json_line(record: dict) -> str:
     them (``str.splitlines``) would break a record at, the C1 controls and the
     bidirectional overrides. The same bytes go to a file or to stdout.
     """
-    return inert_json_text(json.dumps(record, ensure_ascii=False, separators=(",", ":"))) + "\n"
+    return inert_json_text(_line_json(record)) + "\n"
 
 
 def export_lines(index: dict, carried: dict[int, list[dict]] | None = None) -> bytes:
@@ -469,11 +470,33 @@ def export_lines(index: dict, carried: dict[int, list[dict]] | None = None) -> b
 
     ``carried`` (``carried_caveats``) adds each chunk's carried caveats to its metadata.
     """
+    return b"".join(export_pieces(index, carried))
+
+
+def export_pieces(index: dict, carried: dict[int, list[dict]] | None = None) -> Iterator[bytes]:
+    """``export_lines`` in pieces of ``LINES_PER_PIECE`` lines, for a writer that streams them."""
     config_fields = config_metadata(index["config"])
     records = (upsert_record(chunk, index["index_id"], config_fields) for chunk in index["chunks"])
     if carried is not None:
         records = (with_caveats(record, carried.get(position, ())) for position, record in enumerate(records))
-    return "".join(map(json_line, records)).encode("utf-8")
+    return json_lines_pieces(records)
+
+
+# Records are laid out this many at a time: an export is streamed, never held whole as bytes.
+LINES_PER_PIECE = 1024
+
+
+def json_lines_pieces(records: Iterable[dict]) -> Iterator[bytes]:
+    """``records`` as JSON lines (``json_line``), UTF-8, ``LINES_PER_PIECE`` lines to a piece.
+
+    A piece's lines are made inert together: the escaping never crosses a line break.
+    """
+    records = iter(records)
+    while True:
+        batch = list(islice(records, LINES_PER_PIECE))
+        if not batch:
+            return
+        yield inert_json_text("\n".join(map(_line_json, batch)) + "\n").encode("utf-8")
 
 
 # --- carried caveats ------------------------------------------------------------------
@@ -604,8 +627,6 @@ def judged_records(chunks: list[dict], texts: dict[str, str], revisions: dict[st
     return records
 
 
-def judged_export_lines(records: list[dict], carried: dict[int, list[dict]]) -> bytes:
-    """Judged chunks' upsert records (``judged_records``) as JSON Lines, each with its carried caveats."""
-    return "".join(
-        json_line(with_caveats(record, carried.get(position, ()))) for position, record in enumerate(records)
-    ).encode("utf-8")
+def judged_export_lines(records: list[dict], carried: dict[int, list[dict]]) -> Iterator[bytes]:
+    """Judged chunks' upsert records (``judged_records``) as JSON Lines, each with its carried caveats, in pieces."""
+    return json_lines_pieces(with_caveats(record, carried.get(position, ())) for position, record in enumerate(records))

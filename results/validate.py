@@ -10,8 +10,11 @@ match) is refused with ``IngestionError`` at the field that moved
 from __future__ import annotations
 
 import marshal
+import os
+import stat
+from pathlib import Path
 
-from checks.span_checks import build_comparisons, build_pair_comparisons, is_pairs_comparison
+from checks.span_checks import assembled_result, build_comparisons, build_pair_comparisons, is_pairs_comparison
 from chunk_index import (
     DEFAULT_POLICY_NAMES,
     DOCUMENT_KEYS,
@@ -22,6 +25,7 @@ from chunk_index import (
     RESULT_KEYS,
     SCHEMA_VERSION,
     build_index,
+    build_policy_indexes,
     config_grammar,
     declared_config_pairs,
     digest,
@@ -31,7 +35,9 @@ from chunk_index import (
     result_scope,
 )
 from grammars import HEADING, LESSON_GRAMMAR
-from lab_io.errors import IngestionError, quoted
+from lab_io.errors import IngestionError, printable, quoted
+from lab_io.indented_json import saved_json_pieces
+from lab_io.strict_json import MAX_ARTIFACT_BYTES, json_text, parse_json_text, read_bounded, read_json_file
 from load_documents import (
     MAX_POLICY_SIZE,
     MIN_POLICY_SIZE,
@@ -217,6 +223,26 @@ def validate_index(value: object, path: str = "", section_cache: dict | None = N
     unsupported config, a bad document, and any difference at all between the
     saved index and the rebuilt one, even when every hash was recomputed.
     """
+    index, config, sources = index_inputs(value, path)
+    if progress is None:
+        derived = build_index(config, sources, section_cache)
+    else:
+        derived = build_index(config, sources, section_cache, progress)
+    if same_json(index, derived):
+        # Identical down to types and key order: hand back the saved copy and
+        # let the rebuilt one go, so a large result is not held twice.
+        return index
+    require_same(index, derived, path, "index_mismatch")
+    return derived
+
+
+def index_inputs(value: object, path: str) -> tuple[dict, dict, list[dict]]:
+    """What rebuilding a saved index starts from, checked: the index, the lab's own copy of its config, its sources.
+
+    Refused with ``IngestionError``: a wrong shape or type, an unsupported
+    config, a bad document, a source id or path twice, a pair-aware pair
+    outside its text, or chunks that are not a list.
+    """
     index = require_keys(value, INDEX_KEYS, path, "index")
     schema_version = index["schema_version"]
     if type(schema_version) is not int or schema_version != SCHEMA_VERSION:
@@ -265,16 +291,7 @@ def validate_index(value: object, path: str = "", section_cache: dict | None = N
         raise IngestionError(
             "chunks_not_list", join_path(path, "chunks"), f"expected a list, found {type(index['chunks']).__name__}"
         )
-    if progress is None:
-        derived = build_index(config, sources, section_cache)
-    else:
-        derived = build_index(config, sources, section_cache, progress)
-    if same_json(index, derived):
-        # Identical down to types and key order: hand back the saved copy and
-        # let the rebuilt one go, so a large result is not held twice.
-        return index
-    require_same(index, derived, path, "index_mismatch")
-    return derived
+    return index, config, sources
 
 
 def check_config_pairs(config: dict, sources: list[dict], path: str) -> None:
@@ -452,6 +469,25 @@ def validate_result(value: object, progress=None) -> dict:
     ids name (see ``comparison_source``). A named-pairs comparison records each
     pair's source, so its verdicts are re-derived directly.
     """
+    result, names = checked_result_head(value)
+    saved_indexes = result["indexes"]
+    indexes = {}
+    section_cache: dict = {}
+    for name in names:
+        index_path = join_path("indexes", name)
+        indexes[name] = validate_index(saved_indexes[name], index_path, section_cache, progress)
+        require_policy_index(name, saved_indexes[name], indexes, names[0])
+    # The scope sentence is derived too: only the fixture's own files may claim the fixture's scope.
+    require_same(
+        result["fixture_scope"], result_scope(indexes[names[0]]["documents"]), "fixture_scope", "fixture_scope"
+    )
+    comparisons = result["comparisons"]
+    require_same(comparisons, derived_comparisons(comparisons, indexes), "comparisons", "comparison_mismatch")
+    return result
+
+
+def checked_result_head(value: object) -> tuple[dict, tuple[str, ...]]:
+    """A saved result's keys, execution mode and scope checked, and the policies its indexes hold."""
     result = require_keys(value, RESULT_KEYS, "", "result")
     if result["execution_mode"] != EXECUTION_MODE:
         raise IngestionError(
@@ -461,62 +497,54 @@ def validate_result(value: object, progress=None) -> dict:
         )
     if type(result["fixture_scope"]) is not str or not result["fixture_scope"].strip():
         raise IngestionError("fixture_scope", "fixture_scope", "expected a non-empty string")
-    names = result_policy_names(result["indexes"])
-    saved_indexes = result["indexes"]
-    first_name = names[0]
-    indexes = {}
-    section_cache: dict = {}
-    for name in names:
-        index_path = join_path("indexes", name)
-        indexes[name] = validate_index(saved_indexes[name], index_path, section_cache, progress)
-        if policy_of_config(saved_indexes[name]["config"]) != name:
-            raise IngestionError(
-                "config_mismatch",
-                join_path(index_path, "config"),
-                f"holds the {policy_of_config(saved_indexes[name]['config'])} config, expected {name}'s",
-            )
-        # One result compares policies over one reading of the text: one grammar for all.
-        grammar = config_grammar(indexes[name]["config"])
-        first_grammar = config_grammar(indexes[first_name]["config"])
-        if grammar != first_grammar:
-            raise IngestionError(
-                "grammar_mismatch",
-                join_path(index_path, "config"),
-                f"built with the {quoted(grammar)} grammar, {first_name} with {quoted(first_grammar)}; "
-                "all indexes of one result share one grammar",
-            )
-        # The comparison is only meaningful if every policy chunked the same documents.
-        require_same(
-            indexes[name]["documents"],
-            indexes[first_name]["documents"],
-            join_path(index_path, "documents"),
-            "documents_mismatch",
+    return result, result_policy_names(result["indexes"])
+
+
+def require_policy_index(name: str, saved: dict, indexes: dict, first_name: str) -> None:
+    """Refuse ``indexes[name]`` unless it holds ``name``'s config, the first index's grammar and its documents."""
+    index_path = join_path("indexes", name)
+    if policy_of_config(saved["config"]) != name:
+        raise IngestionError(
+            "config_mismatch",
+            join_path(index_path, "config"),
+            f"holds the {policy_of_config(saved['config'])} config, expected {name}'s",
         )
-    # The scope sentence is derived too: only the fixture's own files may claim the fixture's scope.
+    # One result compares policies over one reading of the text: one grammar for all.
+    grammar = config_grammar(indexes[name]["config"])
+    first_grammar = config_grammar(indexes[first_name]["config"])
+    if grammar != first_grammar:
+        raise IngestionError(
+            "grammar_mismatch",
+            join_path(index_path, "config"),
+            f"built with the {quoted(grammar)} grammar, {first_name} with {quoted(first_grammar)}; "
+            "all indexes of one result share one grammar",
+        )
+    # The comparison is only meaningful if every policy chunked the same documents.
     require_same(
-        result["fixture_scope"], result_scope(indexes[first_name]["documents"]), "fixture_scope", "fixture_scope"
+        indexes[name]["documents"],
+        indexes[first_name]["documents"],
+        join_path(index_path, "documents"),
+        "documents_mismatch",
     )
-    comparisons = result["comparisons"]
+
+
+def derived_comparisons(comparisons: object, indexes: dict) -> list[dict]:
+    """The comparisons ``indexes`` give for the pairs the saved ``comparisons`` declare (their verdicts unread)."""
     if is_pairs_comparison(comparisons):
         pairs = saved_pairs(comparisons, indexes, "comparisons")
         require_config_pairs(indexes, pairs)
-        require_same(comparisons, build_pair_comparisons(indexes, pairs), "comparisons", "comparison_mismatch")
-        return result
-    instruction = saved_span(comparisons, "instruction_span", "comparisons", len(names))
-    qualifier = saved_span(comparisons, "qualifier_span", "comparisons", len(names))
+        return build_pair_comparisons(indexes, pairs)
+    instruction = saved_span(comparisons, "instruction_span", "comparisons", len(indexes))
+    qualifier = saved_span(comparisons, "qualifier_span", "comparisons", len(indexes))
     source_id = comparison_source(comparisons, indexes, instruction, qualifier)
-    length = len(
-        next(document["text"] for document in indexes[first_name]["documents"] if document["source_id"] == source_id)
-    )
+    documents = next(iter(indexes.values()))["documents"]
+    length = len(next(document["text"] for document in documents if document["source_id"] == source_id))
     for key, span in (("instruction_span", instruction), ("qualifier_span", qualifier)):
         checked_span_list(span, join_path(join_path("comparisons", 0), key), length)
     require_config_pairs(
         indexes, [{"source_id": source_id, "instruction_span": instruction, "qualifier_span": qualifier}]
     )
-    require_same(
-        comparisons, build_comparisons(indexes, source_id, instruction, qualifier), "comparisons", "comparison_mismatch"
-    )
-    return result
+    return build_comparisons(indexes, source_id, instruction, qualifier)
 
 
 def artifact_indexes(kind: str, artifact: dict) -> dict[str, dict]:
@@ -559,3 +587,172 @@ def validate_artifact(value: object, progress=None) -> tuple[str, dict]:
     raise IngestionError(
         "unknown_artifact", "(top)", 'expected a saved result (with "indexes") or a saved index (with "index_id")'
     )
+
+
+# --- reading a saved file: the quick check first ----------------------------------------
+
+# A file the lab wrote is laid out by ``saved_json_pieces``: indented JSON, where
+# a raw line break is never inside a string, so a chunk list's closing bracket
+# is the first line holding only that bracket at the list's own indent.
+CHUNK_LIST_OPENING = b'"chunks": [\n'
+# How every saved result opens (``RESULT_KEYS`` in order, laid out by ``saved_json_pieces``).
+RESULT_OPENING = b'{\n  "execution_mode": '
+
+
+def read_validated(path: Path, progress=None, expected=None, label: str | None = None) -> tuple[str, dict, bool]:
+    """Read the saved result or index at ``path`` and validate it: ``(kind, artifact, as_expected)``.
+
+    A file the lab wrote is checked the quick way. ``expected``, when given, is
+    a callable returning the result the file should be (the build of a
+    manifest): a file holding exactly that result's bytes is valid and, on
+    top, that result (``as_expected`` is then ``True``). Otherwise the file's
+    documents and configs are read without its chunks and rebuilt
+    (``identical_rebuild``). A file laid out otherwise, or one that fails
+    those checks, is read in full by the strict reader and validated field by
+    field, which names the first divergence. ``progress``, a
+    ``lab_io.progress.Progress``, counts the rebuilt documents; ``label``, when
+    given, opens the place a refusal of the validation names (``result.json:
+    indexes.paragraph...``), as a refusal of the reading always names the file.
+    """
+    if expected is not None and file_opens_with(path, RESULT_OPENING):
+        result = expected()
+        if file_holds(path, saved_json_pieces(result)):
+            return "result", result, True
+        del result
+    quick = identical_rebuild(path, progress)
+    if quick is not None:
+        return (*quick, False)
+    value = read_json_file(path)
+    if progress is not None:
+        progress.stage(progress.label, *rebuild_work(value))
+    try:
+        return (*validate_artifact(value, None if progress is None else progress.advance), False)
+    except IngestionError as error:
+        if label is None:
+            raise
+        raise IngestionError(error.code, f"{label}: {error.where}", error.what) from error
+
+
+def identical_rebuild(path: Path, progress=None) -> tuple[str, dict] | None:
+    """``(kind, rebuilt)`` when the file is byte for byte what the lab writes for what it rebuilds from it; else ``None``.
+
+    The file's documents, configs and comparisons are read with its chunk lists
+    left out (``chunkless_value``) and checked as ``validate_artifact`` checks
+    them; every index is rebuilt in one pass, the comparisons re-derived, and
+    the rebuilt value laid out as the lab saves it. Equal bytes make the file
+    the lab's own output for those documents and configs, the very check the
+    full validation makes, at the cost of a build instead of a parse of every
+    chunk plus a build. ``None`` means "not shown identical": the caller
+    validates the file in full, whose refusal names the first divergence.
+    """
+    skeleton = chunkless_value(read_bounded(path, MAX_ARTIFACT_BYTES, printable(str(path))))
+    if skeleton is None:
+        return None
+    try:
+        kind, rebuilt = rebuilt_artifact(skeleton, progress)
+    except IngestionError:
+        return None
+    if not file_holds(path, saved_json_pieces(rebuilt)):
+        return None
+    return kind, rebuilt
+
+
+def opened_regular_file(path: Path):
+    """``path`` opened for reading if it is a regular file (a FIFO is not waited on), else ``None``."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    handle = os.fdopen(descriptor, "rb")
+    if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+        handle.close()
+        return None
+    return handle
+
+
+def file_opens_with(path: Path, opening: bytes) -> bool:
+    """Whether ``path`` is a readable regular file whose bytes begin with ``opening``."""
+    handle = opened_regular_file(path)
+    if handle is None:
+        return False
+    with handle:
+        try:
+            return handle.read(len(opening)) == opening
+        except OSError:
+            return False
+
+
+def file_holds(path: Path, pieces) -> bool:
+    """Whether ``path`` is a readable regular file holding exactly ``pieces`` joined, read as they come.
+
+    Compared piece by piece, so the file is never held whole beside what the
+    pieces are laid out from; the first piece that differs ends it.
+    """
+    handle = opened_regular_file(path)
+    if handle is None:
+        return False
+    with handle:
+        try:
+            for piece in pieces:
+                if handle.read(len(piece)) != piece:
+                    return False
+            return handle.read(1) == b""
+        except OSError:
+            return False
+
+
+def chunkless_value(data: bytes) -> object | None:
+    """The saved value of ``data`` with every ``chunks`` list read as ``[]``, parsed strictly; ``None`` if it is not laid out so.
+
+    ``b'{\\n  "chunks": [\\n    {"order": 0}\\n  ],\\n  "index_id": "x"\\n}\\n'``
+    -> ``{"chunks": [], "index_id": "x"}``. Only the lab's own layout is
+    looked for; a file laid out otherwise, or anything that fails to parse,
+    gives ``None``.
+    """
+    kept = []
+    position = 0
+    while True:
+        opening = data.find(CHUNK_LIST_OPENING, position)
+        if opening < 0:
+            break
+        line_start = data.rfind(b"\n", 0, opening) + 1
+        indent = data[line_start:opening]
+        closing = data.find(b"\n" + indent + b"]", opening)
+        if indent.strip(b" ") or closing < 0:
+            return None
+        kept.append(data[position : opening + len(CHUNK_LIST_OPENING) - 1])
+        kept.append(b"]")
+        position = closing + len(indent) + 2
+    if not kept:
+        return None
+    kept.append(data[position:])
+    try:
+        return parse_json_text(json_text(b"".join(kept), "(chunkless)"), "(chunkless)")
+    except IngestionError:
+        return None
+
+
+def rebuilt_artifact(skeleton: object, progress=None) -> tuple[str, dict]:
+    """The result or index the lab builds from a saved file's documents and configs, checked as ``validate_artifact`` does."""
+    if type(skeleton) is dict and "index_id" in skeleton and "indexes" not in skeleton:
+        _, config, sources = index_inputs(skeleton, "")
+        if progress is not None:
+            progress.expect(len(sources), source_bytes(sources))
+        return "index", build_index(config, sources, progress=None if progress is None else progress.advance)
+    result, names = checked_result_head(skeleton)
+    saved_indexes = result["indexes"]
+    configs = {}
+    sources: list[dict] = []
+    for name in names:
+        _, configs[name], index_sources = index_inputs(saved_indexes[name], join_path("indexes", name))
+        sources = sources or index_sources
+        require_policy_index(name, saved_indexes[name], saved_indexes, names[0])
+    if progress is not None:
+        progress.expect(len(sources), source_bytes(sources))
+    indexes = build_policy_indexes(configs, sources, None if progress is None else progress.advance)
+    return "result", assembled_result(sources, indexes, derived_comparisons(result["comparisons"], indexes))
+
+
+def source_bytes(sources: list[dict]) -> int:
+    """The UTF-8 bytes of the sources' texts: what a progress line counts."""
+    return sum(len(source["text"].encode("utf-8", "surrogatepass")) for source in sources)

@@ -5,6 +5,7 @@
     python tests/benchmark.py --peers            the lab against other chunking libraries
     python tests/benchmark.py --markdown blocks   the same on a corpus read with the block grammar
     python tests/benchmark.py --caveats --sizes 10 40   scan and context on N and 4N documents
+    python tests/benchmark.py --retrieve --sizes 2 8    retrieve's ranking on N and 4N documents
     python tests/benchmark.py --startup-only --startup-runs 40   the fixture run against a bare interpreter
     python tests/benchmark.py --judge --sizes 50 200   judge of an export and of adversarial files
     python tests/benchmark.py --views --sizes 20 80   the --html report and show against the build
@@ -1008,6 +1009,79 @@ def run_caveats(sizes: tuple[int, ...], runs: int) -> int:
 CAVEAT_PHASES = ("build", "scan", "context")
 
 
+# --- retrieve (--retrieve) ------------------------------------------------------------
+
+
+def measure_retrieve(count: int) -> dict:
+    """Time ``retrieve``'s ranking (every found pair's query over every policy's chunks) on one size.
+
+    Beside the time, the walk bound: the postings the ranking could walk at
+    most (``walk_bound``, what ``retrieve`` refuses above ``MAX_WALK``). The
+    caveat documents repeat one instruction template in every section, so
+    every query shares six common words with every instruction chunk: the
+    worst case of a lexical ranking, where the bound grows with pairs times
+    chunks and pruning saves little.
+    """
+    lab_modules()
+    import chunk_index
+    from checks import retrieval
+    from checks.caveats import pairing
+    from checks.retrieval.bm25 import query_tokens
+    from checks.retrieval.ranks import check_query, lab_ranked_index
+
+    sources = caveat_sources(count)
+    checks = tuple(pair.as_check() for pair in pairing.scan_sources(sources)[0])
+    indexes = chunk_index.build_indexes(sources)
+    queries = [query_tokens(check_query(check)) for check in checks]
+    walk = 0
+    for name, index in indexes.items():
+        lexical = lab_ranked_index(name, index["chunks"]).lexical
+        walk += sum(lexical.walk_bound(query) for query in queries)
+    gc.freeze()
+    seconds, document = cpu_timed(lambda: retrieval.measured(checks, indexes, None, None, retrieval.DEPTH, "benchmark"))
+    gc.unfreeze()
+    return {
+        "pairs": len(checks),
+        "chunks": sum(len(index["chunks"]) for index in indexes.values()),
+        "walk": walk,
+        "retrieve": seconds,
+        "recall": {row["policy"]: row["recall"]["caveat"]["w0"]["10"] for row in document["policies"]},
+    }
+
+
+def run_retrieve(sizes: tuple[int, ...], runs: int) -> int:
+    """The ``--retrieve`` mode: the ranking on N and 4N caveat documents; exit 1 if its cost per posting grows."""
+    figures = {}
+    for count in sizes:
+        measured = [measure_retrieve(count) for _ in range(runs)]
+        figures[count] = {**measured[0], "retrieve": min(run["retrieve"] for run in measured)}
+    print(f"retrieve: CPU seconds of this process, fastest of {runs} runs, depth 100, three policies")
+    print(f"{'documents':>9}  {'pairs':>7}  {'chunks':>8}  {'walk bound':>13}  {'retrieve':>9}  {'ns/posting':>10}")
+    for count in sizes:
+        row = figures[count]
+        per_posting = row["retrieve"] / row["walk"] * 1e9
+        print(
+            f"{count:>9}  {row['pairs']:>7,}  {row['chunks']:>8,}  {row['walk']:>13,}  {row['retrieve']:>8.2f}s"
+            f"  {per_posting:>10.1f}"
+        )
+    small, large = (figures[count] for count in sizes)
+    for name, recall in large["recall"].items():
+        print(f"  {name}: caveat in the top 10 for {recall:.0%} of the pairs")
+    growth = (large["retrieve"] / large["walk"]) / (small["retrieve"] / small["walk"])
+    print(
+        f"time per posting of the walk bound grows {growth:.2f}x from {sizes[0]} to {sizes[1]} documents (target 1.5x)"
+    )
+    if growth > RETRIEVE_GROWTH_TARGET:
+        print(f"\nmissed: time per posting grows {growth:.2f}x")
+        return 1
+    print("\nall targets met")
+    return 0
+
+
+# The ranking is linear in the postings it walks: its cost per posting stays flat as the corpus grows.
+RETRIEVE_GROWTH_TARGET = 1.5
+
+
 # --- judge ----------------------------------------------------------------------
 
 # Issue #19: judge of the largest export of a set within this many times the main job on the set.
@@ -1314,10 +1388,33 @@ def main(argv: list[str] | None = None) -> int:
         f"twice the page's checks at most {PAGE_GROWTH_TARGET}x the time",
     )
     parser.add_argument(
+        "--retrieve",
+        action="store_true",
+        help="instead of the phases, time retrieve's ranking (BM25 over every policy's chunks for every pair scan "
+        "finds) on --sizes caveat documents (try --sizes 2 8), with the walk bound; target: the time per posting "
+        f"of the walk bound grows at most {RETRIEVE_GROWTH_TARGET}x",
+    )
+    parser.add_argument(
         "--startup-only",
         action="store_true",
         help="only time the fixture run against python -c 'import json, hashlib' (--startup-runs interleaved runs "
         f"each); target: at most {STARTUP_TARGET}x, exit 1 if missed",
+    )
+    parser.add_argument(
+        "--workflow",
+        action="store_true",
+        help="instead of the phases, time every command of the docs workflow (the main job, scan, validate, export, "
+        "context, sweep, judge of an export) as fresh run.py processes on --pages generated pages, against the main "
+        "job and a floor measured in a fresh process; targets of issue 24 (tests/benchmark_workflow.py)",
+    )
+    parser.add_argument(
+        "--pages", type=int, default=500, help="--workflow: pages of the generated docs set (default: 500)"
+    )
+    parser.add_argument(
+        "--docs-set",
+        type=Path,
+        metavar="MANIFEST",
+        help="--workflow: time this pinned and scanned docs set (kept outside the repository) instead of a generated one",
     )
     parser.add_argument("--one", type=int, metavar="N", help=argparse.SUPPRESS)
     parser.add_argument("--folder", type=Path, help=argparse.SUPPRESS)
@@ -1336,10 +1433,16 @@ def main(argv: list[str] | None = None) -> int:
         return run_peers(tuple(args.sizes), args.runs, args.tmp)
     if args.caveats:
         return run_caveats(tuple(args.sizes), args.runs)
+    if args.retrieve:
+        return run_retrieve(tuple(args.sizes), args.runs)
     if args.judge:
         return run_judge(tuple(args.sizes), args.runs, args.tmp)
     if args.views:
         return run_views(tuple(args.sizes), args.runs, args.tmp)
+    if args.workflow:
+        from benchmark_workflow import run_workflow
+
+        return run_workflow(args.pages, args.runs, args.docs_set, args.tmp, args.startup_runs)
 
     small_count, large_count = args.sizes
     runs = {small_count: [], large_count: []}

@@ -228,6 +228,21 @@ class CommandLine(LabTestCase):
         )
         self.assertEqual(sorted((path.name, path.stat().st_mtime_ns) for path in self.folder.rglob("*")), before)
 
+    def test_every_policy_the_manifest_builds_is_ranked(self):
+        manifest_path = self.copy_inputs()
+        value = json.loads(manifest_path.read_text(encoding="utf-8"))
+        value["policies"] = {"pair-aware": 220}
+        manifest_path.write_text(json.dumps(value), encoding="utf-8")
+        completed = run_lab("retrieve", "--manifest", str(manifest_path), "--json")
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        document = json.loads(completed.stdout)
+        names = ["fixed-char", "paragraph", "heading-aware", "pair-aware"]
+        self.assertEqual([row["policy"] for row in document["policies"]], names)
+        manifest = load_manifest(manifest_path)
+        chunks = chunk_index.build_indexes(manifest.sources, chunk_index.manifest_policy_configs(manifest))
+        expected = reference_ranks(chunks["pair-aware"]["chunks"], manifest.span_checks)
+        self.assertEqual([pair["policies"]["pair-aware"] for pair in document["pairs"]], expected)
+
     def test_depth_is_bounded(self):
         for value in ("9", "10001", "ten", "-5"):
             with self.subTest(value=value):

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import copy
 import json
+import tempfile
 import unittest
+from pathlib import Path
 from unittest import mock
 
 import chunk_index
 from checks import span_checks
 from lab_io.errors import IngestionError
+from lab_io.indented_json import saved_json_bytes
 from lab_io.strict_json import parse_json_bytes, read_bounded
 from results import validate
 from tests.support import LabTestCase, fixture_result, reforge_index
@@ -161,8 +164,26 @@ def remembered_builds():
     return mock.patch.object(validate, "build_index", side_effect=build_index)
 
 
+def assert_file_refused_alike(test: unittest.TestCase, forged: dict) -> None:
+    """``forged``, saved as the lab saves a file, is refused by ``read_validated`` exactly as its parsed value is."""
+    with test.assertRaises(IngestionError) as parsed:
+        validate.validate_artifact(copy.deepcopy(forged))
+    with tempfile.TemporaryDirectory(prefix="chunk-lab-test-") as folder:
+        path = Path(folder) / "forged.json"
+        path.write_bytes(saved_json_bytes(forged))
+        with test.assertRaises(IngestionError) as read:
+            validate.read_validated(path)
+    found = (read.exception.code, read.exception.where, read.exception.what)
+    test.assertEqual(found, (parsed.exception.code, parsed.exception.where, parsed.exception.what))
+
+
 class MutationTestCase(unittest.TestCase):
-    """Mutate a deep copy of ``self.saved`` and return what ``self.validate`` refuses it with."""
+    """Mutate a deep copy of ``self.saved`` and return what ``self.validate`` refuses it with.
+
+    Each forged value is also saved as the lab saves a file and read back by
+    ``read_validated``, whose quick check must end in exactly the refusal
+    ``validate_artifact`` gives the parsed value.
+    """
 
     saved: dict
     validate = staticmethod(validate.validate_index)
@@ -177,6 +198,7 @@ class MutationTestCase(unittest.TestCase):
         mutate(forged)
         with self.assertRaises(IngestionError) as caught:
             self.validate(forged)
+        assert_file_refused_alike(self, forged)
         return caught.exception
 
 
@@ -341,6 +363,75 @@ class ResultValidation(MutationTestCase):
         self.assertEqual(validate.validate_artifact(parse_json_bytes(data, "result.json"))[0], "result")
 
 
+class QuickValidation(LabTestCase):
+    """A file the lab wrote is validated by rebuilding and comparing bytes; anything else by the strict reader."""
+
+    def setUp(self) -> None:
+        super().setUp()
+        self.result = fixture_result()
+        self.path = self.folder / "result.json"
+        self.path.write_bytes(saved_json_bytes(self.result))
+
+    def test_the_lab_s_own_file_is_rebuilt_not_parsed(self):
+        with mock.patch.object(validate, "read_json_file", side_effect=AssertionError("read in full")):
+            kind, artifact, as_expected = validate.read_validated(self.path)
+        self.assertEqual((kind, artifact, as_expected), ("result", self.result, False))
+        index_path = self.folder / "paragraph.json"
+        index_path.write_bytes(saved_json_bytes(self.result["indexes"]["paragraph"]))
+        with mock.patch.object(validate, "read_json_file", side_effect=AssertionError("read in full")):
+            self.assertEqual(validate.read_validated(index_path)[:2], ("index", self.result["indexes"]["paragraph"]))
+
+    def test_a_file_laid_out_otherwise_is_read_in_full_and_valid(self):
+        layouts = {
+            "indent 4": json.dumps(self.result, indent=4, ensure_ascii=False),
+            "compact": json.dumps(self.result, separators=(",", ":")),
+            "no final line break": json.dumps(self.result, indent=2, ensure_ascii=False),
+        }
+        for name, text in layouts.items():
+            with self.subTest(layout=name):
+                self.path.write_text(text, encoding="utf-8")
+                with mock.patch.object(validate, "read_json_file", wraps=validate.read_json_file) as strict:
+                    self.assertEqual(validate.read_validated(self.path)[:2], ("result", self.result))
+                strict.assert_called_once()
+
+    def test_a_repeated_key_in_a_chunk_is_refused_as_the_strict_reader_refuses_it(self):
+        data = saved_json_bytes(self.result)
+        line = b'          "order": 0,\n'
+        self.assertIn(line, data)
+        self.path.write_bytes(data.replace(line, line + line, 1))
+        with self.assertRaises(IngestionError) as caught:
+            validate.read_validated(self.path)
+        self.assertEqual(caught.exception.code, "json_duplicate_key")
+
+    def test_the_expected_build_is_compared_first(self):
+        built = []
+
+        def expected():
+            built.append(1)
+            return fixture_result()
+
+        self.assertEqual(validate.read_validated(self.path, expected=expected), ("result", self.result, True))
+        # Another file (a comparison's chunk count changed) is validated on its own, and refused.
+        other = fixture_result()
+        other["comparisons"][0]["chunk_count"] = 12
+        self.path.write_bytes(saved_json_bytes(other))
+        with self.assertRaises(IngestionError) as caught:
+            validate.read_validated(self.path, expected=expected)
+        self.assertEqual(caught.exception.code, "comparison_mismatch")
+        # Nothing is built for a file that does not open as a saved result.
+        self.path.write_bytes(saved_json_bytes(self.result["indexes"]["paragraph"]))
+        self.assertEqual(validate.read_validated(self.path, expected=expected)[0], "index")
+        self.assertEqual(len(built), 2)
+
+    def test_chunkless_value(self):
+        data = b'{\n  "chunks": [\n    {\n      "order": 0\n    }\n  ],\n  "index_id": "x"\n}\n'
+        self.assertEqual(validate.chunkless_value(data), {"chunks": [], "index_id": "x"})
+        self.assertIsNone(validate.chunkless_value(b'{"chunks": [], "index_id": "x"}'))
+        # A list that never closes at its own indent, and text that is no JSON once the lists are left out.
+        self.assertIsNone(validate.chunkless_value(b'{\n  "chunks": [\n    1\n ]}'))
+        self.assertIsNone(validate.chunkless_value(b'{\n  "chunks": [\n    1\n  ]\n  "x": 1}'))
+
+
 class ForgedButConsistent(unittest.TestCase):
     """Files a forger rebuilt end to end with the lab's own builder: consistent, yet refused."""
 
@@ -359,6 +450,7 @@ class ForgedButConsistent(unittest.TestCase):
     def refusal(self, value: dict, validate=validate.validate_result) -> IngestionError:
         with self.assertRaises(IngestionError) as caught:
             validate(value)
+        assert_file_refused_alike(self, value)
         return caught.exception
 
     def test_one_index_rebuilt_from_other_text_with_recomputed_comparisons(self):
@@ -372,6 +464,21 @@ class ForgedButConsistent(unittest.TestCase):
         self.assertTrue(result["comparisons"][1]["instruction_and_qualifier_share_chunk"])
         error = self.refusal(result)
         self.assertEqual((error.code, error.where), ("documents_mismatch", "indexes.paragraph.documents[0].text"))
+
+    def test_an_index_under_another_policy_s_name_with_recomputed_comparisons(self):
+        result = copy.deepcopy(self.result)
+        result["indexes"]["paragraph"] = copy.deepcopy(result["indexes"]["heading-aware"])
+        result["comparisons"] = span_checks.build_comparisons(result["indexes"], "aster-copy-v1", [51, 77], [131, 171])
+        error = self.refusal(result)
+        self.assertEqual((error.code, error.where), ("config_mismatch", "indexes.paragraph.config"))
+
+    def test_one_index_under_another_grammar_with_recomputed_comparisons(self):
+        result = copy.deepcopy(self.result)
+        config = chunk_index.manifest_configs("blocks")["fixed-char"]
+        result["indexes"]["fixed-char"] = chunk_index.build_index(config, self.sources)
+        result["comparisons"] = span_checks.build_comparisons(result["indexes"], "aster-copy-v1", [51, 77], [131, 171])
+        error = self.refusal(result)
+        self.assertEqual((error.code, error.where), ("grammar_mismatch", "indexes.paragraph.config"))
 
     def test_spans_past_every_text(self):
         result = copy.deepcopy(self.result)

@@ -29,6 +29,7 @@ import heapq
 import math
 import re
 from collections import Counter
+from itertools import compress
 
 TOKEN = re.compile(r"\w+")
 K1 = 1.2
@@ -133,9 +134,11 @@ class LexicalIndex:
         if len(scores) <= depth or next_length * THRESHOLD_SHARE < len(scores):
             return None
         widened = left * (1 + MARGIN)
-        if max(scores.values()) * (1 - MARGIN) <= widened:
+        # Only the scores above what the tokens left can add may set the floor: counted at C speed first.
+        above = list(filter(widened.__lt__, scores.values()))
+        if len(above) < depth:
             return None
-        floor = heapq.nlargest(depth, scores.values())[-1] * (1 - MARGIN)
+        floor = heapq.nlargest(depth, above)[-1] * (1 - MARGIN)
         if floor <= widened:
             return None
         return floor - widened
@@ -150,7 +153,7 @@ class LexicalIndex:
         and what the tokens still left can add shrinks, so the chunks that fall
         out of reach are dropped before the next token is looked up.
         """
-        kept = {position: score for position, score in scores.items() if score >= reach}
+        kept = in_reach(scores, reach)
         for step, table in enumerate(tables):
             if len(kept) <= len(table):
                 get = table.get
@@ -162,10 +165,11 @@ class LexicalIndex:
                 for position, term in table.items():
                     if position in kept:
                         kept[position] += term
-            if step + 1 < len(tables) and len(kept) > depth:
+            # Partial scores only grow, so the last floor still holds; raising it pays only while many are kept.
+            if step + 1 < len(tables) and len(kept) > 2 * depth:
                 floor = heapq.nlargest(depth, kept.values())[-1] * (1 - MARGIN)
                 reach = floor - left[step + 1] * (1 + MARGIN)
-                kept = {position: score for position, score in kept.items() if score >= reach}
+                kept = in_reach(kept, reach)
         return kept
 
     def exact_first(self, scores: dict[int, float], query: list[str], depth: int) -> list[int]:
@@ -180,5 +184,18 @@ class LexicalIndex:
             near = [position for position, score in scores.items() if score >= floor]
         else:
             near = list(scores)
-        exact = {position: self.score(query, position) for position in near}
+        tables = [self.postings[token] for token in query if token in self.postings]
+        exact = {}
+        for position in near:
+            total = 0.0
+            for table in tables:
+                term = table.get(position)
+                if term is not None:
+                    total += term
+            exact[position] = total
         return sorted(near, key=lambda position: (-exact[position], position))[:depth]
+
+
+def in_reach(scores: dict[int, float], reach: float) -> dict[int, float]:
+    """The entries of ``scores`` whose score is at least ``reach``, picked at C speed (most fall short)."""
+    return {position: scores[position] for position in compress(scores, map(reach.__le__, scores.values()))}
