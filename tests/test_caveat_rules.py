@@ -666,6 +666,12 @@ class ScanVersionThreeCueTest(LabTestCase):
         self.assertIn(("prohibition", "avoid"), cues_of("Avoid opening it twice."))
         self.assertIn(("risk", "be careful"), cues_of("Be careful with `purge()`."))
 
+    def test_availability_under_a_condition(self) -> None:
+        cue, form = caveat_of("If `zlib` is installed, then the `deflate` encoding will also be supported.")
+        self.assertEqual((cue.rule, cue.cue, cue.tier, form), ("condition", "if … will also be supported", 2, None))
+        # A plain consequence stays no caveat.
+        self.assertEqual(caveat_of("When a widget opens, its lid will be shown."), (None, None))
+
     def test_the_clause_before_a_recommendation(self) -> None:
         cue, form = caveat_of("Other tools might not find the widget, so it is recommended to set `name`.")
         self.assertEqual((cue.rule, cue.cue, form), ("limitation", "might not", None))

@@ -171,6 +171,12 @@ def classified(
         elif not any(cue.start > clause_end for cue in cues):
             # "If you don't pass a name, a default is used": the condition's cue, with a plain consequence.
             cues = [rules.Cue(cue.rule, cue.cue, 3, cue.start) for cue in cues]
+            available = rules.CONDITIONAL_AVAILABILITY.search(reading, clause_end)
+            if available is not None:
+                # "If `brotlipy` is installed, the `brotli` encoding will be supported": only then is it.
+                opening = rules.CONDITION_OPENING.match(reading, re.match(r"[\s\x00]*", reading).end())
+                word = opening.group(0).split()[-1].lower()
+                cues.append(rules.Cue("condition", f"{word} … {rules.normalized_cue(available.group(0))}", 2, 0))
     if form in INDIRECT_FORMS:
         # "A lease can be extended at most five times": an indirect instruction with a caveat is a caveat. Its
         # trailing condition is its own ("X can be set to false if verification is required to be skipped").

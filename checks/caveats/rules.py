@@ -341,6 +341,10 @@ CONDITION_OPENING = re.compile(
     r"(?:if|when|whenever|unless|once|in\s+case|should\s+you)\b",
     re.IGNORECASE,
 )
+# The main clause of a conditional sentence that makes something available only then.
+CONDITIONAL_AVAILABILITY = re.compile(
+    r"(?<!\w)(?:will|would)\s+(?:also\s+)?be\s+(?:supported|available|enabled|allowed|possible)\b", re.IGNORECASE
+)
 # A sentence that opens by reassuring warns of nothing: "Don't worry if some of this makes no sense yet."
 REASSURANCE_OPENING = re.compile(
     r"[\s\x00]*(?:(?:but|and|so|just)\s+)?(?:don['’]t|do\s+not|never)\s+(?:worry|panic|fret|be\s+(?:afraid|scared|alarmed))\b"
