@@ -677,6 +677,28 @@ class ScanVersionThreeCueTest(LabTestCase):
         self.assertEqual((cue.rule, cue.cue, form), ("limitation", "might not", None))
 
 
+class ReleaseNotesTest(LabTestCase):
+    """Release notes are history, their subsections too, up to the next heading of their level or higher."""
+
+    def test_the_sections_under_a_release_heading(self) -> None:
+        text = (
+            "# Release notes\n\n## 0.2.0 (May 1, 2025)\n\n#### Fixed\n\n"
+            "* Call open_widget(name) again. Never close it twice.\n\n"
+            "# Guide\n\n## Use\n\nCall open_widget(name) once. Never close it twice.\n"
+        )
+        pairs, unpaired = scan(text, "blocks-2")
+        # Only the guide's pair: the "Fixed" section lies under the release heading.
+        self.assertEqual(
+            [(pair.instruction.quote, pair.qualifier.quote) for pair in pairs] + unpaired,
+            [("Call open_widget(name) once.", "Never close it twice.")],
+        )
+
+    def test_a_heading_of_its_own_level_ends_them(self) -> None:
+        text = "## 1.0.0\n\nNever mind.\n\n## Security\n\nCall open_widget(name). Never share it.\n"
+        pairs, _ = scan(text, "blocks-2")
+        self.assertEqual([pair.qualifier.quote for pair in pairs], ["Never share it."])
+
+
 class ScanVersionThreeInstructionTest(LabTestCase):
     """The instruction forms ``scan_version`` 3 adds, and the sentences it no longer takes for instructions."""
 

@@ -40,6 +40,8 @@ DEFAULT_TIER = 2
 INDIRECT_FORMS = frozenset({"tutorial step", "api usage", "step before code"})
 # A condition after the main clause: "… can be set to false if verification is to be skipped".
 TRAILING_CONDITION = re.compile(r"(?<=[\w\x00)])[\s,]+(?:if|when|whenever|in\s+case)\s", re.IGNORECASE)
+# An ATX heading line between two sections: a heading without a body of its own.
+BODILESS_HEADING = re.compile(r"^ {0,3}(?P<marks>#{1,6})[ \t]+(?P<title>[^\n]*)$", re.MULTILINE)
 LIST_ITEM_OPENING = re.compile(r"[ \t>]*(?:[-*+]|\d{1,9}[.)])[ \t]+$")
 # A line that is one HTML or MDX tag, opening or closing: a block's marker, not its body.
 TAG_LINE = re.compile(r"[ \t>]*</?[A-Za-z][^<>\n]*>[ \t]*")
@@ -473,6 +475,51 @@ def scan_text(
     return scan_sections(source_id, text, grammars.document_sections(text, grammar, source_id))
 
 
+def heading_level(text: str, heading_start: int) -> int:
+    """A heading's level: its ``#`` marks (``## Fixed`` is 2), or 1 and 2 for ``=`` and ``-`` underlines; 0 for none."""
+    line_end = text.find("\n", heading_start)
+    line = text[heading_start : len(text) if line_end == -1 else line_end].lstrip(" ")
+    marks = len(line) - len(line.lstrip("#"))
+    if marks:
+        return marks
+    if line_end == -1:
+        return 0
+    underline = text[line_end + 1 : line_end + 3]
+    return 1 if underline.startswith("=") else 2 if underline.startswith("-") else 0
+
+
+def release_notes(text: str, sections) -> list[bool]:
+    """For each section, whether it is release notes: titled by a version or a date, or under such a heading.
+
+    "## 0.47.0 (May 29, 2025)" and its "#### Fixed" are history alike; the next heading of its level or
+    higher ends them. A heading with no body of its own (no section) still opens its level: it is read from
+    the text between the previous section's body and the next heading. A section without a heading (a
+    page's opening) is never release notes.
+    """
+    flags = []
+    # The open headings above the current section: (level, release notes).
+    open_headings: list[tuple[int, bool]] = []
+
+    def opened(level: int, title: str) -> bool:
+        while open_headings and open_headings[-1][0] >= level:
+            open_headings.pop()
+        history = rules.is_release_notes(title) or any(flag for _, flag in open_headings)
+        open_headings.append((level, history))
+        return history
+
+    previous_end = 0
+    for section in sections:
+        if not section.title:
+            flags.append(False)
+            previous_end = section.body_end
+            continue
+        for match in BODILESS_HEADING.finditer(text, previous_end, section.heading_start):
+            opened(len(match.group("marks")), match.group("title").strip(" #"))
+        flags.append(opened(max(heading_level(text, section.heading_start), 1), section.title))
+        previous_end = section.body_end
+    return flags
+
+
 def scan_sections(source_id: str, text: str, sections) -> tuple[list[FoundPair], list[Unpaired]]:
     """Every instruction/caveat pair of one source's ``sections``, in caveat order, and the caveats left unpaired.
 
@@ -486,7 +533,9 @@ def scan_sections(source_id: str, text: str, sections) -> tuple[list[FoundPair],
     pairs: list[FoundPair] = []
     unpaired: list[Unpaired] = []
     names_on_line: dict[int, int] = {}
-    for section in sections:
+    for section, history in zip(sections, release_notes(text, sections)):
+        if history:
+            continue
         items = section_items(text, masked, code_spans, fences, section)
         for index, item in enumerate(items):
             cue = item.caveat
