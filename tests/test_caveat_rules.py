@@ -669,8 +669,9 @@ class ScanVersionThreeCueTest(LabTestCase):
     def test_availability_under_a_condition(self) -> None:
         cue, form = caveat_of("If `zlib` is installed, then the `deflate` encoding will also be supported.")
         self.assertEqual((cue.rule, cue.cue, cue.tier, form), ("condition", "if … will also be supported", 2, None))
-        # A plain consequence stays no caveat.
+        # A plain consequence stays no caveat, and so does what a step of the reader makes available.
         self.assertEqual(caveat_of("When a widget opens, its lid will be shown."), (None, None))
+        self.assertEqual(caveat_of("Once you have opened it, the lid will be available."), (None, None))
 
     def test_the_clause_before_a_recommendation(self) -> None:
         cue, form = caveat_of("Other tools might not find the widget, so it is recommended to set `name`.")

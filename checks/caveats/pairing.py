@@ -174,7 +174,8 @@ def classified(
             # "If you don't pass a name, a default is used": the condition's cue, with a plain consequence.
             cues = [rules.Cue(cue.rule, cue.cue, 3, cue.start) for cue in cues]
             available = rules.CONDITIONAL_AVAILABILITY.search(reading, clause_end)
-            if available is not None:
+            if available is not None and not re.search(r"(?<!\w)(?:you|we)(?!\w)", reading[:clause_end], re.I):
+                # (A condition the reader meets, "Once you've implemented it, it will be available", is a step.)
                 # "If `brotlipy` is installed, the `brotli` encoding will be supported": only then is it.
                 opening = rules.CONDITION_OPENING.match(reading, re.match(r"[\s\x00]*", reading).end())
                 word = opening.group(0).split()[-1].lower()
