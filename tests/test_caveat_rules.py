@@ -1,4 +1,4 @@
-"""The caveat rules of ``scan_version`` 2, each on a short text written for the test.
+"""The caveat rules of ``scan_version`` 3, each on a short text written for the test.
 
 Expected caveats, instructions and pairs are derived from the rules as
 ``docs/caveats.md`` states them ("How scan finds a caveat"), never read back
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from checks.caveats import masking, pairing, rules
+from checks.caveats import masking, pairing, rules, sentences
 from grammars import Block, Section
 from tests.support import ROOT, LabTestCase
 
@@ -444,13 +444,17 @@ class OneRoleTest(LabTestCase):
             "You cannot use `await` outside `async def`.": "cannot",
             "You can only use `await` inside `async def`.": "can only",
             "Use `allow-insecure-host` with caution.": "with caution",
-            "Make sure to call `close()`.": "make sure",
+            "Before you reuse it, make sure to call `close()`.": "make sure",
+            "You must make sure the queue is empty.": "must",
             "You have to await it.": "have to",
         }
         for sentence, expected in cases.items():
             with self.subTest(sentence=sentence):
                 cue, form = caveat_of(sentence)
                 self.assertEqual((cue.cue, form), (expected, None))
+        # A sentence whose own opening verb is "make sure" or "be sure" is the step the reader takes.
+        self.assertEqual(caveat_of("Make sure to call `close()`."), (None, "imperative"))
+        self.assertEqual(caveat_of("Please be sure that the branch is rebased."), (None, "imperative"))
         self.assertEqual(caveat_of("To use it, you have to await it."), (None, "to-clause"))
         self.assertEqual(caveat_of("If it is distroless, you have to set the entrypoint.")[1], "second person")
         self.assertEqual(caveat_of("If it is distroless, you have to set the entrypoint.", note=True)[0].cue, "have to")
@@ -486,9 +490,9 @@ class PairingTest(LabTestCase):
         self.assertEqual(self.pair(body)[:2], ("Call open_widget(name) now.", "anaphor It"))
 
     def test_a_shared_identifier_after_the_caveat(self) -> None:
-        # Nothing shared ("Extras" is not the option `--extra`): the nearest later one, tier 3.
+        # Nothing shared ("Extras" is not the option `--extra`): the nearest later one, tier 2 (no link is tier 3).
         body = "Extras are never synced by default.\n\nRun `uv sync --extra cli` to include them.\n"
-        self.assertEqual(self.pair(body), ("Run `uv sync --extra cli` to include them.", "nearest after", 3))
+        self.assertEqual(self.pair(body), ("Run `uv sync --extra cli` to include them.", "nearest after", 2))
         body = "The `--extra` option is never implied.\n\nPass `--extra` to sync the extras.\n"
         self.assertEqual(self.pair(body), ("Pass `--extra` to sync the extras.", "identifier --extra, after", 2))
 
@@ -555,3 +559,191 @@ class TierTest(LabTestCase):
             [(item.span.quote, item.tier, item.reason) for item in left],
             [("The open_widget call never retries.", 1, "its pair is tier 2, weaker than tier 1")],
         )
+
+
+class TableCellTest(LabTestCase):
+    """A table's cells are read as prose, and a caveat in a cell qualifies the table's lead sentence."""
+
+    LEAD = "You can set these fields on the widget:"
+    TABLE = (
+        "| Field | Type | Description |\n"
+        "|---|---|---|\n"
+        "| `name` | `str` | The widget's name. |\n"
+        "| `home` | `str` | Its home page. MUST be a URL. |\n"
+    )
+
+    def test_each_cell_gives_its_sentences(self) -> None:
+        text = "| `a` | Opens it. Never twice. |\n|---|---|\n| b | <small>Since 1.2.</small> |\n"
+        spans = sentences.table_cell_spans(masking.masked_code(text, [])[0], 0, len(text))
+        # Worked out by hand: the cell holding only code gives none; the <small> tags cut the last cell.
+        expected = [(8, 17), (18, 30), (45, 46), (56, 66)]
+        self.assertEqual(spans, expected)
+        self.assertEqual([text[start:end] for start, end in spans], ["Opens it.", "Never twice.", "b", "Since 1.2."])
+
+    def test_a_cell_caveat_is_paired_with_the_lead(self) -> None:
+        pairs, unpaired = scan(lesson(f"{self.LEAD}\n\n{self.TABLE}"), "blocks-2")
+        self.assertEqual(unpaired, [])
+        self.assertEqual(
+            [(pair.qualifier.quote, pair.instruction.quote, pair.link, pair.tier) for pair in pairs],
+            [("MUST be a URL.", self.LEAD, "table lead", 2)],
+        )
+
+    def test_a_cell_instructs_nothing(self) -> None:
+        # "Use it once." in a cell is no instruction, so the caveat after the table has none in reach.
+        table = "| Field | Description |\n|---|---|\n| `x` | Use it once. |\n"
+        pairs, unpaired = scan(
+            lesson(f"The fields are these.\n\n{table}\nThe `x` field is never copied.\n"), "blocks-2"
+        )
+        self.assertEqual((pairs, [item.span.quote for item in unpaired]), ([], ["The `x` field is never copied."]))
+
+    def test_no_lead_without_an_instruction_before_the_table(self) -> None:
+        pairs, unpaired = scan(lesson(f"The fields are these.\n\n{self.TABLE}"), "blocks-2")
+        self.assertEqual((pairs, [item.span.quote for item in unpaired]), ([], ["MUST be a URL."]))
+
+
+class ScanVersionThreeCueTest(LabTestCase):
+    """The cues and turns of phrase ``scan_version`` 3 adds, each on a sentence written for the test."""
+
+    def test_version_notes_that_name_the_product(self) -> None:
+        cases = {
+            "Added in Widgets 2.4.": "added in widgets 2.4",
+            "Available since Widget API 3.1.0, Widgets 0.9.0.": "available since widget api 3.1.0",
+            "This is supported since Widgets version `2.4.0`.": "supported since widgets version `…`",
+            "If you have Python 3.10+ installed, it works.": "3.10+",
+        }
+        for sentence, cue in cases.items():
+            with self.subTest(sentence=sentence):
+                self.assertIn(("version", cue), cues_of(sentence))
+        # A code span after "from" without "version" before it is no version.
+        self.assertNotIn("version", [rule for rule, _ in cues_of("The path starts from the first `/`.")])
+
+    def test_switched_off(self) -> None:
+        self.assertIn(("limitation", "is disabled"), cues_of("Auto-retry is disabled when a proxy is set."))
+        self.assertIn(("limitation", "are automatically disabled"), cues_of("Self-updates are automatically disabled."))
+        # "can be disabled" tells how: an instruction, no limitation.
+        self.assertEqual(caveat_of("Auto-retry can be disabled with `retry=False`."), (None, "api usage"))
+
+    def test_a_field_marked_as_required(self) -> None:
+        item = "- `name` (**required**): the widget's name.\n"
+        pairs, unpaired = scan(lesson(f"Call make_widget(fields) with a dict:\n\n{item}"), "blocks-2")
+        self.assertEqual(
+            [(pair.qualifier.quote, pair.cue) for pair in pairs] + [item.span.quote for item in unpaired],
+            [("`name` (**required**): the widget's name.", "( required )")],
+        )
+        self.assertEqual(
+            scan(lesson("Call make_widget(fields).\n\n- `size`: the widget's size.\n"), "blocks-2"), ([], [])
+        )
+
+    def test_other_directives(self) -> None:
+        self.assertIn(
+            ("prohibition", "mutually exclusive"), cues_of("The `home` field is mutually exclusive with `url`.")
+        )
+        self.assertIn(("risk", "take into account"), cues_of("Take into account that a mirror may lag behind."))
+        self.assertIn(("risk", "bear in mind"), cues_of("Bear in mind that the cache is shared."))
+        self.assertIn(("prohibition", "do not"), cues_of("Do not forget to call `close()` before reuse."))
+        self.assertIn(
+            ("requirement", "be necessary"), cues_of("In some cases it may be necessary to pass an empty token.")
+        )
+        self.assertEqual(cues_of("You might need to restart the widget."), [])
+
+    def test_an_exception_named_as_raised_is_tier_three(self) -> None:
+        cue, _ = caveat_of("On a timeout, a `WidgetTimeout` exception is raised.")
+        self.assertEqual((cue.rule, cue.cue, cue.tier), ("error", "is raised", 3))
+        cue, _ = caveat_of("Opening the widget twice fails.")
+        self.assertEqual((cue.cue, cue.tier), ("fails", 1))
+
+    def test_false_alarm_families(self) -> None:
+        for sentence in (
+            "Notice that we only open one widget here.",
+            "As you can see, the widget does not close.",
+            "However, we recommend a widget pool.",
+            "The widget is careful to close every handle.",
+            "We open it once, thus avoiding a second lease.",
+            "Empty names are discouraged.",
+        ):
+            with self.subTest(sentence=sentence):
+                self.assertIsNone(caveat_of(sentence)[0])
+        self.assertIn(("prohibition", "avoid"), cues_of("Avoid opening it twice."))
+        self.assertIn(("risk", "be careful"), cues_of("Be careful with `purge()`."))
+
+    def test_availability_under_a_condition(self) -> None:
+        cue, form = caveat_of("If `zlib` is installed, then the `deflate` encoding will also be supported.")
+        self.assertEqual((cue.rule, cue.cue, cue.tier, form), ("condition", "if … will also be supported", 2, None))
+        # A plain consequence stays no caveat, and so does what a step of the reader makes available.
+        self.assertEqual(caveat_of("When a widget opens, its lid will be shown."), (None, None))
+        self.assertEqual(caveat_of("Once you have opened it, the lid will be available."), (None, None))
+
+    def test_the_clause_before_a_recommendation(self) -> None:
+        cue, form = caveat_of("Other tools might not find the widget, so it is recommended to set `name`.")
+        self.assertEqual((cue.rule, cue.cue, form), ("limitation", "might not", None))
+
+
+class ReleaseNotesTest(LabTestCase):
+    """Release notes are history, their subsections too, up to the next heading of their level or higher."""
+
+    def test_the_sections_under_a_release_heading(self) -> None:
+        text = (
+            "# Release notes\n\n## 0.2.0 (May 1, 2025)\n\n#### Fixed\n\n"
+            "* Call open_widget(name) again. Never close it twice.\n\n"
+            "# Guide\n\n## Use\n\nCall open_widget(name) once. Never close it twice.\n"
+        )
+        pairs, unpaired = scan(text, "blocks-2")
+        # Only the guide's pair: the "Fixed" section lies under the release heading.
+        self.assertEqual(
+            [(pair.instruction.quote, pair.qualifier.quote) for pair in pairs] + unpaired,
+            [("Call open_widget(name) once.", "Never close it twice.")],
+        )
+
+    def test_a_heading_of_its_own_level_ends_them(self) -> None:
+        text = "## 1.0.0\n\nNever mind.\n\n## Security\n\nCall open_widget(name). Never share it.\n"
+        pairs, _ = scan(text, "blocks-2")
+        self.assertEqual([pair.qualifier.quote for pair in pairs], ["Never share it."])
+
+
+class ScanVersionThreeInstructionTest(LabTestCase):
+    """The instruction forms ``scan_version`` 3 adds, and the sentences it no longer takes for instructions."""
+
+    def test_forms(self) -> None:
+        cases = {
+            "Widgets are configured using the `widget` command.": "api usage",
+            "Pools may be managed using the `pool` command.": "api usage",
+            "Please be sure that the widget is closed.": "imperative",
+            "To report a bug, please be sure to include the version.": "to-clause",
+        }
+        for sentence, form in cases.items():
+            with self.subTest(sentence=sentence):
+                self.assertEqual(caveat_of(sentence), (None, form))
+        self.assertEqual(form_of("Installation is as simple as:", before_fence=True), "api usage")
+        # A shortcode tag is markup, so the step opens with its verb.
+        self.assertEqual(form_of("{{< step >}} **Add the widget**"), "imperative")
+
+    def test_a_noun_before_its_own_verb_is_no_imperative(self) -> None:
+        cue, form = caveat_of("Widget `name` keys are not inherited by child widgets.")
+        self.assertEqual((cue.rule, cue.cue, form), ("limitation", "are not inherited", None))
+
+    def test_a_trailing_condition_is_the_instructions_own(self) -> None:
+        sentence = "The `strict` flag can be set to `false` if validation is required to be skipped."
+        self.assertEqual(caveat_of(sentence), (None, "api usage"))
+        # Before the condition, a cue still makes the sentence a caveat.
+        self.assertEqual(caveat_of("A lease can be extended at most five times; the sixth call is refused.")[1], None)
+
+
+class LinkTierTest(LabTestCase):
+    """No link is of tier 3: a pair linked by nearness alone, near or far, before or after, is tier 2."""
+
+    def test_nearness_alone(self) -> None:
+        cases = {
+            # Two prose blocks between: the nearest earlier one, tier 2.
+            "Call open_widget(name) now.\n\nThe colour is blue.\n\nThe shade is green.\n\nA lid never fits.\n": (
+                "nearest",
+                "Call open_widget(name) now.",
+            ),
+            # No earlier one: the nearest later one, tier 2.
+            "A lid never fits.\n\nCall open_widget(name) now.\n": ("nearest after", "Call open_widget(name) now."),
+        }
+        for body, (link, instruction) in cases.items():
+            with self.subTest(body=body):
+                pairs, _ = scan(lesson(body))
+                self.assertEqual(
+                    [(pair.link, pair.instruction.quote, pair.tier) for pair in pairs], [(link, instruction, 2)]
+                )

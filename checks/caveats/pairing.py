@@ -1,4 +1,4 @@
-"""Pair each caveat with its instruction, section by section: ``run.py scan``'s proposals (``scan_version`` 2).
+"""Pair each caveat with its instruction, section by section: ``run.py scan``'s proposals (``scan_version`` 3).
 
 Reads one source's sections block by block (``section_items``): every
 sentence with what the rules see in it (``classified``), and cautionary and
@@ -18,10 +18,10 @@ import chunk_index
 import grammars
 from checks.caveats import rules
 from checks.caveats.masking import fence_spans, masked_code
-from checks.caveats.sentences import HEADER_LINE, normalized_text, sentence_spans, table_row_spans
+from checks.caveats.sentences import HEADER_LINE, normalized_text, sentence_spans, table_cell_spans
 from load_documents import Span, SpanCheck
 
-SCAN_VERSION = 2
+SCAN_VERSION = 3
 # How far an instruction may sit from its caveat, in blocks of prose (code blocks are not counted):
 # the caveat's own block and this many before it, or this many after it; one that shares an
 # identifier with the caveat may sit as far back as IDENTIFIER_BLOCKS.
@@ -38,6 +38,10 @@ TIERS = (1, 2, 3)
 DEFAULT_TIER = 2
 # The instruction forms whose pairs are no stronger than tier 2: they instruct less directly.
 INDIRECT_FORMS = frozenset({"tutorial step", "api usage", "step before code"})
+# A condition after the main clause: "… can be set to false if verification is to be skipped".
+TRAILING_CONDITION = re.compile(r"(?<=[\w\x00)])[\s,]+(?:if|when|whenever|in\s+case)\s", re.IGNORECASE)
+# An ATX heading line between two sections: a heading without a body of its own.
+BODILESS_HEADING = re.compile(r"^ {0,3}(?P<marks>#{1,6})[ \t]+(?P<title>[^\n]*)$", re.MULTILINE)
 LIST_ITEM_OPENING = re.compile(r"[ \t>]*(?:[-*+]|\d{1,9}[.)])[ \t]+$")
 # A line that is one HTML or MDX tag, opening or closing: a block's marker, not its body.
 TAG_LINE = re.compile(r"[ \t>]*</?[A-Za-z][^<>\n]*>[ \t]*")
@@ -65,6 +69,10 @@ class Item:
     normalized: str
     # Inside an admonition or alert: an aside to the text around it.
     aside: bool = False
+    # A cell of a table: what the sentence before the table (its lead) instructs, told field by field.
+    in_table: bool = False
+    # For a cell, the table's lead: the last sentence before the table when it instructs, in the block before.
+    table_lead: Item | None = None
 
 
 @dataclass(frozen=True)
@@ -102,13 +110,19 @@ class Unpaired:
 
 
 def classified(
-    reading: str, before_fence: bool, reference_entry: bool, in_note: bool, codeless: bool = False
+    reading: str,
+    before_fence: bool,
+    reference_entry: bool,
+    in_note: bool,
+    codeless: bool = False,
+    table_cell: bool = False,
 ) -> tuple[rules.Cue | None, str | None]:
     """A sentence's caveat cue and instruction form, after the rules that weigh one against the other.
 
     - A reference entry (``--quiet: Do not print.``) instructs nothing, and only its deprecation, version,
-      error and label cues count: its other words describe what the option does.
-    - A question, and a notice that the reader may skip something, is neither.
+      error and label cues count, and a field marked as required: its other words describe what the option does.
+    - A question, a notice that the reader may skip something, and an observation of what an example shows
+      ("Notice that …", "As you can see, …") is neither.
     - In a sentence whose leading condition ends before a main clause that instructs ("If you need X, use
       Y"), the condition's cues are the instruction's own: they do not count. When the main clause
       neither instructs nor holds a cue ("If you don't pass a name, a default is used"), they are tier 3.
@@ -124,30 +138,53 @@ def classified(
         return None, None
     if (
         rules.RATIONALE.match(reading)
-        or rules.RECOMMENDATION.search(reading)
         or rules.REASSURANCE_OPENING.match(reading)
+        or rules.OBSERVATION_OPENING.match(reading)
     ):
         return None, None
-    form = rules.instruction_form(reading, before_fence, reference_entry)
+    recommendation = rules.RECOMMENDATION.search(reading)
+    if recommendation is not None:
+        # "X might not find it, so it is recommended to use Y": the recommendation is no caveat and no
+        # instruction, but the clauses before it still state what they state.
+        clause_end = max(reading.rfind(",", 0, recommendation.start()), reading.rfind(";", 0, recommendation.start()))
+        if clause_end == -1 or len(reading[:clause_end].split()) < 3:
+            # "However, we recommend …": a lead-in, no clause of its own.
+            return None, None
+        best = rules.strongest_cue([cue for cue in rules.sentence_cues(reading[:clause_end])])
+        return (best, None) if best is not None and not codeless else (None, None)
+    # A table's cells are read as prose (every cue counts) but instruct nothing: they describe, field by
+    # field, what the table's lead sentence instructs.
+    form = None if table_cell else rules.instruction_form(reading, before_fence, reference_entry)
     cues = rules.sentence_cues(reading)
     if before_fence and reading.rstrip().endswith(":"):
         # "The following command will fail:" tells what the code shows; only a prohibition or a
         # requirement addressed to the reader ("Do not run this:") is still a caveat.
         cues = [cue for cue in cues if cue.rule in ("prohibition", "requirement")]
     if reference_entry:
-        cues = [cue for cue in cues if cue.rule in ("deprecation", "version", "error", "label")]
+        cues = [cue for cue in cues if cue.rule in ("deprecation", "version", "error", "label") or is_marker(cue)]
     clause_end = rules.condition_clause_end(reading)
     if clause_end is not None:
-        main_form = rules.instruction_form(reading[clause_end + 1 :], before_fence, reference_entry)
+        main_form = (
+            None if table_cell else rules.instruction_form(reading[clause_end + 1 :], before_fence, reference_entry)
+        )
         if main_form is not None:
             form = main_form
             cues = [cue for cue in cues if cue.start > clause_end]
         elif not any(cue.start > clause_end for cue in cues):
             # "If you don't pass a name, a default is used": the condition's cue, with a plain consequence.
             cues = [rules.Cue(cue.rule, cue.cue, 3, cue.start) for cue in cues]
+            available = rules.CONDITIONAL_AVAILABILITY.search(reading, clause_end)
+            if available is not None and not re.search(r"(?<!\w)(?:you|we)(?!\w)", reading[:clause_end], re.I):
+                # (A condition the reader meets, "Once you've implemented it, it will be available", is a step.)
+                # "If `brotlipy` is installed, the `brotli` encoding will be supported": only then is it.
+                opening = rules.CONDITION_OPENING.match(reading, re.match(r"[\s\x00]*", reading).end())
+                word = opening.group(0).split()[-1].lower()
+                cues.append(rules.Cue("condition", f"{word} … {rules.normalized_cue(available.group(0))}", 2, 0))
     if form in INDIRECT_FORMS:
-        # "A lease can be extended at most five times": an indirect instruction with a caveat is a caveat.
-        cues = [cue for cue in cues if cue.tier < 3]
+        # "A lease can be extended at most five times": an indirect instruction with a caveat is a caveat. Its
+        # trailing condition is its own ("X can be set to false if verification is required to be skipped").
+        condition = TRAILING_CONDITION.search(reading)
+        cues = [cue for cue in cues if cue.tier < 3 and (condition is None or cue.start < condition.start())]
     elif form is not None:
         framed = clause_end is not None or re.match(r"[\s\x00]*to\s", reading, re.IGNORECASE) is not None
         cues = [cue for cue in cues if restricts(cue, reading, framed, in_note)]
@@ -168,16 +205,26 @@ def classified(
     return best, None
 
 
+def is_marker(cue: rules.Cue) -> bool:
+    """Whether a cue marks a field as required (``(required)``, ``REQUIRED (if …)``), as a reference entry does."""
+    return cue.rule == "requirement" and (cue.cue.startswith("(") or cue.cue.startswith("required"))
+
+
 def restricts(cue: rules.Cue, reading: str, framed: bool, in_note: bool = False) -> bool:
     """Whether a cue in an instruction's sentence restricts the instruction itself, making the sentence a caveat.
 
-    A prohibition ("Do not …", "you cannot …"), ``must``, ``make sure`` and ``ensure that``, a risk told as
+    A prohibition ("Do not …", "you cannot …"), ``must``, ``make sure`` and ``ensure that`` (but for the
+    sentence's own opening verb, or after a purpose or a condition: "Make sure the branch is rebased" and
+    "To report it, be sure to include the version" are the step itself), a risk told as
     such ("with caution", "carefully"), an "only" in the sentence's first words ("You can only use …",
     "Only use …"), and "you need to" or "you have to" unless the sentence opens with a purpose or a
     condition ("To X, you need to Y" and "If X, you have to Y" instruct) outside a note. A cue of tier 3
     (a relative clause, a contrast) never restricts.
     """
     if cue.tier == 3:
+        return False
+    if cue.cue in ("make sure", "be sure", "ensure that") and (framed or rules.opens_sentence(reading, cue.start)):
+        # "Make sure your branch is rebased.", "To report it, be sure to include …": the step itself.
         return False
     if cue.rule == "prohibition" or cue.cue in ("must", "make sure", "be sure", "ensure that"):
         return True
@@ -252,7 +299,7 @@ def section_items(text: str, masked: str, code_spans: list, fences: list, sectio
         )
         is_table = block.kind == "table"
         spans = (
-            table_row_spans(masked, block.start, block.end)
+            table_cell_spans(masked, block.start, block.end)
             if is_table
             else sentence_spans(masked, block.start, block.end, fences)
         )
@@ -284,13 +331,17 @@ def section_items(text: str, masked: str, code_spans: list, fences: list, sectio
             continue
         in_note = rules.is_note(block)
         aside = rules.is_aside(block)
+        lead = None
+        if is_table and items and items[-1].block == prose_number - 1 and items[-1].instruction is not None:
+            # "You can set these fields:" and then the table of fields: the cells qualify that sentence.
+            lead = items[-1]
         for position, (start, end) in enumerate(spans):
             reading = rules.prose_view(masked[start:end])
             line_start = masked.rfind("\n", 0, start) + 1
             opens_item = block.kind == "list" and LIST_ITEM_OPENING.match(masked, line_start, start) is not None
-            reference_entry = is_table or (opens_item and rules.is_reference_entry(reading))
+            reference_entry = opens_item and rules.is_reference_entry(reading)
             before_fence = next_is_fence and position == len(spans) - 1
-            caveat, form = classified(reading, before_fence, reference_entry, in_note, codeless)
+            caveat, form = classified(reading, before_fence, reference_entry, in_note, codeless, is_table)
             items.append(
                 Item(
                     start,
@@ -304,6 +355,8 @@ def section_items(text: str, masked: str, code_spans: list, fences: list, sectio
                     rules.opening_anaphor(reading),
                     normalized_text(text, start, end),
                     aside,
+                    is_table,
+                    lead,
                 )
             )
     return items
@@ -372,8 +425,10 @@ def chosen_instruction(caveat: Item, before: list[Item], after: list[Item]) -> t
     reach: when the caveat opens with an anaphor, the nearest earlier one (``anaphor This``, tier 1 within
     one block, else 2); the nearest later one sharing an identifier (``identifier x, after``, tier 2); the
     nearest earlier one sharing a content word (``term upgrade``, tier 2); the nearest earlier one
-    (``nearest``, tier 2 within one block, else 3); when none is earlier, the nearest later one sharing a
-    content word (``term x, after``, tier 3) or the nearest later one (``nearest after``, tier 3).
+    (``nearest``, tier 2); when none is earlier, the nearest later one sharing a content word (``term x,
+    after``, tier 2) or the nearest later one (``nearest after``, tier 2). No link is of tier 3: measured on
+    hand labels, a pair linked by nearness alone has the right instruction about as often as one linked by a
+    shared word; what makes a pair wrong is its caveat (docs/caveats.md, "Tiers").
     """
     for candidate in before:
         if candidate.block != caveat.block:
@@ -404,13 +459,13 @@ def chosen_instruction(caveat: Item, before: list[Item], after: list[Item]) -> t
             return candidate, *link
     if before:
         nearest = before[0]
-        return nearest, "nearest", 2 if nearest.block >= caveat.block - 1 else 3
+        return nearest, "nearest", 2
     for candidate in after:
         link = shared_link(candidate, caveat, identifiers=False)
         if link is not None:
-            return candidate, f"{link[0]}, after", 3
+            return candidate, f"{link[0]}, after", 2
     if after:
-        return after[0], "nearest after", 3
+        return after[0], "nearest after", 2
     return None
 
 
@@ -419,6 +474,51 @@ def scan_text(
 ) -> tuple[list[FoundPair], list[Unpaired]]:
     """Every instruction/caveat pair of one source under ``grammar``, and the caveats left unpaired."""
     return scan_sections(source_id, text, grammars.document_sections(text, grammar, source_id))
+
+
+def heading_level(text: str, heading_start: int) -> int:
+    """A heading's level: its ``#`` marks (``## Fixed`` is 2), or 1 and 2 for ``=`` and ``-`` underlines; 0 for none."""
+    line_end = text.find("\n", heading_start)
+    line = text[heading_start : len(text) if line_end == -1 else line_end].lstrip(" ")
+    marks = len(line) - len(line.lstrip("#"))
+    if marks:
+        return marks
+    if line_end == -1:
+        return 0
+    underline = text[line_end + 1 : line_end + 3]
+    return 1 if underline.startswith("=") else 2 if underline.startswith("-") else 0
+
+
+def release_notes(text: str, sections) -> list[bool]:
+    """For each section, whether it is release notes: titled by a version or a date, or under such a heading.
+
+    "## 0.47.0 (May 29, 2025)" and its "#### Fixed" are history alike; the next heading of its level or
+    higher ends them. A heading with no body of its own (no section) still opens its level: it is read from
+    the text between the previous section's body and the next heading. A section without a heading (a
+    page's opening) is never release notes.
+    """
+    flags = []
+    # The open headings above the current section: (level, release notes).
+    open_headings: list[tuple[int, bool]] = []
+
+    def opened(level: int, title: str) -> bool:
+        while open_headings and open_headings[-1][0] >= level:
+            open_headings.pop()
+        history = rules.is_release_notes(title) or any(flag for _, flag in open_headings)
+        open_headings.append((level, history))
+        return history
+
+    previous_end = 0
+    for section in sections:
+        if not section.title:
+            flags.append(False)
+            previous_end = section.body_end
+            continue
+        for match in BODILESS_HEADING.finditer(text, previous_end, section.heading_start):
+            opened(len(match.group("marks")), match.group("title").strip(" #"))
+        flags.append(opened(max(heading_level(text, section.heading_start), 1), section.title))
+        previous_end = section.body_end
+    return flags
 
 
 def scan_sections(source_id: str, text: str, sections) -> tuple[list[FoundPair], list[Unpaired]]:
@@ -434,7 +534,9 @@ def scan_sections(source_id: str, text: str, sections) -> tuple[list[FoundPair],
     pairs: list[FoundPair] = []
     unpaired: list[Unpaired] = []
     names_on_line: dict[int, int] = {}
-    for section in sections:
+    for section, history in zip(sections, release_notes(text, sections)):
+        if history:
+            continue
         items = section_items(text, masked, code_spans, fences, section)
         for index, item in enumerate(items):
             cue = item.caveat
@@ -442,7 +544,12 @@ def scan_sections(source_id: str, text: str, sections) -> tuple[list[FoundPair],
                 continue
             line = bisect_right(newlines, item.start - 1) + 1
             qualifier = Span(item.start, item.end, text[item.start : item.end])
-            chosen = chosen_instruction(item, *candidates_around(items, index))
+            lead = item.table_lead
+            chosen = (
+                (lead, "table lead", 2)
+                if lead is not None and usable(lead, item)
+                else chosen_instruction(item, *candidates_around(items, index))
+            )
             if chosen is None:
                 unpaired.append(Unpaired(source_id, qualifier, cue.rule, cue.cue, cue.tier, line))
                 continue

@@ -1,4 +1,4 @@
-"""What makes a sentence a caveat or an instruction: the scan's rules on one sentence (``scan_version`` 2).
+"""What makes a sentence a caveat or an instruction: the scan's rules on one sentence (``scan_version`` 3).
 
 The rules and their limits are stated in ``docs/caveats.md``; this module is
 where they live. Every test reads one sentence with its code masked
@@ -39,6 +39,12 @@ AUXILIARIES = r"(?:does|do|is|are|will|has|have|can|should|shall|may|might|must)
 WEAK_AUXILIARIES = r"(?:would|could|did|was|were|had)"
 MODALS = r"(?:can|could|may|might|will|would|should|must)"
 
+# A version as docs name one: a number of two parts or more (``1.2``, ``v0.108.0``), after up to two words that
+# name the product (``FastAPI 0.99.0``, ``OpenAPI 3.1.0``), or ``version`` before a code span (``version `0.115.0```).
+VERSION_NAMED = r"(?:[a-z][\w.-]*\s+){0,2}?(?:version\s+\x00+|(?:version\s+|v)?\d+(?:\.\d+)+)"
+# A lower bound: ``3.8 or later``, ``0.5.3 or newer``, ``3.10+``.
+VERSION_BOUND = r"\d+(?:\.\d+)+(?:\+|\s+or\s+(?:later|newer|higher|above|greater))"
+
 CUE_RULES: tuple[tuple[str, int, str], ...] = (
     # prohibition: what the reader must not do
     ("prohibition", 1, r"must\s+(?:not|never)|mustn'?t|should\s+(?:not|never)|shouldn't"),
@@ -46,12 +52,16 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     ("prohibition", 1, r"not\s+(?:be\s+)?(?:allowed|permitted)|(?:is|are)\s+(?:forbidden|prohibited)"),
     ("prohibition", 1, r"(?:do\s+not|don't)(?=\s+[a-z])"),
     ("prohibition", 1, r"avoid(?:ing)?"),
+    # two settings that exclude each other: "`identifier` is mutually exclusive with `url`"
+    ("prohibition", 2, r"mutually\s+exclusive"),
     # requirement or precondition: what must hold or be done first
     ("requirement", 1, r"must"),
     ("requirement", 2, r"(?:need|needs|needed|have|has|had)\s+to|(?:'ll|will)\s+need"),
     ("requirement", 2, r"requires?|required\s+(?:to|for|by|when|if|in)|(?:is|are|be)\s+required|requiring"),
     ("requirement", 2, r"prerequisites?|expects?|make\s+sure|be\s+sure|ensure\s+that"),
-    ("requirement", 2, r"(?:is|are)\s+(?:necessary|mandatory|essential|compulsory)"),
+    # a field marked as required, as references mark one: "`name` (required): …", "REQUIRED (if … is set)."
+    ("requirement", 2, r"\(\s*required\s*\)|required(?=\s*\()|required\s*:"),
+    ("requirement", 2, r"(?:is|are|be)\s+(?:necessary|mandatory|essential|compulsory)"),
     (
         "requirement",
         2,
@@ -74,7 +84,8 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
         r"|allowed|possible|applied|included|installed|enabled|propagated|persisted|preserved|respected|guaranteed"
         r"|compatible|thread-safe|safe|validated|checked|called|sent|followed|updated|removed|deleted|changed|reused"
         r"|used|run|executed|loaded|read|honou?red|recogni[sz]ed|detected|considered|affected|touched"
-        r"|retried|cached|closed|reset|cleared|overwritten|synced|locked|trusted|in\s+the\s+scope)(?![\w-])",
+        r"|retried|cached|closed|reset|cleared|overwritten|synced|locked|trusted|inherited|forwarded|shared|saved|stored"
+        r"|copied|merged|in\s+the\s+scope)(?![\w-])",
     ),
     ("limitation", 3, r"(?:is|are)\s*n't|(?:is|are)\s+(?:\w+\s+)?not"),
     ("limitation", 2, AUXILIARIES + r"\s*n't|won't|" + AUXILIARIES + r"\s+(?:\w+\s+)?not"),
@@ -87,6 +98,13 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     ),
     ("limitation", 2, r"(?:is|are|be|gets?)\s+(?:silently\s+)?ignored|ignores|silently|(?:has|have)\s+no\s+effect"),
     ("limitation", 2, r"limited\s+to|limitations?|at\s+present|not\s+in\s+the\s+scope|out\s+of\s+scope"),
+    # switched off, the positive form of "not enabled" ("self-updates are disabled"); "can be disabled" instructs
+    (
+        "limitation",
+        2,
+        r"(?:is|are|gets?|will\s+be|(?:has|have)\s+been)\s+(?:\w+ly\s+)?(?:disabled|deactivated|turned\s+off)",
+    ),
+    ("limitation", 3, r"disables|deactivates"),
     ("limitation", 3, r"(?:to\s+not|not\s+to)(?=\s+[a-z])"),
     ("limitation", 2, r"(?:overrides?|replaces?|takes?\s+precedence\s+over)\s+(?:\w+(?:'s)?\s+){0,3}defaults?"),
     ("limitation", 3, r"no\s+(?:\w+\s+){0,3}(?:will|would|is|are|can|gets?)(?!\w)"),
@@ -94,7 +112,10 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     ("limitation", 3, r"only|slow(?:er|ly|s)?|expensive|overhead|round-?trips?"),
     # error: what is raised or fails, in the present or future (not an error described in the past)
     ("error", 1, r"raises|throws|fails|" + MODALS + r"\s+(?:also\s+)?(?:raise|throw|fail|error|crash|break)"),
-    ("error", 1, r"(?:is|are|be|gets?)\s+(?:raised|thrown|rejected|refused)|rejects|refuses|fail\s+to"),
+    ("error", 1, r"(?:is|are|be|gets?)\s+(?:rejected|refused)|rejects|refuses|fail\s+to"),
+    # an exception named as raised ("a `ConnectTimeout` exception is raised") documents the API's errors, the
+    # ones its checks exist to raise, as often as it warns
+    ("error", 3, r"(?:is|are|be|gets?)\s+(?:raised|thrown)"),
     ("error", 1, r"results?\s+in\s+(?:an?\s+)?(?:error|exception|failure)|start\s+failing|crash(?:es)?"),
     # deprecation or version availability
     ("deprecation", 1, r"deprecated|deprecates?|deprecation|no\s+longer|(?:will\s+be|(?:has|have)\s+been)\s+removed"),
@@ -102,14 +123,22 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     (
         "version",
         2,
-        r"(?:before|prior\s+to|as\s+of|since|starting\s+(?:with|from|in)|until|up\s+to)\s+(?:version\s+|v)?\d+(?:\.\d+)+"
-        r"|(?:added|introduced|new|changed|available)\s+in\s+(?:version\s+|v)?\d+(?:\.\d+)+"
-        r"|\d+(?:\.\d+)+\s+or\s+(?:later|newer|higher|above|greater)",
+        r"(?:(?:before|prior\s+to|as\s+of|since|starting\s+(?:with|from|in)|until|up\s+to)"
+        r"|(?:added|introduced|new|changed|available|supported)\s+(?:in|since))\s+"
+        + VERSION_NAMED
+        + r"|"
+        + VERSION_BOUND,
     ),
     ("version", 2, r"in\s+preview|experimental|subject\s+to\s+change|not\s+(?:yet\s+)?stable|unstable"),
     # risk: an explicit warning of harm
-    ("risk", 1, r"with\s+caution|be\s+careful|careful(?:ly)?|at\s+your\s+own\s+risk"),
-    ("risk", 2, r"(?:security\s+)?risks?|vulnerab\w*|data\s+loss|broken|beware|be\s+aware|keep\s+in\s+mind"),
+    # "careful" told of the reader ("be careful", "Careful:"), not of the library ("it is careful to enforce …")
+    ("risk", 1, r"with\s+caution|be\s+careful|(?<!is\s)(?<!are\s)careful(?:ly)?|at\s+your\s+own\s+risk"),
+    (
+        "risk",
+        2,
+        r"(?:security\s+)?risks?|vulnerab\w*|data\s+loss|broken|beware|be\s+aware|keep\s+in\s+mind|bear\s+in\s+mind"
+        r"|take\s+into\s+account",
+    ),
     ("risk", 2, r"dangerous|unsafe|insecure(?:ly)?"),
     ("risk", 2, MODALS + r"\s+(?:\w+\s+)?(?:result\s+in|cause|lead\s+to|expose|corrupt|overwrite|lose)"),
     # an inline label
@@ -150,7 +179,7 @@ TURNS_AFTER = MappingProxyType(
         # reassurance and idiom: "don't worry", "don't hesitate", "if you just don't know"
         "reassurance": re.compile(
             r"\s+(?:(?:really|actually|even|necessarily)\s+)?(?:worry|panic|hesitate|mind|bother|fret|know|remember|understand"
-            r"|care|matter|get\s+me\s+wrong|be\s+(?:afraid|scared|alarmed|confused)|forget|wait|stress|hurt|harm|affect"
+            r"|care|matter|get\s+me\s+wrong|be\s+(?:afraid|scared|alarmed|confused)|forget(?!\s+to\b)|wait|stress|hurt|harm|affect"
             r"|impact|interfere|slow|cost|complain|have\s+to\s+worry|only|just)\b",
             re.IGNORECASE,
         ),
@@ -232,6 +261,10 @@ LEAD_INS = frozenset(
 UNLISTED_IMPERATIVE = re.compile(
     r"(?P<word>[A-Z][a-z]{2,})\s+(?:the|a|an|each|every|all|any|your|this|these|that|those|it|them|\x00)", re.UNICODE
 )
+# After an unlisted imperative's object, a finite verb: the capitalised word was part of the subject.
+OWN_VERB_AFTER = re.compile(
+    r"[\s\x00]*(?:[\w-]+[\s\x00]+){0,2}(?:is|are|was|were|will|can|does|do|has|have|must|should|may)\b", re.IGNORECASE
+)
 # Words that open a sentence without being verbs.
 FUNCTION_WORDS = frozenset(
     """the this that these those there here then when where what which while who why how its our your their
@@ -280,13 +313,19 @@ API_USAGE = re.compile(
     r"(?:enabled|disabled|configured|set|changed|used|passed|specified|provided|overridden|customi[sz]ed|controlled"
     r"|installed|added|included|excluded|selected|declared|defined|registered|imported|called|invoked|created|loaded"
     r"|updated|upgraded|replaced|turned|toggled|adjusted|modified|extended|combined|mounted|accessed|retrieved|done"
-    r"|achieved|accomplished|run|found|read|requested|supplied|given|opted|activated|deactivated|silenced)\b"
+    r"|achieved|accomplished|run|found|read|requested|supplied|given|opted|activated|deactivated|silenced|managed"
+    r"|handled|generated|published|stored|listed|pinned|restricted|filtered)\b"
+    r"|(?<!\w)(?:is|are)\s+(?:usually\s+|typically\s+|also\s+)?(?:configured|managed|set|enabled|disabled|controlled"
+    r"|specified|defined|declared|installed|added|done|changed|customi[sz]ed)\s+(?:using|via|through)\b"
+    r"|(?<!\w)(?:is|are)\s+as\s+(?:simple|easy)\s+as\b|(?<!\w)makes?\s+(?:this|it|that)\s+(?:easy|simple)\b"
     r"|(?<!\w)(?:is|are)\s+(?:also\s+)?(?:available|exposed|provided|installable|accessible)\s+(?:via|through|from|as|by|with"
     r"|using|on)\b|(?<!\w)(?:it\s+is|it['’]s)\s+(?:also\s+)?possible\s+to\s+[a-z]"
     r"|(?<!\w)(?:way|option|approach|alternative|solution|method)\s+(?:to\s+[^,.;:]{1,80}?\s+)?(?:is|would\s+be)\s+"
     r"(?:to\s+[a-z]|that\s+you|using|by)",
     re.IGNORECASE,
 )
+# "Be sure that …", "Please be sure to …": an imperative whose verb the list cannot hold alone.
+BE_SURE = re.compile(r"(?:(?:please|just|also|and|then)\s+)*be\s+sure\b", re.IGNORECASE)
 # A pointer elsewhere is no instruction: "See the reference", "For more details, read …".
 POINTER = re.compile(
     r"(?:see|refer|learn|read\s+more|check\s+out|find\s+out|for\s+(?:more|further|details|detailed)"
@@ -302,6 +341,10 @@ CONDITION_OPENING = re.compile(
     r"(?:if|when|whenever|unless|once|in\s+case|should\s+you)\b",
     re.IGNORECASE,
 )
+# The main clause of a conditional sentence that makes something available only then.
+CONDITIONAL_AVAILABILITY = re.compile(
+    r"(?<!\w)(?:will|would)\s+(?:also\s+)?be\s+(?:supported|available|enabled|allowed|possible)\b", re.IGNORECASE
+)
 # A sentence that opens by reassuring warns of nothing: "Don't worry if some of this makes no sense yet."
 REASSURANCE_OPENING = re.compile(
     r"[\s\x00]*(?:(?:but|and|so|just)\s+)?(?:don['’]t|do\s+not|never)\s+(?:worry|panic|fret|be\s+(?:afraid|scared|alarmed))\b"
@@ -316,6 +359,11 @@ RATIONALE = re.compile(
 RECOMMENDATION = re.compile(
     r"(?<!\w)(?:we|I)\s+(?:\w+\s+)?(?:recommend|suggest|encourage|advise)|(?:is|are)\s+(?:\w+\s+)?(?:recommended|preferred"
     r"|encouraged|advised|preferable|advisable)\b|(?:it\s+is|it['’]s)\s+(?:\w+\s+)?(?:better|best)\s+to\b",
+    re.IGNORECASE,
+)
+# A sentence that points at what the example shows warns of nothing: "Notice that we only declare one dependency."
+OBSERVATION_OPENING = re.compile(
+    r"[\s\x00]*(?:(?:and|but|now|here|again|also)\s*,?\s+)?(?:notice|observe|as\s+you\s+(?:can\s+)?see)\b",
     re.IGNORECASE,
 )
 # A sentence that gives an example: "For example, …", "For instance, …", "e.g. …".
@@ -384,10 +432,11 @@ COMMON_WORDS = frozenset(
 
 # --- Markdown markup, blanked ------------------------------------------------------------
 
-# Emphasis marks, link targets, reference labels and HTML tags become spaces (same length), so
-# "**not**" reads as "not" and a "deprecated" in a URL is no cue.
+# Hugo shortcodes ({{< note >}}, {{% warning %}}), emphasis marks, link targets, reference labels and HTML tags
+# become spaces (same length), so "**not**" reads as "not" and a "deprecated" in a URL is no cue.
 MARKUP = re.compile(
-    r"\]\([^)\n]{0,500}\)|\]\[[^\]\n]{0,100}\]|<[^<>\n]{0,300}>|[*~]+|(?<![A-Za-z0-9])_+|_+(?![A-Za-z0-9])|[\[\]]"
+    r"\{\{[<%][^\n]{0,300}?[%>]\}\}|\]\([^)\n]{0,500}\)|\]\[[^\]\n]{0,100}\]|<[^<>\n]{0,300}>|[*~]+|(?<![A-Za-z0-9])_+"
+    r"|_+(?![A-Za-z0-9])|[\[\]]"
 )
 
 
@@ -407,8 +456,8 @@ class Cue:
 
 
 def normalized_cue(text: str) -> str:
-    """``"Must\\n  NOT"`` -> ``"must not"``; ``"don’t"`` -> ``"don't"``."""
-    return " ".join(text.lower().replace("’", "'").split())
+    """``"Must\\n  NOT"`` -> ``"must not"``; ``"don’t"`` -> ``"don't"``; masked code -> ``"`…`"``."""
+    return " ".join(re.sub("\x00+", "`…`", text).lower().replace("’", "'").split())
 
 
 def turn_of_phrase(reading: str, rule: str, start: int, end: int) -> str | None:
@@ -426,11 +475,14 @@ def turn_of_phrase(reading: str, rule: str, start: int, end: int) -> str | None:
         and word in ("do not", "don't", "never", "avoid", "avoiding")
     ):
         return "purpose"
+    if word == "avoiding" and before.strip(" \t\n\x00"):
+        # "…, thus avoiding conflicts": the result of what the sentence does, not a prohibition.
+        return "purpose"
     if word == "avoid" and not re.fullmatch(
         r"[\s\x00]*(?:(?:so|and|or|also|please|then|always|to)\s+)?", before.lower()
     ):
         # "Avoid X" at a clause start warns; "to avoid", "helps avoid" is a purpose.
-        if not re.search(r"(?:^|[.;:,]\s*)$", before):
+        if not re.search(r"(?:^|[.;:,]\s*|[,;]\s*(?:and|or|but)\s+)$", before):
             return "purpose"
     if word in ("do not", "don't") and NARRATION_BEFORE.search(before) and not STATED_LIMIT_AFTER.match(reading, end):
         return "narration"
@@ -454,7 +506,7 @@ def turn_of_phrase(reading: str, rule: str, start: int, end: int) -> str | None:
     ):
         return "obligation removed"
     if rule == "requirement" and re.search(
-        r"(?<!\w)(?:(?:if|when|unless|whenever|once)\s+(?:you|we)|might|may|could)\s+$|(?<!\w)(?:we|let['’]s)(?:['’]ll|\s+will|\s+would|['’]d)?\s+(?:\w+\s+)?$|(?<!\w)we$",
+        r"(?<!\w)(?:(?:if|when|unless|whenever|once)\s+(?:you|we)|(?:you|we)\s+(?:\w+\s+)?(?:might|may|could))\s+$|(?<!\w)(?:we|let['’]s)(?:['’]ll|\s+will|\s+would|['’]d)?\s+(?:\w+\s+)?$|(?<!\w)we$",
         before,
         re.IGNORECASE,
     ):
@@ -541,6 +593,11 @@ def opening_imperative(reading: str, position: int = 0) -> str | None:
         return None
 
 
+def opens_sentence(reading: str, position: int) -> bool:
+    """Whether only lead-ins (Then, Now, Please, …) and markup come before ``position``: ``"Please be sure"``, 7."""
+    return all(word.lower() in LEAD_INS for word in WORD.findall(reading, 0, position))
+
+
 def unlisted_imperative(reading: str, opening: int) -> bool:
     """Whether a sentence opens with a verb the list lacks, told by its shape: a capitalised word that reads as a
     base form, then an object (a determiner or code), in a sentence that names code.
@@ -551,6 +608,9 @@ def unlisted_imperative(reading: str, opening: int) -> bool:
     if match is None or "\x00" not in reading and not CALL.search(reading):
         return False
     word = match.group("word").lower()
+    if OWN_VERB_AFTER.match(reading, match.end()):
+        # "Package `source` keys are not inherited": the word names the subject's kind, the sentence has its verb.
+        return False
     return word not in FUNCTION_WORDS and not re.search(r"(?:s|ed|ing|ly|tion|ment|ness)$", word)
 
 
@@ -584,7 +644,11 @@ def instruction_form(reading: str, before_fence: bool, reference_entry: bool) ->
     opening = re.match(r"[\s\x00]*", reading).end()
     if POINTER.match(reading, opening):
         return None
-    if opening_imperative(reading, opening) is not None or unlisted_imperative(reading, opening):
+    if (
+        opening_imperative(reading, opening) is not None
+        or unlisted_imperative(reading, opening)
+        or BE_SURE.match(reading, opening)
+    ):
         return "imperative"
     first = WORD.match(reading, opening)
     first_word = "" if first is None else first.group(0).lower()

@@ -2,8 +2,8 @@
 
 Sentences never cross a block; inside one they end at ``.``, ``!`` or ``?``
 followed by whitespace (not after an abbreviation or before a lower-case
-word), at a blank line, a list item and a marker line. A table gives one
-sentence per row.
+word), at a blank line, a list item and a marker line. A table's cells give
+their sentences as paragraphs do.
 """
 
 from __future__ import annotations
@@ -86,24 +86,38 @@ def sentence_spans(masked: str, start: int, end: int, fences: list[tuple[int, in
     return spans
 
 
-def table_row_spans(masked: str, start: int, end: int) -> list[tuple[int, int]]:
-    """Each row of a table block as one sentence (its cells read together); the ``|---|`` rule is none.
+# HTML that ends a cell, a row or a line inside a table's cell (``<td>``, ``</tr>``, ``<br>``, ``<small>``): a table
+# nested in a cell, or a cell's note set in small print, is read cell by cell, note by note.
+CELL_TAG = re.compile(
+    r"</?(?:table|thead|tbody|tr|td|th|br|p|li|ul|ol|details|summary|small)\b[^<>\n]{0,300}>", re.IGNORECASE
+)
 
-    ``table_row_spans("| a | b |\n|---|---|\n| c | d |\n", 0, 30)`` -> ``[(2, 7), (22, 27)]``.
+
+def table_cell_spans(masked: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The sentences of each cell of a table block, row by row: table cells are read as prose.
+
+    A row's cells are split at ``|`` (a ``|`` inside code is masked, so it splits nothing), an HTML cell,
+    row or line tag inside a cell ends a piece too (``CELL_TAG``), and each piece gives its sentences as a
+    paragraph does; the ``|---|`` rule and cells without a letter give none.
+    ``table_cell_spans("| a | Do it. Not twice. |\n", 0, 23)`` -> ``[(2, 3), (6, 12), (13, 23)]``.
     """
     spans = []
     line_start = start
     while line_start < end:
         newline = masked.find("\n", line_start, end)
         line_end = end if newline == -1 else newline
-        row_start = line_start
-        while row_start < line_end and masked[row_start] in " \t|":
-            row_start += 1
-        row_end = line_end
-        while row_end > row_start and masked[row_end - 1] in " \t|":
-            row_end -= 1
-        if any(character.isalpha() for character in masked[row_start:row_end]):
-            spans.append((row_start, row_end))
+        cuts = [line_start, line_end]
+        cuts.extend(position for position in range(line_start, line_end) if masked[position] == "|")
+        for match in CELL_TAG.finditer(masked, line_start, line_end):
+            cuts.extend(match.span())
+        cuts.sort()
+        for piece_start, piece_end in zip(cuts, cuts[1:]):
+            if masked[piece_start] == "|" or CELL_TAG.match(masked, piece_start, piece_end):
+                piece_start = (
+                    masked.find(">", piece_start, piece_end) + 1 if masked[piece_start] == "<" else piece_start + 1
+                )
+            if piece_start < piece_end:
+                spans.extend(sentence_spans(masked, piece_start, piece_end))
         line_start = line_end + 1
     return spans
 
