@@ -72,7 +72,10 @@ def run_judge(args: argparse.Namespace) -> int:
     manifest = load_manifest(manifest_path)
     if args.judge_html is not None:
         html_path = checked_report(args.judge_html, None, (manifest_path, chunks_path, *manifest.source_paths()))
-    judgement = judge.judge_chunks(chunks_path, manifest, args.name, judge.manifest_label(args.manifest))
+    # The table and the JSON ask only where the lab's chunks lie; the report shows them whole.
+    judgement = judge.judge_chunks(
+        chunks_path, manifest, args.name, judge.manifest_label(args.manifest), whole_indexes=html_path is not None
+    )
     if html_path is not None:
         from lab_io.progress import Progress
         from views import report as html_report
