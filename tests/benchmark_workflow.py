@@ -6,8 +6,9 @@ for ``scan`` to find), pinned with ``pin`` and its pairs declared with
 ``scan --add-checks`` as a user would, each run times, as fresh ``run.py``
 processes one after the other: the main job, ``scan --json``, ``validate
 --manifest``, ``export --policy heading-aware``, ``context --json``,
-``sweep`` and ``judge`` of that export (its records as another chunker's
-plain records: a source id and a text, no offsets). ``--docs-set MANIFEST``
+``sweep`` and ``judge`` of that export; and, with no target, ``judge`` of
+the same chunks as another chunker's plain records (a source id and a text,
+no offsets), which judge must find in the text. ``--docs-set MANIFEST``
 times a docs set already pinned and scanned instead (outside the repository).
 
 Every figure is the CPU time (user plus system) of the child, as ``wait4``
@@ -216,7 +217,8 @@ def workflow_commands(manifest: Path, scratch: Path) -> list[tuple[str, list[str
         ("export", lab_command(*given, "export", "--policy", "heading-aware", "--output", export, result)),
         ("context", lab_command(*given, "context", "--json")),
         ("sweep", lab_command(*given, "sweep")),
-        ("judge", lab_command(*given, "judge", str(scratch / "chunks.jsonl"))),
+        ("judge", lab_command(*given, "judge", export)),
+        ("judge text", lab_command(*given, "judge", str(scratch / "chunks.jsonl"))),
     ]
 
 
@@ -275,7 +277,7 @@ def run_workflow(pages: int, runs: int, docs_set: Path | None, base: Path | None
         floors = []
         for run in range(runs):
             for name, command in commands:
-                if name == "judge":
+                if name == "judge text":
                     plain_records(scratch / "heading-aware.jsonl", scratch / "chunks.jsonl")
                 show_progress(f"workflow: run {run + 1} of {runs}, {name}")
                 figures[name].append(child_run(command))
