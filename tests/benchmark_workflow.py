@@ -35,6 +35,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from operator import itemgetter, methodcaller
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -235,7 +236,19 @@ def floor_seconds(manifest: Path, result: Path) -> dict:
     canonical = json.dumps(saved, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     hashlib.sha256(canonical.encode("utf-8")).hexdigest()
     serialise = time.process_time() - started
-    return {"sources": sources, "serialise": serialise}
+    del canonical
+    # What the spec's ids add, as C calls mapped over the chunks and nothing else: each text's
+    # SHA-256, and a canonical dump of each chunk (a stand-in for the payload its id hashes) hashed.
+    dump = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
+    digest_of = methodcaller("hexdigest")
+    encoded = methodcaller("encode", "utf-8")
+    started = time.process_time()
+    for index in saved["indexes"].values():
+        chunks = index["chunks"]
+        list(map(digest_of, map(hashlib.sha256, map(encoded, map(itemgetter("text"), chunks)))))
+        list(map(digest_of, map(hashlib.sha256, map(encoded, map(dump, chunks)))))
+    ids = time.process_time() - started
+    return {"sources": sources, "serialise": serialise, "ids": ids}
 
 
 def measure_floor(manifest: Path, result: Path) -> dict:
@@ -334,6 +347,10 @@ def workflow_report(
         f"  floor in a fresh process: {total:.2f} s (read and hash the sources {floor['sources']:.2f} s, "
         f"compact json.dumps + sha256 of the result {floor['serialise']:.2f} s); main job {ratio:.2f}x "
         f"(target {FLOOR_TARGET}x)"
+    )
+    print(
+        f"  with the ids the spec makes every writer compute (each text hashed, each chunk dumped and hashed): "
+        f"{total + floor['ids']:.2f} s; main job {main / (total + floor['ids']):.2f}x"
     )
     if ratio > FLOOR_TARGET:
         missed.append(f"main job {ratio:.2f}x the fresh-process floor (target {FLOOR_TARGET}x)")
