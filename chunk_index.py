@@ -70,6 +70,8 @@ PIPELINE_SIZES = MappingProxyType({"fixed-char": 1_000, "heading-aware": 1_000})
 DOCUMENT_KEYS = (*SOURCE_FIELDS, "text", "normalized_text_sha256", "document_revision")
 INDEX_KEYS = ("schema_version", "execution_mode", "config", "documents", "chunks", "index_id")
 RESULT_KEYS = ("execution_mode", "fixture_scope", "comparisons", "indexes")
+# What an outline of a chunk holds (``build_outlines``): where it lies, no text, hashes or id.
+OUTLINE_KEYS = ("source_id", "section_id", "section_title", "order", "start", "end")
 
 # One configured encoder for every digest: building one per call is measurable
 # on a large index, and sharing it keeps every hash on the same settings.
@@ -750,6 +752,59 @@ def build_policy_indexes(
             "index_id": hasher.hexdigest(),
         }
     return indexes
+
+
+def layout_chunk_outlines(config: dict, layout: DocumentLayout, pairs: list[dict] = ()) -> list[dict]:
+    """Where each chunk of one laid-out document lies, without its text, hashes or id.
+
+    An outline holds a record's ``OUTLINE_KEYS`` with the record's values: the
+    same spans, order and section as ``layout_chunk_records`` gives, for
+    commands that only ask which chunk holds which span.
+    """
+    source_id = layout.document["source_id"]
+    outlines = []
+    for section, section_id, spans in zip(layout.sections, layout.section_ids, layout.chunk_spans(config, pairs)):
+        for start, end in spans:
+            outlines.append(
+                {
+                    "source_id": source_id,
+                    "section_id": section_id,
+                    "section_title": section.title,
+                    "order": len(outlines),
+                    "start": start,
+                    "end": end,
+                }
+            )
+    return outlines
+
+
+def build_outlines(
+    configs: dict[str, dict],
+    sources: list[dict] | tuple[dict, ...],
+    progress: Callable[[int, int], None] | None = None,
+    section_cache: dict | None = None,
+) -> dict[str, dict]:
+    """Each config's chunks as outlines (``layout_chunk_outlines``), keyed as ``configs`` is, in one pass.
+
+    ``{"config": config, "chunks": [outline, ...]}`` per config, the chunks in
+    the order ``build_policy_indexes`` gives them: what ``context`` and ``scan``
+    need of an index, at the cost of the boundary rules alone. ``progress`` and
+    ``section_cache`` as in ``build_policy_indexes``.
+    """
+    documents = [document_record(source) for source in sorted(sources, key=lambda source: source["source_id"])]
+    config_pairs_by_source = {name: pairs_by_source(config) for name, config in configs.items()}
+    chunks: dict[str, list[dict]] = {name: [] for name in configs}
+    for document in documents:
+        layouts: dict[str, DocumentLayout] = {}
+        for name, config in configs.items():
+            grammar = config_grammar(config)
+            if grammar not in layouts:
+                layouts[grammar] = DocumentLayout(document, grammar, section_cache)
+            pairs = config_pairs_by_source[name].get(document["source_id"], ())
+            chunks[name].extend(layout_chunk_outlines(config, layouts[grammar], pairs))
+        if progress is not None:
+            progress(1, len(document["text"].encode("utf-8")))
+    return {name: {"config": config, "chunks": chunks[name]} for name, config in configs.items()}
 
 
 def result_scope(sources: list[dict] | tuple[dict, ...]) -> str:

@@ -215,11 +215,16 @@ class SourceIndex:
     section_chars: dict[str, int]
 
 
-def source_indexes(chunks: list[dict]) -> dict[str, SourceIndex]:
-    """Each source's chunks sorted by ``order`` once, with starts and section unions for bisection."""
+def source_indexes(chunks: list[dict], wanted: set[str] | None = None) -> dict[str, SourceIndex]:
+    """Each source's chunks sorted by ``order`` once, with starts and section unions for bisection.
+
+    ``wanted``, when given, names the only sources to index (those the checks
+    are in): a docs set's other pages cost a pass over their chunks, no more.
+    """
     grouped: dict[str, list[dict]] = {}
     for chunk in chunks:
-        grouped.setdefault(chunk["source_id"], []).append(chunk)
+        if wanted is None or chunk["source_id"] in wanted:
+            grouped.setdefault(chunk["source_id"], []).append(chunk)
     indexes = {}
     for source_id, group in grouped.items():
         group.sort(key=lambda chunk: chunk["order"])
@@ -438,7 +443,7 @@ def policy_context(name: str, chunks: list[dict], checks: tuple, section_of=None
     ``section_of(source_id, offset)``: the section holding an offset, for
     chunks that may cross a heading (``pair_window``); the lab's never do.
     """
-    indexes = source_indexes(chunks)
+    indexes = source_indexes(chunks, {check.source_id for check in checks})
     windows = [pair_window(indexes, check, section_of) for check in checks]
     anchored = [window for window in windows if window.anchor is not None]
     pairs = len(windows)
@@ -506,7 +511,7 @@ def recovering_windows(chunks: list[dict], checks: tuple, section_of=None) -> li
     ``orders`` is empty when no window in the section recovers the qualifier
     or no chunk holds the instruction. Used to mark the window in the report.
     """
-    indexes = source_indexes(chunks)
+    indexes = source_indexes(chunks, {check.source_id for check in checks})
     found = []
     for check in checks:
         window = pair_window(indexes, check, section_of)

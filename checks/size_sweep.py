@@ -16,8 +16,10 @@ makes a sweep of dozens of sizes cheap; the spans are the same
 from __future__ import annotations
 
 import json
+import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
+from functools import cached_property
 
 import chunk_index
 import grammars
@@ -76,6 +78,11 @@ class SourceLayout:
     paragraphs: tuple[tuple[tuple[int, int], ...], ...]
     pairs: tuple[dict, ...] = ()
 
+    @cached_property
+    def body_starts(self) -> list[int]:
+        """The sections' body starts, ascending, for finding the section holding an offset."""
+        return [section.body_start for section in self.sections]
+
 
 def source_layout(
     text: str, where: str, grammar: str = grammars.LESSON_GRAMMAR, title: str = "", pairs: tuple[dict, ...] = ()
@@ -125,6 +132,202 @@ def source_chunks(config: dict, layout: SourceLayout) -> list[tuple[int, int]]:
         else:
             chunks.extend(chunk_index.grouped_spans(list(paragraphs), config["max_chars"]))
     return chunks
+
+
+# --- fixed-char rows by arithmetic --------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FixedCharBodies:
+    """One source's section bodies, and the whitespace runs in them that a fixed-char slice could lie within.
+
+    ``bodies`` are ``(body_start, body_end)`` per section; ``runs`` the
+    whitespace runs of each body at least ``shortest`` characters long, and
+    each body's trailing run whatever its length (the last slice of a body is
+    shorter than the width): a slice is blank exactly when one run holds it.
+    """
+
+    text: str
+    bodies: tuple[tuple[int, int], ...]
+    body_starts: tuple[int, ...]
+    runs: tuple[tuple[tuple[int, int], ...], ...]
+
+
+def fixed_char_bodies(layout: SourceLayout, shortest: int) -> FixedCharBodies:
+    """The bodies and whitespace runs of one source, for fixed-char widths of at least ``shortest``."""
+    text = layout.text
+    bodies = tuple((section.body_start, section.body_end) for section in layout.sections)
+    # What ``str.strip`` removes: the regular expression's whitespace is ``str.isspace``'s.
+    long_run = re.compile(rf"\s{{{max(shortest, 1)},}}")
+    runs = []
+    for body_start, body_end in bodies:
+        found = [match.span() for match in long_run.finditer(text, body_start, body_end)]
+        trailing = body_start + len(text[body_start:body_end].rstrip())
+        if trailing < body_end and not (found and found[-1][1] == body_end):
+            found.append((trailing, body_end))
+        runs.append(tuple(found))
+    return FixedCharBodies(text, bodies, tuple(start for start, _ in bodies), tuple(runs))
+
+
+def fixed_char_figures(source: FixedCharBodies, width: int) -> tuple[int, int]:
+    """Chunks and characters ``chunk_index.fixed_char_spans`` gives the source's bodies at ``width``, counted, not cut.
+
+    A body of ``n`` characters holds ``ceil(n / width)`` slices, the last one
+    shorter; those lying within one whitespace run are blank and dropped.
+    """
+    count = 0
+    characters = 0
+    for (body_start, body_end), runs in zip(source.bodies, source.runs):
+        if body_start >= body_end:
+            continue
+        slices = -(-(body_end - body_start) // width)
+        last_start = body_start + (slices - 1) * width
+        blank = 0
+        blank_characters = 0
+        for run_start, run_end in runs:
+            first = -(-(run_start - body_start) // width)
+            # Slices ending at or before the run's end: every full one, and the last when the run ends the body.
+            last = slices - 1 if run_end == body_end else (run_end - body_start) // width - 1
+            if last < first:
+                continue
+            blank += last - first + 1
+            blank_characters += (last - first + 1) * width
+            if last == slices - 1:
+                blank_characters -= width - (body_end - last_start)
+        count += slices - blank
+        characters += body_end - body_start - blank_characters
+    return count, characters
+
+
+def fixed_char_keeps(source: FixedCharBodies, width: int, low: int, high: int) -> bool:
+    """Whether one non-blank fixed-char slice at ``width`` holds ``[low, high)``: the slice holding ``low`` must reach ``high``."""
+    position = bisect_right(source.body_starts, low) - 1
+    if position < 0:
+        return False
+    body_start, body_end = source.bodies[position]
+    if low >= body_end:
+        return False
+    slice_start = body_start + (low - body_start) // width * width
+    slice_end = min(slice_start + width, body_end)
+    return high <= slice_end and bool(source.text[slice_start:slice_end].strip())
+
+
+def fixed_char_row(
+    width: int, sources: dict[str, FixedCharBodies], checks: tuple[SpanCheck, ...], reaches: list
+) -> dict:
+    """``policy_row`` for fixed-char at ``width``, by arithmetic over the bodies instead of cutting every slice."""
+    count = 0
+    characters = 0
+    for source in sources.values():
+        source_count, source_characters = fixed_char_figures(source, width)
+        count += source_count
+        characters += source_characters
+    kept = [
+        check.name
+        for check, (source_id, low, high) in zip(checks, reaches)
+        if source_id in sources and fixed_char_keeps(sources[source_id], width, low, high)
+    ]
+    return {
+        "chunk_count": count,
+        "mean_chunk_chars": round(characters / count, 1) if count else 0.0,
+        "pairs_kept_together": len(kept),
+        "kept_pairs": kept,
+    }
+
+
+# --- heading-aware rows: most sections need no grouping at a given target ----------------
+
+
+@dataclass(frozen=True)
+class SectionGrouping:
+    """One section's paragraphs and the two targets between which greedy grouping has to be run.
+
+    At ``span`` or more the section is one group; below ``join_at`` (the
+    least target at which two neighbours join) every paragraph stands alone.
+    """
+
+    paragraphs: tuple[tuple[int, int], ...]
+    span: int
+    join_at: float
+    length: int
+
+    def groups(self, target: int) -> list[tuple[int, int]] | tuple[tuple[int, int], ...]:
+        """``chunk_index.grouped_spans`` of the paragraphs at ``target``."""
+        if self.span <= target:
+            return ((self.paragraphs[0][0], self.paragraphs[-1][1]),)
+        if target < self.join_at:
+            return self.paragraphs
+        return chunk_index.grouped_spans(list(self.paragraphs), target)
+
+
+def section_groupings(layout: SourceLayout) -> list[SectionGrouping | None]:
+    """Each section's ``SectionGrouping``, or ``None`` for a section with no paragraphs."""
+    found = []
+    for paragraphs in layout.paragraphs:
+        if not paragraphs:
+            found.append(None)
+            continue
+        joins = [later_end - start for (start, _), (_, later_end) in zip(paragraphs, paragraphs[1:])]
+        found.append(
+            SectionGrouping(
+                paragraphs,
+                paragraphs[-1][1] - paragraphs[0][0],
+                min(joins, default=float("inf")),
+                sum(end - start for start, end in paragraphs),
+            )
+        )
+    return found
+
+
+def heading_aware_row(
+    target: int,
+    layouts: dict[str, SourceLayout],
+    groupings: dict[str, list[SectionGrouping | None]],
+    checks: tuple[SpanCheck, ...],
+    reaches: list,
+) -> dict:
+    """``policy_row`` for heading-aware at ``target``, grouping only the sections whose groups depend on it.
+
+    A pair is kept when the last group starting at or before its first
+    character, in the section whose body holds that character, reaches its last.
+    """
+    count = 0
+    characters = 0
+    # The sections grouped at this target, kept for the pairs in them.
+    grouped: dict[tuple[str, int], list[tuple[int, int]]] = {}
+    for source_id, sections in groupings.items():
+        for position, grouping in enumerate(sections):
+            if grouping is None:
+                continue
+            if grouping.span <= target:
+                count += 1
+                characters += grouping.span
+            elif target < grouping.join_at:
+                count += len(grouping.paragraphs)
+                characters += grouping.length
+            else:
+                groups = grouped[source_id, position] = chunk_index.grouped_spans(list(grouping.paragraphs), target)
+                count += len(groups)
+                characters += sum(end - start for start, end in groups)
+    kept = []
+    for check, (source_id, low, high) in zip(checks, reaches):
+        layout = layouts.get(source_id)
+        if layout is None:
+            continue
+        position = bisect_right(layout.body_starts, low) - 1
+        grouping = groupings[source_id][position] if position >= 0 else None
+        if grouping is None or low >= layout.sections[position].body_end:
+            continue
+        groups = grouped.get((source_id, position)) or grouping.groups(target)
+        found = bisect_right([start for start, _ in groups], low) - 1
+        if found >= 0 and groups[found][1] >= high:
+            kept.append(check.name)
+    return {
+        "chunk_count": count,
+        "mean_chunk_chars": round(characters / count, 1) if count else 0.0,
+        "pairs_kept_together": len(kept),
+        "kept_pairs": kept,
+    }
 
 
 def pair_reach(check: SpanCheck) -> tuple[str, int, int]:
@@ -297,16 +500,19 @@ def run_sweep(manifest: Manifest, sizes: tuple[int, ...]) -> dict:
     }
     checks = manifest.span_checks
     reaches = [pair_reach(check) for check in checks]
-    rows = [
-        {
-            "size": size,
-            **{
-                strategy: policy_row(sweep_config(strategy, size, grammar), layouts, checks, reaches)
-                for strategy in policies
-            },
-        }
-        for size in sizes
-    ]
+    # Fixed-char rows are counted from each body's length and its long whitespace runs, not cut size by size.
+    bodies = {source_id: fixed_char_bodies(layout, min(sizes, default=1)) for source_id, layout in layouts.items()}
+    # Heading-aware rows group only the sections whose groups the size changes.
+    groupings = {source_id: section_groupings(layout) for source_id, layout in layouts.items()}
+
+    def row(strategy: str, size: int) -> dict:
+        if strategy == "fixed-char":
+            return fixed_char_row(size, bodies, checks, reaches)
+        if strategy == "heading-aware":
+            return heading_aware_row(size, layouts, groupings, checks, reaches)
+        return policy_row(sweep_config(strategy, size, grammar), layouts, checks, reaches)
+
+    rows = [{"size": size, **{strategy: row(strategy, size) for strategy in policies}} for size in sizes]
     targets = [pair_target(check, layouts[check.source_id]) for check in checks]
     # Groups shift as the target grows, so a larger target can split a pair a smaller one kept:
     # the largest pair's target is built once more to say how many pairs it keeps at once.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from commands.basics import EXIT_OK, manifest_to_build, report
-from commands.indexes import collector_skips_what_exists, manifest_indexes
+from commands.indexes import collector_skips_what_exists, manifest_outlines
 from commands.options import add_command, add_manifest_option
 from lab_io.inert_json import printed_json_bytes
 from lab_io.outputs import emit
@@ -68,7 +68,8 @@ def run_context(args: argparse.Namespace) -> int:
         checks = checks + tuple(
             pair.as_check() for pair, name in zip(pairs, declared) if name is None and pair.name not in taken
         )
-    indexes = manifest_indexes(manifest)
+    # Windows only ask where chunks lie: their texts, hashes and ids are never made.
+    indexes = manifest_outlines(manifest)
     with collector_skips_what_exists():
         figures = [context_windows.policy_context(name, index["chunks"], checks) for name, index in indexes.items()]
     if args.json:

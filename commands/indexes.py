@@ -1,4 +1,4 @@
-"""What the commands that judge pairs share: the indexes the main job would build, and the collector kept off them."""
+"""What the commands that judge pairs share: the indexes the main job would build (or their outlines), and the collector kept off them."""
 
 from __future__ import annotations
 
@@ -11,6 +11,13 @@ import chunk_index
 def manifest_indexes(manifest) -> dict:
     """The indexes the main job would build from ``manifest`` (its grammar, sizes and pairs), by policy name."""
     return chunk_index.build_indexes(manifest.sources, chunk_index.manifest_policy_configs(manifest))
+
+
+def manifest_outlines(manifest, section_cache: dict | None = None) -> dict:
+    """Where each chunk of those indexes lies (``chunk_index.build_outlines``), by policy name: no text, hashes or ids."""
+    configs = chunk_index.manifest_policy_configs(manifest)
+    ordered = {name: configs[name] for name in chunk_index.POLICY_NAMES if name in configs}
+    return chunk_index.build_outlines(ordered, manifest.sources, None, section_cache)
 
 
 @contextlib.contextmanager

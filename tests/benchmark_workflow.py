@@ -1,6 +1,6 @@
 """The docs workflow benchmark (``python tests/benchmark.py --workflow``): every command a user waits for, beside the build.
 
-On a generated docs set (``--pages`` pages read with blocks-2: front matter,
+On a generated docs set (``--pages`` pages read with blocks-3: front matter,
 fences, admonitions, ``:::`` containers, tables, and instruction/caveat pairs
 for ``scan`` to find), pinned with ``pin`` and its pairs declared with
 ``scan --add-checks`` as a user would, each run times, as fresh ``run.py``
@@ -185,13 +185,13 @@ def child_run(command: list[str], stdout=subprocess.DEVNULL) -> dict:
 
 
 def write_docs_set(folder: Path, pages: int) -> Path:
-    """Write ``pages`` generated pages, pin them under blocks-2 and declare their pairs, as a user would."""
+    """Write ``pages`` generated pages, pin them under blocks-3 and declare their pairs, as a user would."""
     docs = folder / "docs"
     docs.mkdir()
     for number in range(pages):
         (docs / f"page-{number:04d}.md").write_text(docs_page(number), encoding="utf-8")
     manifest = folder / "manifest.json"
-    child_run(lab_command("pin", "--markdown", "blocks-2", "--manifest", str(manifest), str(docs)))
+    child_run(lab_command("pin", "--markdown", "blocks-3", "--manifest", str(manifest), str(docs)))
     child_run(lab_command("scan", "--manifest", str(manifest), "--add-checks"))
     return manifest
 

@@ -19,9 +19,11 @@ import unittest.mock
 
 import chunk_index
 import grammars
+from checks import size_sweep
 from commands import main_job
 from lab_io.errors import IngestionError
 from lab_io.indented_json import saved_json_bytes, saved_json_pieces
+from load_documents import Span, SpanCheck
 from tests.support import ROOT, LabTestCase, fixture_result, loaded_source, run_lab
 
 # Characters where the rules are easy to get wrong: newlines, whitespace that
@@ -169,6 +171,98 @@ class SharedBuildTest(unittest.TestCase):
         chunk_index.build_policy_indexes(configs, SOURCES, lambda done, size: calls.append((done, size)))
         sizes = [len(source["text"].encode("utf-8")) for source in sorted(SOURCES, key=lambda s: s["source_id"])]
         self.assertEqual(calls, [(1, size) for size in sizes])
+
+
+class OutlineTest(unittest.TestCase):
+    """An outline is a record without its text, hashes or id: the same spans, order and section, in the same order."""
+
+    def assert_outlines_match(self, configs: dict, sources: list[dict]) -> None:
+        indexes = chunk_index.build_policy_indexes(configs, sources)
+        outlines = chunk_index.build_outlines(configs, sources)
+        self.assertEqual(list(outlines), list(configs))
+        for name, index in indexes.items():
+            with self.subTest(policy=name):
+                expected = [{key: chunk[key] for key in chunk_index.OUTLINE_KEYS} for chunk in index["chunks"]]
+                self.assertEqual(outlines[name], {"config": configs[name], "chunks": expected})
+
+    def test_lesson_policies(self) -> None:
+        configs = {name: chunk_index.policy_config(name) for name in chunk_index.DEFAULT_POLICY_NAMES}
+        outlines = chunk_index.build_outlines(configs, SOURCES)
+        # a-first's body [4, 316) in 80-character slices: 4; b-second's two non-blank bodies: 1 each.
+        self.assertEqual(len(outlines["fixed-char"]["chunks"]), 6)
+        # a-first's two paragraphs, then b-second's "one\ntwo\n" after "# B\n\n".
+        spans = [(chunk["start"], chunk["end"]) for chunk in outlines["paragraph"]["chunks"]]
+        self.assertEqual(spans[:3], [(4, 305), (306, 316), (5, 13)])
+        self.assert_outlines_match(configs, SOURCES)
+
+    def test_block_grammar_and_pair_aware(self) -> None:
+        text = "---\ntitle: T\n---\nIntro.\n\n# Guide\n\nCall open(path).\n\n```sh\nopen x\n```\n\nIt fails.\n"
+        source = loaded_source(text, "page")
+        instruction = text.index("Call open(path).")
+        qualifier = text.index("It fails.")
+        pairs = [
+            {
+                "source_id": "page",
+                "instruction_span": [instruction, instruction + 16],
+                "qualifier_span": [qualifier, qualifier + 9],
+            }
+        ]
+        configs = chunk_index.manifest_configs("blocks-3", (("fixed-char", 20), ("heading-aware", 20)))
+        configs["pair-aware"] = chunk_index.policy_config("pair-aware", 20, "blocks-3", pairs)
+        self.assert_outlines_match(configs, [source])
+
+
+class SweepRowTest(unittest.TestCase):
+    """The sweep counts fixed-char chunks from body lengths and whitespace runs, and groups only the sections a
+    heading-aware target changes; cut one by one, the chunks agree."""
+
+    def layouts(self, texts: list[str]) -> dict:
+        return {
+            f"s{number}": size_sweep.source_layout(text, f"s{number}", grammars.LESSON_GRAMMAR)
+            for number, text in enumerate(texts)
+        }
+
+    def test_a_worked_page(self) -> None:
+        # The body [4, 18) in slices of 4: "ab  " holds text; the spaces and the two line breaks are blank.
+        layouts = self.layouts(["# T\nab" + " " * 10 + "\n\n"])
+        bodies = {name: size_sweep.fixed_char_bodies(layout, 4) for name, layout in layouts.items()}
+        check = SpanCheck("pair", "s0", Span(4, 5, "a"), Span(5, 6, "b"))
+        row = size_sweep.fixed_char_row(4, bodies, (check,), [size_sweep.pair_reach(check)])
+        self.assertEqual(
+            row, {"chunk_count": 1, "mean_chunk_chars": 4.0, "pairs_kept_together": 1, "kept_pairs": ["pair"]}
+        )
+
+    def test_random_pages_match_the_cut_chunks(self) -> None:
+        rng = random.Random(24)
+        pieces = ["a", "b c", " ", "  ", "\n", "\n\n", "\t", "\x1c", "\u2028", "\u3000", "\u200b", "\n## H\n", "é"]
+        for case in range(60):
+            texts = ["# T\n" + "".join(rng.choice(pieces) for _ in range(rng.randint(0, 120))) for _ in range(3)]
+            layouts = self.layouts(texts)
+            checks = []
+            for number, text in enumerate(texts):
+                for _ in range(4):
+                    low = rng.randrange(len(text))
+                    high = min(len(text), low + rng.randint(1, 12))
+                    checks.append(SpanCheck(f"p{len(checks)}", f"s{number}", Span(low, high, ""), Span(low, high, "")))
+            checks = tuple(checks)
+            reaches = [size_sweep.pair_reach(check) for check in checks]
+            for width in (1, 2, 3, 5, 8, 13, 40):
+                # Runs found for the sweep's shortest width serve every wider one.
+                for shortest in (1, width):
+                    bodies = {name: size_sweep.fixed_char_bodies(layout, shortest) for name, layout in layouts.items()}
+                    with self.subTest(case=case, width=width, shortest=shortest):
+                        config = chunk_index.policy_config("fixed-char", width)
+                        self.assertEqual(
+                            size_sweep.fixed_char_row(width, bodies, checks, reaches),
+                            size_sweep.policy_row(config, layouts, checks, reaches),
+                        )
+                groupings = {name: size_sweep.section_groupings(layout) for name, layout in layouts.items()}
+                with self.subTest(case=case, target=width * 4):
+                    config = chunk_index.policy_config("heading-aware", width * 4)
+                    self.assertEqual(
+                        size_sweep.heading_aware_row(width * 4, layouts, groupings, checks, reaches),
+                        size_sweep.policy_row(config, layouts, checks, reaches),
+                    )
 
 
 def reference_bytes(value: object) -> bytes:
