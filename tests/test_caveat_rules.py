@@ -728,6 +728,23 @@ class ScanVersionThreeInstructionTest(LabTestCase):
         self.assertEqual(caveat_of("A lease can be extended at most five times; the sixth call is refused.")[1], None)
 
 
+class BackReferenceTest(LabTestCase):
+    """A caveat that refers back anywhere in it ("the above configuration") qualifies the instruction just before."""
+
+    def test_the_above(self) -> None:
+        body = (
+            "Call open_widget(name) to open a widget.\n\n"
+            "Call paint_widget(colour) to paint it.\n\n"
+            "A round widget still opens with `open_widget`, but the above configuration will fail on it.\n"
+        )
+        pairs, _ = scan(lesson(body))
+        # The shared identifier `open_widget` would link the first sentence; the back-reference links the nearest.
+        self.assertEqual(
+            [(pair.instruction.quote, pair.link, pair.tier) for pair in pairs],
+            [("Call paint_widget(colour) to paint it.", "back-reference the above configuration", 1)],
+        )
+
+
 class LinkTierTest(LabTestCase):
     """No link is of tier 3: a pair linked by nearness alone, near or far, before or after, is tier 2."""
 

@@ -73,6 +73,8 @@ class Item:
     in_table: bool = False
     # For a cell, the table's lead: the last sentence before the table when it instructs, in the block before.
     table_lead: Item | None = None
+    # A reference back anywhere in the sentence ("the above configuration"): to the nearest earlier instruction.
+    back_reference: str | None = None
 
 
 @dataclass(frozen=True)
@@ -357,6 +359,7 @@ def section_items(text: str, masked: str, code_spans: list, fences: list, sectio
                     aside,
                     is_table,
                     lead,
+                    rules.back_reference(reading) if caveat is not None else None,
                 )
             )
     return items
@@ -438,6 +441,9 @@ def chosen_instruction(caveat: Item, before: list[Item], after: list[Item]) -> t
         link = shared_link(candidate, caveat, identifiers=True) or shared_link(candidate, caveat, identifiers=False)
         if link is not None:
             return candidate, *link
+    if caveat.back_reference is not None and before and before[0].block >= caveat.block - 1:
+        # "…, the above configuration will fail": what the sentence points back to, just before it.
+        return before[0], f"back-reference {caveat.back_reference}", 1
     for candidate in before:
         link = shared_link(candidate, caveat, identifiers=True)
         if link is not None:

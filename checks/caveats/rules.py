@@ -691,6 +691,21 @@ def is_reference_entry(reading: str) -> bool:
 # --- what a sentence names -------------------------------------------------------------------
 
 
+# A reference back to what came just before, anywhere in a sentence: "the above configuration will fail".
+BACK_REFERENCE = re.compile(
+    r"(?<!\w)(?:the\s+above(?:\s+(?:example|configuration|command|code|snippet|setting|setup))?"
+    r"|the\s+(?:example|configuration|command|code|snippet|setting|setup)\s+above)(?!\w)",
+    re.IGNORECASE,
+)
+
+
+def back_reference(reading: str) -> str | None:
+    """A reference back anywhere in a sentence, as written: ``"…, the above configuration fails."`` ->
+    ``"the above configuration"``."""
+    match = BACK_REFERENCE.search(reading)
+    return None if match is None else " ".join(match.group(0).split())
+
+
 def opening_anaphor(reading: str) -> str | None:
     """The anaphor a sentence opens with, as written: ``"This operation refuses …"`` -> ``"This operation"``."""
     match = ANAPHOR_PATTERN.match(reading, re.match(r"[\s\x00]*", reading).end())
