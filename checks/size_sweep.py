@@ -20,6 +20,7 @@ import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import accumulate
 
 import chunk_index
 import grammars
@@ -279,10 +280,54 @@ def section_groupings(layout: SourceLayout) -> list[SectionGrouping | None]:
     return found
 
 
+@dataclass(frozen=True)
+class GroupingTable:
+    """Every section's grouping sorted so that a target's count of groups is mostly two bisections.
+
+    A one-paragraph section is one group at every target. A longer one is one
+    group at its ``span`` or more, and all paragraphs below its ``join_at``
+    (``join_at <= span``, so the two cases never meet); only the sections in
+    between are grouped at the target. ``spans`` and ``joins`` are ascending,
+    with running totals of what each case adds.
+    """
+
+    single_count: int
+    single_characters: int
+    spans: list[int]
+    span_totals: list[int]
+    joins: list[float]
+    join_counts: list[int]
+    join_characters: list[int]
+    joined: list[SectionGrouping]
+
+
+def grouping_table(groupings: dict[str, list[SectionGrouping | None]]) -> GroupingTable:
+    """The ``GroupingTable`` of every source's ``section_groupings``."""
+    found = [grouping for sections in groupings.values() for grouping in sections if grouping is not None]
+    single = [grouping for grouping in found if len(grouping.paragraphs) == 1]
+    several = [grouping for grouping in found if len(grouping.paragraphs) > 1]
+    spans = sorted(grouping.span for grouping in several)
+    joined = sorted(several, key=lambda grouping: grouping.join_at)
+    # From the largest join down: what every section whose paragraphs all stand alone adds.
+    join_counts = list(accumulate((len(grouping.paragraphs) for grouping in reversed(joined)), initial=0))[::-1]
+    join_characters = list(accumulate((grouping.length for grouping in reversed(joined)), initial=0))[::-1]
+    return GroupingTable(
+        len(single),
+        sum(grouping.span for grouping in single),
+        spans,
+        list(accumulate(spans, initial=0)),
+        [grouping.join_at for grouping in joined],
+        join_counts,
+        join_characters,
+        joined,
+    )
+
+
 def heading_aware_row(
     target: int,
     layouts: dict[str, SourceLayout],
     groupings: dict[str, list[SectionGrouping | None]],
+    table: GroupingTable,
     checks: tuple[SpanCheck, ...],
     reaches: list,
 ) -> dict:
@@ -291,24 +336,15 @@ def heading_aware_row(
     A pair is kept when the last group starting at or before its first
     character, in the section whose body holds that character, reaches its last.
     """
-    count = 0
-    characters = 0
-    # The sections grouped at this target, kept for the pairs in them.
-    grouped: dict[tuple[str, int], list[tuple[int, int]]] = {}
-    for source_id, sections in groupings.items():
-        for position, grouping in enumerate(sections):
-            if grouping is None:
-                continue
-            if grouping.span <= target:
-                count += 1
-                characters += grouping.span
-            elif target < grouping.join_at:
-                count += len(grouping.paragraphs)
-                characters += grouping.length
-            else:
-                groups = grouped[source_id, position] = chunk_index.grouped_spans(list(grouping.paragraphs), target)
-                count += len(groups)
-                characters += sum(end - start for start, end in groups)
+    whole = bisect_right(table.spans, target)
+    alone = bisect_right(table.joins, target)
+    count = table.single_count + whole + table.join_counts[alone]
+    characters = table.single_characters + table.span_totals[whole] + table.join_characters[alone]
+    for grouping in table.joined[:alone]:
+        if grouping.span > target:
+            groups = chunk_index.grouped_spans(list(grouping.paragraphs), target)
+            count += len(groups)
+            characters += sum(end - start for start, end in groups)
     kept = []
     for check, (source_id, low, high) in zip(checks, reaches):
         layout = layouts.get(source_id)
@@ -318,7 +354,7 @@ def heading_aware_row(
         grouping = groupings[source_id][position] if position >= 0 else None
         if grouping is None or low >= layout.sections[position].body_end:
             continue
-        groups = grouped.get((source_id, position)) or grouping.groups(target)
+        groups = grouping.groups(target)
         found = bisect_right([start for start, _ in groups], low) - 1
         if found >= 0 and groups[found][1] >= high:
             kept.append(check.name)
@@ -509,12 +545,13 @@ def run_sweep(manifest: Manifest, sizes: tuple[int, ...], progress=None) -> dict
     bodies = {source_id: fixed_char_bodies(layout, min(sizes, default=1)) for source_id, layout in layouts.items()}
     # Heading-aware rows group only the sections whose groups the size changes.
     groupings = {source_id: section_groupings(layout) for source_id, layout in layouts.items()}
+    table = grouping_table(groupings)
 
     def row(strategy: str, size: int) -> dict:
         if strategy == "fixed-char":
             return fixed_char_row(size, bodies, checks, reaches)
         if strategy == "heading-aware":
-            return heading_aware_row(size, layouts, groupings, checks, reaches)
+            return heading_aware_row(size, layouts, groupings, table, checks, reaches)
         return policy_row(sweep_config(strategy, size, grammar), layouts, checks, reaches)
 
     if progress is not None:

@@ -260,7 +260,9 @@ class SweepRowTest(unittest.TestCase):
                 with self.subTest(case=case, target=width * 4):
                     config = chunk_index.policy_config("heading-aware", width * 4)
                     self.assertEqual(
-                        size_sweep.heading_aware_row(width * 4, layouts, groupings, checks, reaches),
+                        size_sweep.heading_aware_row(
+                            width * 4, layouts, groupings, size_sweep.grouping_table(groupings), checks, reaches
+                        ),
                         size_sweep.policy_row(config, layouts, checks, reaches),
                     )
 
