@@ -227,7 +227,9 @@ class SweepRowTest(unittest.TestCase):
         layouts = self.layouts(["# T\nab" + " " * 10 + "\n\n"])
         bodies = {name: size_sweep.fixed_char_bodies(layout, 4) for name, layout in layouts.items()}
         check = SpanCheck("pair", "s0", Span(4, 5, "a"), Span(5, 6, "b"))
-        row = size_sweep.fixed_char_row(4, bodies, (check,), [size_sweep.pair_reach(check)])
+        row = size_sweep.fixed_char_row(
+            4, bodies, size_sweep.fixed_char_table(bodies), (check,), [size_sweep.pair_reach(check)]
+        )
         self.assertEqual(
             row, {"chunk_count": 1, "mean_chunk_chars": 4.0, "pairs_kept_together": 1, "kept_pairs": ["pair"]}
         )
@@ -253,7 +255,9 @@ class SweepRowTest(unittest.TestCase):
                     with self.subTest(case=case, width=width, shortest=shortest):
                         config = chunk_index.policy_config("fixed-char", width)
                         self.assertEqual(
-                            size_sweep.fixed_char_row(width, bodies, checks, reaches),
+                            size_sweep.fixed_char_row(
+                                width, bodies, size_sweep.fixed_char_table(bodies), checks, reaches
+                            ),
                             size_sweep.policy_row(config, layouts, checks, reaches),
                         )
                 groupings = {name: size_sweep.section_groupings(layout) for name, layout in layouts.items()}
