@@ -549,6 +549,18 @@ class PinFolderCommandLineTests(FolderTestCase):
         validated = Completed([], *run_main("validate", "result.json", "--manifest", "m.json"))
         self.assert_validated(validated, "result.json", self.folder / "result.json", manifest="m.json")
 
+    def test_help_gives_the_default_source_id_a_pin_gives(self) -> None:
+        completed = run_lab("pin", "--help")
+        self.assertEqual(completed.returncode, 0)
+        # The id of docs/guide-api.md is its path without the suffix (README), not the bare file name.
+        self.assertIn(
+            "default: its path relative to the manifest's folder, without the suffix: docs/guide.md is docs/guide",
+            " ".join(completed.stdout.split()),
+        )
+        self.write_site()
+        run_lab("pin", "--manifest", "manifest.json", "docs/guide-api.md", cwd=self.folder)
+        self.assertEqual([source["source_id"] for source in self.manifest_value()["sources"]], ["docs/guide-api"])
+
     def test_pin_a_folder_then_build(self) -> None:
         self.write_site()
         first = run_lab("pin", "--manifest", "manifest.json", "docs/", cwd=self.folder)
