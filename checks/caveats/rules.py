@@ -96,6 +96,13 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
         r"|applies|apply|affects?|valid|possible|allowed|accepted|accepts?|considered|respected|honou?red|recogni[sz]ed"
         r"|effective|takes?\s+effect|run|runs|be)|currently\s+only",
     ),
+    # "only" before what alone is supported: "only the `bytes` range unit is supported"
+    (
+        "limitation",
+        2,
+        r"only\s+(?:[\w\x00-]+\s+){1,5}?(?:is|are)\s+(?:currently\s+)?(?:supported|available|allowed|accepted"
+        r"|permitted|possible)",
+    ),
     ("limitation", 2, r"(?:is|are|be|gets?)\s+(?:silently\s+)?ignored|ignores|silently|(?:has|have)\s+no\s+effect"),
     ("limitation", 2, r"limited\s+to|limitations?|at\s+present|not\s+in\s+the\s+scope|out\s+of\s+scope"),
     # switched off, the positive form of "not enabled" ("self-updates are disabled"); "can be disabled" instructs
@@ -172,7 +179,7 @@ TURNS_AFTER = MappingProxyType(
         "obligation removed": re.compile(
             r"\s+"
             + HEDGES
-            + r"(?:(?:have|has)\s+to|needs?\b|be\s+(?:required|necessary|needed)|required|necessary|needed"
+            + r"(?:(?:have|has)\s+to|needs?\b|requires?\b|be\s+(?:required|necessary|needed)|required|necessary|needed"
             r"|mandatory)",
             re.IGNORECASE,
         ),
@@ -220,6 +227,10 @@ NOT_A_RULE_AFTER = re.compile(
     r"|(?:need|needs|have|has)\s+to\b|difference\b|thing\b|way\b|reason\b|option\b|part\b|real\b"
     r"|(?:beneficial|useful|helpful|worth|recommended|needed|necessary|relevant|meaningful|interesting)\b)",
     re.IGNORECASE,
+)
+# After "have to", "need to": a determiner or a pronoun makes "to" a preposition ("have to my satisfaction").
+PREPOSITION_TO = re.compile(
+    r"\s+(?:the|a|an|my|your|our|their|his|her|its|this|that|these|those|me|him|them|us|it)\b", re.IGNORECASE
 )
 BEFORE_CUE_WINDOW = 60
 # "should" is a requirement only when the reader is not its subject: "you should" gives an instruction.
@@ -353,12 +364,17 @@ REASSURANCE_OPENING = re.compile(
 )
 # A sentence that gives a reason or a recommendation states no caveat (and no instruction):
 # "This is because …", "We recommend setting up a helper instead."
-RATIONALE = re.compile(
-    r"[\s\x00]*(?:(?:this|that|it)(?:\s+is|['’]s)\s+(?:because|why)|because|the\s+reason)\b", re.IGNORECASE
-)
+RATIONALE = re.compile(r"[\s\x00]*(?:(?:this|that|it)(?:\s+is|['’]s)\s+(?:because|why)|the\s+reason)\b", re.IGNORECASE)
+# A sentence opening with its reason ("Because `get_object()` is not called, permissions are not applied"):
+# the reason explains, the main clause after its comma still states what it states.
+REASON_OPENING = re.compile(r"[\s\x00]*because\b[^,.;:]*,", re.IGNORECASE)
+# A cue in a reason clause inside a sentence (", since installers expect", "because it is slow") explains.
+REASON_BEFORE = re.compile(r"(?:,[\s\x00]*since|(?<!\w)because)\b[^,.;:]*$", re.IGNORECASE)
 RECOMMENDATION = re.compile(
     r"(?<!\w)(?:we|I)\s+(?:\w+\s+)?(?:recommend|suggest|encourage|advise)|(?:is|are)\s+(?:\w+\s+)?(?:recommended|preferred"
-    r"|encouraged|advised|preferable|advisable)\b|(?:it\s+is|it['’]s)\s+(?:\w+\s+)?(?:better|best)\s+to\b",
+    r"|encouraged|advised|preferable|advisable)\b|(?:it\s+is|it['’]s)\s+(?:\w+\s+)?(?:better|best)\s+to\b"
+    # a preference told the reader: "you may be better off not …", "you probably want to stick with …"
+    r"|(?<!\w)better\s+off\b|(?<!\w)(?:probably|likely)\s+want\s+to\b",
     re.IGNORECASE,
 )
 # A sentence that points at what the example shows warns of nothing: "Notice that we only declare one dependency."
@@ -369,9 +385,23 @@ OBSERVATION_OPENING = re.compile(
 # A sentence that gives an example: "For example, …", "For instance, …", "e.g. …".
 EXAMPLE_OPENING = re.compile(r"[\s\x00]*(?:for\s+(?:example|instance)|e\.g\.|as\s+an\s+example)\b", re.IGNORECASE)
 # Before a requirement: a hedge or a hypothesis ("almost always has to", "would expect").
-HEDGED_BEFORE = re.compile(r"(?<!\w)(?:almost|would|could)\s+(?:\w+\s+)?$", re.IGNORECASE)
+HEDGED_BEFORE = re.compile(r"(?:(?<!\w)(?:almost|would|could)|\w['’]d)\s+(?:\w+\s+)?$", re.IGNORECASE)
 # A cue in a concessive clause ("Even if the dependencies are not added") concedes more than it restricts.
 CONCESSIVE_BEFORE = re.compile(r"(?<!\w)(?:even\s+if|even\s+though|although|though|whereas)\b[^,.;:]*$", re.IGNORECASE)
+# The outcome a check exists to give: a failed check after the cue, or the application's user or request as the
+# one the rule applies to ("require the user to have", "if the user is not allowed").
+CHECK_FAILS_AFTER = re.compile(
+    r"(?<!\w)(?:if|when|unless)\s+(?:(?:the|a|an|any|its|their)\s+)?(?:[\w\x00-]+\s+){0,3}?(?:tests?|checks?"
+    r"|validation)\s+(?:\w+\s+)?fail(?:s|ed)?(?!\w)",
+    re.IGNORECASE,
+)
+END_USER = r"(?:the|a|an)\s+(?:user|request|client)(?!\w)"
+END_USER_AFTER = re.compile(
+    r"(?:\s+\w+){0,3}?\s+(?:if|when|unless|only\s+if)\s+" + END_USER + r"|\s+" + END_USER + r"\s+to\b", re.I
+)
+END_USER_BEFORE = re.compile(r"(?<!\w)(?:if|when|unless)\s+" + END_USER + r"[^,;:]*$", re.IGNORECASE)
+# A comparison before "except": "X is the same as Y, except that …" tells how two things differ.
+COMPARISON_BEFORE = re.compile(r"(?<!\w)(?:same|similar|identical|equivalent|like|as\s+with|just\s+as)(?!\w)", re.I)
 # A cue that opens a relative clause ("responses that do not load …") describes more than it restricts.
 RELATIVE_BEFORE = re.compile(r"(?<!\w)(?:that|which|who|whose)\s+(?:\w+ly\s+)?$", re.IGNORECASE)
 
@@ -501,6 +531,9 @@ def turn_of_phrase(reading: str, rule: str, start: int, end: int) -> str | None:
         and re.search(r"(?<!\w)only\s+$", before, re.IGNORECASE)
     ):
         return "instruction"
+    if rule == "requirement" and word.endswith(" to") and PREPOSITION_TO.match(reading, end):
+        # "I have to my satisfaction solved it": "to" before a determiner is a preposition, no obligation.
+        return "not a requirement"
     if rule == "requirement" and re.search(
         r"(?<!\w)(?:not|no|never|without|\w+n['’]t)\s+(?:\w+\s+)?$", before, re.IGNORECASE
     ):
@@ -544,8 +577,25 @@ def sentence_cues(reading: str) -> list[Cue]:
         if rule == "prohibition" and word in ("do not", "don't") and not at_clause_start(reading, start):
             # "Don't share it" forbids; "clients don't send a body" says what something does: a limitation.
             rule, tier = "limitation", 2
-        if RELATIVE_BEFORE.search(before) or CONCESSIVE_BEFORE.search(before) or re.search(r"\w\s+you\s+$", before):
+        if (
+            RELATIVE_BEFORE.search(before)
+            or CONCESSIVE_BEFORE.search(before)
+            or REASON_BEFORE.search(before)
+            or re.search(r"\w\s+you\s+$", before)
+        ):
             # "responses that do not load", "the platforms you need to support": a description.
+            tier = 3
+        elif rule in ("error", "limitation", "condition", "requirement") and (
+            CHECK_FAILS_AFTER.search(reading, max(start - BEFORE_CUE_WINDOW, 0))
+            or END_USER_AFTER.match(reading, end)
+            or END_USER_BEFORE.search(before)
+        ):
+            # "It will raise `PermissionDenied` if the test fails", "Authorization will only be granted if the
+            # user is authenticated", "`POST` requests require the user to have …": what a check exists to do,
+            # told of the application's user and requests, not a restriction on the reader.
+            tier = 3
+        elif rule == "condition" and word.startswith("except") and COMPARISON_BEFORE.search(reading, 0, start):
+            # "the same type as the `url` field, except that it points to …": a difference told, no exception.
             tier = 3
         elif word == "however" and not reading[:start].strip(" \t\n\x00"):
             # "However, --only-group also excludes default groups": a sentence opening on a contrast qualifies
@@ -565,6 +615,13 @@ def condition_clause_end(reading: str) -> int | None:
         return None
     comma = reading.find(",", opening)
     return None if comma == -1 else comma
+
+
+def is_lead_in(reading: str) -> bool:
+    """Whether a sentence is a marker or a lead-in: three words at most, ending with ``:`` (``"Deprecation
+    notice:"``, ``"You must write:"``, ``"To install ruff:"``)."""
+    stripped = reading.rstrip(" \t\n\x00")
+    return stripped.endswith(":") and len(WORD.findall(stripped)) <= 3
 
 
 def strongest_cue(cues: list[Cue]) -> Cue | None:
