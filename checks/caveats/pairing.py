@@ -304,8 +304,14 @@ def trimmed(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-def section_items(text: str, masked: str, code_spans: list, fences: list, section: grammars.Section) -> list[Item]:
-    """A section's sentences, and its cautionary and version blocks as whole caveats, in text order."""
+def section_items(
+    text: str, masked: str, code_spans: list, fences: list, section: grammars.Section, dated: bool = False
+) -> list[Item]:
+    """A section's sentences, and its cautionary and version blocks as whole caveats, in text order.
+
+    On a dated post (``dated``: a blog post, a release announcement) every caveat is of tier 3: news and
+    history told as a story, where "users will not get any security pop-ups" is a promise kept.
+    """
     items: list[Item] = []
     prose_number = -1
     pending_notice = None
@@ -373,6 +379,8 @@ def section_items(text: str, masked: str, code_spans: list, fences: list, sectio
             caveat, form = classified(reading, before_fence, reference_entry, in_note, codeless, is_table)
             if caveat is None and form is None and notice is not None and not rules.is_lead_in(reading):
                 caveat = notice[1]
+            if caveat is not None and dated:
+                caveat = rules.Cue(caveat.rule, caveat.cue, 3, caveat.start)
             if block.kind == "paragraph" and len(spans) == 1 and rules.is_lead_in(reading):
                 marker = rules.strongest_cue(rules.sentence_cues(reading))
                 if marker is not None and marker.rule in NOTICE_RULES:
@@ -573,10 +581,11 @@ def scan_sections(source_id: str, text: str, sections) -> tuple[list[FoundPair],
     pairs: list[FoundPair] = []
     unpaired: list[Unpaired] = []
     names_on_line: dict[int, int] = {}
+    dated = rules.is_dated_post(text)
     for section, history in zip(sections, release_notes(text, sections)):
         if history:
             continue
-        items = section_items(text, masked, code_spans, fences, section)
+        items = section_items(text, masked, code_spans, fences, section, dated)
         for index, item in enumerate(items):
             cue = item.caveat
             if cue is None:

@@ -374,14 +374,33 @@ RECOMMENDATION = re.compile(
     r"(?<!\w)(?:we|I)\s+(?:\w+\s+)?(?:recommend|suggest|encourage|advise)|(?:is|are)\s+(?:\w+\s+)?(?:recommended|preferred"
     r"|encouraged|advised|preferable|advisable)\b|(?:it\s+is|it['’]s)\s+(?:\w+\s+)?(?:better|best)\s+to\b"
     # a preference told the reader: "you may be better off not …", "you probably want to stick with …"
-    r"|(?<!\w)better\s+off\b|(?<!\w)(?:probably|likely)\s+want\s+to\b",
+    r"|(?<!\w)better\s+off\b|(?<!\w)(?:probably|likely)\s+want\s+to\b"
+    # when to choose it: "This permission is suitable if you want …"
+    r"|(?:is|are)\s+(?:\w+\s+)?(?:suitable|a\s+good\s+(?:fit|choice))\s+(?:if|when)\s+you\b",
     re.IGNORECASE,
 )
 # A sentence that points at what the example shows warns of nothing: "Notice that we only declare one dependency."
 OBSERVATION_OPENING = re.compile(
-    r"[\s\x00]*(?:(?:and|but|now|here|again|also)\s*,?\s+)?(?:notice|observe|as\s+you\s+(?:can\s+)?see)\b",
+    r"[\s\x00]*(?:(?:and|but|now|here|again|also)\s*,?\s+)?(?:notice|observe|as\s+you\s+(?:can\s+)?see"
+    # what an example does: "The following example will only route to `list`"
+    r"|(?:the|this)\s+(?:following\s+|above\s+)?example(?:\s+(?:above|below))?\s+(?:will|would|does|shows))\b",
     re.IGNORECASE,
 )
+# A condition that a check fails, opening the sentence: "If any permission check fails, … will be raised".
+CHECK_FAILS_OPENING = re.compile(
+    r"[\s\x00]*(?:if|when|whenever|should)\s+(?:(?:the|a|an|any|its|their)\s+)?(?:[\w\x00-]+\s+){0,3}?"
+    r"(?:tests?|checks?|validation)\s+(?:\w+\s+)?fail(?:s|ed)?(?!\w)",
+    re.IGNORECASE,
+)
+# A page whose front matter dates it (``date: 2023-12-11``) is a post: news and history, told as a story.
+DATED_FRONT_MATTER = re.compile(r"---[ \t]*\n(?:(?!---)[^\n]*\n){0,50}?date[ \t]*:", re.IGNORECASE)
+
+
+def is_dated_post(text: str) -> bool:
+    """Whether a page opens with front matter that holds a ``date:`` (a blog post, a release announcement)."""
+    return DATED_FRONT_MATTER.match(text) is not None
+
+
 # A sentence that gives an example: "For example, …", "For instance, …", "e.g. …".
 EXAMPLE_OPENING = re.compile(r"[\s\x00]*(?:for\s+(?:example|instance)|e\.g\.|as\s+an\s+example)\b", re.IGNORECASE)
 # Before a requirement: a hedge or a hypothesis ("almost always has to", "would expect").
@@ -587,6 +606,7 @@ def sentence_cues(reading: str) -> list[Cue]:
             tier = 3
         elif rule in ("error", "limitation", "condition", "requirement") and (
             CHECK_FAILS_AFTER.search(reading, max(start - BEFORE_CUE_WINDOW, 0))
+            or CHECK_FAILS_OPENING.match(reading)
             or END_USER_AFTER.match(reading, end)
             or END_USER_BEFORE.search(before)
         ):
