@@ -314,6 +314,10 @@ NOT_ACTION_VERBS = frozenset(
     """see find notice expect imagine think guess wonder be have get feel know learn read skip ignore tell say
     understand recall remember hear agree argue consider not never""".split()
 )
+# The reader's step in the present tense, opening the sentence: "You pass the kwargs when …".
+PRESENT_STEP = re.compile(r"(?:(?:then|now|next|first|here|so)\s*,?\s+)?you\s+(?P<verb>[a-z]+)\b(?!\s*:)", re.I)
+# The verb ending a lead-in before code: "In your `settings.py` add:".
+LAST_WORD_BEFORE_COLON = re.compile(r"(?<![\w'’-])(?P<word>[A-Za-z]+)\s*:$")
 TUTORIAL_STEP = re.compile(
     r"(?<!\w)(?:we|let['’]s|let\s+us)\s+(?:(?:now|then|also|first|can|will|['’]ll|just|need\s+to|are\s+going\s+to|want\s+to"
     r"|simply|finally|next)\s+)*(?P<verb>[a-z]+)",
@@ -738,6 +742,14 @@ def instruction_form(reading: str, before_fence: bool, reference_entry: bool) ->
             if opening_imperative(reading, comma + 1) is not None:
                 return "to-clause" if first_word == "to" else "imperative"
             comma = reading.find(",", comma + 1, opening + 250)
+        # "In your `settings.py` add:": a short opening, then the verb that the code after it carries out.
+        last = LAST_WORD_BEFORE_COLON.search(stripped)
+        if last is not None and last.group("word").lower() in IMPERATIVE_VERBS and len(stripped) <= 120:
+            return "imperative"
+    present = PRESENT_STEP.match(reading, opening)
+    if present is not None and present.group("verb").lower() in IMPERATIVE_VERBS:
+        # "You pass the kwargs when declaring the instance": the reader's step told in the present.
+        return "second person"
     for match in SECOND_PERSON.finditer(reading):
         if match.group("verb").lower() not in NOT_ACTION_VERBS and at_clause_start(reading, match.start()):
             return "second person"
