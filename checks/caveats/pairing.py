@@ -171,9 +171,10 @@ def classified(
     form = None if table_cell else rules.instruction_form(reading, before_fence, reference_entry)
     cues = rules.sentence_cues(reading)
     if before_fence and reading.rstrip().endswith(":"):
-        # "The following command will fail:" tells what the code shows; only a prohibition or a
-        # requirement addressed to the reader ("Do not run this:") is still a caveat.
-        cues = [cue for cue in cues if cue.rule in ("prohibition", "requirement")]
+        # "The following command will fail:" tells what the code shows; only a prohibition ("Do not run
+        # this:") is still a caveat. A requirement ("you will need to make sure it type-checks:") is the step
+        # the code carries out, but in a note, which sets it apart.
+        cues = [cue for cue in cues if cue.rule == "prohibition" or (cue.rule == "requirement" and in_note)]
     if reference_entry:
         cues = [cue for cue in cues if cue.rule in ("deprecation", "version", "error", "label") or is_marker(cue)]
     clause_end = rules.condition_clause_end(reading)
@@ -246,7 +247,10 @@ def restricts(cue: rules.Cue, reading: str, framed: bool, in_note: bool = False)
     if cue.cue == "must" and framed and not in_note and re.search(r"(?<!\w)you\s+$", reading[: cue.start], re.I):
         # "To get the value, you must cast it", "If you wish to X, you must Y": the step, as "you need to" is.
         return False
-    if cue.rule == "prohibition" or cue.cue in ("must", "make sure", "be sure", "ensure that"):
+    if cue.rule == "prohibition":
+        # "Do not …", "you cannot …"; not "(mutually exclusive)", which tells how the options relate (tier 2).
+        return cue.tier == 1
+    if cue.cue in ("must", "make sure", "be sure", "ensure that"):
         return True
     if cue.rule == "risk":
         return cue.tier == 1
