@@ -372,6 +372,13 @@ RATIONALE = re.compile(r"[\s\x00]*(?:(?:this|that|it)(?:\s+is|['’]s)\s+(?:beca
 # A sentence opening with its reason ("Because `get_object()` is not called, permissions are not applied"):
 # the reason explains, the main clause after its comma still states what it states.
 REASON_OPENING = re.compile(r"[\s\x00]*because\b[^,.;:]*,", re.IGNORECASE)
+# A cue in what someone knows or decides ("FastAPI will know that it has to solve …", "Maintainers decide if
+# backports are required") is reported, not laid on the reader.
+REPORTED_BEFORE = re.compile(
+    r"(?<!\w)(?:knows?|decides?|determines?|reali[sz]es?|understands?|wonders?|figures?\s+out)\s+(?:that|if|whether)\b"
+    r"[^,.;:]*$",
+    re.IGNORECASE,
+)
 # A cue in a reason clause inside a sentence (", since installers expect", "because it is slow") explains.
 REASON_BEFORE = re.compile(r"(?:,[\s\x00]*since|(?<!\w)because)\b[^,.;:]*$", re.IGNORECASE)
 RECOMMENDATION = re.compile(
@@ -604,6 +611,7 @@ def sentence_cues(reading: str) -> list[Cue]:
             RELATIVE_BEFORE.search(before)
             or CONCESSIVE_BEFORE.search(before)
             or REASON_BEFORE.search(before)
+            or REPORTED_BEFORE.search(before)
             or re.search(r"\w\s+you\s+$", before)
         ):
             # "responses that do not load", "the platforms you need to support": a description.
