@@ -68,6 +68,8 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
         r"should\s+(?:always|never|only|be\s+(?:set|called|used|passed|given|installed|run)|have|match|use"
         r"|contain|include|point|return|implement|start|end)",
     ),
+    # the values an input may take: "Valid values are `'lax'`, `'strict'` and `'none'`."
+    ("requirement", 2, r"(?:valid|allowed|accepted|permitted|possible)\s+values\s+(?:are|include)"),
     ("requirement", 3, r"should"),
     # condition or exception: when it does not hold
     ("condition", 1, r"unless|only\s+(?:if|when|after|before|once|while|within|for|with)"),
@@ -104,6 +106,7 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
         r"|permitted|possible)",
     ),
     ("limitation", 2, r"(?:is|are|be|gets?)\s+(?:silently\s+)?ignored|ignores|silently|(?:has|have)\s+no\s+effect"),
+    ("limitation", 2, r"not\s+(?:all|every)(?=\s+[\w\x00])"),
     ("limitation", 2, r"limited\s+to|limitations?|at\s+present|not\s+in\s+the\s+scope|out\s+of\s+scope"),
     # switched off, the positive form of "not enabled" ("self-updates are disabled"); "can be disabled" instructs
     (
@@ -123,6 +126,8 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     # an exception named as raised ("a `ConnectTimeout` exception is raised") documents the API's errors, the
     # ones its checks exist to raise, as often as it warns
     ("error", 3, r"(?:is|are|be|gets?)\s+(?:raised|thrown)"),
+    # an error or a warning the reader meets on an input: "You may see warnings if your API has duplicate names."
+    ("error", 2, r"see\s+(?:an?\s+)?(?:\w+\s+)?(?:errors?|warnings?)(?=\s+(?:if|when|unless|whenever))"),
     ("error", 1, r"results?\s+in\s+(?:an?\s+)?(?:error|exception|failure)|start\s+failing|crash(?:es)?"),
     # deprecation or version availability
     ("deprecation", 1, r"deprecated|deprecates?|deprecation|no\s+longer|(?:will\s+be|(?:has|have)\s+been)\s+removed"),
@@ -136,6 +141,7 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
         + r"|"
         + VERSION_BOUND,
     ),
+    ("version", 2, r"from\s+" + VERSION_NAMED + r"\s+onwards"),
     ("version", 2, r"in\s+preview|experimental|subject\s+to\s+change|not\s+(?:yet\s+)?stable|unstable"),
     # risk: an explicit warning of harm
     # "careful" told of the reader ("be careful", "Careful:"), not of the library ("it is careful to enforce …")
