@@ -342,7 +342,10 @@ API_USAGE = re.compile(
     r"|(?<!\w)(?:is|are)\s+(?:also\s+)?(?:available|exposed|provided|installable|accessible)\s+(?:via|through|from|as|by|with"
     r"|using|on)\b|(?<!\w)(?:it\s+is|it['’]s)\s+(?:also\s+)?possible\s+to\s+[a-z]"
     r"|(?<!\w)(?:way|option|approach|alternative|solution|method)\s+(?:to\s+[^,.;:]{1,80}?\s+)?(?:is|would\s+be)\s+"
-    r"(?:to\s+[a-z]|that\s+you|using|by)",
+    r"(?:to\s+[a-z]|that\s+you|using|by)"
+    # the API named for a purpose: "Starlette provides a `set_cookie` method to …", "X allows you to install …"
+    r"|(?<!\w)(?:provides|offers|exposes)\s+(?:an?\s+|the\s+)?\x00+(?:\s+\w+)?\s+(?:to|for)\s+[a-z]"
+    r"|(?<!\w)(?:allows|lets|enables)\s+you\s+to\s+[a-z]",
     re.IGNORECASE,
 )
 # "Be sure that …", "Please be sure to …": an imperative whose verb the list cannot hold alone.
