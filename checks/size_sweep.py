@@ -485,19 +485,24 @@ def require_bounded_sweep(manifest: Manifest, sizes: tuple[int, ...]) -> None:
         )
 
 
-def run_sweep(manifest: Manifest, sizes: tuple[int, ...]) -> dict:
-    """The sweep as plain data: one row per size, the paragraph policy for reference, and each pair's target."""
+def run_sweep(manifest: Manifest, sizes: tuple[int, ...], progress=None) -> dict:
+    """The sweep as plain data: one row per size, the paragraph policy for reference, and each pair's target.
+
+    ``progress``, a ``lab_io.progress.Progress``, counts the sources read, then the sizes swept.
+    """
     grammar = manifest.grammar
     policies = swept_policies(manifest)
     pairs = chunk_index.pairs_by_source(
         chunk_index.policy_config(PAIR_AWARE, None, grammar, chunk_index.config_pairs(manifest.span_checks))
     )
-    layouts = {
-        source["source_id"]: source_layout(
-            source["text"], source["source_id"], grammar, source["title"], tuple(pairs.get(source["source_id"], ()))
+    layouts = {}
+    for source in manifest.sources:
+        source_id = source["source_id"]
+        layouts[source_id] = source_layout(
+            source["text"], source_id, grammar, source["title"], tuple(pairs.get(source_id, ()))
         )
-        for source in manifest.sources
-    }
+        if progress is not None:
+            progress.advance(1, len(source["text"].encode("utf-8")))
     checks = manifest.span_checks
     reaches = [pair_reach(check) for check in checks]
     # Fixed-char rows are counted from each body's length and its long whitespace runs, not cut size by size.
@@ -512,7 +517,13 @@ def run_sweep(manifest: Manifest, sizes: tuple[int, ...]) -> dict:
             return heading_aware_row(size, layouts, groupings, checks, reaches)
         return policy_row(sweep_config(strategy, size, grammar), layouts, checks, reaches)
 
-    rows = [{"size": size, **{strategy: row(strategy, size) for strategy in policies}} for size in sizes]
+    if progress is not None:
+        progress.stage("sweeping", len(sizes), 0, unit="sizes")
+    rows = []
+    for size in sizes:
+        rows.append({"size": size, **{strategy: row(strategy, size) for strategy in policies}})
+        if progress is not None:
+            progress.advance(1, 0)
     targets = [pair_target(check, layouts[check.source_id]) for check in checks]
     # Groups shift as the target grows, so a larger target can split a pair a smaller one kept:
     # the largest pair's target is built once more to say how many pairs it keeps at once.

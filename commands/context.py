@@ -5,10 +5,11 @@ from __future__ import annotations
 import argparse
 
 from commands.basics import EXIT_OK, manifest_to_build, report
-from commands.indexes import collector_skips_what_exists, manifest_outlines
+from commands.indexes import collector_skips_what_exists, manifest_outlines, source_bytes
 from commands.options import add_command, add_manifest_option
 from lab_io.inert_json import printed_json_bytes
 from lab_io.outputs import emit
+from lab_io.progress import Progress
 from load_documents import load_manifest
 
 CONTEXT_DESCRIPTION = """\
@@ -57,21 +58,28 @@ def run_context(args: argparse.Namespace) -> int:
     manifest_path = manifest_to_build(args.manifest)
     manifest = load_manifest(manifest_path)
     checks = manifest.span_checks
-    if args.scanned:
-        from checks.caveats import pairing, verdicts
-        from commands.scan import proposals
+    with Progress("cutting chunks", len(manifest.sources), source_bytes(manifest)) as progress:
+        if args.scanned:
+            from checks.caveats import pairing, verdicts
+            from commands.scan import proposals
 
-        found = pairing.scan_sources(manifest.sources, manifest.grammar)
-        pairs = proposals(manifest_path, found, args.tier)[0]
-        declared = verdicts.declared_names(pairs, checks)
-        taken = {check.name for check in checks}
-        checks = checks + tuple(
-            pair.as_check() for pair, name in zip(pairs, declared) if name is None and pair.name not in taken
-        )
-    # Windows only ask where chunks lie: their texts, hashes and ids are never made.
-    indexes = manifest_outlines(manifest)
-    with collector_skips_what_exists():
-        figures = [context_windows.policy_context(name, index["chunks"], checks) for name, index in indexes.items()]
+            progress.stage("scanning", len(manifest.sources), source_bytes(manifest))
+            found = pairing.scan_sources(manifest.sources, manifest.grammar, progress=progress.advance)
+            pairs = proposals(manifest_path, found, args.tier)[0]
+            declared = verdicts.declared_names(pairs, checks)
+            taken = {check.name for check in checks}
+            checks = checks + tuple(
+                pair.as_check() for pair, name in zip(pairs, declared) if name is None and pair.name not in taken
+            )
+            progress.stage("cutting chunks", len(manifest.sources), source_bytes(manifest))
+        # Windows only ask where chunks lie: their texts, hashes and ids are never made.
+        indexes = manifest_outlines(manifest, progress=progress.advance)
+        progress.stage("measuring windows", len(indexes), 0, unit="policies")
+        figures = []
+        with collector_skips_what_exists():
+            for name, index in indexes.items():
+                figures.append(context_windows.policy_context(name, index["chunks"], checks))
+                progress.advance(1, 0)
     if args.json:
         document = {
             "context_version": 1,

@@ -9,7 +9,9 @@ import chunk_index
 from commands.basics import EXIT_OK, report
 from commands.options import add_command
 from lab_io.inert_json import printed_json_bytes
+from lab_io.errors import printable
 from lab_io.outputs import emit
+from lab_io.progress import Progress
 
 DIFF_DESCRIPTION = """\
 Validate OLD and NEW (saved results or single saved indexes), then per policy
@@ -54,9 +56,10 @@ def run_diff(args: argparse.Namespace) -> int:
     """Compare two saved results or indexes as a re-embedding plan."""
     from results import reembed
 
-    diff = reembed.diff_files(
-        Path(args.old), Path(args.new), args.old_policy or args.policy, args.new_policy or args.policy
-    )
+    with Progress(f"validating {printable(args.old)}") as progress:
+        diff = reembed.diff_files(
+            Path(args.old), Path(args.new), args.old_policy or args.policy, args.new_policy or args.policy, progress
+        )
     if args.json:
         emit(printed_json_bytes(reembed.diff_json(diff)), None)
     else:

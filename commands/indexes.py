@@ -8,16 +8,24 @@ import gc
 import chunk_index
 
 
-def manifest_indexes(manifest) -> dict:
+def manifest_indexes(manifest, progress=None) -> dict:
     """The indexes the main job would build from ``manifest`` (its grammar, sizes and pairs), by policy name."""
-    return chunk_index.build_indexes(manifest.sources, chunk_index.manifest_policy_configs(manifest))
+    return chunk_index.build_indexes(manifest.sources, chunk_index.manifest_policy_configs(manifest), progress)
 
 
-def manifest_outlines(manifest, section_cache: dict | None = None) -> dict:
-    """Where each chunk of those indexes lies (``chunk_index.build_outlines``), by policy name: no text, hashes or ids."""
+def manifest_outlines(manifest, section_cache: dict | None = None, progress=None) -> dict:
+    """Where each chunk of those indexes lies (``chunk_index.build_outlines``), by policy name: no text, hashes or ids.
+
+    ``progress(1, size)`` after each document, as in ``chunk_index.build_policy_indexes``.
+    """
     configs = chunk_index.manifest_policy_configs(manifest)
     ordered = {name: configs[name] for name in chunk_index.POLICY_NAMES if name in configs}
-    return chunk_index.build_outlines(ordered, manifest.sources, None, section_cache)
+    return chunk_index.build_outlines(ordered, manifest.sources, progress, section_cache)
+
+
+def source_bytes(manifest) -> int:
+    """The UTF-8 bytes of the manifest's source texts: what a progress line counts."""
+    return sum(len(source["text"].encode("utf-8")) for source in manifest.sources)
 
 
 @contextlib.contextmanager

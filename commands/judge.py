@@ -8,6 +8,7 @@ from pathlib import Path
 from commands.basics import EXIT_OK, manifest_to_build, report
 from commands.options import add_command, add_manifest_option
 from lab_io.inert_json import inert_json_text
+from lab_io.progress import Progress
 from lab_io.outputs import checked_report, destination, emit, write_outputs
 from load_documents import load_manifest
 
@@ -72,9 +73,17 @@ def run_judge(args: argparse.Namespace) -> int:
     manifest = load_manifest(manifest_path)
     if args.judge_html is not None:
         html_path = checked_report(args.judge_html, None, (manifest_path, chunks_path, *manifest.source_paths()))
-    judgement = judge.judge_chunks(chunks_path, manifest, args.name, judge.manifest_label(args.manifest))
+    # The table and the JSON ask only where the lab's chunks lie; the report shows them whole.
+    with Progress("judging") as progress:
+        judgement = judge.judge_chunks(
+            chunks_path,
+            manifest,
+            args.name,
+            judge.manifest_label(args.manifest),
+            whole_indexes=html_path is not None,
+            progress=progress,
+        )
     if html_path is not None:
-        from lab_io.progress import Progress
         from views import report as html_report
 
         source_bytes = sum(len(source["text"].encode("utf-8")) for source in manifest.sources)

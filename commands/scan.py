@@ -7,13 +7,14 @@ from pathlib import Path
 
 import load_documents
 from commands.basics import EXIT_OK, manifest_to_build, report
-from commands.indexes import collector_skips_what_exists, manifest_indexes
+from commands.indexes import collector_skips_what_exists, manifest_indexes, manifest_outlines
 from commands.options import add_command, add_manifest_option
 from lab_io import outputs
 from lab_io.errors import IngestionError, UsageError, counted, printable, quoted
 from lab_io.indented_json import saved_json_bytes
 from lab_io.inert_json import printed_json_bytes
 from lab_io.outputs import checked_output, destination, emit
+from lab_io.progress import Progress
 from load_documents import load_manifest
 
 SCAN_DESCRIPTION = """\
@@ -145,19 +146,23 @@ def run_scan(args: argparse.Namespace) -> int:
         report(import_pairs(manifest_path, Path(args.import_file)))
         return EXIT_OK
     # Scanned before the indexes exist: the collector then has a small heap to walk while sentences come and go.
-    found = pairing.scan_sources(manifest.sources, manifest.grammar)
+    section_cache: dict = {}
+    size = sum(len(source["text"].encode("utf-8")) for source in manifest.sources)
+    with Progress("scanning", len(manifest.sources), size) as progress:
+        found = pairing.scan_sources(manifest.sources, manifest.grammar, section_cache, progress.advance)
     if args.evaluate is not None:
         return evaluate(args, manifest, found)
     if args.accept or args.reject:
         report(review(manifest_path, found[0], args.accept, args.reject))
         return EXIT_OK
     pairs, unpaired, rejected, decided = proposals(manifest_path, found, args.tier)
-    indexes = manifest_indexes(manifest)
+    # The verdicts only ask where chunks lie; the report page shows them whole, ids and all.
+    indexes = manifest_indexes(manifest) if html_path is not None else manifest_outlines(manifest)
     from checks.caveats import report as caveat_report
 
     with collector_skips_what_exists():
         findings = caveat_report.scan_report(
-            manifest, indexes, manifest.grammar, (pairs, unpaired), args.tier, rejected, decided
+            manifest, indexes, manifest.grammar, (pairs, unpaired), args.tier, rejected, decided, section_cache
         )
     if args.json:
         emit(printed_json_bytes(findings), None)

@@ -382,12 +382,21 @@ def index_row(
 
 
 def judge_chunks(
-    chunks_path: Path, manifest, name: str | None = None, manifest_label: str = "the manifest"
+    chunks_path: Path,
+    manifest,
+    name: str | None = None,
+    manifest_label: str = "the manifest",
+    whole_indexes: bool = True,
+    progress=None,
 ) -> Judgement:
     """Read, locate and judge the chunk file at ``chunks_path`` against ``manifest``'s sources and checks.
 
     The lab's rows use the manifest's own grammar and sizes, as the main job
     does. ``manifest_label`` (``manifest_label()``) names it in a refusal.
+    ``whole_indexes=False`` keeps only outlines of the lab's chunks
+    (``chunk_index.build_outlines``) in ``Judgement.indexes``: the rows need no
+    more, a view that shows the chunks does. ``progress``, a ``lab_io.progress.Progress``,
+    counts the documents of the lab's build.
     Each source's file is read again (verified against its pin) for its text
     as a splitter reading it saw it: byte order mark and ``\\r\\n`` kept.
     """
@@ -397,10 +406,15 @@ def judge_chunks(
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return judged_file(chunks_path, manifest, name, manifest_label)
+        return judged_file(chunks_path, manifest, name, manifest_label, whole_indexes, progress)
     finally:
         if collecting:
             gc.enable()
+
+
+def source_bytes(sources) -> int:
+    """The UTF-8 bytes of the sources' texts: what a progress line counts."""
+    return sum(len(source["text"].encode("utf-8")) for source in sources)
 
 
 def splitter_texts(manifest, manifest_label: str = "the manifest") -> tuple[dict[str, str], dict[str, int]]:
@@ -437,7 +451,9 @@ def placed_chunk_file(
     return records, locate_chunks(records, manifest.sources, file_texts)
 
 
-def judged_file(chunks_path: Path, manifest, name: str | None, manifest_label: str) -> Judgement:
+def judged_file(
+    chunks_path: Path, manifest, name: str | None, manifest_label: str, whole_indexes: bool = True, progress=None
+) -> Judgement:
     """``judge_chunks`` with the collector paused."""
     grammar = manifest.grammar
     records, locations = placed_chunk_file(chunks_path, manifest, manifest_label)
@@ -448,7 +464,15 @@ def judged_file(chunks_path: Path, manifest, name: str | None, manifest_label: s
     label = name if name is not None else chunks_path.name
     missing = unlocated_counts(locations)
     configs = chunk_index.manifest_policy_configs(manifest)
-    indexes = chunk_index.build_indexes(manifest.sources, configs, None, section_cache)
+    advance = None
+    if progress is not None:
+        progress.stage("cutting the lab's chunks", len(manifest.sources), source_bytes(manifest.sources))
+        advance = progress.advance
+    if whole_indexes:
+        indexes = chunk_index.build_indexes(manifest.sources, configs, advance, section_cache)
+    else:
+        ordered = {name: configs[name] for name in chunk_index.POLICY_NAMES if name in configs}
+        indexes = chunk_index.build_outlines(ordered, manifest.sources, advance, section_cache)
     totals = {
         source["source_id"]: non_whitespace(source["text"], 0, len(source["text"])) for source in manifest.sources
     }

@@ -245,7 +245,10 @@ def located_line(judgement: Judgement) -> str:
 
 
 def pair_lines(judgement: Judgement) -> list[str]:
-    """One line per span check: its verdict under each policy and the judged chunks."""
+    """One line per span check: its verdict under each policy and the judged chunks; the first ``LISTED_PAIRS``.
+
+    The table above counts every pair; past ``LISTED_PAIRS``, one line counts the rest and says where they are.
+    """
     lines = []
     checks = judgement.rows[0]["pairs"]
     for position, check in enumerate(checks):
@@ -257,7 +260,15 @@ def pair_lines(judgement: Judgement) -> list[str]:
                 word += f" (partial: {counted(judgement.unlocated.get(pair['source_id'], 0), 'chunk')} of its source not located)"
             verdicts.append(f"{printable(row['policy'])} {word}")
         lines.append(f"{printable(check['name'])}: {', '.join(verdicts)}")
+        if len(lines) == LISTED_PAIRS and len(checks) > LISTED_PAIRS:
+            rest = len(checks) - LISTED_PAIRS
+            lines.append(f"… {rest:,} more {'pair' if rest == 1 else 'pairs'}: judge --json lists every verdict")
+            break
     return lines
+
+
+LISTED_PAIRS = 20
+"""At most this many pairs' verdict lines, as the main job prints (a scanned docs set declares thousands)."""
 
 
 LISTED_LINES = 10

@@ -47,7 +47,8 @@ class Progress:
 
     ``advance(1, n)`` after each document; ``writing(pieces, name)`` passes a
     write's pieces through and counts them; ``close()`` (or leaving a ``with``
-    block) clears the line.
+    block) clears the line. ``unit`` names what is counted (documents, sizes);
+    work of no ``size`` is timed by the count alone.
     """
 
     def __init__(
@@ -58,6 +59,7 @@ class Progress:
         stream: object = None,
         environ: Mapping[str, str] = os.environ,
         clock: Callable[[], float] = time.monotonic,
+        unit: str = "documents",
     ) -> None:
         self.stream = sys.stderr if stream is None else stream
         self.enabled = terminal_wanted(self.stream, environ)
@@ -66,6 +68,7 @@ class Progress:
         self.label = label
         self.documents = documents
         self.size = size
+        self.unit = unit
         self.done = 0
         self.done_bytes = 0
         self.shown = ""
@@ -84,8 +87,8 @@ class Progress:
         self.documents += documents
         self.size += size
 
-    def stage(self, label: str, documents: int, size: int) -> None:
-        """Count a new stage of the same job from zero: ``label``, ``documents`` documents of ``size`` bytes.
+    def stage(self, label: str, documents: int, size: int, unit: str = "documents") -> None:
+        """Count a new stage of the same job from zero: ``label``, ``documents`` documents (or ``unit``) of ``size`` bytes.
 
         The line keeps its place (no second delay before it shows); the rate
         and the time left are the new stage's.
@@ -93,6 +96,7 @@ class Progress:
         self.label = label
         self.documents = documents
         self.size = size
+        self.unit = unit
         self.done = 0
         self.done_bytes = 0
         self.stage_started = self.clock()
@@ -105,9 +109,15 @@ class Progress:
             self.show(self.document_line)
 
     def document_line(self, elapsed: float) -> str:
-        """``"building indexes: 120 of 400 documents, 3.1 MB/s, about 12 s left"``."""
-        rate = self.done_bytes / max(elapsed - (self.stage_started - self.started), 1e-9)
-        line = f"{self.label}: {self.done:,} of {self.documents:,} documents, {rate / 1e6:.1f} MB/s"
+        """``"building indexes: 120 of 400 documents, 3.1 MB/s, about 12 s left"``; ``"sweeping: 9 of 29 sizes, about 3 s left"``."""
+        stage_elapsed = max(elapsed - (self.stage_started - self.started), 1e-9)
+        line = f"{self.label}: {self.done:,} of {self.documents:,} {self.unit}"
+        if self.size == 0:
+            if 0 < self.done < self.documents:
+                line += ", " + time_left((self.documents - self.done) * stage_elapsed / self.done)
+            return line
+        rate = self.done_bytes / stage_elapsed
+        line += f", {rate / 1e6:.1f} MB/s"
         if rate > 0 and self.size > self.done_bytes:
             line += ", " + time_left((self.size - self.done_bytes) / rate)
         return line

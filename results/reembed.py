@@ -24,7 +24,7 @@ from pathlib import Path
 
 import chunk_index
 from checks import span_checks
-from lab_io.errors import IngestionError, counted, line_span, quoted
+from lab_io.errors import IngestionError, counted, line_span, printable, quoted
 from lab_io.inert_json import inert_json_text
 from load_documents import SOURCE_FIELDS
 from results import validate
@@ -256,7 +256,7 @@ class FileDiff:
 
 
 def diff_files(
-    old_path: Path, new_path: Path, old_policy: str | None = None, new_policy: str | None = None
+    old_path: Path, new_path: Path, old_policy: str | None = None, new_policy: str | None = None, progress=None
 ) -> FileDiff:
     """Validate both files, then diff the indexes ``paired_indexes`` pairs.
 
@@ -264,8 +264,10 @@ def diff_files(
     ``old_policy="paragraph", new_policy="heading-aware"`` on one result file
     shows what switching policies costs.
     """
-    old = load_indexes(old_path)
-    new = load_indexes(new_path)
+    old = load_indexes(old_path, progress)
+    if progress is not None:
+        progress.stage(f"validating {printable(str(new_path))}", 0, 0)
+    new = load_indexes(new_path, progress)
     old_indexes = selected_indexes(old, old_policy)
     new_indexes = selected_indexes(new, new_policy)
     pairs = paired_indexes(old_indexes, new_indexes)

@@ -236,8 +236,14 @@ def validate_index(value: object, path: str = "", section_cache: dict | None = N
     return derived
 
 
-def index_inputs(value: object, path: str) -> tuple[dict, dict, list[dict]]:
+def index_inputs(
+    value: object, path: str, checked: tuple[list, list[dict]] | None = None
+) -> tuple[dict, dict, list[dict]]:
     """What rebuilding a saved index starts from, checked: the index, the lab's own copy of its config, its sources.
+
+    ``checked``, ``(documents, sources)`` of an index checked before: an index
+    holding that very documents list (one object, as ``chunkless_value``
+    shares it) takes its sources without checking each document again.
 
     Refused with ``IngestionError``: a wrong shape or type, an unsupported
     config, a bad document, a source id or path twice, a pair-aware pair
@@ -273,6 +279,9 @@ def index_inputs(value: object, path: str) -> tuple[dict, dict, list[dict]]:
         raise IngestionError("no_documents", join_path(path, "documents"), "expected a non-empty list of documents")
     sources = []
     owners: dict[tuple[str, str], int] = {}
+    if checked is not None and documents is checked[0]:
+        sources = checked[1]
+        documents = ()
     for position, document in enumerate(documents):
         document_path = join_path(join_path(path, "documents"), position)
         source = checked_document(document, document_path, grammar)
@@ -519,7 +528,9 @@ def require_policy_index(name: str, saved: dict, indexes: dict, first_name: str)
             f"built with the {quoted(grammar)} grammar, {first_name} with {quoted(first_grammar)}; "
             "all indexes of one result share one grammar",
         )
-    # The comparison is only meaningful if every policy chunked the same documents.
+    # The comparison is only meaningful if every policy chunked the same documents (one list read once is).
+    if indexes[name]["documents"] is indexes[first_name]["documents"]:
+        return
     require_same(
         indexes[name]["documents"],
         indexes[first_name]["documents"],
@@ -595,6 +606,7 @@ def validate_artifact(value: object, progress=None) -> tuple[str, dict]:
 # a raw line break is never inside a string, so a chunk list's closing bracket
 # is the first line holding only that bracket at the list's own indent.
 CHUNK_LIST_OPENING = b'"chunks": [\n'
+DOCUMENT_LIST_OPENING = b'"documents": [\n'
 # How every saved result opens (``RESULT_KEYS`` in order, laid out by ``saved_json_pieces``).
 RESULT_OPENING = b'{\n  "execution_mode": '
 
@@ -705,31 +717,69 @@ def chunkless_value(data: bytes) -> object | None:
     """The saved value of ``data`` with every ``chunks`` list read as ``[]``, parsed strictly; ``None`` if it is not laid out so.
 
     ``b'{\\n  "chunks": [\\n    {"order": 0}\\n  ],\\n  "index_id": "x"\\n}\\n'``
-    -> ``{"chunks": [], "index_id": "x"}``. Only the lab's own layout is
+    -> ``{"chunks": [], "index_id": "x"}``. A result's indexes repeat one
+    documents list: each later copy whose bytes are the first's is parsed
+    once and shared (the same list object). Only the lab's own layout is
     looked for; a file laid out otherwise, or anything that fails to parse,
     gives ``None``.
     """
+    chunk_lists = laid_out_lists(data, CHUNK_LIST_OPENING)
+    if not chunk_lists:
+        return None
+    document_lists = laid_out_lists(data, DOCUMENT_LIST_OPENING)
+    first_documents = data[document_lists[0][0] : document_lists[0][1]] if document_lists else None
+    # Left out: every chunk list, and each documents list after the first that repeats it byte for byte.
+    shared = [
+        position
+        for position, (start, end) in enumerate(document_lists)
+        if position and data[start:end] == first_documents
+    ]
+    left_out = sorted(chunk_lists + [document_lists[position] for position in shared])
     kept = []
     position = 0
-    while True:
-        opening = data.find(CHUNK_LIST_OPENING, position)
-        if opening < 0:
-            break
-        line_start = data.rfind(b"\n", 0, opening) + 1
-        indent = data[line_start:opening]
-        closing = data.find(b"\n" + indent + b"]", opening)
-        if indent.strip(b" ") or closing < 0:
+    for start, end in left_out:
+        if start < position:
             return None
-        kept.append(data[position : opening + len(CHUNK_LIST_OPENING) - 1])
-        kept.append(b"]")
-        position = closing + len(indent) + 2
-    if not kept:
-        return None
+        kept.append(data[position:start])
+        kept.append(b"[]")
+        position = end
     kept.append(data[position:])
     try:
-        return parse_json_text(json_text(b"".join(kept), "(chunkless)"), "(chunkless)")
+        value = parse_json_text(json_text(b"".join(kept), "(chunkless)"), "(chunkless)")
     except IngestionError:
         return None
+    if shared:
+        indexes = value.get("indexes") if type(value) is dict else None
+        if type(indexes) is not dict or len(indexes) != len(document_lists):
+            return None
+        ordered = [index for index in indexes.values() if type(index) is dict and "documents" in index]
+        if len(ordered) != len(document_lists):
+            return None
+        for position in shared:
+            ordered[position]["documents"] = ordered[0]["documents"]
+    return value
+
+
+def laid_out_lists(data: bytes, opening: bytes) -> list[tuple[int, int]]:
+    """Where each list opening with ``opening`` (a key, then ``[`` and a line break) lies in ``data``, as the lab lays it out.
+
+    ``(start, end)`` from the list's ``[`` to just past its ``]``: the first
+    line holding only ``]`` at the indent of the line that opened it. A list
+    that never closes at its indent ends the search.
+    """
+    found = []
+    position = 0
+    while True:
+        at = data.find(opening, position)
+        if at < 0:
+            return found
+        line_start = data.rfind(b"\n", 0, at) + 1
+        indent = data[line_start:at]
+        closing = data.find(b"\n" + indent + b"]", at)
+        if indent.strip(b" ") or closing < 0:
+            return found
+        found.append((at + len(opening) - 2, closing + len(indent) + 2))
+        position = closing + len(indent) + 2
 
 
 def rebuilt_artifact(skeleton: object, progress=None) -> tuple[str, dict]:
@@ -743,9 +793,12 @@ def rebuilt_artifact(skeleton: object, progress=None) -> tuple[str, dict]:
     saved_indexes = result["indexes"]
     configs = {}
     sources: list[dict] = []
+    checked = None
     for name in names:
-        _, configs[name], index_sources = index_inputs(saved_indexes[name], join_path("indexes", name))
-        sources = sources or index_sources
+        _, configs[name], index_sources = index_inputs(saved_indexes[name], join_path("indexes", name), checked)
+        if checked is None:
+            sources = index_sources
+            checked = (saved_indexes[name]["documents"], sources)
         require_policy_index(name, saved_indexes[name], saved_indexes, names[0])
     if progress is not None:
         progress.expect(len(sources), source_bytes(sources))

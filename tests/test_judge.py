@@ -603,6 +603,19 @@ class LongListsTest(JudgeTestCase):
         self.assertEqual(sum(chunk.get("offset_issue") == "text_differs" for chunk in listed), 15)
         self.assertEqual(sum(chunk["state"] == "not_found" for chunk in listed), 12)
 
+    def test_pair_verdicts_stop_after_twenty_lines(self) -> None:
+        manifest = json.loads(self.manifest.read_text(encoding="utf-8"))
+        check = manifest["span_checks"][0]
+        manifest["span_checks"] = [{**check, "name": f"pair-{number:02d}"} for number in range(23)]
+        self.manifest.write_text(json.dumps(manifest), encoding="utf-8")
+        lines = self.judge_text([{"source_id": V1, "text": V1_TEXT}, {"source_id": V2, "text": V2_TEXT}])
+        verdicts = [line for line in lines if line.startswith("pair-")]
+        self.assertEqual([line.split(":")[0] for line in verdicts], [f"pair-{number:02d}" for number in range(20)])
+        self.assertEqual(lines[lines.index(verdicts[-1]) + 1], "… 3 more pairs: judge --json lists every verdict")
+        self.assertEqual(
+            len(judged_row(self.judge_json(self.write_chunks([{"source_id": V1, "text": V1_TEXT}])))["pairs"]), 23
+        )
+
 
 class BadChunkFilesTest(JudgeTestCase):
     """Every refusal: one line naming FILE:LINE and what was wrong, exit 1, nothing written."""

@@ -131,6 +131,15 @@ class ProgressLineTest(unittest.TestCase):
             "laying out the report: 5 of 10 documents, 0.5 MB/s, about 19 s left",
         )
 
+    def test_work_of_no_size_is_timed_by_its_count(self) -> None:
+        terminal = FakeTerminal()
+        line, clock = started(terminal)
+        line.stage("sweeping", 29, 0, unit="sizes")
+        clock.now += 3
+        line.advance(9, 0)
+        # 9 sizes in 3 s: the other 20 take 6.7 s more.
+        self.assertEqual(terminal.getvalue().rsplit("\r", 1)[1].rstrip(), "sweeping: 9 of 29 sizes, about 7 s left")
+
     def test_time_left_words(self) -> None:
         self.assertEqual(progress.time_left(0.2), "about 1 s left")
         self.assertEqual(progress.time_left(99.5), "about 100 s left")
@@ -157,6 +166,43 @@ class ProgressInCommandsTest(LabTestCase):
         # Every policy is rebuilt in one pass over the two documents.
         self.assertIn("\rvalidating: 2 of 2 documents", validated.stderr)
         self.assertTrue(validated.stderr.endswith("\r"))
+
+    def test_the_docs_workflow_commands_show_and_clear_the_line_on_a_terminal(self) -> None:
+        manifest = self.copy_inputs()
+        result = self.folder / "result.json"
+        chunks = self.folder / "chunks.jsonl"
+        self.assertEqual(run_lab("--output", str(result), "--manifest", str(manifest)).returncode, 0)
+        exported = run_lab("export", str(result), "--policy", "paragraph", "--output", str(chunks))
+        self.assertEqual(exported.returncode, 0, exported.stderr)
+        # What each command says it is doing (the two fixture pages count in each).
+        cases = {
+            "scan": (["scan", "--manifest", str(manifest), "--json"], "\rscanning: 2 of 2 documents"),
+            "context": (["context", "--manifest", str(manifest)], "\rmeasuring windows: 3 of 3 policies"),
+            "sweep": (["sweep", "--manifest", str(manifest)], "\rsweeping: 29 of 29 sizes"),
+            "export": (
+                ["export", str(result), "--policy", "paragraph", "--output", str(self.folder / "again.jsonl")],
+                f"\rwriting {self.folder / 'again.jsonl'}: 0 MB",
+            ),
+            "judge": (
+                ["judge", str(chunks), "--manifest", str(manifest)],
+                "\rcutting the lab's chunks: 2 of 2 documents",
+            ),
+            "diff": (["diff", str(result), str(result)], f"\rvalidating {result}: 2 of 2 documents"),
+        }
+        for name, (args, shown) in cases.items():
+            with (
+                self.subTest(command=name),
+                mock.patch.object(progress, "terminal_wanted", lambda stream, environ=None: True),
+                mock.patch.object(progress, "DELAY_SECONDS", 0.0),
+                mock.patch.object(progress, "REFRESH_SECONDS", 0.0),
+            ):
+                completed = run_lab(*args)
+                self.assertEqual(completed.returncode, 0, completed.stderr)
+                self.assertIn(shown, completed.stderr)
+                self.assertTrue(completed.stderr.endswith("\r"), "the line is cleared")
+            with self.subTest(command=name, terminal=False), mock.patch.object(progress, "DELAY_SECONDS", 0.0):
+                quiet = run_lab(*args)
+                self.assertNotIn("\r", quiet.stderr)
 
     def test_nothing_on_stderr_when_it_is_not_a_terminal(self) -> None:
         output = self.folder / "result.json"

@@ -430,6 +430,12 @@ class QuickValidation(LabTestCase):
         # A list that never closes at its own indent, and text that is no JSON once the lists are left out.
         self.assertIsNone(validate.chunkless_value(b'{\n  "chunks": [\n    1\n ]}'))
         self.assertIsNone(validate.chunkless_value(b'{\n  "chunks": [\n    1\n  ]\n  "x": 1}'))
+        # A result's indexes repeat one documents list: read once, shared; each chunk list left out.
+        value = validate.chunkless_value(saved_json_bytes(self.result))
+        indexes = list(value["indexes"].values())
+        self.assertEqual(indexes[0]["documents"], self.result["indexes"]["fixed-char"]["documents"])
+        self.assertTrue(all(index["documents"] is indexes[0]["documents"] for index in indexes))
+        self.assertEqual([index["chunks"] for index in indexes], [[], [], []])
 
 
 class ForgedButConsistent(unittest.TestCase):

@@ -654,12 +654,37 @@ def kept_to_tier(found: tuple[list[FoundPair], list[Unpaired]], tier: int) -> tu
     return kept, left
 
 
-def scan_sources(sources, grammar: str = grammars.LESSON_GRAMMAR) -> tuple[list[FoundPair], list[Unpaired]]:
-    """``scan_text`` over every source, in ``source_id`` order."""
+def scan_sources(
+    sources, grammar: str = grammars.LESSON_GRAMMAR, section_cache: dict | None = None, progress=None
+) -> tuple[list[FoundPair], list[Unpaired]]:
+    """``scan_text`` over every source, in ``source_id`` order.
+
+    ``section_cache`` (see ``scanned_sections``) keeps each source's sections for the report that follows;
+    ``progress(1, size)`` is called after each source, ``size`` its text's UTF-8 bytes.
+    """
     pairs: list[FoundPair] = []
     unpaired: list[Unpaired] = []
     for source in sorted(sources, key=lambda source: source["source_id"]):
-        found, left = scan_text(source["source_id"], source["text"], grammar)
+        found, left = scan_sections(
+            source["source_id"], source["text"], scanned_sections(source, grammar, section_cache)
+        )
         pairs.extend(found)
         unpaired.extend(left)
+        if progress is not None:
+            progress(1, len(source["text"].encode("utf-8")))
     return pairs, unpaired
+
+
+def scanned_sections(source: dict, grammar: str, section_cache: dict | None = None) -> list:
+    """The sections the scan reads ``source`` in (``document_sections``, no title), read once per ``section_cache``.
+
+    ``section_cache`` maps a source id to its text and sections; a hit must hold the same text.
+    """
+    text = source["text"]
+    cached = None if section_cache is None else section_cache.get(source["source_id"])
+    if cached is not None and cached[0] == text:
+        return cached[1]
+    sections = grammars.document_sections(text, grammar, source["source_id"])
+    if section_cache is not None:
+        section_cache[source["source_id"]] = (text, sections)
+    return sections

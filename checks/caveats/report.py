@@ -8,7 +8,7 @@ import chunk_index
 import grammars
 from checks import span_checks
 from checks.caveats.decisions import found_key
-from checks.caveats.pairing import LOOK_BACK_BLOCKS, SCAN_VERSION, TIERS, scan_sources
+from checks.caveats.pairing import LOOK_BACK_BLOCKS, SCAN_VERSION, TIERS, scan_sources, scanned_sections
 from checks.caveats.verdicts import REASON_ORDER, declared_names, policy_verdict
 from lab_io.errors import counted, one_line, printable, quoted
 from load_documents import Span
@@ -38,6 +38,7 @@ def scan_report(
     tier: int = max(TIERS),
     rejected: int = 0,
     decided: dict | None = None,
+    section_cache: dict | None = None,
 ) -> dict:
     """Every pair found in the manifest's sources, each judged under every policy of ``indexes``, as JSON.
 
@@ -49,13 +50,11 @@ def scan_report(
     offset. Per policy: found, kept together, split and the splits by reason. Unpaired caveats are
     listed apart, each with its reason. ``found`` is the pairs and unpaired caveats to report
     (``scan_sources``'s answer, kept to ``tier``, rejected pairs left out: ``rejected`` says how many).
+    ``section_cache`` is the one ``scan_sources`` filled, if any: each source's sections are read once.
     """
-    pairs, unpaired = scan_sources(manifest.sources, grammar) if found is None else found
+    pairs, unpaired = scan_sources(manifest.sources, grammar, section_cache) if found is None else found
     decided = decided or {}
-    sections = {
-        source["source_id"]: grammars.document_sections(source["text"], grammar, source["source_id"])
-        for source in manifest.sources
-    }
+    sections = {source["source_id"]: scanned_sections(source, grammar, section_cache) for source in manifest.sources}
     headings = {source_id: [section.heading_start for section in found] for source_id, found in sections.items()}
     texts = {source["source_id"]: source["text"] for source in manifest.sources}
     newlines = {}
