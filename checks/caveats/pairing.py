@@ -1,4 +1,4 @@
-"""Pair each caveat with its instruction, section by section: ``run.py scan``'s proposals (``scan_version`` 3).
+"""Pair each caveat with its instruction, section by section: ``run.py scan``'s proposals (``scan_version`` 4).
 
 Reads one source's sections block by block (``section_items``): every
 sentence with what the rules see in it (``classified``), and cautionary and
@@ -21,7 +21,7 @@ from checks.caveats.masking import fence_spans, masked_code
 from checks.caveats.sentences import HEADER_LINE, normalized_text, sentence_spans, table_cell_spans
 from load_documents import Span, SpanCheck
 
-SCAN_VERSION = 3
+SCAN_VERSION = 4
 # How far an instruction may sit from its caveat, in blocks of prose (code blocks are not counted):
 # the caveat's own block and this many before it, or this many after it; one that shares an
 # identifier with the caveat may sit as far back as IDENTIFIER_BLOCKS.
