@@ -364,16 +364,17 @@ def line_refusal(error: IngestionError, where: str, text: str, lines: list[str])
 
     The strict reader places a syntax error at ``LINE:COLUMN`` of the text it
     was given, here always line 1 of one line: ``chunks.jsonl:1:1:2`` becomes
-    ``chunks.jsonl:1: column 2: ...``.
+    ``chunks.jsonl:1: column 2: ...``. A result or index the lab saved is
+    named as such, without the column: it is valid JSON, only not chunks.
     """
     cause = error.__cause__
     if not isinstance(cause, json.JSONDecodeError):
         return error
-    what = f"column {cause.colno}: {error.what}"
     if is_lab_artifact(text):
-        # Said first: the parser's complaint is beside the point for the lab's own file.
-        what = f"{LAB_ARTIFACT_HINT}; {what}"
-    elif looks_like_one_document(text, lines):
+        # The file is valid JSON, only not JSON Lines: the parser's complaint would mislead.
+        return IngestionError(error.code, where, LAB_ARTIFACT_HINT)
+    what = f"column {cause.colno}: {error.what}"
+    if looks_like_one_document(text, lines):
         what += f"; {ONE_DOCUMENT_HINT}"
     return IngestionError(error.code, where, what)
 
