@@ -406,12 +406,6 @@ OBSERVATION_OPENING = re.compile(
     r"|(?:the|this)\s+(?:following\s+|above\s+)?example(?:\s+(?:above|below))?\s+(?:will|would|does|shows))\b",
     re.IGNORECASE,
 )
-# A condition that a check fails, opening the sentence: "If any permission check fails, … will be raised".
-CHECK_FAILS_OPENING = re.compile(
-    r"[\s\x00]*(?:if|when|whenever|should)\s+(?:(?:the|a|an|any|its|their)\s+)?(?:[\w\x00-]+\s+){0,3}?"
-    r"(?:tests?|checks?|validation)\s+(?:\w+\s+)?fail(?:s|ed)?(?!\w)",
-    re.IGNORECASE,
-)
 # A page whose front matter dates it (``date: 2023-12-11``) is a post: news and history, told as a story.
 DATED_FRONT_MATTER = re.compile(r"---[ \t]*\n(?:(?!---)[^\n]*\n){0,50}?date[ \t]*:", re.IGNORECASE)
 
@@ -429,11 +423,14 @@ HEDGED_BEFORE = re.compile(r"(?:(?<!\w)(?:almost|would|could)|\w['’]d)\s+(?:\w
 CONCESSIVE_BEFORE = re.compile(r"(?<!\w)(?:even\s+if|even\s+though|although|though|whereas)\b[^,.;:]*$", re.IGNORECASE)
 # The outcome a check exists to give: a failed check after the cue, or the application's user or request as the
 # one the rule applies to ("require the user to have", "if the user is not allowed").
-CHECK_FAILS_AFTER = re.compile(
-    r"(?<!\w)(?:if|when|unless)\s+(?:(?:the|a|an|any|its|their)\s+)?(?:[\w\x00-]+\s+){0,3}?(?:tests?|checks?"
-    r"|validation)\s+(?:\w+\s+)?fail(?:s|ed)?(?!\w)",
-    re.IGNORECASE,
+# "if the test fails", "when any permission check fails": a check failing, the condition of the outcome it exists for.
+FAILED_CHECK = (
+    r"(?:if|when|whenever|unless|should)\s+(?:(?:the|a|an|any|its|their)\s+)?(?:[\w\x00-]+\s+){0,3}?(?:tests?|checks?"
+    r"|validation)\s+(?:\w+\s+)?fail(?:s|ed)?(?!\w)"
 )
+CHECK_FAILS_AFTER = re.compile(r"(?<!\w)" + FAILED_CHECK, re.IGNORECASE)
+# The same condition opening the sentence: "If any permission check fails, … will be raised".
+CHECK_FAILS_OPENING = re.compile(r"[\s\x00]*" + FAILED_CHECK, re.IGNORECASE)
 END_USER = r"(?:the|a|an)\s+(?:user|request|client)(?!\w)"
 END_USER_AFTER = re.compile(
     r"(?:\s+\w+){0,3}?\s+(?:if|when|unless|only\s+if)\s+" + END_USER + r"|\s+" + END_USER + r"\s+to\b", re.I
