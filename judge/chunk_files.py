@@ -57,6 +57,8 @@ class ChunkRecord(NamedTuple):
     end: int | None
     offset_name: str
     carriage_returns: bool = False
+    # ``metadata.carried_caveats_text`` (what ``export --carry-caveats`` writes), whitespace collapsed; None if none.
+    carried: str | None = None
 
 
 class SourceResolver:
@@ -287,7 +289,24 @@ def chunk_record(
     checked_offsets(start, end, shape, lengths[source_id], where)
     returns = "\r" in text
     text = normalize_newlines(text) if returns else text
-    return ChunkRecord(line, shape, source_id, text, start, end, offset_name, returns)
+    return ChunkRecord(line, shape, source_id, text, start, end, offset_name, returns, carried_text(value, where))
+
+
+def carried_text(record: dict, where: str) -> str | None:
+    """The caveats a record carries in ``metadata.carried_caveats_text``, whitespace collapsed (``None`` if none).
+
+    What ``export --carry-caveats`` writes and a pipeline prepends before
+    embedding; ``judge`` credits a split pair whose caveat it holds.
+    """
+    metadata = record.get("metadata")
+    if type(metadata) is not dict or metadata.get("carried_caveats_text") is None:
+        return None
+    text = metadata["carried_caveats_text"]
+    if type(text) is not str:
+        raise IngestionError(
+            "chunk_metadata", where, f"metadata.carried_caveats_text must be a string, found {quoted(text)}"
+        )
+    return " ".join(text.split()) or None
 
 
 SOURCE_FIELD_HELP = {

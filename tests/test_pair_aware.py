@@ -339,6 +339,47 @@ class CarriedCaveats(PageTestCase):
         self.assertEqual(first["metadata"]["carried_caveats_text"], "It refuses a missing path.")
         self.assertEqual(first["text"], GUIDE[8:31])
 
+    def test_judge_credits_the_caveats_an_export_carries(self):
+        output = self.folder / "carried.jsonl"
+        completed = run_lab(
+            "export", str(self.result_path), "--policy", "heading-aware", "--carry-caveats", "--output", str(output)
+        )
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        judged = run_lab("judge", str(output), "--manifest", str(self.manifest), "--json")
+        self.assertEqual(judged.returncode, 0, judged.stderr)
+        document = json.loads(judged.stdout)
+        self.assertEqual(document["judge_version"], 3)
+        lab, row = document["policies"][2], document["policies"][-1]
+        # heading-aware at 30 splits far and near (see above); both chunks holding an instruction carry its caveat.
+        self.assertEqual((lab["pairs_kept_together"], lab["pairs_carried"]), (0, 0))
+        self.assertEqual((row["pairs_kept_together"], row["pairs_carried"]), (0, 2))
+        self.assertEqual([pair["caveat_carried"] for pair in row["pairs"]], [True, True])
+        text = run_lab("judge", str(output), "--manifest", str(self.manifest), "--name", "mine").stdout
+        row_line = next(line for line in text.splitlines() if line.startswith("mine "))
+        self.assertTrue(row_line.endswith("  0 of 2, 2 more carried"), row_line)
+        # fixed-char's 80-character slice [8, 88) holds far's [8, 31) and [57, 83).
+        self.assertIn("far: fixed-char same chunk, paragraph split, heading-aware split, mine carried\n", text)
+        self.assertIn("with them mine gives 2 of 2 pairs their caveat", text)
+        # The plain export, and one whose carried text is another sentence, credit nothing.
+        records = [json.loads(line) for line in output.read_text(encoding="utf-8").splitlines()]
+        for record in records:
+            if "carried_caveats_text" in record["metadata"]:
+                record["metadata"]["carried_caveats_text"] = "Some middle words here."
+        output.write_text("".join(json.dumps(record) + "\n" for record in records), encoding="utf-8")
+        row = json.loads(run_lab("judge", str(output), "--manifest", str(self.manifest), "--json").stdout)["policies"][
+            -1
+        ]
+        self.assertEqual(row["pairs_carried"], 0)
+        records[0]["metadata"]["carried_caveats_text"] = ["It refuses a missing path."]
+        output.write_text("".join(json.dumps(record) + "\n" for record in records), encoding="utf-8")
+        refused = run_lab("judge", str(output), "--manifest", str(self.manifest))
+        self.assertEqual(refused.returncode, 1)
+        self.assertEqual(
+            refused.stderr,
+            f'error: chunk_metadata: {output}:1: metadata.carried_caveats_text must be a string, found ["It refuses '
+            'a missing path."]\n',
+        )
+
     def test_judged_chunks_carry_caveats_too(self):
         chunks = self.folder / "mine.jsonl"
         # A plain splitter's chunks: the first sentence alone, then the rest of the Guide section.
