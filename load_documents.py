@@ -176,6 +176,12 @@ def relative_path_parts(relative: str, where: str) -> list[str]:
     return parts
 
 
+LINK_HINT = (
+    "the lab follows no link: keep the manifest in a folder that holds the files themselves "
+    "(e.g. at the docs repository's root) and pin them from there"
+)
+
+
 def resolve_source_path(folder: Path, relative: str, where: str) -> Path:
     """The file ``relative`` names inside ``folder``: never absolute, never outside, no links.
 
@@ -193,9 +199,7 @@ def resolve_source_path(folder: Path, relative: str, where: str) -> Path:
         except OSError as error:
             raise IngestionError("source_unreadable", where, f"{quoted(relative)}: {error.strerror}") from error
         if stat.S_ISLNK(mode):
-            raise IngestionError(
-                "path_link", where, f"{quoted('/'.join(parts[: index + 1]))} is a link; pin the file itself"
-            )
+            raise IngestionError("path_link", where, f"{quoted('/'.join(parts[: index + 1]))} is a link; {LINK_HINT}")
         is_last = index == len(parts) - 1
         if is_last and not stat.S_ISREG(mode):
             raise IngestionError("source_not_file", where, f"{quoted(relative)} is not a regular file")

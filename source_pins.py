@@ -32,6 +32,7 @@ from checks import span_checks
 from lab_io.errors import IngestionError, UsageError, counted, printable, quoted
 from lab_io.indented_json import saved_json_bytes
 from load_documents import (
+    LINK_HINT,
     SOURCE_FIELDS,
     Manifest,
     check_manifest_size,
@@ -130,18 +131,21 @@ def manifest_relative_path(typed: str, folder: Path, where: str) -> str:
     Paths are compared as written (``abspath``), not resolved, so a link is
     still seen, and refused, by the loader's component-by-component check.
     """
+    outside = f"{quoted(typed)} is not inside the manifest's folder {quoted(os.path.abspath(folder))}; {OUTSIDE_HINT}"
     try:
         relative = os.path.relpath(os.path.abspath(typed), os.path.abspath(folder))
     except ValueError as error:
-        raise IngestionError("path_outside", where, f"{quoted(typed)} is not inside the manifest's folder") from error
+        raise IngestionError("path_outside", where, outside) from error
     parts = PurePath(relative).parts
     if not parts or parts[0] == os.pardir or relative == os.curdir:
-        raise IngestionError(
-            "path_outside",
-            where,
-            f"{quoted(typed)} is not inside the manifest's folder {quoted(os.path.abspath(folder))}",
-        )
+        raise IngestionError("path_outside", where, outside)
     return PurePath(relative).as_posix()
+
+
+OUTSIDE_HINT = (
+    "a manifest pins files under its own folder: put the manifest in a folder that holds the docs "
+    "(e.g. at the docs repository's root, --manifest DOCS_REPO/m.json) and pin from there"
+)
 
 
 def pinnable_file(folder: Path, relative: str, where: str, grammar: str = grammars.LESSON_GRAMMAR) -> tuple[str, str]:
@@ -224,9 +228,12 @@ def first_free_id(wanted: str, taken: AbstractSet[str]) -> str:
 
 
 def is_folder(typed: str) -> bool:
-    """Whether ``typed`` names a folder itself (a link to one is not: the loader refuses links)."""
+    """Whether ``typed`` names a folder itself (a link to one is not: the loader refuses links).
+
+    A trailing separator is dropped first: ``lstat("docs/")`` would follow a link named ``docs``.
+    """
     try:
-        return stat.S_ISDIR(os.lstat(typed).st_mode)
+        return stat.S_ISDIR(os.lstat(typed.rstrip("/" + os.sep) or typed).st_mode)
     except OSError:
         return False
 
@@ -284,10 +291,21 @@ def page_files(typed: str, where: str) -> tuple[list[str], list[str]]:
 
 
 def check_folder_inside(typed: str, folder: Path, where: str) -> None:
-    """Refuse a folder PATH outside the manifest's folder before walking it (the folder itself is fine)."""
+    """Refuse a folder PATH outside the manifest's folder, or reached through a link, before walking it.
+
+    The folder itself is fine. Each component below the manifest's folder is
+    looked at with ``lstat``, as the loader looks at a source's path: a walk
+    through a linked folder would list pages that every build then refuses.
+    """
     relative = os.path.relpath(os.path.abspath(typed), os.path.abspath(folder))
-    if relative != os.curdir:
-        manifest_relative_path(typed, folder, where)
+    if relative == os.curdir:
+        return
+    parts = PurePath(manifest_relative_path(typed, folder, where)).parts
+    current = folder
+    for index, part in enumerate(parts):
+        current = current / part
+        if os.path.islink(current):
+            raise IngestionError("path_link", where, f"{quoted('/'.join(parts[: index + 1]))} is a link; {LINK_HINT}")
 
 
 def is_manifest(path: str, manifest_path: Path) -> bool:

@@ -34,6 +34,9 @@ PAIR_AWARE = chunk_index.PAIR_AWARE
 # 40 to 600 in steps of 20 holds both supported sizes (80 and 220) and runs
 # from "a sentence" to "a whole short section".
 DEFAULT_SIZES = tuple(range(40, 601, 20))
+# A manifest building a size over the default range is swept in this many
+# steps of a tenth of its largest size, up to twice it (see ``default_sizes``).
+SCALED_STEPS = 20
 # The largest size a config may hold (the config family's), and a sweep of more
 # sizes than this is a plot of noise.
 MAX_SIZE = MAX_POLICY_SIZE
@@ -54,6 +57,22 @@ class PairTarget:
     check: SpanCheck
     target: int | None
     verdict: str
+
+
+def default_sizes(manifest: Manifest) -> tuple[int, ...]:
+    """The sizes a sweep without ``--sizes`` tries: a range that holds every size the manifest builds.
+
+    ``DEFAULT_SIZES`` when no size it sets is over 600 (the lesson's 80 and 220
+    among them); otherwise ``SCALED_STEPS`` steps of a tenth of its largest size,
+    up to twice it, plus each size it sets: ``{"heading-aware": 1000,
+    "fixed-char": 1000}`` -> ``(100, 200, ..., 2000)``; ``{"fixed-char": 80,
+    "heading-aware": 1234}`` -> ``(80, 123, 246, ..., 2460)`` plus ``1234``.
+    """
+    built = {size for _, size in manifest.policy_sizes}
+    if not built or max(built) <= DEFAULT_SIZES[-1]:
+        return DEFAULT_SIZES
+    step = max(built) // 10
+    return tuple(sorted({step * multiple for multiple in range(1, SCALED_STEPS + 1)} | built))
 
 
 def sweep_config(strategy: str, size: int, grammar: str = grammars.LESSON_GRAMMAR) -> dict:

@@ -7,6 +7,7 @@ import argparse
 from commands.basics import EXIT_OK, manifest_to_build, report
 from commands.indexes import collector_skips_what_exists, manifest_outlines, source_bytes
 from commands.options import add_command, add_manifest_option
+from lab_io.errors import UsageError
 from lab_io.inert_json import printed_json_bytes
 from lab_io.outputs import emit
 from lab_io.progress import Progress
@@ -42,8 +43,8 @@ def register(commands: argparse._SubParsersAction) -> None:
         "--tier",
         type=int,
         choices=(1, 2, 3),
-        default=2,
-        help="with --scanned: only the scanned pairs of this tier or stronger (1 strongest, 3 every pair; default 2)",
+        help="with --scanned (refused without it): only the scanned pairs of this tier or stronger "
+        "(1 strongest, 3 every pair; default 2)",
     )
     context.add_argument(
         "--json", action="store_true", help="print every policy's figures as JSON (shape in docs/caveats.md)"
@@ -55,6 +56,9 @@ def run_context(args: argparse.Namespace) -> int:
     """For every span check and policy: the smallest window that recovers the qualifier, recall and cost by k."""
     from checks import context_windows
 
+    if args.tier is not None and not args.scanned:
+        # The manifest's own span checks have no tier: a --tier alone would filter nothing.
+        raise UsageError("usage", "--tier", "picks among the pairs scan finds; add --scanned to measure them")
     manifest_path = manifest_to_build(args.manifest)
     manifest = load_manifest(manifest_path)
     checks = manifest.span_checks
@@ -65,7 +69,7 @@ def run_context(args: argparse.Namespace) -> int:
 
             progress.stage("scanning", len(manifest.sources), source_bytes(manifest))
             found = pairing.scan_sources(manifest.sources, manifest.grammar, progress=progress.advance)
-            pairs = proposals(manifest_path, found, args.tier)[0]
+            pairs = proposals(manifest_path, found, 2 if args.tier is None else args.tier)[0]
             declared = verdicts.declared_names(pairs, checks)
             taken = {check.name for check in checks}
             checks = checks + tuple(

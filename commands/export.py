@@ -23,7 +23,8 @@ located in --manifest's sources and written in the same shape.
 
 --carry-caveats adds, to each chunk that holds a declared pair's instruction
 but not its qualifier, the qualifier's text and place (carried_caveats, and
-carried_caveats_text to prepend before embedding). The pairs are a result's
+carried_caveats_text to prepend before embedding); an instruction no chunk
+holds whole carries it at the chunk where it starts. The pairs are a result's
 own; a single index or --chunks takes --manifest's span checks.
 """
 
@@ -90,8 +91,9 @@ def run_export(args: argparse.Namespace) -> int:
         if args.carry_caveats:
             if pairs is None:
                 pairs = current_manifest_pairs(args, index)
-            carried = reembed.carried_caveats(index["chunks"], pairs, document_texts(index["documents"]))
-        emit(progress.writing(reembed.export_pieces(index, carried), destination(output)), output)
+            carried = reembed.carrying(index["chunks"], pairs, document_texts(index["documents"]))
+        pieces = reembed.export_pieces(index, None if carried is None else carried.carried)
+        emit(progress.writing(pieces, destination(output)), output)
     exported = counted(len(index["chunks"]), f"{args.policy} chunk")
     line = f"exported {exported} (index {index['index_id'][:12]}) to {destination(output)}"
     report(line + carried_note(carried), to_stderr=output is None)
@@ -103,14 +105,33 @@ def document_texts(documents) -> dict[str, str]:
     return {document["source_id"]: document["text"] for document in documents}
 
 
-def carried_note(carried: dict | None) -> str:
-    """``"; 3 chunks carry 4 caveats"`` after the export line, when caveats were carried."""
-    if carried is None:
+def carried_note(carrying) -> str:
+    """``"; 3 chunks carry 4 caveats"`` after the export line, and every split pair carried nowhere, counted.
+
+    ``carrying`` is ``reembed.carrying``'s, or ``None`` without ``--carry-caveats``.
+    """
+    if carrying is None:
         return ""
+    carried = carrying.carried
     caveats = sum(len(caveats) for caveats in carried.values())
-    return (
+    at_start = sum(caveat["holds_instruction"] == "start" for caveats in carried.values() for caveat in caveats)
+    note = (
         f"; {counted(len(carried), 'chunk')} {'carries' if len(carried) == 1 else 'carry'} {counted(caveats, 'caveat')}"
     )
+    if at_start:
+        note += f" ({at_start:,} where an instruction no chunk holds whole starts)"
+    if carrying.held_at_start:
+        note += (
+            f"; {carrying.held_at_start:,} of the {counted(carrying.split, 'split pair')} "
+            f"{'carries' if carrying.held_at_start == 1 else 'carry'} none: the chunk where the instruction starts "
+            "holds the caveat already"
+        )
+    if carrying.unplaced:
+        note += (
+            f"; {counted(carrying.unplaced, 'pair')} {'carries' if carrying.unplaced == 1 else 'carry'} none: "
+            "no chunk holds where the instruction starts"
+        )
+    return note
 
 
 def current_manifest_pairs(args: argparse.Namespace, index: dict) -> list[dict]:
@@ -150,17 +171,15 @@ def run_judged_export(args: argparse.Namespace) -> int:
     }
     exported = reembed.judged_records(chunks, texts, revisions)
     carried = (
-        reembed.carried_caveats(chunks, reembed.manifest_pairs(manifest.span_checks), texts)
-        if args.carry_caveats
-        else {}
+        reembed.carrying(chunks, reembed.manifest_pairs(manifest.span_checks), texts) if args.carry_caveats else None
     )
-    emit(reembed.judged_export_lines(exported, carried), output)
+    emit(reembed.judged_export_lines(exported, {} if carried is None else carried.carried), output)
     left_out = len(records) - len(chunks)
     line = f"exported {counted(len(chunks), 'judged chunk')} of {printable(args.export_chunks)}"
     if left_out:
         line += f" ({counted(left_out, 'chunk')} not located, left out: see judge)"
     report(
-        f"{line} to {destination(output)}" + carried_note(carried if args.carry_caveats else None),
+        f"{line} to {destination(output)}" + carried_note(carried),
         to_stderr=output is None,
     )
     return EXIT_OK

@@ -27,7 +27,9 @@ found is counted and left out, and verdicts it could change are marked
 partial. Then the chunks are judged beside the manifest's policies: the
 manifest's span checks, coverage (non-whitespace text no chunk holds, and text
 two chunks hold) and the context figures of the context command (how many
-neighbouring chunks bring a split qualifier back, and at what cost).
+neighbouring chunks bring a split qualifier back, and at what cost). A split
+pair whose qualifier a chunk holding its instruction carries in
+metadata.carried_caveats_text (export --carry-caveats) is counted as carried.
 """
 
 

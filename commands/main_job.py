@@ -89,9 +89,9 @@ def run_build(args) -> int:
             emit(inert_json_pieces(result_pieces), None)
     names = tuple(check.name for check in manifest.span_checks)
     lines = [summary.summary_table(result, names, index_sizes, section_cache)]
-    note = summary.lesson_sizes_note(manifest.grammar, configs)
-    if note is not None:
-        lines.append(note)
+    for note in (summary.oversized_line(result), summary.lesson_sizes_note(manifest.grammar, configs)):
+        if note is not None:
+            lines.append(note)
     lines.extend((manifest_origin(args.manifest), f"wrote {destination(output)}"))
     if html_path is not None:
         lines.append(f"wrote {destination(html_path)}")

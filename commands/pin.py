@@ -74,7 +74,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     add_manifest_option(pin, "the manifest to update or start", required=True)
     pin.add_argument(
-        "--source-id", dest="source_id", help="id of a new source (default: the file name without extension)"
+        "--source-id",
+        dest="source_id",
+        help="id of a new source (default: its path relative to the manifest's folder, without the suffix: docs/guide.md is docs/guide)",
     )
     pin.add_argument("--title", help="title (default for a new source: its id)")
     pin.add_argument(

@@ -19,12 +19,15 @@ Print every document's text chunk by chunk for each policy: order, id prefix,
 lines, [start, end), the instruction and qualifier marked, and the boundary
 that splits them. On a docs set (more than 10 sources) without --source,
 --check or --split-only it prints an overview instead: the verdict table and
-every split pair on one line; --all prints everything. Colour only on a
+every split pair on one line; --all prints everything. There --split-only
+draws the first 20 split pairs and counts the rest (--all draws every one). Colour only on a
 terminal with NO_COLOR unset; plain markers otherwise, so the view can be
 piped and diffed.
 """
 # More sources than this make a docs set: show prints its overview unless told what to draw.
 OVERVIEW_SOURCES = 10
+# On a docs set, show --split-only draws this many split pairs (about 25 lines each) unless --all is given.
+SPLIT_PAIRS_DRAWN = 20
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -70,7 +73,8 @@ def add_show_filters(show: argparse.ArgumentParser) -> None:
         "--all",
         dest="show_all",
         action="store_true",
-        help=f"on a docs set (over {OVERVIEW_SOURCES} sources), every page under every policy instead of the overview",
+        help=f"on a docs set (over {OVERVIEW_SOURCES} sources), every page under every policy instead of the "
+        f"overview; with --split-only, every split pair instead of the first {SPLIT_PAIRS_DRAWN}",
     )
 
 
@@ -129,7 +133,10 @@ def show_narrowing(args: argparse.Namespace, manifest):
             raise UsageError(
                 "unknown_name", option, f"{quoted(unknown[0])} is not in the manifest; it has {listed or 'none'}"
             )
-    return boundary_view.Narrowing(frozenset(source_ids), frozenset(check_names), split_only)
+    # On a docs set every split pair drawn runs to megabytes: the first few, unless --all or named by --check.
+    capped = split_only and not check_names and not getattr(args, "show_all", False)
+    limit = SPLIT_PAIRS_DRAWN if capped and len(manifest.sources) > OVERVIEW_SOURCES else None
+    return boundary_view.Narrowing(frozenset(source_ids), frozenset(check_names), split_only, limit)
 
 
 def overview(manifest, policies: tuple[str, ...], configs: dict, colour: bool, judgement) -> str:

@@ -29,7 +29,12 @@ def register(commands: argparse._SubParsersAction) -> None:
         sweep, "manifest to sweep (default: manifest.json beside run.py); also accepted before the command"
     )
     sweep.add_argument(
-        "--sizes", nargs="+", type=sweep_size, metavar="N", help="sizes to try (default: 40 to 600 in steps of 20)"
+        "--sizes",
+        nargs="+",
+        type=sweep_size,
+        metavar="N",
+        help="sizes to try (default: 40 to 600 in steps of 20; for a manifest building a size over 600, twenty steps "
+        "of a tenth of its largest size, up to twice it, plus each size it builds)",
     )
     sweep.add_argument("--json", action="store_true", help="print the sweep as JSON for plotting")
     sweep.set_defaults(handler=run_sweep)
@@ -49,7 +54,7 @@ def run_sweep(args: argparse.Namespace) -> int:
     from checks import size_sweep
 
     manifest = load_manifest(manifest_to_build(args.manifest))
-    sizes = tuple(sorted(set(args.sizes))) if args.sizes else size_sweep.DEFAULT_SIZES
+    sizes = tuple(sorted(set(args.sizes))) if args.sizes else size_sweep.default_sizes(manifest)
     if len(sizes) > size_sweep.MAX_SIZE_COUNT:
         raise UsageError("too_many_sizes", "--sizes", f"{len(sizes)} sizes; at most {size_sweep.MAX_SIZE_COUNT}")
     size_sweep.require_bounded_sweep(manifest, sizes)

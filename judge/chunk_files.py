@@ -57,6 +57,8 @@ class ChunkRecord(NamedTuple):
     end: int | None
     offset_name: str
     carriage_returns: bool = False
+    # ``metadata.carried_caveats_text`` (what ``export --carry-caveats`` writes), whitespace collapsed; None if none.
+    carried: str | None = None
 
 
 class SourceResolver:
@@ -287,7 +289,24 @@ def chunk_record(
     checked_offsets(start, end, shape, lengths[source_id], where)
     returns = "\r" in text
     text = normalize_newlines(text) if returns else text
-    return ChunkRecord(line, shape, source_id, text, start, end, offset_name, returns)
+    return ChunkRecord(line, shape, source_id, text, start, end, offset_name, returns, carried_text(value, where))
+
+
+def carried_text(record: dict, where: str) -> str | None:
+    """The caveats a record carries in ``metadata.carried_caveats_text``, whitespace collapsed (``None`` if none).
+
+    What ``export --carry-caveats`` writes and a pipeline prepends before
+    embedding; ``judge`` credits a split pair whose caveat it holds.
+    """
+    metadata = record.get("metadata")
+    if type(metadata) is not dict or metadata.get("carried_caveats_text") is None:
+        return None
+    text = metadata["carried_caveats_text"]
+    if type(text) is not str:
+        raise IngestionError(
+            "chunk_metadata", where, f"metadata.carried_caveats_text must be a string, found {quoted(text)}"
+        )
+    return " ".join(text.split()) or None
 
 
 SOURCE_FIELD_HELP = {
@@ -364,16 +383,17 @@ def line_refusal(error: IngestionError, where: str, text: str, lines: list[str])
 
     The strict reader places a syntax error at ``LINE:COLUMN`` of the text it
     was given, here always line 1 of one line: ``chunks.jsonl:1:1:2`` becomes
-    ``chunks.jsonl:1: column 2: ...``.
+    ``chunks.jsonl:1: column 2: ...``. A result or index the lab saved is
+    named as such, without the column: it is valid JSON, only not chunks.
     """
     cause = error.__cause__
     if not isinstance(cause, json.JSONDecodeError):
         return error
-    what = f"column {cause.colno}: {error.what}"
     if is_lab_artifact(text):
-        # Said first: the parser's complaint is beside the point for the lab's own file.
-        what = f"{LAB_ARTIFACT_HINT}; {what}"
-    elif looks_like_one_document(text, lines):
+        # The file is valid JSON, only not JSON Lines: the parser's complaint would mislead.
+        return IngestionError(error.code, where, LAB_ARTIFACT_HINT)
+    what = f"column {cause.colno}: {error.what}"
+    if looks_like_one_document(text, lines):
         what += f"; {ONE_DOCUMENT_HINT}"
     return IngestionError(error.code, where, what)
 

@@ -248,11 +248,21 @@ class SpanHolders:
         return [self.chunks[position] for position in positions]
 
 
-def pair_verdicts(chunks: list[dict], checks: tuple, unlocated: dict[str, int], judged: bool = False) -> list[dict]:
+def pair_verdicts(
+    chunks: list[dict],
+    checks: tuple,
+    unlocated: dict[str, int],
+    judged: bool = False,
+    carried: dict[int, str] | None = None,
+) -> list[dict]:
     """Each span check under one index: the chunks (orders) holding the instruction, and the verdict.
 
     ``partial`` is true when the pair's source has chunks that were not
     located: one of them might hold both spans, so a split is not certain.
+    ``carried`` (judged chunks' ``ChunkRecord.carried`` by line) credits a
+    split pair as ``caveat_carried`` when a chunk holding its instruction, or
+    if none holds it whole the chunk where it starts (where ``context``
+    anchors it), carries the qualifier's text, whitespace aside.
     A lab chunk holds a span exactly, as the main job compares; a ``judged``
     chunk when it holds every non-whitespace character of it
     (``context_windows.held_span``), so "same chunk" agrees with context's k = 0.
@@ -269,6 +279,13 @@ def pair_verdicts(chunks: list[dict], checks: tuple, unlocated: dict[str, int], 
         instruction = finder.holding(*context_windows.held_span(check.instruction, judged))
         qualifier_start, qualifier_end = context_windows.held_span(check.qualifier, judged)
         kept = any(span_checks.chunk_holds(chunk, qualifier_start, qualifier_end) for chunk in instruction)
+        caveat_carried = False
+        if carried and not kept:
+            anchors = instruction or finder.holding(
+                instruction_start(check, judged), instruction_start(check, judged) + 1
+            )
+            wanted = " ".join(check.qualifier.quote.split())
+            caveat_carried = any(wanted in carried.get(chunk["line"], "") for chunk in anchors)
         missing = unlocated.get(check.source_id, 0)
         verdicts.append(
             {
@@ -278,10 +295,16 @@ def pair_verdicts(chunks: list[dict], checks: tuple, unlocated: dict[str, int], 
                 "qualifier_span": check.qualifier.as_list(),
                 "instruction_chunk_orders": [chunk["order"] for chunk in instruction],
                 "instruction_and_qualifier_share_chunk": kept,
-                "partial": missing > 0 and not kept,
+                "caveat_carried": caveat_carried,
+                "partial": missing > 0 and not kept and not caveat_carried,
             }
         )
     return verdicts
+
+
+def instruction_start(check, judged: bool) -> int:
+    """Where the instruction starts as a chunk must hold it (``context_windows.held_span``)."""
+    return context_windows.held_span(check.instruction, judged)[0]
 
 
 # --- context figures ------------------------------------------------------------------
@@ -362,12 +385,13 @@ def index_row(
     unlocated: dict,
     section_of=None,
     totals: dict[str, int] | None = None,
+    carried: dict[int, str] | None = None,
 ) -> dict:
     """One row of the judge's table: chunk count, mean length, coverage, pair verdicts and context figures.
 
-    ``totals`` as in ``coverage``.
+    ``totals`` as in ``coverage``; ``carried`` as in ``pair_verdicts``.
     """
-    verdicts = pair_verdicts(chunks, checks, unlocated, judged=kind == "judged")
+    verdicts = pair_verdicts(chunks, checks, unlocated, judged=kind == "judged", carried=carried)
     characters = sum(chunk["end"] - chunk["start"] for chunk in chunks)
     return {
         "policy": name,
@@ -376,6 +400,7 @@ def index_row(
         "mean_chars": round(characters / len(chunks), 1) if chunks else 0.0,
         "coverage": coverage(sources, chunks, totals),
         "pairs_kept_together": sum(verdict["instruction_and_qualifier_share_chunk"] for verdict in verdicts),
+        "pairs_carried": sum(verdict["caveat_carried"] for verdict in verdicts),
         "pairs": verdicts,
         "context": context_figures(name, chunks, checks, section_of),
     }
@@ -481,5 +506,8 @@ def judged_file(
         for policy, index in indexes.items()
     ]
     section_of = pair_sections(manifest.sources, grammar, section_cache)
-    rows.append(index_row(label, "judged", judged, manifest.sources, manifest.span_checks, missing, section_of, totals))
+    carried = {record.line: record.carried for record in records if record.carried is not None}
+    rows.append(
+        index_row(label, "judged", judged, manifest.sources, manifest.span_checks, missing, section_of, totals, carried)
+    )
     return Judgement(label, printable(str(chunks_path)), records[0].shape, locations, judged, rows, indexes)

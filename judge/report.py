@@ -12,7 +12,8 @@ from views.summary import NO_SPAN_CHECKS
 
 # 2: whitespace-only chunks are judged, the "export" shape, offsets read in the splitter's frame
 # ("offset_frames"), "out_of_order" (with "previous_span") in place of "before_previous".
-JUDGE_VERSION = 2
+# 3: caveats carried in a chunk's metadata are credited ("pairs_carried", each pair's "caveat_carried").
+JUDGE_VERSION = 3
 SHOWN_QUOTE = 40
 
 
@@ -43,7 +44,7 @@ def location_json(location: Location, orders: dict[int, int]) -> dict:
 
 
 def judgement_json(judgement: Judgement) -> dict:
-    """The ``judge --json`` document (``judge_version`` 2; shape in ``docs/judge.md``)."""
+    """The ``judge --json`` document (``judge_version`` 3; shape in ``docs/judge.md``)."""
     counts = judgement.counts
     orders = {chunk["line"]: chunk["order"] for chunk in judgement.chunks}
     return {
@@ -205,6 +206,8 @@ def table_rows(judgement: Judgement) -> list[tuple[str, ...]]:
         total = row["coverage"]["total"]
         partial = sum(pair["partial"] for pair in row["pairs"])
         kept = f"{row['pairs_kept_together']} of {len(row['pairs'])}"
+        if row["pairs_carried"]:
+            kept += f", {row['pairs_carried']} more carried"
         if partial:
             kept += f" ({partial} partial)"
         chunks = f"{row['chunk_count']:,}"
@@ -256,6 +259,8 @@ def pair_lines(judgement: Judgement) -> list[str]:
         for row in judgement.rows:
             pair = row["pairs"][position]
             word = "same chunk" if pair["instruction_and_qualifier_share_chunk"] else "split"
+            if pair["caveat_carried"]:
+                word = "carried"
             if pair["partial"]:
                 word += f" (partial: {counted(judgement.unlocated.get(pair['source_id'], 0), 'chunk')} of its source not located)"
             verdicts.append(f"{printable(row['policy'])} {word}")
@@ -316,6 +321,20 @@ def coverage_lines(judgement: Judgement) -> list[str]:
     return lines
 
 
+def carried_lines(judgement: Judgement) -> list[str]:
+    """The line under the table when the judged chunks carry caveats in their metadata (``export --carry-caveats``)."""
+    row = judgement.rows[-1]
+    if not row["pairs_carried"]:
+        return []
+    reached = row["pairs_kept_together"] + row["pairs_carried"]
+    return [
+        "carried: a split pair whose caveat rides in metadata.carried_caveats_text of the chunk holding its "
+        f"instruction (or where it starts); with them {printable(row['policy'])} gives {reached:,} of "
+        f"{len(row['pairs']):,} pairs their caveat, if the pipeline prepends that text (coverage and context "
+        "judge the chunks' text alone)"
+    ]
+
+
 def judgement_text(judgement: Judgement) -> str:
     """What ``judge`` prints: how the chunks were located, the table, the verdicts, coverage, offsets, context.
 
@@ -329,6 +348,7 @@ def judgement_text(judgement: Judgement) -> str:
     lines.append("")
     lines.extend(aligned(table_rows(judgement)))
     lines.append(COVERAGE_NOTE)
+    lines.extend(carried_lines(judgement))
     lines.extend(pair_lines(judgement) if judgement.rows[0]["pairs"] else [NO_SPAN_CHECKS])
     lines.extend(coverage_lines(judgement))
     wrong = [location for location in judgement.locations if location.offset_wrong]

@@ -504,15 +504,41 @@ def json_lines_pieces(records: Iterable[dict]) -> Iterator[bytes]:
 # --- carried caveats ------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Carrying:
+    """What ``--carry-caveats`` does with the declared pairs over one set of chunks (see ``carrying``).
+
+    ``carried`` maps a chunk's position to its carried caveats; ``split`` counts
+    the pairs no chunk holds with their qualifier, ``held_at_start`` those of
+    them whose instruction no chunk holds whole and whose chunk where it starts
+    holds the qualifier already (nothing to carry), ``unplaced`` those whose
+    instruction begins in no chunk.
+    """
+
+    carried: dict[int, list[dict]]
+    split: int = 0
+    held_at_start: int = 0
+    unplaced: int = 0
+
+
 def carried_caveats(chunks: list[dict], pairs: list[dict], texts: dict[str, str]) -> dict[int, list[dict]]:
+    """``carrying(...).carried``: for each chunk (by position) holding an instruction without its qualifier, that qualifier."""
+    return carrying(chunks, pairs, texts).carried
+
+
+def carrying(chunks: list[dict], pairs: list[dict], texts: dict[str, str]) -> Carrying:
     """For each chunk (by position) holding a pair's instruction but not its qualifier: that qualifier, placed.
 
     ``pairs`` are declared pairs (``name``, ``source_id``, ``instruction_span``,
     ``qualifier_span``); ``texts`` each source's text. A carried caveat is
-    ``{"name", "source_id", "start", "end", "start_line", "end_line", "text"}``,
-    in pair order. A chunk holds a span when ``start <= span start`` and
-    ``span end <= end``. Each source's pairs are sorted by instruction start
-    once, so a chunk costs a bisection plus the instructions it holds.
+    ``{"name", "source_id", "start", "end", "start_line", "end_line", "text",
+    "holds_instruction"}``, in pair order. A chunk holds a span when ``start <=
+    span start`` and ``span end <= end``. An instruction no chunk holds whole
+    (longer than a fixed-char slice) is carried at each chunk holding its first
+    character, where ``context`` anchors it (``"holds_instruction": "start"``,
+    else ``"whole"``), unless that chunk holds the qualifier already. Each
+    source's pairs are sorted by instruction start once, so a chunk costs a
+    bisection plus the instructions that start in it.
     """
     by_source: dict[str, list[dict]] = {}
     for pair in pairs:
@@ -522,7 +548,12 @@ def carried_caveats(chunks: list[dict], pairs: list[dict], texts: dict[str, str]
         source_pairs.sort(key=lambda pair: pair["instruction_span"][0])
         starts[source_id] = [pair["instruction_span"][0] for pair in source_pairs]
     order = {id(pair): position for position, pair in enumerate(pairs)}
-    carried: dict[int, list[dict]] = {}
+    held_whole: set[int] = set()
+    kept: set[int] = set()
+    started: set[int] = set()
+    held_at_start: set[int] = set()
+    # (position, pair, whole) for each chunk an instruction starts in whose qualifier it does not hold.
+    held: list[tuple[int, dict, bool]] = []
     for position, chunk in enumerate(chunks):
         source_pairs = by_source.get(chunk["source_id"])
         if not source_pairs:
@@ -530,20 +561,36 @@ def carried_caveats(chunks: list[dict], pairs: list[dict], texts: dict[str, str]
         source_starts = starts[chunk["source_id"]]
         first = bisect_left(source_starts, chunk["start"])
         last = bisect_left(source_starts, chunk["end"])
-        held = [
-            pair
-            for pair in source_pairs[first:last]
-            if pair["instruction_span"][1] <= chunk["end"]
-            and not (chunk["start"] <= pair["qualifier_span"][0] and pair["qualifier_span"][1] <= chunk["end"])
-        ]
-        if held:
-            held.sort(key=lambda pair: order[id(pair)])
-            carried[position] = [caveat_record(pair, texts[pair["source_id"]]) for pair in held]
-    return carried
+        for pair in source_pairs[first:last]:
+            whole = pair["instruction_span"][1] <= chunk["end"]
+            qualifier_held = chunk["start"] <= pair["qualifier_span"][0] and pair["qualifier_span"][1] <= chunk["end"]
+            started.add(id(pair))
+            if whole:
+                held_whole.add(id(pair))
+            if whole and qualifier_held:
+                kept.add(id(pair))
+            elif qualifier_held:
+                held_at_start.add(id(pair))
+            else:
+                held.append((position, pair, whole))
+    carried: dict[int, list[tuple[int, dict, bool]]] = {}
+    for position, pair, whole in held:
+        if whole or id(pair) not in held_whole:
+            carried.setdefault(position, []).append((order[id(pair)], pair, whole))
+    carried_pairs = {id(pair) for entries in carried.values() for _, pair, _ in entries}
+    return Carrying(
+        {
+            position: [caveat_record(pair, texts[pair["source_id"]], whole) for _, pair, whole in sorted(entries)]
+            for position, entries in carried.items()
+        },
+        split=len(pairs) - len(kept),
+        held_at_start=len(held_at_start - held_whole - kept - carried_pairs),
+        unplaced=len(pairs) - len(started),
+    )
 
 
-def caveat_record(pair: dict, text: str) -> dict:
-    """A pair's qualifier as carried metadata: its pair's name, where it is, and its text."""
+def caveat_record(pair: dict, text: str, whole: bool = True) -> dict:
+    """A pair's qualifier as carried metadata: its pair's name, where it is, its text, and what the chunk holds."""
     start, end = pair["qualifier_span"]
     return {
         "name": pair["name"],
@@ -553,6 +600,7 @@ def caveat_record(pair: dict, text: str) -> dict:
         "start_line": text.count("\n", 0, start) + 1,
         "end_line": text.count("\n", 0, end - 1) + 1,
         "text": text[start:end],
+        "holds_instruction": "whole" if whole else "start",
     }
 
 

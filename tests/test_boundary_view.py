@@ -769,7 +769,7 @@ class DocsSetOverviewTest(LabTestCase):
     # "It never works.\n" [27, 43): two paragraphs of one section, 33 characters from first to last.
     PAGE = "# Page {number}\n\nCall f(). Text.\n\nIt never works.\n"
 
-    def docs_set(self, pages: int) -> Path:
+    def docs_set(self, pages: int, checked: int = 1) -> Path:
         (self.folder / "docs").mkdir()
         sources = []
         for number in range(1, pages + 1):
@@ -786,13 +786,18 @@ class DocsSetOverviewTest(LabTestCase):
                     "fact_status": "synthetic test text",
                 }
             )
-        check = {
-            "name": "f-never-works",
-            "source_id": "p3",
-            "instruction": {"quote": "Call f()."},
-            "qualifier": {"quote": "It never works."},
-        }
-        return self.write_json("manifest.json", {"sources": sources, "span_checks": [check]})
+        # One check on p3 by default; ``checked`` pages from p1 on carry one each otherwise.
+        numbers = [3] if checked == 1 else range(1, checked + 1)
+        checks = [
+            {
+                "name": "f-never-works" if checked == 1 else f"f-never-works-{number}",
+                "source_id": f"p{number}",
+                "instruction": {"quote": "Call f()."},
+                "qualifier": {"quote": "It never works."},
+            }
+            for number in numbers
+        ]
+        return self.write_json("manifest.json", {"sources": sources, "span_checks": checks})
 
     def test_eleven_sources_get_the_overview(self) -> None:
         completed = run_lab("show", "--manifest", str(self.docs_set(11)), env=PLAIN)
@@ -811,6 +816,24 @@ class DocsSetOverviewTest(LabTestCase):
             ],
         )
         self.assertNotIn("┌ chunk", completed.stdout)
+
+    def test_split_only_on_a_docs_set_draws_the_first_twenty_pairs(self) -> None:
+        # 22 pages, each pair split by paragraph (two paragraphs), kept by the others.
+        manifest = self.docs_set(22, checked=22)
+        completed = run_lab("show", "--manifest", str(manifest), "--split-only", env=PLAIN)
+        self.assertEqual((completed.returncode, completed.stderr), (0, ""))
+        lines = completed.stdout.splitlines()
+        legend = [line.split(" of ")[1].split(":")[0] for line in lines if line.startswith("  ⟦I")]
+        self.assertEqual(legend, [f"f-never-works-{number}" for number in range(1, 21)])
+        self.assertEqual(
+            lines[-1],
+            "… 2 more split pairs not drawn (the first 20 are): show alone lists every one on a line, "
+            "show --check NAME draws one, show --split-only --all draws every one",
+        )
+        completed = run_lab("show", "--manifest", str(manifest), "--split-only", "--all", env=PLAIN)
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        self.assertEqual(sum(line.startswith("  ⟦I") for line in completed.stdout.splitlines()), 22)
+        self.assertNotIn("not drawn", completed.stdout)
 
     def test_all_or_ten_sources_draw_every_page(self) -> None:
         manifest = self.docs_set(11)

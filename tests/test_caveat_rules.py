@@ -1,4 +1,4 @@
-"""The caveat rules of ``scan_version`` 3, each on a short text written for the test.
+"""The caveat rules of ``scan_version`` 4, each on a short text written for the test.
 
 Expected caveats, instructions and pairs are derived from the rules as
 ``docs/caveats.md`` states them ("How scan finds a caveat"), never read back
@@ -82,7 +82,7 @@ class CueTableTest(LabTestCase):
     def test_every_documented_cue_is_found_as_written(self) -> None:
         for rule, _, cue in documented_cues():
             with self.subTest(rule=rule, cue=cue):
-                sentence = f"{cue[0].upper()}{cue[1:]} the handle."
+                sentence = f"{cue[0].upper()}{cue[1:]} keep the handle."
                 self.assertIn((rule, cue.lower()), cues_of(sentence))
 
     def test_one_sentence_per_family(self) -> None:
@@ -764,3 +764,124 @@ class LinkTierTest(LabTestCase):
                 self.assertEqual(
                     [(pair.link, pair.instruction.quote, pair.tier) for pair in pairs], [(link, instruction, 2)]
                 )
+
+
+class ScanVersionFourFalseAlarmTest(LabTestCase):
+    """The false-alarm families ``scan_version`` 4 reads by their grammar, each on sentences written for the test."""
+
+    def assert_tier(self, sentence: str, rule: str, cue: str, tier: int) -> None:
+        found, form = caveat_of(sentence)
+        self.assertEqual((found.rule, found.cue, found.tier, form), (rule, cue, tier, None))
+
+    def test_what_a_check_exists_to_do_is_tier_three(self) -> None:
+        # A failed check after (or opening) the sentence, or the application's user or request as the one the
+        # rule applies to.
+        self.assert_tier("Custom guards will raise `Denied` if the test fails.", "error", "will raise", 3)
+        self.assert_tier("If any guard check fails, the widget will not open.", "error", "fails", 3)
+        self.assert_tier("Access will only be granted if the user is signed in.", "limitation", "will only", 3)
+        self.assert_tier("`DELETE` calls require the user to have the `owner` role.", "requirement", "require", 3)
+        # An error on an input the reader gives keeps its tier.
+        self.assert_tier("It raises `ValueError` if the name is empty.", "error", "raises", 1)
+
+    def test_a_reason_explains(self) -> None:
+        self.assert_tier("The lid is closed first, since widgets expect an empty tray.", "requirement", "expect", 3)
+        # An opening "Because …," is blanked; the main clause still states its limitation.
+        self.assert_tier(
+            "Because `open()` is not called, the lid is not applied to a copy.", "limitation", "is not applied", 2
+        )
+
+    def test_reported_content_and_hypotheses(self) -> None:
+        self.assert_tier("The pool will know that it has to close the lid first.", "requirement", "has to", 3)
+        self.assert_tier("Maintainers decide if backports are required.", "requirement", "are required", 3)
+        # "you'd need to" is hedged (would): tier 3, so the sentence stays an instruction.
+        self.assertEqual(caveat_of("In that case you'd need to pass a name."), (None, "second person"))
+
+    def test_a_comparison_tells_a_difference(self) -> None:
+        self.assert_tier(
+            "This field has the same type as `url`, except that it points to the lid.", "condition", "except that", 3
+        )
+
+    def test_turns_that_warn_of_nothing(self) -> None:
+        for sentence in (
+            "Unless two widgets clash you may be better off not naming them.",
+            "In general you probably want to keep the default unless you need speed.",
+            "This pool is suitable if you want widgets to only be shared by admins.",
+            "The following example will only open the lid.",
+            "I have to my surprise found a second lid.",
+            "**Deprecation notice:**",
+        ):
+            with self.subTest(sentence=sentence):
+                self.assertEqual(caveat_of(sentence), (None, None))
+        # An obligation removed: "does not require" is no limitation.
+        self.assertEqual(
+            cues_of("Note that `WidgetPool` does not require the `lids` package."), [("label", "note that")]
+        )
+        # "(mutually exclusive)" tells how the options relate: the sentence stays the instruction.
+        self.assertEqual(caveat_of("Pick one of `red` or `blue` (mutually exclusive)."), (None, "imperative"))
+
+    def test_a_lead_into_code(self) -> None:
+        self.assertEqual(caveat_of("You must write:", before_fence=True), (None, None))
+        step = "Besides tests, you will need to make sure the widget builds:"
+        self.assertEqual(caveat_of(step, before_fence=True), (None, "second person"))
+        # In a note the author set the requirement apart: a caveat, of tier 1 (tier 2 raised by the note).
+        found, _ = caveat_of(step, before_fence=True, note=True)
+        self.assertEqual((found.cue, found.tier), ("will need", 1))
+
+    def test_a_notice_marker_gives_its_cue_to_the_paragraph_after(self) -> None:
+        text = lesson(
+            "Call open_widget(name) to open it.\n\n**Deprecation notice:**\n\n"
+            "The widget pool will be moved to a plugin and retired later.\n"
+        )
+        pairs, unpaired = scan(text)
+        self.assertEqual(
+            [(pair.qualifier.quote, pair.rule, pair.instruction.quote) for pair in pairs] + unpaired,
+            [("The widget pool will be moved to a plugin and retired later.", "deprecation", INSTRUCTION)],
+        )
+
+    def test_a_dated_post_is_history(self) -> None:
+        text = "---\ndate: 2024-01-02\n---\n\n# News\n\nCall open_widget(name). It will not close the lid.\n"
+        pairs, _ = scan(text, "blocks-2")
+        self.assertEqual(
+            [(pair.qualifier.quote, pair.caveat_tier, pair.tier) for pair in pairs],
+            [("It will not close the lid.", 3, 3)],
+        )
+        # Without the date the same page is a guide: "will not" is of tier 2.
+        pairs, _ = scan(text.replace("date: 2024-01-02", "title: News"), "blocks-2")
+        self.assertEqual([pair.caveat_tier for pair in pairs], [2])
+
+
+class ScanVersionFourRuleTest(LabTestCase):
+    """The cues and instruction forms ``scan_version`` 4 adds, each on a sentence written for the test."""
+
+    def test_cues(self) -> None:
+        cases = {
+            "You should only call `close()` once the lid is down.": ("requirement", "should only"),
+            "For now, only the `tar` format is supported.": ("limitation", "only the `…` format is supported"),
+            "Widgets are sent as text from version 2.1 onwards.": ("version", "from version 2.1 onwards"),
+            "Not all widgets expose a lid.": ("limitation", "not all"),
+            "Valid values are `red` and `blue`.": ("requirement", "valid values are"),
+            "You may see warnings if two widgets share a name.": ("error", "see warnings"),
+        }
+        for sentence, (rule, cue) in cases.items():
+            with self.subTest(sentence=sentence):
+                found, form = caveat_of(sentence)
+                self.assertEqual((found.rule, found.cue, found.tier, form), (rule, cue, 2, None))
+
+    def test_a_framed_must_is_the_step(self) -> None:
+        self.assertEqual(caveat_of("To read a secret, you must cast it to `str`."), (None, "to-clause"))
+        self.assertEqual(caveat_of("If you wish to share widgets, you must subclass `Pool`."), (None, "second person"))
+        found, _ = caveat_of("If you wish to share widgets, you must subclass `Pool`.", note=True)
+        self.assertEqual((found.cue, found.tier), ("must", 1))
+        # Unframed, "must" restricts the instruction.
+        self.assertEqual(caveat_of("You must subclass `Pool`.")[0].cue, "must")
+
+    def test_instruction_forms(self) -> None:
+        cases = {
+            "In your `widgets.toml` add:": "imperative",
+            "You pass the name when opening the widget.": "second person",
+            "Aster provides an `open_widget` function to open a widget.": "api usage",
+            "Aster allows you to open a widget twice.": "api usage",
+        }
+        for sentence, form in cases.items():
+            with self.subTest(sentence=sentence):
+                self.assertEqual(caveat_of(sentence), (None, form))

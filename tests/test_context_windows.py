@@ -336,6 +336,12 @@ class FixtureContextTest(LabTestCase):
         self.assertEqual(code, 0)
         self.assertEqual(json.loads(out)["checks"], ["save-copy-refuses-existing-path", "scan:aster-copy-v1:7#2"])
 
+    def test_a_tier_without_scanned_is_refused(self) -> None:
+        # The declared checks have no tier: --tier alone would filter nothing, so it is a usage error.
+        code, out, err = main_quietly("context", "--tier", "1")
+        self.assertEqual((code, out), (2, ""))
+        self.assertEqual(err, "error: usage: --tier: picks among the pairs scan finds; add --scanned to measure them\n")
+
 
 class ReportWindowTest(LabTestCase):
     """The HTML report lists every span check and outlines the window that recovers a split one."""

@@ -269,6 +269,38 @@ class PipelineSizesTests(DocsSetTestCase):
             ],
         )
 
+    def test_a_chunk_over_twice_its_target_is_named_under_the_table(self) -> None:
+        # A list is one block (never cut): lines 5-9, 80 characters, its last newline included.
+        items = [
+            "- one item here\n",
+            "- two item here\n",
+            "- three item here\n",
+            "- four item here\n",
+            "- five items\n",
+        ]
+        page = "# Page\n\nCall f().\n\n" + "".join(items)
+        self.write("docs/page.md", page)
+        self.assertEqual(self.lab("pin", "--markdown", "blocks-3", "--manifest", "m.json", "docs").returncode, 0)
+        value = self.manifest_value()
+        value["policies"] = {"fixed-char": 1000, "heading-aware": 30}
+        (self.folder / "m.json").write_text(json.dumps(value), encoding="utf-8")
+        built = self.lab("--manifest", "m.json", "--output", "r.json")
+        self.assertEqual(built.returncode, 0, built.stderr)
+        list_length = len("".join(items))
+        self.assertEqual(list_length, 80)
+        self.assertIn(
+            "1 chunk over twice its target (heading-aware 1); the largest, 80 characters at target 30: "
+            "docs/page lines 5-9 (heading-aware); a block (a list, a table, a fence, a container) is never cut, "
+            "so one longer than the target is a chunk of its own\n",
+            built.stdout,
+        )
+        # At 40 the list (80) is not over twice the target: no line.
+        value["policies"] = {"fixed-char": 1000, "heading-aware": 40}
+        (self.folder / "m.json").write_text(json.dumps(value), encoding="utf-8")
+        built = self.lab("--manifest", "m.json", "--output", "r.json")
+        self.assertEqual(built.returncode, 0, built.stderr)
+        self.assertNotIn("over twice", built.stdout)
+
     def test_the_lesson_grammar_keeps_the_lesson_s_sizes_without_a_note(self) -> None:
         self.write("docs/page.md", PAGE)
         self.assertEqual(self.lab("pin", "--manifest", "m.json", "docs").returncode, 0)

@@ -726,8 +726,7 @@ class JudgeMessagesTest(JudgeTestCase):
                     self.refusal(path),
                     f"error: json_syntax: {path}:1: this is a result or index the lab saved, not chunks: judge reads "
                     "your own splitter's chunks as JSON Lines, one object per line (docs/judge.md shows how to "
-                    "write them); 'run.py show' draws the lab's own; column 2: Expecting property name enclosed "
-                    "in double quotes",
+                    "write them); 'run.py show' draws the lab's own",
                 )
 
     def test_a_bad_line_of_json_lines_names_its_column_without_the_hint(self) -> None:
@@ -978,7 +977,7 @@ class JudgeEndToEndTest(JudgeTestCase):
         completed = run_lab("judge", str(path), "--manifest", str(self.manifest), "--json")
         self.assertEqual(completed.returncode, 0, completed.stderr)
         result = json.loads(completed.stdout)
-        self.assertEqual(result["judge_version"], 2)
+        self.assertEqual(result["judge_version"], 3)
         self.assertEqual(result["located_count"], 7)
         self.assertEqual([row["pairs_kept_together"] for row in result["policies"]], [0, 0, 1, 0])
 

@@ -18,7 +18,7 @@ import chunk_index
 import source_pins
 from checks import size_sweep, span_checks
 from lab_io.errors import IngestionError
-from load_documents import load_manifest
+from load_documents import Manifest, load_manifest
 from results import validate
 from tests.support import ROOT, LabTestCase, run_lab
 
@@ -613,6 +613,21 @@ class SweepTests(OwnDocumentsTestCase):
         self.assertIn(f"save-copy-refuses-existing-path (aster-copy-v1): {expected}", table.stdout)
         for size in (40, 600):
             self.assertRegex(table.stdout, rf"\n +{size} ")
+
+    def test_the_default_range_holds_the_sizes_the_manifest_builds(self) -> None:
+        cases = [
+            # The lesson's sizes (none set): 40 to 600 in steps of 20.
+            ((), list(range(40, 601, 20))),
+            ((("heading-aware", 600),), list(range(40, 601, 20))),
+            # A pipeline's 1,000: twenty steps of 100, to 2,000.
+            ((("fixed-char", 1000), ("heading-aware", 1000)), [100 * n for n in range(1, 21)]),
+            # Steps of 1234 // 10 = 123, to 2,460; the sizes set (80, 1234) are added.
+            ((("fixed-char", 80), ("heading-aware", 1234)), sorted([80, 1234] + [123 * n for n in range(1, 21)])),
+        ]
+        for sizes, expected in cases:
+            with self.subTest(sizes=sizes):
+                manifest = Manifest(Path("."), (), (), "blocks-3", sizes)
+                self.assertEqual(list(size_sweep.default_sizes(manifest)), expected)
 
     def test_smallest_target_is_exact_where_grouping_is_not_monotonic(self) -> None:
         layouts = [

@@ -11,6 +11,7 @@ import json
 
 import chunk_index
 from checks import span_checks
+from commands import export
 from lab_io.errors import IngestionError
 from load_documents import Span, SpanCheck, load_manifest
 from results import reembed, validate
@@ -328,6 +329,7 @@ class CarriedCaveats(PageTestCase):
                     "start_line": 6,
                     "end_line": 6,
                     "text": "It refuses a missing path.",
+                    "holds_instruction": "whole",
                 }
             ],
         )
@@ -336,6 +338,47 @@ class CarriedCaveats(PageTestCase):
         first = next(r for r in records if r["metadata"]["start"] == 8)
         self.assertEqual(first["metadata"]["carried_caveats_text"], "It refuses a missing path.")
         self.assertEqual(first["text"], GUIDE[8:31])
+
+    def test_judge_credits_the_caveats_an_export_carries(self):
+        output = self.folder / "carried.jsonl"
+        completed = run_lab(
+            "export", str(self.result_path), "--policy", "heading-aware", "--carry-caveats", "--output", str(output)
+        )
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        judged = run_lab("judge", str(output), "--manifest", str(self.manifest), "--json")
+        self.assertEqual(judged.returncode, 0, judged.stderr)
+        document = json.loads(judged.stdout)
+        self.assertEqual(document["judge_version"], 3)
+        lab, row = document["policies"][2], document["policies"][-1]
+        # heading-aware at 30 splits far and near (see above); both chunks holding an instruction carry its caveat.
+        self.assertEqual((lab["pairs_kept_together"], lab["pairs_carried"]), (0, 0))
+        self.assertEqual((row["pairs_kept_together"], row["pairs_carried"]), (0, 2))
+        self.assertEqual([pair["caveat_carried"] for pair in row["pairs"]], [True, True])
+        text = run_lab("judge", str(output), "--manifest", str(self.manifest), "--name", "mine").stdout
+        row_line = next(line for line in text.splitlines() if line.startswith("mine "))
+        self.assertTrue(row_line.endswith("  0 of 2, 2 more carried"), row_line)
+        # fixed-char's 80-character slice [8, 88) holds far's [8, 31) and [57, 83).
+        self.assertIn("far: fixed-char same chunk, paragraph split, heading-aware split, mine carried\n", text)
+        self.assertIn("with them mine gives 2 of 2 pairs their caveat", text)
+        # The plain export, and one whose carried text is another sentence, credit nothing.
+        records = [json.loads(line) for line in output.read_text(encoding="utf-8").splitlines()]
+        for record in records:
+            if "carried_caveats_text" in record["metadata"]:
+                record["metadata"]["carried_caveats_text"] = "Some middle words here."
+        output.write_text("".join(json.dumps(record) + "\n" for record in records), encoding="utf-8")
+        row = json.loads(run_lab("judge", str(output), "--manifest", str(self.manifest), "--json").stdout)["policies"][
+            -1
+        ]
+        self.assertEqual(row["pairs_carried"], 0)
+        records[0]["metadata"]["carried_caveats_text"] = ["It refuses a missing path."]
+        output.write_text("".join(json.dumps(record) + "\n" for record in records), encoding="utf-8")
+        refused = run_lab("judge", str(output), "--manifest", str(self.manifest))
+        self.assertEqual(refused.returncode, 1)
+        self.assertEqual(
+            refused.stderr,
+            f'error: chunk_metadata: {output}:1: metadata.carried_caveats_text must be a string, found ["It refuses '
+            'a missing path."]\n',
+        )
 
     def test_judged_chunks_carry_caveats_too(self):
         chunks = self.folder / "mine.jsonl"
@@ -370,6 +413,43 @@ class CarriedCaveats(PageTestCase):
         carried = reembed.carried_caveats(chunks, pairs, {"page": GUIDE})
         self.assertEqual(list(carried), [0])
         self.assertEqual(carried[0][0]["text"], "It refuses a missing path.")
+
+    def test_an_instruction_no_chunk_holds_whole_is_carried_where_it_starts(self) -> None:
+        # "Call open(path) first." is [8, 30); "It refuses a missing path." [57, 83); "Some middle words here." [32, 55).
+        self.assertEqual(
+            (GUIDE[8:30], GUIDE[57:83], GUIDE[32:55]),
+            ("Call open(path) first.", "It refuses a missing path.", "Some middle words here."),
+        )
+        pairs = [
+            # Its instruction runs from [8, 20) into [20, 40); neither holds it whole: carried at [8, 20).
+            {"name": "cut", "source_id": "page", "instruction_span": [8, 30], "qualifier_span": [57, 83]},
+            # The qualifier [32, 55) comes first and lies in [20, 60), where the instruction [40, 83) starts.
+            {"name": "before", "source_id": "page", "instruction_span": [40, 83], "qualifier_span": [32, 55]},
+        ]
+        chunks = [
+            {"source_id": "page", "start": 8, "end": 20},
+            {"source_id": "page", "start": 20, "end": 60},
+            {"source_id": "page", "start": 60, "end": 84},
+        ]
+        carrying = reembed.carrying(chunks, pairs, {"page": GUIDE})
+        self.assertEqual(list(carrying.carried), [0])
+        [caveat] = carrying.carried[0]
+        self.assertEqual((caveat["name"], caveat["holds_instruction"]), ("cut", "start"))
+        self.assertEqual((carrying.split, carrying.held_at_start, carrying.unplaced), (2, 1, 0))
+        # An instruction starting in no chunk (a gap at [30, 40)) is counted, never carried.
+        gapped = [{"source_id": "page", "start": 8, "end": 30}, {"source_id": "page", "start": 40, "end": 84}]
+        moved = [{**pairs[0], "name": "gap", "instruction_span": [32, 55]}]
+        carrying = reembed.carrying(gapped, moved, {"page": GUIDE})
+        self.assertEqual((carrying.carried, carrying.split, carrying.unplaced), ({}, 1, 1))
+
+    def test_the_summary_counts_the_split_pairs_carried_nowhere(self) -> None:
+        carrying = reembed.Carrying({0: [{"holds_instruction": "start"}]}, split=3, held_at_start=1, unplaced=1)
+        self.assertEqual(
+            export.carried_note(carrying),
+            "; 1 chunk carries 1 caveat (1 where an instruction no chunk holds whole starts); 1 of the 3 split pairs "
+            "carries none: the chunk where the instruction starts holds the caveat already; 1 pair carries none: no "
+            "chunk holds where the instruction starts",
+        )
 
 
 class Commands(PageTestCase):

@@ -322,6 +322,40 @@ class FolderRefusalTests(FolderTestCase):
                 self.assertEqual(raised.exception.code, code)
                 self.assertFalse(os.path.lexists(manifest))
 
+    def test_a_linked_docs_folder_is_refused_before_it_is_listed(self) -> None:
+        # The pages live in another checkout; the manifest's folder holds only a link to them.
+        self.write("elsewhere/docs/index.md", HOME)
+        self.write("elsewhere/docs/guide/index.md", GUIDE)
+        project = self.folder / "project"
+        project.mkdir()
+        os.symlink(self.folder / "elsewhere" / "docs", project / "docs")
+        hint = (
+            "the lab follows no link: keep the manifest in a folder that holds the files themselves "
+            "(e.g. at the docs repository's root) and pin them from there"
+        )
+        # "docs/" as typed (lstat of "docs/" follows the link), "docs", and a real folder behind the link.
+        for typed in ("docs/", "docs", "docs/guide/"):
+            with self.subTest(typed=typed):
+                completed = run_lab("pin", "--manifest", "m.json", typed, cwd=project)
+                self.assertEqual(completed.returncode, 1)
+                self.assertEqual(
+                    completed.stderr, f'error: path_link: m.json: pin "{typed}": "docs" is a link; {hint}\n'
+                )
+                self.assertFalse(os.path.lexists(project / "m.json"))
+
+    def test_a_folder_outside_says_where_the_manifest_belongs(self) -> None:
+        self.write_site()
+        inner = self.folder / "inner"
+        inner.mkdir()
+        completed = run_lab("pin", "--manifest", "m.json", "../docs", cwd=inner)
+        self.assertEqual(completed.returncode, 1)
+        self.assertEqual(
+            completed.stderr,
+            f'error: path_outside: m.json: pin "../docs": "../docs" is not inside the manifest\'s folder "{inner}"; '
+            "a manifest pins files under its own folder: put the manifest in a folder that holds the docs "
+            "(e.g. at the docs repository's root, --manifest DOCS_REPO/m.json) and pin from there\n",
+        )
+
     def test_one_file_metadata_flags_are_refused_for_a_folder(self) -> None:
         self.write_site()
         for field in ("source_id", "title", "url"):
@@ -579,6 +613,18 @@ class PinFolderCommandLineTests(FolderTestCase):
         self.assertEqual(stdout.splitlines()[-2:], ["built from m.json", "wrote result.json"])
         validated = Completed([], *run_main("validate", "result.json", "--manifest", "m.json"))
         self.assert_validated(validated, "result.json", self.folder / "result.json", manifest="m.json")
+
+    def test_help_gives_the_default_source_id_a_pin_gives(self) -> None:
+        completed = run_lab("pin", "--help")
+        self.assertEqual(completed.returncode, 0)
+        # The id of docs/guide-api.md is its path without the suffix (README), not the bare file name.
+        self.assertIn(
+            "default: its path relative to the manifest's folder, without the suffix: docs/guide.md is docs/guide",
+            " ".join(completed.stdout.split()),
+        )
+        self.write_site()
+        run_lab("pin", "--manifest", "manifest.json", "docs/guide-api.md", cwd=self.folder)
+        self.assertEqual([source["source_id"] for source in self.manifest_value()["sources"]], ["docs/guide-api"])
 
     def test_pin_a_folder_then_build(self) -> None:
         self.write_site()

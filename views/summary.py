@@ -272,6 +272,43 @@ def pair_aware_lines(result: dict, names: tuple[str, ...] = (), section_cache: d
     return lines
 
 
+# A chunk over this many times its target gets counted under the table: a block the rules keep whole.
+OVERSIZED_FACTOR = 2
+
+
+def oversized_line(result: dict) -> str | None:
+    """One line counting the chunks over twice their target and naming the largest, or ``None`` when none is.
+
+    Only the rules that group whole blocks up to a target (heading-aware,
+    pair-aware) can pass it; fixed-char never does, paragraph has none. The
+    largest is heading-aware's, where a block kept whole is the only reason
+    (pair-aware also joins groups for a pair): ``"2 chunks over twice their
+    target (heading-aware 1, pair-aware 1); the largest, 11,011 characters at
+    target 1,000: docs/_index lines 31-300 (heading-aware); …"``.
+    """
+    over = {}
+    for name, index in result["indexes"].items():
+        target = index["config"].get("max_chars")
+        if index["config"]["strategy"] not in ("heading-aware", "pair-aware") or target is None:
+            continue
+        chunks = [chunk for chunk in index["chunks"] if chunk["end"] - chunk["start"] > OVERSIZED_FACTOR * target]
+        if chunks:
+            over[name] = (target, chunks)
+    if not over:
+        return None
+    total = sum(len(chunks) for _, chunks in over.values())
+    name, (target, chunks) = next(iter(over.items()))
+    # The first of the longest, in index order.
+    chunk = max(chunks, key=lambda chunk: chunk["end"] - chunk["start"])
+    counts = ", ".join(f"{policy} {len(policy_chunks):,}" for policy, (_, policy_chunks) in over.items())
+    return (
+        f"{counted(total, 'chunk')} over twice {'its' if total == 1 else 'their'} target ({counts}); "
+        f"the largest, {chunk['end'] - chunk['start']:,} characters at target {target:,}: "
+        f"{printable(chunk['source_id'])} lines {chunk['start_line']}-{chunk['end_line']} ({name}); "
+        "a block (a list, a table, a fence, a container) is never cut, so one longer than the target is a chunk of its own"
+    )
+
+
 def summary_table(
     result: dict,
     names: tuple[str, ...] = (),

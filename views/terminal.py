@@ -155,6 +155,8 @@ class Narrowing:
     source_ids: frozenset[str] = frozenset()
     check_names: frozenset[str] = frozenset()
     split_only: bool = False
+    # At most this many pairs drawn (the first, in manifest order), then a line counting the rest; None: all.
+    pair_limit: int | None = None
 
     @property
     def focused(self) -> bool:
@@ -279,6 +281,10 @@ def narrowed_terminal_view(
         sources = tuple(source for source in sources if source["source_id"] in narrowing.source_ids)
     judged_chunks = None if judgement is None else judgement.chunks
     marked = narrowed_checks(checks, sources, narrowing, policies, configs, judged_chunks)
+    left_out = 0
+    if narrowing.pair_limit is not None and len(marked) > narrowing.pair_limit:
+        left_out = len(marked) - narrowing.pair_limit
+        marked = marked[: narrowing.pair_limit]
     if narrowing.focused:
         holding = {check.source_id for check in marked}
         sources = tuple(source for source in sources if source["source_id"] in holding)
@@ -316,7 +322,17 @@ def narrowed_terminal_view(
     view_text = "\n".join(lines) + "\n"
     if judgement is not None:
         view_text += judged_terminal_view(sources, marked, judgement, colour, narrowing)
+    if left_out:
+        view_text += "\n" + limit_line(len(marked), left_out)
     return view_text
+
+
+def limit_line(drawn: int, left_out: int) -> str:
+    """The line under a capped ``--split-only`` view: how many pairs were left out, and how to see them."""
+    return (
+        f"… {left_out:,} more split {'pair' if left_out == 1 else 'pairs'} not drawn (the first {drawn:,} are): "
+        "show alone lists every one on a line, show --check NAME draws one, show --split-only --all draws every one\n"
+    )
 
 
 def checks_by_source(checks: tuple) -> dict[str, list]:

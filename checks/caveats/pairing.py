@@ -1,4 +1,4 @@
-"""Pair each caveat with its instruction, section by section: ``run.py scan``'s proposals (``scan_version`` 3).
+"""Pair each caveat with its instruction, section by section: ``run.py scan``'s proposals (``scan_version`` 4).
 
 Reads one source's sections block by block (``section_items``): every
 sentence with what the rules see in it (``classified``), and cautionary and
@@ -21,7 +21,7 @@ from checks.caveats.masking import fence_spans, masked_code
 from checks.caveats.sentences import HEADER_LINE, normalized_text, sentence_spans, table_cell_spans
 from load_documents import Span, SpanCheck
 
-SCAN_VERSION = 3
+SCAN_VERSION = 4
 # How far an instruction may sit from its caveat, in blocks of prose (code blocks are not counted):
 # the caveat's own block and this many before it, or this many after it; one that shares an
 # identifier with the caveat may sit as far back as IDENTIFIER_BLOCKS.
@@ -38,6 +38,10 @@ TIERS = (1, 2, 3)
 DEFAULT_TIER = 2
 # The instruction forms whose pairs are no stronger than tier 2: they instruct less directly.
 INDIRECT_FORMS = frozenset({"tutorial step", "api usage", "step before code"})
+# The cues of a marker that stands for the notice after it ("**Deprecation notice:**", "**Warning:**").
+NOTICE_RULES = frozenset({"deprecation", "label", "risk", "version"})
+# A main clause addressed to the reader with "must": "…, you must subclass them".
+MUST_STEP = re.compile(r"[\s\x00]*you\s+must\s+(?:\w+ly\s+)?[a-z]", re.IGNORECASE)
 # A condition after the main clause: "… can be set to false if verification is to be skipped".
 TRAILING_CONDITION = re.compile(r"(?<=[\w\x00)])[\s,]+(?:if|when|whenever|in\s+case)\s", re.IGNORECASE)
 # An ATX heading line between two sections: a heading without a body of its own.
@@ -138,12 +142,20 @@ def classified(
     """
     if reading.rstrip().endswith("?") or rules.SKIP_NOTICE.search(reading):
         return None, None
+    if rules.is_lead_in(reading):
+        # "**Deprecation notice:**", "You must write:": a marker or a lead-in, the notice or the code it
+        # introduces follows; the words alone restrict nothing (a short step, "To install `ruff`:", instructs).
+        return None, None if table_cell else rules.instruction_form(reading, before_fence, reference_entry)
     if (
         rules.RATIONALE.match(reading)
         or rules.REASSURANCE_OPENING.match(reading)
         or rules.OBSERVATION_OPENING.match(reading)
     ):
         return None, None
+    reason = rules.REASON_OPENING.match(reading)
+    if reason is not None:
+        # "Because X is not called, Y is not applied": the reason is blanked, the main clause read (same length).
+        reading = " " * reason.end() + reading[reason.end() :]
     recommendation = rules.RECOMMENDATION.search(reading)
     if recommendation is not None:
         # "X might not find it, so it is recommended to use Y": the recommendation is no caveat and no
@@ -159,9 +171,10 @@ def classified(
     form = None if table_cell else rules.instruction_form(reading, before_fence, reference_entry)
     cues = rules.sentence_cues(reading)
     if before_fence and reading.rstrip().endswith(":"):
-        # "The following command will fail:" tells what the code shows; only a prohibition or a
-        # requirement addressed to the reader ("Do not run this:") is still a caveat.
-        cues = [cue for cue in cues if cue.rule in ("prohibition", "requirement")]
+        # "The following command will fail:" tells what the code shows; only a prohibition ("Do not run
+        # this:") is still a caveat. A requirement ("you will need to make sure it type-checks:") is the step
+        # the code carries out, but in a note, which sets it apart.
+        cues = [cue for cue in cues if cue.rule == "prohibition" or (cue.rule == "requirement" and in_note)]
     if reference_entry:
         cues = [cue for cue in cues if cue.rule in ("deprecation", "version", "error", "label") or is_marker(cue)]
     clause_end = rules.condition_clause_end(reading)
@@ -169,6 +182,9 @@ def classified(
         main_form = (
             None if table_cell else rules.instruction_form(reading[clause_end + 1 :], before_fence, reference_entry)
         )
+        if main_form is None and not in_note and MUST_STEP.match(reading, clause_end + 1):
+            # "If you wish to check objects, you must subclass them": the step the condition asks for.
+            main_form = "second person"
         if main_form is not None:
             form = main_form
             cues = [cue for cue in cues if cue.start > clause_end]
@@ -228,7 +244,13 @@ def restricts(cue: rules.Cue, reading: str, framed: bool, in_note: bool = False)
     if cue.cue in ("make sure", "be sure", "ensure that") and (framed or rules.opens_sentence(reading, cue.start)):
         # "Make sure your branch is rebased.", "To report it, be sure to include …": the step itself.
         return False
-    if cue.rule == "prohibition" or cue.cue in ("must", "make sure", "be sure", "ensure that"):
+    if cue.cue == "must" and framed and not in_note and re.search(r"(?<!\w)you\s+$", reading[: cue.start], re.I):
+        # "To get the value, you must cast it", "If you wish to X, you must Y": the step, as "you need to" is.
+        return False
+    if cue.rule == "prohibition":
+        # "Do not …", "you cannot …"; not "(mutually exclusive)", which tells how the options relate (tier 2).
+        return cue.tier == 1
+    if cue.cue in ("must", "make sure", "be sure", "ensure that"):
         return True
     if cue.rule == "risk":
         return cue.tier == 1
@@ -236,7 +258,11 @@ def restricts(cue: rules.Cue, reading: str, framed: bool, in_note: bool = False)
         r"(?:'ll|will\s+)?(?:need|needs|have|has)\s+to|(?:'ll|will)\s+need", cue.cue
     ):
         return not framed or in_note
-    return cue.rule == "limitation" and "only" in cue.cue and len(reading[: cue.start].split()) <= 3
+    return (
+        cue.rule in ("limitation", "requirement")
+        and "only" in cue.cue.split()
+        and len(reading[: cue.start].split()) <= 3
+    )
 
 
 def body_span(text: str, block: grammars.Block) -> tuple[int, int]:
@@ -282,10 +308,17 @@ def trimmed(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-def section_items(text: str, masked: str, code_spans: list, fences: list, section: grammars.Section) -> list[Item]:
-    """A section's sentences, and its cautionary and version blocks as whole caveats, in text order."""
+def section_items(
+    text: str, masked: str, code_spans: list, fences: list, section: grammars.Section, dated: bool = False
+) -> list[Item]:
+    """A section's sentences, and its cautionary and version blocks as whole caveats, in text order.
+
+    On a dated post (``dated``: a blog post, a release announcement) every caveat is of tier 3: news and
+    history told as a story, where "users will not get any security pop-ups" is a promise kept.
+    """
     items: list[Item] = []
     prose_number = -1
+    pending_notice = None
     blocks = section.blocks
     if rules.is_release_notes(section.title):
         return items
@@ -333,6 +366,10 @@ def section_items(text: str, masked: str, code_spans: list, fences: list, sectio
             continue
         in_note = rules.is_note(block)
         aside = rules.is_aside(block)
+        # A notice's marker standing alone in the paragraph before ("**Deprecation notice:**"): the block it
+        # introduces is the notice, its sentences caveats of the marker's cue unless they instruct.
+        notice = pending_notice if pending_notice is not None and pending_notice[0] == prose_number - 1 else None
+        pending_notice = None
         lead = None
         if is_table and items and items[-1].block == prose_number - 1 and items[-1].instruction is not None:
             # "You can set these fields:" and then the table of fields: the cells qualify that sentence.
@@ -344,6 +381,14 @@ def section_items(text: str, masked: str, code_spans: list, fences: list, sectio
             reference_entry = opens_item and rules.is_reference_entry(reading)
             before_fence = next_is_fence and position == len(spans) - 1
             caveat, form = classified(reading, before_fence, reference_entry, in_note, codeless, is_table)
+            if caveat is None and form is None and notice is not None and not rules.is_lead_in(reading):
+                caveat = notice[1]
+            if caveat is not None and dated:
+                caveat = rules.Cue(caveat.rule, caveat.cue, 3, caveat.start)
+            if block.kind == "paragraph" and len(spans) == 1 and rules.is_lead_in(reading):
+                marker = rules.strongest_cue(rules.sentence_cues(reading))
+                if marker is not None and marker.rule in NOTICE_RULES:
+                    pending_notice = (prose_number, rules.Cue(marker.rule, marker.cue, marker.tier, 0))
             items.append(
                 Item(
                     start,
@@ -540,10 +585,11 @@ def scan_sections(source_id: str, text: str, sections) -> tuple[list[FoundPair],
     pairs: list[FoundPair] = []
     unpaired: list[Unpaired] = []
     names_on_line: dict[int, int] = {}
+    dated = rules.is_dated_post(text)
     for section, history in zip(sections, release_notes(text, sections)):
         if history:
             continue
-        items = section_items(text, masked, code_spans, fences, section)
+        items = section_items(text, masked, code_spans, fences, section, dated)
         for index, item in enumerate(items):
             cue = item.caveat
             if cue is None:

@@ -1,4 +1,4 @@
-"""What makes a sentence a caveat or an instruction: the scan's rules on one sentence (``scan_version`` 3).
+"""What makes a sentence a caveat or an instruction: the scan's rules on one sentence (``scan_version`` 4).
 
 The rules and their limits are stated in ``docs/caveats.md``; this module is
 where they live. Every test reads one sentence with its code masked
@@ -68,6 +68,8 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
         r"should\s+(?:always|never|only|be\s+(?:set|called|used|passed|given|installed|run)|have|match|use"
         r"|contain|include|point|return|implement|start|end)",
     ),
+    # the values an input may take: "Valid values are `'lax'`, `'strict'` and `'none'`."
+    ("requirement", 2, r"(?:valid|allowed|accepted|permitted|possible)\s+values\s+(?:are|include)"),
     ("requirement", 3, r"should"),
     # condition or exception: when it does not hold
     ("condition", 1, r"unless|only\s+(?:if|when|after|before|once|while|within|for|with)"),
@@ -96,7 +98,15 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
         r"|applies|apply|affects?|valid|possible|allowed|accepted|accepts?|considered|respected|honou?red|recogni[sz]ed"
         r"|effective|takes?\s+effect|run|runs|be)|currently\s+only",
     ),
+    # "only" before what alone is supported: "only the `bytes` range unit is supported"
+    (
+        "limitation",
+        2,
+        r"only\s+(?:[\w\x00-]+\s+){1,5}?(?:is|are)\s+(?:currently\s+)?(?:supported|available|allowed|accepted"
+        r"|permitted|possible)",
+    ),
     ("limitation", 2, r"(?:is|are|be|gets?)\s+(?:silently\s+)?ignored|ignores|silently|(?:has|have)\s+no\s+effect"),
+    ("limitation", 2, r"not\s+(?:all|every)(?=\s+[\w\x00])"),
     ("limitation", 2, r"limited\s+to|limitations?|at\s+present|not\s+in\s+the\s+scope|out\s+of\s+scope"),
     # switched off, the positive form of "not enabled" ("self-updates are disabled"); "can be disabled" instructs
     (
@@ -116,6 +126,8 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     # an exception named as raised ("a `ConnectTimeout` exception is raised") documents the API's errors, the
     # ones its checks exist to raise, as often as it warns
     ("error", 3, r"(?:is|are|be|gets?)\s+(?:raised|thrown)"),
+    # an error or a warning the reader meets on an input: "You may see warnings if your API has duplicate names."
+    ("error", 2, r"see\s+(?:an?\s+)?(?:\w+\s+)?(?:errors?|warnings?)(?=\s+(?:if|when|unless|whenever))"),
     ("error", 1, r"results?\s+in\s+(?:an?\s+)?(?:error|exception|failure)|start\s+failing|crash(?:es)?"),
     # deprecation or version availability
     ("deprecation", 1, r"deprecated|deprecates?|deprecation|no\s+longer|(?:will\s+be|(?:has|have)\s+been)\s+removed"),
@@ -129,6 +141,7 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
         + r"|"
         + VERSION_BOUND,
     ),
+    ("version", 2, r"from\s+" + VERSION_NAMED + r"\s+onwards"),
     ("version", 2, r"in\s+preview|experimental|subject\s+to\s+change|not\s+(?:yet\s+)?stable|unstable"),
     # risk: an explicit warning of harm
     # "careful" told of the reader ("be careful", "Careful:"), not of the library ("it is careful to enforce …")
@@ -172,7 +185,7 @@ TURNS_AFTER = MappingProxyType(
         "obligation removed": re.compile(
             r"\s+"
             + HEDGES
-            + r"(?:(?:have|has)\s+to|needs?\b|be\s+(?:required|necessary|needed)|required|necessary|needed"
+            + r"(?:(?:have|has)\s+to|needs?\b|requires?\b|be\s+(?:required|necessary|needed)|required|necessary|needed"
             r"|mandatory)",
             re.IGNORECASE,
         ),
@@ -220,6 +233,10 @@ NOT_A_RULE_AFTER = re.compile(
     r"|(?:need|needs|have|has)\s+to\b|difference\b|thing\b|way\b|reason\b|option\b|part\b|real\b"
     r"|(?:beneficial|useful|helpful|worth|recommended|needed|necessary|relevant|meaningful|interesting)\b)",
     re.IGNORECASE,
+)
+# After "have to", "need to": a determiner or a pronoun makes "to" a preposition ("have to my satisfaction").
+PREPOSITION_TO = re.compile(
+    r"\s+(?:the|a|an|my|your|our|their|his|her|its|this|that|these|those|me|him|them|us|it)\b", re.IGNORECASE
 )
 BEFORE_CUE_WINDOW = 60
 # "should" is a requirement only when the reader is not its subject: "you should" gives an instruction.
@@ -303,6 +320,10 @@ NOT_ACTION_VERBS = frozenset(
     """see find notice expect imagine think guess wonder be have get feel know learn read skip ignore tell say
     understand recall remember hear agree argue consider not never""".split()
 )
+# The reader's step in the present tense, opening the sentence: "You pass the kwargs when …".
+PRESENT_STEP = re.compile(r"(?:(?:then|now|next|first|here|so)\s*,?\s+)?you\s+(?P<verb>[a-z]+)\b(?!\s*:)", re.I)
+# The verb ending a lead-in before code: "In your `settings.py` add:".
+LAST_WORD_BEFORE_COLON = re.compile(r"(?<![\w'’-])(?P<word>[A-Za-z]+)\s*:$")
 TUTORIAL_STEP = re.compile(
     r"(?<!\w)(?:we|let['’]s|let\s+us)\s+(?:(?:now|then|also|first|can|will|['’]ll|just|need\s+to|are\s+going\s+to|want\s+to"
     r"|simply|finally|next)\s+)*(?P<verb>[a-z]+)",
@@ -321,7 +342,10 @@ API_USAGE = re.compile(
     r"|(?<!\w)(?:is|are)\s+(?:also\s+)?(?:available|exposed|provided|installable|accessible)\s+(?:via|through|from|as|by|with"
     r"|using|on)\b|(?<!\w)(?:it\s+is|it['’]s)\s+(?:also\s+)?possible\s+to\s+[a-z]"
     r"|(?<!\w)(?:way|option|approach|alternative|solution|method)\s+(?:to\s+[^,.;:]{1,80}?\s+)?(?:is|would\s+be)\s+"
-    r"(?:to\s+[a-z]|that\s+you|using|by)",
+    r"(?:to\s+[a-z]|that\s+you|using|by)"
+    # the API named for a purpose: "Starlette provides a `set_cookie` method to …", "X allows you to install …"
+    r"|(?<!\w)(?:provides|offers|exposes)\s+(?:an?\s+|the\s+)?\x00+(?:\s+\w+)?\s+(?:to|for)\s+[a-z]"
+    r"|(?<!\w)(?:allows|lets|enables)\s+you\s+to\s+[a-z]",
     re.IGNORECASE,
 )
 # "Be sure that …", "Please be sure to …": an imperative whose verb the list cannot hold alone.
@@ -353,25 +377,67 @@ REASSURANCE_OPENING = re.compile(
 )
 # A sentence that gives a reason or a recommendation states no caveat (and no instruction):
 # "This is because …", "We recommend setting up a helper instead."
-RATIONALE = re.compile(
-    r"[\s\x00]*(?:(?:this|that|it)(?:\s+is|['’]s)\s+(?:because|why)|because|the\s+reason)\b", re.IGNORECASE
+RATIONALE = re.compile(r"[\s\x00]*(?:(?:this|that|it)(?:\s+is|['’]s)\s+(?:because|why)|the\s+reason)\b", re.IGNORECASE)
+# A sentence opening with its reason ("Because `get_object()` is not called, permissions are not applied"):
+# the reason explains, the main clause after its comma still states what it states.
+REASON_OPENING = re.compile(r"[\s\x00]*because\b[^,.;:]*,", re.IGNORECASE)
+# A cue in what someone knows or decides ("FastAPI will know that it has to solve …", "Maintainers decide if
+# backports are required") is reported, not laid on the reader.
+REPORTED_BEFORE = re.compile(
+    r"(?<!\w)(?:knows?|decides?|determines?|reali[sz]es?|understands?|wonders?|figures?\s+out)\s+(?:that|if|whether)\b"
+    r"[^,.;:]*$",
+    re.IGNORECASE,
 )
+# A cue in a reason clause inside a sentence (", since installers expect", "because it is slow") explains.
+REASON_BEFORE = re.compile(r"(?:,[\s\x00]*since|(?<!\w)because)\b[^,.;:]*$", re.IGNORECASE)
 RECOMMENDATION = re.compile(
     r"(?<!\w)(?:we|I)\s+(?:\w+\s+)?(?:recommend|suggest|encourage|advise)|(?:is|are)\s+(?:\w+\s+)?(?:recommended|preferred"
-    r"|encouraged|advised|preferable|advisable)\b|(?:it\s+is|it['’]s)\s+(?:\w+\s+)?(?:better|best)\s+to\b",
+    r"|encouraged|advised|preferable|advisable)\b|(?:it\s+is|it['’]s)\s+(?:\w+\s+)?(?:better|best)\s+to\b"
+    # a preference told the reader: "you may be better off not …", "you probably want to stick with …"
+    r"|(?<!\w)better\s+off\b|(?<!\w)(?:probably|likely)\s+want\s+to\b"
+    # when to choose it: "This permission is suitable if you want …"
+    r"|(?:is|are)\s+(?:\w+\s+)?(?:suitable|a\s+good\s+(?:fit|choice))\s+(?:if|when)\s+you\b",
     re.IGNORECASE,
 )
 # A sentence that points at what the example shows warns of nothing: "Notice that we only declare one dependency."
 OBSERVATION_OPENING = re.compile(
-    r"[\s\x00]*(?:(?:and|but|now|here|again|also)\s*,?\s+)?(?:notice|observe|as\s+you\s+(?:can\s+)?see)\b",
+    r"[\s\x00]*(?:(?:and|but|now|here|again|also)\s*,?\s+)?(?:notice|observe|as\s+you\s+(?:can\s+)?see"
+    # what an example does: "The following example will only route to `list`"
+    r"|(?:the|this)\s+(?:following\s+|above\s+)?example(?:\s+(?:above|below))?\s+(?:will|would|does|shows))\b",
     re.IGNORECASE,
 )
+# A page whose front matter dates it (``date: 2023-12-11``) is a post: news and history, told as a story.
+DATED_FRONT_MATTER = re.compile(r"---[ \t]*\n(?:(?!---)[^\n]*\n){0,50}?date[ \t]*:", re.IGNORECASE)
+
+
+def is_dated_post(text: str) -> bool:
+    """Whether a page opens with front matter that holds a ``date:`` (a blog post, a release announcement)."""
+    return DATED_FRONT_MATTER.match(text) is not None
+
+
 # A sentence that gives an example: "For example, …", "For instance, …", "e.g. …".
 EXAMPLE_OPENING = re.compile(r"[\s\x00]*(?:for\s+(?:example|instance)|e\.g\.|as\s+an\s+example)\b", re.IGNORECASE)
 # Before a requirement: a hedge or a hypothesis ("almost always has to", "would expect").
-HEDGED_BEFORE = re.compile(r"(?<!\w)(?:almost|would|could)\s+(?:\w+\s+)?$", re.IGNORECASE)
+HEDGED_BEFORE = re.compile(r"(?:(?<!\w)(?:almost|would|could)|\w['’]d)\s+(?:\w+\s+)?$", re.IGNORECASE)
 # A cue in a concessive clause ("Even if the dependencies are not added") concedes more than it restricts.
 CONCESSIVE_BEFORE = re.compile(r"(?<!\w)(?:even\s+if|even\s+though|although|though|whereas)\b[^,.;:]*$", re.IGNORECASE)
+# The outcome a check exists to give: a failed check after the cue, or the application's user or request as the
+# one the rule applies to ("require the user to have", "if the user is not allowed").
+# "if the test fails", "when any permission check fails": a check failing, the condition of the outcome it exists for.
+FAILED_CHECK = (
+    r"(?:if|when|whenever|unless|should)\s+(?:(?:the|a|an|any|its|their)\s+)?(?:[\w\x00-]+\s+){0,3}?(?:tests?|checks?"
+    r"|validation)\s+(?:\w+\s+)?fail(?:s|ed)?(?!\w)"
+)
+CHECK_FAILS_AFTER = re.compile(r"(?<!\w)" + FAILED_CHECK, re.IGNORECASE)
+# The same condition opening the sentence: "If any permission check fails, … will be raised".
+CHECK_FAILS_OPENING = re.compile(r"[\s\x00]*" + FAILED_CHECK, re.IGNORECASE)
+END_USER = r"(?:the|a|an)\s+(?:user|request|client)(?!\w)"
+END_USER_AFTER = re.compile(
+    r"(?:\s+\w+){0,3}?\s+(?:if|when|unless|only\s+if)\s+" + END_USER + r"|\s+" + END_USER + r"\s+to\b", re.I
+)
+END_USER_BEFORE = re.compile(r"(?<!\w)(?:if|when|unless)\s+" + END_USER + r"[^,;:]*$", re.IGNORECASE)
+# A comparison before "except": "X is the same as Y, except that …" tells how two things differ.
+COMPARISON_BEFORE = re.compile(r"(?<!\w)(?:same|similar|identical|equivalent|like|as\s+with|just\s+as)(?!\w)", re.I)
 # A cue that opens a relative clause ("responses that do not load …") describes more than it restricts.
 RELATIVE_BEFORE = re.compile(r"(?<!\w)(?:that|which|who|whose)\s+(?:\w+ly\s+)?$", re.IGNORECASE)
 
@@ -501,6 +567,9 @@ def turn_of_phrase(reading: str, rule: str, start: int, end: int) -> str | None:
         and re.search(r"(?<!\w)only\s+$", before, re.IGNORECASE)
     ):
         return "instruction"
+    if rule == "requirement" and word.endswith(" to") and PREPOSITION_TO.match(reading, end):
+        # "I have to my satisfaction solved it": "to" before a determiner is a preposition, no obligation.
+        return "not a requirement"
     if rule == "requirement" and re.search(
         r"(?<!\w)(?:not|no|never|without|\w+n['’]t)\s+(?:\w+\s+)?$", before, re.IGNORECASE
     ):
@@ -544,8 +613,27 @@ def sentence_cues(reading: str) -> list[Cue]:
         if rule == "prohibition" and word in ("do not", "don't") and not at_clause_start(reading, start):
             # "Don't share it" forbids; "clients don't send a body" says what something does: a limitation.
             rule, tier = "limitation", 2
-        if RELATIVE_BEFORE.search(before) or CONCESSIVE_BEFORE.search(before) or re.search(r"\w\s+you\s+$", before):
+        if (
+            RELATIVE_BEFORE.search(before)
+            or CONCESSIVE_BEFORE.search(before)
+            or REASON_BEFORE.search(before)
+            or REPORTED_BEFORE.search(before)
+            or re.search(r"\w\s+you\s+$", before)
+        ):
             # "responses that do not load", "the platforms you need to support": a description.
+            tier = 3
+        elif rule in ("error", "limitation", "condition", "requirement") and (
+            CHECK_FAILS_AFTER.search(reading, max(start - BEFORE_CUE_WINDOW, 0))
+            or CHECK_FAILS_OPENING.match(reading)
+            or END_USER_AFTER.match(reading, end)
+            or END_USER_BEFORE.search(before)
+        ):
+            # "It will raise `PermissionDenied` if the test fails", "Authorization will only be granted if the
+            # user is authenticated", "`POST` requests require the user to have …": what a check exists to do,
+            # told of the application's user and requests, not a restriction on the reader.
+            tier = 3
+        elif rule == "condition" and word.startswith("except") and COMPARISON_BEFORE.search(reading, 0, start):
+            # "the same type as the `url` field, except that it points to …": a difference told, no exception.
             tier = 3
         elif word == "however" and not reading[:start].strip(" \t\n\x00"):
             # "However, --only-group also excludes default groups": a sentence opening on a contrast qualifies
@@ -565,6 +653,13 @@ def condition_clause_end(reading: str) -> int | None:
         return None
     comma = reading.find(",", opening)
     return None if comma == -1 else comma
+
+
+def is_lead_in(reading: str) -> bool:
+    """Whether a sentence is a marker or a lead-in: three words at most, ending with ``:`` (``"Deprecation
+    notice:"``, ``"You must write:"``, ``"To install ruff:"``)."""
+    stripped = reading.rstrip(" \t\n\x00")
+    return stripped.endswith(":") and len(WORD.findall(stripped)) <= 3
 
 
 def strongest_cue(cues: list[Cue]) -> Cue | None:
@@ -661,6 +756,14 @@ def instruction_form(reading: str, before_fence: bool, reference_entry: bool) ->
             if opening_imperative(reading, comma + 1) is not None:
                 return "to-clause" if first_word == "to" else "imperative"
             comma = reading.find(",", comma + 1, opening + 250)
+        # "In your `settings.py` add:": a short opening, then the verb that the code after it carries out.
+        last = LAST_WORD_BEFORE_COLON.search(stripped)
+        if last is not None and last.group("word").lower() in IMPERATIVE_VERBS and len(stripped) <= 120:
+            return "imperative"
+    present = PRESENT_STEP.match(reading, opening)
+    if present is not None and present.group("verb").lower() in IMPERATIVE_VERBS:
+        # "You pass the kwargs when declaring the instance": the reader's step told in the present.
+        return "second person"
     for match in SECOND_PERSON.finditer(reading):
         if match.group("verb").lower() not in NOT_ACTION_VERBS and at_clause_start(reading, match.start()):
             return "second person"
