@@ -289,6 +289,10 @@ class SavedPiecesTest(unittest.TestCase):
             "an empty object": lambda n: {} if n == 17 else {"a": n},
             "a percent sign in a key": lambda n: {"100%": n, "%s": "%d"},
             "objects and scalars": lambda n: {"a": n} if n % 3 else n,
+            "lists of scalars": lambda n: {"span": [n, n + 1], "ids": [f"{n:x}", "é\u2028"][: n % 3], "e": []},
+            "a list holding a list": lambda n: {"span": [[n]] if n == 11 else [n]},
+            "a list of floats and bools": lambda n: {"v": [0.5, True, None, -0.0, float("inf")][: n % 6]},
+            "a list where a scalar was": lambda n: {"v": n if n == 5 else [n]},
         }
         for name, shape in shapes.items():
             for count in (1, 2, 17, 100, 700):
@@ -316,6 +320,17 @@ class SavedPiecesTest(unittest.TestCase):
         sizes = {}
         self.assertEqual(b"".join(saved_json_pieces(value, scalars, sizes)), reference_bytes(value))
         self.assertEqual(sizes, {"a": 2, "b": 6})
+
+    def test_sizes_of_members_holding_columns_of_lists(self) -> None:
+        # A pair-aware index's config holds pairs whose spans are lists: its saved size counts their lines.
+        pairs = [
+            {"source_id": "s", "instruction_span": [n, n + 4], "qualifier_span": [n + 5, n + 9]} for n in range(30)
+        ]
+        members = {"index": {"config": {"pairs": pairs}, "chunks": [{"ids": [], "n": 1}, {"ids": ["a"], "n": 2}]}}
+        value = {"indexes": members}
+        sizes: dict[str, int] = {}
+        self.assertEqual(b"".join(saved_json_pieces(value, members, sizes)), reference_bytes(value))
+        self.assertEqual(sizes, {"index": len(reference_bytes(members["index"]))})
 
     def test_large_arrays_come_in_bounded_pieces(self) -> None:
         value = [{"id": number, "text": "x" * 200} for number in range(5000)]
