@@ -653,6 +653,26 @@ def layout_chunk_records(
     return records, b"".join(record_pieces)
 
 
+def laid_out_documents(documents: list[dict], configs: dict[str, dict], section_cache: dict | None = None):
+    """Each document with, per config, ``(name, config, layout, pairs)``: what one pass of a build walks.
+
+    One ``DocumentLayout`` per grammar the configs use (a manifest's policies
+    share one); ``pairs`` are the document's pairs of a pair-aware config.
+    """
+    config_pairs_by_source = {name: pairs_by_source(config) for name, config in configs.items()}
+    for document in documents:
+        layouts: dict[str, DocumentLayout] = {}
+        laid_out = []
+        for name, config in configs.items():
+            grammar = config_grammar(config)
+            if grammar not in layouts:
+                layouts[grammar] = DocumentLayout(document, grammar, section_cache)
+            laid_out.append(
+                (name, config, layouts[grammar], config_pairs_by_source[name].get(document["source_id"], ()))
+            )
+        yield document, laid_out
+
+
 def build_index(
     config: dict,
     sources: list[dict] | tuple[dict, ...],
@@ -707,7 +727,6 @@ def build_policy_indexes(
     hashers = {name: hashlib.sha256(b'{"chunks":[') for name in configs}
     config_texts = {name: canonical_json(config) for name, config in configs.items()}
     id_hashers = {name: chunk_id_hasher(text) for name, text in config_texts.items()}
-    config_pairs_by_source = {name: pairs_by_source(config) for name, config in configs.items()}
     chunks: dict[str, list[dict]] = {name: [] for name in configs}
     # The build makes no reference cycles, yet each pass of the cyclic
     # collector would walk the growing chunk lists again: about a tenth of a
@@ -715,15 +734,9 @@ def build_policy_indexes(
     collecting = gc.isenabled()
     gc.disable()
     try:
-        for document in documents:
-            # One layout per grammar the configs use (a manifest's three share one).
-            layouts: dict[str, DocumentLayout] = {}
-            for name, config in configs.items():
-                grammar = config_grammar(config)
-                if grammar not in layouts:
-                    layouts[grammar] = DocumentLayout(document, grammar, section_cache)
-                pairs = config_pairs_by_source[name].get(document["source_id"], ())
-                records, records_json = layout_chunk_records(config, layouts[grammar], pairs, id_hashers[name])
+        for document, laid_out in laid_out_documents(documents, configs, section_cache):
+            for name, config, layout, pairs in laid_out:
+                records, records_json = layout_chunk_records(config, layout, pairs, id_hashers[name])
                 if records and chunks[name]:
                     hashers[name].update(b",")
                 hashers[name].update(records_json)
@@ -792,16 +805,10 @@ def build_outlines(
     ``section_cache`` as in ``build_policy_indexes``.
     """
     documents = [document_record(source) for source in sorted(sources, key=lambda source: source["source_id"])]
-    config_pairs_by_source = {name: pairs_by_source(config) for name, config in configs.items()}
     chunks: dict[str, list[dict]] = {name: [] for name in configs}
-    for document in documents:
-        layouts: dict[str, DocumentLayout] = {}
-        for name, config in configs.items():
-            grammar = config_grammar(config)
-            if grammar not in layouts:
-                layouts[grammar] = DocumentLayout(document, grammar, section_cache)
-            pairs = config_pairs_by_source[name].get(document["source_id"], ())
-            chunks[name].extend(layout_chunk_outlines(config, layouts[grammar], pairs))
+    for document, laid_out in laid_out_documents(documents, configs, section_cache):
+        for name, config, layout, pairs in laid_out:
+            chunks[name].extend(layout_chunk_outlines(config, layout, pairs))
         if progress is not None:
             progress(1, len(document["text"].encode("utf-8")))
     return {name: {"config": config, "chunks": chunks[name]} for name, config in configs.items()}

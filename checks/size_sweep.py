@@ -271,12 +271,7 @@ def fixed_char_row(
         for check, (source_id, low, high) in zip(checks, reaches)
         if source_id in sources and fixed_char_keeps(sources[source_id], width, low, high)
     ]
-    return {
-        "chunk_count": count,
-        "mean_chunk_chars": round(characters / count, 1) if count else 0.0,
-        "pairs_kept_together": len(kept),
-        "kept_pairs": kept,
-    }
+    return sweep_row(count, characters, kept)
 
 
 # --- heading-aware rows: most sections need no grouping at a given target ----------------
@@ -401,6 +396,11 @@ def heading_aware_row(
         found = bisect_right([start for start, _ in groups], low) - 1
         if found >= 0 and groups[found][1] >= high:
             kept.append(check.name)
+    return sweep_row(count, characters, kept)
+
+
+def sweep_row(count: int, characters: int, kept: list[str]) -> dict:
+    """One policy's figures at one size: chunk count, mean chunk length and the pairs kept together, by name."""
     return {
         "chunk_count": count,
         "mean_chunk_chars": round(characters / count, 1) if count else 0.0,
@@ -454,12 +454,7 @@ def policy_row(
         position = bisect_right(starts[source_id], low) - 1
         if position >= 0 and ends[source_id][position] >= high:
             kept.append(check.name)
-    return {
-        "chunk_count": count,
-        "mean_chunk_chars": round(characters / count, 1) if count else 0.0,
-        "pairs_kept_together": len(kept),
-        "kept_pairs": kept,
-    }
+    return sweep_row(count, characters, kept)
 
 
 def section_holding(sections: tuple[grammars.Section, ...], start: int, end: int) -> int | None:

@@ -999,11 +999,7 @@ def run_caveats(sizes: tuple[int, ...], runs: int) -> int:
         print(f"{phase} grows {growth:.2f}x from {small_count} to {large_count} documents (target {target:.1f}x)")
         if growth > target:
             missed.append(f"{phase} grows {growth:.2f}x")
-    if missed:
-        print(f"\nmissed: {'; '.join(missed)}")
-        return 1
-    print("\nall targets met")
-    return 0
+    return targets_verdict(missed)
 
 
 CAVEAT_PHASES = ("build", "scan", "context")
@@ -1187,11 +1183,7 @@ def run_judge(sizes: tuple[int, ...], runs: int, base: Path | None) -> int:
         f"targets: judge of the largest export at most {JUDGE_TARGET}x the main job; the 1,000-letter file "
         f"within {JUDGE_ADVERSARIAL_SECONDS:.0f}s"
     )
-    if missed:
-        print(f"\nmissed: {'; '.join(missed)}")
-        return 1
-    print("\nall targets met")
-    return 0
+    return targets_verdict(missed)
 
 
 def run_startup_only(runs: int) -> int:
@@ -1318,6 +1310,15 @@ def run_views(sizes: tuple[int, ...], runs: int, base: Path | None) -> int:
         f"\nall targets met (--html at most {REPORT_TARGET}x the main job, show on one page at most"
         f" {VIEW_PAGE_TARGET}x, twice the checks at most {PAGE_GROWTH_TARGET}x the time)"
     )
+    return 0
+
+
+def targets_verdict(missed: list[str]) -> int:
+    """Print which targets were missed, or that all were met; the exit status: 1 if any was missed."""
+    if missed:
+        print(f"\nmissed: {'; '.join(missed)}")
+        return 1
+    print("\nall targets met")
     return 0
 
 
@@ -1452,11 +1453,7 @@ def main(argv: list[str] | None = None) -> int:
             runs[count].append(measure_size(count, args.tmp, args.verify, args.markdown))
     startup = measure_startup(args.startup_runs) if args.startup_runs > 0 else None
     missed = report(median_figures(runs[small_count]), median_figures(runs[large_count]), startup)
-    if missed:
-        print(f"\nmissed: {'; '.join(missed)}")
-        return 1
-    print("\nall targets met")
-    return 0
+    return targets_verdict(missed)
 
 
 if __name__ == "__main__":

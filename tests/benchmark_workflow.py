@@ -370,11 +370,9 @@ def workflow_report(
         startup_ratio = startup_report(*startup, "interleaved runs")
         if startup_ratio > STARTUP_TARGET:
             missed.append(f"startup {startup_ratio:.2f}x python")
-    if missed:
-        print(f"\nmissed: {'; '.join(missed)}")
-        return 1
-    print("\nall targets met")
-    return 0
+    from benchmark import targets_verdict
+
+    return targets_verdict(missed)
 
 
 if __name__ == "__main__":
