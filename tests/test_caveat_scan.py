@@ -158,6 +158,24 @@ class ContainerMarkersTest(LabTestCase):
         self.assertEqual(pairs, [])
         self.assertEqual([(item.span.start, item.span.end, item.rule) for item in unpaired], [(67, 115, "error")])
 
+    def test_the_text_before_the_first_heading_is_named_by_the_source_title(self) -> None:
+        page = "Run `tool serve` to start it.\n\n`tool serve` refuses a port below 1024.\n\n# Later\n\nText.\n"
+        manifest = write_widget_manifest(self, page, {"markdown": "blocks-3"})
+        code, out, err = main_quietly("scan", "--json", "--manifest", str(manifest))
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual([pair["context"]["section"] for pair in json.loads(out)["pairs"]], ["widget"])
+        code, out, err = main_quietly("scan", "--manifest", str(manifest))
+        self.assertEqual((code, err), (0, ""))
+        self.assertIn('  § "widget"', out.splitlines())
+
+    def test_a_source_titled_by_a_version_still_has_its_opening_scanned(self) -> None:
+        # Release notes are found by their headings; the source's title names no heading of the page.
+        text = "Run `tool serve` to start it.\n\n`tool serve` refuses a port below 1024.\n"
+        sections = pairing.scanned_sections({"source_id": "doc", "text": text, "title": "1.2.0"}, "blocks-3")
+        self.assertEqual([section.title for section in sections], ["1.2.0"])
+        pairs, _ = pairing.scan_sections("doc", text, sections)
+        self.assertEqual([(pair.instruction.start, pair.qualifier.start) for pair in pairs], [(0, 31)])
+
 
 class IndentedCodeTest(LabTestCase):
     """Fenced code is code at any indentation (content tabs, list items, admonitions), under every grammar."""

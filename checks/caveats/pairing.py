@@ -335,7 +335,7 @@ def section_items(
     prose_number = -1
     pending_notice = None
     blocks = section.blocks
-    if rules.is_release_notes(section.title):
+    if section.heading_start < section.body_start and rules.is_release_notes(section.title):
         return items
     # A section without any code (no fence, no code span, no call) is an essay or a story: its cues are weak.
     body = text[section.body_start : section.body_end]
@@ -576,7 +576,8 @@ def release_notes(text: str, sections) -> list[bool]:
 
     previous_end = 0
     for section in sections:
-        if not section.title:
+        if section.heading_start == section.body_start:
+            # The text before the first heading, named by the source's title: no heading of the page.
             flags.append(False)
             previous_end = section.body_end
             continue
@@ -691,15 +692,18 @@ def scan_sources(
 
 
 def scanned_sections(source: dict, grammar: str, section_cache: dict | None = None) -> list:
-    """The sections the scan reads ``source`` in (``document_sections``, no title), read once per ``section_cache``.
+    """The sections the scan reads ``source`` in (``document_sections``), read once per ``section_cache``.
 
-    ``section_cache`` maps a source id to its text and sections; a hit must hold the same text.
+    The text before a page's first heading is a section named by the source's title, as the grammar and
+    every index name it. ``section_cache`` maps a source id to its text, title and sections; a hit must
+    hold the same text and title.
     """
     text = source["text"]
+    title = source.get("title", "")
     cached = None if section_cache is None else section_cache.get(source["source_id"])
-    if cached is not None and cached[0] == text:
-        return cached[1]
-    sections = grammars.document_sections(text, grammar, source["source_id"])
+    if cached is not None and cached[:2] == (text, title):
+        return cached[2]
+    sections = grammars.document_sections(text, grammar, source["source_id"], title)
     if section_cache is not None:
-        section_cache[source["source_id"]] = (text, sections)
+        section_cache[source["source_id"]] = (text, title, sections)
     return sections
