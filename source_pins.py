@@ -604,19 +604,33 @@ def pin_sources(
     return PinOutcome(manifest_bytes, tuple(changes), tuple(skipped), folders, tuple(moved), tuple(passed_over))
 
 
-def pin_report_lines(outcome: PinOutcome) -> list[str]:
+def pin_report_lines(outcome: PinOutcome, limit: int | None = None) -> list[str]:
     """Every line that tells the user what a pin did, skipped files first.
 
     When a folder was pinned, the files already pinned at their current
-    bytes are one count instead of a line each, so a re-run stays short.
+    bytes are one count instead of a line each, so a re-run stays short. Each
+    kind of line (pages skipped or passed over, span checks moved, sources
+    pinned or re-pinned) stops after ``limit`` lines, when given, with a count
+    of the rest (``pin`` gives 20 unless ``--list``).
     """
-    lines = list(outcome.skipped)
-    lines.extend(outcome.passed_over)
+    lines = listed_pins(list(outcome.skipped), limit, "skipped", "pages skipped")
+    lines.extend(listed_pins(list(outcome.passed_over), limit, "passed over", "pages passed over"))
     unchanged = [change for change in outcome.changes if change.kind == "unchanged"]
-    lines.extend(outcome.moved)
-    for change in outcome.changes:
-        if change.kind != "unchanged" or not outcome.folders:
-            lines.extend(pin_report(change))
+    lines.extend(listed_pins(list(outcome.moved), limit, "moved", "span checks moved"))
+    reported = [change for change in outcome.changes if change.kind != "unchanged" or not outcome.folders]
+    shown = reported if limit is None else reported[:limit]
+    for change in shown:
+        lines.extend(pin_report(change))
+    if len(reported) > len(shown):
+        kinds = [change.kind for change in reported[len(shown) :]]
+        counts = ", ".join(
+            f"{kinds.count(kind):,} {word}"
+            for kind, word in (("new", "new"), ("repinned", "re-pinned"), ("unchanged", "unchanged"))
+            if kind in kinds
+        )
+        lines.append(
+            f"… {counted(len(kinds), 'more source')} ({counts}): the manifest holds every pin; pin --list prints each"
+        )
     if outcome.folders and unchanged:
         lines.append(f"unchanged: {counted(len(unchanged), 'source')} already pinned at their current bytes")
     if outcome.passed_over:
@@ -625,6 +639,13 @@ def pin_report_lines(outcome: PinOutcome) -> list[str]:
             "(pin --all-or-nothing refuses the whole pin instead)"
         )
     return lines
+
+
+def listed_pins(lines: list[str], limit: int | None, kind: str, what: str) -> list[str]:
+    """``lines`` up to ``limit``, then one line counting the rest: ``"… 12 more pages passed over: pin --list names each"``."""
+    if limit is None or len(lines) <= limit:
+        return lines
+    return [*lines[:limit], f"… {len(lines) - limit:,} more {what}: pin --list names each"]
 
 
 def pin_report(change: PinChange) -> list[str]:

@@ -20,6 +20,7 @@ import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import accumulate
 
 import chunk_index
 import grammars
@@ -188,33 +189,58 @@ def fixed_char_bodies(layout: SourceLayout, shortest: int) -> FixedCharBodies:
     return FixedCharBodies(text, bodies, tuple(start for start, _ in bodies), tuple(runs))
 
 
-def fixed_char_figures(source: FixedCharBodies, width: int) -> tuple[int, int]:
-    """Chunks and characters ``chunk_index.fixed_char_spans`` gives the source's bodies at ``width``, counted, not cut.
+@dataclass(frozen=True)
+class FixedCharTable:
+    """What every body's fixed-char count depends on, over all sources: counted in a pass of C-speed sums.
 
-    A body of ``n`` characters holds ``ceil(n / width)`` slices, the last one
-    shorter; those lying within one whitespace run are blank and dropped.
+    Per body, ``texted`` is its length up to its trailing whitespace and
+    ``lengths`` its length; ``inner_runs`` are the long whitespace runs before
+    the trailing one, as offsets from their body's start. At width ``w`` a body
+    holds ``ceil(texted / w)`` slices that are not all trailing whitespace, and
+    an inner run ``[a, b)`` blanks the full slices inside it.
     """
-    count = 0
-    characters = 0
-    for (body_start, body_end), runs in zip(source.bodies, source.runs):
-        if body_start >= body_end:
-            continue
-        slices = -(-(body_end - body_start) // width)
-        last_start = body_start + (slices - 1) * width
-        blank = 0
-        blank_characters = 0
-        for run_start, run_end in runs:
-            first = -(-(run_start - body_start) // width)
-            # Slices ending at or before the run's end: every full one, and the last when the run ends the body.
-            last = slices - 1 if run_end == body_end else (run_end - body_start) // width - 1
-            if last < first:
+
+    texted: list[int]
+    lengths: list[int]
+    inner_runs: list[tuple[int, int]]
+
+
+def fixed_char_table(sources: dict[str, FixedCharBodies]) -> FixedCharTable:
+    """The ``FixedCharTable`` of every source's bodies and runs."""
+    texted = []
+    lengths = []
+    inner_runs = []
+    for source in sources.values():
+        for (body_start, body_end), runs in zip(source.bodies, source.runs):
+            if body_start >= body_end:
                 continue
-            blank += last - first + 1
-            blank_characters += (last - first + 1) * width
-            if last == slices - 1:
-                blank_characters -= width - (body_end - last_start)
-        count += slices - blank
-        characters += body_end - body_start - blank_characters
+            trailing = body_end
+            for run_start, run_end in runs:
+                if run_end == body_end:
+                    trailing = run_start
+                else:
+                    inner_runs.append((run_start - body_start, run_end - body_start))
+            texted.append(trailing - body_start)
+            lengths.append(body_end - body_start)
+    return FixedCharTable(texted, lengths, inner_runs)
+
+
+def fixed_char_figures(table: FixedCharTable, width: int) -> tuple[int, int]:
+    """Chunks and characters ``chunk_index.fixed_char_spans`` gives every body at ``width``, counted, not cut.
+
+    A body of ``n`` characters whose text ends ``t`` characters in holds
+    ``ceil(t / width)`` slices before its trailing whitespace, the last of them
+    ``min(n, ceil(t / width) * width)`` characters in; each full slice inside
+    an inner whitespace run is blank too.
+    """
+    kept = [-(-texted // width) for texted in table.texted]
+    count = sum(kept)
+    characters = sum(map(min, table.lengths, [slices * width for slices in kept]))
+    for run_start, run_end in table.inner_runs:
+        blank = run_end // width - -(-run_start // width)
+        if blank > 0:
+            count -= blank
+            characters -= blank * width
     return count, characters
 
 
@@ -232,15 +258,14 @@ def fixed_char_keeps(source: FixedCharBodies, width: int, low: int, high: int) -
 
 
 def fixed_char_row(
-    width: int, sources: dict[str, FixedCharBodies], checks: tuple[SpanCheck, ...], reaches: list
+    width: int,
+    sources: dict[str, FixedCharBodies],
+    table: FixedCharTable,
+    checks: tuple[SpanCheck, ...],
+    reaches: list,
 ) -> dict:
     """``policy_row`` for fixed-char at ``width``, by arithmetic over the bodies instead of cutting every slice."""
-    count = 0
-    characters = 0
-    for source in sources.values():
-        source_count, source_characters = fixed_char_figures(source, width)
-        count += source_count
-        characters += source_characters
+    count, characters = fixed_char_figures(table, width)
     kept = [
         check.name
         for check, (source_id, low, high) in zip(checks, reaches)
@@ -298,10 +323,54 @@ def section_groupings(layout: SourceLayout) -> list[SectionGrouping | None]:
     return found
 
 
+@dataclass(frozen=True)
+class GroupingTable:
+    """Every section's grouping sorted so that a target's count of groups is mostly two bisections.
+
+    A one-paragraph section is one group at every target. A longer one is one
+    group at its ``span`` or more, and all paragraphs below its ``join_at``
+    (``join_at <= span``, so the two cases never meet); only the sections in
+    between are grouped at the target. ``spans`` and ``joins`` are ascending,
+    with running totals of what each case adds.
+    """
+
+    single_count: int
+    single_characters: int
+    spans: list[int]
+    span_totals: list[int]
+    joins: list[float]
+    join_counts: list[int]
+    join_characters: list[int]
+    joined: list[SectionGrouping]
+
+
+def grouping_table(groupings: dict[str, list[SectionGrouping | None]]) -> GroupingTable:
+    """The ``GroupingTable`` of every source's ``section_groupings``."""
+    found = [grouping for sections in groupings.values() for grouping in sections if grouping is not None]
+    single = [grouping for grouping in found if len(grouping.paragraphs) == 1]
+    several = [grouping for grouping in found if len(grouping.paragraphs) > 1]
+    spans = sorted(grouping.span for grouping in several)
+    joined = sorted(several, key=lambda grouping: grouping.join_at)
+    # From the largest join down: what every section whose paragraphs all stand alone adds.
+    join_counts = list(accumulate((len(grouping.paragraphs) for grouping in reversed(joined)), initial=0))[::-1]
+    join_characters = list(accumulate((grouping.length for grouping in reversed(joined)), initial=0))[::-1]
+    return GroupingTable(
+        len(single),
+        sum(grouping.span for grouping in single),
+        spans,
+        list(accumulate(spans, initial=0)),
+        [grouping.join_at for grouping in joined],
+        join_counts,
+        join_characters,
+        joined,
+    )
+
+
 def heading_aware_row(
     target: int,
     layouts: dict[str, SourceLayout],
     groupings: dict[str, list[SectionGrouping | None]],
+    table: GroupingTable,
     checks: tuple[SpanCheck, ...],
     reaches: list,
 ) -> dict:
@@ -310,24 +379,15 @@ def heading_aware_row(
     A pair is kept when the last group starting at or before its first
     character, in the section whose body holds that character, reaches its last.
     """
-    count = 0
-    characters = 0
-    # The sections grouped at this target, kept for the pairs in them.
-    grouped: dict[tuple[str, int], list[tuple[int, int]]] = {}
-    for source_id, sections in groupings.items():
-        for position, grouping in enumerate(sections):
-            if grouping is None:
-                continue
-            if grouping.span <= target:
-                count += 1
-                characters += grouping.span
-            elif target < grouping.join_at:
-                count += len(grouping.paragraphs)
-                characters += grouping.length
-            else:
-                groups = grouped[source_id, position] = chunk_index.grouped_spans(list(grouping.paragraphs), target)
-                count += len(groups)
-                characters += sum(end - start for start, end in groups)
+    whole = bisect_right(table.spans, target)
+    alone = bisect_right(table.joins, target)
+    count = table.single_count + whole + table.join_counts[alone]
+    characters = table.single_characters + table.span_totals[whole] + table.join_characters[alone]
+    for grouping in table.joined[:alone]:
+        if grouping.span > target:
+            groups = chunk_index.grouped_spans(list(grouping.paragraphs), target)
+            count += len(groups)
+            characters += sum(end - start for start, end in groups)
     kept = []
     for check, (source_id, low, high) in zip(checks, reaches):
         layout = layouts.get(source_id)
@@ -337,7 +397,7 @@ def heading_aware_row(
         grouping = groupings[source_id][position] if position >= 0 else None
         if grouping is None or low >= layout.sections[position].body_end:
             continue
-        groups = grouped.get((source_id, position)) or grouping.groups(target)
+        groups = grouping.groups(target)
         found = bisect_right([start for start, _ in groups], low) - 1
         if found >= 0 and groups[found][1] >= high:
             kept.append(check.name)
@@ -526,14 +586,16 @@ def run_sweep(manifest: Manifest, sizes: tuple[int, ...], progress=None) -> dict
     reaches = [pair_reach(check) for check in checks]
     # Fixed-char rows are counted from each body's length and its long whitespace runs, not cut size by size.
     bodies = {source_id: fixed_char_bodies(layout, min(sizes, default=1)) for source_id, layout in layouts.items()}
+    fixed_table = fixed_char_table(bodies)
     # Heading-aware rows group only the sections whose groups the size changes.
     groupings = {source_id: section_groupings(layout) for source_id, layout in layouts.items()}
+    table = grouping_table(groupings)
 
     def row(strategy: str, size: int) -> dict:
         if strategy == "fixed-char":
-            return fixed_char_row(size, bodies, checks, reaches)
+            return fixed_char_row(size, bodies, fixed_table, checks, reaches)
         if strategy == "heading-aware":
-            return heading_aware_row(size, layouts, groupings, checks, reaches)
+            return heading_aware_row(size, layouts, groupings, table, checks, reaches)
         return policy_row(sweep_config(strategy, size, grammar), layouts, checks, reaches)
 
     if progress is not None:

@@ -42,6 +42,10 @@ so none is lost.
 """
 
 
+# At most this many lines of each kind a pin prints: a docs set has thousands of pages, the manifest holds them all.
+LISTED_PINS = 20
+
+
 def register(commands: argparse._SubParsersAction) -> None:
     pin = add_command(
         commands,
@@ -98,6 +102,13 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="after an edit, move each span check of the files pinned whose quote now occurs once in the new text "
         "to that place (one line per move); a quote that is gone or occurs more than once is still refused",
     )
+    pin.add_argument(
+        "--list",
+        dest="every_line",
+        action="store_true",
+        help=f"print a line for every file pinned, re-pinned, skipped or passed over (by default each kind stops "
+        f"after {LISTED_PINS} lines with a count of the rest)",
+    )
     pin.set_defaults(handler=run_pin)
 
 
@@ -130,7 +141,7 @@ def run_pin(args: argparse.Namespace) -> int:
     if new_manifest and args.markdown is None:
         # The grammar is chosen once, when the manifest starts (switching later is refused): say which it is.
         report(source_pins.LESSON_GRAMMAR_NOTE, to_stderr=True)
-    lines = source_pins.pin_report_lines(outcome)
+    lines = source_pins.pin_report_lines(outcome, None if args.every_line else LISTED_PINS)
     shown_manifest = destination(manifest_path)
     lines.append(
         f"wrote {shown_manifest}" if outcome.manifest_bytes is not None else f"manifest unchanged: {shown_manifest}"

@@ -234,6 +234,20 @@ class _IndentedWriter:
             item_lead = separator
             batch_items = max(1, min(MAX_BATCH_ITEMS, batch_items * BATCH_CHARACTERS // len(text)))
 
+    def scalar_lists(self, column: tuple, level: int) -> list[str] | None:
+        """Lists of scalars laid out at nesting ``level`` as ``array_pieces`` lays them out, or ``None`` if one is not.
+
+        ``[[1, 2], []]`` at level 1 -> ``['[\\n    1,\\n    2\\n  ]', '[]']``.
+        """
+        if not all(SCALAR_TYPES.issuperset(map(type, value)) for value in column):
+            return None
+        encode = self.encoder_at(level)
+        opening = "[\n" + INDENT * (level + 1)
+        closing = "\n" + INDENT * level + "]"
+        texts = [opening + encode(value)[1:-1] + closing if value else "[]" for value in column]
+        self.newlines += sum(len(value) + 1 for value in column if value)
+        return texts
+
     def uniform_objects(self, batch: list, level: int) -> str | None:
         """``batch``'s objects laid out at ``level`` and joined by separators, or ``None`` if they differ in shape.
 
@@ -254,10 +268,17 @@ class _IndentedWriter:
         lead = "{\n" + field_indent
         for key, column in zip(keys, zip(*map(dict.values, batch))):
             kinds = set(map(type, column))
-            if len(kinds) != 1 or not kinds <= _COLUMN_JSON.keys():
+            if kinds == {list}:
+                # A column of short lists of scalars (a comparison's spans and chunk ids), each in one C call.
+                texts = self.scalar_lists(column, level + 1)
+                if texts is None:
+                    return None
+            elif len(kinds) != 1 or not kinds <= _COLUMN_JSON.keys():
                 return None
+            else:
+                texts = map(_COLUMN_JSON[kinds.pop()], column)
             runs.append(repeat(lead + _json_string(key) + KEY_SEPARATOR))
-            runs.append(map(_COLUMN_JSON[kinds.pop()], column))
+            runs.append(texts)
             lead = ",\n" + field_indent
         object_separator = ",\n" + INDENT * level
         runs.append(repeat("\n" + INDENT * level + "}" + object_separator))

@@ -359,7 +359,7 @@ def measure_one(count: int, folder: Path, verify: bool = False, markdown: str = 
     del result, manifest
 
     started = time.perf_counter()
-    _, validated = lab.validate.validate_artifact(lab.strict_json.read_json_file(output))
+    _, validated, _ = lab.validate.read_validated(output)
     seconds["validate"] = time.perf_counter() - started
     # Read before the floor, whose own copies of the result are not the lab's work.
     shared_peak = peak_memory_bytes()
@@ -401,7 +401,7 @@ def timed_pieces(pieces, clock: list[float]):
 def measure_validate_peak(path: Path) -> dict:
     """Peak memory of the validate job alone, as ``run.py validate`` runs it, in a fresh process."""
     lab = lab_modules()
-    lab.validate.validate_artifact(lab.strict_json.read_json_file(path))
+    lab.validate.read_validated(path)
     return {"validate_peak_bytes": peak_memory_bytes()}
 
 

@@ -227,7 +227,9 @@ class SweepRowTest(unittest.TestCase):
         layouts = self.layouts(["# T\nab" + " " * 10 + "\n\n"])
         bodies = {name: size_sweep.fixed_char_bodies(layout, 4) for name, layout in layouts.items()}
         check = SpanCheck("pair", "s0", Span(4, 5, "a"), Span(5, 6, "b"))
-        row = size_sweep.fixed_char_row(4, bodies, (check,), [size_sweep.pair_reach(check)])
+        row = size_sweep.fixed_char_row(
+            4, bodies, size_sweep.fixed_char_table(bodies), (check,), [size_sweep.pair_reach(check)]
+        )
         self.assertEqual(
             row, {"chunk_count": 1, "mean_chunk_chars": 4.0, "pairs_kept_together": 1, "kept_pairs": ["pair"]}
         )
@@ -253,14 +255,18 @@ class SweepRowTest(unittest.TestCase):
                     with self.subTest(case=case, width=width, shortest=shortest):
                         config = chunk_index.policy_config("fixed-char", width)
                         self.assertEqual(
-                            size_sweep.fixed_char_row(width, bodies, checks, reaches),
+                            size_sweep.fixed_char_row(
+                                width, bodies, size_sweep.fixed_char_table(bodies), checks, reaches
+                            ),
                             size_sweep.policy_row(config, layouts, checks, reaches),
                         )
                 groupings = {name: size_sweep.section_groupings(layout) for name, layout in layouts.items()}
                 with self.subTest(case=case, target=width * 4):
                     config = chunk_index.policy_config("heading-aware", width * 4)
                     self.assertEqual(
-                        size_sweep.heading_aware_row(width * 4, layouts, groupings, checks, reaches),
+                        size_sweep.heading_aware_row(
+                            width * 4, layouts, groupings, size_sweep.grouping_table(groupings), checks, reaches
+                        ),
                         size_sweep.policy_row(config, layouts, checks, reaches),
                     )
 
@@ -283,6 +289,10 @@ class SavedPiecesTest(unittest.TestCase):
             "an empty object": lambda n: {} if n == 17 else {"a": n},
             "a percent sign in a key": lambda n: {"100%": n, "%s": "%d"},
             "objects and scalars": lambda n: {"a": n} if n % 3 else n,
+            "lists of scalars": lambda n: {"span": [n, n + 1], "ids": [f"{n:x}", "é\u2028"][: n % 3], "e": []},
+            "a list holding a list": lambda n: {"span": [[n]] if n == 11 else [n]},
+            "a list of floats and bools": lambda n: {"v": [0.5, True, None, -0.0, float("inf")][: n % 6]},
+            "a list where a scalar was": lambda n: {"v": n if n == 5 else [n]},
         }
         for name, shape in shapes.items():
             for count in (1, 2, 17, 100, 700):
@@ -310,6 +320,17 @@ class SavedPiecesTest(unittest.TestCase):
         sizes = {}
         self.assertEqual(b"".join(saved_json_pieces(value, scalars, sizes)), reference_bytes(value))
         self.assertEqual(sizes, {"a": 2, "b": 6})
+
+    def test_sizes_of_members_holding_columns_of_lists(self) -> None:
+        # A pair-aware index's config holds pairs whose spans are lists: its saved size counts their lines.
+        pairs = [
+            {"source_id": "s", "instruction_span": [n, n + 4], "qualifier_span": [n + 5, n + 9]} for n in range(30)
+        ]
+        members = {"index": {"config": {"pairs": pairs}, "chunks": [{"ids": [], "n": 1}, {"ids": ["a"], "n": 2}]}}
+        value = {"indexes": members}
+        sizes: dict[str, int] = {}
+        self.assertEqual(b"".join(saved_json_pieces(value, members, sizes)), reference_bytes(value))
+        self.assertEqual(sizes, {"index": len(reference_bytes(members["index"]))})
 
     def test_large_arrays_come_in_bounded_pieces(self) -> None:
         value = [{"id": number, "text": "x" * 200} for number in range(5000)]

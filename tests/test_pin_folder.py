@@ -189,6 +189,37 @@ class RepeatedPinTests(FolderTestCase):
         self.assertEqual(lines[-1], "unchanged: 2 sources already pinned at their current bytes")
 
 
+class LongPinReportTests(FolderTestCase):
+    """A docs set of hundreds of pages gets a report a screen long: 20 lines of a kind, the rest counted."""
+
+    def test_twenty_pinned_lines_then_a_count_and_every_line_with_list(self) -> None:
+        for number in range(23):
+            self.write(f"docs/page-{number:02d}.md", f"# Page {number}\n\nText of page {number}.\n")
+        self.write("docs/page-22.md", b"# Not UTF-8 \xff\n")
+        code, stdout, stderr = run_main(
+            "pin", "--markdown", "blocks-3", "--manifest", str(self.manifest), str(self.docs)
+        )
+        self.assertEqual((code, stderr), (0, ""))
+        lines = stdout.splitlines()
+        pinned = [line for line in lines if line.startswith("pinned ")]
+        self.assertEqual([line.split(":")[0] for line in pinned], [f"pinned docs/page-{n:02d}" for n in range(20)])
+        self.assertEqual(
+            lines[-3:],
+            [
+                "… 2 more sources (2 new): the manifest holds every pin; pin --list prints each",
+                "passed over: 1 page the lab cannot take, each named above (pin --all-or-nothing refuses the whole pin instead)",
+                f"wrote {self.manifest}",
+            ],
+        )
+        self.manifest.unlink()
+        code, stdout, _ = run_main(
+            "pin", "--list", "--markdown", "blocks-3", "--manifest", str(self.manifest), str(self.docs)
+        )
+        self.assertEqual(code, 0)
+        self.assertEqual(sum(line.startswith("pinned ") for line in stdout.splitlines()), 22)
+        self.assertNotIn("more sources", stdout)
+
+
 class SharedMetadataTests(FolderTestCase):
     """--version and --fact-status given with a folder apply to every file pinned in that call."""
 
