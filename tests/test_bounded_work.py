@@ -232,6 +232,23 @@ class SentenceSplitWork(unittest.TestCase):
                 spans = sentences.sentence_spans(text, 0, len(text))
                 self.assertEqual([text[start:end] for start, end in spans], expected)
 
+    def test_long_lines_of_markers_split_in_one_pass(self):
+        # A marker ends at its first ">}}", "%}}", ">" or "-->": a line of thousands of markers, closed or not,
+        # is read once, never re-split between them (which backtracks exponentially).
+        run = 20_000
+        cases = {
+            "shortcodes then text": "{{< a >}}" * (run // 9) + " x never.\n",
+            "tags then text": "<b>" * (run // 3) + " x never.\n",
+            "comments then text": "<!--a-->" * (run // 8) + " x never.\n",
+            "unclosed shortcodes": "{{<" * (run // 3) + " x never.\n",
+            "unclosed comments": "<!--" * (run // 4) + " x never.\n",
+        }
+        for name, text in cases.items():
+            with self.subTest(name):
+                self.assertEqual(sentences.sentence_spans(text, 0, len(text)), [(0, len(text) - 1)])
+        text = "{{< a >}}" * (run // 9) + "\nx never.\n"
+        self.assertEqual(sentences.sentence_spans(text, 0, len(text)), [(len(text) - 9, len(text) - 1)])
+
 
 def reference_rows(text: str, start: int, end: int, marks: tuple, newlines: list[int]) -> list[tuple]:
     """``segment_rows`` as its docstring defines it, with every mark looked at for every piece of text.

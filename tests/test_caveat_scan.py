@@ -86,6 +86,24 @@ class SentenceTest(LabTestCase):
             ":::tip Fast\nUse fast mode.\n:::\n": ["Use fast mode."],
             '=== "Python"\n\n    Call run(p).\n': ["Call run(p)."],
             '===!+ "Never delete it"\n    Call g(x).\n': ["Call g(x)."],
+            # The marker lines of blocks-3's containers: shortcode markers alone, paired or self-closing, and
+            # HTML or JSX tags and one-line comments alone (scan_version 5).
+            "{{< steps >}}\n{{< step >}}\n**Add it**\n\nRun add(p).\n{{< /step >}}\n{{< /steps >}}\n": [
+                "**Add it**",
+                "Run add(p).",
+            ],
+            '{{% note %}}\nIt never\n{{< figure src="a.png" >}}\noverwrites.\n{{% /note %}}\n': [
+                "It never",
+                "overwrites.",
+            ],
+            '<Tabs groupId="os">\n<TabItem value="a">\nCall a(p).\n</TabItem>\n</Tabs>\n': ["Call a(p)."],
+            "<div><p>\n<!-- Never shown. -->\nCall b(p).\n</p></div>\n": ["Call b(p)."],
+            "- Step one:\n  {{% note %}}\n  Call c(p).\n  {{% /note %}}\n": ["Step one:", "Call c(p)."],
+            # A closing marker after its sentence on one line is no sentence either.
+            "Call d(p). {{% /note %}}\n": ["Call d(p)."],
+            # Inline markup stays in its sentence: a shortcode in a link, an autolink on a line of its own.
+            'See [it]({{< relref "x" >}}) first.\n': ['See [it]({{< relref "x" >}}) first.'],
+            "See\n<https://example.org>\nfirst.\n": ["See\n<https://example.org>\nfirst."],
         }
         for text, expected in cases.items():
             with self.subTest(text=text):
@@ -105,6 +123,58 @@ class SentenceTest(LabTestCase):
 
     def test_code_only_yields_nothing(self) -> None:
         self.assertEqual(self.sentences("`a.b()`\n"), [])
+
+
+class ContainerMarkersTest(LabTestCase):
+    """Under blocks-3 the marker lines of shortcodes, HTML and JSX elements are in no quote (scan_version 5)."""
+
+    def test_a_note_shortcode_caveat_starts_after_its_opening_line(self) -> None:
+        text = "# Serve\n\nRun `tool serve` to start it.\n\n{{% note %}}\n`tool serve` refuses a port below 1024.\n{{% /note %}}\n"
+        pairs, unpaired = pairing.scan_text("doc", text, "blocks-3")
+        # "# Serve\n\n" is 9 characters, the instruction 29; the note's marker line is [40, 53), its sentence 39.
+        self.assertEqual(unpaired, [])
+        self.assertEqual(
+            [
+                (pair.instruction.start, pair.instruction.end, pair.qualifier.start, pair.qualifier.end)
+                for pair in pairs
+            ],
+            [(9, 38, 53, 92)],
+        )
+        self.assertEqual(pairs[0].qualifier.quote, "`tool serve` refuses a port below 1024.")
+
+    def test_a_warning_whose_text_follows_its_marker_on_one_line(self) -> None:
+        text = "# Serve\n\nRun `tool serve` to start it.\n\n{{% warning %}} `tool serve` refuses port 80.\n{{% /warning %}}\n"
+        pairs, _ = pairing.scan_text("doc", text, "blocks-3")
+        # The block opens at 40; its marker and the space after it are 16 characters: the body is [56, 85).
+        self.assertEqual(
+            [(pair.cue, pair.qualifier.start, pair.qualifier.end) for pair in pairs], [("warning admonition", 56, 85)]
+        )
+
+    def test_esm_lines_instruct_nothing_and_a_jsx_note_loses_its_tag_lines(self) -> None:
+        text = "# Use\n\nexport const meta = {title: 'Run it'}\n\n<Note type=\"info\">\n  `open(path)` raises `OSError` on a missing file.\n</Note>\n"
+        pairs, unpaired = pairing.scan_text("doc", text, "blocks-3")
+        # The ESM block [7, 44) is code, so no instruction is in reach; the tag line is [46, 65), the sentence
+        # starts after two spaces of indentation at 67 and runs 48 characters.
+        self.assertEqual(pairs, [])
+        self.assertEqual([(item.span.start, item.span.end, item.rule) for item in unpaired], [(67, 115, "error")])
+
+    def test_the_text_before_the_first_heading_is_named_by_the_source_title(self) -> None:
+        page = "Run `tool serve` to start it.\n\n`tool serve` refuses a port below 1024.\n\n# Later\n\nText.\n"
+        manifest = write_widget_manifest(self, page, {"markdown": "blocks-3"})
+        code, out, err = main_quietly("scan", "--json", "--manifest", str(manifest))
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual([pair["context"]["section"] for pair in json.loads(out)["pairs"]], ["widget"])
+        code, out, err = main_quietly("scan", "--manifest", str(manifest))
+        self.assertEqual((code, err), (0, ""))
+        self.assertIn('  § "widget"', out.splitlines())
+
+    def test_a_source_titled_by_a_version_still_has_its_opening_scanned(self) -> None:
+        # Release notes are found by their headings; the source's title names no heading of the page.
+        text = "Run `tool serve` to start it.\n\n`tool serve` refuses a port below 1024.\n"
+        sections = pairing.scanned_sections({"source_id": "doc", "text": text, "title": "1.2.0"}, "blocks-3")
+        self.assertEqual([section.title for section in sections], ["1.2.0"])
+        pairs, _ = pairing.scan_sections("doc", text, sections)
+        self.assertEqual([(pair.instruction.start, pair.qualifier.start) for pair in pairs], [(0, 31)])
 
 
 class IndentedCodeTest(LabTestCase):
@@ -263,7 +333,7 @@ class FixtureScanTest(LabTestCase):
         self.assertEqual(code, 0)
         report = json.loads(out)
         # The tier kept by default is 2 (pairing.DEFAULT_TIER): every fixture pair is that strong or stronger.
-        self.assertEqual((report["scan_version"], report["tier"], report["rejected"]), (4, 2, 0))
+        self.assertEqual((report["scan_version"], report["tier"], report["rejected"]), (5, 2, 0))
         # The four caveats of docs/caveats.md's walk-through, each with an instruction in reach.
         self.assertEqual(
             [(pair["name"], pair["rule"]) for pair in report["pairs"]],

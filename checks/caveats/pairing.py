@@ -1,4 +1,4 @@
-"""Pair each caveat with its instruction, section by section: ``run.py scan``'s proposals (``scan_version`` 4).
+"""Pair each caveat with its instruction, section by section: ``run.py scan``'s proposals (``scan_version`` 5).
 
 Reads one source's sections block by block (``section_items``): every
 sentence with what the rules see in it (``classified``), and cautionary and
@@ -18,10 +18,16 @@ import chunk_index
 import grammars
 from checks.caveats import rules
 from checks.caveats.masking import fence_spans, masked_code
-from checks.caveats.sentences import HEADER_LINE, normalized_text, sentence_spans, table_cell_spans
+from checks.caveats.sentences import (
+    after_opening_marker,
+    marker_line,
+    normalized_text,
+    sentence_spans,
+    table_cell_spans,
+)
 from load_documents import Span, SpanCheck
 
-SCAN_VERSION = 4
+SCAN_VERSION = 5
 # How far an instruction may sit from its caveat, in blocks of prose (code blocks are not counted):
 # the caveat's own block and this many before it, or this many after it; one that shares an
 # identifier with the caveat may sit as far back as IDENTIFIER_BLOCKS.
@@ -46,9 +52,12 @@ MUST_STEP = re.compile(r"[\s\x00]*you\s+must\s+(?:\w+ly\s+)?[a-z]", re.IGNORECAS
 TRAILING_CONDITION = re.compile(r"(?<=[\w\x00)])[\s,]+(?:if|when|whenever|in\s+case)\s", re.IGNORECASE)
 # An ATX heading line between two sections: a heading without a body of its own.
 BODILESS_HEADING = re.compile(r"^ {0,3}(?P<marks>#{1,6})[ \t]+(?P<title>[^\n]*)$", re.MULTILINE)
+# The blocks that hold no prose, neither read nor counted: code (a fence, MDX's ESM lines and expressions) and
+# an mkdocstrings directive (a Python path and its options, where the API's documentation will be drawn).
+UNREAD_KINDS = frozenset({"fence", "esm", "expression", "directive"})
+# The blocks whose first line is their opening marker, text after it on that line or not ("{{% note %}} Mind it.").
+MARKED_KINDS = frozenset({"admonition", "shortcode", "html"})
 LIST_ITEM_OPENING = re.compile(r"[ \t>]*(?:[-*+]|\d{1,9}[.)])[ \t]+$")
-# A line that is one HTML or MDX tag, opening or closing: a block's marker, not its body.
-TAG_LINE = re.compile(r"[ \t>]*</?[A-Za-z][^<>\n]*>[ \t]*")
 
 
 @dataclass(frozen=True)
@@ -269,12 +278,13 @@ def body_span(text: str, block: grammars.Block) -> tuple[int, int]:
     """A labelled block's body without its marker lines and surrounding whitespace; the marker line if nothing else.
 
     A marker line is a header the sentence reader knows (``!!! warning``, ``> [!NOTE]``, ``/// danger``,
-    ``:::``), a line that is one HTML or MDX tag (``<Callout type="warning">``), or a line with no letter
-    but the block's label (``{{< warning >}}``): whatever kind of block a grammar gives, its markers are
+    ``:::``), a line of shortcode markers or HTML or MDX tags alone (``{{< warning >}}``,
+    ``<Callout type="warning">``, see ``sentences.MARKUP_LINE``), or a line with no letter but the block's
+    label: whatever kind of block a grammar gives, its markers are
     left out. ``"!!! warning\n    Mind it.\n"`` -> the span of ``Mind it.``.
     """
     lines = []
-    position = block.start
+    position = text_start(text, block)
     while position < block.end:
         newline = text.find("\n", position, block.end)
         line_end = block.end if newline == -1 else newline
@@ -291,10 +301,15 @@ def body_span(text: str, block: grammars.Block) -> tuple[int, int]:
     return trimmed(text, content[0][0], content[-1][1])
 
 
+def text_start(text: str, block: grammars.Block) -> int:
+    """Where a block's text starts: after the opening marker on its first line for the kinds that have one."""
+    return after_opening_marker(text, block.start, block.end) if block.kind in MARKED_KINDS else block.start
+
+
 def is_marker_line(text: str, start: int, end: int, label: str) -> bool:
     """Whether ``text[start:end]`` is a marker line of a block labelled ``label`` (see ``body_span``)."""
     line = text[start:end]
-    if HEADER_LINE.match(text, start, min(end + 1, len(text))) or TAG_LINE.fullmatch(line):
+    if marker_line(text, start, min(end + 1, len(text))):
         return True
     return not re.search(r"[A-Za-z]", line.replace(label, "") if label else line)
 
@@ -320,13 +335,13 @@ def section_items(
     prose_number = -1
     pending_notice = None
     blocks = section.blocks
-    if rules.is_release_notes(section.title):
+    if section.heading_start < section.body_start and rules.is_release_notes(section.title):
         return items
     # A section without any code (no fence, no code span, no call) is an essay or a story: its cues are weak.
     body = text[section.body_start : section.body_end]
     codeless = "`" not in body and not rules.CALL.search(body) and not any(block.kind == "fence" for block in blocks)
     for number, block in enumerate(blocks):
-        if block.kind == "fence" or is_indented_code(text, block):
+        if block.kind in UNREAD_KINDS or is_indented_code(text, block):
             continue
         prose_number += 1
         next_is_fence = number + 1 < len(blocks) and (
@@ -336,7 +351,7 @@ def section_items(
         spans = (
             table_cell_spans(masked, block.start, block.end)
             if is_table
-            else sentence_spans(masked, block.start, block.end, fences)
+            else sentence_spans(masked, text_start(masked, block), block.end, fences)
         )
         whole = rules.cautionary_cue(block)
         rule = "cautionary block"
@@ -561,7 +576,8 @@ def release_notes(text: str, sections) -> list[bool]:
 
     previous_end = 0
     for section in sections:
-        if not section.title:
+        if section.heading_start == section.body_start:
+            # The text before the first heading, named by the source's title: no heading of the page.
             flags.append(False)
             previous_end = section.body_end
             continue
@@ -676,15 +692,18 @@ def scan_sources(
 
 
 def scanned_sections(source: dict, grammar: str, section_cache: dict | None = None) -> list:
-    """The sections the scan reads ``source`` in (``document_sections``, no title), read once per ``section_cache``.
+    """The sections the scan reads ``source`` in (``document_sections``), read once per ``section_cache``.
 
-    ``section_cache`` maps a source id to its text and sections; a hit must hold the same text.
+    The text before a page's first heading is a section named by the source's title, as the grammar and
+    every index name it. ``section_cache`` maps a source id to its text, title and sections; a hit must
+    hold the same text and title.
     """
     text = source["text"]
+    title = source.get("title", "")
     cached = None if section_cache is None else section_cache.get(source["source_id"])
-    if cached is not None and cached[0] == text:
-        return cached[1]
-    sections = grammars.document_sections(text, grammar, source["source_id"])
+    if cached is not None and cached[:2] == (text, title):
+        return cached[2]
+    sections = grammars.document_sections(text, grammar, source["source_id"], title)
     if section_cache is not None:
-        section_cache[source["source_id"]] = (text, sections)
+        section_cache[source["source_id"]] = (text, title, sections)
     return sections

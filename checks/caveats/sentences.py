@@ -31,6 +31,20 @@ HEADER_LINE = re.compile(
     r"(?:[ \t]*(?:(?:!!!|\?\?\?\+?)[ \t]*\w[^\n]*|>[ \t]*\[![A-Za-z]+\][^\n]*|/{3,}[^\n]*|:{3,}[^\n]*)"
     r'|===[!+]{0,2}[ \t]+"[^\n]*)(?:\n|$)'
 )
+# The marker lines of the containers "blocks-3" reads (``grammars.shortcodes``, ``grammars.html_blocks``): a line of
+# Hugo shortcode markers alone, paired or self-closing (``{{< tabs >}}``, ``{{% /note %}}``, ``{{< figure src="a" >}}``),
+# or of HTML or JSX tags and one-line comments alone (``<div>``, ``</TabItem>``, ``<Note type="info">``). Each marker
+# ends at its first ``>}}``, ``%}}``, ``>`` or ``-->``, so a line of many is read once, without backtracking. An
+# autolink (``<https://…>``) is text, not a tag.
+# (A marker of over 1,000 characters is taken for text.)
+SHORTCODE_MARKER = r"\{\{[<%](?:[^\n%>]|[%>](?!\}\})){0,1000}[%>]\}\}"
+TAG_MARKER = r"</?[A-Za-z][A-Za-z0-9.-]*(?=[\s/>])[^<>\n]{0,1000}>|<!--(?:[^\n-]|-(?!->)){0,1000}-->"
+MARKUP_LINE = re.compile(rf"[ \t>]*(?:(?:{SHORTCODE_MARKER}|{TAG_MARKER})[ \t]*)+(?:\n|$)")
+# A piece of a sentence that is markers alone ("Done. {{% /note %}}" leaves one after its sentence end).
+MARKUP_PIECE = re.compile(rf"(?:(?:{SHORTCODE_MARKER}|{TAG_MARKER})\s*)+")
+# A container's opening marker with its text after it on the line ("{{% warning %}} If …", "<Note>Mind it.").
+OPENING_MARKUP = re.compile(rf"[ \t]*(?:{SHORTCODE_MARKER}|{TAG_MARKER})[ \t]*(?=\S)")
+LINE_INDENT = re.compile(r"[ \t>]*")
 LEADING_MARKERS = re.compile(r"(?:\s+|>[ \t]?|[-*+][ \t]+|\d{1,9}[.)][ \t]+)*")
 
 
@@ -39,9 +53,11 @@ def sentence_spans(masked: str, start: int, end: int, fences: list[tuple[int, in
 
     A sentence ends after ``.``, ``!`` or ``?`` (and any closing quote or bracket)
     followed by whitespace, unless the word is an abbreviation (``e.g.``) or the
-    next word starts in lower case; a blank line, a list item and a header line
+    next word starts in lower case; a blank line, a list item and a marker line
     (an admonition, alert, ``///`` block, ``:::`` container or content tab
-    marker, see ``HEADER_LINE``) also end one, and a header is no sentence itself.
+    header, see ``HEADER_LINE``, or a line of shortcode markers or HTML or JSX
+    tags alone, see ``MARKUP_LINE``) also end one, and a marker line is no
+    sentence itself, nor part of one.
     Masked code never ends a sentence and a block of masked code yields none.
     ``sentence_spans("Call f(). It fails.\\n", 0, 20)`` -> ``[(0, 9), (10, 19)]``.
     """
@@ -57,7 +73,7 @@ def sentence_spans(masked: str, start: int, end: int, fences: list[tuple[int, in
     headers = []
     line_start = start
     while line_start < end:
-        match = HEADER_LINE.match(masked, line_start, end)
+        match = marker_line(masked, line_start, end)
         if match is not None:
             headers.append((match.start(), match.end()))
             cuts.update((match.start(), match.end()))
@@ -140,13 +156,41 @@ def is_sentence_end(masked: str, mark_start: int, mark_end: int, limit: int) -> 
     return len(word) > 1 and not word.replace(".", "").isdigit() and "." not in word
 
 
+def marker_line(masked: str, line_start: int, end: int) -> re.Match | None:
+    """The marker line that starts at ``line_start`` (before ``end``), newline included, else ``None``.
+
+    A header (``HEADER_LINE``) or a line of shortcode markers or tags alone (``MARKUP_LINE``):
+    ``marker_line("{{% note %}}\\nMind it.\\n", 0, 22).end()`` -> ``13``.
+    """
+    match = HEADER_LINE.match(masked, line_start, end)
+    first = LINE_INDENT.match(masked, line_start, end).end()
+    if match is None and masked[first : first + 1] in ("{", "<"):
+        match = MARKUP_LINE.match(masked, line_start, end)
+    return match
+
+
+def after_opening_marker(masked: str, start: int, end: int) -> int:
+    """Where a container's text starts: after the shortcode marker or tag opening its first line, if text follows.
+
+    ``after_opening_marker("{{% note %}} Mind it.", 0, 21)`` -> ``13``; a line of the marker alone is a
+    marker line (``marker_line``), and a block not opening with one starts at ``start``.
+    """
+    match = OPENING_MARKUP.match(masked, start, end)
+    return start if match is None else match.end()
+
+
 def trimmed_span(masked: str, start: int, end: int) -> tuple[int, int] | None:
-    """``[start, end)`` without surrounding whitespace or list and quote markers; ``None`` if no prose is left."""
+    """``[start, end)`` without surrounding whitespace or list and quote markers; ``None`` if no prose is left.
+
+    A piece of shortcode markers or tags alone (``{{% /note %}}`` after the sentence it closes) holds no prose.
+    """
     start = LEADING_MARKERS.match(masked, start, end).end()
     while end > start and masked[end - 1].isspace():
         end -= 1
     piece = masked[start:end]
     if not piece or not any(character.isalpha() for character in piece):
+        return None
+    if piece[0] in "{<" and MARKUP_PIECE.fullmatch(piece):
         return None
     return start, end
 
