@@ -8,9 +8,13 @@ import gc
 import chunk_index
 
 
-def manifest_indexes(manifest, progress=None) -> dict:
-    """The indexes the main job would build from ``manifest`` (its grammar, sizes and pairs), by policy name."""
-    return chunk_index.build_indexes(manifest.sources, chunk_index.manifest_policy_configs(manifest), progress)
+def manifest_indexes(manifest, progress=None, section_cache: dict | None = None) -> dict:
+    """The indexes the main job would build from ``manifest`` (its grammar, sizes and pairs), by policy name.
+
+    ``section_cache`` as in ``chunk_index.document_sections_once``: sections another step read are not read again.
+    """
+    configs = chunk_index.manifest_policy_configs(manifest)
+    return chunk_index.build_indexes(manifest.sources, configs, progress, section_cache)
 
 
 def manifest_outlines(manifest, section_cache: dict | None = None, progress=None) -> dict:

@@ -157,7 +157,11 @@ def run_scan(args: argparse.Namespace) -> int:
         return EXIT_OK
     pairs, unpaired, rejected, decided = proposals(manifest_path, found, args.tier)
     # The verdicts only ask where chunks lie; the report page shows them whole, ids and all.
-    indexes = manifest_indexes(manifest) if html_path is not None else manifest_outlines(manifest)
+    indexes = (
+        manifest_indexes(manifest, section_cache=section_cache)
+        if html_path is not None
+        else manifest_outlines(manifest, section_cache)
+    )
     from checks.caveats import report as caveat_report
 
     with collector_skips_what_exists():

@@ -695,15 +695,17 @@ def scanned_sections(source: dict, grammar: str, section_cache: dict | None = No
     """The sections the scan reads ``source`` in (``document_sections``), read once per ``section_cache``.
 
     The text before a page's first heading is a section named by the source's title, as the grammar and
-    every index name it. ``section_cache`` maps a source id to its text, title and sections; a hit must
-    hold the same text and title.
+    every index name it. ``section_cache`` is the build's (``chunk_index.document_sections_once``: keyed by
+    grammar and source id, holding the text, title and sections), so the outlines the verdicts need read
+    no page again; a hit must hold the same text and title.
     """
     text = source["text"]
     title = source.get("title", "")
-    cached = None if section_cache is None else section_cache.get(source["source_id"])
+    key = (grammar, source["source_id"])
+    cached = None if section_cache is None else section_cache.get(key)
     if cached is not None and cached[:2] == (text, title):
         return cached[2]
     sections = grammars.document_sections(text, grammar, source["source_id"], title)
     if section_cache is not None:
-        section_cache[source["source_id"]] = (text, title, sections)
+        section_cache[key] = (text, title, sections)
     return sections
