@@ -160,12 +160,15 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
 )
 
 
-# One pattern for every cue, one named group per entry of CUE_RULES (``c0``, ``c1``, …) behind one shared
-# word-start check: far faster than a pattern per entry. At one place the entry listed first wins.
+# One pattern for every cue behind one shared word-start check: far faster than a pattern per entry. At one
+# place the entry listed first wins. Each entry ends with an empty group named for it (``c0``, ``c1``, …), the
+# last group a match closes, so ``lastgroup`` tells the entry: a group around the whole entry would be entered
+# at every word start for every entry, where an entry that opens with a letter is passed over on one compare.
 CUE_PATTERN = re.compile(
     r"(?<![\w'’-])(?:"
     + "|".join(
-        f"(?P<c{number}>{fragment.replace(chr(39), APOSTROPHE)})" for number, (_, _, fragment) in enumerate(CUE_RULES)
+        f"(?:{fragment.replace(chr(39), APOSTROPHE)})(?P<c{number}>)"
+        for number, (_, _, fragment) in enumerate(CUE_RULES)
     )
     + r")(?![\w-])"
 )
