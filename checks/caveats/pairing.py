@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import chunk_index
 import grammars
-from checks.caveats import rules
+from checks.caveats import anchors, rules
 from checks.caveats.masking import fence_spans, masked_code
 from checks.caveats.sentences import (
     after_opening_marker,
@@ -58,36 +58,174 @@ UNREAD_KINDS = frozenset({"fence", "esm", "expression", "directive"})
 # The blocks whose first line is their opening marker, text after it on that line or not ("{{% note %}} Mind it.").
 MARKED_KINDS = frozenset({"admonition", "shortcode", "html"})
 LIST_ITEM_OPENING = re.compile(r"[ \t>]*(?:[-*+]|\d{1,9}[.)])[ \t]+$")
+# What every cue, and the condition that makes a sentence one (``rules.CONDITIONAL_AVAILABILITY``), must hold.
+CUE_ANCHORS = anchors.anchor_pattern(
+    (rules.CUE_PATTERN, rules.CONDITIONAL_AVAILABILITY), (rules.MARKUP,), (rules.REASON_OPENING,)
+)
 
 
-@dataclass(frozen=True)
+class Page:
+    """One source as the scan reads it: the text, the text with its code masked, the code spans and fences, and the
+    masked text case folded (``anchors.FOLD``), where ``CUE_ANCHORS`` is looked for; ``classifications`` may be
+    shared by the pages of one scan."""
+
+    __slots__ = ("text", "masked", "code_spans", "fences", "folded", "classifications")
+
+    def __init__(self, text: str, masked: str, code_spans: list, fences: list, classifications: dict) -> None:
+        self.text = text
+        self.masked = masked
+        self.code_spans = code_spans
+        self.fences = fences
+        self.folded = masked.translate(anchors.FOLD)
+        # ``classified``'s answers by its arguments: docs repeat sentences ("This parameter is required.").
+        self.classifications = classifications
+
+
+# An item's field not worked out yet.
+UNREAD = object()
+
+
 class Item:
     """One sentence of a section, or one block read as a whole caveat, and what the rules see in it.
 
     ``block`` counts the section's prose blocks (code blocks are not counted). ``caveat`` is why the item is a
     caveat (``None`` if it is none); ``instruction`` the form by which it instructs (``None`` if it does
     not). An item is never both: a caveat is never the instruction of another caveat.
+
+    Only ``caveat`` is settled when the item is made; every other reading (the instruction form, the names,
+    words and terms, the anaphor) is worked out the first time a caveat near it asks, so a sentence no caveat
+    looks at costs its span and nothing more. ``reading`` (its code masked, markup blanked) is what the rules
+    read; ``context`` is what ``classified`` weighs beside it: whether it is the last sentence before a code
+    block, opens a list item, sits in a note, in a section without code, in a table's cell.
     """
 
-    start: int
-    end: int
-    block: int
-    caveat: rules.Cue | None
-    instruction: str | None
-    identifiers: frozenset[str]
-    words: frozenset[str]
-    terms: frozenset[str]
-    anaphor: str | None
-    # The text with every run of whitespace one space: a copy of the sentence elsewhere on the page is equal.
-    normalized: str
-    # Inside an admonition or alert: an aside to the text around it.
-    aside: bool = False
-    # A cell of a table: what the sentence before the table (its lead) instructs, told field by field.
-    in_table: bool = False
-    # For a cell, the table's lead: the last sentence before the table when it instructs, in the block before.
-    table_lead: Item | None = None
-    # A reference back anywhere in the sentence ("the above configuration"): to the nearest earlier instruction.
-    back_reference: str | None = None
+    __slots__ = (
+        "start",
+        "end",
+        "block",
+        "caveat",
+        "aside",
+        "in_table",
+        "page",
+        "context",
+        "lead",
+        "_reading",
+        "_instruction",
+        "_identifiers",
+        "_words",
+        "_terms",
+        "_anaphor",
+        "_normalized",
+        "_back_reference",
+    )
+
+    def __init__(
+        self,
+        page: Page,
+        start: int,
+        end: int,
+        block: int,
+        context: tuple | None = None,
+        aside: bool = False,
+        in_table: bool = False,
+        lead: Item | None = None,
+    ) -> None:
+        self.page = page
+        self.start = start
+        self.end = end
+        self.block = block
+        self.context = context
+        self.aside = aside
+        # A cell of a table: what the sentence before the table (its lead) instructs, told field by field.
+        self.in_table = in_table
+        # For a cell, the sentence that may be the table's lead: the last item of the block before the table.
+        self.lead = lead
+        self.caveat: rules.Cue | None = None
+        self._reading = UNREAD
+        self._instruction = UNREAD
+        self._identifiers = UNREAD
+        self._words = UNREAD
+        self._terms = UNREAD
+        self._anaphor = UNREAD
+        self._normalized = UNREAD
+        self._back_reference = UNREAD
+
+    @property
+    def reading(self) -> str:
+        """The item's text as the rules read it: code masked, markup blanked (same length)."""
+        if self._reading is UNREAD:
+            self._reading = rules.prose_view(self.page.masked[self.start : self.end])
+        return self._reading
+
+    def classification(self, cue_free: bool = False) -> tuple[rules.Cue | None, str | None]:
+        """``classified`` of the item's reading in its context (a sentence's, never a whole block's)."""
+        before_fence, list_item, in_note, codeless, table_cell = self.context
+        reading = self.reading
+        reference_entry = False
+        if list_item:
+            masked = self.page.masked
+            line_start = masked.rfind("\n", 0, self.start) + 1
+            opens_item = LIST_ITEM_OPENING.match(masked, line_start, self.start) is not None
+            reference_entry = opens_item and rules.is_reference_entry(reading)
+        arguments = (reading, before_fence, reference_entry, in_note, codeless(), table_cell, cue_free)
+        known = self.page.classifications
+        if arguments not in known:
+            known[arguments] = classified(*arguments)
+        return known[arguments]
+
+    @property
+    def instruction(self) -> str | None:
+        if self._instruction is UNREAD:
+            # Every item that may be a caveat was classified when it was made: this one holds no cue.
+            self._instruction = self.classification(cue_free=True)[1]
+        return self._instruction
+
+    @property
+    def identifiers(self) -> frozenset:
+        if self._identifiers is UNREAD:
+            page = self.page
+            self._identifiers = rules.sentence_identifiers(
+                page.text, page.masked, self.start, self.end, page.code_spans
+            )
+        return self._identifiers
+
+    @property
+    def words(self) -> frozenset:
+        if self._words is UNREAD:
+            self._words = rules.sentence_words(self.page.text, self.start, self.end)
+        return self._words
+
+    @property
+    def terms(self) -> frozenset:
+        if self._terms is UNREAD:
+            self._terms = rules.sentence_terms(self.reading)
+        return self._terms
+
+    @property
+    def anaphor(self) -> str | None:
+        if self._anaphor is UNREAD:
+            self._anaphor = rules.opening_anaphor(self.reading)
+        return self._anaphor
+
+    @property
+    def normalized(self) -> str:
+        """The text with every run of whitespace one space: a copy of the sentence elsewhere on the page is equal."""
+        if self._normalized is UNREAD:
+            self._normalized = normalized_text(self.page.text, self.start, self.end)
+        return self._normalized
+
+    @property
+    def back_reference(self) -> str | None:
+        """A reference back anywhere in a caveat ("the above configuration"): to the nearest earlier instruction."""
+        if self._back_reference is UNREAD:
+            self._back_reference = rules.back_reference(self.reading) if self.caveat is not None else None
+        return self._back_reference
+
+    @property
+    def table_lead(self) -> Item | None:
+        """For a cell, the table's lead: the last sentence before the table when it instructs, in the block before."""
+        lead = self.lead
+        return lead if lead is not None and lead.instruction is not None else None
 
 
 @dataclass(frozen=True)
@@ -131,8 +269,12 @@ def classified(
     in_note: bool,
     codeless: bool = False,
     table_cell: bool = False,
+    cue_free: bool = False,
 ) -> tuple[rules.Cue | None, str | None]:
     """A sentence's caveat cue and instruction form, after the rules that weigh one against the other.
+
+    ``cue_free`` says the caller knows the reading holds no cue (``holds_cue``): the cue rules are then not
+    run, and the answer is the same.
 
     - A reference entry (``--quiet: Do not print.``) instructs nothing, and only its deprecation, version,
       error and label cues count, and a field marked as required: its other words describe what the option does.
@@ -173,12 +315,12 @@ def classified(
         if clause_end == -1 or len(reading[:clause_end].split()) < 3:
             # "However, we recommend …": a lead-in, no clause of its own.
             return None, None
-        best = rules.strongest_cue([cue for cue in rules.sentence_cues(reading[:clause_end])])
+        best = None if cue_free else rules.strongest_cue(rules.sentence_cues(reading[:clause_end]))
         return (best, None) if best is not None and not codeless else (None, None)
     # A table's cells are read as prose (every cue counts) but instruct nothing: they describe, field by
     # field, what the table's lead sentence instructs.
     form = None if table_cell else rules.instruction_form(reading, before_fence, reference_entry)
-    cues = rules.sentence_cues(reading)
+    cues = [] if cue_free else rules.sentence_cues(reading)
     if before_fence and reading.rstrip().endswith(":"):
         # "The following command will fail:" tells what the code shows; only a prohibition ("Do not run
         # this:") is still a caveat. A requirement ("you will need to make sure it type-checks:") is the step
@@ -323,23 +465,59 @@ def trimmed(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-def section_items(
-    text: str, masked: str, code_spans: list, fences: list, section: grammars.Section, dated: bool = False
-) -> list[Item]:
+def is_codeless(text: str, section: grammars.Section) -> bool:
+    """Whether a section holds no code (no fence, no code span, no call): an essay or a story, whose cues are weak."""
+    body = text[section.body_start : section.body_end]
+    return (
+        "`" not in body and not rules.CALL.search(body) and not any(block.kind == "fence" for block in section.blocks)
+    )
+
+
+def once(function):
+    """``function()``, worked out on the first call only."""
+    answer = []
+
+    def remembered():
+        if not answer:
+            answer.append(function())
+        return answer[0]
+
+    return remembered
+
+
+def may_hold_cue(page: Page, start: int, end: int) -> bool:
+    """Whether the rules could find a cue in ``[start, end)``: it holds an anchor of ``CUE_ANCHORS`` (else it has
+    none, and no cue); every sentence could when the anchors cannot be read off the cue patterns."""
+    return CUE_ANCHORS is None or CUE_ANCHORS.search(page.folded[start:end]) is not None
+
+
+def holds_cue(reading: str) -> bool:
+    """Whether a sentence's reading holds a cue, or the condition that makes one (``classified``): if not, it is
+    no caveat. ``classified`` reads the sentence itself, or cut short before a comma or a semicolon, or with an
+    opening reason blanked up to its comma; none of them holds a cue the sentence does not, since no cue starts
+    with a space and none looks past a comma."""
+    return (
+        rules.CUE_PATTERN.search(reading.translate(rules.ASCII_LOWER)) is not None
+        or rules.CONDITIONAL_AVAILABILITY.search(reading) is not None
+    )
+
+
+def section_items(page: Page, section: grammars.Section, dated: bool = False) -> list[Item]:
     """A section's sentences, and its cautionary and version blocks as whole caveats, in text order.
 
     On a dated post (``dated``: a blog post, a release announcement) every caveat is of tier 3: news and
-    history told as a story, where "users will not get any security pop-ups" is a promise kept.
+    history told as a story, where "users will not get any security pop-ups" is a promise kept. A sentence
+    that holds no anchor of a cue (``may_hold_cue``) is no caveat, and the rules read it only if a caveat
+    near it asks what it instructs (``Item``).
     """
+    text, masked, fences = page.text, page.masked, page.fences
     items: list[Item] = []
     prose_number = -1
     pending_notice = None
     blocks = section.blocks
     if section.heading_start < section.body_start and rules.is_release_notes(section.title):
         return items
-    # A section without any code (no fence, no code span, no call) is an essay or a story: its cues are weak.
-    body = text[section.body_start : section.body_end]
-    codeless = "`" not in body and not rules.CALL.search(body) and not any(block.kind == "fence" for block in blocks)
+    codeless = once(lambda: is_codeless(text, section))
     for number, block in enumerate(blocks):
         if block.kind in UNREAD_KINDS or is_indented_code(text, block):
             continue
@@ -363,21 +541,12 @@ def section_items(
             if not (rule == "cautionary block" and any(rules.SKIP_NOTICE.search(reading) for reading in readings)):
                 start, end = body_span(text, block)
                 if start < end:
-                    items.append(
-                        Item(
-                            start,
-                            end,
-                            prose_number,
-                            rules.Cue(rule, whole, 1, 0),
-                            None,
-                            rules.sentence_identifiers(text, masked, start, end, code_spans),
-                            rules.sentence_words(text, start, end),
-                            rules.sentence_terms(rules.prose_view(masked[start:end])),
-                            rules.opening_anaphor(readings[0]) if readings else None,
-                            normalized_text(text, start, end),
-                            True,
-                        )
-                    )
+                    item = Item(page, start, end, prose_number, aside=True)
+                    item.caveat = rules.Cue(rule, whole, 1, 0)
+                    item._instruction = None
+                    item._anaphor = rules.opening_anaphor(readings[0]) if readings else None
+                    item._back_reference = None
+                    items.append(item)
             continue
         in_note = rules.is_note(block)
         aside = rules.is_aside(block)
@@ -385,43 +554,33 @@ def section_items(
         # introduces is the notice, its sentences caveats of the marker's cue unless they instruct.
         notice = pending_notice if pending_notice is not None and pending_notice[0] == prose_number - 1 else None
         pending_notice = None
-        lead = None
-        if is_table and items and items[-1].block == prose_number - 1 and items[-1].instruction is not None:
-            # "You can set these fields:" and then the table of fields: the cells qualify that sentence.
-            lead = items[-1]
+        # "You can set these fields:" and then the table of fields: the cells qualify that sentence.
+        lead = items[-1] if is_table and items and items[-1].block == prose_number - 1 else None
+        list_item = block.kind == "list"
         for position, (start, end) in enumerate(spans):
-            reading = rules.prose_view(masked[start:end])
-            line_start = masked.rfind("\n", 0, start) + 1
-            opens_item = block.kind == "list" and LIST_ITEM_OPENING.match(masked, line_start, start) is not None
-            reference_entry = opens_item and rules.is_reference_entry(reading)
             before_fence = next_is_fence and position == len(spans) - 1
-            caveat, form = classified(reading, before_fence, reference_entry, in_note, codeless, is_table)
-            if caveat is None and form is None and notice is not None and not rules.is_lead_in(reading):
-                caveat = notice[1]
-            if caveat is not None and dated:
-                caveat = rules.Cue(caveat.rule, caveat.cue, 3, caveat.start)
-            if block.kind == "paragraph" and len(spans) == 1 and rules.is_lead_in(reading):
-                marker = rules.strongest_cue(rules.sentence_cues(reading))
-                if marker is not None and marker.rule in NOTICE_RULES:
-                    pending_notice = (prose_number, rules.Cue(marker.rule, marker.cue, marker.tier, 0))
-            items.append(
-                Item(
-                    start,
-                    end,
-                    prose_number,
-                    caveat,
-                    form,
-                    rules.sentence_identifiers(text, masked, start, end, code_spans),
-                    rules.sentence_words(text, start, end),
-                    rules.sentence_terms(reading),
-                    rules.opening_anaphor(reading),
-                    normalized_text(text, start, end),
-                    aside,
-                    is_table,
-                    lead,
-                    rules.back_reference(reading) if caveat is not None else None,
-                )
-            )
+            item = Item(page, start, end, prose_number, (before_fence, list_item, in_note, codeless, is_table), aside)
+            if is_table:
+                item.in_table = True
+                item.lead = lead
+            if notice is not None or (may_hold_cue(page, start, end) and holds_cue(item.reading)):
+                caveat, item._instruction = item.classification()
+                reading = item.reading
+                if (
+                    caveat is None
+                    and item._instruction is None
+                    and notice is not None
+                    and not rules.is_lead_in(reading)
+                ):
+                    caveat = notice[1]
+                if caveat is not None and dated:
+                    caveat = rules.Cue(caveat.rule, caveat.cue, 3, caveat.start)
+                item.caveat = caveat
+                if block.kind == "paragraph" and len(spans) == 1 and rules.is_lead_in(reading):
+                    marker = rules.strongest_cue(rules.sentence_cues(reading))
+                    if marker is not None and marker.rule in NOTICE_RULES:
+                        pending_notice = (prose_number, rules.Cue(marker.rule, marker.cue, marker.tier, 0))
+            items.append(item)
     return items
 
 
@@ -438,18 +597,19 @@ def is_indented_code(text: str, block: grammars.Block) -> bool:
 def usable(candidate: Item, caveat: Item) -> bool:
     """Whether ``candidate`` may be ``caveat``'s instruction: it instructs, does not overlap it and is no copy of it."""
     return (
-        candidate.instruction is not None
-        and not (candidate.start < caveat.end and caveat.start < candidate.end)
+        not (candidate.start < caveat.end and caveat.start < candidate.end)
+        and candidate.instruction is not None
         and candidate.normalized != caveat.normalized
     )
 
 
 def candidates_around(items: list[Item], index: int) -> tuple[list[Item], list[Item]]:
-    """The instructions within reach of the caveat ``items[index]``: before it (nearest first) and after it.
+    """The sentences within reach of the caveat ``items[index]``: before it (nearest first) and after it.
 
     At most ``MAX_CANDIDATES`` sentences are looked at on each side, within ``IDENTIFIER_BLOCKS`` prose
     blocks before (``chosen_instruction`` keeps the farther ones for a shared identifier) and
-    ``LOOK_AHEAD_BLOCKS`` after.
+    ``LOOK_AHEAD_BLOCKS`` after. Which of them are instructions it may take (``usable``) is asked only of
+    the ones ``chosen_instruction`` weighs.
     """
     caveat = items[index]
     before = []
@@ -457,15 +617,13 @@ def candidates_around(items: list[Item], index: int) -> tuple[list[Item], list[I
         candidate = items[position]
         if candidate.block < caveat.block - IDENTIFIER_BLOCKS:
             break
-        if usable(candidate, caveat):
-            before.append(candidate)
+        before.append(candidate)
     after = []
     for position in range(index + 1, min(index + 1 + MAX_CANDIDATES, len(items))):
         candidate = items[position]
         if candidate.block > caveat.block + LOOK_AHEAD_BLOCKS:
             break
-        if usable(candidate, caveat):
-            after.append(candidate)
+        after.append(candidate)
     return before, after
 
 
@@ -473,65 +631,96 @@ def shared_link(candidate: Item, caveat: Item, identifiers: bool) -> tuple[str, 
     """``("identifier save_copy", 1)`` when ``candidate`` names code the caveat names (``identifiers``), or
     ``("term upgrade", 2)`` when the two share a content word; ``None`` when they share nothing of that kind."""
     if identifiers:
+        # Every name a sentence gives as code that the caveat's words can hold is one of its own words
+        # (three letters or more, or an option): a sentence sharing no word shares no name.
+        if candidate.words.isdisjoint(caveat.words):
+            return None
         shared = candidate.identifiers & caveat.words
         return (f"identifier {min(shared)}", 1) if shared else None
     shared = candidate.terms & caveat.terms
     return (f"term {min(shared)}", 2) if shared else None
 
 
+def outside_asides(candidate: Item) -> bool:
+    return not candidate.aside
+
+
+def first_usable(candidates: list[Item], caveat: Item, keep=None) -> Item | None:
+    """The first of ``candidates`` that ``caveat`` may take (``usable``) and ``keep`` keeps, or ``None``."""
+    for candidate in candidates:
+        if (keep is None or keep(candidate)) and usable(candidate, caveat):
+            return candidate
+    return None
+
+
+def first_linked(candidates: list[Item], caveat: Item, identifiers: bool, keep=None) -> tuple[Item, tuple] | None:
+    """The first of ``candidates`` that shares a name (``identifiers``) or a term with ``caveat`` and is usable."""
+    for candidate in candidates:
+        if keep is not None and not keep(candidate):
+            continue
+        link = shared_link(candidate, caveat, identifiers)
+        if link is not None and usable(candidate, caveat):
+            return candidate, link
+    return None
+
+
 def chosen_instruction(caveat: Item, before: list[Item], after: list[Item]) -> tuple[Item, str, int] | None:
     """The instruction ``caveat`` qualifies, how they are linked, and the link's tier; ``None`` if none is in reach.
 
-    In this order: the nearest earlier instruction that shares an identifier with the caveat (``identifier
-    save_copy``, tier 1, up to ``IDENTIFIER_BLOCKS`` back); then, within ``LOOK_BACK_BLOCKS``, and leaving
-    out instructions inside an admonition when the caveat is not in one (an aside) unless no other is in
-    reach: when the caveat opens with an anaphor, the nearest earlier one (``anaphor This``, tier 1 within
-    one block, else 2); the nearest later one sharing an identifier (``identifier x, after``, tier 2); the
-    nearest earlier one sharing a content word (``term upgrade``, tier 2); the nearest earlier one
+    ``before`` and ``after`` are the sentences in reach (``candidates_around``), of which only the usable
+    ones count. In this order: the nearest earlier instruction that shares an identifier with the caveat
+    (``identifier save_copy``, tier 1, up to ``IDENTIFIER_BLOCKS`` back); then, within ``LOOK_BACK_BLOCKS``,
+    and leaving out instructions inside an admonition when the caveat is not in one (an aside) unless no
+    other is in reach: when the caveat opens with an anaphor, the nearest earlier one (``anaphor This``, tier
+    1 within one block, else 2); the nearest later one sharing an identifier (``identifier x, after``, tier
+    2); the nearest earlier one sharing a content word (``term upgrade``, tier 2); the nearest earlier one
     (``nearest``, tier 2); when none is earlier, the nearest later one sharing a content word (``term x,
     after``, tier 2) or the nearest later one (``nearest after``, tier 2). No link is of tier 3: measured on
     hand labels, a pair linked by nearness alone has the right instruction about as often as one linked by a
     shared word; what makes a pair wrong is its caveat (docs/caveats.md, "Tiers").
+
+    Each step asks what links a sentence to the caveat before asking whether it instructs, so the rules
+    read a sentence only when its answer can decide.
     """
+    # In the caveat's own block, an instruction that shares a word comes first ("For one run, pass the
+    # bundle. The bundle replaces the default."): the nearest context a reader has. (The sentences in reach
+    # are nearest first, so the caveat's own block is where they start.)
     for candidate in before:
         if candidate.block != caveat.block:
             break
-        # In the caveat's own block, an instruction that shares a word comes first ("For one run, pass the
-        # bundle. The bundle replaces the default."): the nearest context a reader has.
         link = shared_link(candidate, caveat, identifiers=True) or shared_link(candidate, caveat, identifiers=False)
-        if link is not None:
+        if link is not None and usable(candidate, caveat):
             return candidate, *link
-    if caveat.back_reference is not None and before and before[0].block >= caveat.block - 1:
-        # "…, the above configuration will fail": what the sentence points back to, just before it.
-        return before[0], f"back-reference {caveat.back_reference}", 1
-    for candidate in before:
-        link = shared_link(candidate, caveat, identifiers=True)
-        if link is not None:
-            return candidate, *link
-    before = [candidate for candidate in before if candidate.block >= caveat.block - LOOK_BACK_BLOCKS]
-    if not caveat.aside:
+    if caveat.back_reference is not None:
+        nearest = first_usable(before, caveat)
+        if nearest is not None and nearest.block >= caveat.block - 1:
+            # "…, the above configuration will fail": what the sentence points back to, just before it.
+            return nearest, f"back-reference {caveat.back_reference}", 1
+    linked = first_linked(before, caveat, identifiers=True)
+    if linked is not None:
+        return linked[0], *linked[1]
+    near = [candidate for candidate in before if candidate.block >= caveat.block - LOOK_BACK_BLOCKS]
+    keep = None
+    if not caveat.aside and first_usable(near, caveat, outside_asides) is not None:
         # An instruction in a note beside the text is an aside: a caveat of the text qualifies the text's own.
-        before = [candidate for candidate in before if not candidate.aside] or before
-    if caveat.anaphor is not None and before:
-        nearest = before[0]
+        keep = outside_asides
+    nearest = first_usable(near, caveat, keep)
+    if caveat.anaphor is not None and nearest is not None:
         return nearest, f"anaphor {caveat.anaphor}", 1 if nearest.block >= caveat.block - 1 else 2
-    for candidate in after:
-        link = shared_link(candidate, caveat, identifiers=True)
-        if link is not None:
-            return candidate, f"{link[0]}, after", 2
-    for candidate in before:
-        link = shared_link(candidate, caveat, identifiers=False)
-        if link is not None:
-            return candidate, *link
-    if before:
-        nearest = before[0]
+    linked = first_linked(after, caveat, identifiers=True)
+    if linked is not None:
+        return linked[0], f"{linked[1][0]}, after", 2
+    linked = first_linked(near, caveat, identifiers=False, keep=keep)
+    if linked is not None:
+        return linked[0], *linked[1]
+    if nearest is not None:
         return nearest, "nearest", 2
-    for candidate in after:
-        link = shared_link(candidate, caveat, identifiers=False)
-        if link is not None:
-            return candidate, f"{link[0]}, after", 2
-    if after:
-        return after[0], "nearest after", 2
+    linked = first_linked(after, caveat, identifiers=False)
+    if linked is not None:
+        return linked[0], f"{linked[1][0]}, after", 2
+    nearest_after = first_usable(after, caveat)
+    if nearest_after is not None:
+        return nearest_after, "nearest after", 2
     return None
 
 
@@ -588,15 +777,19 @@ def release_notes(text: str, sections) -> list[bool]:
     return flags
 
 
-def scan_sections(source_id: str, text: str, sections) -> tuple[list[FoundPair], list[Unpaired]]:
+def scan_sections(
+    source_id: str, text: str, sections, classifications: dict | None = None
+) -> tuple[list[FoundPair], list[Unpaired]]:
     """Every instruction/caveat pair of one source's ``sections``, in caveat order, and the caveats left unpaired.
 
     Linear in the text: each sentence is read once, and each caveat looks at no more than
-    ``MAX_CANDIDATES`` sentences on either side.
+    ``MAX_CANDIDATES`` sentences on either side. ``classifications`` (see ``Page``) may be shared by the
+    sources of one scan.
     """
     sections = tuple(sections)
     fences = fence_spans(text, sections)
     masked, code_spans = masked_code(text, fences)
+    page = Page(text, masked, code_spans, fences, {} if classifications is None else classifications)
     newlines = chunk_index.newline_offsets(text)
     pairs: list[FoundPair] = []
     unpaired: list[Unpaired] = []
@@ -605,7 +798,7 @@ def scan_sections(source_id: str, text: str, sections) -> tuple[list[FoundPair],
     for section, history in zip(sections, release_notes(text, sections)):
         if history:
             continue
-        items = section_items(text, masked, code_spans, fences, section, dated)
+        items = section_items(page, section, dated)
         for index, item in enumerate(items):
             cue = item.caveat
             if cue is None:
@@ -680,9 +873,10 @@ def scan_sources(
     """
     pairs: list[FoundPair] = []
     unpaired: list[Unpaired] = []
+    classifications: dict = {}
     for source in sorted(sources, key=lambda source: source["source_id"]):
         found, left = scan_sections(
-            source["source_id"], source["text"], scanned_sections(source, grammar, section_cache)
+            source["source_id"], source["text"], scanned_sections(source, grammar, section_cache), classifications
         )
         pairs.extend(found)
         unpaired.extend(left)

@@ -1,0 +1,346 @@
+"""The literal text no cue can do without: a quick test that lets a sentence holding none skip the caveat rules.
+
+Most sentences of a docs set hold no cue, yet the cue pattern (``rules.CUE_PATTERN``, one alternation of
+every cue) costs as much on each of them as on a caveat. Every cue needs some literal text: ``must`` for
+``must\\s+not``, ``not`` for ``(?:is|are)\\s+(?:\\w+ly\\s+)?not``, ``n't`` for ``(?:is|are)\\s*n't``. This
+module reads those literals off the patterns themselves (their parse, by ``re``'s own parser), so they never
+drift from the rules, and builds one pattern that finds any of them (``anchor_pattern``). A sentence whose
+masked text, case folded (``FOLD``), holds none of them has no cue: the rules would find no caveat in it.
+
+Why a literal of what the rules read is in the masked text: the prose view (``rules.prose_view``) only turns
+markup into spaces, so every other character is as in the masked text, at the same offset. A literal the
+pattern places at a word start (after the cue's start or a space) follows, in the masked text, either the
+same character (no letter or digit) or the last character of the markup blanked before it, which is no letter
+or digit either (``MARKUP``'s edges are checked, ``edges_outside``); so the test looks for such a literal
+after anything but a letter or a digit, or at the start of the sentence. Whatever the parse holds that this
+module does not know stops a literal there: the test can only find more sentences, never fewer.
+"""
+
+from __future__ import annotations
+
+import re
+
+try:  # Python 3.11 and later
+    from re import _constants as sre_constants
+    from re import _parser as sre_parse
+except ImportError:  # pragma: no cover - Python 3.10
+    import sre_constants
+    import sre_parse
+
+# A-Z as a-z, and the four other characters that ``re.IGNORECASE`` takes for an ASCII letter (dotted and
+# dotless i, long s, the Kelvin sign): a literal of a case-insensitive pattern is then a literal here too.
+FOLD = str.maketrans(
+    {**{chr(code): chr(code + 32) for code in range(ord("A"), ord("Z") + 1)}, "İ": "i", "ı": "i", "ſ": "s", "K": "k"}
+)
+# Past this many literals one position of a pattern gives no anchor (a class of letters, say).
+MAX_LITERALS = 64
+# Literals are not extended past this length: a longer one finds no more.
+MAX_LENGTH = 12
+# Characters so common in prose that a literal of them alone finds almost every sentence.
+COMMON_MARKS = frozenset('.,:;"()-/')
+# A literal is a tuple of units: a character, or any decimal digit (what ``\\d`` matches in a text pattern).
+DIGIT = object()
+
+_LITERAL = sre_constants.LITERAL
+_IN = sre_constants.IN
+_BRANCH = sre_constants.BRANCH
+_SUBPATTERN = sre_constants.SUBPATTERN
+_REPEATS = (sre_constants.MAX_REPEAT, sre_constants.MIN_REPEAT)
+_ASSERTIONS = (sre_constants.ASSERT, sre_constants.ASSERT_NOT)
+_CATEGORY = sre_constants.CATEGORY
+_SPACE = sre_constants.CATEGORY_SPACE
+_WORD = sre_constants.CATEGORY_WORD
+_DIGIT = sre_constants.CATEGORY_DIGIT
+
+
+def is_word_character(character: str) -> bool:
+    """What ``\\w`` matches in a text pattern: a letter, a digit or ``_``."""
+    return character.isalnum() or character == "_"
+
+
+def class_units(members: list) -> list | None:
+    """The units a class matches: its characters when it is a few plain ones (``['’]`` -> ``["'", "’"]``),
+    ``[DIGIT]`` for ``\\d``; ``None`` for any other class."""
+    if len(members) == 1 and members[0] == (_CATEGORY, _DIGIT):
+        return [DIGIT]
+    if len(members) > 4 or any(op is not _LITERAL for op, _ in members):
+        return None
+    return [chr(code) for _, code in members]
+
+
+def matches_no_word_character(members: list) -> bool:
+    """Whether a class matches only characters that are not word characters (spaces, ``(``, ``,``)."""
+    return all(
+        (op is _LITERAL and not is_word_character(chr(value))) or (op is _CATEGORY and value is _SPACE)
+        for op, value in members
+    )
+
+
+def excludes_word_characters(assertion) -> bool:
+    """Whether a negative look-around refuses every word character (``(?<![\\w'’-])``, ``(?![\\w-])``)."""
+    _, body = assertion
+    return len(body) == 1 and body[0][0] is _IN and any(op is _CATEGORY and value is _WORD for op, value in body[0][1])
+
+
+def ends_outside_word(items, before: bool) -> bool:
+    """Whether the text ``items`` match always ends with a character that is no word character.
+
+    ``before`` says whether the text before them does (an empty match keeps it).
+    """
+    for op, value in items:
+        before = item_ends_outside_word(op, value, before)
+    return before
+
+
+def item_ends_outside_word(op, value, before: bool) -> bool:
+    if op is _LITERAL:
+        return not is_word_character(chr(value))
+    if op is _IN:
+        return matches_no_word_character(value)
+    if op is sre_constants.ASSERT_NOT and value[0] == -1 and excludes_word_characters(value):
+        # (?<![\w…]): whatever comes before is no word character.
+        return True
+    if op in _ASSERTIONS or op is sre_constants.AT:
+        return before
+    if op is _SUBPATTERN:
+        return ends_outside_word(value[-1], before)
+    if op is _BRANCH:
+        return all(ends_outside_word(branch, before) for branch in value[1])
+    if op in _REPEATS:
+        low, _, body = value
+        settled = ends_outside_word(body, False) or (before and ends_outside_word(body, True))
+        return settled if low >= 1 else before and settled
+    return False
+
+
+def literal_starts(items) -> set[tuple]:
+    """The literals (tuples of units) a match of ``items`` must start with; ``()`` in it when some match starts otherwise.
+
+    ``literal_starts(parse("mustn'?t"))`` -> the units of ``mustn'`` and ``mustnt``. A literal stops at a space
+    (the prose view may hold a space where the masked text holds markup), at what this module does not read, at a
+    repeat, and past ``MAX_LENGTH``: a shorter literal is still one every match starts with.
+    """
+    if not items:
+        return {()}
+    (op, value), rest = items[0], list(items[1:])
+    if op is _LITERAL or op is _IN:
+        units = [chr(value)] if op is _LITERAL else class_units(value)
+        if units is None or any(unit is not DIGIT and unit.isspace() for unit in units):
+            return {()}
+        tails = literal_starts(rest)
+        return {((unit,) + tail)[:MAX_LENGTH] for unit in units for tail in tails}
+    if op in _ASSERTIONS:
+        return literal_starts(rest)
+    if op is _SUBPATTERN:
+        return literal_starts(list(value[-1]) + rest)
+    if op is _BRANCH:
+        found: set[tuple] = set()
+        for branch in value[1]:
+            found |= literal_starts(list(branch) + rest)
+        return found
+    if op in _REPEATS:
+        low, _, body = value
+        once = literal_starts(list(body))
+        return once if low >= 1 else once | literal_starts(rest)
+    return {()}
+
+
+def last_repeat_starts(op, value, rest: list) -> set[tuple] | None:
+    """For a repeat of one unit (``\\d+``), the literals its last round and what follows start with (``\\d.\\d``
+    for ``\\d+(?:\\.\\d+)+``), found anywhere in a match; ``None`` for any other item."""
+    if op not in _REPEATS or value[0] < 1 or len(value[2]) != 1 or value[2][0][0] not in (_LITERAL, _IN):
+        return None
+    unit_op, unit_value = value[2][0]
+    units = [chr(unit_value)] if unit_op is _LITERAL else class_units(unit_value)
+    if units is None or any(unit is not DIGIT and unit.isspace() for unit in units):
+        return None
+    tails = literal_starts(rest)
+    return {((unit,) + tail)[:MAX_LENGTH] for unit in units for tail in tails}
+
+
+def weight(anchor: tuple[tuple, bool]) -> int:
+    """How rarely an anchor is met in prose, roughly: its letters, twice its rare marks and digits, one more at a
+    word start (a guess that only orders the choices: every choice is a literal every match holds)."""
+    literal, word_start = anchor
+    letters = sum(1 for unit in literal if unit is not DIGIT and unit.isalpha())
+    rare = sum(1 for unit in literal if unit is DIGIT or not (unit.isalpha() or unit in COMMON_MARKS))
+    return letters + 2 * rare + (1 if word_start else 0)
+
+
+def rank(anchors: frozenset) -> tuple:
+    return (min(weight(anchor) for anchor in anchors), -len(anchors))
+
+
+def word_head(literal: tuple) -> tuple:
+    """A literal up to its first unit that is no letter or digit: ``can't`` -> ``can``; a digit ends it too."""
+    for position, unit in enumerate(literal):
+        if unit is DIGIT or not unit.isalnum():
+            return literal[:position]
+    return literal
+
+
+def folded(literal: tuple) -> tuple:
+    return tuple(unit if unit is DIGIT else unit.translate(FOLD) for unit in literal)
+
+
+def sequence_anchors(items, after_word_break: bool, rest: list) -> frozenset | None:
+    """The rarest set of anchors one of which every match of ``items`` (then ``rest``) holds; ``None`` if none.
+
+    An anchor is ``(literal, word_start)``: the literal, and whether it always starts where the character
+    before is no word character (``after_word_break`` says so of the start of ``items``).
+    """
+    best = None
+
+    def offer(anchors) -> None:
+        nonlocal best
+        if anchors and (best is None or rank(anchors) > rank(best)):
+            best = frozenset(anchors)
+
+    items = list(items)
+    for position, (op, value) in enumerate(items):
+        following = items[position + 1 :] + rest
+        starts = literal_starts(items[position:] + rest)
+        if () not in starts and len(starts) <= MAX_LITERALS:
+            offer({(folded(literal), False) for literal in starts})
+            if after_word_break:
+                heads = {word_head(literal) for literal in starts}
+                if () not in heads:
+                    offer({(folded(head), True) for head in heads})
+        last_round = last_repeat_starts(op, value, following)
+        if last_round is not None and () not in last_round and len(last_round) <= MAX_LITERALS:
+            offer({(folded(literal), False) for literal in last_round})
+        if op is _SUBPATTERN:
+            offer(sequence_anchors(value[-1], after_word_break, following))
+        elif op is _BRANCH:
+            parts = [sequence_anchors(branch, after_word_break, following) for branch in value[1]]
+            offer(None if any(part is None for part in parts) else frozenset().union(*parts))
+        elif op in _REPEATS and value[0] >= 1:
+            offer(sequence_anchors(value[2], after_word_break, following))
+        after_word_break = item_ends_outside_word(op, value, after_word_break)
+    return best
+
+
+def pattern_anchors(pattern: re.Pattern) -> frozenset | None:
+    """The anchors of a compiled pattern (``sequence_anchors``), or ``None`` when it has none this module can read."""
+    try:
+        parsed = sre_parse.parse(pattern.pattern, pattern.flags)
+    except Exception:  # pragma: no cover - a parser this module does not know: no anchors, every sentence is read
+        return None
+    return sequence_anchors(list(parsed), False, [])
+
+
+def edge_characters(items, last: bool) -> set[str] | None:
+    """Every character a match of ``items`` can start with (or end with, ``last``); ``None`` if this module cannot tell."""
+    ordered = list(reversed(items)) if last else list(items)
+    for op, value in ordered:
+        if op in _ASSERTIONS:
+            continue
+        if op is _LITERAL:
+            return {chr(value)}
+        if op is _IN:
+            units = class_units(value)
+            return None if units is None or DIGIT in units else set(units)
+        if op is _SUBPATTERN:
+            return edge_characters(value[-1], last)
+        if op is _BRANCH:
+            found: set[str] = set()
+            for branch in value[1]:
+                edges = edge_characters(branch, last)
+                if edges is None:
+                    return None
+                found |= edges
+            return found
+        if op in _REPEATS and value[0] >= 1:
+            return edge_characters(value[2], last)
+        return None
+    return None
+
+
+def edges_outside(pattern: re.Pattern, first: bool = True) -> bool:
+    """Whether every match of ``pattern`` ends (and, with ``first``, starts) with a character that is no letter or digit.
+
+    Markup the prose view blanks (``rules.MARKUP``) must, and a reason the rules blank from a sentence's start
+    (``rules.REASON_OPENING``) must end so: the character a word-start literal follows in the masked text is
+    then no letter or digit either.
+    """
+    parsed = list(sre_parse.parse(pattern.pattern, pattern.flags))
+    for last in (True, False) if first else (True,):
+        edges = edge_characters(parsed, last)
+        if edges is None or any(character.isalnum() for character in edges):
+            return False
+    return True
+
+
+def holds(literal: tuple, part: tuple) -> bool:
+    """Whether ``part`` occurs in ``literal`` (both tuples of units)."""
+    return any(literal[start : start + len(part)] == part for start in range(len(literal) - len(part) + 1))
+
+
+def fewest(anchors: set[tuple[tuple, bool]]) -> tuple[list[tuple], list[tuple]]:
+    """The literals to look for anywhere and at a word start, leaving out each one another already implies.
+
+    A word-start literal is implied by a word-start one it starts with (``are`` finds whatever ``aren`` finds)
+    or by a literal it holds anywhere; a literal anywhere by one it holds.
+    """
+    anywhere = {literal for literal, word_start in anchors if not word_start}
+    anywhere = {
+        literal for literal in anywhere if not any(other != literal and holds(literal, other) for other in anywhere)
+    }
+    starts = {literal for literal, word_start in anchors if word_start}
+    starts = {
+        literal
+        for literal in starts
+        if not any(other != literal and literal[: len(other)] == other for other in starts)
+        and not any(holds(literal, other) for other in anywhere)
+    }
+    return sorted(anywhere, key=spelled), sorted(starts, key=spelled)
+
+
+def spelled(literal: tuple) -> str:
+    """A literal as a regular expression: ``\\d`` for a digit, every character escaped."""
+    return "".join(r"\d" if unit is DIGIT else re.escape(unit) for unit in literal)
+
+
+def trie_pattern(literals) -> str:
+    """One alternation of ``literals`` shared by their common beginnings (``can``, ``cause`` -> ``c(?:an|ause)``):
+    the regular expression engine tries a few first characters at each place, not every literal."""
+    root: dict = {}
+    for literal in literals:
+        node = root
+        for unit in literal:
+            node = node.setdefault(spelled((unit,)), {})
+        node[""] = {}
+
+    def alternation(node: dict) -> str:
+        branches = ["" if unit == "" else unit + alternation(node[unit]) for unit in sorted(node)]
+        return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+
+    return alternation(root)
+
+
+def anchor_pattern(patterns, blanked_anywhere=(), blanked_openings=()) -> re.Pattern | None:
+    """One pattern that finds, in a masked and folded text, an anchor of any of ``patterns``; ``None`` when some
+    pattern has none (then no sentence may skip the rules).
+
+    ``blanked_anywhere`` are the patterns whose matches the rules turn into spaces before reading, and
+    ``blanked_openings`` those they blank from a sentence's start: word-start literals are looked for at a
+    word start only when no match of them starts (or ends) with a letter or a digit, else anywhere.
+    """
+    anchors: set[tuple[tuple, bool]] = set()
+    for pattern in patterns:
+        found = pattern_anchors(pattern)
+        if not found:
+            return None
+        anchors |= found
+    word_starts_hold = all(edges_outside(pattern) for pattern in blanked_anywhere) and all(
+        edges_outside(pattern, first=False) for pattern in blanked_openings
+    )
+    if not word_starts_hold:
+        anchors = {(literal, False) for literal, _ in anchors}
+    anywhere, at_word_start = fewest(anchors)
+    branches = []
+    if at_word_start:
+        branches.append(r"(?<![^\W_])" + trie_pattern(at_word_start))
+    if anywhere:
+        branches.append(trie_pattern(anywhere))
+    return re.compile("|".join(branches))

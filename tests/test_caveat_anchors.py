@@ -1,0 +1,161 @@
+"""The anchors that let a sentence holding none skip the caveat rules (``checks.caveats.anchors``).
+
+What is checked is the promise, not the anchors chosen: every sentence written here that the cue
+pattern finds a cue in holds an anchor in its masked, case-folded text, whatever markup or case it is
+written in; and a scan finds the same pairs with the quick test as without it.
+"""
+
+from __future__ import annotations
+
+import re
+from unittest import mock
+
+from checks.caveats import anchors, masking, pairing, rules, sentences
+from tests.support import ROOT, LabTestCase
+from tests.test_caveat_rules import documented_cues
+
+
+def anchored(sentence: str) -> bool:
+    """Whether the quick test keeps ``sentence``: an anchor in its masked text, case folded."""
+    masked = masking.masked_code(sentence, [])[0]
+    return pairing.CUE_ANCHORS.search(masked.translate(anchors.FOLD)) is not None
+
+
+def has_cue(sentence: str) -> bool:
+    return pairing.holds_cue(rules.prose_view(masking.masked_code(sentence, [])[0]))
+
+
+class AnchorPromiseTest(LabTestCase):
+    """A sentence the rules find a cue in always holds an anchor."""
+
+    def test_the_anchors_are_read_off_the_patterns(self) -> None:
+        self.assertIsNotNone(pairing.CUE_ANCHORS)
+
+    def test_every_documented_cue_in_plain_text_and_in_markup(self) -> None:
+        for rule, _, cue in documented_cues():
+            words = cue.split()
+            for sentence in (
+                f"{cue[0].upper()}{cue[1:]} keep the handle.",
+                f"The handle {cue.upper()} stay.",
+                f"The handle **{cue}** stay.",
+                # Markup between the words: blanked, the words stand apart as the cue needs.
+                f"The handle {' *'.join(words)}* stay.",
+                f"The handle _{'_ _'.join(words)}_ stay.",
+                f"See [it]({cue}) {cue}.",
+                f"<b>{cue}</b>",
+            ):
+                with self.subTest(rule=rule, sentence=sentence):
+                    if has_cue(sentence):
+                        self.assertTrue(anchored(sentence))
+
+    def test_written_cases(self) -> None:
+        # Each holds a cue the rules find; written for the test, the case and markup varied by hand.
+        for sentence in (
+            "The handle mustn't be shared.",
+            "It isn’t supported yet.",
+            "It is n't there.",
+            "NOTE: the handle is shared.",
+            "Widgets need Python 3.10+ to run.",
+            "Added in version `0.115.0`, the flag turns it off.",
+            "If `brotli` is installed, the encoding will be supported.",
+            # A long s and a Kelvin sign: re.IGNORECASE reads them as s and k.
+            "If it is set, the encoding will be ſupported.",
+            "Be careful with the handle.",
+            "The handle `x`(required): a name.",
+        ):
+            with self.subTest(sentence=sentence):
+                self.assertTrue(has_cue(sentence))
+                self.assertTrue(anchored(sentence))
+
+    def test_a_plain_sentence_is_passed_over(self) -> None:
+        for sentence in ("Open the widget.", "The widget opens a window.", "Call `open()` first."):
+            with self.subTest(sentence=sentence):
+                self.assertFalse(anchored(sentence))
+
+
+class SameScanTest(LabTestCase):
+    """Scanning with the quick test finds what scanning every sentence finds, pair for pair."""
+
+    def test_the_lab_s_own_pages(self) -> None:
+        pages = [
+            *sorted((ROOT / "docs" / "examples").rglob("*.md")),
+            *sorted((ROOT / "docs").glob("aster-copy-*.md")),
+        ]
+        pages = [page for page in pages if page.name != "README.md"]
+        self.assertGreater(len(pages), 3)
+        for page in pages:
+            text = page.read_text(encoding="utf-8")
+            for grammar in ("lesson", "blocks-3") if text.startswith("#") else ("blocks-3",):
+                with self.subTest(page=page.name, grammar=grammar):
+                    quick = pairing.scan_text("doc", text, grammar)
+                    with mock.patch.object(pairing, "CUE_ANCHORS", None):
+                        whole = pairing.scan_text("doc", text, grammar)
+                    self.assertEqual(quick, whole)
+
+    def test_a_sentence_with_no_cue_is_no_caveat_in_any_context(self) -> None:
+        # What lets the scan read a cue-free sentence only when a caveat asks what it instructs.
+        page = ROOT / "docs" / "examples" / "parcel-queue" / "guide"
+        texts = [path.read_text(encoding="utf-8") for path in sorted(page.rglob("*.md"))]
+        texts.append("Because it is slow, use the cache. If set, it is used. We recommend it, as it is fast.")
+        checked = 0
+        for text in texts:
+            masked = masking.masked_code(text, masking.fence_spans(text))[0]
+            for start, end in sentences_of(masked):
+                reading = rules.prose_view(masked[start:end])
+                if pairing.holds_cue(reading):
+                    continue
+                checked += 1
+                for context in (
+                    (False, False, False, False, False),
+                    (True, True, True, True, False),
+                    (False,) * 4 + (True,),
+                ):
+                    with self.subTest(sentence=reading, context=context):
+                        answer = pairing.classified(reading, *context)
+                        self.assertIsNone(answer[0])
+                        self.assertEqual(pairing.classified(reading, *context, cue_free=True), answer)
+        self.assertGreater(checked, 20)
+
+
+def sentences_of(masked: str) -> list[tuple[int, int]]:
+    """Every sentence of a text read as paragraphs split at blank lines."""
+    spans = []
+    for paragraph in re.finditer(r"[^\n](?:[^\n]|\n(?!\n))*", masked):
+        spans.extend(sentences.sentence_spans(masked, paragraph.start(), paragraph.end()))
+    return spans
+
+
+class DerivationTest(LabTestCase):
+    """How the anchors are read off a pattern, and what stops them."""
+
+    def test_literals_a_match_starts_with(self) -> None:
+        parsed = anchors.sre_parse.parse("mustn'?t")
+        # An optional part ends the literal where it is taken: "mustn'" and "mustnt" start every match.
+        self.assertEqual({"".join(literal) for literal in anchors.literal_starts(list(parsed))}, {"mustn'", "mustnt"})
+        # A class of letters, or a space, ends a literal where it stands.
+        self.assertEqual(anchors.literal_starts(list(anchors.sre_parse.parse(r"[a-z]+ing"))), {()})
+        self.assertEqual(anchors.literal_starts(list(anchors.sre_parse.parse(r"a\s+b"))), {("a",)})
+
+    def test_a_pattern_with_no_literal_gives_no_anchor(self) -> None:
+        self.assertIsNone(anchors.pattern_anchors(re.compile(r"\w+\s+\w+")))
+        self.assertIsNone(anchors.anchor_pattern((rules.CUE_PATTERN, re.compile(r"[a-z]+"))))
+
+    def test_word_starts_need_blanked_markup_to_end_outside_a_word(self) -> None:
+        self.assertTrue(anchors.edges_outside(rules.MARKUP))
+        self.assertTrue(anchors.edges_outside(rules.REASON_OPENING, first=False))
+        self.assertFalse(anchors.edges_outside(re.compile(r"<[a-z]+")))
+        # Were markup to end inside a word, every anchor would be looked for anywhere.
+        pattern = anchors.anchor_pattern((re.compile(r"(?<!\w)must\b"),), (re.compile(r"<[a-z]+"),))
+        self.assertIsNotNone(pattern.search("<bmust"))
+
+    def test_the_fold_is_re_ignorecase_on_letters(self) -> None:
+        for character, letter in (("İ", "i"), ("ı", "i"), ("ſ", "s"), ("K", "k"), ("Q", "q")):
+            with self.subTest(character=character):
+                self.assertIsNotNone(re.fullmatch(letter, character, re.IGNORECASE))
+                self.assertEqual(character.translate(anchors.FOLD), letter)
+
+    def test_cue_entries_hold_no_group_of_their_own(self) -> None:
+        # The cue pattern tells an entry by the empty group after it, the last one a match closes.
+        for _, _, fragment in rules.CUE_RULES:
+            with self.subTest(fragment=fragment):
+                self.assertEqual(re.compile(fragment).groups, 0)
