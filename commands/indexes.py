@@ -23,11 +23,6 @@ def manifest_outlines(manifest, section_cache: dict | None = None, progress=None
     return chunk_index.build_outlines(ordered, manifest.sources, progress, section_cache)
 
 
-def source_bytes(manifest) -> int:
-    """The UTF-8 bytes of the manifest's source texts: what a progress line counts."""
-    return sum(len(source["text"].encode("utf-8")) for source in manifest.sources)
-
-
 @contextlib.contextmanager
 def collector_skips_what_exists():
     """Keep the cyclic garbage collector off every object alive now (the indexes) until the block ends.

@@ -8,8 +8,8 @@ from pathlib import Path
 from commands.basics import EXIT_OK, manifest_to_build, report
 from commands.options import add_command, add_manifest_option
 from lab_io.inert_json import inert_json_text
-from lab_io.progress import Progress
 from lab_io.outputs import checked_report, destination, emit, write_outputs
+from lab_io.progress import Progress, source_bytes
 from load_documents import load_manifest
 
 JUDGE_DESCRIPTION = """\
@@ -88,8 +88,7 @@ def run_judge(args: argparse.Namespace) -> int:
     if html_path is not None:
         from views import report as html_report
 
-        source_bytes = sum(len(source["text"].encode("utf-8")) for source in manifest.sources)
-        with Progress("laying out the report", len(manifest.sources), source_bytes) as progress:
+        with Progress("laying out the report", len(manifest.sources), source_bytes(manifest.sources)) as progress:
             page = html_report.judge_html_report(
                 manifest.sources,
                 manifest.span_checks,

@@ -18,6 +18,7 @@ from checks.context_windows import non_whitespace
 from judge.chunk_files import ChunkRecord, read_chunk_records
 from judge.placement import STATES, Location, locate_chunks
 from lab_io.errors import IngestionError, printable
+from lab_io.progress import source_bytes
 from load_documents import read_file_text
 
 # How many judged chunks may hold one character of a source. Overlapping
@@ -435,11 +436,6 @@ def judge_chunks(
     finally:
         if collecting:
             gc.enable()
-
-
-def source_bytes(sources) -> int:
-    """The UTF-8 bytes of the sources' texts: what a progress line counts."""
-    return sum(len(source["text"].encode("utf-8")) for source in sources)
 
 
 def splitter_texts(manifest, manifest_label: str = "the manifest") -> tuple[dict[str, str], dict[str, int]]:
