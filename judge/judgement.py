@@ -492,8 +492,7 @@ def judged_file(
     if whole_indexes:
         indexes = chunk_index.build_indexes(manifest.sources, configs, advance, section_cache)
     else:
-        ordered = {name: configs[name] for name in chunk_index.POLICY_NAMES if name in configs}
-        indexes = chunk_index.build_outlines(ordered, manifest.sources, advance, section_cache)
+        indexes = chunk_index.build_outlines(configs, manifest.sources, advance, section_cache)
     totals = {
         source["source_id"]: non_whitespace(source["text"], 0, len(source["text"])) for source in manifest.sources
     }
