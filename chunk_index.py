@@ -54,8 +54,6 @@ _CONFIG_JSON = MappingProxyType(
 # they were: a command takes the policies from the indexes it has, never from here.
 POLICY_NAMES = tuple(_CONFIG_JSON)
 DEFAULT_POLICY_NAMES = POLICY_NAMES[:3]
-# Built only when the manifest's "policies" names them.
-OPTIONAL_POLICY_NAMES = POLICY_NAMES[3:]
 PAIR_AWARE = "pair-aware"
 # A pair-aware index never joins chunks for a pair whose spans lie farther apart
 # than this many times its target (version 1 of the rule; see docs/SPEC.md).

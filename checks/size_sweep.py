@@ -80,11 +80,6 @@ def sweep_config(strategy: str, size: int, grammar: str = grammars.LESSON_GRAMMA
     return chunk_index.policy_config(strategy, size, grammar)
 
 
-def holds(chunk: tuple[int, int], span: tuple[int, int]) -> bool:
-    """Whether the chunk ``[start, end)`` holds the whole span: ``holds((0, 10), (2, 5))`` -> ``True``."""
-    return chunk[0] <= span[0] and span[1] <= chunk[1]
-
-
 @dataclass(frozen=True)
 class SourceLayout:
     """One source's text, sections and each section's paragraphs, found once and reused for every size.
@@ -129,9 +124,9 @@ def source_chunks(config: dict, layout: SourceLayout) -> list[tuple[int, int]]:
     strategy = config["strategy"]
     chunks: list[tuple[int, int]] = []
     if strategy == PAIR_AWARE:
-        body_starts = [section.body_start for section in layout.sections]
         placements = [
-            chunk_index.place_pair(pair, layout.sections, body_starts, config["max_chars"]) for pair in layout.pairs
+            chunk_index.place_pair(pair, layout.sections, layout.body_starts, config["max_chars"])
+            for pair in layout.pairs
         ]
         stretches = chunk_index.section_stretches(placements)
         for position, paragraphs in enumerate(layout.paragraphs):
@@ -457,11 +452,6 @@ def policy_row(
     return sweep_row(count, characters, kept)
 
 
-def section_holding(sections: tuple[grammars.Section, ...], start: int, end: int) -> int | None:
-    """The position of the section whose body holds all of ``[start, end)``, or ``None`` (a heading line or a heading in between)."""
-    return chunk_index.section_holding(sections, [section.body_start for section in sections], start, end)
-
-
 def group_holding_walk(paragraphs: list[tuple[int, int]], start: int, target: int) -> tuple[bool, int | None]:
     """Whether greedy grouping at ``target`` puts ``paragraphs[-1]`` in a group starting at or before ``start``,
     and the next target at which any group walked here would change (``None``: none would).
@@ -526,14 +516,18 @@ def smallest_grouping_target(paragraphs: list[tuple[int, int]], start: int, end:
 
 def pair_target(check: SpanCheck, layout: SourceLayout) -> PairTarget:
     """The smallest heading-aware target for one declared pair, with a verdict a person reads."""
-    instruction = section_holding(layout.sections, check.instruction.start, check.instruction.end)
-    qualifier = section_holding(layout.sections, check.qualifier.start, check.qualifier.end)
+    # The sections' body starts are found once per source, not once per pair.
+    instruction = chunk_index.section_holding(
+        layout.sections, layout.body_starts, check.instruction.start, check.instruction.end
+    )
+    qualifier = chunk_index.section_holding(
+        layout.sections, layout.body_starts, check.qualifier.start, check.qualifier.end
+    )
     if instruction is None or qualifier is None:
         return PairTarget(check, None, NEVER_IN_HEADING)
     if instruction != qualifier:
         return PairTarget(check, None, NEVER_ACROSS_HEADING)
-    start = min(check.instruction.start, check.qualifier.start)
-    end = max(check.instruction.end, check.qualifier.end)
+    _, start, end = pair_reach(check)
     target = smallest_grouping_target(list(layout.paragraphs[instruction]), start, end)
     if target is None:
         return PairTarget(check, None, NEVER_OUTSIDE_PARAGRAPHS)

@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 
 from commands.basics import EXIT_OK, manifest_to_build, report
-from commands.indexes import collector_skips_what_exists, manifest_outlines, source_bytes
+from commands.indexes import collector_skips_what_exists, manifest_outlines
 from commands.options import add_command, add_manifest_option
 from lab_io.errors import UsageError
 from lab_io.inert_json import printed_json_bytes
 from lab_io.outputs import emit
-from lab_io.progress import Progress
+from lab_io.progress import Progress, source_bytes
 from load_documents import load_manifest
 
 CONTEXT_DESCRIPTION = """\
@@ -62,12 +62,12 @@ def run_context(args: argparse.Namespace) -> int:
     manifest_path = manifest_to_build(args.manifest)
     manifest = load_manifest(manifest_path)
     checks = manifest.span_checks
-    with Progress("cutting chunks", len(manifest.sources), source_bytes(manifest)) as progress:
+    with Progress("cutting chunks", len(manifest.sources), source_bytes(manifest.sources)) as progress:
         if args.scanned:
             from checks.caveats import pairing, verdicts
             from commands.scan import proposals
 
-            progress.stage("scanning", len(manifest.sources), source_bytes(manifest))
+            progress.stage("scanning", len(manifest.sources), source_bytes(manifest.sources))
             found = pairing.scan_sources(manifest.sources, manifest.grammar, progress=progress.advance)
             pairs = proposals(manifest_path, found, 2 if args.tier is None else args.tier)[0]
             declared = verdicts.declared_names(pairs, checks)
@@ -75,7 +75,7 @@ def run_context(args: argparse.Namespace) -> int:
             checks = checks + tuple(
                 pair.as_check() for pair, name in zip(pairs, declared) if name is None and pair.name not in taken
             )
-            progress.stage("cutting chunks", len(manifest.sources), source_bytes(manifest))
+            progress.stage("cutting chunks", len(manifest.sources), source_bytes(manifest.sources))
         # Windows only ask where chunks lie: their texts, hashes and ids are never made.
         indexes = manifest_outlines(manifest, progress=progress.advance)
         progress.stage("measuring windows", len(indexes), 0, unit="policies")

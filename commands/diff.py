@@ -8,8 +8,8 @@ from pathlib import Path
 import chunk_index
 from commands.basics import EXIT_OK, report
 from commands.options import add_command
-from lab_io.inert_json import printed_json_bytes
 from lab_io.errors import printable
+from lab_io.inert_json import printed_json_bytes
 from lab_io.outputs import emit
 from lab_io.progress import Progress
 

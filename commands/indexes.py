@@ -22,14 +22,9 @@ def manifest_outlines(manifest, section_cache: dict | None = None, progress=None
 
     ``progress(1, size)`` after each document, as in ``chunk_index.build_policy_indexes``.
     """
-    configs = chunk_index.manifest_policy_configs(manifest)
-    ordered = {name: configs[name] for name in chunk_index.POLICY_NAMES if name in configs}
-    return chunk_index.build_outlines(ordered, manifest.sources, progress, section_cache)
-
-
-def source_bytes(manifest) -> int:
-    """The UTF-8 bytes of the manifest's source texts: what a progress line counts."""
-    return sum(len(source["text"].encode("utf-8")) for source in manifest.sources)
+    return chunk_index.build_outlines(
+        chunk_index.manifest_policy_configs(manifest), manifest.sources, progress, section_cache
+    )
 
 
 @contextlib.contextmanager

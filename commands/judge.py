@@ -5,11 +5,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+import chunk_index
 from commands.basics import EXIT_OK, manifest_to_build, report
 from commands.options import add_command, add_manifest_option
+from lab_io.errors import UsageError, printable, quoted
 from lab_io.inert_json import inert_json_text
-from lab_io.progress import Progress
 from lab_io.outputs import checked_report, destination, emit, write_outputs
+from lab_io.progress import Progress, source_bytes
 from load_documents import load_manifest
 
 JUDGE_DESCRIPTION = """\
@@ -44,7 +46,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     judge.add_argument("chunks", metavar="CHUNKS", help="a JSON Lines file of chunks, one record per line")
     add_manifest_option(judge)
-    judge.add_argument("--name", help="the judged chunker's row name in the table (default: the file name)")
+    judge.add_argument(
+        "--name", help="the judged chunker's row name in the table (default: the file name); not blank, nor a policy's"
+    )
     judge.add_argument("--json", action="store_true", help="print the judgement as JSON (shape in docs/judge.md)")
     judge.add_argument(
         "--html",
@@ -62,12 +66,29 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
 
 
+def require_own_name(name: str | None, chunks_path: Path) -> None:
+    """Refuse a judged row's name (``--name``, else the file's) that is blank or a policy's: two rows would share it.
+
+    The table, each pair's verdicts and the report's columns tell the rows
+    apart by name alone, so ``--name paragraph`` would read as the lab's own.
+    """
+    label = name if name is not None else chunks_path.name
+    where = "--name" if name is not None else printable(str(chunks_path))
+    if not label.strip():
+        raise UsageError("judge_name", where, "the judged chunks' name is blank; give --name NAME")
+    if label in chunk_index.POLICY_NAMES:
+        raise UsageError(
+            "judge_name", where, f"{quoted(label)} names one of the lab's policies; give the judged chunks --name NAME"
+        )
+
+
 def run_judge(args: argparse.Namespace) -> int:
     """Locate another chunker's chunks in the pinned sources and judge them beside the lab's policies."""
     import judge
 
     manifest_path = manifest_to_build(args.manifest)
     chunks_path = Path(args.chunks)
+    require_own_name(args.name, chunks_path)
     html_path = None
     if args.judge_html is not None:
         # Refused before any work: the report may not overwrite an input.
@@ -88,8 +109,7 @@ def run_judge(args: argparse.Namespace) -> int:
     if html_path is not None:
         from views import report as html_report
 
-        source_bytes = sum(len(source["text"].encode("utf-8")) for source in manifest.sources)
-        with Progress("laying out the report", len(manifest.sources), source_bytes) as progress:
+        with Progress("laying out the report", len(manifest.sources), source_bytes(manifest.sources)) as progress:
             page = html_report.judge_html_report(
                 manifest.sources,
                 manifest.span_checks,

@@ -33,7 +33,7 @@ from lab_io import outputs
 from lab_io.errors import IngestionError, UsageError, one_line, printable
 from lab_io.indented_json import saved_json_pieces
 from lab_io.outputs import checked_output, checked_report, destination, emit, write_outputs
-from lab_io.progress import Progress
+from lab_io.progress import Progress, source_bytes
 from lab_io.strict_json import MAX_ARTIFACT_BYTES
 from load_documents import load_manifest
 from views import summary
@@ -63,10 +63,10 @@ def run_build(args) -> int:
     output = checked_output(args.output, inputs)
     html_path = None if args.html is None else checked_report(args.html, output, inputs)
     configs = chunk_index.manifest_policy_configs(manifest)
-    source_bytes = sum(len(source["text"].encode("utf-8")) for source in manifest.sources)
+    text_bytes = source_bytes(manifest.sources)
     # The summary says where each pair lies for pair-aware: the build's sections are kept for it.
     section_cache = {} if chunk_index.PAIR_AWARE in configs else None
-    with Progress("building indexes", len(manifest.sources), source_bytes) as progress:
+    with Progress("building indexes", len(manifest.sources), text_bytes) as progress:
         result = span_checks.build_checked_result(
             manifest.sources, manifest.span_checks, configs, progress.advance, section_cache
         )
@@ -79,7 +79,7 @@ def run_build(args) -> int:
         )
         files = [] if output is None else [(output, result_pieces)]
         if html_path is not None:
-            files.append((html_path, report_pieces(result, manifest.span_checks, index_sizes, progress, source_bytes)))
+            files.append((html_path, report_pieces(result, manifest.span_checks, index_sizes, progress, text_bytes)))
         # The result and the report land together or not at all.
         write_outputs(files)
         if output is None:
@@ -119,7 +119,7 @@ def readable_pieces(pieces, where: str):
         yield piece
 
 
-def report_pieces(result: dict, span_checks: tuple, index_sizes: dict[str, int], progress: Progress, source_bytes: int):
+def report_pieces(result: dict, span_checks: tuple, index_sizes: dict[str, int], progress: Progress, text_bytes: int):
     """The self-contained HTML report of ``result`` (see ``views.report``), laid out as its file is written.
 
     Files are written in order, so by then the result is saved and
@@ -129,7 +129,7 @@ def report_pieces(result: dict, span_checks: tuple, index_sizes: dict[str, int],
     from views import report as html_report
 
     progress.stage(
-        "laying out the report", len(result["indexes"][next(iter(result["indexes"]))]["documents"]), source_bytes
+        "laying out the report", len(result["indexes"][next(iter(result["indexes"]))]["documents"]), text_bytes
     )
     page = html_report.html_report(result, span_checks, index_sizes=index_sizes, advance=progress.advance)
     yield page.encode("utf-8")

@@ -14,7 +14,7 @@ from lab_io.errors import IngestionError, UsageError, counted, printable, quoted
 from lab_io.indented_json import saved_json_bytes
 from lab_io.inert_json import printed_json_bytes
 from lab_io.outputs import checked_output, destination, emit
-from lab_io.progress import Progress
+from lab_io.progress import Progress, source_bytes
 from load_documents import load_manifest
 
 SCAN_DESCRIPTION = """\
@@ -147,7 +147,7 @@ def run_scan(args: argparse.Namespace) -> int:
         return EXIT_OK
     # Scanned before the indexes exist: the collector then has a small heap to walk while sentences come and go.
     section_cache: dict = {}
-    size = sum(len(source["text"].encode("utf-8")) for source in manifest.sources)
+    size = source_bytes(manifest.sources)
     with Progress("scanning", len(manifest.sources), size) as progress:
         found = pairing.scan_sources(manifest.sources, manifest.grammar, section_cache, progress.advance)
     if args.evaluate is not None:

@@ -80,7 +80,7 @@ def add_show_filters(show: argparse.ArgumentParser) -> None:
 
 def run_show(args: argparse.Namespace) -> int:
     """Print each policy's chunks over the source text, coloured only on a terminal."""
-    from views import boundary_view
+    from views import terminal
 
     manifest = load_manifest(manifest_to_build(args.manifest))
     configs = chunk_index.manifest_policy_configs(manifest)
@@ -91,7 +91,7 @@ def run_show(args: argparse.Namespace) -> int:
             f'the manifest builds no {args.policy} index; set its size in "policies", e.g. "{args.policy}": 800',
         )
     policies = tuple(configs) if args.policy is None else (args.policy,)
-    colour = boundary_view.colour_wanted(sys.stdout, os.environ)
+    colour = terminal.colour_wanted(sys.stdout, os.environ)
     narrowing = show_narrowing(args, manifest)
     judgement = None
     if getattr(args, "show_chunks", None) is not None:
@@ -103,12 +103,12 @@ def run_show(args: argparse.Namespace) -> int:
     if narrowing is None and not getattr(args, "show_all", False) and len(manifest.sources) > OVERVIEW_SOURCES:
         view = overview(manifest, policies, configs, colour, judgement)
     elif narrowing is None:
-        view = boundary_view.terminal_view(manifest.sources, manifest.span_checks, policies, colour, configs)
+        view = terminal.terminal_view(manifest.sources, manifest.span_checks, policies, colour, configs)
         if judgement is not None:
-            view += boundary_view.judged_terminal_view(manifest.sources, manifest.span_checks, judgement, colour)
+            view += terminal.judged_terminal_view(manifest.sources, manifest.span_checks, judgement, colour)
     else:
         # --source, --check and --split-only narrow the judged chunks as they narrow the policies.
-        view = boundary_view.narrowed_terminal_view(
+        view = terminal.narrowed_terminal_view(
             manifest.sources, manifest.span_checks, policies, colour, narrowing, configs, judgement
         )
     emit(view.encode("utf-8"), None)
@@ -116,8 +116,8 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def show_narrowing(args: argparse.Namespace, manifest):
-    """The ``show`` filters as a ``boundary_view.Narrowing``, or ``None`` when none is given; unknown names refused."""
-    from views import boundary_view
+    """The ``show`` filters as a ``terminal.Narrowing``, or ``None`` when none is given; unknown names refused."""
+    from views import terminal
 
     source_ids = getattr(args, "show_sources", None) or []
     check_names = getattr(args, "show_checks", None) or []
@@ -136,7 +136,7 @@ def show_narrowing(args: argparse.Namespace, manifest):
     # On a docs set every split pair drawn runs to megabytes: the first few, unless --all or named by --check.
     capped = split_only and not check_names and not getattr(args, "show_all", False)
     limit = SPLIT_PAIRS_DRAWN if capped and len(manifest.sources) > OVERVIEW_SOURCES else None
-    return boundary_view.Narrowing(frozenset(source_ids), frozenset(check_names), split_only, limit)
+    return terminal.Narrowing(frozenset(source_ids), frozenset(check_names), split_only, limit)
 
 
 def overview(manifest, policies: tuple[str, ...], configs: dict, colour: bool, judgement) -> str:

@@ -7,7 +7,7 @@ import argparse
 from commands.basics import EXIT_OK, manifest_to_build, report
 from commands.options import add_command, add_manifest_option
 from lab_io.errors import UsageError
-from lab_io.progress import Progress
+from lab_io.progress import Progress, source_bytes
 from load_documents import load_manifest
 
 
@@ -58,7 +58,7 @@ def run_sweep(args: argparse.Namespace) -> int:
     if len(sizes) > size_sweep.MAX_SIZE_COUNT:
         raise UsageError("too_many_sizes", "--sizes", f"{len(sizes)} sizes; at most {size_sweep.MAX_SIZE_COUNT}")
     size_sweep.require_bounded_sweep(manifest, sizes)
-    size = sum(len(source["text"].encode("utf-8")) for source in manifest.sources)
+    size = source_bytes(manifest.sources)
     with Progress("reading sections", len(manifest.sources), size) as progress:
         sweep = size_sweep.run_sweep(manifest, sizes, progress)
     report(size_sweep.sweep_json(sweep) if args.json else size_sweep.sweep_table(sweep))

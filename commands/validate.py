@@ -10,7 +10,7 @@ import load_documents
 from commands.basics import EXIT_OK, report
 from commands.options import add_command, add_manifest_option
 from lab_io.errors import IngestionError, UsageError, counted, printable
-from lab_io.progress import Progress
+from lab_io.progress import Progress, source_bytes
 from load_documents import load_manifest
 
 
@@ -94,7 +94,7 @@ def manifest_build(manifest, progress):
     from checks import span_checks
 
     def build() -> dict:
-        size = sum(len(source["text"].encode("utf-8")) for source in manifest.sources)
+        size = source_bytes(manifest.sources)
         progress.expect(len(manifest.sources), size)
         configs = chunk_index.manifest_policy_configs(manifest)
         return span_checks.build_checked_result(manifest.sources, manifest.span_checks, configs, progress.advance)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from grammars.blocks import closes_fence, fence_opening, space_indent
+from grammars.code_spans import backtick_runs
 from grammars.records import LazyPattern
 
 # CommonMark's condition 1: raw text elements, ended by a line holding any of their closing tags.
@@ -42,8 +43,6 @@ COMPLETE_TAG = LazyPattern(
 VOID_TAGS = frozenset("area base br col embed hr img input link meta param source track wbr".split())
 # Any tag, as element pairing reads them (JSX names too: <Tabs>, <motion.div>).
 ANY_TAG = LazyPattern(r"<(/?)([A-Za-z][A-Za-z0-9.:-]*)")
-# A run of backticks, which opens or closes a code span.
-BACKTICKS = LazyPattern(r"`+")
 # A tag as a block of only markup holds them (a tag holds no "<", so each try stops at the next one).
 MARKUP_TAG = LazyPattern(r"</?[A-Za-z][^<>]*>")
 
@@ -163,19 +162,12 @@ def without_code_spans(line: str) -> str:
     """``line`` with each code span blanked (same length), so a tag shown in code is not read as one.
 
     A run of backticks opens a span closed by the next run of the same length
-    (CommonMark); an opening run with no such run after it is literal. Each
-    run's next same-length run is found in one pass from the end, so a line of
-    many unmatched runs stays linear.
+    (CommonMark); an opening run with no such run after it is literal
+    (``code_spans.backtick_runs``, linear however many runs are unmatched).
     """
     if "`" not in line:
         return line
-    runs = [(found.start(), found.end()) for found in BACKTICKS.finditer(line)]
-    following: list[int | None] = [None] * len(runs)
-    latest: dict[int, int] = {}
-    for number in range(len(runs) - 1, -1, -1):
-        length = runs[number][1] - runs[number][0]
-        following[number] = latest.get(length)
-        latest[length] = number
+    runs, following = backtick_runs(line)
     pieces = []
     position = 0
     number = 0

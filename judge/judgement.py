@@ -18,6 +18,7 @@ from checks.context_windows import non_whitespace
 from judge.chunk_files import ChunkRecord, read_chunk_records
 from judge.placement import STATES, Location, locate_chunks
 from lab_io.errors import IngestionError, printable
+from lab_io.progress import source_bytes
 from load_documents import read_file_text
 
 # How many judged chunks may hold one character of a source. Overlapping
@@ -437,11 +438,6 @@ def judge_chunks(
             gc.enable()
 
 
-def source_bytes(sources) -> int:
-    """The UTF-8 bytes of the sources' texts: what a progress line counts."""
-    return sum(len(source["text"].encode("utf-8")) for source in sources)
-
-
 def splitter_texts(manifest, manifest_label: str = "the manifest") -> tuple[dict[str, str], dict[str, int]]:
     """How a splitter reading the pinned files saw them: ``(file_texts, lengths)``, by source id.
 
@@ -496,8 +492,7 @@ def judged_file(
     if whole_indexes:
         indexes = chunk_index.build_indexes(manifest.sources, configs, advance, section_cache)
     else:
-        ordered = {name: configs[name] for name in chunk_index.POLICY_NAMES if name in configs}
-        indexes = chunk_index.build_outlines(ordered, manifest.sources, advance, section_cache)
+        indexes = chunk_index.build_outlines(configs, manifest.sources, advance, section_cache)
     totals = {
         source["source_id"]: non_whitespace(source["text"], 0, len(source["text"])) for source in manifest.sources
     }

@@ -13,7 +13,7 @@ staged, SIGTERM, SIGHUP and SIGINT become ``Interrupted``, so the staged files
 are removed before the process exits (``run.py``: one line, exit 128 + signal).
 
 ``manifest_lock`` serialises every command that rewrites a manifest (``pin``
-today): the read, the change and the write happen under one ``flock`` of the
+and ``scan --add-checks``, ``--accept``, ``--reject``, ``--import``): the read, the change and the write happen under one ``flock`` of the
 manifest's folder, so concurrent updates all land, one after the other.
 """
 
@@ -28,7 +28,7 @@ import stat
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from lab_io.errors import UsageError, printable
@@ -555,25 +555,3 @@ def manifest_lock(manifest_path: Path, timeout: float = MANIFEST_LOCK_SECONDS) -
         yield
     finally:
         os.close(descriptor)
-
-
-def update_manifest(manifest_path: Path, change: Callable[[bytes | None], bytes | None]) -> bytes | None:
-    """Apply ``change`` to the manifest's current bytes under ``manifest_lock``; what was written, if anything.
-
-    ``change`` gets the bytes on disk at the moment the lock is held (``None``
-    for a missing manifest) and returns the new bytes, or ``None`` to leave it
-    as it is. Concurrent updates therefore each see the previous one's result.
-    """
-    with manifest_lock(manifest_path):
-        try:
-            current = Path(manifest_path).read_bytes()
-        except FileNotFoundError:
-            current = None
-        except OSError as error:
-            raise UsageError(
-                "output_unreadable", printable(str(manifest_path)), error.strerror or str(error)
-            ) from error
-        new = change(current)
-        if new is not None:
-            emit(new, Path(manifest_path))
-        return new

@@ -25,6 +25,11 @@ DELAY_SECONDS = 2.0
 REFRESH_SECONDS = 0.25
 
 
+def source_bytes(sources) -> int:
+    """The UTF-8 bytes of the sources' texts: what a progress line counts, and its megabytes per second."""
+    return sum(len(source["text"].encode("utf-8")) for source in sources)
+
+
 def terminal_wanted(stream: object, environ: Mapping[str, str] = os.environ) -> bool:
     """Whether ``stream`` is a terminal a person watches: a tty, ``CI`` unset, ``TERM`` not ``dumb``."""
     if environ.get("CI") or environ.get("TERM") == "dumb":

@@ -11,6 +11,7 @@ import json
 import unittest
 
 import grammars
+from grammars import code_spans
 from tests.support import LabTestCase, run_lab
 
 TITLE = "Page"
@@ -155,6 +156,24 @@ class HtmlBlocks(unittest.TestCase):
         # Inline HTML with text after the tag starts no block, closed on its line or below.
         self.assertEqual(read("<span>text</span>\n"), [(TITLE, [("paragraph", "", 0, 18)])])
         self.assertEqual(read("<span>text\nmore</span>\n"), [(TITLE, [("paragraph", "", 0, 23)])])
+
+
+class CodeSpanRuns(unittest.TestCase):
+    """Which backtick run closes which: the next run of the same length, else none (CommonMark 6.1)."""
+
+    def test_each_run_is_closed_by_the_next_of_its_length(self) -> None:
+        cases = [
+            ("no code", [], []),
+            # "a ` b `` c ``": runs at [2, 3) (one), [6, 8) and [11, 13) (two); the single one has no partner.
+            ("a ` b `` c ``", [(2, 3), (6, 8), (11, 13)], [None, 2, None]),
+            # "`x` `y`": four single runs at 0, 2, 4 and 6; each is closed by the next, the last by none.
+            ("`x` `y`", [(0, 1), (2, 3), (4, 5), (6, 7)], [1, 2, 3, None]),
+            # A long run between two short ones does not close them: "``a`b``" has runs [0, 2), [3, 4), [5, 7).
+            ("``a`b``", [(0, 2), (3, 4), (5, 7)], [2, None, None]),
+        ]
+        for text, runs, following in cases:
+            with self.subTest(text=text):
+                self.assertEqual(code_spans.backtick_runs(text), (runs, following))
 
 
 class AttributeLists(unittest.TestCase):

@@ -19,7 +19,7 @@ from checks import context_windows, span_checks
 from load_documents import Span, SpanCheck, load_manifest, located_span
 from tests.support import MANIFEST, LabTestCase
 from tests.test_caveat_scan import main_quietly
-from views import boundary_view
+from views import report
 
 
 def chunk(order: int, start: int, end: int, section: str = "A", source: str = "s") -> dict:
@@ -349,7 +349,7 @@ class ReportWindowTest(LabTestCase):
     def report(self, checks: tuple) -> str:
         manifest = load_manifest(MANIFEST)
         result = span_checks.build_checked_result(manifest.sources, checks)
-        return boundary_view.html_report(result, checks)
+        return report.html_report(result, checks)
 
     def test_the_fixture_pair(self) -> None:
         checks = load_manifest(MANIFEST).span_checks

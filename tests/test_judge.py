@@ -697,6 +697,38 @@ HINT = (
 class JudgeMessagesTest(JudgeTestCase):
     """Refusals and notes a new user reads: a readable place, a hint for one JSON document, the manifest named."""
 
+    def test_a_row_name_that_is_blank_or_a_policys_is_refused_before_anything_is_written(self) -> None:
+        chunks = self.write_chunks([{"text": "Call save_copy(path, text)", "source_id": "aster-copy-v1"}])
+        report = self.folder / "report.html"
+        named_paragraph = self.write_chunks([{"text": "Call", "source_id": "aster-copy-v1"}], "paragraph")
+        cases = [
+            (chunks, ["--name", ""], "--name: the judged chunks' name is blank; give --name NAME"),
+            (chunks, ["--name", " \t"], "--name: the judged chunks' name is blank; give --name NAME"),
+            (
+                chunks,
+                ["--name", "heading-aware"],
+                '--name: "heading-aware" names one of the lab\'s policies; give the judged chunks --name NAME',
+            ),
+            (
+                chunks,
+                ["--name", "pair-aware"],
+                '--name: "pair-aware" names one of the lab\'s policies; give the judged chunks --name NAME',
+            ),
+            # Without --name the row takes the file's name.
+            (
+                named_paragraph,
+                [],
+                f'{named_paragraph}: "paragraph" names one of the lab\'s policies; give the judged chunks --name NAME',
+            ),
+        ]
+        for path, options, message in cases:
+            with self.subTest(options=options, path=path.name):
+                code, stdout, stderr = in_process(
+                    "judge", str(path), "--manifest", str(self.manifest), "--html", str(report), *options
+                )
+                self.assertEqual((code, stdout, stderr), (2, "", f"error: judge_name: {message}\n"))
+                self.assertFalse(report.exists())
+
     def test_a_json_document_instead_of_json_lines(self) -> None:
         path = self.folder / "result.json"
         cases = [

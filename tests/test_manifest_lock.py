@@ -34,14 +34,13 @@ class ManifestLock(LabTestCase):
         manifest.write_text('{"sources": []}', encoding="utf-8")
 
         def add(name: str):
-            def change(current: bytes | None) -> bytes:
-                value = json.loads(current)
+            # As pin and scan update a manifest: read, change and write it under the lock.
+            with outputs.manifest_lock(manifest):
+                value = json.loads(manifest.read_bytes())
                 # Widen the window between read and write, where an unlocked update would lose the other.
                 time.sleep(0.005)
                 value["sources"].append(name)
-                return json.dumps(value).encode("utf-8")
-
-            outputs.update_manifest(manifest, change)
+                outputs.emit(json.dumps(value).encode("utf-8"), manifest)
 
         threads = [threading.Thread(target=add, args=(f"source-{number}",)) for number in range(10)]
         for thread in threads:
@@ -51,11 +50,6 @@ class ManifestLock(LabTestCase):
         sources = json.loads(manifest.read_text(encoding="utf-8"))["sources"]
         self.assertEqual(sorted(sources), sorted(f"source-{number}" for number in range(10)))
         self.assertEqual(sorted(path.name for path in self.folder.iterdir()), ["manifest.json"])
-
-    def test_an_update_that_changes_nothing_writes_nothing(self):
-        manifest = self.folder / "manifest.json"
-        self.assertIsNone(outputs.update_manifest(manifest, lambda current: None))
-        self.assertFalse(manifest.exists())
 
     def test_a_lock_held_too_long_is_one_clear_refusal(self):
         manifest = self.folder / "manifest.json"

@@ -169,6 +169,37 @@ class Cap(PageTestCase):
         self.assertIn("  far: over the cap: 75 chars apart, cap 72 (4 x 18)", lines)
         self.assertIn("  across: across headings: a heading lies between its spans", lines)
 
+    def test_a_pair_over_the_cap_that_one_block_holds_is_counted_kept_not_listed(self):
+        # "Call open(path)" [8, 23) and "first." [24, 30) lie in paragraph A [8, 31): 22 characters
+        # apart, over the cap of 4 x 5 = 20, so the rule joins nothing, yet A is one chunk holding both.
+        checks = [
+            {
+                "name": "first",
+                "source_id": "page",
+                "instruction": {"quote": "Call open(path)"},
+                "qualifier": {"quote": "first."},
+            },
+            {
+                "name": "across",
+                "source_id": "page",
+                "instruction": {"quote": "Tail words."},
+                "qualifier": {"quote": "Unrelated text."},
+            },
+        ]
+        manifest = self.pinned_page(checks, {"heading-aware": 5, "pair-aware": 5})
+        completed = run_lab("--manifest", str(manifest), "--output", str(self.folder / "result.json"))
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        lines = completed.stdout.splitlines()
+        rows = {line.split()[0]: line.split() for line in lines[1:5]}
+        self.assertEqual(rows["pair-aware"][-3:], ["1", "of", "2"])
+        self.assertIn(
+            "pair-aware respects 0 of 2 pairs (both spans in one section, at most 4 x 5 = 20 chars apart);"
+            " 1 more, over the cap, lies in one chunk anyway; 1 stays split:",
+            lines,
+        )
+        self.assertIn("  across: across headings: a heading lies between its spans", lines)
+        self.assertFalse([line for line in lines if line.startswith("  first:")])
+
 
 class Identity(LabTestCase):
     def test_the_pairs_are_bound_by_every_id_but_their_names_are_not(self):

@@ -31,7 +31,7 @@ LAZY_MODULES = (
     "results.validate",
     "source_pins",
     "textwrap",
-    "views.boundary_view",
+    "views.terminal",
 )
 
 

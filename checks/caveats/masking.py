@@ -11,8 +11,8 @@ import re
 from bisect import bisect_right
 
 import grammars
+from grammars.code_spans import backtick_runs
 
-BACKTICK_RUN = re.compile(r"`+")
 FENCE_LINE = re.compile(r"^([ \t]*)(`{3,}|~{3,})", re.MULTILINE)
 
 
@@ -92,15 +92,9 @@ def code_span_spans(text: str) -> list[tuple[int, int]]:
     An opening run with no closing one in its paragraph is literal text, and
     the search goes on from the next run: ``code_span_spans("a ` b `` c ``")``
     -> ``[(6, 13)]``. A span never crosses a blank line or a masked fence.
-    Linear: each run's next run of the same length is found in one pass from the end.
+    Linear: each run's next run of the same length is found in one pass (``grammars.code_spans``).
     """
-    runs = [(match.start(), match.end()) for match in BACKTICK_RUN.finditer(text)]
-    following: list[int | None] = [None] * len(runs)
-    latest: dict[int, int] = {}
-    for number in range(len(runs) - 1, -1, -1):
-        length = runs[number][1] - runs[number][0]
-        following[number] = latest.get(length)
-        latest[length] = number
+    runs, following = backtick_runs(text)
     barriers = [match.start() for match in re.finditer(r"\n[ \t]*\n|" + MASK, text)]
     spans = []
     number = 0

@@ -27,7 +27,6 @@ from checks.context_windows import SpanCover, chunk_sections
 from checks.retrieval.bm25 import LexicalIndex, query_tokens
 
 RECALL_KS = (1, 3, 5, 10)
-WINDOWS = (0, 1)
 DEPTH = 100
 RANK_KEYS = ("instruction_rank", "caveat_rank", "instruction_rank_w1", "caveat_rank_w1")
 
