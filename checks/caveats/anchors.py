@@ -35,9 +35,14 @@ FOLD = str.maketrans(
 # Past this many literals one position of a pattern gives no anchor (a class of letters, say).
 MAX_LITERALS = 64
 # Literals are not extended past this length: a longer one finds no more.
-MAX_LENGTH = 12
+MAX_LENGTH = 8
 # Characters so common in prose that a literal of them alone finds almost every sentence.
 COMMON_MARKS = frozenset('.,:;"()-/')
+# Words met in almost every sentence: an anchor of one of them alone is chosen last.
+FREQUENT_WORDS = frozenset(
+    "a an and are as at be by for from in is it its of on or our that the their they this to was we were with you "
+    "your".split()
+)
 # A literal is a tuple of units: a character, or any decimal digit (what ``\\d`` matches in a text pattern).
 DIGIT = object()
 
@@ -113,35 +118,47 @@ def item_ends_outside_word(op, value, before: bool) -> bool:
     return False
 
 
-def literal_starts(items) -> set[tuple]:
-    """The literals (tuples of units) a match of ``items`` must start with; ``()`` in it when some match starts otherwise.
+def literal_starts(items, room: int = MAX_LENGTH) -> set[tuple] | None:
+    """The literals (tuples of units) a match of ``items`` must start with; ``()`` in it when some match starts
+    otherwise, ``None`` when they are more than ``MAX_LITERALS`` (too many to look for).
 
     ``literal_starts(parse("mustn'?t"))`` -> the units of ``mustn'`` and ``mustnt``. A literal stops at a space
     (the prose view may hold a space where the masked text holds markup), at what this module does not read, at a
-    repeat, and past ``MAX_LENGTH``: a shorter literal is still one every match starts with.
+    repeat, and after ``room`` units: a shorter literal is still one every match starts with.
     """
-    if not items:
+    if not items or room == 0:
         return {()}
-    (op, value), rest = items[0], list(items[1:])
+    op, value = items[0]
+    rest = items[1:]
     if op is _LITERAL or op is _IN:
         units = [chr(value)] if op is _LITERAL else class_units(value)
         if units is None or any(unit is not DIGIT and unit.isspace() for unit in units):
             return {()}
-        tails = literal_starts(rest)
-        return {((unit,) + tail)[:MAX_LENGTH] for unit in units for tail in tails}
+        tails = literal_starts(rest, room - 1)
+        if tails is None or len(units) * len(tails) > MAX_LITERALS:
+            return {(unit,) for unit in units}
+        return {(unit,) + tail for unit in units for tail in tails}
     if op in _ASSERTIONS:
-        return literal_starts(rest)
+        return literal_starts(rest, room)
     if op is _SUBPATTERN:
-        return literal_starts(list(value[-1]) + rest)
+        return literal_starts(list(value[-1]) + rest, room)
     if op is _BRANCH:
         found: set[tuple] = set()
         for branch in value[1]:
-            found |= literal_starts(list(branch) + rest)
+            starts = literal_starts(list(branch) + rest, room)
+            if starts is None:
+                return None
+            found |= starts
+            if len(found) > MAX_LITERALS:
+                return None
         return found
     if op in _REPEATS:
         low, _, body = value
-        once = literal_starts(list(body))
-        return once if low >= 1 else once | literal_starts(rest)
+        once = literal_starts(list(body), room)
+        if low >= 1 or once is None:
+            return once
+        skipped = literal_starts(rest, room)
+        return None if skipped is None or len(once | skipped) > MAX_LITERALS else once | skipped
     return {()}
 
 
@@ -154,14 +171,18 @@ def last_repeat_starts(op, value, rest: list) -> set[tuple] | None:
     units = [chr(unit_value)] if unit_op is _LITERAL else class_units(unit_value)
     if units is None or any(unit is not DIGIT and unit.isspace() for unit in units):
         return None
-    tails = literal_starts(rest)
-    return {((unit,) + tail)[:MAX_LENGTH] for unit in units for tail in tails}
+    tails = literal_starts(rest, MAX_LENGTH - 1)
+    if tails is None or len(units) * len(tails) > MAX_LITERALS:
+        return {(unit,) for unit in units}
+    return {(unit,) + tail for unit in units for tail in tails}
 
 
 def weight(anchor: tuple[tuple, bool]) -> int:
     """How rarely an anchor is met in prose, roughly: its letters, twice its rare marks and digits, one more at a
     word start (a guess that only orders the choices: every choice is a literal every match holds)."""
     literal, word_start = anchor
+    if "".join(unit for unit in literal if unit is not DIGIT) in FREQUENT_WORDS:
+        return 1
     letters = sum(1 for unit in literal if unit is not DIGIT and unit.isalpha())
     rare = sum(1 for unit in literal if unit is DIGIT or not (unit.isalpha() or unit in COMMON_MARKS))
     return letters + 2 * rare + (1 if word_start else 0)
@@ -190,24 +211,29 @@ def sequence_anchors(items, after_word_break: bool, rest: list) -> frozenset | N
     before is no word character (``after_word_break`` says so of the start of ``items``).
     """
     best = None
+    best_rank = None
 
     def offer(anchors) -> None:
-        nonlocal best
-        if anchors and (best is None or rank(anchors) > rank(best)):
-            best = frozenset(anchors)
+        nonlocal best, best_rank
+        if anchors:
+            ranked = rank(anchors)
+            if best is None or ranked > best_rank:
+                best, best_rank = frozenset(anchors), ranked
 
     items = list(items)
     for position, (op, value) in enumerate(items):
         following = items[position + 1 :] + rest
-        starts = literal_starts(items[position:] + rest)
-        if () not in starts and len(starts) <= MAX_LITERALS:
+        # Inside a word the literal from the word's first letter is the better one: start none there.
+        inside_word = position > 0 and items[position - 1][0] is _LITERAL and chr(items[position - 1][1]).isalnum()
+        starts = None if inside_word else literal_starts(items[position:] + rest)
+        if starts is not None and () not in starts:
             offer({(folded(literal), False) for literal in starts})
             if after_word_break:
                 heads = {word_head(literal) for literal in starts}
                 if () not in heads:
                     offer({(folded(head), True) for head in heads})
         last_round = last_repeat_starts(op, value, following)
-        if last_round is not None and () not in last_round and len(last_round) <= MAX_LITERALS:
+        if last_round is not None and () not in last_round:
             offer({(folded(literal), False) for literal in last_round})
         if op is _SUBPATTERN:
             offer(sequence_anchors(value[-1], after_word_break, following))
@@ -229,31 +255,58 @@ def pattern_anchors(pattern: re.Pattern) -> frozenset | None:
     return sequence_anchors(list(parsed), False, [])
 
 
-def edge_characters(items, last: bool) -> set[str] | None:
-    """Every character a match of ``items`` can start with (or end with, ``last``); ``None`` if this module cannot tell."""
-    ordered = list(reversed(items)) if last else list(items)
-    for op, value in ordered:
+def edge_characters(items, last: bool, digits: bool = False) -> set | None:
+    """Every character a match of ``items`` can start with (or end with, ``last``); ``None`` if this module cannot tell
+    (or a match may be empty). With ``digits``, a decimal digit is one unit, ``DIGIT``."""
+    found: set = set()
+    for op, value in reversed(items) if last else items:
         if op in _ASSERTIONS:
             continue
         if op is _LITERAL:
-            return {chr(value)}
+            return found | {chr(value)}
         if op is _IN:
             units = class_units(value)
-            return None if units is None or DIGIT in units else set(units)
+            return None if units is None or (DIGIT in units and not digits) else found | set(units)
         if op is _SUBPATTERN:
-            return edge_characters(value[-1], last)
+            edges = edge_characters(value[-1], last, digits)
+            return None if edges is None else found | edges
         if op is _BRANCH:
-            found: set[str] = set()
             for branch in value[1]:
-                edges = edge_characters(branch, last)
+                edges = edge_characters(branch, last, digits)
                 if edges is None:
                     return None
                 found |= edges
             return found
-        if op in _REPEATS and value[0] >= 1:
-            return edge_characters(value[2], last)
+        if op in _REPEATS:
+            edges = edge_characters(value[2], last, digits)
+            if edges is None:
+                return None
+            found |= edges
+            if value[0] >= 1:
+                return found
+            # An optional part: what follows it may come first.
+            continue
         return None
     return None
+
+
+def first_character_class(pattern: str) -> str | None:
+    """A class of every character a match of ``pattern`` can start with (``[\\*_]``), or ``None`` when this module
+    cannot tell: a text holding none of them holds no match."""
+    units = edge_characters(list(sre_parse.parse(pattern)), last=False, digits=True)
+    if not units:
+        return None
+    return "[" + "".join(r"\d" if unit is DIGIT else re.escape(unit) for unit in sorted(units, key=str)) + "]"
+
+
+def first_character_lookahead(pattern: str) -> str:
+    """``(?=[…])`` of every character a match of ``pattern`` can start with, or ``""`` when this module cannot tell.
+
+    Put before an alternation of many entries, it lets the engine pass over a place on one look where no
+    entry could start, without changing what matches.
+    """
+    characters = first_character_class(pattern)
+    return "" if characters is None else f"(?={characters})"
 
 
 def edges_outside(pattern: re.Pattern, first: bool = True) -> bool:
@@ -344,3 +397,24 @@ def anchor_pattern(patterns, blanked_anywhere=(), blanked_openings=()) -> re.Pat
     if anywhere:
         branches.append(trie_pattern(anywhere))
     return re.compile("|".join(branches))
+
+
+class Guarded:
+    """``compiled.search`` behind a quick look for its anchors (``anchor_pattern`` of the pattern alone): the same
+    answers, found sooner when, as in most sentences, the text holds none of them. A pattern whose anchors cannot be
+    read is searched as it is.
+
+    The look is made in the text case folded: a literal of a case-insensitive match is there as written in the
+    pattern, and a word start stays one (folding changes letters only).
+    """
+
+    __slots__ = ("compiled", "anchors")
+
+    def __init__(self, compiled: re.Pattern) -> None:
+        self.compiled = compiled
+        self.anchors = anchor_pattern((compiled,))
+
+    def search(self, text: str, position: int = 0) -> re.Match | None:
+        if self.anchors is not None and self.anchors.search(text.translate(FOLD), position) is None:
+            return None
+        return self.compiled.search(text, position)

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 import grammars
+from checks.caveats import anchors
 
 # --- caveat cues ---------------------------------------------------------------
 #
@@ -164,13 +165,12 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
 # place the entry listed first wins. Each entry ends with an empty group named for it (``c0``, ``c1``, …), the
 # last group a match closes, so ``lastgroup`` tells the entry: a group around the whole entry would be entered
 # at every word start for every entry, where an entry that opens with a letter is passed over on one compare.
+# The look ahead for the characters an entry can start with passes over every other place on one test.
+CUE_ENTRIES = "|".join(
+    f"(?:{fragment.replace(chr(39), APOSTROPHE)})(?P<c{number}>)" for number, (_, _, fragment) in enumerate(CUE_RULES)
+)
 CUE_PATTERN = re.compile(
-    r"(?<![\w'’-])(?:"
-    + "|".join(
-        f"(?:{fragment.replace(chr(39), APOSTROPHE)})(?P<c{number}>)"
-        for number, (_, _, fragment) in enumerate(CUE_RULES)
-    )
-    + r")(?![\w-])"
+    r"(?<![\w'’-])" + anchors.first_character_lookahead(CUE_ENTRIES) + "(?:" + CUE_ENTRIES + r")(?![\w-])"
 )
 # Cues are matched in a copy of the sentence with A-Z lower-cased (same length, so offsets hold): twice as fast
 # as matching case-insensitively. Cue words are ASCII, so no other letter can be part of one.
@@ -248,6 +248,8 @@ SECOND_PERSON_BEFORE = re.compile(r"(?<!\w)(?:you|we|i|should\s+you)\s+(?:\w+\s+
 SKIP_NOTICE = re.compile(
     r"(?<!\w)(?:can|may|could)\s+(?:\w+\s+)?skip\b|feel\s+free\s+to\s+skip|skip\s+(?:this|ahead)", re.IGNORECASE
 )
+# Searched behind a quick look for the literals every match holds (anchors.Guarded): the same answers, sooner.
+SKIP_NOTICE = anchors.Guarded(SKIP_NOTICE)
 
 # --- admonitions ------------------------------------------------------------------------
 
@@ -351,6 +353,8 @@ API_USAGE = re.compile(
     r"|(?<!\w)(?:allows|lets|enables)\s+you\s+to\s+[a-z]",
     re.IGNORECASE,
 )
+# Searched behind a quick look for the literals every match holds (anchors.Guarded): the same answers, sooner.
+API_USAGE = anchors.Guarded(API_USAGE)
 # "Be sure that …", "Please be sure to …": an imperative whose verb the list cannot hold alone.
 BE_SURE = re.compile(r"(?:(?:please|just|also|and|then)\s+)*be\s+sure\b", re.IGNORECASE)
 # A pointer elsewhere is no instruction: "See the reference", "For more details, read …".
@@ -402,6 +406,8 @@ RECOMMENDATION = re.compile(
     r"|(?:is|are)\s+(?:\w+\s+)?(?:suitable|a\s+good\s+(?:fit|choice))\s+(?:if|when)\s+you\b",
     re.IGNORECASE,
 )
+# Searched behind a quick look for the literals every match holds (anchors.Guarded): the same answers, sooner.
+RECOMMENDATION = anchors.Guarded(RECOMMENDATION)
 # A sentence that points at what the example shows warns of nothing: "Notice that we only declare one dependency."
 OBSERVATION_OPENING = re.compile(
     r"[\s\x00]*(?:(?:and|but|now|here|again|also)\s*,?\s+)?(?:notice|observe|as\s+you\s+(?:can\s+)?see"
@@ -509,8 +515,15 @@ MARKUP = re.compile(
 )
 
 
+# Every match of MARKUP starts with one of these characters (read off the pattern): a sentence without any has no
+# markup. (Were they not known, the empty pattern would send every sentence to MARKUP.)
+MARKUP_START = re.compile(anchors.first_character_class(MARKUP.pattern) or "")
+
+
 def prose_view(masked_sentence: str) -> str:
     """``masked_sentence`` with Markdown markup blanked (same length): ``"**not** [a](u)"`` -> ``"  not    a    "``."""
+    if MARKUP_START.search(masked_sentence) is None:
+        return masked_sentence
     return MARKUP.sub(lambda match: " " * len(match.group(0)), masked_sentence)
 
 
@@ -824,12 +837,18 @@ def sentence_identifiers(text: str, masked: str, start: int, end: int, code_span
     for code_start, code_end in spans_within(code_spans, start, end):
         names.update(word for word in WORD.findall(text, code_start, code_end) if len(word) >= 3)
         names.update(OPTION.findall(text, code_start, code_end))
-    names.update(word for word in WORD.findall(masked, start, end) if IDENTIFIER_LIKE.fullmatch(word))
+    names.update(word for word in WORD.findall(masked, start, end) if identifier_like(word))
     names.update(
         part for match in DOTTED.finditer(masked, start, end) for part in WORD.findall(match.group(0)) if len(part) >= 3
     )
     names.update(OPTION.findall(masked, start, end))
     return frozenset(names)
+
+
+def identifier_like(word: str) -> bool:
+    """Whether a word reads as code (``IDENTIFIER_LIKE``): snake_case or camelCase. A word in lower case without
+    ``_`` never does, and most words are one, so the pattern is tried on the others only."""
+    return ("_" in word or not word.islower()) and IDENTIFIER_LIKE.fullmatch(word) is not None
 
 
 def sentence_words(text: str, start: int, end: int) -> frozenset:
