@@ -371,9 +371,10 @@ def trie_pattern(literals) -> str:
     return alternation(root)
 
 
-def anchor_pattern(patterns, blanked_anywhere=(), blanked_openings=()) -> re.Pattern | None:
-    """One pattern that finds, in a masked and folded text, an anchor of any of ``patterns``; ``None`` when some
-    pattern has none (then no sentence may skip the rules).
+def anchor_patterns(patterns, blanked_anywhere=(), blanked_openings=()) -> tuple[re.Pattern, re.Pattern] | None:
+    """Two patterns for the anchors of ``patterns`` in a masked and folded text: one that finds any of them, one
+    that matches one where a text starts (every literal, a word start or not); ``None`` when some pattern has none
+    (then no text may skip the rules).
 
     ``blanked_anywhere`` are the patterns whose matches the rules turn into spaces before reading, and
     ``blanked_openings`` those they blank from a sentence's start: word-start literals are looked for at a
@@ -396,7 +397,13 @@ def anchor_pattern(patterns, blanked_anywhere=(), blanked_openings=()) -> re.Pat
         branches.append(r"(?<![^\W_])" + trie_pattern(at_word_start))
     if anywhere:
         branches.append(trie_pattern(anywhere))
-    return re.compile("|".join(branches))
+    return re.compile("|".join(branches)), re.compile(trie_pattern(sorted(at_word_start + anywhere, key=spelled)))
+
+
+def anchor_pattern(patterns, blanked_anywhere=(), blanked_openings=()) -> re.Pattern | None:
+    """The pattern that finds any anchor of ``patterns`` (``anchor_patterns``), or ``None``."""
+    found = anchor_patterns(patterns, blanked_anywhere, blanked_openings)
+    return None if found is None else found[0]
 
 
 class Guarded:

@@ -95,7 +95,9 @@ def code_span_spans(text: str) -> list[tuple[int, int]]:
     Linear: each run's next run of the same length is found in one pass (``grammars.code_spans``).
     """
     runs, following = backtick_runs(text)
-    barriers = [match.start() for match in re.finditer(r"\n[ \t]*\n|" + MASK, text)]
+    # A masked fence is one barrier, at its first character: no span starts inside one (a span starts at a
+    # backtick), so a span crosses a fence exactly when the fence starts inside the span.
+    barriers = [match.start() for match in re.finditer(r"\n[ \t]*\n|" + MASK + "+", text)]
     spans = []
     number = 0
     while number < len(runs):

@@ -58,10 +58,11 @@ UNREAD_KINDS = frozenset({"fence", "esm", "expression", "directive"})
 # The blocks whose first line is their opening marker, text after it on that line or not ("{{% note %}} Mind it.").
 MARKED_KINDS = frozenset({"admonition", "shortcode", "html"})
 LIST_ITEM_OPENING = re.compile(r"[ \t>]*(?:[-*+]|\d{1,9}[.)])[ \t]+$")
-# What every cue, and the condition that makes a sentence one (``rules.CONDITIONAL_AVAILABILITY``), must hold.
-CUE_ANCHORS = anchors.anchor_pattern(
+# What every cue, and the condition that makes a sentence one (``rules.CONDITIONAL_AVAILABILITY``), must hold:
+# a pattern that finds any of it, and one that matches it where a sentence starts.
+CUE_ANCHORS, CUE_ANCHOR_AT_START = anchors.anchor_patterns(
     (rules.CUE_PATTERN, rules.CONDITIONAL_AVAILABILITY), (rules.MARKUP,), (rules.REASON_OPENING,)
-)
+) or (None, None)
 
 
 class Page:
@@ -485,10 +486,25 @@ def once(function):
     return remembered
 
 
-def may_hold_cue(page: Page, start: int, end: int) -> bool:
-    """Whether the rules could find a cue in ``[start, end)``: it holds an anchor of ``CUE_ANCHORS`` (else it has
-    none, and no cue); every sentence could when the anchors cannot be read off the cue patterns."""
-    return CUE_ANCHORS is None or CUE_ANCHORS.search(page.folded[start:end]) is not None
+def may_hold_cue(page: Page, start: int, end: int, block_holds_one: bool = True) -> bool:
+    """Whether the rules could find a cue in the sentence ``[start, end)``: it holds an anchor of ``CUE_ANCHORS``
+    (else it has none, and no cue); every sentence could when the anchors cannot be read off the cue patterns.
+
+    ``block_holds_one`` is whether the text of the sentence's block holds one (``block_may_hold_cue``): if not,
+    the only anchor the sentence can hold is one at its start that the block's text does not read as one at a
+    word start, which a single match tells.
+    """
+    if CUE_ANCHORS is None:
+        return True
+    if not block_holds_one:
+        return CUE_ANCHOR_AT_START.match(page.folded, start, end) is not None
+    return CUE_ANCHORS.search(page.folded[start:end]) is not None
+
+
+def block_may_hold_cue(page: Page, start: int, end: int) -> bool:
+    """Whether ``[start, end)`` holds an anchor of ``CUE_ANCHORS`` read in the page's text around it (word starts
+    as the page has them); one search for a block instead of one per sentence."""
+    return CUE_ANCHORS is None or CUE_ANCHORS.search(page.folded, start, end) is not None
 
 
 def holds_cue(reading: str) -> bool:
@@ -526,10 +542,9 @@ def section_items(page: Page, section: grammars.Section, dated: bool = False) ->
             blocks[number + 1].kind == "fence" or is_indented_code(text, blocks[number + 1])
         )
         is_table = block.kind == "table"
+        first = block.start if is_table else text_start(masked, block)
         spans = (
-            table_cell_spans(masked, block.start, block.end)
-            if is_table
-            else sentence_spans(masked, text_start(masked, block), block.end, fences)
+            table_cell_spans(masked, first, block.end) if is_table else sentence_spans(masked, first, block.end, fences)
         )
         whole = rules.cautionary_cue(block)
         rule = "cautionary block"
@@ -557,13 +572,14 @@ def section_items(page: Page, section: grammars.Section, dated: bool = False) ->
         # "You can set these fields:" and then the table of fields: the cells qualify that sentence.
         lead = items[-1] if is_table and items and items[-1].block == prose_number - 1 else None
         list_item = block.kind == "list"
+        block_holds_anchor = block_may_hold_cue(page, first, block.end)
         for position, (start, end) in enumerate(spans):
             before_fence = next_is_fence and position == len(spans) - 1
             item = Item(page, start, end, prose_number, (before_fence, list_item, in_note, codeless, is_table), aside)
             if is_table:
                 item.in_table = True
                 item.lead = lead
-            if notice is not None or (may_hold_cue(page, start, end) and holds_cue(item.reading)):
+            if notice is not None or (may_hold_cue(page, start, end, block_holds_anchor) and holds_cue(item.reading)):
                 caveat, item._instruction = item.classification()
                 reading = item.reading
                 if (

@@ -185,10 +185,9 @@ def trimmed_span(masked: str, start: int, end: int) -> tuple[int, int] | None:
     A piece of shortcode markers or tags alone (``{{% /note %}}`` after the sentence it closes) holds no prose.
     """
     start = LEADING_MARKERS.match(masked, start, end).end()
-    while end > start and masked[end - 1].isspace():
-        end -= 1
-    piece = masked[start:end]
-    if not piece or not any(character.isalpha() for character in piece):
+    piece = masked[start:end].rstrip()
+    end = start + len(piece)
+    if not piece or not any(map(str.isalpha, piece)):
         return None
     if piece[0] in "{<" and MARKUP_PIECE.fullmatch(piece):
         return None
