@@ -412,5 +412,51 @@ class ExportLineBreaksTest(unittest.TestCase):
         self.assertEqual(json.loads(exported)["text"], "first\u2028second\u2029third\x85fourth\n")
 
 
+class ExportColumnsTest(unittest.TestCase):
+    """Records laid out a column at a time: the bytes ``json_line`` writes record by record."""
+
+    def chunk(self, order: int, text: str, title: object = "Setup") -> dict:
+        return {
+            "chunk_id": f"c{order}",
+            "source_id": "guide\u202e",
+            "version": "1.0",
+            "document_revision": "r",
+            "section_id": "s",
+            "section_title": title,
+            "order": order,
+            "start": order * 10,
+            "end": order * 10 + len(text),
+            "start_line": 1,
+            "end_line": 2,
+            "text": text,
+            "text_sha256": "h",
+        }
+
+    def test_one_record_by_hand(self):
+        pieces = list(reembed.upsert_line_pieces([self.chunk(0, 'a "b"\n\x7f')], "i", {"strategy": "paragraph"}))
+        expected = (
+            '{"id":"c0","text":"a \\"b\\"\\n\\u007f","metadata":{"source_id":"guide\\u202e","version":"1.0",'
+            '"document_revision":"r","section_title":"Setup","order":0,"start":0,"end":7,"start_line":1,'
+            '"end_line":2,"text_sha256":"h","index_id":"i","strategy":"paragraph"}}\n'
+        )
+        self.assertEqual(pieces, [expected.encode("utf-8")])
+
+    def test_same_bytes_as_record_by_record(self):
+        texts = ["plain", "caf\u00e9 \u00a0 \U0001f600", "x\u2028y\x85z\u200b", "tab\there", "del\x7f"]
+        cases = {
+            "strings": [self.chunk(order, texts[order % len(texts)]) for order in range(2500)],
+            # A title of another type in one record: that piece is laid out record by record.
+            "mixed types": [self.chunk(order, "t", None if order == 1500 else "Setup") for order in range(2500)],
+        }
+        config_fields = {"strategy": "heading-aware", "max_chars": 800, "markdown": "blocks-3"}
+        for name, chunks in cases.items():
+            with self.subTest(name):
+                records = [reembed.upsert_record(chunk, "i\u2029", config_fields) for chunk in chunks]
+                expected = "".join(map(reembed.json_line, records)).encode("utf-8")
+                pieces = list(reembed.upsert_line_pieces(chunks, "i\u2029", config_fields))
+                self.assertEqual(b"".join(pieces), expected)
+                self.assertEqual(len(pieces), 3)
+
+
 if __name__ == "__main__":
     unittest.main()
