@@ -782,7 +782,7 @@ def without_chunk_lists(blocks: Iterable[bytes]) -> bytes | None:
         if closing is not None:
             after = closing_end(tail, block, closing)
             if after is None:
-                tail = (tail + block)[-(len(closing) - 1) :]
+                tail = (tail + block if len(block) < len(closing) else block)[-(len(closing) - 1) :]
                 continue
             block = block[after:]
             closing = None
