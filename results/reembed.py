@@ -79,9 +79,9 @@ def load_indexes(path: Path, progress=None) -> SavedIndexes:
     return validated_file(path, progress)[0]
 
 
-def validated_file(path: Path, progress=None) -> tuple[SavedIndexes, dict]:
-    """``load_indexes`` of ``path``, and the validated result or index itself."""
-    kind, artifact, _ = validate.read_validated(path, progress, label=str(path))
+def validated_file(path: Path, progress=None, expected=None) -> tuple[SavedIndexes, dict]:
+    """``load_indexes`` of ``path``, and the validated result or index itself (``expected`` as in ``validate.read_validated``)."""
+    kind, artifact, _ = validate.read_validated(path, progress, expected, label=str(path))
     return SavedIndexes(path, kind, validate.artifact_indexes(kind, artifact)), artifact
 
 
@@ -425,9 +425,13 @@ def exported_index(path: Path, policy: str) -> dict:
     return selected_indexes(load_indexes(path), policy)[policy]
 
 
-def exported_index_and_pairs(path: Path, policy: str, progress=None) -> tuple[dict, list[dict] | None]:
-    """``exported_index`` and the pairs the file declares (``result_pairs``: ``None`` for a single index)."""
-    saved, artifact = validated_file(path, progress)
+def exported_index_and_pairs(path: Path, policy: str, progress=None, expected=None) -> tuple[dict, list[dict] | None]:
+    """``exported_index`` and the pairs the file declares (``result_pairs``: ``None`` for a single index).
+
+    ``expected``, as in ``validate.read_validated``: the result the file is
+    likely to be, compared with it first.
+    """
+    saved, artifact = validated_file(path, progress, expected)
     return selected_indexes(saved, policy)[policy], result_pairs(saved, artifact)
 
 

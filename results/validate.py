@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import marshal
 import os
+import re
 import stat
 from collections.abc import Iterable
 from pathlib import Path
@@ -644,6 +645,35 @@ def read_validated(path: Path, progress=None, expected=None, label: str | None =
         if label is None:
             raise
         raise IngestionError(error.code, f"{label}: {error.where}", error.what) from error
+
+
+# How the lab lays out the revision of each document of a saved result's index (result, indexes, index, documents,
+# document: five levels in); a JSON string never holds a raw line break.
+REVISION_FIELD = re.compile(rb'\n {10}"document_revision": "([0-9a-f]{64})"')
+
+
+def lists_revisions(path: Path, revisions: list[str]) -> bool:
+    """Whether the saved file at ``path`` lists exactly ``revisions``, in order, before its first chunk list.
+
+    In a result the lab wrote, that is its first index's documents: a cheap
+    sign, read from the head of the file alone, that it was built from the
+    documents of these revisions, and so worth building them to compare it
+    with (``read_validated``'s ``expected``). Only a sign: ``False`` for a
+    file it cannot read or that is laid out otherwise, and ``True`` proves nothing.
+    """
+    head = bytearray()
+    searched = 0
+    try:
+        for block in bounded_blocks(path, MAX_ARTIFACT_BYTES, printable(str(path))):
+            head += block
+            at = head.find(CHUNK_LIST_OPENING, searched)
+            if at >= 0:
+                found = [match.decode("ascii") for match in REVISION_FIELD.findall(head, 0, at)]
+                return found == revisions
+            searched = max(0, len(head) - len(CHUNK_LIST_OPENING) + 1)
+    except IngestionError:
+        return False
+    return False
 
 
 def identical_rebuild(path: Path, progress=None) -> tuple[str, dict] | None:

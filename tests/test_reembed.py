@@ -11,12 +11,14 @@ from __future__ import annotations
 import json
 import unittest
 from pathlib import Path
+from unittest import mock
 
 import chunk_index
 from checks import span_checks
+from lab_io.indented_json import saved_json_bytes
 from load_documents import load_manifest, normalize_newlines
-from results import reembed
-from tests.support import ROOT, LabTestCase, fixture_result, reforge_index, run_lab
+from results import reembed, validate
+from tests.support import MANIFEST, ROOT, LabTestCase, fixture_result, reforge_index, run_lab
 
 EDITED_SOURCE = "docs/aster-copy-v1.md"
 # The edit sits in the "After a refusal" paragraph, after the manifest's span
@@ -354,6 +356,25 @@ class ExportTest(ReembedTestCase):
         self.assertEqual(output.read_text(encoding="utf-8"), printed.stdout)
         self.assertEqual(len(printed.stdout.splitlines()), 7)
 
+    def test_with_its_manifest_a_current_result_is_compared_with_the_manifest_build(self) -> None:
+        path = self.folder / "result.json"
+        path.write_bytes(saved_json_bytes(fixture_result()))
+        plain = run_lab("export", str(path), "--policy", "heading-aware")
+        self.assertEqual(plain.returncode, 0, plain.stderr)
+        # The file is the manifest's build byte for byte: it is not rebuilt from its own documents.
+        with mock.patch.object(validate, "identical_rebuild", side_effect=AssertionError("rebuilt from the file")):
+            compared = run_lab("export", str(path), "--policy", "heading-aware", "--manifest", str(MANIFEST))
+        self.assertEqual(compared.returncode, 0, compared.stderr)
+        self.assertEqual(compared.stdout, plain.stdout)
+        # Another manifest's documents: the file is rebuilt from its own, as without --manifest.
+        other = self.folder / "other"
+        other.mkdir()
+        other_manifest = self.edit_copied_source(other, ORIGINAL_PHRASE, EDITED_PHRASE)
+        with mock.patch.object(validate, "file_opens_with", side_effect=AssertionError("compared with its build")):
+            elsewhere = run_lab("export", str(path), "--policy", "heading-aware", "--manifest", str(other_manifest))
+        self.assertEqual(elsewhere.returncode, 0, elsewhere.stderr)
+        self.assertEqual(elsewhere.stdout, plain.stdout)
+
     def test_single_index_file_exports(self) -> None:
         index = fixture_result()["indexes"]["paragraph"]
         path = self.write_json("paragraph.json", index)
@@ -376,6 +397,20 @@ class ExportTest(ReembedTestCase):
         cases = [
             (("export", str(path), "--policy", "paragraph", "--output", str(path)), "output_is_input", 2),
             (("export", str(tampered_path), "--policy", "fixed-char", "--output", str(existing)), "index_mismatch", 1),
+            (
+                (
+                    "export",
+                    str(tampered_path),
+                    "--policy",
+                    "fixed-char",
+                    "--manifest",
+                    str(MANIFEST),
+                    "--output",
+                    str(existing),
+                ),
+                "index_mismatch",
+                1,
+            ),
             (
                 ("export", str(single_path), "--policy", "fixed-char", "--output", str(existing)),
                 "policy_not_in_file",

@@ -449,6 +449,20 @@ class QuickValidation(LabTestCase):
         self.assertTrue(all(index["documents"] is indexes[0]["documents"] for index in indexes))
         self.assertEqual([index["chunks"] for index in indexes], [[], [], []])
 
+    def test_lists_revisions_reads_the_first_index_documents(self):
+        path = self.folder / "result.json"
+        path.write_bytes(saved_json_bytes(self.result))
+        revisions = [document["document_revision"] for document in self.result["indexes"]["fixed-char"]["documents"]]
+        self.assertTrue(validate.lists_revisions(path, revisions))
+        self.assertFalse(validate.lists_revisions(path, revisions[:1]))
+        self.assertFalse(validate.lists_revisions(path, revisions[::-1]))
+        self.assertFalse(validate.lists_revisions(self.folder / "missing.json", revisions))
+        # A single index lays its documents out at another depth; a file with no chunk list holds none before one.
+        path.write_bytes(saved_json_bytes(self.result["indexes"]["paragraph"]))
+        self.assertFalse(validate.lists_revisions(path, revisions))
+        path.write_bytes(json.dumps(self.result).encode("utf-8"))
+        self.assertFalse(validate.lists_revisions(path, revisions))
+
     def test_chunk_lists_left_out_wherever_the_blocks_cut_them(self):
         data = (
             b'{\n  "a": {\n    "chunks": [\n      1\n    ]\n  },\n  "chunks": [\n    {\n      "x": "]"\n    }\n  ]\n}\n'
