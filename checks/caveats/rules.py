@@ -1,4 +1,4 @@
-"""What makes a sentence a caveat or an instruction: the scan's rules on one sentence (``scan_version`` 5).
+"""What makes a sentence a caveat or an instruction: the scan's rules on one sentence (``scan_version`` 6).
 
 The rules and their limits are stated in ``docs/caveats.md``; this module is
 where they live. Every test reads one sentence with its code masked
@@ -259,6 +259,18 @@ CAUTIONARY_LABELS = frozenset({"attention", "caution", "danger", "error", "failu
 VERSION_LABEL = re.compile(r"(?:version|deprecat|versionadded|versionchanged)", re.IGNORECASE)
 # Labels of a note read for a caveat: a caveat sentence of tier 2 inside is of tier 1.
 NOTE_LABELS = frozenset({"note", "tip", "info", "important", "hint", "notice", "remember", "check", "seealso"})
+
+
+def is_admonition_label(label: str) -> bool:
+    """Whether a MyST directive's name (```` ```{note} ````) is an admonition's: cautionary, a note, a version
+    note, or the generic ``admonition``; ``{toctree}``, ``{code-block}`` and the rest are not."""
+    return (
+        label in CAUTIONARY_LABELS
+        or label in NOTE_LABELS
+        or label == "admonition"
+        or VERSION_LABEL.search(label) is not None
+    )
+
 
 # --- instructions ----------------------------------------------------------------------
 
