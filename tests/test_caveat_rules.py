@@ -1021,3 +1021,25 @@ class ScanVersionSixTest(LabTestCase):
             with self.subTest(sentence=sentence):
                 found, form = caveat_of(sentence)
                 self.assertEqual((found is not None, form), (True, None))
+
+    def test_a_myst_colon_fence_is_an_admonition_across_its_paragraphs(self) -> None:
+        # The block grammars read ":::{warning}" as a paragraph, and a blank line inside it parts it in two.
+        text = lesson(
+            "Run `widgets serve` to start the server.\n\n"
+            ":::{warning}\nThe server is not thread-safe.\n\nIt keeps one lock.\n:::\n\n"
+            ":::{versionadded} 2.1\n:::\n\n"
+            "To stop it, press `q`.\n"
+        )
+        self.assertEqual(
+            pairs_of(text),
+            [
+                # A cautionary block is a caveat whole: both paragraphs, without the marker lines.
+                (
+                    "The server is not thread-safe.\n\nIt keeps one lock.",
+                    "Run `widgets serve` to start the server.",
+                    "term server",
+                    "imperative",
+                ),
+                (":::{versionadded} 2.1", "To stop it, press `q`.", "version badge, after", "to-clause"),
+            ],
+        )

@@ -71,6 +71,9 @@ MARKED_KINDS = frozenset({"admonition", "shortcode", "html"})
 LIST_ITEM_OPENING = re.compile(r"[ \t>]*(?:[-*+]|\d{1,9}[.)])[ \t]+$")
 # A MyST directive fence that holds an admonition (```` ```{note} ````, ``~~~{warning}``): prose, not code.
 DIRECTIVE_OPENING = re.compile(r"[ \t]*(?:`{3,}|~{3,})[ \t]*\{(?P<label>[A-Za-z][\w-]*)\}[^\n]*\n?")
+# A MyST colon fence that opens a directive (``:::{note}``), and a line that closes one (``:::``).
+COLON_OPENING = re.compile(r"[ \t]*:{3,}[ \t]*\{(?P<label>[A-Za-z][\w-]*)\}[^\n]*(?:\n|$)")
+COLON_CLOSING = re.compile(r"^[ \t]*:{3,}[ \t]*$", re.MULTILINE)
 # An admonition's title on its marker line (``!!! tip "Added in version 0.55.0"``, ``/// note | New in 1.2``).
 ADMONITION_TITLE = re.compile(
     r"[ \t>]*(?:!!!|\?\?\?\+?|///)[ \t]*[\w-]+[ \t]*(?:\|[ \t]*|\"(?=[^\"\n]*\"))(?P<title>[^\"\n]+)"
@@ -564,19 +567,16 @@ def section_items(page: Page, section: grammars.Section, dated: bool = False) ->
     items: list[Item] = []
     prose_number = -1
     pending_notice = None
-    blocks = section.blocks
     if section.heading_start < section.body_start and rules.is_release_notes(section.title):
         return items
+    blocks = read_directives(text, section.blocks)
     codeless = once(lambda: is_codeless(text, section))
     for number, block in enumerate(blocks):
-        block = directive_admonition(text, block) or block
         if block.kind in UNREAD_KINDS or is_indented_code(text, block):
             continue
         prose_number += 1
-        following = blocks[number + 1] if number + 1 < len(blocks) else None
-        next_is_fence = following is not None and (
-            (following.kind == "fence" and directive_admonition(text, following) is None)
-            or is_indented_code(text, following)
+        next_is_fence = number + 1 < len(blocks) and (
+            blocks[number + 1].kind == "fence" or is_indented_code(text, blocks[number + 1])
         )
         is_table = block.kind == "table"
         first = block.start if is_table else text_start(masked, block)
@@ -699,6 +699,41 @@ def directive_admonition(text: str, block: grammars.Block) -> grammars.Block | N
     if not re.search(r"[A-Za-z]", text[body_start:body_end]):
         return grammars.Block("admonition", block.start, block.end, label)
     return grammars.Block("admonition", body_start, body_end, label)
+
+
+def read_directives(text: str, blocks) -> list[grammars.Block]:
+    """``blocks`` with each MyST admonition read as an admonition block: a directive fence
+    (``directive_admonition``), or a colon fence (``:::{note}`` up to its closing ``:::``), which the block
+    grammars read as paragraphs, a blank line inside it parting them: its paragraphs are one admonition up
+    to any code fenced inside, which stays code."""
+    read = []
+    label = None
+    for block in blocks:
+        if label is None:
+            admonition = directive_admonition(text, block)
+            opening = COLON_OPENING.match(text, block.start, block.end) if block.kind == "paragraph" else None
+            if admonition is not None or opening is None or not rules.is_admonition_label(opening["label"].lower()):
+                read.append(admonition or block)
+                continue
+            label, start = opening["label"].lower(), opening.end()
+        elif block.kind in UNREAD_KINDS or is_indented_code(text, block):
+            read.append(block)
+            continue
+        else:
+            start = block.start
+        closing = COLON_CLOSING.search(text, start, block.end)
+        end = block.end if closing is None else closing.start()
+        if re.search(r"[A-Za-z]", text[start:end]):
+            if start == block.start and read and read[-1].kind == "admonition" and read[-1].label == label:
+                # The directive's next paragraph: one admonition, as a block grammar reads ``!!! note``'s.
+                start = read.pop().start
+            read.append(grammars.Block("admonition", start, end, label))
+        elif start != block.start:
+            # ``:::{versionadded} 1.2`` and its closing line alone: the opening line says it all.
+            read.append(grammars.Block("admonition", block.start, block.end, label))
+        if closing is not None:
+            label = None
+    return read
 
 
 def title_badge(page: Page, block: grammars.Block, prose_number: int) -> Item | None:
