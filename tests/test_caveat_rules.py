@@ -914,8 +914,18 @@ class ScanVersionSixTest(LabTestCase):
             "- `--size <int>` - Set the widget size. Only available with the `lid` backend.\n"
             "- `--count <int>` - Number of widgets. Not supported with `--reload`.\n"
             "- `samesite` - A string that names the strategy. Valid values are `lax` and `strict`.\n"
+            "- `gtag`: To enable analytics, set it to your tracking ID. Only v4 IDs are supported.\n"
         )
         found = pairs_of(text)
+        self.assertIn(
+            (
+                "Only v4 IDs are supported.",
+                "`gtag`: To enable analytics, set it to your tracking ID.",
+                "same item",
+                "reference entry",
+            ),
+            found,
+        )
         self.assertIn(
             (
                 "Only available with the `lid` backend.",

@@ -42,6 +42,8 @@ TIERS = (1, 2, 3)
 # What scan, --add-checks and context --scanned keep unless told otherwise (--tier): on the development set
 # the pairs of tier 3 are right half the time or less (docs/caveats.md, "Measure the scan").
 DEFAULT_TIER = 2
+# The forms that tell the reader what to do outright.
+DIRECT_FORMS = frozenset({"imperative", "to-clause", "second person"})
 # The instruction forms whose pairs are no stronger than tier 2: they instruct less directly.
 INDIRECT_FORMS = frozenset({"tutorial step", "api usage", "step before code"})
 # The cues of a marker that stands for the notice after it ("**Deprecation notice:**", "**Warning:**").
@@ -847,7 +849,8 @@ def usable_entry(candidate: Item, caveat: Item) -> bool:
     """Whether ``candidate`` is a reference entry that tells how to use its term, and may be ``caveat``'s
     instruction where a caveat names it: in the entry's own item, or by a name the two share.
 
-    The entry's description is an imperative (``--loop <str> - Set the event loop.``), or its term is a
+    The entry's description instructs directly (``--loop <str> - Set the event loop.``, ``gtag: To enable
+    analytics, set it to your ID.``), or its term is a
     command-line option (``--workers <int> - Number of worker processes.``), which the reader passes. An entry
     that describes a field (``samesite - A string that …``) instructs nothing: the sentence that tells the
     reader to call what has that field does.
@@ -859,7 +862,7 @@ def usable_entry(candidate: Item, caveat: Item) -> bool:
         return False
     term = candidate.page.text[candidate.start : candidate.start + entry.end()].lstrip("`*_ ")
     return (
-        term.startswith("-") or rules.instruction_form(candidate.reading[entry.end() :], False, False) == "imperative"
+        term.startswith("-") or rules.instruction_form(candidate.reading[entry.end() :], False, False) in DIRECT_FORMS
     )
 
 
