@@ -1053,3 +1053,9 @@ class ScanVersionSixTest(LabTestCase):
                 (":::{versionadded} 2.1", "To stop it, press `q`.", "version badge, after", "to-clause"),
             ],
         )
+
+    def test_an_adverb_between_will_and_need_keeps_the_step(self) -> None:
+        # "you will simply need to" is the second person as "you will need to" is, and a bare need the step.
+        self.assertEqual(
+            caveat_of("Generally, you will simply need to copy the folder to the server."), (None, "second person")
+        )

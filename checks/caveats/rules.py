@@ -327,7 +327,8 @@ INTRO_WORDS = frozenset(
 SECOND_PERSON = re.compile(
     r"(?<!\w)you(?:['’]ll|['’]d)?\s+(?:(?:also|then|now|just|simply|instead|first|still|easily|either|optionally|even"
     r"|always|probably)\s+)*"
-    r"(?P<modal>(?:(?:can|could|should|may|might|will)\s+)?(?:need|have|want)\s+to|can|could|should|may|might)\s+"
+    r"(?P<modal>(?:(?:can|could|should|may|might|will)\s+(?:(?:also|then|now|just|simply|still|probably|first"
+    r"|only|usually|generally|typically)\s+)*)?(?:need|have|want)\s+to|can|could|should|may|might)\s+"
     r"(?:(?:also|then|now|just|simply|instead|first|still|easily|either|optionally|even|always|further|safely)\s+)*"
     r"(?P<verb>[a-z]+)",
     re.IGNORECASE,
