@@ -880,6 +880,8 @@ class ScanVersionFourRuleTest(LabTestCase):
             "In your `widgets.toml` add:": "imperative",
             "You pass the name when opening the widget.": "second person",
             "Aster provides an `open_widget` function to open a widget.": "api usage",
+            # scan_version 6: the API named with what it does ("… function that returns …").
+            "Aster now provides a `get_lid()` convenience function that returns the lid.": "api usage",
             "Aster allows you to open a widget twice.": "api usage",
         }
         for sentence, form in cases.items():

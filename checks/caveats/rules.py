@@ -362,7 +362,7 @@ API_USAGE = re.compile(
     r"|(?<!\w)(?:way|option|approach|alternative|solution|method)\s+(?:to\s+[^,.;:]{1,80}?\s+)?(?:is|would\s+be)\s+"
     r"(?:to\s+[a-z]|that\s+you|using|by)"
     # the API named for a purpose: "Starlette provides a `set_cookie` method to …", "X allows you to install …"
-    r"|(?<!\w)(?:provides|offers|exposes)\s+(?:an?\s+|the\s+)?\x00+(?:\s+\w+)?\s+(?:to|for)\s+[a-z]"
+    r"|(?<!\w)(?:provides|offers|exposes)\s+(?:an?\s+|the\s+)?(?:\w+\s+)?\x00+(?:\s+\w+){0,2}\s+(?:to|for|that|which)\s+[a-z]"
     r"|(?<!\w)(?:allows|lets|enables)\s+you\s+to\s+[a-z]",
     re.IGNORECASE,
 )
