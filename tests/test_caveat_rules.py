@@ -1056,6 +1056,24 @@ class ScanVersionSixTest(LabTestCase):
             ],
         )
 
+    def test_only_before_a_verb_is_a_limitation(self) -> None:
+        found, form = caveat_of("Aster only removes exact path entries.")
+        self.assertEqual((found.rule, found.cue, found.tier, form), ("limitation", "only removes", 2, None))
+        # After a word that makes "only" no limit of the subject's action, the cue is not this one.
+        for sentence in ("It is the only widgets folder.", "This works for only users of Aster."):
+            with self.subTest(sentence=sentence):
+                self.assertNotIn(("limitation", "only widgets"), cues_of(sentence))
+                self.assertNotIn(("limitation", "only users"), cues_of(sentence))
+
+    def test_leaving_something_out_is_an_action_unless_it_is_the_reading(self) -> None:
+        self.assertEqual(
+            caveat_of("You can ignore these warnings by adding the following config:"), (None, "second person")
+        )
+        self.assertEqual(caveat_of("You can completely skip them during resolution."), (None, "second person"))
+        for sentence in ("You can skip this section.", "You can ignore the rest of the page."):
+            with self.subTest(sentence=sentence):
+                self.assertEqual(caveat_of(sentence)[1], None)
+
     def test_an_adverb_between_will_and_need_keeps_the_step(self) -> None:
         # "you will simply need to" is the second person as "you will need to" is, and a bare need the step.
         self.assertEqual(

@@ -885,9 +885,9 @@ def chosen_instruction(caveat: Item, before: list[Item], after: list[Item]) -> t
     read a sentence only when its answer can decide.
     """
     if caveat.ahead:
-        # A version badge dates what follows it: the first instruction after it, in its block or the next.
+        # A version badge dates what follows it: the first instruction after it in reach (3 prose blocks).
         following = first_usable(after, caveat)
-        if following is not None and following.block <= caveat.block + 1:
+        if following is not None:
             return following, "version badge, after", 2
     head = item_head(caveat, before)
     if head is not None:
