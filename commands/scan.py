@@ -19,14 +19,15 @@ from load_documents import load_manifest
 
 SCAN_DESCRIPTION = """\
 Find candidate instruction/caveat pairs in every pinned source by fixed rules
-(no model, no network; scan_version 5). A caveat is a sentence that prohibits,
+(no model, no network; scan_version 6). A caveat is a sentence that prohibits,
 requires, conditions, limits, raises an error, deprecates or dates, or warns of
 a risk ("must not", "needs to", "unless", "is not supported", "raises",
 "deprecated", "before 0.5.0", "with caution"), or a whole warning, caution or
-danger block or a version note; its instruction is the sentence it restricts:
-an imperative, "To X, ...", "you can ...", a tutorial step or an API usage
-sentence, before it or just after it, across code blocks, never across a
-heading. Each pair names its rule, cue, link and a tier (1 strongest); --tier
+danger block or a version note (a MyST {note} fence is one too); its
+instruction is the sentence it restricts: an imperative, "To X, ...", "you can
+...", a tutorial step, an API usage sentence or an option's entry, before it or
+just after it (a version badge dates what follows it, a list item's caveat
+qualifies its own item), across code blocks, never across a heading. Each pair names its rule, cue, link and a tier (1 strongest); --tier
 keeps the stronger ones. Each pair is judged under every policy the manifest
 builds: kept together, or split and by what. Review sticks: --reject drops a pair for good
 (recorded beside the manifest), --accept declares it; --add-checks declares

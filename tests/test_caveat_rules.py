@@ -1,4 +1,4 @@
-"""The caveat rules of ``scan_version`` 4, each on a short text written for the test.
+"""The caveat rules of ``scan_version`` 4 to 6, each on a short text written for the test.
 
 Expected caveats, instructions and pairs are derived from the rules as
 ``docs/caveats.md`` states them ("How scan finds a caveat"), never read back
@@ -880,8 +880,202 @@ class ScanVersionFourRuleTest(LabTestCase):
             "In your `widgets.toml` add:": "imperative",
             "You pass the name when opening the widget.": "second person",
             "Aster provides an `open_widget` function to open a widget.": "api usage",
+            # scan_version 6: the API named with what it does ("… function that returns …").
+            "Aster now provides a `get_lid()` convenience function that returns the lid.": "api usage",
             "Aster allows you to open a widget twice.": "api usage",
         }
         for sentence, form in cases.items():
             with self.subTest(sentence=sentence):
                 self.assertEqual(caveat_of(sentence), (None, form))
+
+
+def pairs_of(text: str, grammar: str = "blocks-3") -> list[tuple[str, str, str, str]]:
+    """``(caveat, instruction, link, instruction form)`` of every pair the scan finds in ``text``, as quotes."""
+    return [
+        (pair.qualifier.quote, pair.instruction.quote, pair.link, pair.instruction_form)
+        for pair in scan(text, grammar)[0]
+    ]
+
+
+class ScanVersionSixTest(LabTestCase):
+    """The rules ``scan_version`` 6 adds (docs/caveats.md, "Version 6")."""
+
+    def test_a_later_sentence_of_a_list_item_qualifies_the_items_own_instruction(self) -> None:
+        # The caveat names `lid`, as the other item does: the shared word used to win; the item's head wins now.
+        text = lesson(
+            "- Open the `lid` with `open_lid()`.\n" "- Close the widget with `close()`. The `lid` must be down first.\n"
+        )
+        self.assertEqual(
+            pairs_of(text),
+            [("The `lid` must be down first.", "Close the widget with `close()`.", "same item", "imperative")],
+        )
+
+    def test_an_option_entry_instructs_its_own_item(self) -> None:
+        # An entry whose description is an imperative, or whose term is an option, tells how to use the term.
+        text = lesson(
+            "- `--size <int>` - Set the widget size. Only available with the `lid` backend.\n"
+            "- `--count <int>` - Number of widgets. Not supported with `--reload`.\n"
+            "- `samesite` - A string that names the strategy. Valid values are `lax` and `strict`.\n"
+            "- `gtag`: To enable analytics, set it to your tracking ID. Only v4 IDs are supported.\n"
+        )
+        found = pairs_of(text)
+        self.assertIn(
+            (
+                "Only v4 IDs are supported.",
+                "`gtag`: To enable analytics, set it to your tracking ID.",
+                "same item",
+                "reference entry",
+            ),
+            found,
+        )
+        self.assertIn(
+            (
+                "Only available with the `lid` backend.",
+                "`--size <int>` - Set the widget size.",
+                "same item",
+                "reference entry",
+            ),
+            found,
+        )
+        self.assertIn(
+            ("Not supported with `--reload`.", "`--count <int>` - Number of widgets.", "same item", "reference entry"),
+            found,
+        )
+        # An entry that describes a field instructs nothing: no pair takes it as the instruction.
+        self.assertNotIn("`samesite` - A string that names the strategy.", [pair[1] for pair in found])
+
+    def test_an_entry_found_by_a_shared_option_name(self) -> None:
+        text = lesson(
+            "- `--date-header / --no-date-header` - Enable or disable the `Date` header.\n\n"
+            "!!! note\n    The `--no-date-header` flag does not apply to the `websockets` protocol.\n"
+        )
+        self.assertEqual(
+            pairs_of(text),
+            [
+                (
+                    "The `--no-date-header` flag does not apply to the `websockets` protocol.",
+                    "`--date-header / --no-date-header` - Enable or disable the `Date` header.",
+                    "identifier --no-date-header",
+                    "reference entry",
+                )
+            ],
+        )
+
+    def test_a_version_badge_dates_what_follows_it(self) -> None:
+        text = lesson(
+            "Run `widgets serve` to start the server.\n\n"
+            "New in version 1.4.\n\n"
+            "To open a widget in a tab, pass `tab=True` to `open_widget()`.\n"
+        )
+        self.assertEqual(
+            pairs_of(text),
+            [
+                (
+                    "New in version 1.4.",
+                    "To open a widget in a tab, pass `tab=True` to `open_widget()`.",
+                    "version badge, after",
+                    "to-clause",
+                )
+            ],
+        )
+
+    def test_an_admonition_titled_with_a_version_is_a_version_caveat(self) -> None:
+        text = lesson(
+            "Run `widgets serve` to start the server.\n\n"
+            '!!! tip "Added in version 0.55.0"\n    You can also open widgets inline with `inline=True`.\n'
+        )
+        self.assertEqual(
+            pairs_of(text),
+            [
+                (
+                    '!!! tip "Added in version 0.55.0"',
+                    "You can also open widgets inline with `inline=True`.",
+                    "version badge, after",
+                    "second person",
+                )
+            ],
+        )
+        # A title that dates nothing adds no caveat.
+        self.assertEqual(pairs_of(text.replace("Added in version 0.55.0", "Inline widgets")), [])
+
+    def test_a_myst_admonition_fence_is_read_as_prose(self) -> None:
+        body = "Run `widgets serve` to start the server.\n\n```{warning}\nThe server is not thread-safe.\n```\n"
+        self.assertEqual(
+            pairs_of(lesson(body)),
+            [
+                (
+                    "The server is not thread-safe.",
+                    "Run `widgets serve` to start the server.",
+                    "term server",
+                    "imperative",
+                )
+            ],
+        )
+        # Any other directive, and plain code, stay code: no caveat is read in them.
+        for opening in ("```{toctree}", "```python"):
+            with self.subTest(opening=opening):
+                self.assertEqual(pairs_of(lesson(body.replace("```{warning}", opening))), [])
+
+    def test_code_fenced_inside_a_myst_admonition_is_still_code(self) -> None:
+        text = lesson(
+            "Run `widgets serve` to start the server.\n\n"
+            "````{note}\nStart it like this:\n\n```sh\nwidgets serve --never-stop  # must not be used\n```\n````\n"
+        )
+        self.assertEqual(pairs_of(text), [])
+
+    def test_a_bare_need_to_is_the_step_and_an_added_one_a_caveat(self) -> None:
+        self.assertEqual(caveat_of("You will need to choose a widget that has a lid."), (None, "second person"))
+        for sentence in (
+            "You also need to close the lid.",
+            "Note that you need to close the lid.",
+            "You will need to install `lidkit` to run this example.",
+        ):
+            with self.subTest(sentence=sentence):
+                found, form = caveat_of(sentence)
+                self.assertEqual((found is not None, form), (True, None))
+
+    def test_a_myst_colon_fence_is_an_admonition_across_its_paragraphs(self) -> None:
+        # The block grammars read ":::{warning}" as a paragraph, and a blank line inside it parts it in two.
+        text = lesson(
+            "Run `widgets serve` to start the server.\n\n"
+            ":::{warning}\nThe server is not thread-safe.\n\nIt keeps one lock.\n:::\n\n"
+            ":::{versionadded} 2.1\n:::\n\n"
+            "To stop it, press `q`.\n"
+        )
+        self.assertEqual(
+            pairs_of(text),
+            [
+                # A cautionary block is a caveat whole: both paragraphs, without the marker lines.
+                (
+                    "The server is not thread-safe.\n\nIt keeps one lock.",
+                    "Run `widgets serve` to start the server.",
+                    "term server",
+                    "imperative",
+                ),
+                (":::{versionadded} 2.1", "To stop it, press `q`.", "version badge, after", "to-clause"),
+            ],
+        )
+
+    def test_only_before_a_verb_is_a_limitation(self) -> None:
+        found, form = caveat_of("Aster only removes exact path entries.")
+        self.assertEqual((found.rule, found.cue, found.tier, form), ("limitation", "only removes", 2, None))
+        # After a word that makes "only" no limit of the subject's action, the cue is not this one.
+        for sentence in ("It is the only widgets folder.", "This works for only users of Aster."):
+            with self.subTest(sentence=sentence):
+                self.assertNotIn(("limitation", "only widgets"), cues_of(sentence))
+                self.assertNotIn(("limitation", "only users"), cues_of(sentence))
+
+    def test_leaving_something_out_is_an_action_unless_it_is_the_reading(self) -> None:
+        self.assertEqual(
+            caveat_of("You can ignore these warnings by adding the following config:"), (None, "second person")
+        )
+        self.assertEqual(caveat_of("You can completely skip them during resolution."), (None, "second person"))
+        for sentence in ("You can skip this section.", "You can ignore the rest of the page."):
+            with self.subTest(sentence=sentence):
+                self.assertEqual(caveat_of(sentence)[1], None)
+
+    def test_an_adverb_between_will_and_need_keeps_the_step(self) -> None:
+        # "you will simply need to" is the second person as "you will need to" is, and a bare need the step.
+        self.assertEqual(
+            caveat_of("Generally, you will simply need to copy the folder to the server."), (None, "second person")
+        )

@@ -1,4 +1,4 @@
-"""Pair each caveat with its instruction, section by section: ``run.py scan``'s proposals (``scan_version`` 5).
+"""Pair each caveat with its instruction, section by section: ``run.py scan``'s proposals (``scan_version`` 6).
 
 Reads one source's sections block by block (``section_items``): every
 sentence with what the rules see in it (``classified``), and cautionary and
@@ -27,7 +27,7 @@ from checks.caveats.sentences import (
 )
 from load_documents import Span, SpanCheck
 
-SCAN_VERSION = 5
+SCAN_VERSION = 6
 # How far an instruction may sit from its caveat, in blocks of prose (code blocks are not counted):
 # the caveat's own block and this many before it, or this many after it; one that shares an
 # identifier with the caveat may sit as far back as IDENTIFIER_BLOCKS.
@@ -42,12 +42,25 @@ TIERS = (1, 2, 3)
 # What scan, --add-checks and context --scanned keep unless told otherwise (--tier): on the development set
 # the pairs of tier 3 are right half the time or less (docs/caveats.md, "Measure the scan").
 DEFAULT_TIER = 2
+# The forms that tell the reader what to do outright.
+DIRECT_FORMS = frozenset({"imperative", "to-clause", "second person"})
 # The instruction forms whose pairs are no stronger than tier 2: they instruct less directly.
 INDIRECT_FORMS = frozenset({"tutorial step", "api usage", "step before code"})
 # The cues of a marker that stands for the notice after it ("**Deprecation notice:**", "**Warning:**").
 NOTICE_RULES = frozenset({"deprecation", "label", "risk", "version"})
 # A main clause addressed to the reader with "must": "…, you must subclass them".
 MUST_STEP = re.compile(r"[\s\x00]*you\s+must\s+(?:\w+ly\s+)?[a-z]", re.IGNORECASE)
+# What makes "you need to Y" a requirement added to another step rather than the step itself: "also", "in
+# addition", "note that", a contrast, a purpose or condition after the need ("… to run this example"), or an
+# object named before ("You have to await it.").
+ADDED_REQUIREMENT = re.compile(
+    r"(?<!\w)(?:also|as\s+well|in\s+addition|note\s+that|however|though|still)(?!\w)"
+    r"|(?:need|have)\s+to\s.*?(?:[,\s]\s*(?:if|when|unless|whenever|before|so\s+that|for\s+(?:this|it)\s+to)\s"
+    r"|\sto\s+(?:run|use|work|build|access|enable|support)\s)"
+    # what the need acts on is named before it: "You have to await it."
+    r"|(?:need|have)\s+to\s+[a-z]+\s+(?:it|them|this|that|these|those)\b",
+    re.IGNORECASE | re.DOTALL,
+)
 # A condition after the main clause: "… can be set to false if verification is to be skipped".
 TRAILING_CONDITION = re.compile(r"(?<=[\w\x00)])[\s,]+(?:if|when|whenever|in\s+case)\s", re.IGNORECASE)
 # An ATX heading line between two sections: a heading without a body of its own.
@@ -58,6 +71,21 @@ UNREAD_KINDS = frozenset({"fence", "esm", "expression", "directive"})
 # The blocks whose first line is their opening marker, text after it on that line or not ("{{% note %}} Mind it.").
 MARKED_KINDS = frozenset({"admonition", "shortcode", "html"})
 LIST_ITEM_OPENING = re.compile(r"[ \t>]*(?:[-*+]|\d{1,9}[.)])[ \t]+$")
+# A MyST directive fence that holds an admonition (```` ```{note} ````, ``~~~{warning}``): prose, not code.
+DIRECTIVE_OPENING = re.compile(r"[ \t]*(?:`{3,}|~{3,})[ \t]*\{(?P<label>[A-Za-z][\w-]*)\}[^\n]*\n?")
+# A MyST colon fence that opens a directive (``:::{note}``), and a line that closes one (``:::``).
+COLON_OPENING = re.compile(r"[ \t]*:{3,}[ \t]*\{(?P<label>[A-Za-z][\w-]*)\}[^\n]*(?:\n|$)")
+COLON_CLOSING = re.compile(r"^[ \t]*:{3,}[ \t]*$", re.MULTILINE)
+# An admonition's title on its marker line (``!!! tip "Added in version 0.55.0"``, ``/// note | New in 1.2``).
+ADMONITION_TITLE = re.compile(
+    r"[ \t>]*(?:!!!|\?\?\?\+?|///)[ \t]*[\w-]+[ \t]*(?:\|[ \t]*|\"(?=[^\"\n]*\"))(?P<title>[^\"\n]+)"
+)
+# A caveat that is a version badge alone ("New in version 1.4.", "Added in 0.55"): it dates what follows.
+VERSION_BADGE = re.compile(
+    r"[\s\x00*_]*(?:[a-z]+\s*:[\s\x00*_]*)?(?:new|added|introduced|changed|available|deprecated)\s+(?:in|since)\s+"
+    r"(?:version\s+)?v?\d+(?:\.\w+)*[\s\x00*_.]*$",
+    re.IGNORECASE,
+)
 # What every cue, and the condition that makes a sentence one (``rules.CONDITIONAL_AVAILABILITY``), must hold:
 # a pattern that finds any of it, and one that matches it where a sentence starts.
 CUE_ANCHORS, CUE_ANCHOR_AT_START = anchors.anchor_patterns(
@@ -110,6 +138,7 @@ class Item:
         "page",
         "context",
         "lead",
+        "ahead",
         "_reading",
         "_instruction",
         "_identifiers",
@@ -142,6 +171,8 @@ class Item:
         # For a cell, the sentence that may be the table's lead: the last item of the block before the table.
         self.lead = lead
         self.caveat: rules.Cue | None = None
+        # A version badge ("New in version 1.4.", a note titled "Added in 0.55"): it dates what follows it.
+        self.ahead = False
         self._reading = UNREAD
         self._instruction = UNREAD
         self._identifiers = UNREAD
@@ -164,15 +195,21 @@ class Item:
         reading = self.reading
         reference_entry = False
         if list_item:
-            masked = self.page.masked
-            line_start = masked.rfind("\n", 0, self.start) + 1
-            opens_item = LIST_ITEM_OPENING.match(masked, line_start, self.start) is not None
-            reference_entry = opens_item and rules.is_reference_entry(reading)
+            reference_entry = self.opens_item and rules.is_reference_entry(reading)
         arguments = (reading, before_fence, reference_entry, in_note, codeless(), table_cell, cue_free)
         known = self.page.classifications
         if arguments not in known:
             known[arguments] = classified(*arguments)
         return known[arguments]
+
+    @property
+    def opens_item(self) -> bool:
+        """Whether the sentence opens a list item: only a list marker precedes it on its line."""
+        if self.context is None or not self.context[1]:
+            return False
+        masked = self.page.masked
+        line_start = masked.rfind("\n", 0, self.start) + 1
+        return LIST_ITEM_OPENING.match(masked, line_start, self.start) is not None
 
     @property
     def instruction(self) -> str | None:
@@ -409,7 +446,9 @@ def restricts(cue: rules.Cue, reading: str, framed: bool, in_note: bool = False)
     if cue.rule == "requirement" and re.fullmatch(
         r"(?:'ll|will\s+)?(?:need|needs|have|has)\s+to|(?:'ll|will)\s+need", cue.cue
     ):
-        return not framed or in_note
+        # "You will need to choose a theme that …" is the step itself; "You also need to …", "Note that you
+        # need to …", "You will need X to run this example" add a requirement to another step.
+        return in_note or (not framed and ADDED_REQUIREMENT.search(reading) is not None)
     return (
         cue.rule in ("limitation", "requirement")
         and "only" in cue.cue.split()
@@ -530,9 +569,9 @@ def section_items(page: Page, section: grammars.Section, dated: bool = False) ->
     items: list[Item] = []
     prose_number = -1
     pending_notice = None
-    blocks = section.blocks
     if section.heading_start < section.body_start and rules.is_release_notes(section.title):
         return items
+    blocks = read_directives(text, section.blocks)
     codeless = once(lambda: is_codeless(text, section))
     for number, block in enumerate(blocks):
         if block.kind in UNREAD_KINDS or is_indented_code(text, block):
@@ -558,6 +597,7 @@ def section_items(page: Page, section: grammars.Section, dated: bool = False) ->
                 if start < end:
                     item = Item(page, start, end, prose_number, aside=True)
                     item.caveat = rules.Cue(rule, whole, 1, 0)
+                    item.ahead = rule == "version"
                     item._instruction = None
                     item._anaphor = rules.opening_anaphor(readings[0]) if readings else None
                     item._back_reference = None
@@ -565,6 +605,9 @@ def section_items(page: Page, section: grammars.Section, dated: bool = False) ->
             continue
         in_note = rules.is_note(block)
         aside = rules.is_aside(block)
+        badge = title_badge(page, block, prose_number) if aside else None
+        if badge is not None:
+            items.append(badge)
         # A notice's marker standing alone in the paragraph before ("**Deprecation notice:**"): the block it
         # introduces is the notice, its sentences caveats of the marker's cue unless they instruct.
         notice = pending_notice if pending_notice is not None and pending_notice[0] == prose_number - 1 else None
@@ -592,6 +635,11 @@ def section_items(page: Page, section: grammars.Section, dated: bool = False) ->
                 if caveat is not None and dated:
                     caveat = rules.Cue(caveat.rule, caveat.cue, 3, caveat.start)
                 item.caveat = caveat
+                item.ahead = (
+                    caveat is not None
+                    and caveat.rule in ("version", "deprecation")
+                    and VERSION_BADGE.match(reading) is not None
+                )
                 if block.kind == "paragraph" and len(spans) == 1 and rules.is_lead_in(reading):
                     marker = rules.strongest_cue(rules.sentence_cues(reading))
                     if marker is not None and marker.rule in NOTICE_RULES:
@@ -608,6 +656,107 @@ def is_indented_code(text: str, block: grammars.Block) -> bool:
     line = text[block.start : block.end if line_end == -1 else line_end]
     indent = len(line) - len(line.lstrip(" \t"))
     return grammars.leading_columns(line[:indent]) >= 4 and bool(line.strip())
+
+
+def directive_body(text: str, start: int, end: int) -> tuple[str, int, int] | None:
+    """For a MyST directive fence that holds an admonition (```` ```{note} ````), its label and the span of its
+    body between the opening and closing lines; ``None`` for any other fence."""
+    opening = DIRECTIVE_OPENING.match(text, start, end)
+    if opening is None or not rules.is_admonition_label(opening.group("label").lower()):
+        return None
+    last = text.rfind("\n", opening.end(), max(opening.end(), end - 1)) + 1
+    body_end = last if last and re.fullmatch(r"[ \t]*(?:`{3,}|~{3,})[ \t]*\n?", text[last:end]) else end
+    return opening.group("label").lower(), opening.end(), max(opening.end(), body_end)
+
+
+def prose_fences(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``spans`` of fenced code where a MyST admonition fence is its opening and closing lines alone: its body
+    is prose, and the code fenced inside the body is still code."""
+    kept = []
+    for start, end in spans:
+        directive = directive_body(text, start, end)
+        if directive is None:
+            kept.append((start, end))
+            continue
+        _, body_start, body_end = directive
+        kept.append((start, body_start))
+        kept.extend(
+            (body_start + inner_start, body_start + inner_end)
+            for inner_start, inner_end in fence_spans(text[body_start:body_end])
+        )
+        if body_end < end:
+            kept.append((body_end, end))
+    return kept
+
+
+def directive_admonition(text: str, block: grammars.Block) -> grammars.Block | None:
+    """A fence block that is a MyST admonition, as an admonition block of its body (the whole fence when the
+    body holds no prose: ```` ```{versionadded} 1.2 ```` says it all on its opening line); else ``None``."""
+    if block.kind != "fence":
+        return None
+    directive = directive_body(text, block.start, block.end)
+    if directive is None:
+        return None
+    label, body_start, body_end = directive
+    if not re.search(r"[A-Za-z]", text[body_start:body_end]):
+        return grammars.Block("admonition", block.start, block.end, label)
+    return grammars.Block("admonition", body_start, body_end, label)
+
+
+def read_directives(text: str, blocks) -> list[grammars.Block]:
+    """``blocks`` with each MyST admonition read as an admonition block: a directive fence
+    (``directive_admonition``), or a colon fence (``:::{note}`` up to its closing ``:::``), which the block
+    grammars read as paragraphs, a blank line inside it parting them: its paragraphs are one admonition up
+    to any code fenced inside, which stays code."""
+    read = []
+    label = None
+    for block in blocks:
+        if label is None:
+            admonition = directive_admonition(text, block)
+            opening = COLON_OPENING.match(text, block.start, block.end) if block.kind == "paragraph" else None
+            if admonition is not None or opening is None or not rules.is_admonition_label(opening["label"].lower()):
+                read.append(admonition or block)
+                continue
+            label, start = opening["label"].lower(), opening.end()
+        elif block.kind in UNREAD_KINDS or is_indented_code(text, block):
+            read.append(block)
+            continue
+        else:
+            start = block.start
+        closing = COLON_CLOSING.search(text, start, block.end)
+        end = block.end if closing is None else closing.start()
+        if re.search(r"[A-Za-z]", text[start:end]):
+            if start == block.start and read and read[-1].kind == "admonition" and read[-1].label == label:
+                # The directive's next paragraph: one admonition, as a block grammar reads ``!!! note``'s.
+                start = read.pop().start
+            read.append(grammars.Block("admonition", start, end, label))
+        elif start != block.start:
+            # ``:::{versionadded} 1.2`` and its closing line alone: the opening line says it all.
+            read.append(grammars.Block("admonition", block.start, block.end, label))
+        if closing is not None:
+            label = None
+    return read
+
+
+def title_badge(page: Page, block: grammars.Block, prose_number: int) -> Item | None:
+    """An admonition's marker line whose title dates it (``!!! tip "Added in version 0.55.0"``), as a version
+    caveat of the text after it; ``None`` when its title holds no version or deprecation cue."""
+    title = ADMONITION_TITLE.match(page.text, block.start, block.end)
+    if title is None:
+        return None
+    reading = rules.prose_view(page.masked[title.start("title") : title.end("title")])
+    cue = rules.strongest_cue([cue for cue in rules.sentence_cues(reading) if cue.rule in ("version", "deprecation")])
+    if cue is None:
+        return None
+    line_end = page.text.find("\n", block.start, block.end)
+    start, end = trimmed(page.text, block.start, block.end if line_end == -1 else line_end)
+    item = Item(page, start, end, prose_number, aside=True)
+    item.caveat = rules.Cue(cue.rule, cue.cue, 1, 0)
+    item.ahead = True
+    item._instruction = None
+    item._anaphor = None
+    item._back_reference = None
+    return item
 
 
 def usable(candidate: Item, caveat: Item) -> bool:
@@ -670,14 +819,51 @@ def first_usable(candidates: list[Item], caveat: Item, keep=None) -> Item | None
 
 
 def first_linked(candidates: list[Item], caveat: Item, identifiers: bool, keep=None) -> tuple[Item, tuple] | None:
-    """The first of ``candidates`` that shares a name (``identifiers``) or a term with ``caveat`` and is usable."""
+    """The first of ``candidates`` that shares a name (``identifiers``) or a term with ``caveat`` and is usable:
+    an instruction, or for a shared name, a reference entry that instructs (``usable_entry``)."""
     for candidate in candidates:
         if keep is not None and not keep(candidate):
             continue
         link = shared_link(candidate, caveat, identifiers)
-        if link is not None and usable(candidate, caveat):
+        if link is not None and (usable(candidate, caveat) or (identifiers and usable_entry(candidate, caveat))):
             return candidate, link
     return None
+
+
+def item_head(caveat: Item, before: list[Item]) -> Item | None:
+    """The sentence opening the list item that ``caveat`` continues, when it instructs or is a reference entry
+    whose description is an imperative (``--ws-max-size <int> - Set the size.``) and no caveat itself; ``None``
+    otherwise (an entry that describes, ``samesite - A string that …``, instructs nothing), or when the caveat
+    opens its item."""
+    if caveat.context is None or not caveat.context[1] or caveat.opens_item:
+        return None
+    for candidate in before:
+        if candidate.block != caveat.block:
+            return None
+        if candidate.opens_item:
+            return candidate if usable(candidate, caveat) or usable_entry(candidate, caveat) else None
+    return None
+
+
+def usable_entry(candidate: Item, caveat: Item) -> bool:
+    """Whether ``candidate`` is a reference entry that tells how to use its term, and may be ``caveat``'s
+    instruction where a caveat names it: in the entry's own item, or by a name the two share.
+
+    The entry's description instructs directly (``--loop <str> - Set the event loop.``, ``gtag: To enable
+    analytics, set it to your ID.``), or its term is a
+    command-line option (``--workers <int> - Number of worker processes.``), which the reader passes. An entry
+    that describes a field (``samesite - A string that …``) instructs nothing: the sentence that tells the
+    reader to call what has that field does.
+    """
+    if not candidate.opens_item or candidate.caveat is not None or candidate.normalized == caveat.normalized:
+        return False
+    entry = rules.REFERENCE_ENTRY.match(candidate.reading)
+    if entry is None:
+        return False
+    term = candidate.page.text[candidate.start : candidate.start + entry.end()].lstrip("`*_ ")
+    return (
+        term.startswith("-") or rules.instruction_form(candidate.reading[entry.end() :], False, False) in DIRECT_FORMS
+    )
 
 
 def chosen_instruction(caveat: Item, before: list[Item], after: list[Item]) -> tuple[Item, str, int] | None:
@@ -698,6 +884,16 @@ def chosen_instruction(caveat: Item, before: list[Item], after: list[Item]) -> t
     Each step asks what links a sentence to the caveat before asking whether it instructs, so the rules
     read a sentence only when its answer can decide.
     """
+    if caveat.ahead:
+        # A version badge dates what follows it: the first instruction after it in reach (3 prose blocks).
+        following = first_usable(after, caveat)
+        if following is not None:
+            return following, "version badge, after", 2
+    head = item_head(caveat, before)
+    if head is not None:
+        # A later sentence of a list item qualifies the item's own instruction or entry ("`--ws-max-size` -
+        # Set the size. Only available with `websockets`."), never another item's.
+        return head, "same item", 1
     # In the caveat's own block, an instruction that shares a word comes first ("For one run, pass the
     # bundle. The bundle replaces the default."): the nearest context a reader has. (The sentences in reach
     # are nearest first, so the caveat's own block is where they start.)
@@ -803,7 +999,7 @@ def scan_sections(
     sources of one scan.
     """
     sections = tuple(sections)
-    fences = fence_spans(text, sections)
+    fences = prose_fences(text, fence_spans(text, sections))
     masked, code_spans = masked_code(text, fences)
     page = Page(text, masked, code_spans, fences, {} if classifications is None else classifications)
     newlines = chunk_index.newline_offsets(text)
@@ -831,7 +1027,9 @@ def scan_sections(
                 unpaired.append(Unpaired(source_id, qualifier, cue.rule, cue.cue, cue.tier, line))
                 continue
             instruction, link, link_tier = chosen
-            form_tier = 2 if instruction.instruction in INDIRECT_FORMS else 1
+            # A reference entry instructs only the caveats of its own item ("same item").
+            form = instruction.instruction or "reference entry"
+            form_tier = 2 if form in INDIRECT_FORMS or instruction.instruction is None else 1
             count = names_on_line.get(line, 0) + 1
             names_on_line[line] = count
             name = f"{NAME_PREFIX}{source_id}:{line}" + ("" if count == 1 else f"#{count}")
@@ -845,7 +1043,7 @@ def scan_sections(
                     cue.cue,
                     link,
                     max(cue.tier, link_tier, form_tier),
-                    instruction.instruction,
+                    form,
                     line,
                     cue.tier,
                 )

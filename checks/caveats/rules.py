@@ -1,4 +1,4 @@
-"""What makes a sentence a caveat or an instruction: the scan's rules on one sentence (``scan_version`` 5).
+"""What makes a sentence a caveat or an instruction: the scan's rules on one sentence (``scan_version`` 6).
 
 The rules and their limits are stated in ``docs/caveats.md``; this module is
 where they live. Every test reads one sentence with its code masked
@@ -105,6 +105,13 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
         2,
         r"only\s+(?:[\w\x00-]+\s+){1,5}?(?:is|are)\s+(?:currently\s+)?(?:supported|available|allowed|accepted"
         r"|permitted|possible)",
+    ),
+    # "only" right before a verb of the present ("PDM only removes exact path entries"): all it does, no more
+    (
+        "limitation",
+        2,
+        r"(?<!the\s)(?<!not\s)(?<!if\s)(?<!of\s)(?<!for\s)(?<!to\s)(?<!with\s)(?<!in\s)(?<!and\s)(?<!or\s)(?<!on\s)"
+        r"(?<!at\s)(?<!by\s)(?<!from\s)only\s+[a-z]{3,}(?:s|es)",
     ),
     ("limitation", 2, r"(?:is|are|be|gets?)\s+(?:silently\s+)?ignored|ignores|silently|(?:has|have)\s+no\s+effect"),
     ("limitation", 2, r"not\s+(?:all|every)(?=\s+[\w\x00])"),
@@ -244,9 +251,13 @@ PREPOSITION_TO = re.compile(
 BEFORE_CUE_WINDOW = 60
 # "should" is a requirement only when the reader is not its subject: "you should" gives an instruction.
 SECOND_PERSON_BEFORE = re.compile(r"(?<!\w)(?:you|we|i|should\s+you)\s+(?:\w+\s+)?$", re.IGNORECASE)
-# A sentence telling the reader to skip what follows warns of nothing: "You can probably skip this."
+# A sentence telling the reader to skip what follows warns of nothing: "You can probably skip this." (Skipping
+# something else is a step: "You can skip them during resolution.")
 SKIP_NOTICE = re.compile(
-    r"(?<!\w)(?:can|may|could)\s+(?:\w+\s+)?skip\b|feel\s+free\s+to\s+skip|skip\s+(?:this|ahead)", re.IGNORECASE
+    r"(?<!\w)(?:can|may|could)\s+(?:\w+\s+)?skip\b(?=\s*[.!]|\s+(?:(?:this|that|it|ahead|over|the\s+(?:rest|next"
+    r"|following|previous))\b|(?:\w+\s+){0,3}?(?:sections?|chapters?|parts?|pages?|steps?|paragraphs?|tutorials?"
+    r"|details?)\b))|feel\s+free\s+to\s+skip|skip\s+(?:this|ahead)",
+    re.IGNORECASE,
 )
 # Searched behind a quick look for the literals every match holds (anchors.Guarded): the same answers, sooner.
 SKIP_NOTICE = anchors.Guarded(SKIP_NOTICE)
@@ -259,6 +270,18 @@ CAUTIONARY_LABELS = frozenset({"attention", "caution", "danger", "error", "failu
 VERSION_LABEL = re.compile(r"(?:version|deprecat|versionadded|versionchanged)", re.IGNORECASE)
 # Labels of a note read for a caveat: a caveat sentence of tier 2 inside is of tier 1.
 NOTE_LABELS = frozenset({"note", "tip", "info", "important", "hint", "notice", "remember", "check", "seealso"})
+
+
+def is_admonition_label(label: str) -> bool:
+    """Whether a MyST directive's name (```` ```{note} ````) is an admonition's: cautionary, a note, a version
+    note, or the generic ``admonition``; ``{toctree}``, ``{code-block}`` and the rest are not."""
+    return (
+        label in CAUTIONARY_LABELS
+        or label in NOTE_LABELS
+        or label == "admonition"
+        or VERSION_LABEL.search(label) is not None
+    )
+
 
 # --- instructions ----------------------------------------------------------------------
 
@@ -315,8 +338,10 @@ INTRO_WORDS = frozenset(
 SECOND_PERSON = re.compile(
     r"(?<!\w)you(?:['’]ll|['’]d)?\s+(?:(?:also|then|now|just|simply|instead|first|still|easily|either|optionally|even"
     r"|always|probably)\s+)*"
-    r"(?P<modal>(?:(?:can|could|should|may|might|will)\s+)?(?:need|have|want)\s+to|can|could|should|may|might)\s+"
-    r"(?:(?:also|then|now|just|simply|instead|first|still|easily|either|optionally|even|always|further|safely)\s+)*"
+    r"(?P<modal>(?:(?:can|could|should|may|might|will)\s+(?:(?:also|then|now|just|simply|still|probably|first"
+    r"|only|usually|generally|typically)\s+)*)?(?:need|have|want)\s+to|can|could|should|may|might)\s+"
+    r"(?:(?:also|then|now|just|simply|instead|first|still|easily|either|optionally|even|always|further|safely)\s+"
+    r"|[a-z]+ly\s+)*"
     r"(?P<verb>[a-z]+)",
     re.IGNORECASE,
 )
@@ -324,6 +349,14 @@ SECOND_PERSON = re.compile(
 NOT_ACTION_VERBS = frozenset(
     """see find notice expect imagine think guess wonder be have get feel know learn read skip ignore tell say
     understand recall remember hear agree argue consider not never""".split()
+)
+# "You can skip them during resolution", "you can ignore these warnings by adding …": leaving something out
+# is an action, unless what is left out is the reading ("you can skip this section", "you can ignore it").
+OMITTING_VERBS = frozenset({"skip", "ignore"})
+READING_SKIPPED = re.compile(
+    r"\s+(?:(?:this|that|it|ahead|over|the\s+(?:rest|next|following|previous))\b|(?:\w+\s+){0,2}?(?:sections?|chapters?"
+    r"|parts?|pages?|steps?|paragraphs?|tutorials?|details?)\b)",
+    re.IGNORECASE,
 )
 # The reader's step in the present tense, opening the sentence: "You pass the kwargs when …".
 PRESENT_STEP = re.compile(r"(?:(?:then|now|next|first|here|so)\s*,?\s+)?you\s+(?P<verb>[a-z]+)\b(?!\s*:)", re.I)
@@ -349,7 +382,7 @@ API_USAGE = re.compile(
     r"|(?<!\w)(?:way|option|approach|alternative|solution|method)\s+(?:to\s+[^,.;:]{1,80}?\s+)?(?:is|would\s+be)\s+"
     r"(?:to\s+[a-z]|that\s+you|using|by)"
     # the API named for a purpose: "Starlette provides a `set_cookie` method to …", "X allows you to install …"
-    r"|(?<!\w)(?:provides|offers|exposes)\s+(?:an?\s+|the\s+)?\x00+(?:\s+\w+)?\s+(?:to|for)\s+[a-z]"
+    r"|(?<!\w)(?:provides|offers|exposes)\s+(?:an?\s+|the\s+)?(?:\w+\s+)?\x00+(?:\s+\w+){0,2}\s+(?:to|for|that|which)\s+[a-z]"
     r"|(?<!\w)(?:allows|lets|enables)\s+you\s+to\s+[a-z]",
     re.IGNORECASE,
 )
@@ -781,7 +814,11 @@ def instruction_form(reading: str, before_fence: bool, reference_entry: bool) ->
         # "You pass the kwargs when declaring the instance": the reader's step told in the present.
         return "second person"
     for match in SECOND_PERSON.finditer(reading):
-        if match.group("verb").lower() not in NOT_ACTION_VERBS and at_clause_start(reading, match.start()):
+        verb = match.group("verb").lower()
+        acts = verb not in NOT_ACTION_VERBS or (
+            verb in OMITTING_VERBS and not READING_SKIPPED.match(reading, match.end())
+        )
+        if acts and at_clause_start(reading, match.start()):
             return "second person"
     for match in TUTORIAL_STEP.finditer(reading):
         if not at_clause_start(reading, match.start()):
