@@ -60,6 +60,8 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     ("requirement", 2, r"(?:need|needs|needed|have|has|had)\s+to|(?:'ll|will)\s+need"),
     ("requirement", 2, r"requires?|required\s+(?:to|for|by|when|if|in)|(?:is|are|be)\s+required|requiring"),
     ("requirement", 2, r"prerequisites?|expects?|make\s+sure|be\s+sure|ensure\s+that"),
+    # a reminder of a step another one needs: "Just remember to escape new lines"
+    ("requirement", 2, r"remember\s+to"),
     # a field marked as required, as references mark one: "`name` (required): …", "REQUIRED (if … is set)."
     ("requirement", 2, r"\(\s*required\s*\)|required(?=\s*\()|required\s*:"),
     ("requirement", 2, r"(?:is|are|be)\s+(?:necessary|mandatory|essential|compulsory)"),
