@@ -882,6 +882,7 @@ class ScanVersionFourRuleTest(LabTestCase):
             "Aster provides an `open_widget` function to open a widget.": "api usage",
             # scan_version 6: the API named with what it does ("… function that returns …").
             "Aster now provides a `get_lid()` convenience function that returns the lid.": "api usage",
+            "Widget members are configured in the root project's `widgets.toml`:": "api usage",
             "Aster allows you to open a widget twice.": "api usage",
         }
         for sentence, form in cases.items():
