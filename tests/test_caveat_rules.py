@@ -1092,3 +1092,17 @@ class ScanVersionSixTest(LabTestCase):
         self.assertEqual(
             caveat_of("Generally, you will simply need to copy the folder to the server."), (None, "second person")
         )
+
+    def test_a_urls_host_names_no_code(self) -> None:
+        # "org" is a word of the caveat and a part of the instruction's link host: no shared identifier.
+        text = lesson(
+            "Install [CMake](https://cmake.org/download) with your package manager.\n\n"
+            "Then build the widgets.\n\n"
+            "You need to have CMake installed for `make test` to work, see the org page.\n"
+        )
+        self.assertNotIn("identifier org", [pair[2] for pair in pairs_of(text)])
+        self.assertEqual(rules.URL.sub(" ", "see https://cmake.org/download now"), "see  /download now")
+
+    def test_a_file_name_is_no_imperative(self) -> None:
+        self.assertIsNone(rules.opening_imperative("launch.json"))
+        self.assertEqual(rules.opening_imperative("Launch the widget server."), "launch")

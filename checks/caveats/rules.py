@@ -330,7 +330,9 @@ CLAUSE_START_BEFORE = re.compile(
 )
 # A word after the verb that makes it a noun ("Set of rules", "Update: …") rather than an imperative.
 NOT_AN_IMPERATIVE_AFTER = re.compile(
-    r"(?:\s*:|\s+(?:is|are|was|were|of|can|will|may|should|has|have|does|in\s+mind)\b|['’]s\b)", re.IGNORECASE
+    # "launch.json", "build.rs": a file's or a module's name, not a verb
+    r"(?:\s*:|\s+(?:is|are|was|were|of|can|will|may|should|has|have|does|in\s+mind)\b|['’]s\b|\.[A-Za-z_])",
+    re.IGNORECASE,
 )
 # Clauses that lead into the main clause: "To enable it, set …", "For a single run, pass …", "If you use X, add …".
 INTRO_WORDS = frozenset(
@@ -871,17 +873,28 @@ def opening_anaphor(reading: str) -> str | None:
 
 
 def sentence_identifiers(text: str, masked: str, start: int, end: int, code_spans: list[tuple[int, int]]) -> frozenset:
-    """The names a sentence gives as code: call names, code-span words, snake_case/dotted/camelCase words, options."""
-    names = {part for match in CALL.finditer(masked, start, end) for part in WORD.findall(match.group(1))}
+    """The names a sentence gives as code: call names, code-span words, snake_case/dotted/camelCase words, options.
+
+    A URL's host names no code: outside code spans the names are read with every URL's scheme and host left
+    out (in a link's target, an autolink, a bare ``https://…``), so ``https://cmake.org/download`` gives no
+    ``org``; its path still counts.
+    """
+    prose = masked[start:end]
+    if "://" in prose:
+        prose = URL.sub(" ", prose)
+    names = {part for match in CALL.finditer(prose) for part in WORD.findall(match.group(1))}
     for code_start, code_end in spans_within(code_spans, start, end):
         names.update(word for word in WORD.findall(text, code_start, code_end) if len(word) >= 3)
         names.update(OPTION.findall(text, code_start, code_end))
-    names.update(word for word in WORD.findall(masked, start, end) if identifier_like(word))
-    names.update(
-        part for match in DOTTED.finditer(masked, start, end) for part in WORD.findall(match.group(0)) if len(part) >= 3
-    )
-    names.update(OPTION.findall(masked, start, end))
+    names.update(word for word in WORD.findall(prose) if identifier_like(word))
+    names.update(part for match in DOTTED.finditer(prose) for part in WORD.findall(match.group(0)) if len(part) >= 3)
+    names.update(OPTION.findall(prose))
     return frozenset(names)
+
+
+# A URL's scheme and host, bare or in a link's target: its path may name a package (``/pytest-asyncio/``), its
+# host names a site.
+URL = re.compile(r"[A-Za-z][\w+.-]*://[^/\s)<>\]]*")
 
 
 def identifier_like(word: str) -> bool:
