@@ -702,7 +702,7 @@ def condensed_pair_lines(pairs: list[dict]) -> list[str]:
 
     ``["  15 pairs: any target: one paragraph holds both",
     "  19 need a target, smallest first:", "  scan:a:4 (a): 96", …,
-    'to build one of these targets, set it in the manifest, e.g. "policies": {"heading-aware": 96}']``,
+    'to build one of these targets, set it in the manifest, e.g. the largest: "policies": {"heading-aware": 288}']``,
     the targets stopping at ``LISTED_PAIRS`` with a count of the rest; ``--json`` holds every pair.
     """
     lines = []
@@ -722,9 +722,10 @@ def condensed_pair_lines(pairs: list[dict]) -> list[str]:
         lines.append(f"  {printable(pair['name'])} ({printable(pair['source_id'])}): {pair['verdict']}")
     if len(targeted) > LISTED_PAIRS:
         lines.append(f"  … {len(targeted) - LISTED_PAIRS:,} more: sweep --json lists every pair")
-    # One target line per pair would repeat the list above; one example says how to build any of them.
-    example = manifest_size_line(targeted[0]["smallest_heading_aware_target"])
-    lines.append(f"to build one of these targets, set it in the manifest, e.g. {example}")
+    # One target line per pair would repeat the list above; one example says how to build any of them: the
+    # largest, which the line after it checks against every pair (the smallest would keep only its own pair).
+    example = manifest_size_line(targeted[-1]["smallest_heading_aware_target"])
+    lines.append(f"to build one of these targets, set it in the manifest, e.g. the largest: {example}")
     return lines
 
 

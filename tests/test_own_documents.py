@@ -720,9 +720,25 @@ class SweepTests(OwnDocumentsTestCase):
             "  21 need a target, smallest first:",
             *(f"  ref-{number:02} (aster-copy-v1): 219" for number in range(20)),
             "  … 1 more: sweep --json lists every pair",
-            'to build one of these targets, set it in the manifest, e.g. "policies": {"heading-aware": 219}',
+            'to build one of these targets, set it in the manifest, e.g. the largest: "policies": {"heading-aware": 219}',
         ]
         self.assertEqual(tail, expected)
+
+    def test_the_example_target_is_the_largest_listed(self) -> None:
+        # Two pairs whose smallest targets differ: the list runs smallest first, the example names the largest.
+        pairs = [
+            {"name": "b", "source_id": "s", "smallest_heading_aware_target": 480, "verdict": 480},
+            {"name": "a", "source_id": "s", "smallest_heading_aware_target": 120, "verdict": 120},
+        ]
+        self.assertEqual(
+            size_sweep.condensed_pair_lines(pairs),
+            [
+                "  2 need a target, smallest first:",
+                "  a (s): 120",
+                "  b (s): 480",
+                'to build one of these targets, set it in the manifest, e.g. the largest: "policies": {"heading-aware": 480}',
+            ],
+        )
 
     def test_the_largest_target_is_checked_against_every_pair(self) -> None:
         # Paragraphs P0 [4, 14), P1 [15, 24), P2 [25, 34), P3 [35, 44) after "# T\n"; groups start at P0.
