@@ -810,7 +810,8 @@ class DocsSetOverviewTest(LabTestCase):
             lines[-2:],
             [
                 "split pairs: 1 of 1",
-                "  #1 f-never-works (p3, line 3): fixed-char kept, paragraph split by block break, heading-aware kept",
+                # The instruction starts on line 3, the caveat on line 5 ("# Page 3", a blank line between each).
+                "  #1 f-never-works (p3, lines 3–5): fixed-char kept, paragraph split by block break, heading-aware kept",
             ],
         )
         self.assertNotIn("┌ chunk", completed.stdout)

@@ -362,7 +362,8 @@ class ReportWindowTest(LabTestCase):
                 "1",
                 "save-copy-refuses-existing-path",
                 "docs/aster-copy-v1.md",
-                "5",
+                # The instruction opens line 5, the caveat line 7.
+                "5–7",
                 "split · fixed-width cut k=1 recovers it (chunks 0–1)",
                 "split · block break k=1 recovers it (chunks 0–1)",
                 "kept same chunk",

@@ -85,6 +85,14 @@ class PairRow:
     source: dict
     line: int
     verdicts: tuple[ColumnVerdict, ...]
+    # The line where the later of the two spans starts: the line scan names a found pair by.
+    last_line: int = 0
+
+    @property
+    def lines(self) -> str:
+        """Where the pair lies: ``"line 16"``, or ``"lines 102–121"`` from where it starts to where its later span
+        starts."""
+        return f"line {self.line}" if self.last_line <= self.line else f"lines {self.line}–{self.last_line}"
 
     @property
     def split_anywhere(self) -> bool:
@@ -209,7 +217,8 @@ def pair_rows(sources: tuple[dict, ...] | list[dict], checks: tuple, columns: li
         lines = newlines[check.source_id]
         verdicts = tuple(column_verdict(column, check, position, lines) for column in columns)
         line = line_of(lines, min(check.instruction.start, check.qualifier.start))
-        rows.append(PairRow(position + 1, check, source, line, verdicts))
+        last_line = line_of(lines, max(check.instruction.start, check.qualifier.start))
+        rows.append(PairRow(position + 1, check, source, line, verdicts, last_line))
     return rows
 
 

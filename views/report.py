@@ -258,7 +258,7 @@ def view_css(views: list[tuple[str, str]]) -> str:
 def pairs_table(pairs: list[PairRow], columns: list[Column], pages: dict[str, int], annotations, member) -> str:
     """Every pair in one table: number, name (its card), page, line, each column's verdict and window."""
     fields = {tier[0] for pair in pairs if (tier := tier_of(annotations.get(pair.check.name))) is not None}
-    header = ["#", "pair", "page", "line", *(visible(column.label) for column in columns)]
+    header = ["#", "pair", "page", "lines", *(visible(column.label) for column in columns)]
     if fields:
         header.append(f"scan {' or '.join(sorted(fields))}")
     rows = []
@@ -270,7 +270,7 @@ def pairs_table(pairs: list[PairRow], columns: list[Column], pages: dict[str, in
             f'<td data-key="{escaped(visible(pair.check.name))}">'
             f'<a href="#pair-{pair.number}">{escaped(visible(pair.check.name))}</a></td>',
             f'<td data-key="{escaped(path)}"><a href="#page-{pages[pair.check.source_id]}">{escaped(path)}</a></td>',
-            f'<td data-key="{pair.line}">{pair.line}</td>',
+            f'<td data-key="{pair.line}">{pair.lines.split(" ", 1)[1]}</td>',
         ]
         for column, verdict in zip(columns, pair.verdicts):
             partial = " (partial)" if pair.check.source_id in column.unlocated else ""
@@ -309,7 +309,7 @@ def card(pair: PairRow, columns: list[Column], pages: dict[str, int], lines: Lin
     parts = [
         f'<section class="{classes}" id="pair-{pair.number}">',
         f"<h3>{pair.number}. {escaped(visible(check.name))}</h3>",
-        f'<p class="note"><a href="#page-{page}">{escaped(visible(pair.source["path"]))}</a>, line {pair.line}'
+        f'<p class="note"><a href="#page-{page}">{escaped(visible(pair.source["path"]))}</a>, {pair.lines}'
         f' · <a href="#pairs">back to the pairs</a></p>',
         '<dl class="quotes">',
         f"<dt>instruction ⟦I› [{check.instruction.start}, {check.instruction.end})</dt>"

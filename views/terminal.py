@@ -439,7 +439,7 @@ def overview_view(result: dict, checks: tuple, colour: bool, judgement=None, sec
             f"{visible(column.label)} {overview_verdict(verdict)}" for column, verdict in zip(columns, row.verdicts)
         )
         lines.append(
-            f"  #{row.number} {visible(row.check.name)} ({visible(row.check.source_id)}, line {row.line}): {verdicts}"
+            f"  #{row.number} {visible(row.check.name)} ({visible(row.check.source_id)}, {row.lines}): {verdicts}"
         )
     if not split:
         lines.append("  none: every shown policy keeps every pair in one chunk")
