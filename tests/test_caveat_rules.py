@@ -1034,6 +1034,22 @@ class ScanVersionSixTest(LabTestCase):
                 found, form = caveat_of(sentence)
                 self.assertEqual((found is not None, form), (True, None))
 
+    def test_a_need_adds_a_requirement_by_its_words_and_what_follows_the_first_need(self) -> None:
+        # docs/caveats.md: "also" and its kin, a purpose or condition after the need, or an object named before.
+        cases = {
+            "You need to close the lid if you use workers.": True,
+            "You have to await it.": True,
+            "You need to open the lid and you need to close the box to run this example.": True,
+            # A run of blanks (markup or spaces) between the need and its purpose is read as one space.
+            "You need to open the lid" + " " * 5000 + "if you use workers.": True,
+            "To run this example, you need to open the lid.": False,
+            "You will need to choose a widget with a lid.": False,
+            "You need to open the lid. " * 200: False,
+        }
+        for sentence, adds in cases.items():
+            with self.subTest(sentence=sentence[:60]):
+                self.assertIs(pairing.adds_requirement(sentence), adds)
+
     def test_a_myst_colon_fence_is_an_admonition_across_its_paragraphs(self) -> None:
         # The block grammars read ":::{warning}" as a paragraph, and a blank line inside it parts it in two.
         text = lesson(

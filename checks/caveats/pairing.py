@@ -52,15 +52,19 @@ NOTICE_RULES = frozenset({"deprecation", "label", "risk", "version"})
 MUST_STEP = re.compile(r"[\s\x00]*you\s+must\s+(?:\w+ly\s+)?[a-z]", re.IGNORECASE)
 # What makes "you need to Y" a requirement added to another step rather than the step itself: "also", "in
 # addition", "note that", a contrast, a purpose or condition after the need ("… to run this example"), or an
-# object named before ("You have to await it.").
-ADDED_REQUIREMENT = re.compile(
-    r"(?<!\w)(?:also|as\s+well|in\s+addition|note\s+that|however|though|still)(?!\w)"
-    r"|(?:need|have)\s+to\s.*?(?:[,\s]\s*(?:if|when|unless|whenever|before|so\s+that|for\s+(?:this|it)\s+to)\s"
-    r"|\sto\s+(?:run|use|work|build|access|enable|support)\s)"
-    # what the need acts on is named before it: "You have to await it."
-    r"|(?:need|have)\s+to\s+[a-z]+\s+(?:it|them|this|that|these|those)\b",
-    re.IGNORECASE | re.DOTALL,
+# object named before ("You have to await it."). See ``adds_requirement``.
+ADDED_WORD = re.compile(
+    r"(?<!\w)(?:also|as\s+well|in\s+addition|note\s+that|however|though|still)(?!\w)", re.IGNORECASE
 )
+NEED_TO = re.compile(r"(?:need|have)\s+to\s", re.IGNORECASE)
+# Searched after the first need only, one character of the text before each word: linear however long the
+# sentence or its runs of spaces (blanked markup).
+PURPOSE_AFTER_NEED = re.compile(
+    r"[,\s](?:if|when|unless|whenever|before|so\s+that|for\s+(?:this|it)\s+to)\s"
+    r"|\sto\s+(?:run|use|work|build|access|enable|support)\s",
+    re.IGNORECASE,
+)
+NAMED_OBJECT = re.compile(r"(?:need|have)\s+to\s+[a-z]+\s+(?:it|them|this|that|these|those)\b", re.IGNORECASE)
 # A condition after the main clause: "… can be set to false if verification is to be skipped".
 TRAILING_CONDITION = re.compile(r"(?<=[\w\x00)])[\s,]+(?:if|when|whenever|in\s+case)\s", re.IGNORECASE)
 # An ATX heading line between two sections: a heading without a body of its own.
@@ -394,7 +398,9 @@ def classified(
         cues = [cue for cue in cues if cue.tier < 3 and (condition is None or cue.start < condition.start())]
     elif form is not None:
         framed = clause_end is not None or re.match(r"[\s\x00]*to\s", reading, re.IGNORECASE) is not None
-        cues = [cue for cue in cues if restricts(cue, reading, framed, in_note)]
+        # Whether a need adds a requirement is the sentence's, however many needs it holds: read once.
+        adds = once(lambda: adds_requirement(reading))
+        cues = [cue for cue in cues if restricts(cue, reading, framed, in_note, adds)]
     if codeless:
         # A section without code is an essay or a story: its cues are weak, but for the dated ones.
         cues = [
@@ -417,16 +423,17 @@ def is_marker(cue: rules.Cue) -> bool:
     return cue.rule == "requirement" and (cue.cue.startswith("(") or cue.cue.startswith("required"))
 
 
-def restricts(cue: rules.Cue, reading: str, framed: bool, in_note: bool = False) -> bool:
+def restricts(cue: rules.Cue, reading: str, framed: bool, in_note: bool = False, adds=None) -> bool:
     """Whether a cue in an instruction's sentence restricts the instruction itself, making the sentence a caveat.
 
     A prohibition ("Do not …", "you cannot …"), ``must``, ``make sure`` and ``ensure that`` (but for the
     sentence's own opening verb, or after a purpose or a condition: "Make sure the branch is rebased" and
     "To report it, be sure to include the version" are the step itself), a risk told as
     such ("with caution", "carefully"), an "only" in the sentence's first words ("You can only use …",
-    "Only use …"), and "you need to" or "you have to" unless the sentence opens with a purpose or a
-    condition ("To X, you need to Y" and "If X, you have to Y" instruct) outside a note. A cue of tier 3
-    (a relative clause, a contrast) never restricts.
+    "Only use …"), and "you need to" or "you have to" inside a note, or outside one when it adds a
+    requirement to another step (``adds_requirement``, read once per sentence by ``adds``) and the sentence
+    does not open with a purpose or a condition ("You will need to choose a theme", "To X, you need to Y"
+    and "If X, you have to Y" instruct). A cue of tier 3 (a relative clause, a contrast) never restricts.
     """
     if cue.tier == 3:
         return False
@@ -448,12 +455,27 @@ def restricts(cue: rules.Cue, reading: str, framed: bool, in_note: bool = False)
     ):
         # "You will need to choose a theme that …" is the step itself; "You also need to …", "Note that you
         # need to …", "You will need X to run this example" add a requirement to another step.
-        return in_note or (not framed and ADDED_REQUIREMENT.search(reading) is not None)
+        if in_note or framed:
+            return in_note
+        return adds() if adds is not None else adds_requirement(reading)
     return (
         cue.rule in ("limitation", "requirement")
         and "only" in cue.cue.split()
         and len(reading[: cue.start].split()) <= 3
     )
+
+
+def adds_requirement(reading: str) -> bool:
+    """Whether "you need to" or "you have to" in ``reading`` adds a requirement to another step: a word that adds
+    (``ADDED_WORD``), an object named before the need (``NAMED_OBJECT``), or a purpose or a condition after the
+    first need (``PURPOSE_AFTER_NEED``), which every later need's would follow too.
+
+    ``"You also need to close it."`` -> ``True``; ``"You will need to choose a theme."`` -> ``False``.
+    """
+    if ADDED_WORD.search(reading) is not None or NAMED_OBJECT.search(reading) is not None:
+        return True
+    need = NEED_TO.search(reading)
+    return need is not None and PURPOSE_AFTER_NEED.search(reading, need.end()) is not None
 
 
 def body_span(text: str, block: grammars.Block) -> tuple[int, int]:
