@@ -9,7 +9,7 @@ import chunk_index
 from commands.basics import EXIT_OK, manifest_argument, manifest_to_build, report
 from commands.options import add_command, add_manifest_option
 from lab_io import outputs
-from lab_io.errors import UsageError, counted, printable
+from lab_io.errors import IngestionError, UsageError, counted, printable
 from lab_io.outputs import checked_output, destination, emit
 from lab_io.progress import Progress
 from load_documents import load_manifest
@@ -62,7 +62,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     add_manifest_option(
         export,
         "the manifest whose file and sources --output must not overwrite (default: the lab's own); "
-        "with --chunks, or --carry-caveats on a single index, also the sources and span checks to use",
+        "with --chunks, or --carry-caveats on a single index, also the sources and span checks to use; "
+        "a saved result of its documents is first compared with its build",
     )
     export.set_defaults(handler=run_export)
 
@@ -86,7 +87,8 @@ def run_export(args: argparse.Namespace) -> int:
     # Neither the saved file nor the manifest (given, or the lab's own) nor a source it pins may be overwritten.
     output = checked_output(args.export_output, (source, *outputs.manifest_inputs(manifest_path)))
     with Progress(f"validating {printable(args.file)}") as progress:
-        index, pairs = reembed.exported_index_and_pairs(source, args.policy, progress)
+        expected = manifest_expected(args.manifest, source, progress)
+        index, pairs = reembed.exported_index_and_pairs(source, args.policy, progress, expected)
         carried = None
         if args.carry_caveats:
             if pairs is None:
@@ -98,6 +100,32 @@ def run_export(args: argparse.Namespace) -> int:
     line = f"exported {exported} (index {index['index_id'][:12]}) to {destination(output)}"
     report(line + carried_note(carried), to_stderr=output is None)
     return EXIT_OK
+
+
+def manifest_expected(manifest_value: str | None, source: Path, progress):
+    """With ``--manifest``, its build as the result ``source`` is compared with first, if it lists the same documents.
+
+    The file's head is read for its documents' revisions (``validate.lists_revisions``):
+    only a file of the manifest's own documents is worth a build of the
+    manifest, which, byte for byte the file, validates it at the cost of the
+    build and the comparison alone. ``None`` (the file is rebuilt from its own
+    documents) without ``--manifest``, for a manifest that cannot be loaded,
+    which is no concern of the export, or for other documents.
+    """
+    from commands.validate import manifest_build
+    from results import validate
+
+    if manifest_value is None:
+        return None
+    try:
+        manifest = load_manifest(Path(manifest_value))
+    except IngestionError:
+        return None
+    sources = sorted(manifest.sources, key=lambda source: source["source_id"])
+    revisions = [chunk_index.document_record(source)["document_revision"] for source in sources]
+    if not validate.lists_revisions(source, revisions):
+        return None
+    return manifest_build(manifest, progress)
 
 
 def document_texts(documents) -> dict[str, str]:

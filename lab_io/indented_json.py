@@ -75,7 +75,7 @@ DICT_TYPES = frozenset({dict})
 _json_string = _json_encoder.encode_basestring
 # How a column of values of one type turns into JSON text in C, as the encoder
 # writes them; float (NaN and infinities) and any other type are laid out one object at a time.
-_COLUMN_JSON = {
+COLUMN_JSON = {
     str: _json_string,
     int: int.__repr__,
     bool: {False: "false", True: "true"}.__getitem__,
@@ -273,10 +273,10 @@ class _IndentedWriter:
                 texts = self.scalar_lists(column, level + 1)
                 if texts is None:
                     return None
-            elif len(kinds) != 1 or not kinds <= _COLUMN_JSON.keys():
+            elif len(kinds) != 1 or not kinds <= COLUMN_JSON.keys():
                 return None
             else:
-                texts = map(_COLUMN_JSON[kinds.pop()], column)
+                texts = map(COLUMN_JSON[kinds.pop()], column)
             runs.append(repeat(lead + _json_string(key) + KEY_SEPARATOR))
             runs.append(texts)
             lead = ",\n" + field_indent

@@ -12,12 +12,15 @@ manifest) and ``validate`` (saved results).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
 import re
 import stat
+from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 from lab_io.errors import IngestionError, printable, quoted
 
@@ -239,22 +242,47 @@ class StrictParser:
 
 def read_bounded(path: Path, limit: int, where: str) -> bytes:
     """Read at most ``limit`` bytes of a regular file; refuse a larger one unread."""
+    with regular_file(path, where) as handle:
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise IngestionError("file_too_large", where, f"larger than the {limit:,}-byte bound")
+    return data
+
+
+def bounded_blocks(path: Path, limit: int, where: str, block_bytes: int = 1 << 20) -> Iterator[bytes]:
+    """The bytes of a regular file, ``block_bytes`` at a time, refused as ``read_bounded`` refuses it.
+
+    For a reader that keeps only part of a large file: it is never held whole.
+    A file over ``limit`` is refused once its reading passes the bound.
+    """
+    read = 0
+    with regular_file(path, where) as handle:
+        while True:
+            block = handle.read(block_bytes)
+            if not block:
+                return
+            read += len(block)
+            if read > limit:
+                raise IngestionError("file_too_large", where, f"larger than the {limit:,}-byte bound")
+            yield block
+
+
+@contextlib.contextmanager
+def regular_file(path: Path, where: str) -> Iterator[BinaryIO]:
+    """``path`` opened for reading bytes, refused unless it is a readable regular file; a failed read is refused too."""
     try:
         # O_NONBLOCK: opening a FIFO must not wait for a writer before fstat refuses it.
         descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
         with os.fdopen(descriptor, "rb") as handle:
             if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
                 raise IngestionError("not_a_file", where, "is not a regular file")
-            data = handle.read(limit + 1)
+            yield handle
     except FileNotFoundError as error:
         raise IngestionError("file_missing", where, "no such file") from error
     except IsADirectoryError as error:
         raise IngestionError("not_a_file", where, "is a folder, not a file") from error
     except OSError as error:
         raise IngestionError("file_unreadable", where, error.strerror or str(error)) from error
-    if len(data) > limit:
-        raise IngestionError("file_too_large", where, f"larger than the {limit:,}-byte bound")
-    return data
 
 
 def read_json_file(path: Path, limit: int = MAX_ARTIFACT_BYTES) -> object:

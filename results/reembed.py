@@ -19,12 +19,14 @@ import json
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from itertools import islice
+from itertools import chain, islice, repeat
+from operator import itemgetter
 from pathlib import Path
 
 import chunk_index
 from checks import span_checks
 from lab_io.errors import IngestionError, counted, line_span, printable, quoted
+from lab_io.indented_json import COLUMN_JSON
 from lab_io.inert_json import inert_json_text
 from load_documents import SOURCE_FIELDS
 from results import validate
@@ -77,9 +79,9 @@ def load_indexes(path: Path, progress=None) -> SavedIndexes:
     return validated_file(path, progress)[0]
 
 
-def validated_file(path: Path, progress=None) -> tuple[SavedIndexes, dict]:
-    """``load_indexes`` of ``path``, and the validated result or index itself."""
-    kind, artifact, _ = validate.read_validated(path, progress, label=str(path))
+def validated_file(path: Path, progress=None, expected=None) -> tuple[SavedIndexes, dict]:
+    """``load_indexes`` of ``path``, and the validated result or index itself (``expected`` as in ``validate.read_validated``)."""
+    kind, artifact, _ = validate.read_validated(path, progress, expected, label=str(path))
     return SavedIndexes(path, kind, validate.artifact_indexes(kind, artifact)), artifact
 
 
@@ -423,9 +425,13 @@ def exported_index(path: Path, policy: str) -> dict:
     return selected_indexes(load_indexes(path), policy)[policy]
 
 
-def exported_index_and_pairs(path: Path, policy: str, progress=None) -> tuple[dict, list[dict] | None]:
-    """``exported_index`` and the pairs the file declares (``result_pairs``: ``None`` for a single index)."""
-    saved, artifact = validated_file(path, progress)
+def exported_index_and_pairs(path: Path, policy: str, progress=None, expected=None) -> tuple[dict, list[dict] | None]:
+    """``exported_index`` and the pairs the file declares (``result_pairs``: ``None`` for a single index).
+
+    ``expected``, as in ``validate.read_validated``: the result the file is
+    likely to be, compared with it first.
+    """
+    saved, artifact = validated_file(path, progress, expected)
     return selected_indexes(saved, policy)[policy], result_pairs(saved, artifact)
 
 
@@ -478,14 +484,67 @@ def export_lines(index: dict, carried: dict[int, list[dict]] | None = None) -> b
 def export_pieces(index: dict, carried: dict[int, list[dict]] | None = None) -> Iterator[bytes]:
     """``export_lines`` in pieces of ``LINES_PER_PIECE`` lines, for a writer that streams them."""
     config_fields = config_metadata(index["config"])
+    if carried is None:
+        return upsert_line_pieces(index["chunks"], index["index_id"], config_fields)
     records = (upsert_record(chunk, index["index_id"], config_fields) for chunk in index["chunks"])
-    if carried is not None:
-        records = (with_caveats(record, carried.get(position, ())) for position, record in enumerate(records))
+    records = (with_caveats(record, carried.get(position, ())) for position, record in enumerate(records))
     return json_lines_pieces(records)
 
 
 # Records are laid out this many at a time: an export is streamed, never held whole as bytes.
 LINES_PER_PIECE = 1024
+
+# The fields of a chunk an upsert record holds, in the record's order: its id and text, then its metadata.
+UPSERT_COLUMNS = ("chunk_id", "text", *UPSERT_CHUNK_FIELDS)
+# How each of them opens in a record's JSON line (``json_line``: no spaces, the metadata nested after the text).
+UPSERT_LEADS = ('{"id":', ',"text":', ',"metadata":{"source_id":', *(f',"{key}":' for key in UPSERT_CHUNK_FIELDS[1:]))
+
+
+def upsert_line_pieces(chunks: list[dict], index_id: str, config_fields: dict) -> Iterator[bytes]:
+    """``json_lines_pieces`` of the chunks' ``upsert_record``\ s, the same bytes, laid out a column at a time.
+
+    A piece's records share their keys, so each field's values are turned to
+    JSON together, in C (``indented_json.COLUMN_JSON``: what the encoder writes
+    for a string, an int, a bool or null), and filled into one template; a
+    piece where a field holds any other type, or mixed types, is laid out
+    record by record instead. Making the JSON inert works character by
+    character, so it is applied to each value on its own: an ASCII value
+    without DEL, nearly every one, is passed on a single check in C.
+    """
+    # The record's closing fields, the same on every line: the index id and the config's.
+    tail = {"index_id": index_id}
+    tail.update(config_fields)
+    closing = "," + inert_json_text(_line_json(tail))[1:] + "}\n"
+    laid_out = set(config_fields).isdisjoint(UPSERT_COLUMNS)
+    for start in range(0, len(chunks), LINES_PER_PIECE):
+        batch = chunks[start : start + LINES_PER_PIECE]
+        text = upsert_lines(batch, closing) if laid_out else None
+        if text is None:
+            yield from json_lines_pieces(upsert_record(chunk, index_id, config_fields) for chunk in batch)
+        else:
+            yield text.encode("utf-8")
+
+
+def upsert_lines(chunks: list[dict], closing: str) -> str | None:
+    """The upsert records' JSON lines of ``chunks``, made inert, each ending in ``closing``; ``None`` if a field's types differ.
+
+    ``[{"chunk_id": "c1", "text": "a", "source_id": "s", ...}]`` ->
+    ``'{"id":"c1","text":"a","metadata":{"source_id":"s",...' + closing``.
+    """
+    runs = []
+    for lead, key in zip(UPSERT_LEADS, UPSERT_COLUMNS):
+        column = list(map(itemgetter(key), chunks))
+        kinds = set(map(type, column))
+        if len(kinds) != 1 or not kinds <= COLUMN_JSON.keys():
+            return None
+        kind = kinds.pop()
+        texts = map(COLUMN_JSON[kind], column)
+        if kind is str:
+            texts = [text if text.isascii() and "\x7f" not in text else inert_json_text(text) for text in texts]
+        runs.append(repeat(lead))
+        runs.append(texts)
+    runs.append(repeat(closing))
+    return "".join(chain.from_iterable(zip(*runs)))
 
 
 def json_lines_pieces(records: Iterable[dict]) -> Iterator[bytes]:

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import marshal
 import os
+import re
 import stat
+from collections.abc import Iterable
 from pathlib import Path
 
 from checks.span_checks import assembled_result, build_comparisons, build_pair_comparisons, is_pairs_comparison
@@ -37,7 +39,7 @@ from chunk_index import (
 from grammars import HEADING, LESSON_GRAMMAR
 from lab_io.errors import IngestionError, printable, quoted
 from lab_io.indented_json import saved_json_pieces
-from lab_io.strict_json import MAX_ARTIFACT_BYTES, json_text, parse_json_text, read_bounded, read_json_file
+from lab_io.strict_json import MAX_ARTIFACT_BYTES, bounded_blocks, json_text, parse_json_text, read_json_file
 from load_documents import (
     MAX_POLICY_SIZE,
     MIN_POLICY_SIZE,
@@ -645,6 +647,35 @@ def read_validated(path: Path, progress=None, expected=None, label: str | None =
         raise IngestionError(error.code, f"{label}: {error.where}", error.what) from error
 
 
+# How the lab lays out the revision of each document of a saved result's index (result, indexes, index, documents,
+# document: five levels in); a JSON string never holds a raw line break.
+REVISION_FIELD = re.compile(rb'\n {10}"document_revision": "([0-9a-f]{64})"')
+
+
+def lists_revisions(path: Path, revisions: list[str]) -> bool:
+    """Whether the saved file at ``path`` lists exactly ``revisions``, in order, before its first chunk list.
+
+    In a result the lab wrote, that is its first index's documents: a cheap
+    sign, read from the head of the file alone, that it was built from the
+    documents of these revisions, and so worth building them to compare it
+    with (``read_validated``'s ``expected``). Only a sign: ``False`` for a
+    file it cannot read or that is laid out otherwise, and ``True`` proves nothing.
+    """
+    head = bytearray()
+    searched = 0
+    try:
+        for block in bounded_blocks(path, MAX_ARTIFACT_BYTES, printable(str(path))):
+            head += block
+            at = head.find(CHUNK_LIST_OPENING, searched)
+            if at >= 0:
+                found = [match.decode("ascii") for match in REVISION_FIELD.findall(head, 0, at)]
+                return found == revisions
+            searched = max(0, len(head) - len(CHUNK_LIST_OPENING) + 1)
+    except IngestionError:
+        return False
+    return False
+
+
 def identical_rebuild(path: Path, progress=None) -> tuple[str, dict] | None:
     """``(kind, rebuilt)`` when the file is byte for byte what the lab writes for what it rebuilds from it; else ``None``.
 
@@ -657,7 +688,7 @@ def identical_rebuild(path: Path, progress=None) -> tuple[str, dict] | None:
     chunk plus a build. ``None`` means "not shown identical": the caller
     validates the file in full, whose refusal names the first divergence.
     """
-    skeleton = chunkless_value(read_bounded(path, MAX_ARTIFACT_BYTES, printable(str(path))))
+    skeleton = chunkless_value(bounded_blocks(path, MAX_ARTIFACT_BYTES, printable(str(path))))
     if skeleton is None:
         return None
     try:
@@ -713,37 +744,37 @@ def file_holds(path: Path, pieces) -> bool:
             return False
 
 
-def chunkless_value(data: bytes) -> object | None:
+def chunkless_value(data: bytes | Iterable[bytes]) -> object | None:
     """The saved value of ``data`` with every ``chunks`` list read as ``[]``, parsed strictly; ``None`` if it is not laid out so.
 
     ``b'{\\n  "chunks": [\\n    {"order": 0}\\n  ],\\n  "index_id": "x"\\n}\\n'``
-    -> ``{"chunks": [], "index_id": "x"}``. A result's indexes repeat one
-    documents list: each later copy whose bytes are the first's is parsed
-    once and shared (the same list object). Only the lab's own layout is
-    looked for; a file laid out otherwise, or anything that fails to parse,
-    gives ``None``.
+    -> ``{"chunks": [], "index_id": "x"}``. ``data`` is the file's bytes, or
+    its blocks in order (``strict_json.bounded_blocks``): the chunk lists,
+    most of a result, are passed over as they are read, never held. A
+    result's indexes repeat one documents list: each later copy whose bytes
+    are the first's is parsed once and shared (the same list object). Only
+    the lab's own layout is looked for; a file laid out otherwise, or
+    anything that fails to parse, gives ``None``.
     """
-    chunk_lists = laid_out_lists(data, CHUNK_LIST_OPENING)
-    if not chunk_lists:
+    data = without_chunk_lists([data] if isinstance(data, bytes) else data)
+    if data is None:
         return None
     document_lists = laid_out_lists(data, DOCUMENT_LIST_OPENING)
     first_documents = data[document_lists[0][0] : document_lists[0][1]] if document_lists else None
-    # Left out: every chunk list, and each documents list after the first that repeats it byte for byte.
+    # Left out: each documents list after the first that repeats it byte for byte.
     shared = [
         position
         for position, (start, end) in enumerate(document_lists)
         if position and data[start:end] == first_documents
     ]
-    left_out = sorted(chunk_lists + [document_lists[position] for position in shared])
     kept = []
     position = 0
-    for start, end in left_out:
-        if start < position:
-            return None
+    for start, end in [document_lists[copy] for copy in shared]:
         kept.append(data[position:start])
         kept.append(b"[]")
         position = end
     kept.append(data[position:])
+    del data
     try:
         value = parse_json_text(json_text(b"".join(kept), "(chunkless)"), "(chunkless)")
     except IngestionError:
@@ -758,6 +789,75 @@ def chunkless_value(data: bytes) -> object | None:
         for position in shared:
             ordered[position]["documents"] = ordered[0]["documents"]
     return value
+
+
+def without_chunk_lists(blocks: Iterable[bytes]) -> bytes | None:
+    """The bytes of ``blocks`` joined, each chunk list the lab laid out written ``[]``; ``None`` if there is none.
+
+    ``[b'{\\n  "chunks": [\\n    1\\n', b'  ],\\n  "x": 1\\n}']`` -> ``b'{\\n  "chunks": [],\\n  "x": 1\\n}'``.
+    A list runs from its ``[`` to the first line holding only ``]`` at the
+    indent of the line that opened it (``laid_out_lists``), wherever the
+    blocks cut it; only the last few bytes of a list are held while its
+    closing line is looked for. A list that never closes, or an opening
+    that does not start its line after spaces, is no layout of the lab's:
+    ``None``.
+    """
+    kept = bytearray()
+    # Inside a chunk list: the line that closes it, and the list's last bytes read (a closing line may be cut there).
+    closing = None
+    tail = b""
+    searched = 0
+    found = False
+    for block in blocks:
+        if closing is not None:
+            after = closing_end(tail, block, closing)
+            if after is None:
+                tail = (tail + block if len(block) < len(closing) else block)[-(len(closing) - 1) :]
+                continue
+            block = block[after:]
+            closing = None
+        kept += block
+        while True:
+            at = kept.find(CHUNK_LIST_OPENING, searched)
+            if at < 0:
+                searched = max(searched, len(kept) - len(CHUNK_LIST_OPENING) + 1)
+                break
+            indent = bytes(kept[kept.rfind(b"\n", 0, at) + 1 : at])
+            if indent.strip(b" "):
+                return None
+            found = True
+            # From the list's opening line break on, its bytes are only searched for its closing line.
+            list_start = at + len(CHUNK_LIST_OPENING) - 2
+            rest = bytes(kept[list_start + 1 :])
+            del kept[list_start:]
+            kept += b"[]"
+            searched = len(kept)
+            closing = b"\n" + indent + b"]"
+            after = closing_end(b"", rest, closing)
+            if after is None:
+                tail = rest[-(len(closing) - 1) :]
+                break
+            kept += rest[after:]
+            closing = None
+    if closing is not None or not found:
+        return None
+    return bytes(kept)
+
+
+def closing_end(tail: bytes, block: bytes, closing: bytes) -> int | None:
+    """Where in ``block`` the first ``closing`` ends, searched in ``tail + block``, or ``None``.
+
+    ``tail``, the bytes before ``block`` already searched, is shorter than
+    ``closing``: a match that starts in it ends in ``block``.
+    ``closing_end(b"\\n ", b" ]x", b"\\n  ]")`` -> ``2``.
+    """
+    if tail:
+        seam = tail + block[: len(closing) - 1]
+        at = seam.find(closing)
+        if at >= 0:
+            return at + len(closing) - len(tail)
+    at = block.find(closing)
+    return None if at < 0 else at + len(closing)
 
 
 def laid_out_lists(data: bytes, opening: bytes) -> list[tuple[int, int]]:

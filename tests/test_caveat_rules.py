@@ -882,6 +882,7 @@ class ScanVersionFourRuleTest(LabTestCase):
             "Aster provides an `open_widget` function to open a widget.": "api usage",
             # scan_version 6: the API named with what it does ("… function that returns …").
             "Aster now provides a `get_lid()` convenience function that returns the lid.": "api usage",
+            "Widget members are configured in the root project's `widgets.toml`:": "api usage",
             "Aster allows you to open a widget twice.": "api usage",
         }
         for sentence, form in cases.items():
@@ -1128,6 +1129,18 @@ class ScanVersionSixTest(LabTestCase):
         for sentence in ("You can skip this section.", "You can ignore the rest of the page."):
             with self.subTest(sentence=sentence):
                 self.assertEqual(caveat_of(sentence)[1], None)
+
+    def test_a_version_bound_restricts_an_instruction_unless_it_is_its_condition(self) -> None:
+        found, form = caveat_of("To use `lidkit`, you need Aster 3.10 or newer and the `lid` extra.")
+        self.assertEqual((found.rule, found.cue, form), ("version", "3.10 or newer", None))
+        self.assertEqual(
+            caveat_of("To open widgets faster, if you're targeting only Aster 1.4+, pass `fast=True`:"),
+            (None, "to-clause"),
+        )
+
+    def test_a_reminder_is_a_requirement(self) -> None:
+        found, form = caveat_of("Just remember to close the lid afterwards.")
+        self.assertEqual((found.rule, found.cue, form), ("requirement", "remember to", None))
 
     def test_an_adverb_between_will_and_need_keeps_the_step(self) -> None:
         # "you will simply need to" is the second person as "you will need to" is, and a bare need the step.

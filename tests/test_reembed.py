@@ -11,12 +11,14 @@ from __future__ import annotations
 import json
 import unittest
 from pathlib import Path
+from unittest import mock
 
 import chunk_index
 from checks import span_checks
+from lab_io.indented_json import saved_json_bytes
 from load_documents import load_manifest, normalize_newlines
-from results import reembed
-from tests.support import ROOT, LabTestCase, fixture_result, reforge_index, run_lab
+from results import reembed, validate
+from tests.support import MANIFEST, ROOT, LabTestCase, fixture_result, reforge_index, run_lab
 
 EDITED_SOURCE = "docs/aster-copy-v1.md"
 # The edit sits in the "After a refusal" paragraph, after the manifest's span
@@ -354,6 +356,25 @@ class ExportTest(ReembedTestCase):
         self.assertEqual(output.read_text(encoding="utf-8"), printed.stdout)
         self.assertEqual(len(printed.stdout.splitlines()), 7)
 
+    def test_with_its_manifest_a_current_result_is_compared_with_the_manifest_build(self) -> None:
+        path = self.folder / "result.json"
+        path.write_bytes(saved_json_bytes(fixture_result()))
+        plain = run_lab("export", str(path), "--policy", "heading-aware")
+        self.assertEqual(plain.returncode, 0, plain.stderr)
+        # The file is the manifest's build byte for byte: it is not rebuilt from its own documents.
+        with mock.patch.object(validate, "identical_rebuild", side_effect=AssertionError("rebuilt from the file")):
+            compared = run_lab("export", str(path), "--policy", "heading-aware", "--manifest", str(MANIFEST))
+        self.assertEqual(compared.returncode, 0, compared.stderr)
+        self.assertEqual(compared.stdout, plain.stdout)
+        # Another manifest's documents: the file is rebuilt from its own, as without --manifest.
+        other = self.folder / "other"
+        other.mkdir()
+        other_manifest = self.edit_copied_source(other, ORIGINAL_PHRASE, EDITED_PHRASE)
+        with mock.patch.object(validate, "file_opens_with", side_effect=AssertionError("compared with its build")):
+            elsewhere = run_lab("export", str(path), "--policy", "heading-aware", "--manifest", str(other_manifest))
+        self.assertEqual(elsewhere.returncode, 0, elsewhere.stderr)
+        self.assertEqual(elsewhere.stdout, plain.stdout)
+
     def test_single_index_file_exports(self) -> None:
         index = fixture_result()["indexes"]["paragraph"]
         path = self.write_json("paragraph.json", index)
@@ -376,6 +397,20 @@ class ExportTest(ReembedTestCase):
         cases = [
             (("export", str(path), "--policy", "paragraph", "--output", str(path)), "output_is_input", 2),
             (("export", str(tampered_path), "--policy", "fixed-char", "--output", str(existing)), "index_mismatch", 1),
+            (
+                (
+                    "export",
+                    str(tampered_path),
+                    "--policy",
+                    "fixed-char",
+                    "--manifest",
+                    str(MANIFEST),
+                    "--output",
+                    str(existing),
+                ),
+                "index_mismatch",
+                1,
+            ),
             (
                 ("export", str(single_path), "--policy", "fixed-char", "--output", str(existing)),
                 "policy_not_in_file",
@@ -410,6 +445,52 @@ class ExportLineBreaksTest(unittest.TestCase):
         exported = reembed.export_lines(index).decode("utf-8")
         self.assertEqual(len(exported.splitlines()), 1)
         self.assertEqual(json.loads(exported)["text"], "first\u2028second\u2029third\x85fourth\n")
+
+
+class ExportColumnsTest(unittest.TestCase):
+    """Records laid out a column at a time: the bytes ``json_line`` writes record by record."""
+
+    def chunk(self, order: int, text: str, title: object = "Setup") -> dict:
+        return {
+            "chunk_id": f"c{order}",
+            "source_id": "guide\u202e",
+            "version": "1.0",
+            "document_revision": "r",
+            "section_id": "s",
+            "section_title": title,
+            "order": order,
+            "start": order * 10,
+            "end": order * 10 + len(text),
+            "start_line": 1,
+            "end_line": 2,
+            "text": text,
+            "text_sha256": "h",
+        }
+
+    def test_one_record_by_hand(self):
+        pieces = list(reembed.upsert_line_pieces([self.chunk(0, 'a "b"\n\x7f')], "i", {"strategy": "paragraph"}))
+        expected = (
+            '{"id":"c0","text":"a \\"b\\"\\n\\u007f","metadata":{"source_id":"guide\\u202e","version":"1.0",'
+            '"document_revision":"r","section_title":"Setup","order":0,"start":0,"end":7,"start_line":1,'
+            '"end_line":2,"text_sha256":"h","index_id":"i","strategy":"paragraph"}}\n'
+        )
+        self.assertEqual(pieces, [expected.encode("utf-8")])
+
+    def test_same_bytes_as_record_by_record(self):
+        texts = ["plain", "caf\u00e9 \u00a0 \U0001f600", "x\u2028y\x85z\u200b", "tab\there", "del\x7f"]
+        cases = {
+            "strings": [self.chunk(order, texts[order % len(texts)]) for order in range(2500)],
+            # A title of another type in one record: that piece is laid out record by record.
+            "mixed types": [self.chunk(order, "t", None if order == 1500 else "Setup") for order in range(2500)],
+        }
+        config_fields = {"strategy": "heading-aware", "max_chars": 800, "markdown": "blocks-3"}
+        for name, chunks in cases.items():
+            with self.subTest(name):
+                records = [reembed.upsert_record(chunk, "i\u2029", config_fields) for chunk in chunks]
+                expected = "".join(map(reembed.json_line, records)).encode("utf-8")
+                pieces = list(reembed.upsert_line_pieces(chunks, "i\u2029", config_fields))
+                self.assertEqual(b"".join(pieces), expected)
+                self.assertEqual(len(pieces), 3)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ import chunk_index
 from checks import span_checks
 from lab_io.errors import IngestionError
 from lab_io.indented_json import saved_json_bytes
-from lab_io.strict_json import parse_json_bytes, read_bounded
+from lab_io.strict_json import bounded_blocks, parse_json_bytes, read_bounded
 from results import validate
 from tests.support import LabTestCase, fixture_result, reforge_index
 
@@ -60,6 +60,18 @@ class StrictJson(LabTestCase):
         with self.assertRaises(IngestionError) as caught:
             read_bounded(path, 64, str(path))
         self.assertEqual(caught.exception.code, "file_too_large")
+
+    def test_a_file_read_in_blocks_is_refused_as_a_file_read_whole(self):
+        path = self.folder / "big.json"
+        path.write_bytes(b"[" + b"0," * 100 + b"0]")
+        self.assertEqual(b"".join(bounded_blocks(path, 203, str(path), block_bytes=16)), path.read_bytes())
+        cases = [(path, 64, "file_too_large"), (self.folder / "missing.json", 64, "file_missing")]
+        cases.append((self.folder, 64, "not_a_file"))
+        for target, limit, code in cases:
+            with self.subTest(code=code):
+                with self.assertRaises(IngestionError) as caught:
+                    list(bounded_blocks(target, limit, str(target), block_bytes=16))
+                self.assertEqual(caught.exception.code, code)
 
 
 class TamperedIndex(unittest.TestCase):
@@ -436,6 +448,38 @@ class QuickValidation(LabTestCase):
         self.assertEqual(indexes[0]["documents"], self.result["indexes"]["fixed-char"]["documents"])
         self.assertTrue(all(index["documents"] is indexes[0]["documents"] for index in indexes))
         self.assertEqual([index["chunks"] for index in indexes], [[], [], []])
+
+    def test_lists_revisions_reads_the_first_index_documents(self):
+        path = self.folder / "result.json"
+        path.write_bytes(saved_json_bytes(self.result))
+        revisions = [document["document_revision"] for document in self.result["indexes"]["fixed-char"]["documents"]]
+        self.assertTrue(validate.lists_revisions(path, revisions))
+        self.assertFalse(validate.lists_revisions(path, revisions[:1]))
+        self.assertFalse(validate.lists_revisions(path, revisions[::-1]))
+        self.assertFalse(validate.lists_revisions(self.folder / "missing.json", revisions))
+        # A single index lays its documents out at another depth; a file with no chunk list holds none before one.
+        path.write_bytes(saved_json_bytes(self.result["indexes"]["paragraph"]))
+        self.assertFalse(validate.lists_revisions(path, revisions))
+        path.write_bytes(json.dumps(self.result).encode("utf-8"))
+        self.assertFalse(validate.lists_revisions(path, revisions))
+
+    def test_chunk_lists_left_out_wherever_the_blocks_cut_them(self):
+        data = (
+            b'{\n  "a": {\n    "chunks": [\n      1\n    ]\n  },\n  "chunks": [\n    {\n      "x": "]"\n    }\n  ]\n}\n'
+        )
+        expected = b'{\n  "a": {\n    "chunks": []\n  },\n  "chunks": []\n}\n'
+        self.assertEqual(validate.without_chunk_lists([data]), expected)
+        for cut in range(len(data) + 1):
+            with self.subTest(cut=cut):
+                self.assertEqual(validate.without_chunk_lists([data[:cut], data[cut:]]), expected)
+        self.assertEqual(validate.without_chunk_lists([data[at : at + 1] for at in range(len(data))]), expected)
+        saved = saved_json_bytes(self.result)
+        blocks = [saved[at : at + 7] for at in range(0, len(saved), 7)]
+        self.assertEqual(validate.chunkless_value(iter(blocks)), validate.chunkless_value(saved))
+        # No chunk list, one that never closes at its indent, an opening that does not start its line.
+        for bad in (b'{"chunks": []}', b'{\n  "chunks": [\n    1\n ]}', b'{\n  "x": 1, "chunks": [\n  ]\n}'):
+            with self.subTest(bad=bad):
+                self.assertIsNone(validate.without_chunk_lists([bad]))
 
 
 class ForgedButConsistent(unittest.TestCase):

@@ -454,6 +454,10 @@ def restricts(cue: rules.Cue, reading: str, framed: bool, in_note: bool = False,
         return True
     if cue.rule == "risk":
         return cue.tier == 1
+    if cue.rule == "version" and re.search(r"\+$|\sor\s+(?:later|newer|higher|above|greater)$", cue.cue):
+        # "To use `truststore`, you need Python 3.10 or newer and …": a lower bound restricts the instruction;
+        # one in a condition ("if you're targeting only MkDocs 1.4+, access …") says when to follow it.
+        return not re.search(r"(?<!\w)(?:if|when|whenever|unless)\b[^,.;:]*$", reading[: cue.start], re.IGNORECASE)
     if cue.rule == "requirement" and re.fullmatch(
         r"(?:'ll|will\s+)?(?:need|needs|have|has)\s+to|(?:'ll|will)\s+need", cue.cue
     ):

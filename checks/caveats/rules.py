@@ -60,6 +60,8 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     ("requirement", 2, r"(?:need|needs|needed|have|has|had)\s+to|(?:'ll|will)\s+need"),
     ("requirement", 2, r"requires?|required\s+(?:to|for|by|when|if|in)|(?:is|are|be)\s+required|requiring"),
     ("requirement", 2, r"prerequisites?|expects?|make\s+sure|be\s+sure|ensure\s+that"),
+    # a reminder of a step another one needs: "Just remember to escape new lines"
+    ("requirement", 2, r"remember\s+to"),
     # a field marked as required, as references mark one: "`name` (required): …", "REQUIRED (if … is set)."
     ("requirement", 2, r"\(\s*required\s*\)|required(?=\s*\()|required\s*:"),
     ("requirement", 2, r"(?:is|are|be)\s+(?:necessary|mandatory|essential|compulsory)"),
@@ -375,7 +377,7 @@ API_USAGE = re.compile(
     r"|achieved|accomplished|run|found|read|requested|supplied|given|opted|activated|deactivated|silenced|managed"
     r"|handled|generated|published|stored|listed|pinned|restricted|filtered)\b"
     r"|(?<!\w)(?:is|are)\s+(?:usually\s+|typically\s+|also\s+)?(?:configured|managed|set|enabled|disabled|controlled"
-    r"|specified|defined|declared|installed|added|done|changed|customi[sz]ed)\s+(?:using|via|through)\b"
+    r"|specified|defined|declared|installed|added|done|changed|customi[sz]ed)\s+(?:using|via|through|in\s+(?:the|your|a)\s)"
     r"|(?<!\w)(?:is|are)\s+as\s+(?:simple|easy)\s+as\b|(?<!\w)makes?\s+(?:this|it|that)\s+(?:easy|simple)\b"
     r"|(?<!\w)(?:is|are)\s+(?:also\s+)?(?:available|exposed|provided|installable|accessible)\s+(?:via|through|from|as|by|with"
     r"|using|on)\b|(?<!\w)(?:it\s+is|it['’]s)\s+(?:also\s+)?possible\s+to\s+[a-z]"
