@@ -1035,6 +1035,22 @@ class ScanVersionSixTest(LabTestCase):
                 found, form = caveat_of(sentence)
                 self.assertEqual((found is not None, form), (True, None))
 
+    def test_a_need_adds_a_requirement_by_its_words_and_what_follows_the_first_need(self) -> None:
+        # docs/caveats.md: "also" and its kin, a purpose or condition after the need, or an object named before.
+        cases = {
+            "You need to close the lid if you use workers.": True,
+            "You have to await it.": True,
+            "You need to open the lid and you need to close the box to run this example.": True,
+            # A run of blanks (markup or spaces) between the need and its purpose is read as one space.
+            "You need to open the lid" + " " * 5000 + "if you use workers.": True,
+            "To run this example, you need to open the lid.": False,
+            "You will need to choose a widget with a lid.": False,
+            "You need to open the lid. " * 200: False,
+        }
+        for sentence, adds in cases.items():
+            with self.subTest(sentence=sentence[:60]):
+                self.assertIs(pairing.adds_requirement(sentence), adds)
+
     def test_a_myst_colon_fence_is_an_admonition_across_its_paragraphs(self) -> None:
         # The block grammars read ":::{warning}" as a paragraph, and a blank line inside it parts it in two.
         text = lesson(
@@ -1056,6 +1072,45 @@ class ScanVersionSixTest(LabTestCase):
                 (":::{versionadded} 2.1", "To stop it, press `q`.", "version badge, after", "to-clause"),
             ],
         )
+
+    def test_text_after_a_colon_fence_closing_line_is_read(self) -> None:
+        # The closing ":::" ends the note; the line after it, in the same paragraph, is a paragraph of the section.
+        text = lesson(
+            "Run `widgets serve` to start the server.\n\n:::{note}\nThe server is quiet.\n:::\nDo not stop it.\n"
+        )
+        self.assertEqual(
+            pairs_of(text), [("Do not stop it.", "Run `widgets serve` to start the server.", "nearest", "imperative")]
+        )
+
+    def test_a_nested_colon_fence_leaves_the_outer_one_open(self) -> None:
+        # "::::{note}" is closed by a line of four colons or more, not by the inner ":::{warning}"'s ":::".
+        text = lesson(
+            "Run `widgets serve` to start the server.\n\n"
+            "::::{note}\n:::{warning}\nThe server is not thread-safe.\n:::\nDo not stop it.\n::::\n"
+        )
+        readings = [(pair[0], pair[2]) for pair in pairs_of(text)]
+        # Both sentences are the note's (a note is read sentence by sentence), none holds a marker line.
+        self.assertEqual(readings, [("The server is not thread-safe.", "term server"), ("Do not stop it.", "nearest")])
+
+    def test_an_opening_line_alone_before_code_is_no_caveat_of_its_own(self) -> None:
+        # ":::{warning}", then code, then the prose: one caveat, the prose; the code stays code.
+        text = lesson(
+            "Run `widgets serve` to start the server.\n\n"
+            ":::{warning}\n```sh\nwidgets serve  # must not\n```\nThe server is not thread-safe.\n:::\n"
+        )
+        self.assertEqual([pair[0] for pair in pairs_of(text)], ["The server is not thread-safe."])
+
+    def test_a_directives_options_are_no_prose(self) -> None:
+        # MyST options (":class: dropdown") open the body; a role opening a sentence (":ref:`x`") is prose.
+        for opening, closing in (("```{warning}", "```"), (":::{warning}", ":::")):
+            with self.subTest(opening=opening):
+                text = lesson(
+                    f"Run `widgets serve` to start the server.\n\n{opening}\n:class: dropdown\n:open:\n"
+                    f"The server is not thread-safe.\n{closing}\n"
+                )
+                self.assertEqual([pair[0] for pair in pairs_of(text)], ["The server is not thread-safe."])
+        text = lesson("Run `widgets serve` to start the server.\n\n```{note}\n:ref:`lids` must not be opened.\n```\n")
+        self.assertEqual([pair[0] for pair in pairs_of(text)], [":ref:`lids` must not be opened."])
 
     def test_only_before_a_verb_is_a_limitation(self) -> None:
         found, form = caveat_of("Aster only removes exact path entries.")

@@ -52,15 +52,19 @@ NOTICE_RULES = frozenset({"deprecation", "label", "risk", "version"})
 MUST_STEP = re.compile(r"[\s\x00]*you\s+must\s+(?:\w+ly\s+)?[a-z]", re.IGNORECASE)
 # What makes "you need to Y" a requirement added to another step rather than the step itself: "also", "in
 # addition", "note that", a contrast, a purpose or condition after the need ("… to run this example"), or an
-# object named before ("You have to await it.").
-ADDED_REQUIREMENT = re.compile(
-    r"(?<!\w)(?:also|as\s+well|in\s+addition|note\s+that|however|though|still)(?!\w)"
-    r"|(?:need|have)\s+to\s.*?(?:[,\s]\s*(?:if|when|unless|whenever|before|so\s+that|for\s+(?:this|it)\s+to)\s"
-    r"|\sto\s+(?:run|use|work|build|access|enable|support)\s)"
-    # what the need acts on is named before it: "You have to await it."
-    r"|(?:need|have)\s+to\s+[a-z]+\s+(?:it|them|this|that|these|those)\b",
-    re.IGNORECASE | re.DOTALL,
+# object named before ("You have to await it."). See ``adds_requirement``.
+ADDED_WORD = re.compile(
+    r"(?<!\w)(?:also|as\s+well|in\s+addition|note\s+that|however|though|still)(?!\w)", re.IGNORECASE
 )
+NEED_TO = re.compile(r"(?:need|have)\s+to\s", re.IGNORECASE)
+# Searched after the first need only, one character of the text before each word: linear however long the
+# sentence or its runs of spaces (blanked markup).
+PURPOSE_AFTER_NEED = re.compile(
+    r"[,\s](?:if|when|unless|whenever|before|so\s+that|for\s+(?:this|it)\s+to)\s"
+    r"|\sto\s+(?:run|use|work|build|access|enable|support)\s",
+    re.IGNORECASE,
+)
+NAMED_OBJECT = re.compile(r"(?:need|have)\s+to\s+[a-z]+\s+(?:it|them|this|that|these|those)\b", re.IGNORECASE)
 # A condition after the main clause: "… can be set to false if verification is to be skipped".
 TRAILING_CONDITION = re.compile(r"(?<=[\w\x00)])[\s,]+(?:if|when|whenever|in\s+case)\s", re.IGNORECASE)
 # An ATX heading line between two sections: a heading without a body of its own.
@@ -73,9 +77,13 @@ MARKED_KINDS = frozenset({"admonition", "shortcode", "html"})
 LIST_ITEM_OPENING = re.compile(r"[ \t>]*(?:[-*+]|\d{1,9}[.)])[ \t]+$")
 # A MyST directive fence that holds an admonition (```` ```{note} ````, ``~~~{warning}``): prose, not code.
 DIRECTIVE_OPENING = re.compile(r"[ \t]*(?:`{3,}|~{3,})[ \t]*\{(?P<label>[A-Za-z][\w-]*)\}[^\n]*\n?")
-# A MyST colon fence that opens a directive (``:::{note}``), and a line that closes one (``:::``).
-COLON_OPENING = re.compile(r"[ \t]*:{3,}[ \t]*\{(?P<label>[A-Za-z][\w-]*)\}[^\n]*(?:\n|$)")
-COLON_CLOSING = re.compile(r"^[ \t]*:{3,}[ \t]*$", re.MULTILINE)
+# A MyST directive's options, the lines opening its body (``:class: dropdown``, ``:open:``): settings, not prose.
+# (A role opening a sentence, ``:ref:`x` …``, has a backtick after its name.)
+DIRECTIVE_OPTIONS = re.compile(r"(?:[ \t]*:[\w-]+:(?:[ \t][^\n]*)?(?:\n|$))*")
+# A MyST colon fence that opens a directive (``:::{note}``), and a line that closes one (``:::``) when it has as
+# many colons or more: the ``:::`` closing a ``:::{warning}`` nested in a ``::::{note}`` leaves the note open.
+COLON_OPENING = re.compile(r"[ \t]*(?P<colons>:{3,})[ \t]*\{(?P<label>[A-Za-z][\w-]*)\}[^\n]*(?:\n|$)")
+COLON_CLOSING = re.compile(r"^[ \t]*(?P<colons>:{3,})[ \t]*$", re.MULTILINE)
 # An admonition's title on its marker line (``!!! tip "Added in version 0.55.0"``, ``/// note | New in 1.2``).
 ADMONITION_TITLE = re.compile(
     r"[ \t>]*(?:!!!|\?\?\?\+?|///)[ \t]*[\w-]+[ \t]*(?:\|[ \t]*|\"(?=[^\"\n]*\"))(?P<title>[^\"\n]+)"
@@ -394,7 +402,9 @@ def classified(
         cues = [cue for cue in cues if cue.tier < 3 and (condition is None or cue.start < condition.start())]
     elif form is not None:
         framed = clause_end is not None or re.match(r"[\s\x00]*to\s", reading, re.IGNORECASE) is not None
-        cues = [cue for cue in cues if restricts(cue, reading, framed, in_note)]
+        # Whether a need adds a requirement is the sentence's, however many needs it holds: read once.
+        adds = once(lambda: adds_requirement(reading))
+        cues = [cue for cue in cues if restricts(cue, reading, framed, in_note, adds)]
     if codeless:
         # A section without code is an essay or a story: its cues are weak, but for the dated ones.
         cues = [
@@ -417,16 +427,17 @@ def is_marker(cue: rules.Cue) -> bool:
     return cue.rule == "requirement" and (cue.cue.startswith("(") or cue.cue.startswith("required"))
 
 
-def restricts(cue: rules.Cue, reading: str, framed: bool, in_note: bool = False) -> bool:
+def restricts(cue: rules.Cue, reading: str, framed: bool, in_note: bool = False, adds=None) -> bool:
     """Whether a cue in an instruction's sentence restricts the instruction itself, making the sentence a caveat.
 
     A prohibition ("Do not …", "you cannot …"), ``must``, ``make sure`` and ``ensure that`` (but for the
     sentence's own opening verb, or after a purpose or a condition: "Make sure the branch is rebased" and
     "To report it, be sure to include the version" are the step itself), a risk told as
     such ("with caution", "carefully"), an "only" in the sentence's first words ("You can only use …",
-    "Only use …"), and "you need to" or "you have to" unless the sentence opens with a purpose or a
-    condition ("To X, you need to Y" and "If X, you have to Y" instruct) outside a note. A cue of tier 3
-    (a relative clause, a contrast) never restricts.
+    "Only use …"), and "you need to" or "you have to" inside a note, or outside one when it adds a
+    requirement to another step (``adds_requirement``, read once per sentence by ``adds``) and the sentence
+    does not open with a purpose or a condition ("You will need to choose a theme", "To X, you need to Y"
+    and "If X, you have to Y" instruct). A cue of tier 3 (a relative clause, a contrast) never restricts.
     """
     if cue.tier == 3:
         return False
@@ -452,12 +463,27 @@ def restricts(cue: rules.Cue, reading: str, framed: bool, in_note: bool = False)
     ):
         # "You will need to choose a theme that …" is the step itself; "You also need to …", "Note that you
         # need to …", "You will need X to run this example" add a requirement to another step.
-        return in_note or (not framed and ADDED_REQUIREMENT.search(reading) is not None)
+        if in_note or framed:
+            return in_note
+        return adds() if adds is not None else adds_requirement(reading)
     return (
         cue.rule in ("limitation", "requirement")
         and "only" in cue.cue.split()
         and len(reading[: cue.start].split()) <= 3
     )
+
+
+def adds_requirement(reading: str) -> bool:
+    """Whether "you need to" or "you have to" in ``reading`` adds a requirement to another step: a word that adds
+    (``ADDED_WORD``), an object named before the need (``NAMED_OBJECT``), or a purpose or a condition after the
+    first need (``PURPOSE_AFTER_NEED``), which every later need's would follow too.
+
+    ``"You also need to close it."`` -> ``True``; ``"You will need to choose a theme."`` -> ``False``.
+    """
+    if ADDED_WORD.search(reading) is not None or NAMED_OBJECT.search(reading) is not None:
+        return True
+    need = NEED_TO.search(reading)
+    return need is not None and PURPOSE_AFTER_NEED.search(reading, need.end()) is not None
 
 
 def body_span(text: str, block: grammars.Block) -> tuple[int, int]:
@@ -664,13 +690,15 @@ def is_indented_code(text: str, block: grammars.Block) -> bool:
 
 def directive_body(text: str, start: int, end: int) -> tuple[str, int, int] | None:
     """For a MyST directive fence that holds an admonition (```` ```{note} ````), its label and the span of its
-    body between the opening and closing lines; ``None`` for any other fence."""
+    body between the opening line and its options (``DIRECTIVE_OPTIONS``) and the closing line; ``None`` for any
+    other fence."""
     opening = DIRECTIVE_OPENING.match(text, start, end)
     if opening is None or not rules.is_admonition_label(opening.group("label").lower()):
         return None
-    last = text.rfind("\n", opening.end(), max(opening.end(), end - 1)) + 1
+    body_start = DIRECTIVE_OPTIONS.match(text, opening.end(), end).end()
+    last = text.rfind("\n", body_start, max(body_start, end - 1)) + 1
     body_end = last if last and re.fullmatch(r"[ \t]*(?:`{3,}|~{3,})[ \t]*\n?", text[last:end]) else end
-    return opening.group("label").lower(), opening.end(), max(opening.end(), body_end)
+    return opening.group("label").lower(), body_start, max(body_start, body_end)
 
 
 def prose_fences(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -711,35 +739,67 @@ def read_directives(text: str, blocks) -> list[grammars.Block]:
     """``blocks`` with each MyST admonition read as an admonition block: a directive fence
     (``directive_admonition``), or a colon fence (``:::{note}`` up to its closing ``:::``), which the block
     grammars read as paragraphs, a blank line inside it parting them: its paragraphs are one admonition up
-    to any code fenced inside, which stays code."""
+    to any code fenced inside, which stays code. Text after the closing line in the same paragraph is a
+    paragraph of its own (``":::{note}\\nMind it.\\n:::\\nRun it.\\n"`` -> the note ``Mind it.``, then
+    ``Run it.``); an opening line alone is the admonition only when no prose of it follows
+    (``:::{versionadded} 1.2`` and its closing line)."""
     read = []
-    label = None
+    # The colon fence open: its label and run of colons, where in ``read`` its latest admonition block stands,
+    # and whether that block is its opening line alone.
+    label, colons, latest, alone = None, 0, None, False
     for block in blocks:
-        if label is None:
-            admonition = directive_admonition(text, block)
-            opening = COLON_OPENING.match(text, block.start, block.end) if block.kind == "paragraph" else None
-            if admonition is not None or opening is None or not rules.is_admonition_label(opening["label"].lower()):
-                read.append(admonition or block)
-                continue
-            label, start = opening["label"].lower(), opening.end()
-        elif block.kind in UNREAD_KINDS or is_indented_code(text, block):
+        if label is not None and (block.kind in UNREAD_KINDS or is_indented_code(text, block)):
             read.append(block)
             continue
-        else:
-            start = block.start
-        closing = COLON_CLOSING.search(text, start, block.end)
-        end = block.end if closing is None else closing.start()
-        if re.search(r"[A-Za-z]", text[start:end]):
-            if start == block.start and read and read[-1].kind == "admonition" and read[-1].label == label:
-                # The directive's next paragraph: one admonition, as a block grammar reads ``!!! note``'s.
-                start = read.pop().start
-            read.append(grammars.Block("admonition", start, end, label))
-        elif start != block.start:
-            # ``:::{versionadded} 1.2`` and its closing line alone: the opening line says it all.
-            read.append(grammars.Block("admonition", block.start, block.end, label))
-        if closing is not None:
-            label = None
+        position = block.start
+        while position < block.end:
+            if label is None:
+                admonition = directive_admonition(text, block) if position == block.start else None
+                opening = COLON_OPENING.match(text, position, block.end) if block.kind == "paragraph" else None
+                if admonition is not None:
+                    read.append(admonition)
+                    break
+                if opening is None or not rules.is_admonition_label(opening["label"].lower()):
+                    if position == block.start:
+                        read.append(block)
+                    elif text[position : block.end].strip():
+                        read.append(grammars.Block(block.kind, position, block.end, block.label))
+                    break
+                label, colons = opening["label"].lower(), len(opening["colons"])
+                start = DIRECTIVE_OPTIONS.match(text, opening.end(), block.end).end()
+                opening_line = (position, opening.end())
+            else:
+                start = position
+                opening_line = None
+            closing = colon_closing(text, start, block.end, colons)
+            end = block.end if closing is None else closing.start()
+            if re.search(r"[A-Za-z]", text[start:end]):
+                if alone:
+                    # The opening line alone, then the directive's prose: the prose is the admonition, as when it
+                    # follows the opening line in its paragraph.
+                    del read[latest]
+                elif latest == len(read) - 1:
+                    # The directive's next paragraph: one admonition, as a block grammar reads ``!!! note``'s.
+                    start = read.pop().start
+                read.append(grammars.Block("admonition", start, end, label))
+                latest, alone = len(read) - 1, False
+            elif opening_line is not None:
+                # ``:::{versionadded} 1.2`` and its closing line alone: the opening line says it all.
+                read.append(grammars.Block("admonition", *opening_line, label))
+                latest, alone = len(read) - 1, True
+            if closing is None:
+                break
+            label, colons, latest, alone = None, 0, None, False
+            position = closing.end() + 1
     return read
+
+
+def colon_closing(text: str, start: int, end: int, colons: int) -> re.Match | None:
+    """The first line of ``text[start:end]`` that closes a colon fence of ``colons`` colons (``COLON_CLOSING``)."""
+    for closing in COLON_CLOSING.finditer(text, start, end):
+        if len(closing["colons"]) >= colons:
+            return closing
+    return None
 
 
 def title_badge(page: Page, block: grammars.Block, prose_number: int) -> Item | None:
