@@ -1161,3 +1161,11 @@ class ScanVersionSixTest(LabTestCase):
     def test_a_file_name_is_no_imperative(self) -> None:
         self.assertIsNone(rules.opening_imperative("launch.json"))
         self.assertEqual(rules.opening_imperative("Launch the widget server."), "launch")
+
+    def test_a_bold_step_title_ends_its_sentence(self) -> None:
+        # "**Set the widget size.**" is a sentence of its own: the caveat after it is read, and pairs with it.
+        text = lesson("- **Set the widget size.** Only available with the `lid` backend.\n")
+        self.assertEqual(
+            pairs_of(text),
+            [("Only available with the `lid` backend.", "**Set the widget size.**", "same item", "imperative")],
+        )

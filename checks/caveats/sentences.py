@@ -18,7 +18,7 @@ ABBREVIATIONS = frozenset(
 
 
 # Only from the start of a run of marks: tried from inside a long run, the pattern rescans its rest every time.
-SENTENCE_END = re.compile(r"(?<![.!?])[.!?]+[\"'’”)\]]*(?=\s)")
+SENTENCE_END = re.compile(r"(?<![.!?])[.!?]+[\"'’”)\]*_]*(?=\s)")
 # Line openings that start a new sentence (list items) or are markers, not prose.
 # The spaces before the quote markers and after them are one run when there is no marker, never two that
 # share it out (which backtracks quadratically on a long run of spaces).
