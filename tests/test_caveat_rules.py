@@ -1169,3 +1169,33 @@ class ScanVersionSixTest(LabTestCase):
             pairs_of(text),
             [("Only available with the `lid` backend.", "**Set the widget size.**", "same item", "imperative")],
         )
+
+
+class SentenceCuesLinearTest(LabTestCase):
+    """What ``sentence_cues`` asks of a whole sentence is asked once: the answers are the direct searches'."""
+
+    def test_check_search_answers_as_a_direct_search(self) -> None:
+        text = "the check fails, if the test fails here and if any permission check fails; done"
+        search = rules.CheckSearch(rules.CHECK_FAILS_AFTER, text)
+        for position in sorted([0, 0, 3, 10, 17, 17, 40, 41, 60, len(text)]):
+            with self.subTest(position=position):
+                expected = rules.CHECK_FAILS_AFTER.search(text, position)
+                found = search.search(position)
+                self.assertEqual(None if found is None else found.span(), None if expected is None else expected.span())
+
+    def test_sentence_wide_readings_are_unchanged(self) -> None:
+        # "except" after a comparison word is tier 3; before one, it is still a condition of its own tier.
+        self.assertEqual(
+            [
+                (cue.rule, cue.tier)
+                for cue in rules.sentence_cues(reading("It is the same as `url`, except that it points."))
+            ],
+            [("condition", 3)],
+        )
+        self.assertEqual(
+            [(cue.rule, cue.tier) for cue in rules.sentence_cues(reading("Except for `id`, it is the same."))],
+            [("condition", 2)],
+        )
+        # "However" opening the sentence is tier 2; later in it, tier 3.
+        self.assertEqual([cue.tier for cue in rules.sentence_cues(reading("However, it fails."))][0], 2)
+        self.assertEqual([cue.tier for cue in rules.sentence_cues(reading("It works, however slowly."))][0], 3)

@@ -648,6 +648,24 @@ def turn_of_phrase(reading: str, rule: str, start: int, end: int) -> str | None:
     return None
 
 
+class CheckSearch:
+    """``pattern.search(text, position)`` for positions that never decrease, each answered from the last search
+    when it can: the leftmost match from ``p`` is the leftmost from any later place up to its start, and no
+    match from ``p`` means none from any later place. Linear in the text however many places ask."""
+
+    def __init__(self, pattern: re.Pattern, text: str) -> None:
+        self.pattern = pattern
+        self.text = text
+        self.searched = -1
+        self.found: re.Match | None = None
+
+    def search(self, position: int) -> re.Match | None:
+        if self.searched < 0 or position < self.searched or (self.found is not None and self.found.start() < position):
+            self.found = self.pattern.search(self.text, position)
+            self.searched = position
+        return self.found
+
+
 def sentence_cues(reading: str) -> list[Cue]:
     """Every cue of one sentence's prose view that no turn of phrase cancels, in text order.
 
@@ -656,6 +674,12 @@ def sentence_cues(reading: str) -> list[Cue]:
     ("must not" before "must").
     """
     found: list[Cue] = []
+    # What the weighing below asks of the whole sentence, asked once (each cue asking anew made a sentence of
+    # many cues quadratic): where the leading blanks end, the first comparison word, and a failed check after
+    # a place, the places only growing (``checks_from``).
+    leading = re.match(r"[ \t\n\x00]*", reading).end()
+    comparison = COMPARISON_BEFORE.search(reading)
+    checks_from = CheckSearch(CHECK_FAILS_AFTER, reading)
     for match in CUE_PATTERN.finditer(reading.translate(ASCII_LOWER)):
         rule, tier, _ = CUE_RULES[int(match.lastgroup[1:])]
         start, end = match.span()
@@ -676,7 +700,7 @@ def sentence_cues(reading: str) -> list[Cue]:
             # "responses that do not load", "the platforms you need to support": a description.
             tier = 3
         elif rule in ("error", "limitation", "condition", "requirement") and (
-            CHECK_FAILS_AFTER.search(reading, max(start - BEFORE_CUE_WINDOW, 0))
+            checks_from.search(max(start - BEFORE_CUE_WINDOW, 0))
             or CHECK_FAILS_OPENING.match(reading)
             or END_USER_AFTER.match(reading, end)
             or END_USER_BEFORE.search(before)
@@ -685,10 +709,10 @@ def sentence_cues(reading: str) -> list[Cue]:
             # user is authenticated", "`POST` requests require the user to have …": what a check exists to do,
             # told of the application's user and requests, not a restriction on the reader.
             tier = 3
-        elif rule == "condition" and word.startswith("except") and COMPARISON_BEFORE.search(reading, 0, start):
+        elif rule == "condition" and word.startswith("except") and comparison is not None and comparison.end() <= start:
             # "the same type as the `url` field, except that it points to …": a difference told, no exception.
             tier = 3
-        elif word == "however" and not reading[:start].strip(" \t\n\x00"):
+        elif word == "however" and leading >= start:
             # "However, --only-group also excludes default groups": a sentence opening on a contrast qualifies
             # what came before.
             tier = 2
