@@ -159,3 +159,17 @@ class DerivationTest(LabTestCase):
         for _, _, fragment in rules.CUE_RULES:
             with self.subTest(fragment=fragment):
                 self.assertEqual(re.compile(fragment).groups, 0)
+
+    def test_a_led_pattern_finds_the_same_matches(self) -> None:
+        pattern = re.compile(r"(?<!\w)(?:can|may)\s+be\s+(?P<verb>set|used)\b", re.IGNORECASE)
+        led = anchors.first_character_led(pattern)
+        self.assertEqual(led.pattern[:11], "(?=[cm])(?:")
+        text = "It CAN be set. Scan be used? It may  be Used, or mAy be set, and ſcan be set."
+        self.assertEqual(
+            [(match.span(), match["verb"]) for match in led.finditer(text)],
+            [((3, 13), "set"), ((32, 44), "Used"), ((49, 59), "set")],
+        )
+        self.assertEqual([match.span() for match in pattern.finditer(text)], [(3, 13), (32, 44), (49, 59)])
+        # A pattern whose first characters cannot be told is kept as it is.
+        anywhere = re.compile(r"\w+ing")
+        self.assertIs(anchors.first_character_led(anywhere), anywhere)

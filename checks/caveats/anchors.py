@@ -309,6 +309,17 @@ def first_character_lookahead(pattern: str) -> str:
     return "" if characters is None else f"(?={characters})"
 
 
+def first_character_led(compiled: re.Pattern) -> re.Pattern:
+    """``compiled`` behind ``first_character_lookahead`` of its pattern (same flags), or as it is when this module
+    cannot tell its first characters: the same matches at the same places, found sooner in prose, where most
+    places start none and the engine otherwise tries the whole pattern at each.
+
+    Only for a pattern that opens on no literal: ``re`` looks for a literal opening itself, faster than any look ahead.
+    """
+    lookahead = first_character_lookahead(compiled.pattern)
+    return re.compile(lookahead + "(?:" + compiled.pattern + ")", compiled.flags) if lookahead else compiled
+
+
 def edges_outside(pattern: re.Pattern, first: bool = True) -> bool:
     """Whether every match of ``pattern`` ends (and, with ``first``, starts) with a character that is no letter or digit.
 
@@ -418,8 +429,8 @@ class Guarded:
     __slots__ = ("compiled", "anchors")
 
     def __init__(self, compiled: re.Pattern) -> None:
-        self.compiled = compiled
         self.anchors = anchor_pattern((compiled,))
+        self.compiled = first_character_led(compiled)
 
     def search(self, text: str, position: int = 0) -> re.Match | None:
         if self.anchors is not None and self.anchors.search(text.translate(FOLD), position) is None:

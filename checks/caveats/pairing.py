@@ -388,7 +388,7 @@ def classified(
         elif not any(cue.start > clause_end for cue in cues):
             # "If you don't pass a name, a default is used": the condition's cue, with a plain consequence.
             cues = [rules.Cue(cue.rule, cue.cue, 3, cue.start) for cue in cues]
-            available = rules.CONDITIONAL_AVAILABILITY.search(reading, clause_end)
+            available = rules.LED_CONDITIONAL_AVAILABILITY.search(reading, clause_end)
             if available is not None and not re.search(r"(?<!\w)(?:you|we)(?!\w)", reading[:clause_end], re.I):
                 # (A condition the reader meets, "Once you've implemented it, it will be available", is a step.)
                 # "If `brotlipy` is installed, the `brotli` encoding will be supported": only then is it.
@@ -583,7 +583,7 @@ def holds_cue(reading: str) -> bool:
     with a space and none looks past a comma."""
     return (
         rules.CUE_PATTERN.search(reading.translate(rules.ASCII_LOWER)) is not None
-        or rules.CONDITIONAL_AVAILABILITY.search(reading) is not None
+        or rules.LED_CONDITIONAL_AVAILABILITY.search(reading) is not None
     )
 
 

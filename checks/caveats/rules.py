@@ -561,7 +561,7 @@ def prose_view(masked_sentence: str) -> str:
     """``masked_sentence`` with Markdown markup blanked (same length): ``"**not** [a](u)"`` -> ``"  not    a    "``."""
     if MARKUP_START.search(masked_sentence) is None:
         return masked_sentence
-    return MARKUP.sub(lambda match: " " * len(match.group(0)), masked_sentence)
+    return LED_MARKUP.sub(lambda match: " " * len(match.group(0)), masked_sentence)
 
 
 @dataclass(frozen=True)
@@ -906,13 +906,21 @@ def sentence_identifiers(text: str, masked: str, start: int, end: int, code_span
     prose = masked[start:end]
     if "://" in prose:
         prose = URL.sub(" ", prose)
-    names = {part for match in CALL.finditer(prose) for part in WORD.findall(match.group(1))}
+    # A call needs its "(", a dotted name its ".", an option its "-": a pattern is searched only where its character is.
+    names = set()
+    if "(" in prose:
+        names.update(part for match in CALL.finditer(prose) for part in WORD.findall(match.group(1)))
     for code_start, code_end in spans_within(code_spans, start, end):
         names.update(word for word in WORD.findall(text, code_start, code_end) if len(word) >= 3)
-        names.update(OPTION.findall(text, code_start, code_end))
-    names.update(word for word in WORD.findall(prose) if identifier_like(word))
-    names.update(part for match in DOTTED.finditer(prose) for part in WORD.findall(match.group(0)) if len(part) >= 3)
-    names.update(OPTION.findall(prose))
+        if text.find("-", code_start, code_end) != -1:
+            names.update(OPTION.findall(text, code_start, code_end))
+    names.update(word for word in WORD.findall(prose) if (not word.islower() or "_" in word) and identifier_like(word))
+    if "." in prose:
+        names.update(
+            part for match in DOTTED.finditer(prose) for part in WORD.findall(match.group(0)) if len(part) >= 3
+        )
+    if "-" in prose:
+        names.update(OPTION.findall(prose))
     return frozenset(names)
 
 
@@ -929,9 +937,9 @@ def identifier_like(word: str) -> bool:
 
 def sentence_words(text: str, start: int, end: int) -> frozenset:
     """Every word of three or more characters in ``text[start:end]``, code included, as written; and its options."""
-    return frozenset(word for word in WORD.findall(text, start, end) if len(word) >= 3) | frozenset(
-        OPTION.findall(text, start, end)
-    )
+    words = frozenset([word for word in WORD.findall(text, start, end) if len(word) >= 3])
+    # An option needs its "-": most sentences have none, and the search is left out.
+    return words | frozenset(OPTION.findall(text, start, end)) if text.find("-", start, end) != -1 else words
 
 
 def sentence_terms(reading: str) -> frozenset:
@@ -1006,3 +1014,20 @@ def is_aside(block: grammars.Block) -> bool:
 def is_note(block: grammars.Block) -> bool:
     """Whether a block is a note, tip, info or important admonition or alert, read for a caveat."""
     return block.kind not in ("fence", "tab", "table", "list", "paragraph") and block.label in NOTE_LABELS
+
+
+# --- searched sooner ---------------------------------------------------------------------
+#
+# The patterns searched through the sentences the rules read, each behind a look ahead for the characters a match
+# can start with (``anchors.first_character_led``): the same matches, found without trying the whole pattern at
+# every place. The markup and the condition that makes a sentence a caveat stay as written, since ``pairing``
+# reads its anchors off them (and the markup's edges), and are searched through led copies.
+TUTORIAL_STEP = anchors.first_character_led(TUTORIAL_STEP)
+SECOND_PERSON = anchors.first_character_led(SECOND_PERSON)
+COMPARISON_BEFORE = anchors.first_character_led(COMPARISON_BEFORE)
+CHECK_FAILS_AFTER = anchors.first_character_led(CHECK_FAILS_AFTER)
+REPORTED_BEFORE = anchors.first_character_led(REPORTED_BEFORE)
+BACK_REFERENCE = anchors.first_character_led(BACK_REFERENCE)
+END_USER_BEFORE = anchors.first_character_led(END_USER_BEFORE)
+LED_MARKUP = anchors.first_character_led(MARKUP)
+LED_CONDITIONAL_AVAILABILITY = anchors.first_character_led(CONDITIONAL_AVAILABILITY)
