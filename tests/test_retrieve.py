@@ -12,6 +12,7 @@ from lab_io.errors import IngestionError
 from load_documents import Span, SpanCheck, load_manifest
 from tests.retrieval_reference import ranked_positions, reference_ranks, words
 from tests.support import ROOT, LabTestCase, run_lab
+from tests.test_caveat_scan import main_quietly
 
 EXAMPLES = ROOT / "docs" / "examples" / "manifest.json"
 
@@ -215,6 +216,21 @@ class RunFiles(LabTestCase):
                 self.assert_one_line_refusal(completed, code)
                 where = f"{path}:{line}" if line is not None else f"{path}"
                 self.assertTrue(completed.stderr.startswith(f"error: {code}: {where}:"), completed.stderr)
+
+
+class SavedResultAsRun(LabTestCase):
+    def test_a_saved_result_given_as_run_is_named_as_such(self):
+        # The result is valid JSON laid out on many lines: its line 1, "{", is no run line, and the refusal says
+        # what the file is instead of the parser's complaint about a property name.
+        saved = ROOT / "expected-result.json"
+        code, out, err = main_quietly("retrieve", "--manifest", str(ROOT / "manifest.json"), "--run", str(saved))
+        self.assertEqual((code, out), (1, ""))
+        self.assertEqual(
+            err,
+            f"error: json_syntax: {saved}:1: this is a result or index the lab saved, not a run: --run reads your "
+            "own retriever's results, one JSON object per line (docs/retrieval.md shows the shape); --chunks takes "
+            "your own chunks\n",
+        )
 
 
 class CommandLine(LabTestCase):

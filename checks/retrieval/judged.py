@@ -24,7 +24,7 @@ from pathlib import Path
 
 import judge
 from checks.retrieval.ranks import RankedIndex, Returned, Unit, window_neighbours
-from judge.chunk_files import chunk_record
+from judge.chunk_files import chunk_record, is_lab_artifact
 from lab_io.errors import IngestionError, counted, printable, quoted
 from lab_io.strict_json import json_text, parse_json_text, read_bounded
 
@@ -58,6 +58,12 @@ class Run:
         self.unplaced = unplaced
 
 
+RUN_NOT_ARTIFACT = (
+    "this is a result or index the lab saved, not a run: --run reads your own retriever's results, one JSON "
+    "object per line (docs/retrieval.md shows the shape); --chunks takes your own chunks"
+)
+
+
 def read_run(path: Path, manifest, manifest_label: str, chunks: RankedIndex | None = None) -> Run:
     """The run file at ``path``: one line per span check, every result placed alone; one refusal names ``FILE:LINE``."""
     label = printable(str(path))
@@ -80,7 +86,13 @@ def read_run(path: Path, manifest, manifest_label: str, chunks: RankedIndex | No
     unplaced = 0
     for number, line in enumerate(lines, start=1):
         where = f"{label}:{number}"
-        name, values = run_line(line, where, checks, seen)
+        try:
+            name, values = run_line(line, where, checks, seen)
+        except IngestionError as error:
+            if error.code == "json_syntax" and is_lab_artifact(text):
+                # Valid JSON, only not a run: the parser's complaint about line 1 would mislead.
+                raise IngestionError(error.code, where, RUN_NOT_ARTIFACT) from error
+            raise
         seen[name] = number
         returned = []
         for place, value in enumerate(values):
