@@ -1199,3 +1199,22 @@ class SentenceCuesLinearTest(LabTestCase):
         # "However" opening the sentence is tier 2; later in it, tier 3.
         self.assertEqual([cue.tier for cue in rules.sentence_cues(reading("However, it fails."))][0], 2)
         self.assertEqual([cue.tier for cue in rules.sentence_cues(reading("It works, however slowly."))][0], 3)
+
+
+class QuickReadingTest(LabTestCase):
+    """The readings worked out the quick way give what the documented rules say."""
+
+    def test_marker_lines_and_lines_of_prose(self) -> None:
+        text = '  !!! warning\nMind it.\n> [!NOTE]\n  {{< note >}}\n=== "Tab"\n  === "Tab"\n:: x\n'
+        starts = [0, 14, 23, 33, 48, 58, 70]
+        found = [sentences.marker_line(text, start, len(text)) for start in starts]
+        # The header, the alert, the shortcode line and the tab at the margin are marker lines, with their newline.
+        self.assertEqual(
+            [match and match.span() for match in found], [(0, 14), None, (23, 33), (33, 48), (48, 58), None, None]
+        )
+
+    def test_terms_are_lower_case_content_words_without_a_plural_s(self) -> None:
+        self.assertEqual(
+            rules.sentence_terms("Upgrades respect Constraints; the CLASS keeps its Address."),
+            frozenset({"upgrade", "respect", "constraint", "class", "keep", "address"}),
+        )

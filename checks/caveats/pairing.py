@@ -645,7 +645,8 @@ def section_items(page: Page, section: grammars.Section, dated: bool = False) ->
         # "You can set these fields:" and then the table of fields: the cells qualify that sentence.
         lead = items[-1] if is_table and items and items[-1].block == prose_number - 1 else None
         list_item = block.kind == "list"
-        block_holds_anchor = block_may_hold_cue(page, first, block.end)
+        # A block of one sentence is looked at as that sentence alone: the same answer, one search fewer.
+        block_holds_anchor = len(spans) < 2 or block_may_hold_cue(page, first, block.end)
         for position, (start, end) in enumerate(spans):
             before_fence = next_is_fence and position == len(spans) - 1
             item = Item(page, start, end, prose_number, (before_fence, list_item, in_note, codeless, is_table), aside)

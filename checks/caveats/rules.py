@@ -947,15 +947,18 @@ def sentence_terms(reading: str) -> frozenset:
 
     ``sentence_terms("Upgrades respect constraints.")`` -> ``{"upgrade", "respect", "constraint"}``.
     """
-    terms = set()
-    for word in WORD.findall(reading):
-        lowered = word.lower()
-        if len(lowered) < 4 or lowered in COMMON_WORDS or lowered in IMPERATIVE_VERBS:
-            continue
-        if lowered.endswith("s") and not lowered.endswith("ss"):
-            lowered = lowered[:-1]
-        terms.add(lowered)
-    return frozenset(terms)
+    # (A word is ASCII: lower-cased, it keeps its length.)
+    return frozenset(
+        [
+            word[:-1] if word[-1] == "s" and word[-2] != "s" else word
+            for word in WORD.findall(reading.translate(ASCII_LOWER))
+            if len(word) >= 4 and word not in TERM_STOP_WORDS
+        ]
+    )
+
+
+# The words no term link is made by: the common ones and the verbs of an instruction.
+TERM_STOP_WORDS = COMMON_WORDS | IMPERATIVE_VERBS
 
 
 def spans_within(spans: list[tuple[int, int]], start: int, end: int) -> list[tuple[int, int]]:

@@ -45,6 +45,9 @@ MARKUP_PIECE = re.compile(rf"(?:(?:{SHORTCODE_MARKER}|{TAG_MARKER})\s*)+")
 # A container's opening marker with its text after it on the line ("{{% warning %}} If …", "<Note>Mind it.").
 OPENING_MARKUP = re.compile(rf"[ \t]*(?:{SHORTCODE_MARKER}|{TAG_MARKER})[ \t]*(?=\S)")
 LINE_INDENT = re.compile(r"[ \t>]*")
+# The characters a marker line opens with after its indent: a header's (``!!!``, ``???``, ``///``, ``:::``, ``===``)
+# and a shortcode's or a tag's (``{{<``, ``<div>``).
+MARKER_OPENINGS = frozenset("!?/:={<")
 LEADING_MARKERS = re.compile(r"(?:\s+|>[ \t]?|[-*+][ \t]+|\d{1,9}[.)][ \t]+)*")
 
 
@@ -162,8 +165,11 @@ def marker_line(masked: str, line_start: int, end: int) -> re.Match | None:
     A header (``HEADER_LINE``) or a line of shortcode markers or tags alone (``MARKUP_LINE``):
     ``marker_line("{{% note %}}\\nMind it.\\n", 0, 22).end()`` -> ``13``.
     """
-    match = HEADER_LINE.match(masked, line_start, end)
     first = LINE_INDENT.match(masked, line_start, end).end()
+    if first >= end or (masked[first] not in MARKER_OPENINGS and ">" not in masked[line_start:first]):
+        # Past its indent (no quote marker in it), a marker line opens with one of MARKER_OPENINGS.
+        return None
+    match = HEADER_LINE.match(masked, line_start, end)
     if match is None and masked[first : first + 1] in ("{", "<"):
         match = MARKUP_LINE.match(masked, line_start, end)
     return match
