@@ -175,11 +175,35 @@ class _IndentedWriter:
         lead = "{\n" + INDENT * (level + 1)
         separator = ",\n" + INDENT * (level + 1)
         key_encoder = self.encoder_at(level)
+        # A member that is a scalar or a flat object is laid out here as ``pieces`` would, into the object's piece
+        # (a finding's fields, its spans and its context): one piece for them all, not one per key and value.
+        member_encoder = self.encoder_at(level + 1)
+        member_lead = "{\n" + INDENT * (level + 2)
+        member_closing = "\n" + INDENT * (level + 1) + "}"
+        texts = []
         for key, item in value.items():
-            yield (lead + key_encoder(key) + KEY_SEPARATOR).encode("utf-8")
+            texts.append(lead + key_encoder(key) + KEY_SEPARATOR)
             lead = separator
+            kind = type(item)
+            if not (self._measured and id(item) in self._measured):
+                if kind in SCALAR_TYPES:
+                    texts.append(member_encoder(item))
+                    continue
+                if (
+                    kind is dict
+                    and item
+                    and id(item) != self._measured_parent
+                    and KEY_TYPES.issuperset(map(type, item))
+                    and SCALAR_TYPES.issuperset(map(type, item.values()))
+                ):
+                    self.newlines += len(item) + 1
+                    texts.append(member_lead + member_encoder(item)[1:-1] + member_closing)
+                    continue
+            yield "".join(texts).encode("utf-8")
+            texts = []
             yield from self.pieces(item, level + 1)
-        yield closing.encode("utf-8")
+        texts.append(closing)
+        yield "".join(texts).encode("utf-8")
 
     def array_pieces(self, value: list, level: int) -> Iterator[bytes]:
         """An array: in one C call when every item is a scalar, in batches when every item is a flat object."""
