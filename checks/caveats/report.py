@@ -23,9 +23,12 @@ def line_of(newlines: list[int], offset: int) -> int:
     return bisect_right(newlines, offset - 1) + 1
 
 
-def section_title(sections, offset: int) -> str:
-    """The title of the section holding ``offset`` (``sections`` in text order)."""
-    starts = [section.heading_start for section in sections]
+def section_title(sections, offset: int, starts: list[int] | None = None) -> str:
+    """The title of the section holding ``offset`` (``sections`` in text order). ``starts``, the sections'
+    heading offsets, may be given once for many calls on one source: building them each time made a page of
+    many headings and many pairs quadratic."""
+    if starts is None:
+        starts = [section.heading_start for section in sections]
     position = bisect_right(starts, offset) - 1
     return sections[max(position, 0)].title if sections else ""
 
@@ -85,7 +88,7 @@ def scan_report(
                 "tier": pair.tier,
                 "caveat_tier": pair.caveat_tier,
                 "context": {
-                    "section": section_title(sections[pair.source_id], first),
+                    "section": section_title(sections[pair.source_id], first, headings[pair.source_id]),
                     "first_line": line_of(lines, first),
                     "last_line": line_of(lines, max(last - 1, first)),
                 },
