@@ -164,7 +164,10 @@ def relative_path_parts(relative: str, where: str) -> list[str]:
     paths, ``..`` and control characters are refused.
     """
     if not relative.isprintable():
-        raise IngestionError("path_unprintable", where, f"{quoted(relative)} holds a control character")
+        # A name the file system gave as bytes that are not UTF-8 comes as lone surrogates (U+DC80 to U+DCFF).
+        undecodable = any("\udc80" <= character <= "\udcff" for character in relative)
+        what = "holds bytes that are not UTF-8" if undecodable else "holds a control or format character"
+        raise IngestionError("path_unprintable", where, f"{quoted(relative)} {what}")
     pure = PurePosixPath(relative)
     if pure.is_absolute() or relative.startswith("\\") or re.match(r"[A-Za-z]:[\\/]", relative):
         raise IngestionError("path_absolute", where, f"{quoted(relative)} must be relative to the manifest's folder")

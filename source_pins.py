@@ -76,6 +76,7 @@ PASSED_OVER_CODES = frozenset(
         "source_missing",
         "source_not_file",
         "path_link",
+        "path_unprintable",
     }
 )
 
@@ -566,7 +567,14 @@ def pin_sources(
     passed_over: list[str] = []
     for request in requests:
         where = f"{label}: pin {quoted(request.path)}"
-        relative = manifest_relative_path(request.path, folder, where)
+        try:
+            relative = manifest_relative_path(request.path, folder, where)
+        except IngestionError as error:
+            # A page of a folder whose name the lab cannot show is its own fault, as an unreadable page is.
+            if all_or_nothing or not request.from_folder or error.code != "path_unprintable":
+                raise
+            passed_over.append(f"passed over {printable(request.path)}: {error.code}: {error.what}")
+            continue
         position = positions.get(relative)
         if position is None:
             pinnable = page_problem(request, relative, folder, where, grammar, all_or_nothing)

@@ -26,7 +26,7 @@ sorted, recursively. Hidden entries (.git, .cache) and other files are passed
 over; links named as pages or without a suffix, and non-regular pages, are
 skipped with a line (no link is followed, not even to see what it is), and so
 is the manifest itself. A new page the lab cannot take (over the grammar's
-bound, not UTF-8, front matter never closed) is passed over with its reason and
+bound, not UTF-8, front matter never closed, a name it cannot show) is passed over with its reason and
 counted; --all-or-nothing refuses the pin instead. Each new source's id is its
 path relative to the manifest's folder without its suffix (docs/guide/index),
 for a file named on the command line too, or that id with -2, -3, ... when a

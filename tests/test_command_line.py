@@ -154,7 +154,7 @@ class OneInertLine(LabTestCase):
         shown = json.dumps("docs/" + self.HOSTILE + ".md", ensure_ascii=True)
         self.assertEqual(
             completed.stderr,
-            f"error: path_unprintable: manifest.json: pin {shown}: {shown} holds a control character\n",
+            f"error: path_unprintable: manifest.json: pin {shown}: {shown} holds a control or format character\n",
         )
         self.assertEqual((self.folder / "manifest.json").read_bytes(), before)
 

@@ -296,6 +296,24 @@ class FolderRefusalTests(FolderTestCase):
             "passed over: 4 pages the lab cannot take, each named above (pin --all-or-nothing refuses the whole pin instead)",
         )
 
+    def test_a_page_whose_name_cannot_be_shown_is_passed_over(self) -> None:
+        # An ESC in a file name, and bytes that are not UTF-8 (read back as lone surrogates): the page's fault.
+        self.write_site()
+        escaped = self.write("docs/esc\x1b[2J.md", b"# S\n\nText.\n")
+        undecodable = self.docs / os.fsdecode(b"bad\xed\xa0\x80.md")
+        undecodable.write_bytes(b"# S\n\nText.\n")
+        outcome = self.pin("docs")
+        ids = [source["source_id"] for source in self.manifest_value()["sources"]]
+        self.assertEqual(ids, ["docs/guide/index", "docs/guide-api", "docs/index"])
+        reasons = sorted(line.rsplit('.md" ', 1)[1] for line in outcome.passed_over)
+        self.assertEqual(reasons, ["holds a control or format character", "holds bytes that are not UTF-8"])
+        self.assertTrue(all(": path_unprintable: " in line for line in outcome.passed_over))
+        with self.assertRaises(IngestionError) as raised:
+            self.pin("docs", all_or_nothing=True)
+        self.assertEqual(raised.exception.code, "path_unprintable")
+        escaped.unlink()
+        undecodable.unlink()
+
     def test_a_folder_of_only_bad_pages_is_refused(self) -> None:
         self.write("docs/latin1.md", b"# Caf\xe9\n")
         with self.assertRaises(IngestionError) as raised:
