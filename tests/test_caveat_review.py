@@ -222,6 +222,8 @@ class ImportTest(LabTestCase):
                 f'{where}: field "source_id" is given twice',
             ),
             ("not json", f"{where}: not a JSON object"),
+            # The same sentence given as both: the caveat would be the instruction's own, no pair.
+            ({**good, "caveat": LISTING}, f"{where}: the instruction [{span(LISTING)[0]}, {span(LISTING)[1]}) and the"),
         ]
         for line, message in cases:
             with self.subTest(line=line):

@@ -123,6 +123,14 @@ def imported_pairs(data: str, where: str, sources) -> list[ImportedPair]:
         text = texts[source_id]
         instruction = located_quote(value.get("instruction"), text, f"{place}: instruction", source_id)
         qualifier = located_quote(value.get("caveat", value.get("qualifier")), text, f"{place}: caveat", source_id)
+        if instruction.start < qualifier.end and qualifier.start < instruction.end:
+            # One sentence both the instruction and its caveat is no pair: the caveat is the instruction's own.
+            raise IngestionError(
+                "bad_import",
+                place,
+                f"the instruction [{instruction.start}, {instruction.end}) and the caveat [{qualifier.start}, "
+                f"{qualifier.end}) overlap; a pair is two places of the text",
+            )
         name = value.get("name")
         if name is None:
             if source_id not in newlines:
