@@ -10,6 +10,8 @@ start from the same runs.
 
 from __future__ import annotations
 
+from typing import Callable
+
 from grammars.records import LazyPattern
 
 # A run of backticks, which opens or closes a code span.
@@ -31,3 +33,27 @@ def backtick_runs(text: str) -> tuple[list[tuple[int, int]], list[int | None]]:
         following[number] = latest.get(length)
         latest[length] = number
     return runs, following
+
+
+def matched_spans(text: str, crossed: Callable[[int, int], bool] | None = None) -> list[tuple[int, int]]:
+    """``[start, end)`` of every code span of ``text``: a run up to the next run of its length.
+
+    An opening run with no such run after it is literal, and so is one whose span ``crossed`` refuses (a
+    reader's own limit: a blank line, a masked fence); either way the search goes on from the next run.
+    ``matched_spans("a ` b `` c ``")`` -> ``[(6, 13)]``. Linear (``backtick_runs``).
+    """
+    runs, following = backtick_runs(text)
+    spans = []
+    number = 0
+    while number < len(runs):
+        closing = following[number]
+        if closing is None:
+            number += 1
+            continue
+        start, end = runs[number][0], runs[closing][1]
+        if crossed is not None and crossed(start, end):
+            number += 1
+            continue
+        spans.append((start, end))
+        number = closing + 1
+    return spans

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from grammars.blocks import closes_fence, fence_opening, space_indent
-from grammars.code_spans import backtick_runs
+from grammars.code_spans import matched_spans
 from grammars.records import LazyPattern
 
 # CommonMark's condition 1: raw text elements, ended by a line holding any of their closing tags.
@@ -163,24 +163,16 @@ def without_code_spans(line: str) -> str:
 
     A run of backticks opens a span closed by the next run of the same length
     (CommonMark); an opening run with no such run after it is literal
-    (``code_spans.backtick_runs``, linear however many runs are unmatched).
+    (``code_spans.matched_spans``, linear however many runs are unmatched).
     """
     if "`" not in line:
         return line
-    runs, following = backtick_runs(line)
     pieces = []
     position = 0
-    number = 0
-    while number < len(runs):
-        closing = following[number]
-        if closing is None:
-            number += 1
-            continue
-        start, end = runs[number][0], runs[closing][1]
+    for start, end in matched_spans(line):
         pieces.append(line[position:start])
         pieces.append(" " * (end - start))
         position = end
-        number = closing + 1
     pieces.append(line[position:])
     return "".join(pieces)
 

@@ -11,7 +11,7 @@ import re
 from bisect import bisect_right
 
 import grammars
-from grammars.code_spans import backtick_runs
+from grammars.code_spans import matched_spans
 
 FENCE_LINE = re.compile(r"^([ \t]*)(`{3,}|~{3,})", re.MULTILINE)
 
@@ -94,25 +94,15 @@ def code_span_spans(text: str) -> list[tuple[int, int]]:
     -> ``[(6, 13)]``. A span never crosses a blank line or a masked fence.
     Linear: each run's next run of the same length is found in one pass (``grammars.code_spans``).
     """
-    runs, following = backtick_runs(text)
     # A masked fence is one barrier, at its first character: no span starts inside one (a span starts at a
     # backtick), so a span crosses a fence exactly when the fence starts inside the span.
     barriers = [match.start() for match in re.finditer(r"\n[ \t]*\n|" + MASK + "+", text)]
-    spans = []
-    number = 0
-    while number < len(runs):
-        closing = following[number]
-        if closing is None:
-            number += 1
-            continue
-        start, end = runs[number][0], runs[closing][1]
+
+    def crossed(start: int, end: int) -> bool:
         barrier = bisect_right(barriers, start)
-        if barrier < len(barriers) and barriers[barrier] < end:
-            number += 1
-            continue
-        spans.append((start, end))
-        number = closing + 1
-    return spans
+        return barrier < len(barriers) and barriers[barrier] < end
+
+    return matched_spans(text, crossed)
 
 
 def masked_code(text: str, fences: list[tuple[int, int]]) -> tuple[str, list[tuple[int, int]]]:
