@@ -89,10 +89,14 @@ class PairRow:
     last_line: int = 0
 
     @property
+    def line_range(self) -> str:
+        """The pair's lines, from where it starts to where its later span starts: ``"16"``, ``"102–121"``."""
+        return str(self.line) if self.last_line <= self.line else f"{self.line}–{self.last_line}"
+
+    @property
     def lines(self) -> str:
-        """Where the pair lies: ``"line 16"``, or ``"lines 102–121"`` from where it starts to where its later span
-        starts."""
-        return f"line {self.line}" if self.last_line <= self.line else f"lines {self.line}–{self.last_line}"
+        """Where the pair lies, in words: ``"line 16"``, ``"lines 102–121"``."""
+        return f"{'line' if self.last_line <= self.line else 'lines'} {self.line_range}"
 
     @property
     def split_anywhere(self) -> bool:

@@ -270,7 +270,7 @@ def pairs_table(pairs: list[PairRow], columns: list[Column], pages: dict[str, in
             f'<td data-key="{escaped(visible(pair.check.name))}">'
             f'<a href="#pair-{pair.number}">{escaped(visible(pair.check.name))}</a></td>',
             f'<td data-key="{escaped(path)}"><a href="#page-{pages[pair.check.source_id]}">{escaped(path)}</a></td>',
-            f'<td data-key="{pair.line}">{pair.lines.split(" ", 1)[1]}</td>',
+            f'<td data-key="{pair.line}">{pair.line_range}</td>',
         ]
         for column, verdict in zip(columns, pair.verdicts):
             partial = " (partial)" if pair.check.source_id in column.unlocated else ""
