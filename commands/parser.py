@@ -18,7 +18,11 @@ from lab_io.outputs import emit_text
 
 
 class FullParserNeeded(Exception):
-    """The quick parser met what only the full one answers: a command, ``--help`` or a usage error."""
+    """The quick parser met what only a built parser answers: a command (``command`` names it), ``--help`` or a usage error."""
+
+    def __init__(self, command: str | None = None) -> None:
+        super().__init__(command)
+        self.command = command
 
 
 class LabArgumentParser(argparse.ArgumentParser):
@@ -49,22 +53,29 @@ class LabArgumentParser(argparse.ArgumentParser):
 # The commands in the order --help lists them: each is a module ``commands.<name>``
 # whose ``register`` adds its parser. "show" comes before "judge", which adds show's --chunks.
 COMMANDS = ("validate", "show", "diff", "export", "pin", "sweep", "scan", "context", "judge", "retrieve")
+# Commands whose parsers are built together: judge's ``register`` adds an option to show's.
+BUILT_TOGETHER = {"show": ("show", "judge"), "judge": ("show", "judge")}
 
 
 class UnbuiltCommand:
-    """A command's place in the quick parser: argparse reaching for its parser means the full one is needed."""
+    """A command's place in a parser that has not built it: argparse reaching for its parser means it is needed."""
+
+    def __init__(self, command: str) -> None:
+        self.command = command
 
     def __getattr__(self, name: str):
-        raise FullParserNeeded
+        raise FullParserNeeded(self.command)
 
 
-def build_parser(quick: bool = False) -> argparse.ArgumentParser:
+def build_parser(quick: bool = False, command: str | None = None) -> argparse.ArgumentParser:
     """The main job's options and one subparser per command (see ``COMMANDS``), each with an example.
 
     ``quick`` builds only what the main job's own command line needs, in a
     fraction of the time: no description or epilog, and each command a name
     alone (``UnbuiltCommand``). Its parse either gives what the full parser
-    would or raises ``FullParserNeeded`` (see ``parsed_arguments``).
+    would or raises ``FullParserNeeded`` (see ``parsed_arguments``). With
+    ``command`` as well, that command's parser is built in full (with those
+    ``BUILT_TOGETHER`` with it): what a command line naming it needs.
     """
     parser = LabArgumentParser(
         prog="run.py",
@@ -97,9 +108,10 @@ def build_parser(quick: bool = False) -> argparse.ArgumentParser:
     # The main job: run.py runs its own run_build (see the module docstring).
     parser.set_defaults(handler=None)
     commands = parser.add_subparsers(title="commands", metavar="COMMAND", prog="run.py")
+    built = BUILT_TOGETHER.get(command, (command,))
     for name in COMMANDS:
-        if quick:
-            commands.choices[name] = UnbuiltCommand()
+        if quick and name not in built:
+            commands.choices[name] = UnbuiltCommand(name)
         else:
             importlib.import_module(f"commands.{name}").register(commands)
     parser.quick = quick
@@ -121,6 +133,18 @@ def full_parser() -> argparse.ArgumentParser:
     return _FULL_PARSER[0]
 
 
+_COMMAND_PARSERS: dict[str, argparse.ArgumentParser] = {}
+
+
+def command_parser(command: str) -> argparse.ArgumentParser:
+    """The quick parser with ``command`` built (``build_parser``), built once per process as ``full_parser`` is."""
+    if command not in _COMMAND_PARSERS:
+        _COMMAND_PARSERS[command] = build_parser(quick=True, command=command)
+    parser = _COMMAND_PARSERS[command]
+    parser.quick = True
+    return parser
+
+
 def current_handler(args: argparse.Namespace):
     """The command's handler as its module holds it now, looked up by the name the parser recorded."""
     return getattr(sys.modules[args.handler.__module__], args.handler.__name__)
@@ -132,17 +156,31 @@ def parsed_arguments(
     """``arguments`` parsed by the quick ``parser`` when it can, else by the full one; and the parser that did it.
 
     The quick parser holds the same main-job options as the full one, so a
-    command line without a command, ``--help`` or a mistake parses the same;
-    anything else is parsed again from the start by the full parser, which
-    gives every command, help text and error message as before.
+    command line without a command, ``--help`` or a mistake parses the same.
+    A command line that reaches a command is parsed again from the start by a
+    quick parser with that command built, whose options, help and errors are
+    the full parser's (building every command's parser takes about 15 ms);
+    anything else, and whatever that parser hands on, by the full parser,
+    which gives every help text and error message as before.
     """
     try:
         args = parser.parse_args(arguments)
-    except FullParserNeeded:
-        parser = full_parser()
-        args = parser.parse_args(arguments)
+    except FullParserNeeded as needed:
+        parser, args = reparsed(arguments, needed.command)
     parser.quick = False
     return parser, args
+
+
+def reparsed(arguments: list[str], command: str | None) -> tuple[argparse.ArgumentParser, argparse.Namespace]:
+    """``arguments`` parsed again from the start, by a quick parser with ``command`` built when it can; else by the full one."""
+    if command is not None:
+        try:
+            parser = command_parser(command)
+            return parser, parser.parse_args(arguments)
+        except FullParserNeeded:
+            pass
+    parser = full_parser()
+    return parser, parser.parse_args(arguments)
 
 
 def merged_manifest(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:

@@ -19,7 +19,7 @@ here reads differently.
 from __future__ import annotations
 
 from collections import namedtuple
-from itertools import accumulate
+from itertools import accumulate, repeat
 
 from grammars.records import Block, LazyPattern, Section
 from lab_io.errors import IngestionError, quoted
@@ -74,7 +74,8 @@ def text_lines(text: str, start: int) -> list[Line]:
     bounds = list(accumulate(map((1).__add__, map(len, pieces)), initial=start))
     if len(bounds) > 1 and bounds[-1] > len(text):
         bounds[-1] = len(text)
-    return list(map(Line, bounds[:-1], bounds[1:], pieces))
+    # tuple.__new__ makes each Line in C, without the Python-level __new__ a namedtuple call runs.
+    return list(map(tuple.__new__, repeat(Line), zip(bounds, bounds[1:], pieces)))
 
 
 def may_start_block(line: str, extended: bool = False) -> bool:
@@ -143,9 +144,10 @@ def fence_opening(line: str) -> tuple[str, int] | None:
     Up to three spaces of indent, then three or more backticks or tildes; a
     backtick fence's info string may hold no backtick (``"``` a`b"`` is not a fence).
     """
-    indent, rest = space_indent(line)
+    rest = line.lstrip(" ")
     fence = rest[:1]
-    if indent > 3 or fence not in ("`", "~"):
+    # Most lines open with neither character: they are told apart before the indent is measured.
+    if fence not in ("`", "~") or len(line) - len(rest) > 3:
         return None
     run = len(rest) - len(rest.lstrip(fence))
     if run < 3 or (fence == "`" and "`" in rest[run:]):
@@ -155,9 +157,12 @@ def fence_opening(line: str) -> tuple[str, int] | None:
 
 def closes_fence(line: str, fence: str, run: int) -> bool:
     """Whether ``line`` closes a fence of ``run`` ``fence`` characters: the same character, at least as many, nothing after but spaces."""
-    indent, rest = space_indent(line)
+    rest = line.lstrip(" ")
+    # Most lines of a fence's body do not open with its character: they are told apart first.
+    if not rest.startswith(fence):
+        return False
     closing = len(rest) - len(rest.lstrip(fence))
-    return indent <= 3 and closing >= run and not rest[closing:].strip(" \t")
+    return len(line) - len(rest) <= 3 and closing >= run and not rest[closing:].strip(" \t")
 
 
 def atx_heading_title(line: str) -> str | None:
@@ -287,7 +292,8 @@ def fence_end(lines: list[Line], index: int, fence: tuple[str, int], nested: boo
     character, run = fence
     for position in range(index, len(lines)):
         line = lines[position].text
-        if closes_fence(line.lstrip(" \t") if nested else line, character, run):
+        # A line without the fence's character cannot close it: most of a fence's body is passed on one check.
+        if character in line and closes_fence(line.lstrip(" \t") if nested else line, character, run):
             return position + 1
     return len(lines)
 

@@ -20,6 +20,7 @@ import json
 from collections.abc import Iterable, Iterator
 from itertools import chain, repeat
 from json import encoder as _json_encoder
+from operator import is_
 
 INDENT = "  "
 KEY_SEPARATOR = ": "
@@ -104,6 +105,10 @@ class _IndentedWriter:
         self._measured = {} if measured is None else {id(member): name for name, member in measured.items()}
         self._measured_parent = None if measured is None else id(measured)
         self._sizes = sizes
+        # A list that repeats an earlier sibling's (``repeated_lists``): id -> the id of the first. The first's
+        # pieces and line breaks are kept while it is laid out, and written again for each repeat.
+        self._repeats: dict[int, int] = {}
+        self._kept: dict[int, tuple[int, list[bytes], int]] = {}
 
     def encoder_at(self, level: int):
         """The flat encoder for the items of a container at nesting ``level`` (built once per level)."""
@@ -125,7 +130,10 @@ class _IndentedWriter:
             raise ValueError("Circular reference detected")
         else:
             self._open.add(id(value))
-            yield from (self.object_pieces if kind is dict else self.array_pieces)(value, level)
+            if self._repeats and id(value) in self._repeats:
+                yield from self.repeated(value, level)
+            else:
+                yield from (self.object_pieces if kind is dict else self.array_pieces)(value, level)
             self._open.discard(id(value))
 
     def measured(self, value: object, level: int) -> Iterator[bytes]:
@@ -143,6 +151,26 @@ class _IndentedWriter:
             yield piece
         if self._sizes is not None:
             self._sizes[name] = size - len(INDENT) * level * (self.newlines - newlines) + 1
+
+    def repeated(self, value: list, level: int) -> Iterator[bytes]:
+        """A list of ``repeated_lists``: the first laid out and its pieces kept, a repeat written as its first was."""
+        first = self._repeats.pop(id(value))
+        kept = self._kept.get(first)
+        if kept is not None and kept[0] == level:
+            _, pieces, newlines = kept
+            if first not in self._repeats.values():
+                del self._kept[first]
+            self.newlines += newlines
+            yield from pieces
+            return
+        # The first, or a repeat whose first was laid out otherwise (by ``json.dumps``, in a member it could not take).
+        newlines = self.newlines
+        pieces = []
+        for piece in self.array_pieces(value, level):
+            pieces.append(piece)
+            yield piece
+        if first == id(value) and first in self._repeats.values():
+            self._kept[first] = (level, pieces, self.newlines - newlines)
 
     def dumped(self, value: object, level: int) -> bytes:
         """A value outside the fast layout, as ``json.dumps`` lays it out, shifted to ``level``.
@@ -172,6 +200,11 @@ class _IndentedWriter:
             flat = self.encoder_at(level)(value)
             yield ("{\n" + INDENT * (level + 1) + flat[1:-1] + closing).encode("utf-8")
             return
+        if DICT_TYPES.issuperset(map(type, value.values())):
+            # An object of objects (a result's indexes): the lists they repeat of one another are laid out once.
+            for repeat_id, first_id in repeated_lists(value, self._measured).items():
+                self._repeats[repeat_id] = first_id
+                self._repeats[first_id] = first_id
         lead = "{\n" + INDENT * (level + 1)
         separator = ",\n" + INDENT * (level + 1)
         key_encoder = self.encoder_at(level)
@@ -309,6 +342,42 @@ class _IndentedWriter:
         # Per object: its opening line, a line per key after the first, its closing line; plus its lead.
         self.newlines += len(batch) * (len(keys) + 2)
         return "".join(chain.from_iterable(zip(*runs)))[: -len(object_separator)]
+
+
+def same_objects(first: list, other: list) -> bool:
+    """Whether two lists of objects hold, item by item, the same keys in order bound to the very same values.
+
+    Such lists lay out alike, byte for byte, at one level: what is compared is
+    identity, not equality (``1 == True``, yet they are written differently).
+    ``same_objects([{"a": x}], [{"a": x}])`` -> ``True`` for any ``x``.
+    """
+    if len(first) != len(other) or not DICT_TYPES.issuperset(map(type, chain(first, other))):
+        return False
+    if not all(map(tuple.__eq__, map(tuple, first), map(tuple, other))):
+        return False
+    values = chain.from_iterable(map(dict.values, first))
+    other_values = chain.from_iterable(map(dict.values, other))
+    return all(map(is_, values, other_values))
+
+
+def repeated_lists(value: dict, measured: dict) -> dict[int, int]:
+    """In an object of objects, each member's list that repeats (``same_objects``) the first member's under its key.
+
+    ``{id(repeat): id(first)}``: a result's indexes each hold a copy of one
+    documents list, so it is laid out once and written three times. A list
+    whose saved size is ``measured`` is left out.
+    """
+    repeats: dict[int, int] = {}
+    members = list(value.values())
+    for key in members[0] if members else ():
+        lists = [member.get(key) for member in members]
+        first = lists[0]
+        if type(first) is not list or not first or type(first[0]) is not dict or id(first) in measured:
+            continue
+        for other in lists[1:]:
+            if type(other) is list and other is not first and id(other) not in measured and same_objects(first, other):
+                repeats[id(other)] = id(first)
+    return repeats
 
 
 def _joined_pieces(pieces: Iterable[bytes]) -> Iterator[bytes]:

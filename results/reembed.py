@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import json
 from bisect import bisect_left
+from collections import namedtuple
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from itertools import chain, islice, repeat
 from operator import itemgetter
 from pathlib import Path
@@ -61,13 +61,12 @@ UPSERT_CHUNK_FIELDS = (
 # --- reading -------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class SavedIndexes:
-    """The indexes of one validated file, by policy name, and what the file was."""
+# The records here are named tuples, as the grammars' are (``grammars.records``): export and diff
+# import this module, and importing dataclasses costs each of their runs about 10 ms.
+class SavedIndexes(namedtuple("SavedIndexes", ("path", "kind", "indexes"))):
+    """The indexes of one validated file, by policy name (``indexes``), and what the file was (``path``, ``kind``)."""
 
-    path: Path
-    kind: str
-    indexes: dict[str, dict]
+    __slots__ = ()
 
 
 def load_indexes(path: Path, progress=None) -> SavedIndexes:
@@ -165,23 +164,27 @@ def document_changes(old_index: dict, new_index: dict) -> list[dict]:
     ]
 
 
-@dataclass(frozen=True)
-class PolicyDiff:
-    """One old index against one new index: chunk lists in index order."""
+POLICY_DIFF_FIELDS = (
+    "old_policy",
+    "new_policy",
+    "old_index_id",
+    "new_index_id",
+    "documents",
+    "kept",
+    "removed",
+    "added",
+    "reusable",
+    "needing_embedding",
+    "recut",
+    "pairs_added",
+    "pairs_removed",
+)
 
-    old_policy: str
-    new_policy: str
-    old_index_id: str
-    new_index_id: str
-    documents: list[dict]
-    kept: list[dict]
-    removed: list[dict]
-    added: list[dict]
-    reusable: list[dict]
-    needing_embedding: list[dict]
-    recut: list[dict]
-    pairs_added: list[dict]
-    pairs_removed: list[dict]
+
+class PolicyDiff(namedtuple("PolicyDiff", POLICY_DIFF_FIELDS)):
+    """One old index against one new index: their policies and index ids, then chunk lists in index order."""
+
+    __slots__ = ()
 
     @property
     def embeddings_to_compute(self) -> int:
@@ -243,13 +246,10 @@ def pair_changes(old_config: dict, new_config: dict) -> tuple[list[dict], list[d
     )
 
 
-@dataclass(frozen=True)
-class FileDiff:
-    """Two validated files and one ``PolicyDiff`` per compared pair of indexes."""
+class FileDiff(namedtuple("FileDiff", ("old", "new", "policies"))):
+    """Two validated files (``SavedIndexes``) and one ``PolicyDiff`` per compared pair of indexes."""
 
-    old: SavedIndexes
-    new: SavedIndexes
-    policies: list[PolicyDiff]
+    __slots__ = ()
 
     @property
     def embeddings_to_compute(self) -> int:
@@ -563,8 +563,7 @@ def json_lines_pieces(records: Iterable[dict]) -> Iterator[bytes]:
 # --- carried caveats ------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Carrying:
+class Carrying(namedtuple("Carrying", ("carried", "split", "held_at_start", "unplaced"), defaults=(0, 0, 0))):
     """What ``--carry-caveats`` does with the declared pairs over one set of chunks (see ``carrying``).
 
     ``carried`` maps a chunk's position to its carried caveats; ``split`` counts
@@ -574,10 +573,7 @@ class Carrying:
     instruction begins in no chunk.
     """
 
-    carried: dict[int, list[dict]]
-    split: int = 0
-    held_at_start: int = 0
-    unplaced: int = 0
+    __slots__ = ()
 
 
 def carried_caveats(chunks: list[dict], pairs: list[dict], texts: dict[str, str]) -> dict[int, list[dict]]:

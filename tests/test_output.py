@@ -91,6 +91,35 @@ class IndentedJsonTest(unittest.TestCase):
         self.assertEqual(b"".join(saved_json_pieces(value, members, sizes)), reference_bytes(value) + b"\n")
         self.assertEqual(sizes, {name: len(reference_bytes(member)) + 1 for name, member in members.items()})
 
+    def test_lists_repeated_across_sibling_objects_match_json_dumps(self) -> None:
+        # As a result's indexes repeat one documents list: copies holding the very same values, an equal copy
+        # written differently (True for 1, 1.0 for 1), the same list twice, and a sibling json.dumps must take.
+        documents = [{"text": TRICKY_TEXT, "n": 1, "on": None}, {"text": "b", "n": 2, "on": True}]
+        copy = [dict(document) for document in documents]
+        as_true = [dict(documents[0], n=True), dict(documents[1])]
+        as_float = [dict(document, n=float(document["n"])) for document in documents]
+        cases = {
+            "copies and equal lists written otherwise": {
+                "a": {"documents": documents, "chunks": [1]},
+                "b": {"documents": copy, "chunks": [2]},
+                "c": {"documents": as_true},
+                "d": {"documents": as_float},
+                "e": {"documents": [dict(document) for document in documents]},
+            },
+            "the same list twice": {"a": {"documents": documents}, "b": {"documents": documents}},
+            "a first laid out by json.dumps": {"a": {1: "int key", "documents": documents}, "b": {"documents": copy}},
+            "a repeat laid out by json.dumps": {"a": {"documents": documents}, "b": {1: "x", "documents": copy}},
+            "nested deeper": [{"i": {"a": {"d": documents}, "b": {"d": copy}}}, {"i": {"a": {"d": copy}}}],
+            "a first holding more than objects": {"a": {"d": [documents[0], 5]}, "b": {"d": [documents[0], {}]}},
+        }
+        for name, value in cases.items():
+            with self.subTest(name):
+                self.assertEqual(indented_json_bytes(value), reference_bytes(value))
+        members = cases["copies and equal lists written otherwise"]
+        sizes: dict = {}
+        self.assertEqual(b"".join(saved_json_pieces(members, members, sizes)), reference_bytes(members) + b"\n")
+        self.assertEqual(sizes, {name: len(reference_bytes(member)) + 1 for name, member in members.items()})
+
     def test_end_is_appended(self) -> None:
         self.assertEqual(indented_json_bytes({"a": [1]}, end=b"\n"), b'{\n  "a": [\n    1\n  ]\n}\n')
 

@@ -114,6 +114,35 @@ class QuickParser(LabTestCase):
             with self.subTest(arguments=arguments):
                 self.assertIsNone(main_job.main_job_arguments(arguments))
 
+    def test_a_command_line_naming_a_command_parses_as_the_full_parser_parses_it(self):
+        cases = [
+            ["validate", "result.json"],
+            ["--manifest", "m.json", "validate", "--manifest", "m.json", "r.json"],
+            ["--manifest", "export", "export", "--policy", "paragraph", "r.json"],
+            ["--man", "m.json", "export", "--policy", "paragraph", "--carry-caveats", "r.json"],
+            ["show", "--chunks", "c.jsonl"],
+            ["judge", "c.jsonl", "--json"],
+            ["scan", "--json"],
+            ["sweep"],
+            ["context", "--json"],
+            ["diff", "a.json", "b.json"],
+            ["pin", "docs"],
+            ["--output", "x", "validate", "r.json"],
+        ]
+        full = command_parser.build_parser()
+        for arguments in cases:
+            with self.subTest(arguments=arguments):
+                parser, args = command_parser.parsed_arguments(command_parser.build_parser(quick=True), arguments)
+                self.assertEqual(vars(args), vars(full.parse_args(arguments)))
+                self.assertFalse(parser.quick)
+
+    def test_a_command_built_alone_has_the_full_parsers_help(self):
+        full = command_parser.build_parser()._subparsers._group_actions[0].choices
+        for name in command_parser.COMMANDS:
+            with self.subTest(command=name):
+                alone = command_parser.build_parser(quick=True, command=name)._subparsers._group_actions[0].choices
+                self.assertEqual(alone[name].format_help(), full[name].format_help())
+
     def test_every_command_is_named_in_the_quick_parser_in_the_full_parsers_order(self):
         quick = command_parser.build_parser(quick=True)._subparsers._group_actions[0].choices
         full = command_parser.build_parser()._subparsers._group_actions[0].choices

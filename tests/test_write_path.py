@@ -17,6 +17,7 @@ from pathlib import Path
 from unittest import mock
 
 import run
+from commands import parser as command_parser
 from commands import validate as validate_command
 from lab_io import outputs
 from lab_io.errors import UsageError
@@ -175,6 +176,8 @@ class Signals(LabTestCase):
         self.assertIs(signal.getsignal(signal.SIGHUP), signal.SIG_IGN)
 
     def test_ctrl_c_is_one_line_and_exit_130(self):
+        # The parser records each handler when it is built (once per process): built here before the stand-in.
+        command_parser.parsed_command_line(["validate", str(REFERENCE)])
         with mock.patch.object(validate_command, "run_validate", side_effect=KeyboardInterrupt):
             completed = run_lab("validate", str(REFERENCE))
         self.assertEqual(completed.returncode, 130)
