@@ -740,6 +740,26 @@ class SweepTests(OwnDocumentsTestCase):
             ],
         )
 
+    def test_the_line_that_builds_a_target_keeps_the_manifests_other_sizes(self) -> None:
+        # Pasted as printed, the line replaces the manifest's "policies": a size left out would fall back to the
+        # lesson's default (fixed-char 80), so the others the manifest sets are printed with it, in their order.
+        pairs = [{"name": "a", "source_id": "s", "smallest_heading_aware_target": 480, "verdict": 480}]
+        sizes = (("fixed-char", 1000), ("heading-aware", 1000), ("pair-aware", 700))
+        self.assertEqual(
+            size_sweep.build_lines(pairs, sizes),
+            ['to build it: "policies": {"fixed-char": 1000, "heading-aware": 480, "pair-aware": 700}'],
+        )
+        self.assertEqual(
+            size_sweep.build_lines(pairs, (("fixed-char", 1000), ("pair-aware", 700))),
+            ['to build it: "policies": {"fixed-char": 1000, "heading-aware": 480, "pair-aware": 700}'],
+        )
+        self.assertEqual(
+            size_sweep.condensed_pair_lines(pairs, (("fixed-char", 1000),))[-1],
+            'to build one of these targets, set it in the manifest, e.g. the largest: "policies": '
+            '{"fixed-char": 1000, "heading-aware": 480}',
+        )
+        self.assertEqual(size_sweep.build_lines(pairs), ['to build it: "policies": {"heading-aware": 480}'])
+
     def test_the_largest_target_is_checked_against_every_pair(self) -> None:
         # Paragraphs P0 [4, 14), P1 [15, 24), P2 [25, 34), P3 [35, 44) after "# T\n"; groups start at P0.
         # Pair b-c (P1, P2) first shares a group at 19 (P0 alone, then P1+P2 spans 34 - 15);
