@@ -60,8 +60,8 @@ ONE_FILE_FIELDS = ("source_id", "title", "url")
 MARKDOWN_SUFFIX = ".md"
 MDX_SUFFIX = ".mdx"
 PAGE_SUFFIXES = (MARKDOWN_SUFFIX, MDX_SUFFIX)
-# The grammar that reads MDX pages (ESM lines, JSX elements); under the others a folder's *.mdx pages are passed over.
-MDX_GRAMMAR = grammars.BLOCKS3_GRAMMAR
+# The grammars that read MDX pages (ESM lines, JSX elements); under the others a folder's *.mdx pages are passed over.
+MDX_GRAMMARS = grammars.MDX_GRAMMARS
 # Why a page of a folder cannot be taken: the page's own fault, not the manifest's. Such a page is
 # passed over with its reason (unless --all-or-nothing); any other refusal refuses the whole pin.
 PASSED_OVER_CODES = frozenset(
@@ -561,9 +561,11 @@ def page_problem(
     any refusal of a file named on the command line, and with ``all_or_nothing``
     every one, refuses the pin.
     """
-    if request.from_folder and relative.endswith(MDX_SUFFIX) and grammar != MDX_GRAMMAR:
+    if request.from_folder and relative.endswith(MDX_SUFFIX) and grammar not in MDX_GRAMMARS:
+        newest = MDX_GRAMMARS[-1]
         reason = (
-            f"an MDX page; only the {MDX_GRAMMAR} grammar reads MDX (pin --markdown {MDX_GRAMMAR} into a new manifest)"
+            f"an MDX page; only the {' and '.join(MDX_GRAMMARS)} grammars read MDX (pin --markdown {newest} into a "
+            "new manifest)"
         )
         if all_or_nothing:
             raise IngestionError(
