@@ -8,7 +8,9 @@ heading, fenced code, ATX and setext headings, admonitions, blockquotes and
 alerts, lists and tables, and the containers of docs sites. "blocks-3" is
 "blocks-2" with the page reader of ``version3``: Hugo shortcodes (``shortcodes``),
 HTML blocks (``html_blocks``), MkDocs attribute lists and mkdocstrings
-directives (``mkdocs``), and MDX (``mdx``). The records every grammar
+directives (``mkdocs``), and MDX (``mdx``); "blocks-4" is "blocks-3" with the page
+reader of ``version4``, which also reads link reference definitions and the
+markup of headings. The records every grammar
 yields are ``records``. The names other modules import from ``grammars`` are
 kept here.
 
