@@ -121,6 +121,8 @@ class PinOutcome:
     folders: int = 0
     # One line per span moved by ``--reanchor`` (see ``reanchored_spans``).
     moved: tuple[str, ...] = ()
+    # One line per span check ``--drop-stale`` removed (see ``dropped_checks``).
+    dropped: tuple[str, ...] = ()
     # One line per page of a folder the lab could not take, with its reason (see ``PASSED_OVER_CODES``).
     passed_over: tuple[str, ...] = ()
 
@@ -459,10 +461,10 @@ def stale_spans(value: dict, texts: dict[str, str]) -> list[str]:
     return [label for label, span, text in pinned_spans(value, texts) if not holds_quote(span, text)]
 
 
-def reanchored_spans(value: dict, texts: dict[str, str]) -> list[str]:
+def reanchored_spans(value: dict, texts: dict[str, str]) -> list[tuple[int, str]]:
     """Move each stale span of a source in ``texts`` to the one place its quote now occurs; a line per move.
 
-    ``['moved span_checks[0] ("open").qualifier: [120, 160) -> [131, 171)']``.
+    ``[(0, 'moved span_checks[0] ("open").qualifier: [120, 160) -> [131, 171)')]``, with the check's index.
     The quote is what the user declared, the offsets only where it was: a quote
     that now occurs once has one honest new place. One that is gone or occurs
     several times is left as it is, and the manifest's check refuses it,
@@ -478,15 +480,52 @@ def reanchored_spans(value: dict, texts: dict[str, str]) -> list[str]:
             continue
         old = f"[{span['start']}, {span['end']})"
         span["start"], span["end"] = first, first + len(span["quote"])
-        moved.append(f"moved {label}: {old} -> [{span['start']}, {span['end']})")
+        moved.append((check_index(label), f"moved {label}: {old} -> [{span['start']}, {span['end']})"))
     return moved
 
 
-def verified_manifest(value: dict, folder: Path, label: str, stale: int = 0) -> Manifest:
+def check_index(label: str) -> int:
+    """The index in ``span_checks`` that a span's label names: ``'span_checks[3] ("open").qualifier'`` -> 3."""
+    return int(label[len("span_checks[") : label.index("]")])
+
+
+# How many stale spans a refusal names before it counts the rest.
+STALE_NAMED = 5
+
+
+def dropped_checks(value: dict, texts: dict[str, str]) -> list[tuple[int, str]]:
+    """Remove each span check of which a span of a source in ``texts`` does not hold its quote; a line per check.
+
+    ``[(3, 'dropped span_checks[3] ("open"): its qualifier quotes "It must not run twice.", which occurs 0 times
+    in the new text')]``, with the check's index as it was. Run after ``reanchored_spans``, so what is left stale has no one honest new place: the quote is
+    gone or occurs several times. The remaining checks keep their order; ``scan --add-checks`` proposes a pair
+    again where the new text holds one.
+    """
+    stale: dict[int, str] = {}
+    for label, span, text in pinned_spans(value, texts):
+        index = check_index(label)
+        if index in stale or holds_quote(span, text):
+            continue
+        found = text.count(span["quote"])
+        role = label.rsplit(".", 1)[1]
+        stale[index] = (
+            f"dropped {label.rsplit('.', 1)[0]}: its {role} quotes {quoted(span['quote'])}, which occurs "
+            f"{found:,} {'time' if found == 1 else 'times'} in the new text"
+        )
+    if stale:
+        value["span_checks"] = [check for index, check in enumerate(value["span_checks"]) if index not in stale]
+    return sorted(stale.items())
+
+
+def verified_manifest(
+    value: dict, folder: Path, label: str, stale: list[str] | None = None, reanchor: bool = False
+) -> Manifest:
     """The edited manifest checked exactly as a build loads it; any refusal says nothing was written.
 
     A span check that no longer matches a re-pinned text is refused here, so a
-    pin never leaves a manifest whose checks went stale without a word.
+    pin never leaves a manifest whose checks went stale without a word. ``stale``
+    names the spans of the files pinned that no longer hold their quotes
+    (``stale_spans``), after ``reanchor`` moved what it could.
     """
     try:
         return manifest_from_value(value, folder, label)
@@ -497,11 +536,16 @@ def verified_manifest(value: dict, folder: Path, label: str, stale: int = 0) -> 
         elif error.code == "source_missing":
             hint += " (if the file was removed on purpose, remove its entry and its span checks from the manifest)"
         elif error.code in ("stale_span_check", "quote_not_found", "quote_ambiguous"):
-            if stale > 1:
-                hint += f"; {stale:,} spans of the files pinned here no longer hold their quotes"
+            stale = stale or []
+            if len(stale) > 1:
+                named = ", ".join(stale[:STALE_NAMED])
+                more = f" and {len(stale) - STALE_NAMED:,} more" if len(stale) > STALE_NAMED else ""
+                hint += f"; {len(stale):,} spans of the files pinned here no longer hold their quotes: {named}{more}"
+            remedy = "" if reanchor else "pin again with --reanchor to move each span whose quote now appears once; "
             hint += (
-                " (pin again with --reanchor to move each span whose quote now appears once; fix the others by "
-                "hand: correct the offsets or quote, or add start/end to pick one place of an ambiguous quote)"
+                f" ({remedy}--drop-stale also removes each check whose quote is gone or occurs more than once, "
+                "naming it, for scan --add-checks to propose again; or fix such a check by hand: correct its "
+                "offsets or quote, or add start/end to pick one place of an ambiguous quote)"
             )
         raise IngestionError(error.code, error.where, error.what + hint) from error
 
@@ -540,6 +584,7 @@ def pin_sources(
     markdown: str | None = None,
     reanchor: bool = False,
     all_or_nothing: bool = False,
+    drop_stale: bool = False,
 ) -> PinOutcome:
     """Pin each requested file (or every page under a requested folder) into the manifest at ``manifest_path``.
 
@@ -548,6 +593,7 @@ def pin_sources(
     ``markdown`` chooses the grammar of a new manifest (see ``manifest_to_update``).
     ``reanchor`` moves the span checks of the files pinned here whose quotes
     moved (see ``reanchored_spans``); without it such a check is refused.
+    ``drop_stale`` moves them too and removes each check still stale (``dropped_checks``).
     A new page of a folder that the lab cannot take is passed over with its
     reason (``page_problem``); ``all_or_nothing`` refuses the pin instead.
     """
@@ -602,14 +648,21 @@ def pin_sources(
             f"every page found was passed over ({counted(len(passed_over), 'page')}; the first {passed_over[0]}); "
             "the manifest is unchanged",
         )
-    moved = reanchored_spans(value, texts) if reanchor else []
-    unchanged = not moved and all(change.kind == "unchanged" for change in changes)
+    moved = reanchored_spans(value, texts) if reanchor or drop_stale else []
+    dropped = dropped_checks(value, texts) if drop_stale else []
+    # A check dropped is named once, as dropped, even if one of its spans could move.
+    gone = {index for index, _ in dropped}
+    moved = [line for index, line in moved if index not in gone]
+    dropped = [line for _, line in dropped]
+    unchanged = not moved and not dropped and all(change.kind == "unchanged" for change in changes)
     manifest_bytes = None if unchanged and os.path.lexists(manifest_path) else saved_json_bytes(value)
     if manifest_bytes is not None:
         # Before the build-like check of every source: a manifest the lab would refuse to read is never written.
         check_manifest_size(manifest_bytes, grammar, printable(label), "pin fewer files (a subfolder) per manifest")
-    verified_manifest(value, folder, label, len(stale_spans(value, texts)))
-    return PinOutcome(manifest_bytes, tuple(changes), tuple(skipped), folders, tuple(moved), tuple(passed_over))
+    verified_manifest(value, folder, label, stale_spans(value, texts), reanchor)
+    return PinOutcome(
+        manifest_bytes, tuple(changes), tuple(skipped), folders, tuple(moved), tuple(dropped), tuple(passed_over)
+    )
 
 
 def pin_report_lines(outcome: PinOutcome, limit: int | None = None) -> list[str]:
@@ -625,6 +678,7 @@ def pin_report_lines(outcome: PinOutcome, limit: int | None = None) -> list[str]
     lines.extend(listed_pins(list(outcome.passed_over), limit, "passed over", "pages passed over"))
     unchanged = [change for change in outcome.changes if change.kind == "unchanged"]
     lines.extend(listed_pins(list(outcome.moved), limit, "moved", "span checks moved"))
+    lines.extend(listed_pins(list(outcome.dropped), limit, "dropped", "span checks dropped"))
     reported = [change for change in outcome.changes if change.kind != "unchanged" or not outcome.folders]
     shown = reported if limit is None else reported[:limit]
     for change in shown:

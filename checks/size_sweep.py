@@ -25,7 +25,7 @@ from itertools import accumulate
 import chunk_index
 import grammars
 from lab_io.errors import UsageError, printable
-from load_documents import MAX_POLICY_SIZE, Manifest, SpanCheck
+from load_documents import MAX_POLICY_SIZE, SIZED_POLICIES, Manifest, SpanCheck
 from views.summary import NO_SPAN_CHECKS
 
 SWEPT_POLICIES = ("heading-aware", "fixed-char")
@@ -629,8 +629,12 @@ def sweep_json(sweep: dict) -> str:
     return json.dumps(sweep, indent=2, ensure_ascii=True)
 
 
-def sweep_table(sweep: dict) -> str:
-    """The sweep as a table a person reads: one line per size, then each pair's smallest target."""
+def sweep_table(sweep: dict, policy_sizes: tuple[tuple[str, int], ...] = ()) -> str:
+    """The sweep as a table a person reads: one line per size, then each pair's smallest target.
+
+    ``policy_sizes`` are the sizes the manifest sets (``Manifest.policy_sizes``): the line that builds a target
+    keeps the others, so pasting it changes the heading-aware target alone.
+    """
     total = sweep["pair_count"]
 
     def cells(row: dict) -> str:
@@ -663,9 +667,9 @@ def sweep_table(sweep: dict) -> str:
     if len(sweep["pairs"]) <= LISTED_PAIRS:
         for pair in sweep["pairs"]:
             lines.append(f"  {printable(pair['name'])} ({printable(pair['source_id'])}): {pair['verdict']}")
-        lines.extend(build_lines(sweep["pairs"]))
+        lines.extend(build_lines(sweep["pairs"], policy_sizes))
     else:
-        lines.extend(condensed_pair_lines(sweep["pairs"]))
+        lines.extend(condensed_pair_lines(sweep["pairs"], policy_sizes))
     lines.extend(largest_target_lines(sweep))
     return "\n".join(lines)
 
@@ -697,7 +701,7 @@ def needs_target(pair: dict) -> bool:
     return target is not None and target > 1
 
 
-def condensed_pair_lines(pairs: list[dict]) -> list[str]:
+def condensed_pair_lines(pairs: list[dict], policy_sizes: tuple[tuple[str, int], ...] = ()) -> list[str]:
     """The per-pair list of a large sweep: a count per verdict that needs no target, then the smallest targets.
 
     ``["  15 pairs: any target: one paragraph holds both",
@@ -724,17 +728,23 @@ def condensed_pair_lines(pairs: list[dict]) -> list[str]:
         lines.append(f"  … {len(targeted) - LISTED_PAIRS:,} more: sweep --json lists every pair")
     # One target line per pair would repeat the list above; one example says how to build any of them: the
     # largest, which the line after it checks against every pair (the smallest would keep only its own pair).
-    example = manifest_size_line(targeted[-1]["smallest_heading_aware_target"])
+    example = manifest_size_line(targeted[-1]["smallest_heading_aware_target"], policy_sizes)
     lines.append(f"to build one of these targets, set it in the manifest, e.g. the largest: {example}")
     return lines
 
 
-def manifest_size_line(target: int) -> str:
-    """The manifest setting that builds a heading-aware index at ``target``: ``'"policies": {"heading-aware": 288}'``."""
-    return f'"policies": {{"heading-aware": {target}}}'
+def manifest_size_line(target: int, policy_sizes: tuple[tuple[str, int], ...] = ()) -> str:
+    """The manifest setting that builds a heading-aware index at ``target``: ``'"policies": {"heading-aware": 288}'``.
+
+    The other sizes the manifest sets (``policy_sizes``) stay as they are, in its order: with
+    ``(("fixed-char", 1000), ("heading-aware", 1000))`` it is ``'"policies": {"fixed-char": 1000, "heading-aware":
+    288}'``. (Left out, a size falls back to the lesson's default, 80 for fixed-char.)
+    """
+    sizes = {**dict(policy_sizes), "heading-aware": target}
+    return f'"policies": {json.dumps({name: sizes[name] for name in SIZED_POLICIES if name in sizes})}'
 
 
-def build_lines(pairs: list[dict]) -> list[str]:
+def build_lines(pairs: list[dict], policy_sizes: tuple[tuple[str, int], ...] = ()) -> list[str]:
     """How to build each target the sweep found, as the manifest line that sets it.
 
     One target: ``['to build it: "policies": {"heading-aware": 288}']``. Several:
@@ -747,8 +757,8 @@ def build_lines(pairs: list[dict]) -> list[str]:
         if target is not None and target > 1:
             found.setdefault(target, []).append(printable(pair["name"]))
     if len(found) == 1:
-        return [f"to build it: {manifest_size_line(next(iter(found)))}"]
+        return [f"to build it: {manifest_size_line(next(iter(found)), policy_sizes)}"]
     return [
-        f"to build {target} (for {', '.join(names)}): {manifest_size_line(target)}"
+        f"to build {target} (for {', '.join(names)}): {manifest_size_line(target, policy_sizes)}"
         for target, names in sorted(found.items())
     ]

@@ -103,6 +103,14 @@ def register(commands: argparse._SubParsersAction) -> None:
         "to that place (one line per move); a quote that is gone or occurs more than once is still refused",
     )
     pin.add_argument(
+        "--drop-stale",
+        dest="drop_stale",
+        action="store_true",
+        help="after an edit, move what --reanchor moves, then remove each span check whose quote is gone from the "
+        "new text or occurs more than once (one line per check removed; scan --add-checks proposes a pair again "
+        "where the new text holds one)",
+    )
+    pin.add_argument(
         "--list",
         dest="every_line",
         action="store_true",
@@ -135,7 +143,9 @@ def run_pin(args: argparse.Namespace) -> int:
     # Read, change and write under one lock: a concurrent pin waits and then sees this one's sources.
     with outputs.manifest_lock(manifest_path):
         new_manifest = not os.path.lexists(manifest_path)
-        outcome = source_pins.pin_sources(manifest_path, requests, args.markdown, args.reanchor, args.all_or_nothing)
+        outcome = source_pins.pin_sources(
+            manifest_path, requests, args.markdown, args.reanchor, args.all_or_nothing, args.drop_stale
+        )
         if outcome.manifest_bytes is not None:
             emit(outcome.manifest_bytes, manifest_path)
     if new_manifest and args.markdown is None:

@@ -115,6 +115,14 @@ def run_show(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def meant_source(name: str, manifest) -> str:
+    """For a page's path given as ``--source``, a hint naming the id of the source pinned from it; else ``""``."""
+    for source in manifest.sources:
+        if name in (source["path"], source["path"].removeprefix("./")):
+            return f"did you mean {quoted(source['source_id'])} (a source's id, not its path)? "
+    return ""
+
+
 def show_narrowing(args: argparse.Namespace, manifest):
     """The ``show`` filters as a ``terminal.Narrowing``, or ``None`` when none is given; unknown names refused."""
     from views import terminal
@@ -131,7 +139,10 @@ def show_narrowing(args: argparse.Namespace, manifest):
         if unknown:
             listed = ", ".join(quoted(name) for name in known[:5]) + (", …" if len(known) > 5 else "")
             raise UsageError(
-                "unknown_name", option, f"{quoted(unknown[0])} is not in the manifest; it has {listed or 'none'}"
+                "unknown_name",
+                option,
+                f"{quoted(unknown[0])} is not in the manifest; {meant_source(unknown[0], manifest) if option == '--source' else ''}"
+                f"it has {listed or 'none'}",
             )
     # On a docs set every split pair drawn runs to megabytes: the first few, unless --all or named by --check.
     capped = split_only and not check_names and not getattr(args, "show_all", False)

@@ -61,5 +61,5 @@ def run_sweep(args: argparse.Namespace) -> int:
     size = source_bytes(manifest.sources)
     with Progress("reading sections", len(manifest.sources), size) as progress:
         sweep = size_sweep.run_sweep(manifest, sizes, progress)
-    report(size_sweep.sweep_json(sweep) if args.json else size_sweep.sweep_table(sweep))
+    report(size_sweep.sweep_json(sweep) if args.json else size_sweep.sweep_table(sweep, manifest.policy_sizes))
     return EXIT_OK

@@ -501,7 +501,7 @@ UPSERT_LEADS = ('{"id":', ',"text":', ',"metadata":{"source_id":', *(f',"{key}":
 
 
 def upsert_line_pieces(chunks: list[dict], index_id: str, config_fields: dict) -> Iterator[bytes]:
-    """``json_lines_pieces`` of the chunks' ``upsert_record``\ s, the same bytes, laid out a column at a time.
+    """``json_lines_pieces`` of the chunks' ``upsert_record`` records, the same bytes, laid out a column at a time.
 
     A piece's records share their keys, so each field's values are turned to
     JSON together, in C (``indented_json.COLUMN_JSON``: what the encoder writes

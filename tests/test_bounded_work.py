@@ -239,13 +239,16 @@ class SentenceSplitWork(unittest.TestCase):
         cases = {
             "shortcodes then text": "{{< a >}}" * (run // 9) + " x never.\n",
             "tags then text": "<b>" * (run // 3) + " x never.\n",
-            "comments then text": "<!--a-->" * (run // 8) + " x never.\n",
             "unclosed shortcodes": "{{<" * (run // 3) + " x never.\n",
             "unclosed comments": "<!--" * (run // 4) + " x never.\n",
         }
         for name, text in cases.items():
             with self.subTest(name):
                 self.assertEqual(sentences.sentence_spans(text, 0, len(text)), [(0, len(text) - 1)])
+        # Comments before a sentence render as nothing and are no part of it (scan_version 7): skipped in one pass.
+        comments = "<!--a-->" * (run // 8)
+        text = comments + " x never.\n"
+        self.assertEqual(sentences.sentence_spans(text, 0, len(text)), [(len(comments) + 1, len(text) - 1)])
         text = "{{< a >}}" * (run // 9) + "\nx never.\n"
         self.assertEqual(sentences.sentence_spans(text, 0, len(text)), [(len(text) - 9, len(text) - 1)])
 

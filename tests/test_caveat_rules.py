@@ -1218,3 +1218,61 @@ class QuickReadingTest(LabTestCase):
             rules.sentence_terms("Upgrades respect Constraints; the CLASS keeps its Address."),
             frozenset({"upgrade", "respect", "constraint", "class", "keep", "address"}),
         )
+
+
+class ScanVersionSevenTest(LabTestCase):
+    """How ``scan_version`` 7 cuts sentences around markup that renders as nothing (docs/caveats.md, "Blocks and
+    sentences")."""
+
+    def quotes(self, block: str) -> list[str]:
+        return [block[start:end] for start, end in sentences.sentence_spans(block, 0, len(block))]
+
+    def test_a_link_reference_definition_is_no_sentence(self) -> None:
+        block = (
+            "Use the fonts you pick.\n"
+            "  [Google Fonts]: changing-the-fonts.md\n"
+            '[technical limitations]: ../privacy.md#limitations "Limitations"\n'
+            "[docs]: <https://example.org/a b>\n"
+        )
+        # The definitions end the sentence before them and are no part of any.
+        self.assertEqual(self.quotes(block), ["Use the fonts you pick."])
+
+    def test_a_list_of_link_targets_makes_no_caveat(self) -> None:
+        # A label holding a cue word ("limitations", "deprecated") was read as a caveat of the step before it.
+        text = lesson(
+            "Set `fonts` to the family you use.\n\n"
+            "  [technical limitations]: ../privacy.md#limitations\n"
+            "  [deprecated in 1.2]: https://example.org/1.2\n"
+        )
+        self.assertEqual(scan(text, "blocks-3"), ([], []))
+
+    def test_what_only_looks_like_a_definition_stays_prose(self) -> None:
+        block = "[The guide](guide.md) is not supported here.\n[a]: b is not a target, it is text.\n"
+        # A link, and a "definition" followed by words that are not a title, are prose as before.
+        self.assertEqual(
+            self.quotes(block), ["[The guide](guide.md) is not supported here.", "[a]: b is not a target, it is text."]
+        )
+
+    def test_markers_before_the_first_word_are_no_part_of_the_sentence(self) -> None:
+        cases = {
+            # a definition list's marker
+            ":   This property must be set.\n": "This property must be set.",
+            # a footnote's label, on the line of its text or before it
+            "[^1]: It fails on Windows.\n": "It fails on Windows.",
+            "[^note]:\n    While all features work, `x` is not supported.\n": (
+                "While all features work, `x` is not supported."
+            ),
+            # comments, which render as nothing, after a definition list's marker too
+            "<!-- md:version 9.2 --> This option must be set.\n": "This option must be set.",
+            ":   <!-- md:default none --> <!-- md:flag required -->\n    This property must be set.\n": (
+                "This property must be set."
+            ),
+        }
+        for block, quote in cases.items():
+            with self.subTest(block):
+                self.assertEqual(self.quotes(block), [quote])
+
+    def test_a_colon_inside_a_sentence_is_kept(self) -> None:
+        # Only a marker at the start of a piece is left out: "Note: it fails." keeps its label.
+        self.assertEqual(self.quotes("Note: it fails.\n"), ["Note: it fails."])
+        self.assertEqual(self.quotes(":material-check: Supported.\n"), [":material-check: Supported."])

@@ -333,7 +333,7 @@ class FixtureScanTest(LabTestCase):
         self.assertEqual(code, 0)
         report = json.loads(out)
         # The tier kept by default is 2 (pairing.DEFAULT_TIER): every fixture pair is that strong or stronger.
-        self.assertEqual((report["scan_version"], report["tier"], report["rejected"]), (6, 2, 0))
+        self.assertEqual((report["scan_version"], report["tier"], report["rejected"]), (7, 2, 0))
         # The four caveats of docs/caveats.md's walk-through, each with an instruction in reach.
         self.assertEqual(
             [(pair["name"], pair["rule"]) for pair in report["pairs"]],
@@ -503,6 +503,22 @@ class ShowNarrowingTest(LabTestCase):
         out = self.show("--split-only")
         self.assertIn("    no split pair under heading-aware", out.splitlines())
         self.assertEqual(out.count("split at offset 130 (line 6)"), 2)
+
+    def test_split_only_under_a_policy_that_splits_nothing_says_so(self) -> None:
+        # heading-aware keeps the fixture's pair together: the answer is that nothing is split, not an empty filter.
+        out = self.show("--split-only", "--policy", "heading-aware")
+        self.assertEqual(out.splitlines()[-1], "nothing to show: no pair asked for is split under heading-aware")
+
+    def test_a_page_path_given_as_source_names_its_id(self) -> None:
+        code, out, err = main_quietly("show", "--source", "docs/aster-copy-v2.md")
+        self.assertEqual((code, out), (2, ""))
+        self.assertTrue(
+            err.startswith(
+                'error: unknown_name: --source: "docs/aster-copy-v2.md" is not in the manifest; '
+                'did you mean "aster-copy-v2" (a source\'s id, not its path)? it has "aster-copy-v1", "aster-copy-v2"'
+            ),
+            err,
+        )
 
     def test_an_unknown_name_is_refused(self) -> None:
         for option in ("--check", "--source"):

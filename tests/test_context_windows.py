@@ -77,6 +77,12 @@ class WindowTest(LabTestCase):
         )
         before = context_windows.policy_context("p", FOUR, (check("c", (8, 12), (2, 5)),))
         self.assertEqual((before["windows"][0]["window"], before["kept"]), (0, 0))
+        # Its qualifier [2, 5) is in the anchor chunk 0: k=0 recovers it, the table's k=0 counts it, "kept" does not.
+        self.assertIn(
+            "1 anchored where the instruction begins (no chunk holds it whole; 1 of them with the qualifier at k=0, "
+            "in the table's k=0 but not kept)",
+            context_windows.context_summary_line(before),
+        )
 
     def test_an_instruction_beginning_in_no_chunk_is_not_recoverable(self) -> None:
         gapped = [chunk(0, 0, 10), chunk(1, 12, 20)]

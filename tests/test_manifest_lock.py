@@ -69,9 +69,11 @@ class ManifestLock(LabTestCase):
         seen = []
         real_pin_sources = source_pins.pin_sources
 
-        def pin_while_checking(manifest_path, requests, markdown=None, reanchor=False, all_or_nothing=False):
+        def pin_while_checking(
+            manifest_path, requests, markdown=None, reanchor=False, all_or_nothing=False, drop_stale=False
+        ):
             seen.append(folder_is_locked(self.folder))
-            return real_pin_sources(manifest_path, requests, markdown, reanchor, all_or_nothing)
+            return real_pin_sources(manifest_path, requests, markdown, reanchor, all_or_nothing, drop_stale)
 
         with mock.patch.object(source_pins, "pin_sources", side_effect=pin_while_checking):
             completed = run_lab("pin", "docs/extra.md", "--manifest", "manifest.json", cwd=self.folder)

@@ -227,7 +227,9 @@ class RepinTests(OwnDocumentsTestCase):
         self.edit_before_the_reference_pair("Read this first.\n\n")
         completed = self.lab("pin", "docs/aster-copy-v1.md", "--manifest", "manifest.json")
         self.assert_one_line_refusal(completed, "stale_span_check")
-        self.assertIn("; 2 spans of the files pinned here no longer hold their quotes", completed.stderr)
+        self.assertIn(
+            "; 2 spans of the files pinned here no longer hold their quotes: span_checks[0] (", completed.stderr
+        )
         self.assertIn("pin again with --reanchor", completed.stderr)
 
     def test_reanchor_moves_each_span_whose_quote_occurs_once(self) -> None:
@@ -283,6 +285,27 @@ class RepinTests(OwnDocumentsTestCase):
         self.assert_one_line_refusal(completed, "stale_span_check")
         self.assertIn("occurs 2 times", completed.stderr)
         self.assertEqual(manifest.read_bytes(), before)
+        # --reanchor was given: the way on is --drop-stale or a fix by hand, never --reanchor again.
+        self.assertNotIn("pin again with --reanchor", completed.stderr)
+        self.assertIn(
+            "--drop-stale also removes each check whose quote is gone or occurs more than once", completed.stderr
+        )
+
+    def test_drop_stale_removes_a_check_whose_quote_has_no_one_place(self) -> None:
+        manifest = self.copy_inputs()
+        name = json.loads(manifest.read_text(encoding="utf-8"))["span_checks"][0]["name"]
+        self.edit_before_the_reference_pair("Note.\n\n" + REFERENCE_INSTRUCTION + ".\n\n")
+        completed = self.lab("pin", "docs/aster-copy-v1.md", "--manifest", "manifest.json", "--drop-stale")
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        dropped = [line for line in completed.stdout.splitlines() if line.startswith("dropped ")]
+        self.assertEqual(len(dropped), 1, completed.stdout)
+        self.assertTrue(dropped[0].startswith(f'dropped span_checks[0] ("{name}"): its instruction quotes '), dropped)
+        self.assertTrue(dropped[0].endswith(", which occurs 2 times in the new text"), dropped)
+        # Its qualifier moved to its one new place, but the check is named once, as dropped.
+        self.assertFalse([line for line in completed.stdout.splitlines() if line.startswith("moved ")])
+        self.assertEqual(json.loads(manifest.read_text(encoding="utf-8"))["span_checks"], [])
+        build = self.lab("--manifest", "manifest.json", "--output", "result.json")
+        self.assertEqual(build.returncode, 0, build.stderr)
 
     def test_quote_only_checks_follow_an_edit(self) -> None:
         manifest = self.copy_inputs()
@@ -739,6 +762,26 @@ class SweepTests(OwnDocumentsTestCase):
                 'to build one of these targets, set it in the manifest, e.g. the largest: "policies": {"heading-aware": 480}',
             ],
         )
+
+    def test_the_line_that_builds_a_target_keeps_the_manifests_other_sizes(self) -> None:
+        # Pasted as printed, the line replaces the manifest's "policies": a size left out would fall back to the
+        # lesson's default (fixed-char 80), so the others the manifest sets are printed with it, in their order.
+        pairs = [{"name": "a", "source_id": "s", "smallest_heading_aware_target": 480, "verdict": 480}]
+        sizes = (("fixed-char", 1000), ("heading-aware", 1000), ("pair-aware", 700))
+        self.assertEqual(
+            size_sweep.build_lines(pairs, sizes),
+            ['to build it: "policies": {"fixed-char": 1000, "heading-aware": 480, "pair-aware": 700}'],
+        )
+        self.assertEqual(
+            size_sweep.build_lines(pairs, (("fixed-char", 1000), ("pair-aware", 700))),
+            ['to build it: "policies": {"fixed-char": 1000, "heading-aware": 480, "pair-aware": 700}'],
+        )
+        self.assertEqual(
+            size_sweep.condensed_pair_lines(pairs, (("fixed-char", 1000),))[-1],
+            'to build one of these targets, set it in the manifest, e.g. the largest: "policies": '
+            '{"fixed-char": 1000, "heading-aware": 480}',
+        )
+        self.assertEqual(size_sweep.build_lines(pairs), ['to build it: "policies": {"heading-aware": 480}'])
 
     def test_the_largest_target_is_checked_against_every_pair(self) -> None:
         # Paragraphs P0 [4, 14), P1 [15, 24), P2 [25, 34), P3 [35, 44) after "# T\n"; groups start at P0.

@@ -297,7 +297,11 @@ def narrowed_terminal_view(
     ]
     if not sources:
         lines.append("")
-        lines.append("nothing to show: no document holds a pair that matches")
+        if narrowing.split_only and checks:
+            # "pair-aware splits none": the answer the user asked for, not an empty filter.
+            lines.append(f"nothing to show: no pair asked for is split under {' or '.join(policies)}")
+        else:
+            lines.append("nothing to show: no document holds a pair that matches")
         return "\n".join(lines) + "\n"
     for name in policies:
         index = chunk_index.build_index(configs[name], sources)

@@ -44,11 +44,22 @@ MARKUP_LINE = re.compile(rf"[ \t>]*(?:(?:{SHORTCODE_MARKER}|{TAG_MARKER})[ \t]*)
 MARKUP_PIECE = re.compile(rf"(?:(?:{SHORTCODE_MARKER}|{TAG_MARKER})\s*)+")
 # A container's opening marker with its text after it on the line ("{{% warning %}} If …", "<Note>Mind it.").
 OPENING_MARKUP = re.compile(rf"[ \t]*(?:{SHORTCODE_MARKER}|{TAG_MARKER})[ \t]*(?=\S)")
+# A link reference definition alone on its line (``[label]: url "title"``, scan_version 7): where a reference link
+# points, rendered as nothing. A footnote's label (``[^1]:``) opens the footnote's text instead (``LEADING_MARKERS``).
+LINK_DEFINITION = re.compile(
+    r"[ \t>]*\[(?!\^)[^\]\n]{1,999}\]:[ \t]*(?:<[^<>\n]*>|[^\s<>]+)"
+    r"""(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*(?:\n|$)"""
+)
 LINE_INDENT = re.compile(r"[ \t>]*")
-# The characters a marker line opens with after its indent: a header's (``!!!``, ``???``, ``///``, ``:::``, ``===``)
-# and a shortcode's or a tag's (``{{<``, ``<div>``).
-MARKER_OPENINGS = frozenset("!?/:={<")
-LEADING_MARKERS = re.compile(r"(?:\s+|>[ \t]?|[-*+][ \t]+|\d{1,9}[.)][ \t]+)*")
+# The characters a marker line opens with after its indent: a header's (``!!!``, ``???``, ``///``, ``:::``, ``===``),
+# a shortcode's or a tag's (``{{<``, ``<div>``) and a link definition's (``[label]:``).
+MARKER_OPENINGS = frozenset("!?/:={<[")
+# What may come before a sentence's first word and is not part of it: space, quote, list and (scan_version 7)
+# definition-list markers (``:   The value.``), a footnote's label (``[^1]: It fails.``) and HTML comments, which
+# render as nothing (``<!-- md:default none --> This property must …``).
+LEADING_MARKERS = re.compile(
+    r"(?:\s+|>[ \t]?|[-*+][ \t]+|\d{1,9}[.)][ \t]+|:[ \t]+|\[\^[^\]\s]{1,100}\]:|<!--(?:[^\n-]|-(?!->)){0,1000}-->)*"
+)
 
 
 def sentence_spans(masked: str, start: int, end: int, fences: list[tuple[int, int]] = ()) -> list[tuple[int, int]]:
@@ -58,9 +69,10 @@ def sentence_spans(masked: str, start: int, end: int, fences: list[tuple[int, in
     followed by whitespace, unless the word is an abbreviation (``e.g.``) or the
     next word starts in lower case; a blank line, a list item and a marker line
     (an admonition, alert, ``///`` block, ``:::`` container or content tab
-    header, see ``HEADER_LINE``, or a line of shortcode markers or HTML or JSX
-    tags alone, see ``MARKUP_LINE``) also end one, and a marker line is no
-    sentence itself, nor part of one.
+    header, see ``HEADER_LINE``, a line of shortcode markers or HTML or JSX
+    tags alone, see ``MARKUP_LINE``, or a link reference definition, see
+    ``LINK_DEFINITION``) also end one, and a marker line is no sentence itself,
+    nor part of one.
     Masked code never ends a sentence and a block of masked code yields none.
     ``sentence_spans("Call f(). It fails.\\n", 0, 20)`` -> ``[(0, 9), (10, 19)]``.
     """
@@ -162,7 +174,8 @@ def is_sentence_end(masked: str, mark_start: int, mark_end: int, limit: int) -> 
 def marker_line(masked: str, line_start: int, end: int) -> re.Match | None:
     """The marker line that starts at ``line_start`` (before ``end``), newline included, else ``None``.
 
-    A header (``HEADER_LINE``) or a line of shortcode markers or tags alone (``MARKUP_LINE``):
+    A header (``HEADER_LINE``), a line of shortcode markers or tags alone (``MARKUP_LINE``) or a link reference
+    definition (``LINK_DEFINITION``):
     ``marker_line("{{% note %}}\\nMind it.\\n", 0, 22).end()`` -> ``13``.
     """
     first = LINE_INDENT.match(masked, line_start, end).end()
@@ -170,8 +183,12 @@ def marker_line(masked: str, line_start: int, end: int) -> re.Match | None:
         # Past its indent (no quote marker in it), a marker line opens with one of MARKER_OPENINGS.
         return None
     match = HEADER_LINE.match(masked, line_start, end)
-    if match is None and masked[first : first + 1] in ("{", "<"):
-        match = MARKUP_LINE.match(masked, line_start, end)
+    if match is None:
+        opening = masked[first : first + 1]
+        if opening in ("{", "<"):
+            match = MARKUP_LINE.match(masked, line_start, end)
+        elif opening == "[":
+            match = LINK_DEFINITION.match(masked, line_start, end)
     return match
 
 
