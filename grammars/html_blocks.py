@@ -177,11 +177,15 @@ def without_code_spans(line: str) -> str:
     return "".join(pieces)
 
 
-def element_pairs(texts: list[str]) -> dict[int, int]:
+def element_pairs(texts: list[str], fence_indents: bool = False) -> dict[int, int]:
     """For each line that opens with an element's opening tag, the index of the line holding its matching closing tag.
 
     Every tag of the page is read, line by line, outside code fences, code
-    spans and comments; a closing tag matches the latest open tag of its name
+    spans and comments. A fence opens at any indent (inside a list or a tab it
+    is indented); under "blocks-3" a line closes it at any indent too, and with
+    ``fence_indents`` ("blocks-4") only at most 3 columns deeper than the
+    fence opened, so a fence shown inside a fence (``    ```` in a ```` ``` ````
+    block) does not end it. A closing tag matches the latest open tag of its name
     (case aside), so same-named elements nest. Void elements and self-closing
     tags (``<br>``, ``<img/>``) wait for nothing; an opening tag whose ``>`` is
     not on its line is not read. Only an opening tag at the start of its line
@@ -191,10 +195,12 @@ def element_pairs(texts: list[str]) -> dict[int, int]:
     pairs: dict[int, int] = {}
     open_lines: dict[str, list[int | None]] = {}
     fence = None
+    fence_indent = 0
     in_comment = False
     for index, text in enumerate(texts):
         if fence is not None:
-            if closes_fence(text.lstrip(" \t"), *fence):
+            content = text.lstrip(" \t")
+            if closes_fence(content, *fence) and (not fence_indents or len(text) - len(content) <= fence_indent + 3):
                 fence = None
             continue
         if in_comment:
@@ -206,6 +212,7 @@ def element_pairs(texts: list[str]) -> dict[int, int]:
             in_comment = False
         elif fence_opening(text.lstrip(" \t")) is not None:
             fence = fence_opening(text.lstrip(" \t"))
+            fence_indent = len(text) - len(text.lstrip(" \t"))
             continue
         if "<" not in text:
             continue

@@ -13,13 +13,15 @@ that "blocks-3" took for text:
   which a site's hook renders) is titled by what the comments say
   (``md:setting config.enabled``).
 
-No offset moves; every other rule is "blocks-3"'s.
+And when the page's elements are paired, a fence shown indented inside a
+fence no longer ends it (``html_blocks.element_pairs``). No offset moves;
+every other rule is "blocks-3"'s.
 """
 
 from __future__ import annotations
 
 from grammars import mkdocs
-from grammars.html_blocks import MARKUP_TAG, comment_spans, without_code_spans
+from grammars.html_blocks import MARKUP_TAG, comment_spans, element_pairs, without_code_spans
 from grammars.records import LazyPattern
 from grammars.version3 import PageReader as Version3Reader
 
@@ -39,6 +41,12 @@ ATTRIBUTE_LIST = LazyPattern(rf"\{{:?[ \t]+{_BARE_ATTRIBUTE}(?:[ \t]+{_BARE_ATTR
 
 class PageReader(Version3Reader):
     """The "blocks-4" rules for one page's lines: "blocks-3"'s, with link definitions and title markup read."""
+
+    def element_pairs(self) -> dict[int, int]:
+        # A fence shown inside a fence ends nothing: the element after it still finds its closing tag.
+        if self._element_pairs is None:
+            self._element_pairs = element_pairs(self.texts, fence_indents=True)
+        return self._element_pairs
 
     def holds_text(self, first: int, after: int) -> bool:
         """Whether the paragraph of lines ``[first, after)`` holds text: not when every line is a link definition."""

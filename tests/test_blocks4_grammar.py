@@ -77,6 +77,25 @@ class HeadingMarkup(unittest.TestCase):
         self.assertEqual(read("## 0.1.0 <small>Feb</small>\nText\n", "blocks-3")[0][0], "0.1.0 <small>Feb</small>")
 
 
+class FencesShownInFences(unittest.TestCase):
+    """Rule K: a fence shown inside a fence does not end it when the page's elements are paired."""
+
+    TEXT = '# A\n\n```md\n    ```c\n    int x;\n    ```\n```\n\n<div markdown>\n\nSome text.\n\n</div>\n\nafter\n'
+
+    def test_the_element_after_it_is_kept_whole(self) -> None:
+        text = self.TEXT
+        fence = (text.index("```md"), text.index("```\n\n<div") + 4)
+        div = (text.index("<div"), text.index("</div>") + len("</div>\n"))
+        after = (text.index("after"), len(text))
+        self.assertEqual(read(text), [("A", [("fence", *fence), ("html", *div), ("paragraph", *after)])])
+        # blocks-3 took the shown fence's last line for the end of the outer one, and its closing line for a
+        # new fence, so the element found no closing tag: its tags alone belonged to no block.
+        text_only = (text.index("Some text."), text.index("Some text.") + len("Some text.\n"))
+        self.assertEqual(
+            read(text, "blocks-3"), [("A", [("fence", *fence), ("paragraph", *text_only), ("paragraph", *after)])]
+        )
+
+
 class Blocks4InTheLab(LabTestCase):
     """blocks-4 end to end: pinned, built, its config named, and its ids apart from blocks-3's."""
 
