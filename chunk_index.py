@@ -105,7 +105,7 @@ def policy_config(
     A block grammar adds a fourth key after the other three:
     ``policy_config("heading-aware", 288, "blocks")`` ->
     ``{"strategy": "heading-aware", "version": 1, "max_chars": 288, "markdown": "blocks"}``
-    (``"markdown": "blocks-2"`` under "blocks-2", ``"blocks-3"`` under "blocks-3", so their ids differ);
+    (``"markdown": "blocks-2"`` under "blocks-2", ``"blocks-3"`` under "blocks-3" and so on, so their ids differ);
     lesson configs have no ``markdown`` key, so the spec's three stay as written.
     A pair-aware config ends with the ``"pairs"`` it keeps together
     (``config_pairs``; none when ``pairs`` is ``None``), so they are part of
@@ -194,7 +194,7 @@ def family_config(config: object) -> dict | None:
 
     The family: strategy one of ``POLICY_NAMES``, version 1, ``max_chars`` an ``int``
     from ``MIN_POLICY_SIZE`` to ``MAX_POLICY_SIZE`` (``null`` for paragraph),
-    ``"markdown"`` ``"blocks"``, ``"blocks-2"``, ``"blocks-3"`` or no ``markdown`` key, and
+    ``"markdown"`` ``"blocks"``, ``"blocks-2"``, ``"blocks-3"``, ``"blocks-4"`` or no ``markdown`` key, and
     for pair-aware its ``pairs`` (``checked_pair_list``). A canonical candidate
     is built from values checked by type and compared with ``config`` by
     digest, so ``True`` is not ``1``, ``80.0`` is not ``80``, an extra key,

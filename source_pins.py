@@ -7,7 +7,7 @@ not blank, and whatever the manifest's Markdown grammar requires), then checks
 the whole edited manifest exactly as a build would, span checks included, before
 anything is written. It returns the new manifest's bytes; writing them is the
 command line's job. A folder stands for every page under it (``page_files``:
-``*.md``, and ``*.mdx`` under "blocks-3"); every source gets an id taken from
+``*.md``, and ``*.mdx`` under "blocks-3" and "blocks-4"); every source gets an id taken from
 its path. A page of a folder the lab cannot take is passed over with its reason
 unless the user asks for all or nothing.
 
@@ -60,8 +60,8 @@ ONE_FILE_FIELDS = ("source_id", "title", "url")
 MARKDOWN_SUFFIX = ".md"
 MDX_SUFFIX = ".mdx"
 PAGE_SUFFIXES = (MARKDOWN_SUFFIX, MDX_SUFFIX)
-# The grammar that reads MDX pages (ESM lines, JSX elements); under the others a folder's *.mdx pages are passed over.
-MDX_GRAMMAR = grammars.BLOCKS3_GRAMMAR
+# The grammars that read MDX pages (ESM lines, JSX elements); under the others a folder's *.mdx pages are passed over.
+MDX_GRAMMARS = grammars.MDX_GRAMMARS
 # Why a page of a folder cannot be taken: the page's own fault, not the manifest's. Such a page is
 # passed over with its reason (unless --all-or-nothing); any other refusal refuses the whole pin.
 PASSED_OVER_CODES = frozenset(
@@ -359,7 +359,7 @@ def expanded_requests(
                 f"{where}: pin {quoted(request.path)}",
                 f"{len(files):,} pages, more than the {max_files:,} a manifest read with the {grammar} grammar holds; "
                 + (
-                    "pin with a block grammar (pin --markdown blocks-3) into a new manifest, or pin its subfolders "
+                    "pin with a block grammar (pin --markdown blocks-4) into a new manifest, or pin its subfolders "
                     "into separate manifests"
                     if grammar == grammars.LESSON_GRAMMAR
                     else "pin its subfolders into separate manifests"
@@ -561,9 +561,11 @@ def page_problem(
     any refusal of a file named on the command line, and with ``all_or_nothing``
     every one, refuses the pin.
     """
-    if request.from_folder and relative.endswith(MDX_SUFFIX) and grammar != MDX_GRAMMAR:
+    if request.from_folder and relative.endswith(MDX_SUFFIX) and grammar not in MDX_GRAMMARS:
+        newest = MDX_GRAMMARS[-1]
         reason = (
-            f"an MDX page; only the {MDX_GRAMMAR} grammar reads MDX (pin --markdown {MDX_GRAMMAR} into a new manifest)"
+            f"an MDX page; only the {' and '.join(MDX_GRAMMARS)} grammars read MDX (pin --markdown {newest} into a "
+            "new manifest)"
         )
         if all_or_nothing:
             raise IngestionError(

@@ -21,7 +21,7 @@ started. Re-pinning changes the document revision and every chunk id of that
 source; a span check the edit made stale is refused and the manifest left
 unchanged, unless --reanchor moves it to the one place its quote now occurs.
 
-A folder PATH pins every *.md file under it (and *.mdx under blocks-3),
+A folder PATH pins every *.md file under it (and *.mdx under blocks-3 and blocks-4),
 sorted, recursively. Hidden entries (.git, .cache) and other files are passed
 over; links named as pages or without a suffix, and non-regular pages, are
 skipped with a line (no link is followed, not even to see what it is), and so
@@ -53,24 +53,24 @@ def register(commands: argparse._SubParsersAction) -> None:
         "pin files or whole docs folders into a manifest, or re-pin them after an edit",
         PIN_DESCRIPTION,
         """\
-        python run.py pin --markdown blocks-3 --manifest m.json docs/
+        python run.py pin --markdown blocks-4 --manifest m.json docs/
         python run.py pin --manifest my/manifest.json my/docs/guide.md --title 'User guide' --version 2.0""",
     )
     pin.add_argument(
         "paths",
         metavar="PATH",
         nargs="+",
-        help="a source file, or a folder standing for every page under it (*.md, and *.mdx under blocks-3), inside "
-        "the manifest's folder",
+        help="a source file, or a folder standing for every page under it (*.md, and *.mdx under blocks-3 and "
+        "blocks-4), inside the manifest's folder",
     )
     pin.add_argument(
         "--markdown",
         choices=grammars.GRAMMARS,
         help="the Markdown grammar of a new manifest (default: lesson, the fixture's tiny one). For a docs site pick "
-        "blocks-3: front matter, fences, admonitions, /// and ::: containers, content tabs, Hugo shortcodes, HTML "
-        "blocks, attribute lists, mkdocstrings directives and MDX pages; it also starts the manifest at a "
-        "pipeline's sizes (1,000 characters). blocks and blocks-2 are its earlier versions, kept so saved results "
-        "validate. An existing manifest keeps its own",
+        "blocks-4: front matter, fences, admonitions, /// and ::: containers, content tabs, Hugo shortcodes, HTML "
+        "blocks, attribute lists, mkdocstrings directives, MDX pages, link reference definitions and the markup of "
+        "headings; it also starts the manifest at a pipeline's sizes (1,000 characters). blocks, blocks-2 and "
+        "blocks-3 are its earlier versions, kept so saved results validate. An existing manifest keeps its own",
     )
     add_manifest_option(pin, "the manifest to update or start", required=True)
     pin.add_argument(

@@ -8,7 +8,9 @@ heading, fenced code, ATX and setext headings, admonitions, blockquotes and
 alerts, lists and tables, and the containers of docs sites. "blocks-3" is
 "blocks-2" with the page reader of ``version3``: Hugo shortcodes (``shortcodes``),
 HTML blocks (``html_blocks``), MkDocs attribute lists and mkdocstrings
-directives (``mkdocs``), and MDX (``mdx``). The records every grammar
+directives (``mkdocs``), and MDX (``mdx``); "blocks-4" is "blocks-3" with the page
+reader of ``version4``, which also reads link reference definitions and the
+markup of headings. The records every grammar
 yields are ``records``. The names other modules import from ``grammars`` are
 kept here.
 
@@ -77,6 +79,8 @@ from lab_io.errors import IngestionError, quoted
 
 __all__ = [
     "BLOCKS3_GRAMMAR",
+    "BLOCKS4_GRAMMAR",
+    "MDX_GRAMMARS",
     "ADMONITION",
     "ADMONITION_INDENT",
     "ALERT",
@@ -145,9 +149,12 @@ LESSON_GRAMMAR = "lesson"
 BLOCKS_GRAMMAR = "blocks"
 BLOCKS2_GRAMMAR = "blocks-2"
 BLOCKS3_GRAMMAR = "blocks-3"
-GRAMMARS = (LESSON_GRAMMAR, BLOCKS_GRAMMAR, BLOCKS2_GRAMMAR, BLOCKS3_GRAMMAR)
+BLOCKS4_GRAMMAR = "blocks-4"
+GRAMMARS = (LESSON_GRAMMAR, BLOCKS_GRAMMAR, BLOCKS2_GRAMMAR, BLOCKS3_GRAMMAR, BLOCKS4_GRAMMAR)
 # The grammars that read real docs with ``block_sections`` (front matter, byte order mark, text before a heading).
-BLOCK_GRAMMARS = (BLOCKS_GRAMMAR, BLOCKS2_GRAMMAR, BLOCKS3_GRAMMAR)
+BLOCK_GRAMMARS = (BLOCKS_GRAMMAR, BLOCKS2_GRAMMAR, BLOCKS3_GRAMMAR, BLOCKS4_GRAMMAR)
+# The grammars that read MDX (ESM lines, expressions, JSX elements): "blocks-3" and the ones after it.
+MDX_GRAMMARS = (BLOCKS3_GRAMMAR, BLOCKS4_GRAMMAR)
 # The kinds of block the block grammars find (the lesson's are all "paragraph"; "tab" from "blocks-2" on,
 # the last five under "blocks-3" only).
 BLOCK_KINDS = (
@@ -180,6 +187,10 @@ def document_sections(text: str, grammar: str = LESSON_GRAMMAR, where: str = "te
         from grammars.version3 import PageReader
 
         return block_sections(text, title, where, True, PageReader)
+    if grammar == BLOCKS4_GRAMMAR:
+        from grammars.version4 import PageReader as Version4Reader
+
+        return block_sections(text, title, where, True, Version4Reader)
     if grammar in BLOCK_GRAMMARS:
         return block_sections(text, title, where, grammar == BLOCKS2_GRAMMAR)
     if grammar != LESSON_GRAMMAR:

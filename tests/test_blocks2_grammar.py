@@ -214,7 +214,7 @@ class EverythingElseAsBlocks(unittest.TestCase):
         self.assertEqual(caught.exception.code, "front_matter_unclosed")
 
     def test_the_lesson_refusal_names_the_newest_block_grammar(self):
-        hint = "use the blocks-3 grammar (pin --markdown blocks-3)"
+        hint = "use the blocks-4 grammar (pin --markdown blocks-4)"
         cases = (
             ("/// note\nA\n///\n", f"found an admonition \"/// note\" at line 1, not a '# ' heading; {hint}"),
             (":::tip\nA\n:::\n", f"found an admonition \":::tip\" at line 1, not a '# ' heading; {hint}"),
@@ -248,7 +248,7 @@ class Identity(unittest.TestCase):
     def test_the_family_takes_blocks_2_by_digest_only(self):
         member = {"strategy": "heading-aware", "version": 1, "max_chars": 300, "markdown": "blocks-2"}
         self.assertEqual(chunk_index.policy_of_config(member), "heading-aware")
-        for grammar in ("Blocks-2", "blocks2", "blocks-4", "blocks-2 "):
+        for grammar in ("Blocks-2", "blocks2", "blocks-9", "blocks-2 "):
             with self.subTest(grammar=grammar):
                 self.assertIsNone(chunk_index.policy_of_config({**member, "markdown": grammar}))
 

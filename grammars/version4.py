@@ -1,0 +1,89 @@
+"""What "blocks-4" reads on top of "blocks-3" (``SPEC.md``, "The block grammar, version 4").
+
+Two things a page holds that render as nothing, or as something else, and
+that "blocks-3" took for text:
+
+- a paragraph of link reference definitions alone (``[Google Fonts]:
+  changing-the-fonts.md``), where a page's reference links point, belongs to
+  no block, as a paragraph of tags alone does: nothing to retrieve;
+- a heading's HTML comments and tags leave its section title (``0.1.0
+  <small>February 9, 2016</small>`` is titled ``0.1.0 February 9, 2016``), as
+  does an attribute list of bare names too (``{ data-search-exclude }``). A
+  heading of comments alone (``#### <!-- md:setting config.enabled -->``,
+  which a site's hook renders) is titled by what the comments say
+  (``md:setting config.enabled``).
+
+No offset moves; every other rule is "blocks-3"'s.
+"""
+
+from __future__ import annotations
+
+from grammars import mkdocs
+from grammars.html_blocks import MARKUP_TAG, comment_spans, without_code_spans
+from grammars.records import LazyPattern
+from grammars.version3 import PageReader as Version3Reader
+
+# A link reference definition on one line (CommonMark's, its destination on the label's line): up to three
+# spaces (a docs theme indents them by two), the label (not a footnote's ``[^1]``), a colon, the destination,
+# then an optional title in quotes or parentheses.
+LINK_DEFINITION = LazyPattern(
+    r" {0,3}\[(?!\^)[^\]\n]{1,999}\]:[ \t]*(?:<[^<>\n]*>|[^\s<>]+)"
+    r"""(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*"""
+)
+# An attribute list at the end of a title whose attributes may be bare names (``{ data-search-exclude }``,
+# ``{: .class #id key=value flag }``), as Python-Markdown's ``attr_list`` reads them, written with spaces inside
+# its braces: ``Set {x}`` keeps its braces, as under "blocks-3".
+_BARE_ATTRIBUTE = r"""(?:[#.][A-Za-z0-9_:-]+|[A-Za-z_][A-Za-z0-9_:-]*(?:=(?:"[^"]*"|'[^']*'|[^ \t}"']+))?)"""
+ATTRIBUTE_LIST = LazyPattern(rf"\{{:?[ \t]+{_BARE_ATTRIBUTE}(?:[ \t]+{_BARE_ATTRIBUTE})*[ \t]+\}}")
+
+
+class PageReader(Version3Reader):
+    """The "blocks-4" rules for one page's lines: "blocks-3"'s, with link definitions and title markup read."""
+
+    def holds_text(self, first: int, after: int) -> bool:
+        """Whether the paragraph of lines ``[first, after)`` holds text: not when every line is a link definition."""
+        texts = self.texts[first:after]
+        if texts[0].lstrip(" ")[:1] == "[" and all(LINK_DEFINITION.fullmatch(text) for text in texts):
+            return False
+        return super().holds_text(first, after)
+
+    @staticmethod
+    def heading_title(title: str) -> str:
+        return section_title(title)
+
+
+def section_title(heading: str) -> str:
+    """A heading's text as its section title under "blocks-4" (see the module's docstring).
+
+    ``section_title("Changes to `*.html` files { data-search-exclude }")`` -> ``"Changes to `*.html` files"``; a tag
+    inside a code span is text (```` `<div>` ```` stays).
+    """
+    if "<" not in heading:
+        return without_attribute_list(heading)
+    blanked = without_code_spans(heading)
+    markup = sorted([*comment_spans(blanked), *(match.span() for match in MARKUP_TAG.finditer(blanked))])
+    pieces = []
+    position = 0
+    for start, stop in markup:
+        if start >= position:
+            pieces.append(heading[position:start])
+            position = stop
+    pieces.append(heading[position:])
+    title = " ".join("".join(pieces).split())
+    if not title:
+        # Comments alone: what they say, without their markers.
+        said = (heading[start + 4 : stop].removesuffix("-->") for start, stop in comment_spans(blanked))
+        title = " ".join(" ".join(said).split())
+    return without_attribute_list(title)
+
+
+def without_attribute_list(title: str) -> str:
+    """``title`` without a trailing attribute list, bare names included: ``"Search { data-search-exclude }"`` -> ``"Search"``.
+
+    "blocks-3"'s rule (``grammars.mkdocs.without_attribute_list``), then a list with names that take no value.
+    """
+    title = mkdocs.without_attribute_list(title)
+    start = title.rfind("{")
+    if start == -1 or ATTRIBUTE_LIST.fullmatch(title, start) is None:
+        return title
+    return title[:start].rstrip(" \t")

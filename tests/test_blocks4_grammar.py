@@ -1,0 +1,109 @@
+"""The block grammar, version 4 (``SPEC.md``, "The block grammar, version 4"): "blocks-3" with link definitions and
+the markup of headings read. Each rule on a short text written for the test; offsets counted by hand."""
+
+from __future__ import annotations
+
+import json
+import unittest
+
+import chunk_index
+import grammars
+from tests.support import LabTestCase, run_lab
+
+TITLE = "Page"
+
+
+def read(text: str, grammar: str = "blocks-4") -> list[tuple[str, list[tuple[str, int, int]]]]:
+    """Each section's title and its blocks as (kind, start, end)."""
+    return [
+        (section.title, [(block.kind, block.start, block.end) for block in section.blocks])
+        for section in grammars.document_sections(text, grammar, "test", TITLE)
+    ]
+
+
+class LinkDefinitions(unittest.TestCase):
+    """Rule I: a paragraph of link reference definitions alone belongs to no block."""
+
+    def test_a_paragraph_of_definitions_is_no_block(self) -> None:
+        # "# A\n" [0, 4); "Use the fonts.\n" [4, 19) (a block ends after its last line's newline); a blank line;
+        # then the definitions, 40 and 45 characters: [20, 105).
+        text = (
+            "# A\n"
+            "Use the fonts.\n"
+            "\n"
+            "  [Google Fonts]: changing-the-fonts.md\n"
+            '[limits]: ../privacy.md#limitations "Limits"\n'
+        )
+        self.assertEqual(len(text), 105)
+        self.assertEqual(read(text), [("A", [("paragraph", 4, 19)])])
+        # blocks-3 read the definitions as a paragraph of text.
+        self.assertEqual(read(text, "blocks-3"), [("A", [("paragraph", 4, 19), ("paragraph", 20, 105)])])
+
+    def test_a_paragraph_with_text_keeps_its_definitions(self) -> None:
+        # A definition cannot interrupt a paragraph (CommonMark): with a line of text it is the paragraph's text.
+        text = "# A\nSee [the fonts][f].\n[f]: fonts.md\n"
+        # "See [the fonts][f].\n" is 20 characters, "[f]: fonts.md\n" 14: one paragraph [4, 38).
+        self.assertEqual(read(text), [("A", [("paragraph", 4, 38)])])
+        # Nor is a footnote's definition, or a line that only opens like one, a link definition.
+        for body in ("[^1]: It fails on Windows.\n", "[a]: b is text, not a title.\n", "[a]:\n"):
+            with self.subTest(body=body):
+                self.assertEqual(read("# A\n" + body), [("A", [("paragraph", 4, 4 + len(body))])])
+
+
+class HeadingMarkup(unittest.TestCase):
+    """Rule J: a heading's comments and tags leave its title, as a trailing attribute list of bare names does."""
+
+    def test_titles(self) -> None:
+        cases = [
+            ("## 0.1.0 <small>February 9, 2016</small>", "0.1.0 February 9, 2016"),
+            ("#### <!-- md:setting config.enabled -->", "md:setting config.enabled"),
+            ("## Changes to `*.html` files { data-search-exclude }", "Changes to `*.html` files"),
+            ("## The `<div>` element", "The `<div>` element"),
+            ("## Check { #check }", "Check"),
+            ("## Set {x}", "Set {x}"),
+            ("## x < y and y > z", "x < y and y > z"),
+            ("## Icons <!-- md:flag experimental --> { .new }", "Icons"),
+        ]
+        for heading, title in cases:
+            with self.subTest(heading=heading):
+                text = heading + "\nText\n"
+                sections = grammars.document_sections(text, "blocks-4", "t", TITLE)
+                # No offset moves: the body starts after the heading's line.
+                self.assertEqual(
+                    [(s.title, s.heading_start, s.body_start) for s in sections], [(title, 0, len(heading) + 1)]
+                )
+
+    def test_blocks_3_keeps_its_titles(self) -> None:
+        self.assertEqual(read("## 0.1.0 <small>Feb</small>\nText\n", "blocks-3")[0][0], "0.1.0 <small>Feb</small>")
+
+
+class Blocks4InTheLab(LabTestCase):
+    """blocks-4 end to end: pinned, built, its config named, and its ids apart from blocks-3's."""
+
+    def test_pin_and_build(self) -> None:
+        docs = self.folder / "docs"
+        docs.mkdir()
+        (docs / "a.md").write_text(
+            "# A <small>new</small>\n\nUse it.\n\n  [x]: https://example.org\n", encoding="utf-8"
+        )
+        pinned = run_lab("pin", "--markdown", "blocks-4", "--manifest", "m.json", "docs", cwd=self.folder)
+        self.assertEqual(pinned.returncode, 0, pinned.stderr)
+        self.assertEqual(json.loads((self.folder / "m.json").read_text(encoding="utf-8"))["markdown"], "blocks-4")
+        built = run_lab("--manifest", "m.json", "--output", "r.json", cwd=self.folder)
+        self.assertEqual(built.returncode, 0, built.stderr)
+        result = json.loads((self.folder / "r.json").read_text(encoding="utf-8"))
+        paragraph = result["indexes"]["paragraph"]
+        self.assertEqual(
+            paragraph["config"], {"strategy": "paragraph", "version": 1, "max_chars": None, "markdown": "blocks-4"}
+        )
+        # "# A <small>new</small>\n" is 23 characters, then a blank line: one chunk, "Use it.\n" [24, 32), titled
+        # without the tag; the definitions are in none.
+        self.assertEqual([(c["start"], c["end"], c["section_title"]) for c in paragraph["chunks"]], [(24, 32, "A new")])
+        validated = run_lab("validate", "r.json", "--manifest", "m.json", cwd=self.folder)
+        self.assertEqual(validated.returncode, 0, validated.stderr)
+        blocks3 = chunk_index.policy_config("paragraph", None, "blocks-3")
+        self.assertNotEqual(chunk_index.digest(blocks3), chunk_index.digest(paragraph["config"]))
+
+
+if __name__ == "__main__":
+    unittest.main()
