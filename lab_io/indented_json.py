@@ -353,11 +353,10 @@ def same_objects(first: list, other: list) -> bool:
     """
     if len(first) != len(other) or not DICT_TYPES.issuperset(map(type, chain(first, other))):
         return False
-    if not all(map(tuple.__eq__, map(tuple, first), map(tuple, other))):
-        return False
+    # The values first: lists that differ (two indexes' chunks) differ at their first value.
     values = chain.from_iterable(map(dict.values, first))
     other_values = chain.from_iterable(map(dict.values, other))
-    return all(map(is_, values, other_values))
+    return all(map(is_, values, other_values)) and all(map(tuple.__eq__, map(tuple, first), map(tuple, other)))
 
 
 def repeated_lists(value: dict, measured: dict) -> dict[int, int]:
