@@ -55,6 +55,13 @@ COLON_CONTAINER = LazyPattern(r" {0,3}(:{3,})[ \t]*([A-Za-z][A-Za-z0-9_-]*)(?:[ 
 # A content tab's opening line (pymdownx.tabbed): at column 0, "===" (then "!" or "+"
 # markers), spaces and a quoted title; its body is indented as an admonition's.
 CONTENT_TAB = LazyPattern(r'===[!+]{0,2}[ \t]+".*"[ \t]*')
+# A link reference definition's text on one line (CommonMark's, its destination on the label's line): the label
+# (not a footnote's ``[^1]``), a colon, the destination, an optional title in quotes or parentheses. "blocks-4" reads
+# a paragraph of them as no block (``grammars.version4``); the caveat scan reads such a line as no sentence.
+LINK_DEFINITION_TEXT = (
+    r"\[(?!\^)[^\]\n]{1,999}\]:[ \t]*(?:<[^<>\n]*>|[^\s<>]+)"
+    r"""(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*"""
+)
 
 
 class Line(namedtuple("Line", ("start", "end", "text"))):

@@ -21,17 +21,13 @@ every other rule is "blocks-3"'s.
 from __future__ import annotations
 
 from grammars import mkdocs
+from grammars.blocks import LINK_DEFINITION_TEXT
 from grammars.html_blocks import MARKUP_TAG, comment_spans, element_pairs, without_code_spans
 from grammars.records import LazyPattern
 from grammars.version3 import PageReader as Version3Reader
 
-# A link reference definition on one line (CommonMark's, its destination on the label's line): up to three
-# spaces (a docs theme indents them by two), the label (not a footnote's ``[^1]``), a colon, the destination,
-# then an optional title in quotes or parentheses.
-LINK_DEFINITION = LazyPattern(
-    r" {0,3}\[(?!\^)[^\]\n]{1,999}\]:[ \t]*(?:<[^<>\n]*>|[^\s<>]+)"
-    r"""(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*"""
-)
+# A link reference definition on its line, up to three spaces in (a docs theme indents them by two).
+LINK_DEFINITION = LazyPattern(r" {0,3}" + LINK_DEFINITION_TEXT)
 # An attribute list at the end of a title whose attributes may be bare names (``{ data-search-exclude }``,
 # ``{: .class #id key=value flag }``), as Python-Markdown's ``attr_list`` reads them, written with spaces inside
 # its braces: ``Set {x}`` keeps its braces, as under "blocks-3".

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
+from grammars.blocks import LINK_DEFINITION_TEXT
+
 # "e.g. the" is no sentence end.
 ABBREVIATIONS = frozenset(
     {"e.g", "i.e", "cf", "vs", "etc", "a.k.a", "approx", "incl", "esp", "resp", "fig", "no", "vol"}
@@ -46,10 +48,7 @@ MARKUP_PIECE = re.compile(rf"(?:(?:{SHORTCODE_MARKER}|{TAG_MARKER})\s*)+")
 OPENING_MARKUP = re.compile(rf"[ \t]*(?:{SHORTCODE_MARKER}|{TAG_MARKER})[ \t]*(?=\S)")
 # A link reference definition alone on its line (``[label]: url "title"``, scan_version 7): where a reference link
 # points, rendered as nothing. A footnote's label (``[^1]:``) opens the footnote's text instead (``LEADING_MARKERS``).
-LINK_DEFINITION = re.compile(
-    r"[ \t>]*\[(?!\^)[^\]\n]{1,999}\]:[ \t]*(?:<[^<>\n]*>|[^\s<>]+)"
-    r"""(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*(?:\n|$)"""
-)
+LINK_DEFINITION = re.compile(r"[ \t>]*" + LINK_DEFINITION_TEXT + r"(?:\n|$)")
 LINE_INDENT = re.compile(r"[ \t>]*")
 # The characters a marker line opens with after its indent: a header's (``!!!``, ``???``, ``///``, ``:::``, ``===``),
 # a shortcode's or a tag's (``{{<``, ``<div>``) and a link definition's (``[label]:``).
