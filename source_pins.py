@@ -25,6 +25,7 @@ import stat
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from pathlib import Path, PurePath, PurePosixPath
+from typing import NamedTuple
 
 import chunk_index
 import grammars
@@ -428,8 +429,32 @@ def entry_change(old: dict | None, new: dict) -> PinChange:
     return PinChange(kind, new["source_id"], new["path"], old["sha256"], new["sha256"], changed)
 
 
+class PinnedSpan(NamedTuple):
+    """A well-formed span of a check on a source being pinned: the check's index, its check and role, the text."""
+
+    index: int
+    check: str
+    role: str
+    span: dict
+    text: str
+
+    @property
+    def label(self) -> str:
+        """``'span_checks[3] ("open").qualifier'``: the place a refusal names."""
+        return f"{self.check}.{self.role}"
+
+    @property
+    def stale(self) -> bool:
+        """Whether the span no longer holds: its offsets hold other text, or a quote given alone is not there once."""
+        quote = self.span["quote"]
+        if "start" in self.span:
+            return not holds_quote(self.span, self.text)
+        first = self.text.find(quote)
+        return first == -1 or self.text.find(quote, first + 1) != -1
+
+
 def pinned_spans(value: dict, texts: dict[str, str]):
-    """Each well-formed ``{"start", "end", "quote"}`` span of a source in ``texts``: (label, span, text).
+    """Each well-formed span of a source in ``texts``: ``{"start", "end", "quote"}``, or ``{"quote"}`` alone.
 
     Malformed checks are left to the manifest's own checks, which refuse them with their place.
     """
@@ -441,14 +466,17 @@ def pinned_spans(value: dict, texts: dict[str, str]):
             continue
         for role in ("instruction", "qualifier"):
             span = check.get(role)
-            if type(span) is not dict or not {"start", "end", "quote"} <= span.keys():
+            if type(span) is not dict or type(span.get("quote")) is not str or not span["quote"]:
+                continue
+            offsets = {"start", "end"} & span.keys()
+            if offsets and (
+                offsets != {"start", "end"} or type(span["start"]) is not int or type(span["end"]) is not int
+            ):
                 continue
             source_id = span_source_id(span, check.get("source_id"))
             text = texts.get(source_id) if type(source_id) is str else None
-            start, end, quote = span["start"], span["end"], span["quote"]
-            if text is None or type(start) is not int or type(end) is not int or type(quote) is not str or not quote:
-                continue
-            yield f"span_checks[{index}] ({quoted(str(check.get('name')))}).{role}", span, text
+            if text is not None:
+                yield PinnedSpan(index, f"span_checks[{index}] ({quoted(str(check.get('name')))})", role, span, text)
 
 
 def holds_quote(span: dict, text: str) -> bool:
@@ -457,8 +485,8 @@ def holds_quote(span: dict, text: str) -> bool:
 
 
 def stale_spans(value: dict, texts: dict[str, str]) -> list[str]:
-    """The spans of the sources in ``texts`` whose offsets no longer hold their quotes, by label."""
-    return [label for label, span, text in pinned_spans(value, texts) if not holds_quote(span, text)]
+    """The spans of the sources in ``texts`` that no longer hold (``PinnedSpan.stale``), by label."""
+    return [pinned.label for pinned in pinned_spans(value, texts) if pinned.stale]
 
 
 def reanchored_spans(value: dict, texts: dict[str, str]) -> list[tuple[int, str]]:
@@ -468,11 +496,12 @@ def reanchored_spans(value: dict, texts: dict[str, str]) -> list[tuple[int, str]
     The quote is what the user declared, the offsets only where it was: a quote
     that now occurs once has one honest new place. One that is gone or occurs
     several times is left as it is, and the manifest's check refuses it,
-    saying where it occurs.
+    saying where it occurs. A quote given alone has no offsets to move.
     """
     moved = []
-    for label, span, text in pinned_spans(value, texts):
-        if holds_quote(span, text):
+    for pinned in pinned_spans(value, texts):
+        span, text = pinned.span, pinned.text
+        if "start" not in span or holds_quote(span, text):
             continue
         # Only "exactly once" matters: two finds, never a list of every occurrence.
         first = text.find(span["quote"])
@@ -480,36 +509,29 @@ def reanchored_spans(value: dict, texts: dict[str, str]) -> list[tuple[int, str]
             continue
         old = f"[{span['start']}, {span['end']})"
         span["start"], span["end"] = first, first + len(span["quote"])
-        moved.append((check_index(label), f"moved {label}: {old} -> [{span['start']}, {span['end']})"))
+        moved.append((pinned.index, f"moved {pinned.label}: {old} -> [{span['start']}, {span['end']})"))
     return moved
 
 
-def check_index(label: str) -> int:
-    """The index in ``span_checks`` that a span's label names: ``'span_checks[3] ("open").qualifier'`` -> 3."""
-    return int(label[len("span_checks[") : label.index("]")])
-
-
 # How many stale spans a refusal names before it counts the rest.
-STALE_NAMED = 5
+STALE_NAMED = 3
 
 
 def dropped_checks(value: dict, texts: dict[str, str]) -> list[tuple[int, str]]:
-    """Remove each span check of which a span of a source in ``texts`` does not hold its quote; a line per check.
+    """Remove each span check of which a span of a source in ``texts`` is stale; a line per check, with its index.
 
-    ``[(3, 'dropped span_checks[3] ("open"): its qualifier quotes "It must not run twice.", which occurs 0 times
-    in the new text')]``, with the check's index as it was. Run after ``reanchored_spans``, so what is left stale has no one honest new place: the quote is
-    gone or occurs several times. The remaining checks keep their order; ``scan --add-checks`` proposes a pair
-    again where the new text holds one.
+    ``[(3, 'dropped span_checks[3] ("open"): its qualifier quotes "It must not run twice.", which occurs 0
+    times in the new text')]``, the index as it was. Run after ``reanchored_spans``, so what is left stale has
+    no one honest new place: the quote is gone or occurs several times. The remaining checks keep their
+    order; ``scan --add-checks`` proposes a pair again where the new text holds one.
     """
     stale: dict[int, str] = {}
-    for label, span, text in pinned_spans(value, texts):
-        index = check_index(label)
-        if index in stale or holds_quote(span, text):
+    for pinned in pinned_spans(value, texts):
+        if pinned.index in stale or not pinned.stale:
             continue
-        found = text.count(span["quote"])
-        role = label.rsplit(".", 1)[1]
-        stale[index] = (
-            f"dropped {label.rsplit('.', 1)[0]}: its {role} quotes {quoted(span['quote'])}, which occurs "
+        found = pinned.text.count(pinned.span["quote"])
+        stale[pinned.index] = (
+            f"dropped {pinned.check}: its {pinned.role} quotes {quoted(pinned.span['quote'])}, which occurs "
             f"{found:,} {'time' if found == 1 else 'times'} in the new text"
         )
     if stale:
@@ -518,14 +540,20 @@ def dropped_checks(value: dict, texts: dict[str, str]) -> list[tuple[int, str]]:
 
 
 def verified_manifest(
-    value: dict, folder: Path, label: str, stale: list[str] | None = None, reanchor: bool = False
+    value: dict,
+    folder: Path,
+    label: str,
+    stale: list[str] | None = None,
+    reanchor: bool = False,
+    drop_stale: bool = False,
 ) -> Manifest:
     """The edited manifest checked exactly as a build loads it; any refusal says nothing was written.
 
     A span check that no longer matches a re-pinned text is refused here, so a
     pin never leaves a manifest whose checks went stale without a word. ``stale``
     names the spans of the files pinned that no longer hold their quotes
-    (``stale_spans``), after ``reanchor`` moved what it could.
+    (``stale_spans``), after ``reanchor`` moved what it could (and ``drop_stale``
+    removed what it could not): the refusal then offers what was not tried.
     """
     try:
         return manifest_from_value(value, folder, label)
@@ -541,12 +569,17 @@ def verified_manifest(
                 named = ", ".join(stale[:STALE_NAMED])
                 more = f" and {len(stale) - STALE_NAMED:,} more" if len(stale) > STALE_NAMED else ""
                 hint += f"; {len(stale):,} spans of the files pinned here no longer hold their quotes: {named}{more}"
-            remedy = "" if reanchor else "pin again with --reanchor to move each span whose quote now appears once; "
-            hint += (
-                f" ({remedy}--drop-stale also removes each check whose quote is gone or occurs more than once, "
-                "naming it, for scan --add-checks to propose again; or fix such a check by hand: correct its "
-                "offsets or quote, or add start/end to pick one place of an ambiguous quote)"
+            remedies = [] if reanchor else ["pin again with --reanchor to move each span whose quote now appears once"]
+            if not drop_stale:
+                remedies.append(
+                    "--drop-stale also removes each check whose quote is gone or occurs more than once, naming it, "
+                    "for scan --add-checks to propose again"
+                )
+            remedies.append(
+                "fix such a check by hand: correct its offsets or quote, or add start/end to pick one place of an "
+                "ambiguous quote"
             )
+            hint += f" ({'; '.join(remedies)})"
         raise IngestionError(error.code, error.where, error.what + hint) from error
 
 
@@ -650,18 +683,18 @@ def pin_sources(
             f"every page found was passed over ({counted(len(passed_over), 'page')}; the first {passed_over[0]}); "
             "the manifest is unchanged",
         )
-    moved = reanchored_spans(value, texts) if reanchor or drop_stale else []
-    dropped = dropped_checks(value, texts) if drop_stale else []
+    moves = reanchored_spans(value, texts) if reanchor or drop_stale else []
+    drops = dropped_checks(value, texts) if drop_stale else []
     # A check dropped is named once, as dropped, even if one of its spans could move.
-    gone = {index for index, _ in dropped}
-    moved = [line for index, line in moved if index not in gone]
-    dropped = [line for _, line in dropped]
+    gone = {index for index, _ in drops}
+    moved = [line for index, line in moves if index not in gone]
+    dropped = [line for _, line in drops]
     unchanged = not moved and not dropped and all(change.kind == "unchanged" for change in changes)
     manifest_bytes = None if unchanged and os.path.lexists(manifest_path) else saved_json_bytes(value)
     if manifest_bytes is not None:
         # Before the build-like check of every source: a manifest the lab would refuse to read is never written.
         check_manifest_size(manifest_bytes, grammar, printable(label), "pin fewer files (a subfolder) per manifest")
-    verified_manifest(value, folder, label, stale_spans(value, texts), reanchor)
+    verified_manifest(value, folder, label, stale_spans(value, texts), reanchor or drop_stale, drop_stale)
     return PinOutcome(
         manifest_bytes, tuple(changes), tuple(skipped), folders, tuple(moved), tuple(dropped), tuple(passed_over)
     )

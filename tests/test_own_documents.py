@@ -256,6 +256,27 @@ class RepinTests(OwnDocumentsTestCase):
         build = self.lab("--manifest", "manifest.json", "--output", "result.json")
         self.assertEqual(build.returncode, 0, build.stderr)
 
+    def test_drop_stale_removes_a_quote_only_check_whose_quote_is_gone(self) -> None:
+        manifest = self.copy_inputs()
+        self.set_span_checks(
+            manifest, [quote_check("reference", "aster-copy-v1", REFERENCE_INSTRUCTION, REFERENCE_QUALIFIER)]
+        )
+        source = self.folder / "docs" / "aster-copy-v1.md"
+        text = source.read_text(encoding="utf-8")
+        source.write_text(text.replace(REFERENCE_QUALIFIER, "It is fine."), encoding="utf-8")
+        # Without the option the pin is refused, and the refusal offers it.
+        refused = self.lab("pin", "docs/aster-copy-v1.md", "--manifest", "manifest.json")
+        self.assert_one_line_refusal(refused, "quote_not_found")
+        self.assertIn("--drop-stale also removes", refused.stderr)
+        completed = self.lab("pin", "docs/aster-copy-v1.md", "--manifest", "manifest.json", "--drop-stale")
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        self.assertIn(
+            'dropped span_checks[0] ("reference"): its qualifier quotes ',
+            completed.stdout,
+        )
+        self.assertIn(", which occurs 0 times in the new text", completed.stdout)
+        self.assertEqual(json.loads(manifest.read_text(encoding="utf-8"))["span_checks"], [])
+
     def test_a_malformed_span_source_is_refused_in_one_line_by_every_pin(self) -> None:
         manifest = self.copy_inputs()
         value = json.loads(manifest.read_text(encoding="utf-8"))
