@@ -87,7 +87,7 @@ def run_export(args: argparse.Namespace) -> int:
     # Neither the saved file nor the manifest (given, or the lab's own) nor a source it pins may be overwritten.
     output = checked_output(args.export_output, (source, *outputs.manifest_inputs(manifest_path)))
     with Progress(f"validating {printable(args.file)}") as progress:
-        expected = manifest_expected(args.manifest, source, progress)
+        expected, current = manifest_expected(args.manifest, source, progress)
         index, pairs = reembed.exported_index_and_pairs(source, args.policy, progress, expected)
         carried = None
         if args.carry_caveats:
@@ -98,12 +98,19 @@ def run_export(args: argparse.Namespace) -> int:
         emit(progress.writing(pieces, destination(output)), output)
     exported = counted(len(index["chunks"]), f"{args.policy} chunk")
     line = f"exported {exported} (index {index['index_id'][:12]}) to {destination(output)}"
+    if not current:
+        # Valid, and exported as saved, but not of the sources the manifest pins now: an old build, or another's.
+        line += (
+            f"; note: {printable(args.file)} is not a build of {printable(args.manifest)}'s sources as pinned now "
+            "(validate FILE --manifest M names what differs)"
+        )
     report(line + carried_note(carried), to_stderr=output is None)
     return EXIT_OK
 
 
-def manifest_expected(manifest_value: str | None, source: Path, progress):
-    """With ``--manifest``, its build as the result ``source`` is compared with first, if it lists the same documents.
+def manifest_expected(manifest_value: str | None, source: Path, progress) -> tuple[dict | None, bool]:
+    """With ``--manifest``, its build as the result ``source`` is compared with first, if it lists the same documents;
+    and whether the file is of the documents the manifest pins now (``True`` without a manifest to tell).
 
     The file's head is read for its documents' revisions (``validate.lists_revisions``):
     only a file of the manifest's own documents is worth a build of the
@@ -116,16 +123,16 @@ def manifest_expected(manifest_value: str | None, source: Path, progress):
     from results import validate
 
     if manifest_value is None:
-        return None
+        return None, True
     try:
         manifest = load_manifest(Path(manifest_value))
     except IngestionError:
-        return None
+        return None, True
     sources = sorted(manifest.sources, key=lambda source: source["source_id"])
     revisions = [chunk_index.document_record(source)["document_revision"] for source in sources]
     if not validate.lists_revisions(source, revisions):
-        return None
-    return manifest_build(manifest, progress)
+        return None, False
+    return manifest_build(manifest, progress), True
 
 
 def document_texts(documents) -> dict[str, str]:

@@ -374,6 +374,14 @@ class ExportTest(ReembedTestCase):
             elsewhere = run_lab("export", str(path), "--policy", "heading-aware", "--manifest", str(other_manifest))
         self.assertEqual(elsewhere.returncode, 0, elsewhere.stderr)
         self.assertEqual(elsewhere.stdout, plain.stdout)
+        # Exported as saved, but the line says the file is not of the sources that manifest pins now.
+        self.assertIn(
+            f"; note: {path} is not a build of {other_manifest}'s sources as pinned now "
+            "(validate FILE --manifest M names what differs)",
+            elsewhere.stderr,
+        )
+        self.assertNotIn("note:", compared.stderr)
+        self.assertNotIn("note:", plain.stderr)
 
     def test_single_index_file_exports(self) -> None:
         index = fixture_result()["indexes"]["paragraph"]
