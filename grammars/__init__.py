@@ -156,7 +156,7 @@ BLOCK_GRAMMARS = (BLOCKS_GRAMMAR, BLOCKS2_GRAMMAR, BLOCKS3_GRAMMAR, BLOCKS4_GRAM
 # The grammars that read MDX (ESM lines, expressions, JSX elements): "blocks-3" and the ones after it.
 MDX_GRAMMARS = (BLOCKS3_GRAMMAR, BLOCKS4_GRAMMAR)
 # The kinds of block the block grammars find (the lesson's are all "paragraph"; "tab" from "blocks-2" on,
-# the last five under "blocks-3" only).
+# the last five under "blocks-3" and "blocks-4" only).
 BLOCK_KINDS = (
     "paragraph",
     "fence",
