@@ -4,8 +4,9 @@ Two things a page holds that render as nothing, or as something else, and
 that "blocks-3" took for text:
 
 - a paragraph of link reference definitions alone (``[Google Fonts]:
-  changing-the-fonts.md``), where a page's reference links point, belongs to
-  no block, as a paragraph of tags alone does: nothing to retrieve;
+  changing-the-fonts.md``), where a page's reference links point, or of
+  shortcode calls alone (``{{< new-in 0.154.0 />}}``), belongs to no block, as
+  a paragraph of tags alone does: nothing to retrieve;
 - a heading's HTML comments and tags leave its section title (``0.1.0
   <small>February 9, 2016</small>`` is titled ``0.1.0 February 9, 2016``), as
   does an attribute list of bare names too (``{ data-search-exclude }``). A
@@ -22,12 +23,20 @@ from __future__ import annotations
 
 from grammars import mkdocs
 from grammars.blocks import LINK_DEFINITION_TEXT
-from grammars.html_blocks import MARKUP_TAG, comment_spans, element_pairs, without_code_spans
+from grammars.html_blocks import comment_spans, element_pairs, without_code_spans
 from grammars.records import LazyPattern
 from grammars.version3 import PageReader as Version3Reader
 
 # A link reference definition on its line, up to three spaces in (a docs theme indents them by two).
 LINK_DEFINITION = LazyPattern(r" {0,3}" + LINK_DEFINITION_TEXT)
+# A line of shortcode calls alone (``{{< new-in 0.154.0 />}}``, ``{{% include "a.md" %}}``), tags and comments between
+# them: what a site renders in their place is not in the page. Hugo's escaped ``{{</* x */>}}`` shows as text.
+CALLS_LINE = LazyPattern(
+    r"[ \t]*(?:(?:\{\{[<%](?![ \t]*/\*)(?:[^\n%>]|[%>](?!\}\})){0,1000}[%>]\}\}|</?[A-Za-z][^<>\n]{0,1000}>"
+    r"|<!--(?:[^\n-]|-(?!->)){0,1000}-->)[ \t]*)+"
+)
+# A tag in a title, as CommonMark writes one: a name, then attributes after a space, or none ("<K, V>" is text).
+TITLE_TAG = LazyPattern(r"</?[A-Za-z][A-Za-z0-9-]*(?:[ \t][^<>]*)?/?>")
 # An attribute list at the end of a title whose attributes may be bare names (``{ data-search-exclude }``,
 # ``{: .class #id key=value flag }``), as Python-Markdown's ``attr_list`` reads them, written with spaces inside
 # its braces: ``Set {x}`` keeps its braces, as under "blocks-3".
@@ -45,9 +54,12 @@ class PageReader(Version3Reader):
         return self._element_pairs
 
     def holds_text(self, first: int, after: int) -> bool:
-        """Whether the paragraph of lines ``[first, after)`` holds text: not when every line is a link definition."""
+        """Whether the paragraph of lines ``[first, after)`` holds text: not when every line is a link definition or
+        shortcode calls alone (tags and comments beside them), nor when "blocks-3" finds tags alone."""
         texts = self.texts[first:after]
-        if texts[0].lstrip(" ")[:1] == "[" and all(LINK_DEFINITION.fullmatch(text) for text in texts):
+        if texts[0].lstrip(" ")[:1] in ("[", "{", "<") and all(
+            LINK_DEFINITION.fullmatch(text) or CALLS_LINE.fullmatch(text) for text in texts
+        ):
             return False
         return super().holds_text(first, after)
 
@@ -59,26 +71,32 @@ class PageReader(Version3Reader):
 def section_title(heading: str) -> str:
     """A heading's text as its section title under "blocks-4" (see the module's docstring).
 
-    ``section_title("Changes to `*.html` files { data-search-exclude }")`` -> ``"Changes to `*.html` files"``; a tag
-    inside a code span is text (```` `<div>` ```` stays).
+    ``section_title("Changes to `*.html` files { data-search-exclude }")`` -> ``"Changes to `*.html` files"``. A tag
+    is one as CommonMark writes it (``<small>``, ``<a id="x">``, ``</b>``; not ``<K, V>``), never inside a code span
+    (```` `<div>` ```` stays). Where markup leaves, the space on its two sides is one; nothing else of the text
+    changes. A heading of tags alone keeps the title "blocks-3" gives it: there is no other.
     """
     if "<" not in heading:
         return without_attribute_list(heading)
     blanked = without_code_spans(heading)
-    markup = sorted([*comment_spans(blanked), *(match.span() for match in MARKUP_TAG.finditer(blanked))])
-    pieces = []
+    markup = sorted([*comment_spans(blanked), *(match.span() for match in TITLE_TAG.finditer(blanked))])
+    pieces: list[str] = []
     position = 0
     for start, stop in markup:
         if start >= position:
             pieces.append(heading[position:start])
             position = stop
     pieces.append(heading[position:])
-    title = " ".join("".join(pieces).split())
-    if not title:
+    title = pieces[0]
+    for piece in pieces[1:]:
+        # "0.1.0 <small>Feb</small> x" -> "0.1.0 Feb x": one space where markup stood between two.
+        title += piece.lstrip(" \t") if title[-1:] in (" ", "\t") else piece
+    title = title.strip(" \t")
+    if not title and any(True for _ in comment_spans(blanked)):
         # Comments alone: what they say, without their markers.
         said = (heading[start + 4 : stop].removesuffix("-->") for start, stop in comment_spans(blanked))
         title = " ".join(" ".join(said).split())
-    return without_attribute_list(title)
+    return without_attribute_list(title) if title else mkdocs.without_attribute_list(heading)
 
 
 def without_attribute_list(title: str) -> str:
