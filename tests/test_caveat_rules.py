@@ -1276,3 +1276,33 @@ class ScanVersionSevenTest(LabTestCase):
         # Only a marker at the start of a piece is left out: "Note: it fails." keeps its label.
         self.assertEqual(self.quotes("Note: it fails.\n"), ["Note: it fails."])
         self.assertEqual(self.quotes(":material-check: Supported.\n"), [":material-check: Supported."])
+
+
+class ScanVersionEightTest(LabTestCase):
+    """``scan_version`` 8: the body of a code shortcode is code (docs/caveats.md, "Code is never prose")."""
+
+    PAGE = (
+        "# Inner\n\n## Raw HTML\n\nFirst, configure the renderer to allow raw HTML within Markdown:\n\n"
+        "{{< code-toggle file=hugo >}}\n[markup.goldmark.renderer]\nunsafe = true # must not be shared\n"
+        "{{< /code-toggle >}}\n\nThis setting is not safe if other people write your content.\n"
+    )
+
+    def test_a_code_shortcode_holds_no_caveat(self) -> None:
+        for grammar in ("blocks-3", "blocks-4"):
+            with self.subTest(grammar=grammar):
+                found = [(pair.qualifier.quote, pair.instruction.quote) for pair in scan(self.PAGE, grammar)[0]]
+                self.assertEqual(
+                    found,
+                    [
+                        (
+                            "This setting is not safe if other people write your content.",
+                            "First, configure the renderer to allow raw HTML within Markdown:",
+                        )
+                    ],
+                )
+
+    def test_another_shortcode_is_still_prose(self) -> None:
+        # A shortcode that is no code one (here a tab) is read as before: its sentences are prose.
+        page = self.PAGE.replace("code-toggle", "tab")
+        quotes = [pair.qualifier.quote for pair in scan(page, "blocks-4")[0]]
+        self.assertIn("[markup.goldmark.renderer]\nunsafe = true # must not be shared", quotes)

@@ -1,4 +1,4 @@
-"""Pair each caveat with its instruction, section by section: ``run.py scan``'s proposals (``scan_version`` 7).
+"""Pair each caveat with its instruction, section by section: ``run.py scan``'s proposals (``scan_version`` 8).
 
 Reads one source's sections block by block (``section_items``): every
 sentence with what the rules see in it (``classified``), and cautionary and
@@ -27,7 +27,7 @@ from checks.caveats.sentences import (
 )
 from load_documents import Span, SpanCheck
 
-SCAN_VERSION = 7
+SCAN_VERSION = 8
 # How far an instruction may sit from its caveat, in blocks of prose (code blocks are not counted):
 # the caveat's own block and this many before it, or this many after it; one that shares an
 # identifier with the caveat may sit as far back as IDENTIFIER_BLOCKS.
@@ -702,6 +702,36 @@ def directive_body(text: str, start: int, end: int) -> tuple[str, int, int] | No
     return opening.group("label").lower(), body_start, max(body_start, body_end)
 
 
+# Paired shortcodes whose body is code, as a fence's is (scan_version 8): Hugo's own ``highlight`` and the ``code``,
+# ``codeblock`` and ``code-toggle`` (one configuration shown as TOML, YAML and JSON) of docs sites.
+CODE_SHORTCODES = frozenset({"highlight", "code", "codeblock", "code-block", "code-toggle"})
+
+
+def with_code_shortcodes(text: str, sections, fences: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``fences`` and the bodies of the code shortcodes of ``sections`` (between their marker lines), in text order.
+
+    A shortcode pair is a block of its own under "blocks-3" and "blocks-4" (kind ``shortcode``, labelled by its
+    name); a fence inside such a body is inside its span already.
+    """
+    bodies = []
+    for section in sections:
+        for block in section.blocks:
+            if block.kind == "shortcode" and block.label in CODE_SHORTCODES:
+                body_start = text.find("\n", block.start, block.end) + 1
+                closing_line = text.rfind("\n", block.start, block.end - 1) + 1
+                if 0 < body_start < closing_line:
+                    bodies.append((body_start, closing_line))
+    if not bodies:
+        return fences
+    spans = []
+    for start, end in sorted(fences + bodies):
+        if spans and start < spans[-1][1]:
+            spans[-1] = (spans[-1][0], max(end, spans[-1][1]))
+        else:
+            spans.append((start, end))
+    return spans
+
+
 def prose_fences(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """``spans`` of fenced code where a MyST admonition fence is its opening and closing lines alone: its body
     is prose, and the code fenced inside the body is still code."""
@@ -1064,7 +1094,7 @@ def scan_sections(
     sources of one scan.
     """
     sections = tuple(sections)
-    fences = prose_fences(text, fence_spans(text, sections))
+    fences = with_code_shortcodes(text, sections, prose_fences(text, fence_spans(text, sections)))
     masked, code_spans = masked_code(text, fences)
     page = Page(text, masked, code_spans, fences, {} if classifications is None else classifications)
     newlines = chunk_index.newline_offsets(text)
