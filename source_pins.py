@@ -705,15 +705,17 @@ def pin_report_lines(outcome: PinOutcome, limit: int | None = None) -> list[str]
 
     When a folder was pinned, the files already pinned at their current
     bytes are one count instead of a line each, so a re-run stays short. Each
-    kind of line (pages skipped or passed over, span checks moved, sources
-    pinned or re-pinned) stops after ``limit`` lines, when given, with a count
-    of the rest (``pin`` gives 20 unless ``--list``).
+    kind of line (pages skipped or passed over, sources pinned or re-pinned)
+    stops after ``limit`` lines, when given, with a count of the rest (``pin``
+    gives 20 unless ``--list``). The span checks moved or dropped are named
+    every one: they are edits made to the manifest, and no later pin could list
+    them again.
     """
     lines = listed_pins(list(outcome.skipped), limit, "skipped", "pages skipped")
     lines.extend(listed_pins(list(outcome.passed_over), limit, "passed over", "pages passed over"))
     unchanged = [change for change in outcome.changes if change.kind == "unchanged"]
-    lines.extend(listed_pins(list(outcome.moved), limit, "moved", "span checks moved"))
-    lines.extend(listed_pins(list(outcome.dropped), limit, "dropped", "span checks dropped"))
+    lines.extend(outcome.moved)
+    lines.extend(outcome.dropped)
     reported = [change for change in outcome.changes if change.kind != "unchanged" or not outcome.folders]
     shown = reported if limit is None else reported[:limit]
     for change in shown:

@@ -256,6 +256,30 @@ class RepinTests(OwnDocumentsTestCase):
         build = self.lab("--manifest", "manifest.json", "--output", "result.json")
         self.assertEqual(build.returncode, 0, build.stderr)
 
+    def test_every_span_check_moved_is_named(self) -> None:
+        # 25 checks moved by one edit: each line is the only record of an edit made to the manifest, so none is
+        # cut short as the pinned pages are.
+        body = "".join(f"Call f{n}(x) to start.\n\nIt must not run {n} times.\n\n" for n in range(25))
+        page = self.write_source("docs/many.md", "# Many\n\n" + body)
+        completed = self.lab("pin", "--markdown", "blocks-4", "--manifest", "m.json", "docs/many.md")
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        text = page.read_text(encoding="utf-8")
+        checks = []
+        for n in range(25):
+            instruction, qualifier = f"Call f{n}(x) to start.", f"It must not run {n} times."
+            spans = [
+                {"start": text.index(quote), "end": text.index(quote) + len(quote), "quote": quote}
+                for quote in (instruction, qualifier)
+            ]
+            checks.append({"name": f"c{n}", "source_id": "docs/many", "instruction": spans[0], "qualifier": spans[1]})
+        self.set_span_checks(self.folder / "m.json", checks)
+        page.write_text(text.replace("# Many\n\n", "# Many\n\nRead this first.\n\n"), encoding="utf-8")
+        moved = self.lab("pin", "--manifest", "m.json", "--reanchor", "docs/many.md")
+        self.assertEqual(moved.returncode, 0, moved.stderr)
+        lines = moved.stdout.splitlines()
+        self.assertEqual(len([line for line in lines if line.startswith("moved span_checks[")]), 50)
+        self.assertFalse([line for line in lines if line.startswith("… ")], moved.stdout)
+
     def test_drop_stale_removes_a_quote_only_check_whose_quote_is_gone(self) -> None:
         manifest = self.copy_inputs()
         self.set_span_checks(
