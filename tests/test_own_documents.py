@@ -808,6 +808,23 @@ class SweepTests(OwnDocumentsTestCase):
             ],
         )
 
+    def test_sweep_prints_the_line_with_the_manifests_own_sizes(self) -> None:
+        # A block-grammar manifest starts at fixed-char 1,000 and heading-aware 1,000: the printed line keeps the first.
+        self.write_source("docs/widget.md", WIDGET)
+        pinned = self.lab("pin", "--markdown", "blocks-4", "--manifest", "m.json", "docs/widget.md")
+        self.assertEqual(pinned.returncode, 0, pinned.stderr)
+        check = quote_check(
+            "open-refuses", "docs/widget", "Call open_widget(name).", "This call refuses a name that is already open."
+        )
+        self.set_span_checks(self.folder / "m.json", [check])
+        swept = self.lab("sweep", "--manifest", "m.json", "--sizes", "20", "40")
+        self.assertEqual(swept.returncode, 0, swept.stderr)
+        # The pair first shares a heading-aware chunk at its two paragraphs' extent.
+        target = WIDGET.index("already open.\n") + len("already open.\n") - WIDGET.index("Call open_widget")
+        self.assertIn(
+            f'to build it: "policies": {{"fixed-char": 1000, "heading-aware": {target}}}', swept.stdout.splitlines()
+        )
+
     def test_the_line_that_builds_a_target_keeps_the_manifests_other_sizes(self) -> None:
         # Pasted as printed, the line replaces the manifest's "policies": a size left out would fall back to the
         # lesson's default (fixed-char 80), so the others the manifest sets are printed with it, in their order.
