@@ -115,12 +115,10 @@ def run_show(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def meant_source(name: str, manifest) -> str:
-    """For a page's path given as ``--source``, a hint naming the id of the source pinned from it; else ``""``."""
-    for source in manifest.sources:
-        if name in (source["path"], source["path"].removeprefix("./")):
-            return f"did you mean {quoted(source['source_id'])} (a source's id, not its path)? "
-    return ""
+def meant_source(name: str, manifest) -> str | None:
+    """For a page's path given as ``--source`` (``docs/a.md``, ``./docs/a.md``), the id of the source pinned from it."""
+    path = os.path.normpath(name).replace(os.sep, "/")
+    return next((source["source_id"] for source in manifest.sources if source["path"] == path), None)
 
 
 def show_narrowing(args: argparse.Namespace, manifest):
@@ -137,12 +135,17 @@ def show_narrowing(args: argparse.Namespace, manifest):
     for option, given, known in (("--source", source_ids, known_sources), ("--check", check_names, known_checks)):
         unknown = [name for name in given if name not in known]
         if unknown:
+            meant = meant_source(unknown[0], manifest) if option == "--source" else None
+            if meant is not None:
+                # A page's path for its id: the one answer, not the list.
+                raise UsageError(
+                    "unknown_name",
+                    option,
+                    f"{quoted(unknown[0])} is not in the manifest: that page's source id is {quoted(meant)}",
+                )
             listed = ", ".join(quoted(name) for name in known[:5]) + (", …" if len(known) > 5 else "")
             raise UsageError(
-                "unknown_name",
-                option,
-                f"{quoted(unknown[0])} is not in the manifest; {meant_source(unknown[0], manifest) if option == '--source' else ''}"
-                f"it has {listed or 'none'}",
+                "unknown_name", option, f"{quoted(unknown[0])} is not in the manifest; it has {listed or 'none'}"
             )
     # On a docs set every split pair drawn runs to megabytes: the first few, unless --all or named by --check.
     capped = split_only and not check_names and not getattr(args, "show_all", False)
