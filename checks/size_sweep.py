@@ -736,7 +736,7 @@ def condensed_pair_lines(pairs: list[dict], policy_sizes: tuple[tuple[str, int],
 def manifest_size_line(target: int, policy_sizes: tuple[tuple[str, int], ...] = ()) -> str:
     """The manifest setting that builds a heading-aware index at ``target``: ``'"policies": {"heading-aware": 288}'``.
 
-    The other sizes the manifest sets (``policy_sizes``) stay as they are, in its order: with
+    The other sizes the manifest sets (``policy_sizes``) stay as they are, in ``SIZED_POLICIES`` order: with
     ``(("fixed-char", 1000), ("heading-aware", 1000))`` it is ``'"policies": {"fixed-char": 1000, "heading-aware":
     288}'``. (Left out, a size falls back to the lesson's default, 80 for fixed-char.)
     """
