@@ -479,14 +479,18 @@ def pinned_spans(value: dict, texts: dict[str, str]):
                 yield PinnedSpan(index, f"span_checks[{index}] ({quoted(str(check.get('name')))})", role, span, text)
 
 
+def occurrences(text: str, quote: str) -> int:
+    """How many places ``quote`` starts at in ``text``, overlapping ones included, as the manifest's check counts."""
+    count, position = 0, text.find(quote)
+    while position != -1:
+        count += 1
+        position = text.find(quote, position + 1)
+    return count
+
+
 def holds_quote(span: dict, text: str) -> bool:
     """Whether ``text[start:end]`` is the span's quote, with the offsets inside the text."""
     return 0 <= span["start"] < span["end"] <= len(text) and text[span["start"] : span["end"]] == span["quote"]
-
-
-def stale_spans(value: dict, texts: dict[str, str]) -> list[str]:
-    """The spans of the sources in ``texts`` that no longer hold (``PinnedSpan.stale``), by label."""
-    return [pinned.label for pinned in pinned_spans(value, texts) if pinned.stale]
 
 
 def reanchored_spans(value: dict, texts: dict[str, str]) -> list[tuple[int, str]]:
@@ -529,7 +533,7 @@ def dropped_checks(value: dict, texts: dict[str, str]) -> list[tuple[int, str]]:
     for pinned in pinned_spans(value, texts):
         if pinned.index in stale or not pinned.stale:
             continue
-        found = pinned.text.count(pinned.span["quote"])
+        found = occurrences(pinned.text, pinned.span["quote"])
         stale[pinned.index] = (
             f"dropped {pinned.check}: its {pinned.role} quotes {quoted(pinned.span['quote'])}, which occurs "
             f"{found:,} {'time' if found == 1 else 'times'} in the new text"
@@ -544,16 +548,16 @@ def verified_manifest(
     folder: Path,
     label: str,
     stale: list[str] | None = None,
-    reanchor: bool = False,
-    drop_stale: bool = False,
+    offer_reanchor: bool = True,
+    offer_drop_stale: bool = True,
 ) -> Manifest:
     """The edited manifest checked exactly as a build loads it; any refusal says nothing was written.
 
     A span check that no longer matches a re-pinned text is refused here, so a
     pin never leaves a manifest whose checks went stale without a word. ``stale``
     names the spans of the files pinned that no longer hold their quotes
-    (``stale_spans``), after ``reanchor`` moved what it could (and ``drop_stale``
-    removed what it could not): the refusal then offers what was not tried.
+    (``PinnedSpan.stale``); the refusal offers ``--reanchor`` and ``--drop-stale``
+    as remedies only where they were not tried and could help.
     """
     try:
         return manifest_from_value(value, folder, label)
@@ -569,8 +573,10 @@ def verified_manifest(
                 named = ", ".join(stale[:STALE_NAMED])
                 more = f" and {len(stale) - STALE_NAMED:,} more" if len(stale) > STALE_NAMED else ""
                 hint += f"; {len(stale):,} spans of the files pinned here no longer hold their quotes: {named}{more}"
-            remedies = [] if reanchor else ["pin again with --reanchor to move each span whose quote now appears once"]
-            if not drop_stale:
+            remedies = (
+                ["pin again with --reanchor to move each span whose quote now appears once"] if offer_reanchor else []
+            )
+            if offer_drop_stale:
                 remedies.append(
                     "--drop-stale also removes each check whose quote is gone or occurs more than once, naming it, "
                     "for scan --add-checks to propose again"
@@ -694,7 +700,17 @@ def pin_sources(
     if manifest_bytes is not None:
         # Before the build-like check of every source: a manifest the lab would refuse to read is never written.
         check_manifest_size(manifest_bytes, grammar, printable(label), "pin fewer files (a subfolder) per manifest")
-    verified_manifest(value, folder, label, stale_spans(value, texts), reanchor or drop_stale, drop_stale)
+    stale = [pinned for pinned in pinned_spans(value, texts) if pinned.stale]
+    # --reanchor is worth offering only for a span with offsets to move; it was tried if --drop-stale was given.
+    movable = any("start" in pinned.span for pinned in stale)
+    verified_manifest(
+        value,
+        folder,
+        label,
+        [pinned.label for pinned in stale],
+        movable and not (reanchor or drop_stale),
+        not drop_stale,
+    )
     return PinOutcome(
         manifest_bytes, tuple(changes), tuple(skipped), folders, tuple(moved), tuple(dropped), tuple(passed_over)
     )

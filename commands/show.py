@@ -117,8 +117,12 @@ def run_show(args: argparse.Namespace) -> int:
 
 def meant_source(name: str, manifest) -> str | None:
     """For a page's path given as ``--source`` (``docs/a.md``, ``./docs/a.md``), the id of the source pinned from it."""
-    path = os.path.normpath(name).replace(os.sep, "/")
-    return next((source["source_id"] for source in manifest.sources if source["path"] == path), None)
+
+    def normal(path: str) -> str:
+        return os.path.normpath(path).replace(os.sep, "/")
+
+    typed = normal(name)
+    return next((source["source_id"] for source in manifest.sources if normal(source["path"]) == typed), None)
 
 
 def show_narrowing(args: argparse.Namespace, manifest):

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from grammars.blocks import closes_fence, fence_opening, space_indent
+from grammars.blocks import closes_fence, fence_opening, leading_columns, space_indent
 from grammars.code_spans import matched_spans
 from grammars.records import LazyPattern
 
@@ -200,7 +200,9 @@ def element_pairs(texts: list[str], fence_indents: bool = False) -> dict[int, in
     for index, text in enumerate(texts):
         if fence is not None:
             content = text.lstrip(" \t")
-            if closes_fence(content, *fence) and (not fence_indents or len(text) - len(content) <= fence_indent + 3):
+            if closes_fence(content, *fence) and (
+                not fence_indents or leading_columns(text[: len(text) - len(content)]) <= fence_indent + 3
+            ):
                 fence = None
             continue
         if in_comment:
@@ -212,7 +214,7 @@ def element_pairs(texts: list[str], fence_indents: bool = False) -> dict[int, in
             in_comment = False
         elif fence_opening(text.lstrip(" \t")) is not None:
             fence = fence_opening(text.lstrip(" \t"))
-            fence_indent = len(text) - len(text.lstrip(" \t"))
+            fence_indent = leading_columns(text[: len(text) - len(text.lstrip(" \t"))])
             continue
         if "<" not in text:
             continue

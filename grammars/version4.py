@@ -35,8 +35,9 @@ CALLS_LINE = LazyPattern(
     r"[ \t]*(?:(?:\{\{[<%](?![ \t]*/\*)(?:[^\n%>]|[%>](?!\}\})){0,1000}[%>]\}\}|</?[A-Za-z][^<>\n]{0,1000}>"
     r"|<!--(?:[^\n-]|-(?!->)){0,1000}-->)[ \t]*)+"
 )
-# A tag in a title, as CommonMark writes one: a name, then attributes after a space, or none ("<K, V>" is text).
-TITLE_TAG = LazyPattern(r"</?[A-Za-z][A-Za-z0-9-]*(?:[ \t][^<>]*)?/?>")
+# A tag in a title, as CommonMark writes one: a name, then attributes after a space (a quoted value may hold a ">"),
+# or none ("<K, V>" is text); not after a backslash ("\\<T>" shows "<T>").
+TITLE_TAG = LazyPattern(r"""(?<!\\)</?[A-Za-z][A-Za-z0-9-]*(?:[ \t](?:[^<>"']|"[^"]*"|'[^']*')*)?/?>""")
 # An attribute list at the end of a title whose attributes may be bare names (``{ data-search-exclude }``,
 # ``{: .class #id key=value flag }``), as Python-Markdown's ``attr_list`` reads them, written with spaces inside
 # its braces: ``Set {x}`` keeps its braces, as under "blocks-3".
@@ -57,7 +58,7 @@ class PageReader(Version3Reader):
         """Whether the paragraph of lines ``[first, after)`` holds text: not when every line is a link definition or
         shortcode calls alone (tags and comments beside them), nor when "blocks-3" finds tags alone."""
         texts = self.texts[first:after]
-        if texts[0].lstrip(" ")[:1] in ("[", "{", "<") and all(
+        if texts[0].lstrip(" \t")[:1] in ("[", "{", "<") and all(
             LINK_DEFINITION.fullmatch(text) or CALLS_LINE.fullmatch(text) for text in texts
         ):
             return False

@@ -60,6 +60,12 @@ class ShortcodeCalls(unittest.TestCase):
         body = '{{% include "a.md" %}}\n{{< img src="a.png" >}} <br>\n'
         self.assertEqual(read("# A\nText.\n\n" + body), [("A", [("paragraph", 4, 10)])])
 
+    def test_a_section_of_calls_alone_is_skipped_and_heading_aware_spans_them_between_text(self) -> None:
+        # "Text one.\n" [4, 14), the call's line [15, 35), "Text two.\n" [36, 46); "## B" holds a call alone: no
+        # block, so no section (as an empty one), under every policy.
+        text = "# A\nText one.\n\n{{< new-in 0.1 />}}\n\nText two.\n\n## B\n\n\t{{< youtube x >}}\n"
+        self.assertEqual(read(text), [("A", [("paragraph", 4, 14), ("paragraph", 36, 46)])])
+
     def test_calls_beside_text_and_escaped_calls_stay(self) -> None:
         for body in ('See {{< ref "x" >}} here.\n', "{{</* note */>}}\n"):
             with self.subTest(body=body):
@@ -85,6 +91,9 @@ class HeadingMarkup(unittest.TestCase):
             ("## `a<b`   x", "`a<b`   x"),
             # A heading of tags alone keeps the title blocks-3 gives it: there is no other.
             ('## <img src="logo.png">', '<img src="logo.png">'),
+            # A quoted value may hold a ">", and an escaped "<" is text.
+            ('## a <a title="x>y">z</a>', "a z"),
+            ("## Use \\<T> here", "Use \\<T> here"),
         ]
         for heading, title in cases:
             with self.subTest(heading=heading):
@@ -103,6 +112,12 @@ class FencesShownInFences(unittest.TestCase):
     """Rule K: a fence shown inside a fence does not end it when the page's elements are paired."""
 
     TEXT = "# A\n\n```md\n    ```c\n    int x;\n    ```\n```\n\n<div markdown>\n\nSome text.\n\n</div>\n\nafter\n"
+
+    def test_a_tab_is_four_columns(self) -> None:
+        # The shown fence indented by a tab (4 columns) is as deep as one indented by four spaces.
+        text = self.TEXT.replace("    ```c\n    int x;\n    ```", "\t```c\n\tint x;\n\t```")
+        kinds = [kind for kind, _, _ in read(text)[0][1]]
+        self.assertEqual(kinds, ["fence", "html", "paragraph"])
 
     def test_the_element_after_it_is_kept_whole(self) -> None:
         text = self.TEXT

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+import grammars
 from checks.caveats import masking, pairing, rules, sentences
 from grammars import Block, Section
 from tests.support import ROOT, LabTestCase
@@ -1300,6 +1301,22 @@ class ScanVersionEightTest(LabTestCase):
                         )
                     ],
                 )
+
+    def test_a_fence_inside_a_code_shortcode_is_masked_once(self) -> None:
+        # The fence's span lies inside the shortcode's body: one span, so the masked text keeps the page's length
+        # and every offset after it holds.
+        page = (
+            "# A\n\n## B\n\nRun `hugo` to build it.\n\n{{< highlight go >}}\n```\nx := 1\n```\n{{< /highlight >}}\n\n"
+            "It must not run twice.\n"
+        )
+        sections = grammars.document_sections(page, "blocks-4", "t", "T")
+        fences = pairing.with_code_shortcodes(page, sections, masking.fence_spans(page, sections))
+        body = (page.index("```\nx"), page.index("{{< /highlight"))
+        self.assertEqual(fences, [body])
+        masked, _ = masking.masked_code(page, fences)
+        self.assertEqual(len(masked), len(page))
+        found = [(pair.qualifier.start, pair.qualifier.quote) for pair in scan(page, "blocks-4")[0]]
+        self.assertEqual(found, [(page.index("It must"), "It must not run twice.")])
 
     def test_another_shortcode_is_still_prose(self) -> None:
         # A shortcode that is no code one (here a tab) is read as before: its sentences are prose.

@@ -523,6 +523,15 @@ class ShowNarrowingTest(LabTestCase):
                     ),
                 )
 
+    def test_a_path_is_matched_however_the_manifest_wrote_it(self) -> None:
+        from commands import show
+
+        manifest = Manifest(Path("."), ({"source_id": "docs/a", "path": "./docs/a.md"},), ())
+        for typed in ("docs/a.md", "./docs/a.md", "docs/./a.md"):
+            with self.subTest(typed=typed):
+                self.assertEqual(show.meant_source(typed, manifest), "docs/a")
+        self.assertIsNone(show.meant_source("docs/b.md", manifest))
+
     def test_an_unknown_name_is_refused(self) -> None:
         for option in ("--check", "--source"):
             with self.subTest(option=option):

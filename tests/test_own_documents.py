@@ -280,6 +280,44 @@ class RepinTests(OwnDocumentsTestCase):
         self.assertEqual(len([line for line in lines if line.startswith("moved span_checks[")]), 50)
         self.assertFalse([line for line in lines if line.startswith("… ")], moved.stdout)
 
+    def test_every_span_check_dropped_is_named_and_overlapping_quotes_count_as_the_check_counts(self) -> None:
+        body = "".join(f"Call f{n}(x) to start.\n\nIt must not run {n} times.\n\n" for n in range(25))
+        page = self.write_source("docs/many.md", "# Many\n\nSay no.\n\n" + body)
+        self.assertEqual(
+            self.lab("pin", "--markdown", "blocks-4", "--manifest", "m.json", "docs/many.md").returncode, 0
+        )
+        checks = [
+            quote_check(f"c{n}", "docs/many", f"Call f{n}(x) to start.", f"It must not run {n} times.")
+            for n in range(25)
+        ]
+        self.set_span_checks(self.folder / "m.json", [quote_check("n", "docs/many", "no no", "Call f0(x)"), *checks])
+        text = page.read_text(encoding="utf-8")
+        page.write_text(
+            text.replace("It must not run", "It may run").replace("Say no.", "No no no no."), encoding="utf-8"
+        )
+        dropped = self.lab("pin", "--manifest", "m.json", "--drop-stale", "docs/many.md")
+        self.assertEqual(dropped.returncode, 0, dropped.stderr)
+        lines = [line for line in dropped.stdout.splitlines() if line.startswith("dropped ")]
+        self.assertEqual(len(lines), 26, dropped.stdout)
+        # "no no" starts at two places of "No no no no." (3 and 6, overlapping): twice, as the manifest's check counts.
+        self.assertTrue(lines[0].endswith("which occurs 2 times in the new text"), lines[0])
+
+    def test_a_refusal_after_drop_stale_offers_neither_option_again(self) -> None:
+        # A check of another source, not pinned here, holds offsets that hold other text: --drop-stale never reads
+        # it, and the refusal says to fix it by hand, not to give --reanchor or --drop-stale.
+        manifest = self.copy_inputs()
+        value = json.loads(manifest.read_text(encoding="utf-8"))
+        value["span_checks"][0]["qualifier"]["start"] += 1
+        value["span_checks"][0]["qualifier"]["end"] += 1
+        manifest.write_text(json.dumps(value, indent=2), encoding="utf-8")
+        self.write_source("docs/other.md", "# Other\n\nText.\n")
+        refused = self.lab("pin", "docs/other.md", "--manifest", "manifest.json", "--drop-stale")
+        self.assertEqual(refused.returncode, 1, refused.stderr)
+        self.assertEqual(len(refused.stderr.splitlines()), 1, refused.stderr)
+        self.assertNotIn("--reanchor", refused.stderr)
+        self.assertNotIn("--drop-stale", refused.stderr)
+        self.assertIn("fix such a check by hand", refused.stderr)
+
     def test_drop_stale_removes_a_quote_only_check_whose_quote_is_gone(self) -> None:
         manifest = self.copy_inputs()
         self.set_span_checks(
@@ -292,6 +330,8 @@ class RepinTests(OwnDocumentsTestCase):
         refused = self.lab("pin", "docs/aster-copy-v1.md", "--manifest", "manifest.json")
         self.assert_one_line_refusal(refused, "quote_not_found")
         self.assertIn("--drop-stale also removes", refused.stderr)
+        # A quote given alone has no offsets to move: --reanchor would not help, so it is not offered.
+        self.assertNotIn("--reanchor", refused.stderr)
         completed = self.lab("pin", "docs/aster-copy-v1.md", "--manifest", "manifest.json", "--drop-stale")
         self.assertEqual(completed.returncode, 0, completed.stderr)
         self.assertIn(
