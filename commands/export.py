@@ -87,7 +87,7 @@ def run_export(args: argparse.Namespace) -> int:
     # Neither the saved file nor the manifest (given, or the lab's own) nor a source it pins may be overwritten.
     output = checked_output(args.export_output, (source, *outputs.manifest_inputs(manifest_path)))
     with Progress(f"validating {printable(args.file)}") as progress:
-        expected, current = manifest_expected(args.manifest, source, progress)
+        expected, note = manifest_expected(args.manifest, source, progress)
         index, pairs = reembed.exported_index_and_pairs(source, args.policy, progress, expected)
         carried = None
         if args.carry_caveats:
@@ -98,41 +98,45 @@ def run_export(args: argparse.Namespace) -> int:
         emit(progress.writing(pieces, destination(output)), output)
     exported = counted(len(index["chunks"]), f"{args.policy} chunk")
     line = f"exported {exported} (index {index['index_id'][:12]}) to {destination(output)}"
-    if not current:
-        # Valid, and exported as saved, but not of the sources the manifest pins now: an old build, or another's.
-        line += (
-            f"; note: {printable(args.file)} is not a build of {printable(args.manifest)}'s sources as pinned now "
-            "(validate FILE --manifest M names what differs)"
-        )
+    if note:
+        line += f"; note: {note}"
     report(line + carried_note(carried), to_stderr=output is None)
     return EXIT_OK
 
 
-def manifest_expected(manifest_value: str | None, source: Path, progress) -> tuple[dict | None, bool]:
+def manifest_expected(manifest_value: str | None, source: Path, progress) -> tuple[dict | None, str]:
     """With ``--manifest``, its build as the result ``source`` is compared with first, if it lists the same documents;
-    and whether the file is of the documents the manifest pins now (``True`` without a manifest to tell).
+    and a note for the export's line when the manifest could not say (``""`` when it did, or was not given).
 
     The file's head is read for its documents' revisions (``validate.lists_revisions``):
     only a file of the manifest's own documents is worth a build of the
     manifest, which, byte for byte the file, validates it at the cost of the
     build and the comparison alone. ``None`` (the file is rebuilt from its own
-    documents) without ``--manifest``, for a manifest that cannot be loaded,
-    which is no concern of the export, or for other documents.
+    documents) without ``--manifest``, for a manifest that cannot be loaded, or
+    for other documents; the file is valid all the same, and the note says
+    which of the two it was (an old build, or a manifest mistyped or stale).
     """
     from commands.validate import manifest_build
     from results import validate
 
     if manifest_value is None:
-        return None, True
+        return None, ""
     try:
         manifest = load_manifest(Path(manifest_value))
-    except IngestionError:
-        return None, True
+    except IngestionError as error:
+        return None, (
+            f"{printable(manifest_value)} was not read ({error.code}: validate FILE --manifest M says why), so "
+            f"{printable(str(source))} was checked on its own documents"
+        )
     sources = sorted(manifest.sources, key=lambda source: source["source_id"])
     revisions = [chunk_index.document_record(source)["document_revision"] for source in sources]
     if not validate.lists_revisions(source, revisions):
-        return None, False
-    return manifest_build(manifest, progress), True
+        # Valid, and exported as saved, but not of the sources the manifest pins now: an old build, or another's.
+        return None, (
+            f"{printable(str(source))} is not a build of {printable(manifest_value)}'s sources as pinned now "
+            "(validate FILE --manifest M names what differs)"
+        )
+    return manifest_build(manifest, progress), ""
 
 
 def document_texts(documents) -> dict[str, str]:

@@ -382,6 +382,16 @@ class ExportTest(ReembedTestCase):
         )
         self.assertNotIn("note:", compared.stderr)
         self.assertNotIn("note:", plain.stderr)
+        # A manifest that cannot be read (mistyped, or a page edited and not re-pinned) says so too.
+        missing = self.folder / "no-such-manifest.json"
+        unread = run_lab("export", str(path), "--policy", "heading-aware", "--manifest", str(missing))
+        self.assertEqual(unread.returncode, 0, unread.stderr)
+        self.assertEqual(unread.stdout, plain.stdout)
+        self.assertIn(
+            f"; note: {missing} was not read (file_missing: validate FILE --manifest M says why), so {path} was "
+            "checked on its own documents",
+            unread.stderr,
+        )
 
     def test_single_index_file_exports(self) -> None:
         index = fixture_result()["indexes"]["paragraph"]
