@@ -335,7 +335,8 @@ def oversized_line(result: dict) -> str | None:
         f"{counted(total, 'chunk')} over twice {'its' if total == 1 else 'their'} target ({counts}); "
         f"the largest, {chunk['end'] - chunk['start']:,} characters at target {target:,}: "
         f"{printable(chunk['source_id'])} lines {chunk['start_line']}-{chunk['end_line']} ({name}); "
-        "a block (a list, a table, a fence, a container) is never cut, so one longer than the target is a chunk of its own"
+        "a block (a list, a table, a fence, a container, an HTML or JSX element) is never cut, so one longer than the "
+        "target is a chunk of its own"
     )
 
 
