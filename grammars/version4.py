@@ -14,15 +14,17 @@ that "blocks-3" took for text:
   which a site's hook renders) is titled by what the comments say
   (``md:setting config.enabled``).
 
-And when the page's elements are paired, a fence shown indented inside a
-fence no longer ends it (``html_blocks.element_pairs``). No offset moves;
-every other rule is "blocks-3"'s.
+And MDX's import and export lines and comments alone render nothing either;
+an element ends before a heading that follows its closing tag; and when the
+page's elements are paired, a fence shown indented inside a fence no longer
+ends it (``html_blocks.element_pairs``). No heading moves; every other rule
+is "blocks-3"'s.
 """
 
 from __future__ import annotations
 
 from grammars import mkdocs
-from grammars.blocks import LINK_DEFINITION_TEXT
+from grammars.blocks import LINK_DEFINITION_TEXT, Line, atx_heading_title
 from grammars.html_blocks import comment_spans, element_pairs, without_code_spans
 from grammars.records import LazyPattern
 from grammars.version3 import PageReader as Version3Reader
@@ -35,6 +37,8 @@ CALLS_LINE = LazyPattern(
     r"[ \t]*(?:(?:\{\{[<%](?![ \t]*/\*)(?:[^\n%>]|[%>](?!\}\})){0,1000}[%>]\}\}|</?[A-Za-z][^<>\n]{0,1000}>"
     r"|<!--(?:[^\n-]|-(?!->)){0,1000}-->)[ \t]*)+"
 )
+# An MDX comment alone as a flow expression: ``{/* note to the editors */}``, over one line or several.
+MDX_COMMENT = LazyPattern(r"[ \t]*\{[ \t]*/\*(?:[^*]|\*(?!/))*\*/[ \t]*\}[ \t]*")
 # A tag in a title, as CommonMark writes one: a name, then attributes after a space (a quoted value may hold a ">"),
 # or none ("<K, V>" is text); not after a backslash ("\\<T>" shows "<T>").
 TITLE_TAG = LazyPattern(r"""(?<!\\)</?[A-Za-z][A-Za-z0-9-]*(?:[ \t](?:[^<>"']|"[^"]*"|'[^']*')*)?/?>""")
@@ -67,6 +71,27 @@ class PageReader(Version3Reader):
     @staticmethod
     def heading_title(title: str) -> str:
         return section_title(title)
+
+    def block_at(self, lines: list[Line], index: int) -> tuple[str, int, str] | None:
+        """ "blocks-3"'s block at ``lines[index]``, where MDX's import and export lines and a comment alone
+        (``{/* … */}``) render nothing and so belong to no block, and an element kept whole ends before a heading
+        that follows its closing tag (MDX ends an element at its closing tag)."""
+        found = super().block_at(lines, index)
+        if found is None:
+            return None
+        kind, after, label = found
+        if kind == "esm" or (kind == "expression" and MDX_COMMENT.fullmatch("\n".join(self.texts[index:after]))):
+            return "", after, ""
+        if kind == "html":
+            closing = self.element_pairs().get(index)
+            if closing is not None:
+                heading = next(
+                    (line for line in range(closing + 1, after) if atx_heading_title(self.texts[line]) is not None),
+                    None,
+                )
+                if heading is not None:
+                    return kind, heading, label
+        return found
 
 
 def section_title(heading: str) -> str:

@@ -133,6 +133,26 @@ class FencesShownInFences(unittest.TestCase):
         )
 
 
+class MdxRendersNothing(unittest.TestCase):
+    """Rule L: MDX's import and export lines and a comment alone are no block; an element ends before a heading."""
+
+    def test_import_lines_and_comments_are_no_block(self) -> None:
+        text = '---\ntitle: T\n---\nimport X from "./x"\nimport Y from "./y"\n\n# A\n\n{/* keep it short */}\n\nText.\n'
+        body = (text.index("Text."), len(text))
+        self.assertEqual(read(text), [("A", [("paragraph", *body)])])
+        # An expression that is not a comment is kept, as under blocks-3.
+        kept = "# A\n\n{props.name}\n\nText.\n"
+        self.assertEqual(read(kept), read(kept, "blocks-3"))
+
+    def test_an_element_ends_before_a_heading_after_its_closing_tag(self) -> None:
+        text = "# A\n\n<Tabs>\n<TabItem>\nx\n</TabItem>\n</Tabs>\n## Second\n\nSecond body.\n"
+        element = (text.index("<Tabs>"), text.index("## Second"))
+        body = (text.index("Second body."), len(text))
+        self.assertEqual(read(text), [("A", [("html", *element)]), ("Second", [("paragraph", *body)])])
+        # blocks-3 ran the element on to the blank line, heading included: no section "Second".
+        self.assertEqual([title for title, _ in read(text, "blocks-3")], ["A"])
+
+
 class Blocks4InTheLab(LabTestCase):
     """blocks-4 end to end: pinned, built, its config named, and its ids apart from blocks-3's."""
 
