@@ -1323,3 +1323,30 @@ class ScanVersionEightTest(LabTestCase):
         page = self.PAGE.replace("code-toggle", "tab")
         quotes = [pair.qualifier.quote for pair in scan(page, "blocks-4")[0]]
         self.assertIn("[markup.goldmark.renderer]\nunsafe = true # must not be shared", quotes)
+
+
+class JsxAdmonitionTest(LabTestCase):
+    """``scan_version`` 8: a JSX admonition component is read as an admonition of its kind."""
+
+    PAGE = (
+        "# Database\n\n## Migrate\n\nRun `astro db push` to apply your schema.\n\n"
+        '<Aside type="caution">\nBack up your database first.\n</Aside>\n\n'
+        "<Warning>\nKeep a second copy.\n</Warning>\n\n"
+        '<Callout type="info">\nThis step is optional.\n</Callout>\n'
+    )
+
+    def test_cautionary_components_are_cautionary_blocks(self) -> None:
+        found = [(pair.rule, pair.cue, pair.qualifier.quote) for pair in scan(self.PAGE, "blocks-4")[0]]
+        self.assertEqual(
+            found,
+            [
+                ("cautionary block", "caution component", "Back up your database first."),
+                ("cautionary block", "warning component", "Keep a second copy."),
+            ],
+        )
+
+    def test_a_component_of_another_name_is_no_admonition(self) -> None:
+        # Under blocks-3 as under blocks-4; an element that names no kind is read as prose, as before.
+        page = self.PAGE.replace("Aside", "Card")
+        rules_found = [(pair.rule, pair.qualifier.quote) for pair in scan(page, "blocks-3")[0]]
+        self.assertNotIn(("cautionary block", "Back up your database first."), rules_found)

@@ -601,7 +601,7 @@ def section_items(page: Page, section: grammars.Section, dated: bool = False) ->
     pending_notice = None
     if section.heading_start < section.body_start and rules.is_release_notes(section.title):
         return items
-    blocks = read_directives(text, section.blocks)
+    blocks = read_components(text, read_directives(text, section.blocks))
     codeless = once(lambda: is_codeless(text, section))
     for number, block in enumerate(blocks):
         if block.kind in UNREAD_KINDS or is_indented_code(text, block):
@@ -764,6 +764,44 @@ def directive_admonition(text: str, block: grammars.Block) -> grammars.Block | N
     if not re.search(r"[A-Za-z]", text[body_start:body_end]):
         return grammars.Block("admonition", block.start, block.end, label)
     return grammars.Block("admonition", body_start, body_end, label)
+
+
+# JSX admonition components (scan_version 8): Starlight's ``<Aside type="caution">``, the ``<Admonition type="…">``,
+# ``<Callout type="…">`` and ``<Alert type="…">`` of other sites, and the components named for their kind
+# (``<Warning>``, ``<Note>``, ``<Tip>``). Their kind is the ``type`` attribute, else the name; an ``<Aside>`` without
+# one is Starlight's default, a note.
+COMPONENT_TYPE = re.compile(
+    r"""<([A-Za-z][\w.-]*)\b[^<>]*?\btype\s*=\s*(?:"([A-Za-z]+)"|'([A-Za-z]+)'|\{\s*["']([A-Za-z]+)["']\s*\})"""
+)
+TYPED_COMPONENTS = frozenset({"aside", "admonition", "callout", "alert"})
+
+
+def read_components(text: str, blocks) -> list[grammars.Block]:
+    """``blocks`` with each HTML block that is a JSX admonition component labelled by its kind, so it is read as
+    an admonition of that kind (a ``caution`` one is cautionary, a ``note`` one a note); other blocks as they are.
+
+    ``<Aside type="caution">`` … ``</Aside>`` -> an ``html`` block labelled ``caution``.
+    """
+    read = []
+    for block in blocks:
+        label = component_kind(text, block) if block.kind == "html" else None
+        read.append(block if label is None else grammars.Block(block.kind, block.start, block.end, label))
+    return read
+
+
+def component_kind(text: str, block: grammars.Block) -> str | None:
+    """The admonition kind of an HTML block that is a JSX admonition component (``COMPONENT_TYPE``), else ``None``."""
+    if block.label not in TYPED_COMPONENTS and not rules.is_admonition_label(block.label):
+        return None
+    line_end = text.find("\n", block.start, block.end)
+    opening = text[block.start : block.end if line_end == -1 else line_end]
+    typed = COMPONENT_TYPE.search(opening)
+    if typed is not None and typed.group(1).lower() == block.label:
+        kind = next(group for group in typed.groups()[1:] if group).lower()
+        return kind if rules.is_admonition_label(kind) else None
+    if block.label == "aside":
+        return "note"
+    return block.label if rules.is_admonition_label(block.label) else None
 
 
 def read_directives(text: str, blocks) -> list[grammars.Block]:

@@ -987,8 +987,9 @@ def is_release_notes(title: str) -> bool:
 
 
 def block_kind_word(block: grammars.Block) -> str:
-    """What a labelled block is called in a cue: ``"alert"`` for a quote, else its kind (``"admonition"``)."""
-    return "alert" if block.kind == "quote" else block.kind
+    """What a labelled block is called in a cue: ``"alert"`` for a quote, ``"component"`` for an HTML or JSX element
+    (``<Aside type="caution">``), else its kind (``"admonition"``)."""
+    return {"quote": "alert", "html": "component"}.get(block.kind, block.kind)
 
 
 def cautionary_cue(block: grammars.Block) -> str | None:
