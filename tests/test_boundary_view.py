@@ -676,10 +676,6 @@ class SplitPlacementTest(unittest.TestCase):
         self.assertIn("⟦Q2›" + v2_text[158:170] + "‹Q2⟧", view)
 
 
-if __name__ == "__main__":
-    unittest.main()
-
-
 class BoundaryKindsTest(unittest.TestCase):
     """Each boundary between a pair's spans is one offset per cut, named by the rule that made it."""
 
@@ -885,3 +881,20 @@ class ScanReportTest(LabTestCase):
                 completed = run_lab("scan", "--manifest", str(manifest), "--html", str(target))
                 self.assert_one_line_refusal(completed, code, 2)
         self.assertEqual(manifest.read_bytes(), before)
+
+
+class WindowWordsTest(unittest.TestCase):
+    """The report's few words for a pair's window say a split pair is split, even when k=0 recovers it."""
+
+    def test_a_split_pair_recovered_at_k0_is_not_called_same_chunk(self) -> None:
+        from types import SimpleNamespace
+
+        from views.pair_verdicts import KEPT, SPLIT, window_words
+
+        at_zero = SimpleNamespace(anchor_order=3, window=0)
+        self.assertEqual(window_words(at_zero, KEPT), "same chunk")
+        self.assertEqual(window_words(at_zero, SPLIT), "k=0 recovers it (the chunk where the instruction starts)")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -237,12 +237,16 @@ def verdict_word(verdict: ColumnVerdict) -> str:
     return f"split · {', '.join(kinds)}"
 
 
-def window_words(window) -> str:
-    """The recovering window in a few words: ``"k=1 recovers it (chunks 0–1)"``, or why none does."""
+def window_words(window, state: str = KEPT) -> str:
+    """The recovering window in a few words: ``"k=1 recovers it (chunks 0–1)"``, or why none does.
+
+    ``state`` is the pair's under the same chunks: a pair split with a window of 0 is one no chunk holds whole,
+    whose instruction's first chunk holds the qualifier.
+    """
     if window is None or window.anchor_order is None:
         return "no chunk holds the instruction"
     if window.window == 0:
-        return "same chunk"
+        return "same chunk" if state == KEPT else "k=0 recovers it (the chunk where the instruction starts)"
     if window.window is not None:
         return f"k={window.window} recovers it (chunks {window.orders[0]}–{window.orders[-1]})"
     crossing = window.window_crossing_headings

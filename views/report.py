@@ -277,7 +277,7 @@ def pairs_table(pairs: list[PairRow], columns: list[Column], pages: dict[str, in
             cells.append(
                 f'<td class="st-{verdict.state}" data-key="{STATE_KEYS.get(verdict.state, "2")}">'
                 f"{escaped(verdict_word(verdict))}{partial}"
-                f"<br><small>{escaped(window_words(verdict.window))}</small></td>"
+                f"<br><small>{escaped(window_words(verdict.window, verdict.state))}</small></td>"
             )
         if fields:
             tier = tier_of(annotations.get(pair.check.name))
@@ -336,7 +336,7 @@ def card(pair: PairRow, columns: list[Column], pages: dict[str, int], lines: Lin
         )
         heads.append(
             f'<th><b>{escaped(visible(column.label))}</b>: <span class="st-{verdict.state}">{verdict.state}</span>'
-            f"<br><small>{escaped(verdict.sentence)}{named}<br>window: {escaped(window_words(verdict.window))}"
+            f"<br><small>{escaped(verdict.sentence)}{named}<br>window: {escaped(window_words(verdict.window, verdict.state))}"
             f"{partial}</small></th>"
         )
     parts.append(
