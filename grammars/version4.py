@@ -24,8 +24,8 @@ is "blocks-3"'s.
 from __future__ import annotations
 
 from grammars import mkdocs
-from grammars.blocks import LINK_DEFINITION_TEXT, Line, atx_heading_title
-from grammars.html_blocks import comment_spans, element_pairs, without_code_spans
+from grammars.blocks import LINK_DEFINITION_TEXT, Line, atx_heading_title, fence_opening
+from grammars.html_blocks import comment_spans, element_pairs, holds_only_markup, without_code_spans
 from grammars.records import LazyPattern
 from grammars.version3 import PageReader as Version3Reader
 
@@ -36,6 +36,12 @@ LINK_DEFINITION = LazyPattern(r" {0,3}" + LINK_DEFINITION_TEXT)
 CALLS_LINE = LazyPattern(
     r"[ \t]*(?:(?:\{\{[<%](?![ \t]*/\*)(?:[^\n%>]|[%>](?!\}\})){0,1000}[%>]\}\}|</?[A-Za-z][^<>\n]{0,1000}>"
     r"|<!--(?:[^\n-]|-(?!->)){0,1000}-->)[ \t]*)+"
+)
+# An ESM statement as MDX writes one (``import X from "./x"``, ``import "./a.css"``, ``export const meta = {…}``), not a
+# line of prose or shell that opens on the word ("export AWS_PROFILE=prod", "import this to see …").
+ESM_STATEMENT = LazyPattern(
+    r"""[ \t]*(?:import[ \t]+(?:["']|[\w$*{][^"'\n]*?[ \t]from[ \t]*["'])"""
+    r"|export[ \t]+(?:const|let|var|function|class|default|async|\{|\*)(?![\w$]))"
 )
 # An MDX comment alone as a flow expression: ``{/* note to the editors */}``, over one line or several.
 MDX_COMMENT = LazyPattern(r"[ \t]*\{[ \t]*/\*(?:[^*]|\*(?!/))*\*/[ \t]*\}[ \t]*")
@@ -80,18 +86,30 @@ class PageReader(Version3Reader):
         if found is None:
             return None
         kind, after, label = found
-        if kind == "esm" or (kind == "expression" and MDX_COMMENT.fullmatch("\n".join(self.texts[index:after]))):
+        if (kind == "esm" and ESM_STATEMENT.match(self.texts[index])) or (
+            kind == "expression" and MDX_COMMENT.fullmatch("\n".join(self.texts[index:after]))
+        ):
             return "", after, ""
         if kind == "html":
             closing = self.element_pairs().get(index)
             if closing is not None:
-                heading = next(
-                    (line for line in range(closing + 1, after) if atx_heading_title(self.texts[line]) is not None),
-                    None,
-                )
+                heading = self.heading_after(closing, after)
                 if heading is not None:
+                    if holds_only_markup("\n".join(self.texts[index:heading])):
+                        return "", heading, ""
                     return kind, heading, label
         return found
+
+    def heading_after(self, closing: int, after: int) -> int | None:
+        """The first ATX heading among lines ``(closing, after)``, looked for up to a fence's opening line (a ``#``
+        line inside code is no heading), else ``None``."""
+        for line in range(closing + 1, after):
+            text = self.texts[line]
+            if fence_opening(text.lstrip(" \t")) is not None:
+                return None
+            if atx_heading_title(text) is not None:
+                return line
+        return None
 
 
 def section_title(heading: str) -> str:

@@ -144,6 +144,20 @@ class MdxRendersNothing(unittest.TestCase):
         kept = "# A\n\n{props.name}\n\nText.\n"
         self.assertEqual(read(kept), read(kept, "blocks-3"))
 
+    def test_only_esm_statements_leave(self) -> None:
+        # In a .md page a line may open on "export" or "import" and be prose or shell: it stays, as under blocks-3.
+        text = "# A\n\nSet it:\n\nexport AWS_PROFILE=prod\n\nimport this to see the Zen.\n"
+        self.assertEqual(read(text), read(text, "blocks-3"))
+
+    def test_a_hash_line_in_a_fence_after_the_closing_tag_is_no_heading(self) -> None:
+        text = "# A\n\n<Tabs>\nx text\n</Tabs>\n```bash\n# install it\nnpm i\n```\n\nAfter.\n"
+        element = (text.index("<Tabs>"), text.index("```\n\nAfter") + len("```\n"))
+        self.assertEqual(read(text), [("A", [("html", *element), ("paragraph", text.index("After."), len(text))])])
+
+    def test_an_element_of_tags_alone_cut_at_a_heading_is_no_block(self) -> None:
+        text = "# A\n\n<Tabs>\n<TabItem>\n</TabItem>\n</Tabs>\n## Second\n\nBody.\n"
+        self.assertEqual(read(text), [("Second", [("paragraph", text.index("Body."), len(text))])])
+
     def test_an_element_ends_before_a_heading_after_its_closing_tag(self) -> None:
         text = "# A\n\n<Tabs>\n<TabItem>\nx\n</TabItem>\n</Tabs>\n## Second\n\nSecond body.\n"
         element = (text.index("<Tabs>"), text.index("## Second"))

@@ -1345,6 +1345,28 @@ class JsxAdmonitionTest(LabTestCase):
             ],
         )
 
+    def test_the_forms_of_a_components_kind(self) -> None:
+        cases = [
+            ('<Aside type="danger">', "cautionary block"),
+            ("<Aside type='caution'>", "cautionary block"),
+            ('<Aside type={"caution"}>', "cautionary block"),
+            # A data-type is no type; an Aside without one is a note, so its sentence is read on its own.
+            ('<Aside data-type="caution">', None),
+            ("<Aside>", None),
+            # An unknown kind is no admonition.
+            ('<Aside type="primary">', None),
+        ]
+        for opening, rule in cases:
+            with self.subTest(opening=opening):
+                page = f"# A\n\n## B\n\nRun `x` to start.\n\n{opening}\nKeep a second copy.\n</Aside>\n"
+                found = [pair.rule for pair in scan(page, "blocks-4")[0]]
+                self.assertEqual(found, [rule] if rule else [])
+
+    def test_a_long_opening_tag_is_read_in_one_pass(self) -> None:
+        # A name of 100,000 characters of "a." once made the kind's pattern backtrack at every word boundary.
+        page = '# A\n\n## B\n\n<Aside title="<' + "a." * 50_000 + '">\nYou must not do it.\n</Aside>\n'
+        self.assertEqual(len(scan(page, "blocks-4")), 2)
+
     def test_a_component_of_another_name_is_no_admonition(self) -> None:
         # Under blocks-3 as under blocks-4; an element that names no kind is read as prose, as before.
         page = self.PAGE.replace("Aside", "Card")

@@ -771,7 +771,8 @@ def directive_admonition(text: str, block: grammars.Block) -> grammars.Block | N
 # (``<Warning>``, ``<Note>``, ``<Tip>``). Their kind is the ``type`` attribute, else the name; an ``<Aside>`` without
 # one is Starlight's default, a note.
 COMPONENT_TYPE = re.compile(
-    r"""<([A-Za-z][\w.-]*)\b[^<>]*?\btype\s*=\s*(?:"([A-Za-z]+)"|'([A-Za-z]+)'|\{\s*["']([A-Za-z]+)["']\s*\})"""
+    r"""[ \t]*<([A-Za-z][\w.-]*)(?![\w.-])[^<>]*?(?<![\w.-])type\s*=\s*"""
+    r"""(?:"([A-Za-z]+)"|'([A-Za-z]+)'|\{\s*["']([A-Za-z]+)["']\s*\})"""
 )
 TYPED_COMPONENTS = frozenset({"aside", "admonition", "callout", "alert"})
 
@@ -795,7 +796,8 @@ def component_kind(text: str, block: grammars.Block) -> str | None:
         return None
     line_end = text.find("\n", block.start, block.end)
     opening = text[block.start : block.end if line_end == -1 else line_end]
-    typed = COMPONENT_TYPE.search(opening)
+    # The block's label is its first tag's name: the type is read there only, in one match from the line's start.
+    typed = COMPONENT_TYPE.match(opening)
     if typed is not None and typed.group(1).lower() == block.label:
         kind = next(group for group in typed.groups()[1:] if group).lower()
         return kind if rules.is_admonition_label(kind) else None
