@@ -1362,6 +1362,16 @@ class JsxAdmonitionTest(LabTestCase):
                 found = [pair.rule for pair in scan(page, "blocks-4")[0]]
                 self.assertEqual(found, [rule] if rule else [])
 
+    def test_the_blocks_own_closing_marker_leaves_its_quote(self) -> None:
+        page = (
+            "# A\n\n## B\n\nRun `x` to start.\n\n"
+            '<Aside type="caution">Back up your database first.</Aside>\n\n'
+            "!!! warning\n    Use <b>bold</b>\n\n{{% warning %}}Never run it twice.{{% /warning %}}\n"
+        )
+        quotes = [pair.qualifier.quote for pair in scan(page, "blocks-4")[0]]
+        # An inline tag closed at the line's end is the text's own, and stays.
+        self.assertEqual(quotes, ["Back up your database first.", "Use <b>bold</b>", "Never run it twice."])
+
     def test_a_long_opening_tag_is_read_in_one_pass(self) -> None:
         # A name of 100,000 characters of "a." once made the kind's pattern backtrack at every word boundary.
         page = '# A\n\n## B\n\n<Aside title="<' + "a." * 50_000 + '">\nYou must not do it.\n</Aside>\n'

@@ -510,7 +510,28 @@ def body_span(text: str, block: grammars.Block) -> tuple[int, int]:
     if not content:
         first = next(((start, end) for start, end in lines if text[start:end].strip()), (block.start, block.end))
         return trimmed(text, *first)
-    return trimmed(text, content[0][0], content[-1][1])
+    start, end = trimmed(text, content[0][0], content[-1][1])
+    if block.kind in MARKED_KINDS:
+        # The block's own closing marker after the text on its line: "<Aside type="caution">Back up first.</Aside>"
+        # (scan_version 8); an inline tag closed there ("Use <b>bold</b>") is the text's.
+        closing = CLOSING_MARKER.search(text, start, end)
+        opening = OPENING_NAME.match(text, block.start, block.end)
+        if (
+            closing is not None
+            and opening is not None
+            and closing.start() > start
+            and (closing["tag"] or closing["shortcode"]).lower() == (opening["tag"] or opening["shortcode"]).lower()
+        ):
+            return trimmed(text, start, closing.start())
+    return start, end
+
+
+# A closing tag or shortcode marker ending a block's last line (``</Aside>``, ``{{% /warning %}}``), spaces after it.
+CLOSING_MARKER = re.compile(
+    r"(?:</(?P<tag>[A-Za-z][\w.-]{0,100})[ \t]*>|\{\{[<%][ \t]*/[ \t]*(?P<shortcode>[\w./-]{1,100})[ \t]*[%>]\}\})[ \t]*$"
+)
+# The name a block's opening tag or shortcode marker gives it, on its first line.
+OPENING_NAME = re.compile(r"[ \t]*(?:<(?P<tag>[A-Za-z][\w.-]{0,100})|\{\{[<%][ \t]*(?P<shortcode>[\w./-]{1,100}))")
 
 
 def text_start(text: str, block: grammars.Block) -> int:
