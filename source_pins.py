@@ -446,11 +446,9 @@ class PinnedSpan(NamedTuple):
     @property
     def stale(self) -> bool:
         """Whether the span no longer holds: its offsets hold other text, or a quote given alone is not there once."""
-        quote = self.span["quote"]
         if "start" in self.span:
             return not holds_quote(self.span, self.text)
-        first = self.text.find(quote)
-        return first == -1 or self.text.find(quote, first + 1) != -1
+        return only_place(self.text, self.span["quote"]) is None
 
 
 def pinned_spans(value: dict, texts: dict[str, str]):
@@ -477,6 +475,12 @@ def pinned_spans(value: dict, texts: dict[str, str]):
             text = texts.get(source_id) if type(source_id) is str else None
             if text is not None:
                 yield PinnedSpan(index, f"span_checks[{index}] ({quoted(str(check.get('name')))})", role, span, text)
+
+
+def only_place(text: str, quote: str) -> int | None:
+    """Where ``quote`` starts in ``text`` if it occurs there exactly once, else ``None``: two finds, never a list."""
+    first = text.find(quote)
+    return None if first == -1 or text.find(quote, first + 1) != -1 else first
 
 
 def occurrences(text: str, quote: str) -> int:
@@ -507,9 +511,8 @@ def reanchored_spans(value: dict, texts: dict[str, str]) -> list[tuple[int, str]
         span, text = pinned.span, pinned.text
         if "start" not in span or holds_quote(span, text):
             continue
-        # Only "exactly once" matters: two finds, never a list of every occurrence.
-        first = text.find(span["quote"])
-        if first == -1 or text.find(span["quote"], first + 1) != -1:
+        first = only_place(text, span["quote"])
+        if first is None:
             continue
         old = f"[{span['start']}, {span['end']})"
         span["start"], span["end"] = first, first + len(span["quote"])
