@@ -812,7 +812,8 @@ def read_components(text: str, blocks) -> list[grammars.Block]:
 
 
 def component_kind(text: str, block: grammars.Block) -> str | None:
-    """The admonition kind of an HTML block that is a JSX admonition component (``COMPONENT_TYPE``), else ``None``."""
+    """The admonition kind of an HTML block that is a JSX admonition component (``COMPONENT_TYPE``), where it is
+    not the block's label already; else ``None``."""
     if block.label not in TYPED_COMPONENTS and not rules.is_admonition_label(block.label):
         return None
     line_end = text.find("\n", block.start, block.end)
@@ -822,9 +823,8 @@ def component_kind(text: str, block: grammars.Block) -> str | None:
     if typed is not None and typed.group(1).lower() == block.label:
         kind = next(group for group in typed.groups()[1:] if group).lower()
         return kind if rules.is_admonition_label(kind) else None
-    if block.label == "aside":
-        return "note"
-    return block.label if rules.is_admonition_label(block.label) else None
+    # A component named for its kind (``<Warning>``) carries that label already.
+    return "note" if block.label == "aside" else None
 
 
 def read_directives(text: str, blocks) -> list[grammars.Block]:
