@@ -6,7 +6,7 @@ import argparse
 
 from commands.basics import EXIT_OK, manifest_to_build, report
 from commands.indexes import collector_skips_what_exists, manifest_outlines
-from commands.options import add_command, add_manifest_option
+from commands.options import add_command, add_manifest_option, add_no_cache_option
 from lab_io.errors import UsageError
 from lab_io.inert_json import printed_json_bytes
 from lab_io.outputs import emit
@@ -49,6 +49,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     context.add_argument(
         "--json", action="store_true", help="print every policy's figures as JSON (shape in docs/caveats.md)"
     )
+    add_no_cache_option(context)
     context.set_defaults(handler=run_context)
 
 
@@ -59,16 +60,22 @@ def run_context(args: argparse.Namespace) -> int:
     if args.tier is not None and not args.scanned:
         # The manifest's own span checks have no tier: a --tier alone would filter nothing.
         raise UsageError("usage", "--tier", "picks among the pairs scan finds; add --scanned to measure them")
+    if args.no_cache and not args.scanned:
+        raise UsageError("usage", "--no-cache", "is about the scan's cache; add --scanned to scan")
     manifest_path = manifest_to_build(args.manifest)
     manifest = load_manifest(manifest_path)
     checks = manifest.span_checks
+    cache = None
     with Progress("cutting chunks", len(manifest.sources), source_bytes(manifest.sources)) as progress:
         if args.scanned:
-            from checks.caveats import pairing, verdicts
+            from checks.caveats import scan_cache, verdicts
             from commands.scan import proposals
 
             progress.stage("scanning", len(manifest.sources), source_bytes(manifest.sources))
-            found = pairing.scan_sources(manifest.sources, manifest.grammar, progress=progress.advance)
+            path = scan_cache.cache_path(manifest_path, args.no_cache)
+            found, cache = scan_cache.scan_sources_cached(
+                manifest.sources, manifest.grammar, path, progress=progress.advance
+            )
             pairs = proposals(manifest_path, found, 2 if args.tier is None else args.tier)[0]
             declared = verdicts.declared_names(pairs, checks)
             taken = {check.name for check in checks}
@@ -94,4 +101,6 @@ def run_context(args: argparse.Namespace) -> int:
         emit(printed_json_bytes(document), None)
     else:
         report(context_windows.context_table(figures, [check.name for check in checks]))
+    if cache is not None:
+        cache.save()
     return EXIT_OK

@@ -41,3 +41,14 @@ def add_manifest_option(
     """``--manifest M`` after the command, read together with one given before it (see ``merged_manifest``)."""
     suffix = " (required, here or before the command)" if required else ""
     command.add_argument("--manifest", dest="command_manifest", metavar="M", default=None, help=help_text + suffix)
+
+
+def add_no_cache_option(parser: argparse.ArgumentParser) -> None:
+    """``--no-cache``: scan every page afresh, reading and writing no cache."""
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="read every page afresh and write no cache (by default what each page held is kept in "
+        ".lab-cache/ beside the manifest, and a page whose pinned bytes, title, grammar and the lab's code "
+        "are unchanged is not read again)",
+    )

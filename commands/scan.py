@@ -8,7 +8,7 @@ from pathlib import Path
 import load_documents
 from commands.basics import EXIT_OK, manifest_to_build, report
 from commands.indexes import collector_skips_what_exists, manifest_indexes, manifest_outlines
-from commands.options import add_command, add_manifest_option
+from commands.options import add_command, add_manifest_option, add_no_cache_option
 from lab_io import outputs
 from lab_io.errors import IngestionError, UsageError, counted, printable, quoted
 from lab_io.indented_json import saved_json_bytes
@@ -106,13 +106,12 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="measure the rules against the hand labels in LABELS: precision, caveat recall and pair recall "
         "per tier (decisions are not applied)",
     )
+    add_no_cache_option(scan)
     scan.set_defaults(handler=run_scan)
 
 
 def run_scan(args: argparse.Namespace) -> int:
     """Find the pairs; then list them, or review, declare, import or measure them as the options say."""
-    from checks.caveats import pairing
-
     writes = [
         option
         for option, given in (
@@ -148,9 +147,25 @@ def run_scan(args: argparse.Namespace) -> int:
         return EXIT_OK
     # Scanned before the indexes exist: the collector then has a small heap to walk while sentences come and go.
     section_cache: dict = {}
-    size = source_bytes(manifest.sources)
-    with Progress("scanning", len(manifest.sources), size) as progress:
-        found = pairing.scan_sources(manifest.sources, manifest.grammar, section_cache, progress.advance)
+    found, cache = scanned_pairs(manifest_path, manifest, args.no_cache, section_cache)
+    code = act_on_pairs(args, manifest_path, manifest, found, section_cache, html_path)
+    if code == EXIT_OK:
+        cache.save()
+    return code
+
+
+def scanned_pairs(manifest_path: Path, manifest, no_cache: bool, section_cache: dict | None = None):
+    """The pairs and unpaired caveats of every pinned source, with a progress line, and the cache to save once
+    the command succeeds (``scan_cache``; ``no_cache``: none read or written)."""
+    from checks.caveats import scan_cache
+
+    path = scan_cache.cache_path(manifest_path, no_cache)
+    with Progress("scanning", len(manifest.sources), source_bytes(manifest.sources)) as progress:
+        return scan_cache.scan_sources_cached(manifest.sources, manifest.grammar, path, section_cache, progress.advance)
+
+
+def act_on_pairs(args: argparse.Namespace, manifest_path: Path, manifest, found, section_cache, html_path) -> int:
+    """Measure, review, or list the found pairs (and write the report and the checks) as the options say."""
     if args.evaluate is not None:
         return evaluate(args, manifest, found)
     if args.accept or args.reject:

@@ -4,7 +4,8 @@ On a generated docs set (``--pages`` pages read with blocks-3: front matter,
 fences, admonitions, ``:::`` containers, tables, and instruction/caveat pairs
 for ``scan`` to find), pinned with ``pin`` and its pairs declared with
 ``scan --add-checks`` as a user would, each run times, as fresh ``run.py``
-processes one after the other: the main job, ``scan --json``, ``validate
+processes one after the other: the main job, ``scan --json --no-cache``
+(every page read afresh), ``scan --json`` again with its cache (no target), ``validate
 --manifest``, ``export --policy heading-aware``, ``context --json``,
 ``sweep`` and ``judge`` of that export; and, with no target, ``judge`` of
 the same chunks as another chunker's plain records (a source id and a text,
@@ -215,7 +216,9 @@ def workflow_commands(manifest: Path, scratch: Path) -> list[tuple[str, list[str
     given = ("--manifest", str(manifest))
     return [
         ("main job", lab_command(*given, "--output", result)),
-        ("scan", lab_command(*given, "scan", "--json")),
+        # Every page read afresh: the target is this one. Then as a user's next scan runs, its pages cached.
+        ("scan", lab_command(*given, "scan", "--json", "--no-cache")),
+        ("scan again", lab_command(*given, "scan", "--json")),
         ("validate", lab_command(*given, "validate", "--manifest", str(manifest), result)),
         ("export", lab_command(*given, "export", "--policy", "heading-aware", "--output", export, result)),
         ("context", lab_command(*given, "context", "--json")),

@@ -1186,9 +1186,7 @@ def scan_sections(
             # A reference entry instructs only the caveats of its own item ("same item").
             form = instruction.instruction or "reference entry"
             form_tier = 2 if form in INDIRECT_FORMS or instruction.instruction is None else 1
-            count = names_on_line.get(line, 0) + 1
-            names_on_line[line] = count
-            name = f"{NAME_PREFIX}{source_id}:{line}" + ("" if count == 1 else f"#{count}")
+            name = pair_name(source_id, line, names_on_line)
             pairs.append(
                 FoundPair(
                     name,
@@ -1205,6 +1203,14 @@ def scan_sections(
                 )
             )
     return pairs, unpaired
+
+
+def pair_name(source_id: str, line: int, names_on_line: dict[int, int]) -> str:
+    """A found pair's name: ``scan:SOURCE:LINE`` after its caveat's first line, ``#2`` on for the next pairs
+    of that line in caveat order (``names_on_line`` counts them, page by page)."""
+    count = names_on_line.get(line, 0) + 1
+    names_on_line[line] = count
+    return f"{NAME_PREFIX}{source_id}:{line}" + ("" if count == 1 else f"#{count}")
 
 
 def kept_to_tier(found: tuple[list[FoundPair], list[Unpaired]], tier: int) -> tuple[list[FoundPair], list[Unpaired]]:

@@ -1,0 +1,225 @@
+"""What ``scan`` found on each page, kept beside the manifest, so the next scan reads only the pages that changed.
+
+A docs set is scanned again and again while its pairs are reviewed (``--tier``, ``--html``, ``--reject``,
+``--add-checks``, ``context --scanned``), and between two scans most pages are as they were. Like a linter's
+cache, ``lab/manifest.json`` keeps its findings in ``lab/.lab-cache/manifest.scan.json`` (the folder holds a
+``.gitignore`` of ``*``, so version control leaves it out).
+
+A page's findings are a function of its text, its title, its source id, the grammar and the lab's code, and
+nothing else (decisions, the tier and the manifest's checks are applied after): an entry is used only for
+a page of the same source id whose pinned ``sha256`` and title are the entry's, in a cache whose key
+(``rules_key``: the scan and cache versions, the grammar, Python's and its Unicode tables' versions, and
+the bytes of every module of the lab) is this run's. Anything else about a cache (missing, unreadable,
+malformed, another key, an entry whose offsets do not fit its page) makes the page be read afresh: the
+cache is never a reason to refuse. Entries hold offsets and the rules' words, never quotes: quotes, lines
+and names are made again from the pinned text, as the scan makes them. A cache that cannot be written (a
+read-only folder) is skipped without a word; ``--no-cache``, or ``LAB_NO_CACHE=1`` in the environment, neither
+reads nor writes one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import unicodedata
+from bisect import bisect_right
+from pathlib import Path
+
+import chunk_index
+from checks.caveats import pairing
+from lab_io.outputs import write_atomically
+from load_documents import Span
+
+CACHE_VERSION = 1
+CACHE_FOLDER = ".lab-cache"
+CACHE_KIND = "scan"
+NO_CACHE_VARIABLE = "LAB_NO_CACHE"
+# A cache larger than this is not read (a docs set of thousands of pages writes a few MB).
+MAX_CACHE_BYTES = 256 * 1024 * 1024
+IGNORE_FILE = "# The chunk-boundary lab's cache: safe to delete, never to commit.\n*\n"
+LAB_ROOT = Path(__file__).resolve().parents[2]
+
+
+def cache_path(manifest_path: Path, no_cache: bool = False) -> Path | None:
+    """Where a manifest's scan cache lives: ``lab/manifest.json`` -> ``lab/.lab-cache/manifest.scan.json``;
+    ``None`` (no cache) with ``no_cache`` (``--no-cache``) or when ``LAB_NO_CACHE`` is set to anything but
+    the empty string."""
+    if no_cache or os.environ.get(NO_CACHE_VARIABLE):
+        return None
+    return manifest_path.parent / CACHE_FOLDER / f"{manifest_path.stem}.{CACHE_KIND}.json"
+
+
+def lab_modules() -> list[Path]:
+    """Every module of the lab outside its tests, in a fixed order: the code a page's findings depend on."""
+    return sorted(path for path in LAB_ROOT.rglob("*.py") if "tests" not in path.relative_to(LAB_ROOT).parts[:1])
+
+
+def rules_key(grammar: str) -> str | None:
+    """The key a cache must hold for its entries to stand for this run's scan under ``grammar``; ``None`` when
+    the lab's own modules cannot be read (then no cache is used)."""
+    digest = hashlib.sha256()
+    header = [CACHE_VERSION, pairing.SCAN_VERSION, grammar, sys.version, unicodedata.unidata_version]
+    digest.update(json.dumps(header).encode("utf-8"))
+    try:
+        for path in lab_modules():
+            digest.update(str(path.relative_to(LAB_ROOT)).encode("utf-8") + b"\0")
+            data = path.read_bytes()
+            digest.update(len(data).to_bytes(8, "big") + data)
+    except OSError:
+        return None
+    return digest.hexdigest()
+
+
+def read_entries(path: Path, key: str) -> dict:
+    """The cache's entries by source id, or none when the file is missing, unreadable, too large, malformed or
+    made under another key."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_CACHE_BYTES + 1)
+        if len(data) > MAX_CACHE_BYTES:
+            return {}
+        document = json.loads(data)
+    except (OSError, ValueError, RecursionError):
+        return {}
+    if not isinstance(document, dict) or document.get("lab_cache") != CACHE_KIND or document.get("key") != key:
+        return {}
+    pages = document.get("pages")
+    return pages if isinstance(pages, dict) else {}
+
+
+def entry_for(source: dict, pairs: list, unpaired: list) -> dict:
+    """A page's findings as a cache entry: offsets and the rules' words, no quotes, lines or names."""
+    return {
+        "sha256": source["sha256"],
+        "title": source.get("title", ""),
+        "pairs": [
+            [
+                pair.instruction.start,
+                pair.instruction.end,
+                pair.qualifier.start,
+                pair.qualifier.end,
+                pair.rule,
+                pair.cue,
+                pair.link,
+                pair.tier,
+                pair.instruction_form,
+                pair.caveat_tier,
+            ]
+            for pair in pairs
+        ],
+        "unpaired": [[item.span.start, item.span.end, item.rule, item.cue, item.tier] for item in unpaired],
+    }
+
+
+def found_in(entry, source: dict) -> tuple[list, list] | None:
+    """The findings an entry holds for ``source``, made again as the scan makes them; ``None`` when the entry
+    is for another text or title, or is not one the lab writes."""
+    if not isinstance(entry, dict) or entry.get("sha256") != source["sha256"]:
+        return None
+    if entry.get("title") != source.get("title", ""):
+        return None
+    text = source["text"]
+    source_id = source["source_id"]
+    newlines = chunk_index.newline_offsets(text)
+
+    def span(start, end) -> Span:
+        if type(start) is not int or type(end) is not int or not 0 <= start < end <= len(text):
+            raise ValueError("span")
+        return Span(start, end, text[start:end])
+
+    def word(value) -> str:
+        if type(value) is not str:
+            raise ValueError("word")
+        return value
+
+    def tier(value) -> int:
+        if value not in pairing.TIERS or type(value) is not int:
+            raise ValueError("tier")
+        return value
+
+    try:
+        pairs = []
+        names_on_line: dict[int, int] = {}
+        for i_start, i_end, q_start, q_end, rule, cue, link, pair_tier, form, caveat_tier in entry["pairs"]:
+            qualifier = span(q_start, q_end)
+            line = bisect_right(newlines, qualifier.start - 1) + 1
+            pairs.append(
+                pairing.FoundPair(
+                    pairing.pair_name(source_id, line, names_on_line),
+                    source_id,
+                    span(i_start, i_end),
+                    qualifier,
+                    word(rule),
+                    word(cue),
+                    word(link),
+                    tier(pair_tier),
+                    word(form),
+                    line,
+                    tier(caveat_tier),
+                )
+            )
+        unpaired = []
+        for start, end, rule, cue, caveat_tier in entry["unpaired"]:
+            qualifier = span(start, end)
+            line = bisect_right(newlines, qualifier.start - 1) + 1
+            unpaired.append(pairing.Unpaired(source_id, qualifier, word(rule), word(cue), tier(caveat_tier), line))
+    except (KeyError, TypeError, ValueError):
+        return None
+    return pairs, unpaired
+
+
+class PendingCache:
+    """The entries of one scan, to be written when the command succeeds (``save``); a failed run writes none."""
+
+    def __init__(self, path: Path | None, key: str | None, entries: dict, changed: bool) -> None:
+        self.path = path
+        self.key = key
+        self.entries = entries
+        self.changed = changed
+
+    def save(self) -> None:
+        """Write the cache if it changed; a folder that cannot be written is skipped (the cache only saves time)."""
+        if self.path is None or self.key is None or not self.changed:
+            return
+        document = {"lab_cache": CACHE_KIND, "cache_version": CACHE_VERSION, "key": self.key, "pages": self.entries}
+        data = json.dumps(document, ensure_ascii=True, separators=(",", ":")).encode("ascii") + b"\n"
+        folder = self.path.parent
+        try:
+            folder.mkdir(exist_ok=True)
+            ignore = folder / ".gitignore"
+            if not ignore.exists():
+                write_atomically(ignore, IGNORE_FILE.encode("utf-8"))
+            write_atomically(self.path, data)
+        except OSError:
+            pass
+
+
+def scan_sources_cached(
+    sources, grammar: str, path: Path | None, section_cache: dict | None = None, progress=None
+) -> tuple[tuple[list, list], PendingCache]:
+    """``pairing.scan_sources``, each page's findings taken from the cache at ``path`` where they are current
+    (``None``: no cache), and the cache to write once the command succeeds. The same answer either way."""
+    key = None if path is None else rules_key(grammar)
+    old = {} if key is None else read_entries(path, key)
+    entries: dict = {}
+    changed = set(old) != {source["source_id"] for source in sources}
+    pairs: list = []
+    unpaired: list = []
+    classifications: dict = {}
+    for source in sorted(sources, key=lambda source: source["source_id"]):
+        source_id = source["source_id"]
+        entry = old.get(source_id)
+        found = None if entry is None else found_in(entry, source)
+        if found is None:
+            sections = pairing.scanned_sections(source, grammar, section_cache)
+            found = pairing.scan_sections(source_id, source["text"], sections, classifications)
+            entry = entry_for(source, *found)
+            changed = True
+        entries[source_id] = entry
+        pairs.extend(found[0])
+        unpaired.extend(found[1])
+        if progress is not None:
+            progress(1, len(source["text"].encode("utf-8")))
+    return (pairs, unpaired), PendingCache(path, key, entries, changed)

@@ -1,0 +1,157 @@
+"""The scan cache: a second scan reads only the pages that changed, and answers as a scan of every page does.
+
+The cases run on a copy of the fixture. Its aster-copy-v1 page holds "Listing documents does not create or
+replace a document." on line 13, which the rules pair with the sentence before it (``tests/test_caveat_review.py``
+walks through the page's pairs); the tests count the pages the rules read by counting ``scan_sections`` calls.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from unittest import mock
+
+from checks.caveats import pairing, scan_cache
+from tests.support import ROOT, LabTestCase
+from tests.test_caveat_scan import main_quietly
+
+V1_TEXT = (ROOT / "docs" / "aster-copy-v1.md").read_text(encoding="utf-8")
+DOES_NOT = "Listing documents does not create or replace a document."
+
+
+class ScanCacheTest(LabTestCase):
+    """``scan`` and ``context --scanned`` with the cache the tests otherwise turn off (``tests/__init__.py``)."""
+
+    def setUp(self) -> None:
+        super().setUp()
+        self.manifest = self.copy_inputs()
+        self.cache = self.folder / ".lab-cache" / "manifest.scan.json"
+        environment = mock.patch.dict(os.environ, {scan_cache.NO_CACHE_VARIABLE: ""})
+        environment.start()
+        self.addCleanup(environment.stop)
+
+    def scan(self, *options: str) -> tuple[str, list[str]]:
+        """``scan --json`` of the copy: its output and the source ids the rules read."""
+        read: list[str] = []
+        real = pairing.scan_sections
+
+        def counted(source_id, *args, **kwargs):
+            read.append(source_id)
+            return real(source_id, *args, **kwargs)
+
+        with mock.patch.object(pairing, "scan_sections", counted):
+            code, out, err = main_quietly("scan", "--json", "--tier", "3", "--manifest", str(self.manifest), *options)
+        self.assertEqual((code, err), (0, ""))
+        return out, read
+
+    def test_a_second_scan_reads_no_page_and_answers_the_same(self) -> None:
+        first, read = self.scan()
+        self.assertEqual(read, ["aster-copy-v1", "aster-copy-v2"])
+        self.assertTrue(self.cache.is_file())
+        self.assertEqual((self.cache.parent / ".gitignore").read_text(encoding="utf-8").splitlines()[-1], "*")
+        second, read = self.scan()
+        self.assertEqual((second, read), (first, []))
+        # The name and quotes are made again from the pinned text: line 13, counted by hand.
+        pair = next(pair for pair in json.loads(second)["pairs"] if pair["qualifier"]["quote"] == DOES_NOT)
+        self.assertEqual(pair["name"], "scan:aster-copy-v1:13")
+        self.assertEqual(pair["qualifier"]["start"], V1_TEXT.index(DOES_NOT))
+        self.assertEqual(self.scan("--no-cache"), (first, ["aster-copy-v1", "aster-copy-v2"]))
+
+    def test_an_edited_page_is_read_again_and_only_it(self) -> None:
+        self.scan()
+        page = self.folder / "docs" / "aster-copy-v1.md"
+        page.write_text(
+            V1_TEXT.replace("## List documents\n", "An added paragraph.\n\n## List documents\n"), encoding="utf-8"
+        )
+        code, _, err = main_quietly("pin", "--manifest", str(self.manifest), "--reanchor", str(page))
+        self.assertEqual(code, 0, err)
+        cached, read = self.scan()
+        self.assertEqual(read, ["aster-copy-v1"])
+        self.assertEqual(cached, self.scan("--no-cache")[0])
+        # Two lines above the listing section: the pair is on line 15 now.
+        names = [pair["name"] for pair in json.loads(cached)["pairs"] if pair["qualifier"]["quote"] == DOES_NOT]
+        self.assertEqual(names, ["scan:aster-copy-v1:15"])
+
+    def test_a_cache_the_lab_did_not_write_is_read_past(self) -> None:
+        first, _ = self.scan()
+        written = json.loads(self.cache.read_text(encoding="utf-8"))
+        entry = written["pages"]["aster-copy-v1"]
+        length = len(V1_TEXT)
+        broken = {
+            "not JSON": b"{",
+            "another kind": json.dumps({**written, "lab_cache": "other"}).encode(),
+            "another key": json.dumps({**written, "key": "0" * 64}).encode(),
+            "pages not an object": json.dumps({**written, "pages": []}).encode(),
+        }
+        for label, pair in {
+            "a span past the text": [0, 5, length - 1, length + 1, *entry["pairs"][0][4:]],
+            "an empty span": [0, 5, 7, 7, *entry["pairs"][0][4:]],
+            "a tier out of range": [*entry["pairs"][0][:7], 9, *entry["pairs"][0][8:]],
+            "a rule not a string": [*entry["pairs"][0][:4], 1, *entry["pairs"][0][5:]],
+            "a short row": entry["pairs"][0][:3],
+            "a boolean offset": [True, 5, *entry["pairs"][0][2:]],
+        }.items():
+            pages = {**written["pages"], "aster-copy-v1": {**entry, "pairs": [pair]}}
+            broken[label] = json.dumps({**written, "pages": pages}).encode()
+        broken["another title"] = json.dumps(
+            {**written, "pages": {**written["pages"], "aster-copy-v1": {**entry, "title": "Other"}}}
+        ).encode()
+        for label, data in broken.items():
+            with self.subTest(label):
+                self.cache.write_bytes(data)
+                out, read = self.scan()
+                self.assertEqual(out, first)
+                self.assertIn("aster-copy-v1", read)
+                # Written again, as the lab writes it: the next scan reads nothing.
+                self.assertEqual(self.scan(), (first, []))
+
+    def test_no_cache_reads_and_writes_none(self) -> None:
+        first, _ = self.scan("--no-cache")
+        self.assertFalse(self.cache.parent.exists())
+        self.scan()
+        self.cache.write_bytes(b"{")
+        self.assertEqual(self.scan("--no-cache"), (first, ["aster-copy-v1", "aster-copy-v2"]))
+        self.assertEqual(self.cache.read_bytes(), b"{")
+        with mock.patch.dict(os.environ, {scan_cache.NO_CACHE_VARIABLE: "1"}):
+            self.assertEqual(self.scan(), (first, ["aster-copy-v1", "aster-copy-v2"]))
+        self.assertEqual(self.cache.read_bytes(), b"{")
+
+    def test_a_refused_scan_writes_no_cache(self) -> None:
+        code, _, err = main_quietly("scan", "--manifest", str(self.manifest), "--reject", "scan:aster-copy-v1:99")
+        # A name no scan found is a usage error (exit 2).
+        self.assertEqual(code, 2)
+        self.assertIn("scan:aster-copy-v1:99", err)
+        self.assertFalse(self.cache.parent.exists())
+
+    def test_a_cache_that_cannot_be_written_is_skipped(self) -> None:
+        (self.folder / ".lab-cache").write_text("a file where the folder would be", encoding="utf-8")
+        first, _ = self.scan()
+        self.assertEqual(self.scan(), (first, ["aster-copy-v1", "aster-copy-v2"]))
+
+    def test_the_key_moves_with_the_grammar_and_the_code(self) -> None:
+        self.assertNotEqual(scan_cache.rules_key("blocks-3"), scan_cache.rules_key("blocks-4"))
+        module = self.folder / "module.py"
+        module.write_text("A = 1\n", encoding="utf-8")
+        with mock.patch.object(scan_cache, "lab_modules", return_value=[module]), mock.patch.object(
+            scan_cache, "LAB_ROOT", self.folder
+        ):
+            before = scan_cache.rules_key("blocks-3")
+            module.write_text("A = 2\n", encoding="utf-8")
+            self.assertNotEqual(scan_cache.rules_key("blocks-3"), before)
+            module.unlink()
+            self.assertIsNone(scan_cache.rules_key("blocks-3"))
+        modules = [path.relative_to(ROOT).as_posix() for path in scan_cache.lab_modules()]
+        self.assertIn("checks/caveats/rules.py", modules)
+        self.assertIn("grammars/blocks.py", modules)
+        self.assertFalse(any(path.startswith("tests/") for path in modules))
+
+    def test_context_scanned_shares_the_cache(self) -> None:
+        self.scan()
+        read: list[str] = []
+        real = pairing.scan_sections
+        with mock.patch.object(pairing, "scan_sections", lambda *a, **k: read.append(a[0]) or real(*a, **k)):
+            code, _, err = main_quietly("context", "--scanned", "--manifest", str(self.manifest))
+        self.assertEqual((code, err, read), (0, "", []))
+        code, _, err = main_quietly("context", "--no-cache", "--manifest", str(self.manifest))
+        self.assertEqual(code, 2)
+        self.assertIn("--no-cache", err)
