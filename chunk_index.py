@@ -573,14 +573,16 @@ def chunk_id_hasher(config_json: str):
 
 
 def layout_chunk_records(
-    config: dict, layout: DocumentLayout, pairs: list[dict] = (), id_hasher=None
+    config: dict, layout: DocumentLayout, pairs: list[dict] = (), id_hasher=None, text_json: list[str] | None = None
 ) -> tuple[list[dict], bytes]:
     """Every chunk record of one laid-out document, and their canonical JSON joined by commas.
 
     ``pairs`` are the document's pairs of a pair-aware ``config`` (``pairs_by_source``);
     ``id_hasher``, ``chunk_id_hasher(canonical_json(config))`` when the caller
     has it: a pair-aware config holding thousands of pairs is then encoded and
-    hashed once per build, not once per document.
+    hashed once per build, not once per document. ``text_json``, when given,
+    gets each record's text as a JSON string (``json.dumps(text, ensure_ascii=False)``),
+    in order: the payload holds it already, and a writer of the records can reuse it.
 
     Each chunk's payload is serialised once, here, in the exact text
     ``canonical_json`` gives it; that one text yields the chunk id and, joined,
@@ -621,10 +623,13 @@ def layout_chunk_records(
             end_line = start_line + text.count("\n", start, end - 1)
             line = end_line
             counted_to = end - 1
+            chunk_text_json = _json_string(chunk_text)
+            if text_json is not None:
+                text_json.append(chunk_text_json)
             payload_tail = (
                 f'{revision_field},"end":{end},"end_line":{end_line},"order":{order},'
                 f'{section_fields},"start":{start},"start_line":{start_line},'
-                f'"text":{_json_string(chunk_text)},"text_sha256":"{text_sha256}",{version_field}'
+                f'"text":{chunk_text_json},"text_sha256":"{text_sha256}",{version_field}'
             ).encode("utf-8")
             chunk_hasher = id_hasher.copy()
             chunk_hasher.update(payload_tail)
@@ -690,16 +695,17 @@ def build_indexes(
     configs: dict | None = None,
     progress: Callable[[int, int], None] | None = None,
     section_cache: dict | None = None,
+    text_json: dict | None = None,
 ) -> dict:
     """The indexes of ``sources``, keyed by policy name in ``POLICY_NAMES`` order, in one pass.
 
     ``configs`` maps each policy name to its config (``manifest_configs``):
     the three default policies and any optional one it holds; the lesson's
-    three when ``None``. ``progress`` and ``section_cache`` as in ``build_policy_indexes``.
+    three when ``None``. ``progress``, ``section_cache`` and ``text_json`` as in ``build_policy_indexes``.
     """
     configs = manifest_configs() if configs is None else configs
     ordered = {name: configs[name] for name in POLICY_NAMES if name in configs}
-    return build_policy_indexes(ordered, sources, progress, section_cache)
+    return build_policy_indexes(ordered, sources, progress, section_cache, text_json)
 
 
 def build_policy_indexes(
@@ -707,6 +713,7 @@ def build_policy_indexes(
     sources: list[dict] | tuple[dict, ...],
     progress: Callable[[int, int], None] | None = None,
     section_cache: dict | None = None,
+    text_json: dict | None = None,
 ) -> dict[str, dict]:
     """One index per config of the same ``sources``, keyed as ``configs`` is, in one pass over the documents.
 
@@ -715,7 +722,10 @@ def build_policy_indexes(
     canonical JSON inside every index id. ``progress``, when given, is called
     as ``progress(1, size)`` after each document, ``size`` its text's UTF-8 bytes.
     ``section_cache`` shares section readings with other builds (see
-    ``document_sections_once``).
+    ``document_sections_once``). ``text_json``, when given (a dict), gets for
+    each index, by name, its chunks' texts as JSON strings in chunk order, as
+    the chunk ids encoded them: what ``indented_json.saved_json_pieces`` can
+    lay the texts out from (its ``encoded``) instead of encoding them again.
 
     An index id is ``digest(body)``, hashed as it is built: ``"chunks"`` sorts
     first among the body's keys, so the canonical text is the chunks' texts
@@ -726,6 +736,7 @@ def build_policy_indexes(
     config_texts = {name: canonical_json(config) for name, config in configs.items()}
     id_hashers = {name: chunk_id_hasher(text) for name, text in config_texts.items()}
     chunks: dict[str, list[dict]] = {name: [] for name in configs}
+    texts_json: dict[str, list[str] | None] = {name: None if text_json is None else [] for name in configs}
     # The build makes no reference cycles, yet each pass of the cyclic
     # collector would walk the growing chunk lists again: about a tenth of a
     # large build. It is paused here and restored as it was, whatever happens.
@@ -734,7 +745,7 @@ def build_policy_indexes(
     try:
         for document, laid_out in laid_out_documents(documents, configs, section_cache):
             for name, config, layout, pairs in laid_out:
-                records, records_json = layout_chunk_records(config, layout, pairs, id_hashers[name])
+                records, records_json = layout_chunk_records(config, layout, pairs, id_hashers[name], texts_json[name])
                 if records and chunks[name]:
                     hashers[name].update(b",")
                 hashers[name].update(records_json)
@@ -747,6 +758,8 @@ def build_policy_indexes(
     # The body's keys after "chunks", in canonical order; only "config" differs between the indexes.
     documents_json = canonical_json(documents).encode("utf-8")
     rest = canonical_json({"execution_mode": EXECUTION_MODE, "schema_version": SCHEMA_VERSION})[1:].encode("utf-8")
+    if text_json is not None:
+        text_json.update(texts_json)
     indexes = {}
     for name, config in configs.items():
         hasher = hashers[name]

@@ -66,15 +66,18 @@ def run_build(args) -> int:
     text_bytes = source_bytes(manifest.sources)
     # The summary says where each pair lies for pair-aware: the build's sections are kept for it.
     section_cache = {} if chunk_index.PAIR_AWARE in configs else None
+    # Each chunk's text as the build turned it to JSON for the chunk's id: the writer lays the texts out from it.
+    text_json: dict[str, list[str]] = {}
     with Progress("building indexes", len(manifest.sources), text_bytes) as progress:
         result = span_checks.build_checked_result(
-            manifest.sources, manifest.span_checks, configs, progress.advance, section_cache
+            manifest.sources, manifest.span_checks, configs, progress.advance, section_cache, text_json
         )
+        encoded = [(result["indexes"][name]["chunks"], "text", texts) for name, texts in text_json.items()]
         # The result is streamed as it is laid out, never held whole as bytes; each
         # index's saved size is recorded on the way, rather than saving it again.
         index_sizes: dict[str, int] = {}
         result_pieces = progress.writing(
-            readable_pieces(saved_json_pieces(result, result["indexes"], index_sizes), destination(output)),
+            readable_pieces(saved_json_pieces(result, result["indexes"], index_sizes, encoded), destination(output)),
             destination(output),
         )
         files = [] if output is None else [(output, result_pieces)]

@@ -433,6 +433,36 @@ class SavedPiecesTest(unittest.TestCase):
         self.assertLess(max(map(len, pieces)), 2_000_000)
         self.assertEqual(b"".join(pieces), reference_bytes(value))
 
+    def test_a_column_laid_out_from_its_known_json(self) -> None:
+        rng = random.Random(41)
+        words = ("a", "é", "\n", '"', "\\", "\x00", "\x7f", "\u2028", "😀", " ")
+        for count in (1, 2, 17, 300, 5000):
+            # Mostly one shape, with an odd object now and then: its batch is laid out object by object.
+            items = [
+                {"n": number, "text": "".join(rng.choice(words) for _ in range(rng.randint(0, 9)))}
+                for number in range(count)
+            ]
+            if count > 2:
+                items[rng.randrange(count)]["extra"] = 1
+            texts = [json.dumps(item["text"], ensure_ascii=False) for item in items]
+            value = {"chunks": items, "copy": list(items)}
+            with self.subTest(count=count):
+                self.assertEqual(
+                    b"".join(saved_json_pieces(value, encoded=[(items, "text", texts)])), reference_bytes(value)
+                )
+
+    def test_the_build_hands_on_each_chunk_text_as_json(self) -> None:
+        text_json: dict[str, list[str]] = {}
+        configs = chunk_index.manifest_configs("blocks-3", (("fixed-char", 40), ("heading-aware", 60)))
+        indexes = chunk_index.build_indexes(SOURCES, configs, text_json=text_json)
+        self.assertEqual(list(text_json), list(indexes))
+        for name, index in indexes.items():
+            with self.subTest(policy=name):
+                self.assertEqual(
+                    text_json[name], [json.dumps(chunk["text"], ensure_ascii=False) for chunk in index["chunks"]]
+                )
+        self.assertEqual(indexes, chunk_index.build_indexes(SOURCES, configs))
+
     def test_a_cycle_is_refused_like_json_dumps(self) -> None:
         cycle: dict = {"a": [1]}
         cycle["a"].append(cycle)
