@@ -46,6 +46,8 @@ SOURCES = [
     # still join the other documents' chunks correctly.
     source("empty-body", "# Only a heading\n\n"),
     source("zz-last", "# Z\nz\n"),
+    # ASCII alone, with and without DEL (which the ASCII escaper would write as \u007f): both escapers' paths.
+    source("ascii", '# A\n\nplain "quoted" \\ back\x01\x1f\ttab\n\nand DEL \x7f here\n'),
 ]
 
 
