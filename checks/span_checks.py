@@ -264,16 +264,16 @@ def build_checked_result(
     configs: dict | None = None,
     progress=None,
     section_cache=None,
-    text_json: dict | None = None,
+    encoded: list | None = None,
 ) -> dict:
     """The lab's result for a manifest: its indexes and the comparison of its span checks.
 
     ``configs`` are the manifest's (``chunk_index.manifest_configs``); the lesson's three when ``None``.
     ``progress(1, size)`` is called after each document (see ``chunk_index.build_policy_indexes``);
     ``section_cache`` keeps each document's sections for a later look (``chunk_index.pair_placements``);
-    ``text_json`` gets each index's chunk texts as JSON, for the writer (``chunk_index.build_policy_indexes``).
+    ``encoded`` gets the indexes' texts as JSON, for the writer (``chunk_index.build_policy_indexes``).
     """
-    indexes = build_indexes(sources, configs, progress, section_cache, text_json)
+    indexes = build_indexes(sources, configs, progress, section_cache, encoded)
     return assembled_result(sources, indexes, checked_comparisons(indexes, span_checks))
 
 

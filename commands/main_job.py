@@ -66,13 +66,12 @@ def run_build(args) -> int:
     text_bytes = source_bytes(manifest.sources)
     # The summary says where each pair lies for pair-aware: the build's sections are kept for it.
     section_cache = {} if chunk_index.PAIR_AWARE in configs else None
-    # Each chunk's text as the build turned it to JSON for the chunk's id: the writer lays the texts out from it.
-    text_json: dict[str, list[str]] = {}
+    # The texts as the build turned them to JSON for the ids: the writer lays them out from it.
+    encoded: list = []
     with Progress("building indexes", len(manifest.sources), text_bytes) as progress:
         result = span_checks.build_checked_result(
-            manifest.sources, manifest.span_checks, configs, progress.advance, section_cache, text_json
+            manifest.sources, manifest.span_checks, configs, progress.advance, section_cache, encoded
         )
-        encoded = [(result["indexes"][name]["chunks"], "text", texts) for name, texts in text_json.items()]
         # The result is streamed as it is laid out, never held whole as bytes; each
         # index's saved size is recorded on the way, rather than saving it again.
         index_sizes: dict[str, int] = {}

@@ -451,17 +451,17 @@ class SavedPiecesTest(unittest.TestCase):
                     b"".join(saved_json_pieces(value, encoded=[(items, "text", texts)])), reference_bytes(value)
                 )
 
-    def test_the_build_hands_on_each_chunk_text_as_json(self) -> None:
-        text_json: dict[str, list[str]] = {}
+    def test_the_build_hands_on_each_text_as_json(self) -> None:
+        encoded: list = []
         configs = chunk_index.manifest_configs("blocks-3", (("fixed-char", 40), ("heading-aware", 60)))
-        indexes = chunk_index.build_indexes(SOURCES, configs, text_json=text_json)
-        self.assertEqual(list(text_json), list(indexes))
-        for name, index in indexes.items():
-            with self.subTest(policy=name):
-                self.assertEqual(
-                    text_json[name], [json.dumps(chunk["text"], ensure_ascii=False) for chunk in index["chunks"]]
-                )
-        self.assertEqual(indexes, chunk_index.build_indexes(SOURCES, configs))
+        sources = [*SOURCES, tiny_source("d-tricky", '# D\n\n"quoted" \\ \x7f é\u2028 \x01\ttab\n')]
+        indexes = chunk_index.build_indexes(sources, configs, encoded=encoded)
+        lists = [members for index in indexes.values() for members in (index["chunks"], index["documents"])]
+        self.assertEqual([id(objects) for objects, _, _ in encoded], list(map(id, lists)))
+        for objects, key, texts in encoded:
+            with self.subTest(objects=objects):
+                self.assertEqual(texts, [json.dumps(item[key], ensure_ascii=False) for item in objects])
+        self.assertEqual(indexes, chunk_index.build_indexes(sources, configs))
 
     def test_a_cycle_is_refused_like_json_dumps(self) -> None:
         cycle: dict = {"a": [1]}
