@@ -283,7 +283,7 @@ class _IndentedWriter:
             known = None if encoded_key is None else (encoded_key, encoded_texts[position : position + len(batch)])
             position += len(batch)
             holds_measured = self._measured_parent is not None and self._measured_parent in map(id, batch)
-            text = None if holds_measured else self.uniform_objects(batch, level + 1, known)
+            text = None if holds_measured else self.uniform_objects(batch, level + 1, known, item_lead)
             if text is None:
                 self.newlines += len(batch)
                 for item in batch:
@@ -291,7 +291,7 @@ class _IndentedWriter:
                     item_lead = separator
                     yield from self.pieces(item, level + 1)
                 continue
-            yield (item_lead + text).encode("utf-8")
+            yield text.encode("utf-8")
             item_lead = separator
             batch_items = max(1, min(MAX_BATCH_ITEMS, batch_items * BATCH_CHARACTERS // len(text)))
 
@@ -309,12 +309,15 @@ class _IndentedWriter:
         self.newlines += sum(len(value) + 1 for value in column if value)
         return texts
 
-    def uniform_objects(self, batch: list, level: int, known: tuple[str, list[str]] | None = None) -> str | None:
-        """``batch``'s objects laid out at ``level`` and joined by separators, or ``None`` if they differ in shape.
+    def uniform_objects(
+        self, batch: list, level: int, known: tuple[str, list[str]] | None = None, opening: str = ""
+    ) -> str | None:
+        """``opening``, then ``batch``'s objects laid out at ``level``, joined by separators; ``None`` if they differ.
 
         ``[{"a": 1, "b": "x"}, {"a": 2, "b": "y"}]`` at level 1 ->
         ``'{\\n    "a": 1,\\n    "b": "x"\\n  },\\n  {\\n    "a": 2,\\n    "b": "y"\\n  }'``.
         ``known``, ``(key, texts)``: the objects' strings under ``key`` already turned to JSON, in order.
+        The text is made in one join, ``opening`` its first piece: no copy of it is made to add or cut a piece.
         """
         keys = tuple(batch[0]) if type(batch[0]) is dict else ()
         if (
@@ -325,7 +328,9 @@ class _IndentedWriter:
         ):
             return None
         field_indent = INDENT * (level + 1)
-        # Every object is the same run of texts: a key's lead, its value, the next key's lead, ... its close.
+        object_separator = ",\n" + INDENT * level
+        # Every object is the same run of texts: its lead and first key, its value, the next key's lead, ... its
+        # close; the first object's lead is ``opening``, each other's the separator after the object before it.
         runs = []
         lead = "{\n" + field_indent
         for key, column in zip(keys, zip(*map(dict.values, batch))):
@@ -341,14 +346,16 @@ class _IndentedWriter:
                 texts = known[1]
             else:
                 texts = map(COLUMN_JSON[kinds.pop()], column)
-            runs.append(repeat(lead + _json_string(key) + KEY_SEPARATOR))
+            key_lead = lead + _json_string(key) + KEY_SEPARATOR
+            runs.append(
+                chain((opening + key_lead,), repeat(object_separator + key_lead)) if not runs else repeat(key_lead)
+            )
             runs.append(texts)
             lead = ",\n" + field_indent
-        object_separator = ",\n" + INDENT * level
-        runs.append(repeat("\n" + INDENT * level + "}" + object_separator))
+        runs.append(repeat("\n" + INDENT * level + "}"))
         # Per object: its opening line, a line per key after the first, its closing line; plus its lead.
         self.newlines += len(batch) * (len(keys) + 2)
-        return "".join(chain.from_iterable(zip(*runs)))[: -len(object_separator)]
+        return "".join(chain.from_iterable(zip(*runs)))
 
 
 def same_objects(first: list, other: list) -> bool:
