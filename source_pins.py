@@ -20,7 +20,9 @@ It does not chunk or compare spans: that is ``chunk_index``.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
+import re
 import stat
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
@@ -383,25 +385,96 @@ def expanded_requests(
     return unique, skipped, folders
 
 
-def new_source_entry(relative: str, sha256: str, request: PinRequest, taken: AbstractSet[str] = frozenset()) -> dict:
+def new_source_entry(
+    relative: str, sha256: str, request: PinRequest, taken: AbstractSet[str] = frozenset(), title: str | None = None
+) -> dict:
     """A brand-new source entry; omitted metadata gets defaults that claim nothing.
 
     The id defaults to the file's manifest-relative path without its suffix
-    (``path_source_id``), made unique against ``taken``, the title to the id,
-    the version to ``1.0``, the url to ``local:<path>`` and the fact status to
-    "unstated".
+    (``path_source_id``), made unique against ``taken``, the title to ``title``
+    (the page's own, ``front_matter_title``) or else the id, the version to
+    ``1.0``, the url to ``local:<path>`` and the fact status to "unstated".
     """
     given = request.given()
     source_id = given.get("source_id", first_free_id(path_source_id(relative), taken))
     return {
         "source_id": source_id,
         "path": relative,
-        "title": given.get("title", source_id),
+        "title": given.get("title", title or source_id),
         "sha256": sha256,
         "version": given.get("version", DEFAULT_VERSION),
         "url": given.get("url", LOCAL_URL_PREFIX + relative),
         "fact_status": given.get("fact_status", DEFAULT_FACT_STATUS),
     }
+
+
+# Where a new page's title comes from (``pin --titles``): its front matter's ``title``, else its id; or its id.
+TITLE_SOURCES = ("front-matter", "id")
+# A title longer than this is no title (a paragraph pasted into the field): the id stands instead.
+MAX_TITLE_CHARACTERS = 300
+# A top-level ``title`` key: ``title: X`` in YAML (``---``), ``title = "X"`` in TOML (``+++``).
+FRONT_MATTER_TITLE = {
+    "---": re.compile(r"^title[ \t]*:(?:[ \t]+(?P<value>[^\n]*?))?[ \t]*$", re.MULTILINE),
+    "+++": re.compile(r"^title[ \t]*=[ \t]*(?P<value>[^\n]*?)[ \t]*$", re.MULTILINE),
+}
+# A plain YAML scalar may not open on one of these: a block scalar, a flow collection, an anchor, a tag, ...
+YAML_INDICATORS = frozenset("|>[]{}&*!%@`#,?-\"'")
+
+
+def front_matter_title(text: str, grammar: str) -> str | None:
+    """The ``title`` a page's front matter gives it, or ``None``: no front matter (or the lesson grammar, which
+    reads none), no top-level ``title``, or one this reading does not take.
+
+    Taken: a plain scalar on its line (``title: Get started``, a ``#`` comment after a space cut off), a
+    single-quoted one (``''`` is a quote) and a double-quoted one or a TOML basic string (JSON's escapes); a TOML
+    literal string (``'...'``). Left to the id: block scalars (``title: >``), flow collections, anchors, tags,
+    a value over ``MAX_TITLE_CHARACTERS`` or of whitespace alone, and anything nested (an indented ``title``).
+    ``front_matter_title("---\\ntitle: 'It''s here'\\n---\\n", "blocks-4")`` -> ``"It's here"``.
+    """
+    if grammar == grammars.LESSON_GRAMMAR:
+        return None
+    try:
+        end = grammars.front_matter_end(text, "front matter")
+    except IngestionError:
+        return None
+    if not end:
+        return None
+    delimiter = text[: text.find("\n")].rstrip(" \t")
+    body = text[text.find("\n") + 1 : end]
+    match = FRONT_MATTER_TITLE[delimiter].search(body)
+    if match is None or not match.group("value"):
+        return None
+    value = quoted_scalar(match.group("value"), toml=delimiter == "+++")
+    if value is None or not value.strip() or len(value) > MAX_TITLE_CHARACTERS:
+        return None
+    return value.strip()
+
+
+def quoted_scalar(raw: str, toml: bool) -> str | None:
+    """One line's scalar value, its quotes read (see ``front_matter_title``); ``None`` if it is not one."""
+    if raw.startswith('"'):
+        closing = re.match(r'"(?:[^"\\]|\\.)*"', raw)
+        if closing is None or raw[closing.end() :].strip(" \t")[:1] not in ("", "#"):
+            return None
+        try:
+            value = json.loads(closing.group(0))
+            # A lone surrogate ("\\ud800") is no text a manifest can hold.
+            value.encode("utf-8")
+        except (ValueError, UnicodeEncodeError):
+            return None
+        return value
+    if raw.startswith("'"):
+        closing = re.match(r"'[^']*'" if toml else r"'(?:[^']|'')*'", raw)
+        if closing is None or raw[closing.end() :].strip(" \t")[:1] not in ("", "#"):
+            return None
+        inner = closing.group(0)[1:-1]
+        return inner if toml else inner.replace("''", "'")
+    if toml or raw[0] in YAML_INDICATORS:
+        return None
+    # A plain scalar ends where a comment opens (" #") and may not hold ": " (a mapping).
+    comment = re.search(r"[ \t]#", raw)
+    value = raw[: comment.start()] if comment else raw
+    return None if ": " in value else value
 
 
 def repinned_entry(entry: dict, sha256: str, request: PinRequest, where: str) -> dict:
@@ -629,6 +702,7 @@ def pin_sources(
     reanchor: bool = False,
     all_or_nothing: bool = False,
     drop_stale: bool = False,
+    titles: str = TITLE_SOURCES[0],
 ) -> PinOutcome:
     """Pin each requested file (or every page under a requested folder) into the manifest at ``manifest_path``.
 
@@ -638,6 +712,8 @@ def pin_sources(
     ``reanchor`` moves the span checks of the files pinned here whose quotes
     moved (see ``reanchored_spans``); without it such a check is refused.
     ``drop_stale`` moves them too and removes each check still stale (``dropped_checks``).
+    ``titles`` (``TITLE_SOURCES``) says where a new page's title comes from when ``--title`` gives none: its
+    front matter's ``title`` (``front_matter_title``), else its id; or its id. A page pinned before keeps its.
     A new page of a folder that the lab cannot take is passed over with its
     reason (``page_problem``); ``all_or_nothing`` refuses the pin instead.
     """
@@ -675,7 +751,8 @@ def pin_sources(
         else:
             sha256, text = pinnable_file(folder, relative, where, grammar)
         if position is None:
-            entry = new_source_entry(relative, sha256, request, taken)
+            title = front_matter_title(text, grammar) if titles == "front-matter" else None
+            entry = new_source_entry(relative, sha256, request, taken, title)
             positions[relative] = len(entries)
             taken.add(entry["source_id"])
             entries.append(entry)

@@ -78,7 +78,18 @@ def register(commands: argparse._SubParsersAction) -> None:
         dest="source_id",
         help="id of a new source (default: its path relative to the manifest's folder, without the suffix: docs/guide.md is docs/guide)",
     )
-    pin.add_argument("--title", help="title (default for a new source: its id)")
+    pin.add_argument(
+        "--title", help="title (default for a new source: its front matter's title, else its id; see --titles)"
+    )
+    pin.add_argument(
+        "--titles",
+        choices=("front-matter", "id"),
+        default="front-matter",
+        help="where a new page's title comes from without --title: its front matter's top-level title (title: or "
+        "title = , one line, under a block grammar), else its id (the default, front-matter); or always its id. "
+        "The title names the text before a page's first heading in every index. A page pinned before keeps its "
+        "title",
+    )
     pin.add_argument(
         "--version", help="MAJOR.MINOR version (default for a new source: 1.0); with a folder, of every file pinned"
     )
@@ -144,7 +155,7 @@ def run_pin(args: argparse.Namespace) -> int:
     with outputs.manifest_lock(manifest_path):
         new_manifest = not os.path.lexists(manifest_path)
         outcome = source_pins.pin_sources(
-            manifest_path, requests, args.markdown, args.reanchor, args.all_or_nothing, args.drop_stale
+            manifest_path, requests, args.markdown, args.reanchor, args.all_or_nothing, args.drop_stale, args.titles
         )
         if outcome.manifest_bytes is not None:
             emit(outcome.manifest_bytes, manifest_path)
