@@ -12,6 +12,7 @@ naming the file and the line; nothing is declared then. It reads no files;
 from __future__ import annotations
 
 import json
+import re
 from bisect import bisect_right
 from dataclasses import dataclass
 
@@ -56,24 +57,51 @@ def located_quote(value: object, text: str, where: str, source_id: str) -> Span:
     if value != value.strip():
         raise IngestionError("bad_import", where, f"quote {quoted(value)} starts or ends with whitespace; trim it")
     if start is not None:
-        if text[start : start + len(value)] != value or start < 0:
-            found = text.find(value)
-            hint = "not in the text" if found == -1 else f"first found at {found}"
-            raise IngestionError(
-                "bad_import", where, f"quote {quoted(value)} is not at offset {start} of {quoted(source_id)} ({hint})"
-            )
-        return Span(start, start + len(value), value)
+        if start >= 0 and text[start : start + len(value)] == value:
+            return Span(start, start + len(value), value)
+        loose = None if start < 0 else loose_pattern(value).match(text, start)
+        if loose is not None:
+            return Span(start, loose.end(), loose.group(0))
+        found = text.find(value)
+        hint = "not in the text" if found == -1 else f"first found at {found}"
+        raise IngestionError(
+            "bad_import", where, f"quote {quoted(value)} is not at offset {start} of {quoted(source_id)} ({hint})"
+        )
     first = text.find(value)
-    if first == -1:
+    if first != -1:
+        second = text.find(value, first + 1)
+        if second != -1:
+            raise IngestionError(
+                "bad_import",
+                where,
+                f"quote {quoted(value)} occurs more than once in {quoted(source_id)} (at {first} and {second}); "
+                "give its start",
+            )
+        return Span(first, first + len(value), value)
+    # Not there as given: a tool that reflowed the quote (one line where the page wraps) still names one place.
+    places = loose_pattern(value).finditer(text)
+    found = next(places, None)
+    if found is None:
         raise IngestionError("bad_import", where, f"quote {quoted(value)} is not in {quoted(source_id)}")
-    second = text.find(value, first + 1)
-    if second != -1:
+    again = next(places, None)
+    if again is not None:
         raise IngestionError(
             "bad_import",
             where,
-            f"quote {quoted(value)} occurs more than once in {quoted(source_id)} (at {first} and {second}); give its start",
+            f"quote {quoted(value)} occurs more than once in {quoted(source_id)} with its whitespace read loosely "
+            f"(at {found.start()} and {again.start()}); give its start",
         )
-    return Span(first, first + len(value), value)
+    return Span(found.start(), found.end(), found.group(0))
+
+
+def loose_pattern(quote: str) -> re.Pattern:
+    """``quote`` with each run of whitespace standing for any run: ``"a b"`` finds ``"a\\n  b"``, never ``"ab"``.
+
+    Words must be there as given and in order; only the whitespace between them may differ, as it does when a
+    tool puts on one line a sentence the page wraps. The pattern is words joined by ``\\s+``: no two of its parts
+    can match the same character, so a search is linear in the text.
+    """
+    return re.compile(r"\s+".join(map(re.escape, quote.split())))
 
 
 def unique_keys(where: str):
