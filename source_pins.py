@@ -703,6 +703,7 @@ def pin_sources(
     all_or_nothing: bool = False,
     drop_stale: bool = False,
     titles: str = TITLE_SOURCES[0],
+    progress=None,
 ) -> PinOutcome:
     """Pin each requested file (or every page under a requested folder) into the manifest at ``manifest_path``.
 
@@ -714,6 +715,7 @@ def pin_sources(
     ``drop_stale`` moves them too and removes each check still stale (``dropped_checks``).
     ``titles`` (``TITLE_SOURCES``) says where a new page's title comes from when ``--title`` gives none: its
     front matter's ``title`` (``front_matter_title``), else its id; or its id. A page pinned before keeps its.
+    ``progress`` (``lab_io.progress.Progress``), if given, counts the pages read once the folders are walked.
     A new page of a folder that the lab cannot take is passed over with its
     reason (``page_problem``); ``all_or_nothing`` refuses the pin instead.
     """
@@ -723,6 +725,8 @@ def pin_sources(
     value = manifest_to_update(manifest_path, markdown)
     grammar = manifest_grammar(value, label)
     requests, skipped, folders = expanded_requests(requests, manifest_path, grammar, label)
+    if progress is not None:
+        progress.stage("pinning", len(requests), 0, unit="pages")
     entries = value["sources"]
     # Paths as the loader compares them, so a folder walk finds a file pinned before by hand.
     positions = {PurePosixPath(entry["path"]).as_posix(): index for index, entry in enumerate(entries)}
@@ -762,6 +766,8 @@ def pin_sources(
             changes.append(entry_change(entries[position], entry))
             entries[position] = entry
         texts[entry["source_id"]] = text
+        if progress is not None:
+            progress.advance(1, 0)
     if passed_over and not entries:
         raise IngestionError(
             "no_pinnable_files",

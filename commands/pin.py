@@ -11,6 +11,7 @@ from commands.options import add_command, add_manifest_option
 from lab_io import outputs
 from lab_io.errors import UsageError, printable
 from lab_io.outputs import checked_output, destination, emit
+from lab_io.progress import Progress
 
 PIN_DESCRIPTION = """\
 Check each PATH as a build would (inside the manifest's folder, no link, size
@@ -154,9 +155,17 @@ def run_pin(args: argparse.Namespace) -> int:
     # Read, change and write under one lock: a concurrent pin waits and then sees this one's sources.
     with outputs.manifest_lock(manifest_path):
         new_manifest = not os.path.lexists(manifest_path)
-        outcome = source_pins.pin_sources(
-            manifest_path, requests, args.markdown, args.reanchor, args.all_or_nothing, args.drop_stale, args.titles
-        )
+        with Progress("finding pages") as progress:
+            outcome = source_pins.pin_sources(
+                manifest_path,
+                requests,
+                args.markdown,
+                args.reanchor,
+                args.all_or_nothing,
+                args.drop_stale,
+                args.titles,
+                progress,
+            )
         if outcome.manifest_bytes is not None:
             emit(outcome.manifest_bytes, manifest_path)
     if new_manifest and args.markdown is None:

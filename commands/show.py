@@ -12,6 +12,7 @@ from commands.basics import EXIT_OK, manifest_to_build
 from commands.options import add_command, add_manifest_option
 from lab_io.errors import UsageError, quoted
 from lab_io.outputs import emit
+from lab_io.progress import Progress, source_bytes
 from load_documents import load_manifest
 
 SHOW_DESCRIPTION = """\
@@ -163,7 +164,8 @@ def overview(manifest, policies: tuple[str, ...], configs: dict, colour: bool, j
     from views import terminal
 
     shown = {name: configs[name] for name in policies}
-    result = span_checks.build_checked_result(manifest.sources, manifest.span_checks, shown)
+    with Progress("building indexes", len(manifest.sources), source_bytes(manifest.sources)) as progress:
+        result = span_checks.build_checked_result(manifest.sources, manifest.span_checks, shown, progress.advance)
     section_of = None
     if judgement is not None:
         import judge
