@@ -619,6 +619,65 @@ class NewPlace(NamedTuple):
         return self.start - self.pinned.span["start"]
 
 
+class Anchors(NamedTuple):
+    """The spans of one text whose move is certain, by old start: each holds its quote (shift 0) or moved to the
+    one place its quote occurs. ``shifts[start]`` holds every shift seen at that start; ``starts`` is sorted."""
+
+    starts: list[int]
+    shifts: dict[int, set[int]]
+
+    def around(self, old_start: int) -> tuple[set[int] | None, set[int] | None]:
+        """The shifts of the nearest anchor at or before ``old_start`` and at or after it (``None``: no anchor there).
+
+        With anchors at 50 (shift 0) and 180 (+77): ``around(134)`` -> ``({0}, {77})``,
+        ``around(200)`` -> ``({77}, None)``.
+        """
+        before = bisect.bisect_right(self.starts, old_start)
+        after = bisect.bisect_left(self.starts, old_start)
+        return (
+            self.shifts[self.starts[before - 1]] if before else None,
+            self.shifts[self.starts[after]] if after < len(self.starts) else None,
+        )
+
+
+def shift_words(shifts: set[int]) -> str:
+    """``{77}`` -> ``"+77"``, ``{0, 3}`` -> ``"0 or +3"``."""
+    return " or ".join(f"{shift:+,}" if shift else "0" for shift in sorted(shifts))
+
+
+def place_refusal(place: NewPlace, partner: NewPlace | None, anchors: Anchors | None) -> str | None:
+    """Why ``--reanchor`` does not take ``place``, the clearly nearest of several, or ``None`` when it does.
+
+    Not when the check's other span moves by another shift (``partner``), nor when the nearest anchors on either
+    side of the old start (``Anchors.around``) moved by another: an edit shifts a span as it shifts the text
+    around it, so a nearer place that neither agrees with is a copy or a neighbour, not the quote that moved.
+    """
+    if place.places == 1:
+        return None
+    quote = place.pinned.span["quote"]
+    taken = f"--reanchor took none of its {place.places:,} places: the nearest, {span_text(place.start, quote)}, would "
+    if partner is not None and partner.shift != place.shift:
+        return (
+            f"{taken}move it by {place.shift:+,}, its {partner.pinned.role} by {partner.shift:+,}, and an edit above "
+            "both would move them alike"
+        )
+    before, after = anchors.around(place.pinned.span["start"]) if anchors is not None else (None, None)
+    sides = [side for side in (before, after) if side is not None]
+    if not sides or any(place.shift in side for side in sides):
+        return None
+    if before is not None and after is not None:
+        neighbours = (
+            "the nearest spans before and after it that hold their quotes or moved to their one place moved by "
+            f"{shift_words(before)} and {shift_words(after)}"
+        )
+    else:
+        neighbours = (
+            f"the nearest span {'before' if before is not None else 'after'} it that holds its quote or moved to "
+            f"its one place moved by {shift_words(sides[0])}"
+        )
+    return f"{taken}move it by {place.shift:+,}, but {neighbours}, and an edit moves a span as the text around it"
+
+
 def span_text(start: int, quote: str) -> str:
     """``"[120, 135)"``: the offsets a span at ``start`` holding ``quote`` would have."""
     return f"[{start}, {start + len(quote)})"
@@ -632,11 +691,10 @@ def reanchored_spans(value: dict, texts: dict[str, str]) -> tuple[list[tuple[int
     - a quote that now occurs once moves there
       (``(0, 'moved span_checks[0] ("open").qualifier: [120, 160) -> [131, 171)')``);
     - a quote that occurs at several places moves to the one whose start is nearest its old start, if every other
-      is at least ``CLEARLY_NEARER`` times as far from it, and if the check's other span, when it moves too,
-      moves by the same shift: an edit above both shifts both alike, so a nearer place that would part them is a
-      copy or a neighbour, not the quote that moved. Its line names the choice
-      (``..., the nearest of the 2 places its quote occurs (next nearest [530, 545))``). When the other span
-      still holds (or is a quote alone) the distance alone decides: an edit between the two moves only one;
+      is at least ``CLEARLY_NEARER`` times as far from it, and if the move agrees with the spans whose move is
+      certain (``place_refusal``): the check's other span, when it moves too, and the nearest ``Anchors`` around
+      it. Its line names the choice
+      (``..., the nearest of the 2 places its quote occurs (next nearest [530, 545))``);
     - a quote that is gone, or has no such place, is left as it is, and the manifest's check refuses it, saying
       where it occurs. A quote given alone has no offsets to move.
 
@@ -646,9 +704,13 @@ def reanchored_spans(value: dict, texts: dict[str, str]) -> tuple[list[tuple[int
     found: dict[tuple[str, str], list[int]] = {}
     proposals: dict[int, dict[str, NewPlace]] = {}
     unmoved: dict[tuple[int, str], str] = {}
+    certain: dict[str, dict[int, set[int]]] = {}
     for pinned in pinned_spans(value, texts):
         span, text = pinned.span, pinned.text
-        if "start" not in span or holds_quote(span, text):
+        if "start" not in span:
+            continue
+        if holds_quote(span, text):
+            certain.setdefault(text, {}).setdefault(span["start"], set()).add(0)
             continue
         key = (text, span["quote"])
         if key not in found:
@@ -656,6 +718,8 @@ def reanchored_spans(value: dict, texts: dict[str, str]) -> tuple[list[tuple[int
         offsets = found[key]
         if not offsets:
             continue
+        if len(offsets) == 1:
+            certain.setdefault(text, {}).setdefault(span["start"], set()).add(offsets[0] - span["start"])
         nearest, runner_up = nearest_places(offsets, span["start"])
         if not clearly_nearest(span["start"], nearest, runner_up):
             unmoved[(pinned.index, pinned.role)] = (
@@ -666,16 +730,13 @@ def reanchored_spans(value: dict, texts: dict[str, str]) -> tuple[list[tuple[int
             )
             continue
         proposals.setdefault(pinned.index, {})[pinned.role] = NewPlace(pinned, nearest, len(offsets), runner_up)
+    anchors = {text: Anchors(sorted(shifts), shifts) for text, shifts in certain.items()}
     moved = []
     for index, places in proposals.items():
         for role, place in places.items():
-            partner = places.get(PARTNER_ROLE[role])
-            if place.places > 1 and partner is not None and partner.shift != place.shift:
-                unmoved[(index, role)] = (
-                    f"--reanchor took none of its {place.places:,} places: the nearest, "
-                    f"{span_text(place.start, place.pinned.span['quote'])}, would move it by {place.shift:+,}, its "
-                    f"{partner.pinned.role} by {partner.shift:+,}, and an edit above both would move them alike"
-                )
+            why = place_refusal(place, places.get(PARTNER_ROLE[role]), anchors.get(place.pinned.text))
+            if why is not None:
+                unmoved[(index, role)] = why
                 continue
             moved.append((index, moved_line(place)))
         # Applied once the whole check is decided: each shift above is measured from the old offsets.

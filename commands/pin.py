@@ -22,7 +22,8 @@ started. Re-pinning changes the document revision and every chunk id of that
 source; a span check the edit made stale is refused and the manifest left
 unchanged, unless --reanchor moves it to the one place its quote now occurs,
 or, of several places, to the one nearest its old start when every other is
-at least twice as far and the check's other span, if it moves, moves alike.
+at least twice as far and the move agrees with the check's other span and the
+spans around it (docs/own-documents.md, "Edit, re-pin, and see what moved").
 
 A folder PATH pins every *.md file under it (and *.mdx under blocks-3 and blocks-4),
 sorted, recursively. Hidden entries (.git, .cache) and other files are passed
@@ -114,8 +115,8 @@ def register(commands: argparse._SubParsersAction) -> None:
         "--reanchor",
         action="store_true",
         help="after an edit, move each stale span of a span check of the files pinned to the one place its quote "
-        "now occurs, or to the place nearest its old start when every other is at least twice as far and the "
-        "check's other span, if it moves, moves by the same shift (one line per move, naming a choice among "
+        "now occurs, or to the place nearest its old start when every other is at least twice as far and the move "
+        "agrees with the check's other span and the spans around it (one line per move, naming a choice among "
         "places); a quote that is gone or has no such place is still refused",
     )
     pin.add_argument(

@@ -468,7 +468,8 @@ class ReanchorAmongPlacesTests(OwnDocumentsTestCase):
     """--reanchor and --drop-stale move a span whose quote now occurs at several places only to a clear one.
 
     The rule (docs/own-documents.md): the place whose start is nearest the old start, when every other is at least
-    twice as far, and when the check's other span, if it moves too, moves by the same shift.
+    twice as far, when the check's other span, if it moves too, moves by the same shift, and when the nearest span
+    before or after the old start whose move is certain (it holds, or its quote occurs once) moved by that shift.
     """
 
     def pin_pods(self, names: list[str]) -> Path:
@@ -506,6 +507,19 @@ class ReanchorAmongPlacesTests(OwnDocumentsTestCase):
             with self.subTest(old_start=old_start, nearest=nearest, runner_up=runner_up):
                 self.assertIs(source_pins.clearly_nearest(old_start, nearest, runner_up), expected)
 
+    def test_the_anchors_around_an_old_start_are_the_nearest_on_each_side(self) -> None:
+        anchors = source_pins.Anchors([50, 180, 300], {50: {0}, 180: {77}, 300: {3, 77}})
+        for old_start, expected in (
+            (134, ({0}, {77})),
+            (10, (None, {0})),
+            (180, ({77}, {77})),
+            (200, ({77}, {3, 77})),
+            (400, ({3, 77}, None)),
+        ):
+            with self.subTest(old_start=old_start):
+                self.assertEqual(anchors.around(old_start), expected)
+        self.assertEqual(source_pins.shift_words({77, 0, -3}), "-3 or 0 or +77")
+
     def test_one_character_added_above_repeated_steps_moves_each_to_its_nearest_place(self) -> None:
         # "cannot" -> "can not" inside the note: every later start moves by +1, every repeat of a quote alike.
         page = self.pin_pods(["node", "one", "two", "delete"])
@@ -539,7 +553,8 @@ class ReanchorAmongPlacesTests(OwnDocumentsTestCase):
         self.assertEqual(self.check_starts(), {"one": (55, 103), "two": (135, 183), "delete": (207, 253)})
 
     def test_an_edit_between_a_checks_spans_moves_the_later_one_alone(self) -> None:
-        # "-f one.yaml" -> "-f pod-one.yaml" at offset 92: +4 from there on; check one's instruction, above, holds.
+        # "-f one.yaml" -> "-f pod-one.yaml" at offset 92: +4 from there on; check one's instruction, above, holds,
+        # and its qualifier moves as two's qualifier, quoted once, after it does.
         page = self.pin_pods(["one", "two", "delete"])
         page.write_text(PODS.replace("-f one.yaml", "-f pod-one.yaml"), encoding="utf-8")
         moved = self.lab("pin", "--manifest", "m.json", "--reanchor", "docs/pods.md")
@@ -586,6 +601,35 @@ class ReanchorAmongPlacesTests(OwnDocumentsTestCase):
             ],
         )
         self.assertEqual(self.check_starts(), {"one": (54, 102)})
+
+    def test_a_copy_inserted_between_a_checks_spans_is_not_taken_when_the_spans_around_disagree(self) -> None:
+        # 40 characters inserted at 102, holding a "Do not reuse its name." 16 in: check one's instruction, above,
+        # holds, so its qualifier's copy at 118 is not refused by the check itself; but the spans around the old
+        # start 102 moved by 0 (one's instruction, at 54) and +40 (two's qualifier, quoted once, at 182), not +16.
+        page = self.pin_pods(["one", "two"])
+        page.write_text(PODS[:102] + "Mind the name:\n\nDo not reuse its name.\n\n" + PODS[102:], encoding="utf-8")
+        refused = self.lab("pin", "--manifest", "m.json", "--reanchor", "docs/pods.md")
+        self.assert_one_line_refusal(refused, "stale_span_check")
+        self.assertIn(
+            "which occurs 3 times, at [118, 140), [142, 164), [292, 314); --reanchor took none of its 3 places: the "
+            "nearest, [118, 140), would move it by +16, but the nearest spans before and after it that hold their "
+            "quotes or moved to their one place moved by 0 and +40, and an edit moves a span as the text around it; "
+            "the manifest is unchanged",
+            refused.stderr,
+        )
+        dropped = self.lab("pin", "--manifest", "m.json", "--drop-stale", "docs/pods.md")
+        self.assertEqual(dropped.returncode, 0, dropped.stderr)
+        self.assertEqual(
+            [line for line in dropped.stdout.splitlines() if line.startswith(("moved ", "dropped "))],
+            [
+                'moved span_checks[1] ("two").instruction: [134, 149) -> [174, 189), the nearest of the 2 places its '
+                "quote occurs (next nearest [54, 69))",
+                'moved span_checks[1] ("two").qualifier: [182, 204) -> [222, 244)',
+                'dropped span_checks[0] ("one"): its qualifier quotes "Do not reuse its name.", which occurs 3 '
+                "times in the new text",
+            ],
+        )
+        self.assertEqual(self.check_starts(), {"two": (174, 222)})
 
     def test_two_spans_each_with_several_places_that_would_part_move_neither(self) -> None:
         # 24 characters inserted at 54, holding a "Create the Pod:" 7 in: check one's instruction would take that
