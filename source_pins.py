@@ -32,7 +32,7 @@ from typing import NamedTuple
 import chunk_index
 import grammars
 from checks import span_checks
-from lab_io.errors import IngestionError, UsageError, counted, printable, quoted
+from lab_io.errors import IngestionError, UsageError, counted, printable, quoted, quoted_name
 from lab_io.indented_json import saved_json_bytes
 from load_documents import (
     LINK_HINT,
@@ -137,7 +137,7 @@ def manifest_relative_path(typed: str, folder: Path, where: str) -> str:
     Paths are compared as written (``abspath``), not resolved, so a link is
     still seen, and refused, by the loader's component-by-component check.
     """
-    outside = f"{quoted(typed)} is not inside the manifest's folder {quoted(os.path.abspath(folder))}; {OUTSIDE_HINT}"
+    outside = f"{quoted_name(typed)} is not inside the manifest's folder {quoted_name(os.path.abspath(folder))}; {OUTSIDE_HINT}"
     try:
         relative = os.path.relpath(os.path.abspath(typed), os.path.abspath(folder))
     except ValueError as error:
@@ -189,7 +189,7 @@ def manifest_to_update(manifest_path: Path, markdown: str | None = None) -> dict
     label = str(manifest_path)
     if not manifest_path.parent.is_dir():
         raise IngestionError(
-            "manifest_folder_missing", label, f"folder {quoted(str(manifest_path.parent))} does not exist"
+            "manifest_folder_missing", label, f"folder {quoted_name(str(manifest_path.parent))} does not exist"
         )
     if not os.path.lexists(manifest_path):
         # The lesson grammar is what a manifest without the key means, so only another grammar is written,
@@ -266,7 +266,9 @@ def page_files(typed: str, where: str) -> tuple[list[str], list[str]]:
             with os.scandir(current) as entries:
                 listed = sorted(entries, key=lambda entry: entry.name)
         except OSError as error:
-            raise IngestionError("folder_unreadable", where, f"{quoted(current)}: {error.strerror or error}") from error
+            raise IngestionError(
+                "folder_unreadable", where, f"{quoted_name(current)}: {error.strerror or error}"
+            ) from error
         for entry in listed:
             if entry.name.startswith("."):
                 continue
@@ -311,7 +313,9 @@ def check_folder_inside(typed: str, folder: Path, where: str) -> None:
     for index, part in enumerate(parts):
         current = current / part
         if os.path.islink(current):
-            raise IngestionError("path_link", where, f"{quoted('/'.join(parts[: index + 1]))} is a link; {LINK_HINT}")
+            raise IngestionError(
+                "path_link", where, f"{quoted_name('/'.join(parts[: index + 1]))} is a link; {LINK_HINT}"
+            )
 
 
 def is_manifest(path: str, manifest_path: Path) -> bool:
@@ -346,20 +350,20 @@ def expanded_requests(
             raise UsageError(
                 "pin_metadata",
                 "pin",
-                f"{quoted(request.path)} is a folder: --source-id, --title and --url need exactly one file PATH",
+                f"{quoted_name(request.path)} is a folder: --source-id, --title and --url need exactly one file PATH",
             )
-        check_folder_inside(request.path, folder, f"{where}: pin {quoted(request.path)}")
-        files, skipped_here = page_files(request.path, f"{where}: pin {quoted(request.path)}")
+        check_folder_inside(request.path, folder, f"{where}: pin {quoted_name(request.path)}")
+        files, skipped_here = page_files(request.path, f"{where}: pin {quoted_name(request.path)}")
         if not files:
             raise IngestionError(
                 "no_markdown_files",
-                f"{where}: pin {quoted(request.path)}",
+                f"{where}: pin {quoted_name(request.path)}",
                 f"no {MARKDOWN_SUFFIX} or {MDX_SUFFIX} file under this folder (hidden folders and links are not searched)",
             )
         if len(files) > max_files:
             raise IngestionError(
                 "too_many_files",
-                f"{where}: pin {quoted(request.path)}",
+                f"{where}: pin {quoted_name(request.path)}",
                 f"{len(files):,} pages, more than the {max_files:,} a manifest read with the {grammar} grammar holds; "
                 + (
                     "pin with a block grammar (pin --markdown blocks-4) into a new manifest, or pin its subfolders "
@@ -484,7 +488,7 @@ def repinned_entry(entry: dict, sha256: str, request: PinRequest, where: str) ->
         raise IngestionError(
             "source_id_mismatch",
             where,
-            f"this file is pinned as {quoted(entry['source_id'])}, not {quoted(given['source_id'])}; "
+            f"this file is pinned as {quoted_name(entry['source_id'])}, not {quoted_name(given['source_id'])}; "
             "renaming a source would orphan its span checks, so edit the manifest to rename it",
         )
     updated = dict(entry)
@@ -547,7 +551,9 @@ def pinned_spans(value: dict, texts: dict[str, str]):
             source_id = span_source_id(span, check.get("source_id"))
             text = texts.get(source_id) if type(source_id) is str else None
             if text is not None:
-                yield PinnedSpan(index, f"span_checks[{index}] ({quoted(str(check.get('name')))})", role, span, text)
+                yield PinnedSpan(
+                    index, f"span_checks[{index}] ({quoted_name(str(check.get('name')))})", role, span, text
+                )
 
 
 def only_place(text: str, quote: str) -> int | None:
@@ -684,7 +690,7 @@ def page_problem(
         )
         if all_or_nothing:
             raise IngestionError(
-                "mdx_page", where, f"{quoted(relative)} is {reason}; or pin it by name to read it as Markdown"
+                "mdx_page", where, f"{quoted_name(relative)} is {reason}; or pin it by name to read it as Markdown"
             )
         return reason
     try:
@@ -736,7 +742,7 @@ def pin_sources(
     texts: dict[str, str] = {}
     passed_over: list[str] = []
     for request in requests:
-        where = f"{label}: pin {quoted(request.path)}"
+        where = f"{label}: pin {quoted_name(request.path)}"
         try:
             relative = manifest_relative_path(request.path, folder, where)
         except IngestionError as error:
@@ -942,8 +948,8 @@ def stale_configs(indexes: dict, manifest: Manifest, kind: str = "result") -> li
             continue
         if chunk_index.config_grammar(saved) != manifest.grammar:
             problems.append(
-                f"{name}: built with the {quoted(chunk_index.config_grammar(saved))} grammar, "
-                f"the manifest reads {quoted(manifest.grammar)}"
+                f"{name}: built with the {quoted_name(chunk_index.config_grammar(saved))} grammar, "
+                f"the manifest reads {quoted_name(manifest.grammar)}"
             )
         elif saved["max_chars"] != wanted[name]["max_chars"]:
             problems.append(

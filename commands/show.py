@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
 import sys
 from pathlib import Path
@@ -10,7 +11,7 @@ from pathlib import Path
 import chunk_index
 from commands.basics import EXIT_OK, manifest_to_build
 from commands.options import add_command, add_manifest_option
-from lab_io.errors import UsageError, quoted
+from lab_io.errors import LISTED_ENTRIES, UsageError, counted, first_few, quoted_name
 from lab_io.outputs import emit
 from lab_io.progress import Progress, source_bytes
 from load_documents import load_manifest
@@ -126,6 +127,21 @@ def meant_source(name: str, manifest) -> str | None:
     return next((source["source_id"] for source in manifest.sources if normal(source["path"]) == typed), None)
 
 
+def held(option: str, typed: str, known: list[str]) -> str:
+    """What the manifest holds instead of ``typed``: the names closest to it, else its first few; each whole.
+
+    ``"it has 12 span checks; the closest: "scan:docs/a:52""``, or
+    ``"it has 12 span checks: "scan:docs/a:52", "scan:docs/a:57", "scan:docs/b:9" and 9 more"``.
+    """
+    noun = "source" if option == "--source" else "span check"
+    if not known:
+        return f"it has no {noun}s"
+    close = difflib.get_close_matches(typed, known, n=LISTED_ENTRIES)
+    if close:
+        return f"it has {counted(len(known), noun)}; the closest: {', '.join(quoted_name(name) for name in close)}"
+    return f"it has {counted(len(known), noun)}: {first_few([quoted_name(name) for name in known])}"
+
+
 def show_narrowing(args: argparse.Namespace, manifest):
     """The ``show`` filters as a ``terminal.Narrowing``, or ``None`` when none is given; unknown names refused."""
     from views import terminal
@@ -146,11 +162,12 @@ def show_narrowing(args: argparse.Namespace, manifest):
                 raise UsageError(
                     "unknown_name",
                     option,
-                    f"{quoted(unknown[0])} is not in the manifest: that page's source id is {quoted(meant)}",
+                    f"{quoted_name(unknown[0])} is not in the manifest: that page's source id is {quoted_name(meant)}",
                 )
-            listed = ", ".join(quoted(name) for name in known[:5]) + (", …" if len(known) > 5 else "")
             raise UsageError(
-                "unknown_name", option, f"{quoted(unknown[0])} is not in the manifest; it has {listed or 'none'}"
+                "unknown_name",
+                option,
+                f"{quoted_name(unknown[0])} is not in the manifest; {held(option, unknown[0], known)}",
             )
     # On a docs set every split pair drawn runs to megabytes: the first few, unless --all or named by --check.
     capped = split_only and not check_names and not getattr(args, "show_all", False)

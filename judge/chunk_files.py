@@ -11,7 +11,7 @@ import os
 from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 
-from lab_io.errors import IngestionError, printable, quoted
+from lab_io.errors import IngestionError, printable, quoted, quoted_name
 from lab_io.strict_json import StrictParser, json_text, read_bounded
 from load_documents import normalize_newlines
 
@@ -99,13 +99,13 @@ class SourceResolver:
             raise IngestionError(
                 "chunk_source_ambiguous",
                 where,
-                f"source {quoted(reference)} names no source of the manifest by id or path, and its file name "
-                f"is shared by {', '.join(quoted(owner) for owner in sorted(owners))}; write the source_id or the manifest's path",
+                f"source {quoted_name(reference)} names no source of the manifest by id or path, and its file name "
+                f"is shared by {', '.join(quoted_name(owner) for owner in sorted(owners))}; write the source_id or the manifest's path",
             )
         raise IngestionError(
             "chunk_source_unknown",
             where,
-            f"source {quoted(reference)} is no source_id, path or file name of the sources of {self.manifest_label} "
+            f"source {quoted_name(reference)} is no source_id, path or file name of the sources of {self.manifest_label} "
             f"({self.known_sources()})"
             + ("; pass --manifest M for your own sources" if self.manifest_label == FIXTURE_MANIFEST else ""),
         )

@@ -2,8 +2,9 @@
 
 Every refusal the lab makes is an ``IngestionError``: a stable ``code``, the
 place, and what was wrong, printed by ``run.py`` as one line on stderr.
-``quoted`` and ``printable`` render untrusted text (paths, quotes, saved
-values) so that line can never break in two or drive the terminal.
+``quoted`` (text: quotes, saved values), ``quoted_name`` and ``printable``
+(names: ids, paths, keys) render untrusted values so that line can never
+break in two or drive the terminal.
 """
 
 from __future__ import annotations
@@ -46,6 +47,52 @@ def quoted(value: object, limit: int = 60) -> str:
     if len(text) > limit:
         text = text[: limit - 1] + "…"
     return text
+
+
+# A name (a source id, a check name, a path, a key) is shown whole up to this many
+# characters: the ids of a deep docs tree share their first sixty and differ at the end.
+NAME_LIMIT = 200
+# How much of its start a longer name keeps; the rest of ``NAME_LIMIT`` comes from its end.
+NAME_HEAD = 60
+
+
+def quoted_name(value: object, limit: int = NAME_LIMIT) -> str:
+    """Show an untrusted name as inert, one-line JSON (as ``quoted`` does), whole up to ``limit`` characters.
+
+    Names are told apart by their end (``…/assign-cpu-resource``, ``…/assign-memory-resource``),
+    so a longer one loses its middle instead: its first ``NAME_HEAD`` characters and its last
+    ones, each quoted, joined by an ellipsis outside the quotes: a 296-character
+    ``"docs/" + "x" * 280 + "/assign-cpu"`` shows as ``"docs/xx…x"…"xx…x/assign-cpu"``,
+    the first quote holding 60 characters and the second 140.
+    A value that is not a string is shown as ``quoted`` shows it.
+    """
+    if type(value) is not str:
+        return quoted(value, limit)
+    if len(value) <= limit:
+        return json.dumps(value, ensure_ascii=True)
+    head = min(NAME_HEAD, limit // 3)
+    # Cut before escaping, as ``quoted`` does, so an escape is never cut in half.
+    start = json.dumps(value[:head], ensure_ascii=True)
+    end = json.dumps(value[len(value) - (limit - head) :], ensure_ascii=True)
+    return f"{start}…{end}"
+
+
+# How many entries a one-line list names before it counts the rest.
+LISTED_ENTRIES = 3
+
+
+def first_few(entries: list[str], shown: int = LISTED_ENTRIES, separator: str = ", ") -> str:
+    """The first ``shown`` of ``entries`` and a count of the rest, so a line stays short however many there are.
+
+    ``first_few(["a", "b", "c", "d", "e"])`` -> ``"a, b, c and 2 more"``;
+    ``first_few(["a: x", "b: y", "c: z", "d: w"], separator="; ")`` -> ``"a: x; b: y; c: z; and 1 more"``.
+    """
+    listed = separator.join(entries[:shown])
+    rest = len(entries) - shown
+    if rest <= 0:
+        return listed
+    joint = " " if separator == ", " else separator
+    return f"{listed}{joint}and {rest:,} more"
 
 
 def line_span(first: int, last: int) -> str:
@@ -93,12 +140,12 @@ def _escape(character: str) -> str:
 
 
 def printable(text: str) -> str:
-    """``text`` as it is when every character prints, else as escaped JSON (see ``quoted``).
+    """``text`` as it is when every character prints, else as escaped JSON (see ``quoted_name``).
 
     Paths and ids are shown plainly in the usual case, yet a name holding an
     escape sequence cannot drive the terminal: ``printable("a\x1bb")`` -> ``'"a\\u001bb"'``.
     """
-    return text if text.isprintable() else quoted(text, limit=200)
+    return text if text.isprintable() else quoted_name(text)
 
 
 class UsageError(IngestionError):
