@@ -19,7 +19,7 @@ from collections import namedtuple
 from pathlib import Path, PurePosixPath
 
 from grammars import BLOCK_GRAMMARS, GRAMMARS, LESSON_GRAMMAR
-from lab_io.errors import IngestionError, printable, quoted, quoted_name
+from lab_io.errors import IngestionError, parting, printable, quoted, quoted_name
 from lab_io.strict_json import parse_json_bytes, read_bounded
 
 
@@ -370,12 +370,24 @@ def checked_span(value: object, text: str, where: str, source_id: str = "the sou
     if found != quote:
         # Say where the quote went, so an edited source is one span fix away from loading again.
         now = describe_occurrences(quote_offsets(text, quote), len(quote))
-        raise IngestionError(
-            "stale_span_check",
-            where,
-            f"text at [{start}, {end}) is {quoted(found)}, the manifest quotes {quoted(quote)}, which {now}",
-        )
+        raise IngestionError("stale_span_check", where, f"{stale_text(found, quote, start, end)}, which {now}")
     return Span(start, end, quote)
+
+
+def stale_text(found: str, quote: str, start: int, end: int) -> str:
+    """What a span's offsets hold instead of its quote: both whole when short, else from where they part.
+
+    ``'text at [3, 7) is "ab c", the manifest quotes "abcd"'``; for texts past 60
+    characters, ``'text at [500, 600) parts from the manifest's quote at offset 581: the
+    text has …"…"…, the quote …"…"…'``, the offset in the source's text.
+    """
+    if len(found) <= 60 and len(quote) <= 60:
+        return f"text at [{start}, {end}) is {quoted(found)}, the manifest quotes {quoted(quote)}"
+    offset, shown_found, shown_quote = parting(found, quote)
+    return (
+        f"text at [{start}, {end}) parts from the manifest's quote at offset {start + offset}: "
+        f"the text has {shown_found}, the quote {shown_quote}"
+    )
 
 
 def span_source_id(value: object, check_source_id: str) -> str:

@@ -32,7 +32,16 @@ from typing import NamedTuple
 import chunk_index
 import grammars
 from checks import span_checks
-from lab_io.errors import IngestionError, UsageError, counted, printable, quoted, quoted_name
+from lab_io.errors import (
+    NAME_LIMIT,
+    IngestionError,
+    UsageError,
+    counted,
+    printable,
+    quoted,
+    quoted_name,
+    text_difference,
+)
 from lab_io.indented_json import saved_json_bytes
 from load_documents import (
     LINK_HINT,
@@ -884,10 +893,14 @@ PINNED_FIELDS = ("sha256", "path", "version", "title", "url", "fact_status")
 
 
 def field_difference(field: str, saved: str, pinned: str) -> str:
-    """``"saved sha256 34257e6c9c3e…, manifest pins 9f1c…"``: hashes shortened, other values quoted."""
+    """``"saved sha256 34257e6c9c3e…, manifest pins 9f1c…"``: hashes shortened, other values quoted.
+
+    A path, a title or a URL is shown whole up to ``NAME_LIMIT`` characters; past
+    that, around where the two part (``text_difference``).
+    """
     if field == "sha256":
         return f"saved sha256 {saved[:12]}…, manifest pins {pinned[:12]}…"
-    return f"saved {field} {quoted(saved)}, manifest pins {quoted(pinned)}"
+    return text_difference(saved, pinned, (f"saved {field}", "manifest pins"), NAME_LIMIT)
 
 
 def document_differences(document: dict, source: dict) -> list[str]:

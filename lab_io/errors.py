@@ -120,6 +120,54 @@ def first_difference(first: str, second: str) -> int:
     return low
 
 
+# Around the place two long texts first differ, how many characters of each a refusal shows.
+SHOWN_BEFORE = 20
+SHOWN_AFTER = 40
+
+
+def parting(first: str, second: str) -> tuple[int, str, str]:
+    """Where two texts first differ, and each quoted around that place (see ``excerpt``).
+
+    ``parting("the limit field", "the limits field")`` -> ``(9, '"the limit field"', '"the limits field"')``.
+    """
+    offset = first_difference(first, second)
+    return offset, excerpt(first, offset), excerpt(second, offset)
+
+
+def excerpt(text: str, offset: int) -> str:
+    """``text`` from ``SHOWN_BEFORE`` characters before ``offset`` to ``SHOWN_AFTER`` after it, as inert JSON.
+
+    An ellipsis outside the quotes marks each end that was cut:
+    ``excerpt("a" * 30 + "b" * 50, 30)`` -> ``'…"aaaaaaaaaaaaaaaaaaaabbbb…b"…'`` (20 a's, 40 b's).
+    """
+    start = max(0, offset - SHOWN_BEFORE)
+    end = min(len(text), offset + SHOWN_AFTER)
+    # Cut before escaping, as ``quoted`` does, so an escape is never cut in half.
+    shown = json.dumps(text[start:end], ensure_ascii=True)
+    return ("…" if start else "") + shown + ("…" if end < len(text) else "")
+
+
+def text_difference(first: str, second: str, names: tuple[str, str] = ("saved", "derived"), limit: int = 60) -> str:
+    """Two differing strings as a refusal shows them: whole when both fit in ``limit`` characters, else where they part.
+
+    ``text_difference("ab", "ac")`` -> ``'saved "ab", derived "ac"'``. Longer
+    texts that share their first 60 characters would read the same cut there,
+    so each is shown around the first character that differs (``excerpt``):
+    two 913-character chunk texts that part at offset 200 give ``'at offset 200
+    of 913 characters: saved …"include the `resources` field, then…"…, derived
+    …"include the `resourcez` field, then…"…'`` (the quotes hold 60 characters
+    each; ``(saved 913 characters, derived 915)`` when their lengths differ).
+    """
+    if len(first) <= limit and len(second) <= limit:
+        return f"{names[0]} {json.dumps(first, ensure_ascii=True)}, {names[1]} {json.dumps(second, ensure_ascii=True)}"
+    offset, shown_first, shown_second = parting(first, second)
+    if len(first) == len(second):
+        sizes = f"of {counted(len(first), 'character')}"
+    else:
+        sizes = f"({names[0]} {counted(len(first), 'character')}, {names[1]} {len(second):,})"
+    return f"at offset {offset} {sizes}: {names[0]} {shown_first}, {names[1]} {shown_second}"
+
+
 def one_line(text: str) -> str:
     r"""``text`` with every character that does not print replaced by its escape, so it stays one inert line.
 

@@ -37,7 +37,7 @@ from chunk_index import (
     result_scope,
 )
 from grammars import HEADING, LESSON_GRAMMAR
-from lab_io.errors import IngestionError, printable, quoted, quoted_name
+from lab_io.errors import IngestionError, printable, quoted, quoted_name, text_difference
 from lab_io.indented_json import saved_json_pieces
 from lab_io.strict_json import MAX_ARTIFACT_BYTES, bounded_blocks, json_text, parse_json_text, read_json_file
 from load_documents import (
@@ -99,6 +99,9 @@ def first_divergence(saved: object, derived: object, path: str) -> tuple[str, st
             return path or "(top)", f"saved {len(saved)} items, derived {len(derived)}"
         return None
     if saved != derived:
+        if type(saved) is str:
+            # Two long texts alike in their first 60 characters would read the same: say where they part.
+            return path or "(top)", text_difference(saved, derived)
         return path or "(top)", f"saved {quoted(saved)}, derived {quoted(derived)}"
     return None
 

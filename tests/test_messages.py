@@ -8,11 +8,13 @@ message must keep.
 
 from __future__ import annotations
 
+import copy
 import json
 import unittest
 
-from lab_io.errors import quoted, quoted_name
-from tests.support import LabTestCase, run_lab
+from lab_io.errors import IngestionError, quoted, quoted_name, text_difference
+from results import validate
+from tests.support import LabTestCase, fixture_result, reforge_index, run_lab
 
 DEEP = "content/en/docs/tasks/configure-pod-container"
 PAGES = ("assign-cpu-resource", "assign-memory-resource")
@@ -118,6 +120,87 @@ class WholeNames(DeepTreeTestCase):
                 f'moved span_checks[1] ("scan:{DEEP}/assign-memory-resource:3").instruction: [26, 65) -> [44, 83)',
                 f'moved span_checks[1] ("scan:{DEEP}/assign-memory-resource:3").qualifier: [67, 112) -> [85, 130)',
             ],
+        )
+
+
+class StaleQuoteShown(LabTestCase):
+    def test_a_long_quote_edited_near_its_end_is_shown_where_it_parts(self) -> None:
+        sentence = "Set the CPU request with the resources field of the container, and never above the node's capacity."
+        page = self.folder / DEEP / "assign-cpu-resource.md"
+        page.parent.mkdir(parents=True)
+        page.write_text(f"# cpu\n\n{sentence}\n\n{QUALIFIER}\n", encoding="utf-8")
+        self.assertEqual(
+            run_lab("pin", "--markdown", "blocks-4", "--manifest", "m.json", "content", cwd=self.folder).returncode, 0
+        )
+        manifest = json.loads((self.folder / "m.json").read_text(encoding="utf-8"))
+        qualifier = 9 + len(sentence)
+        manifest["span_checks"] = [
+            {
+                "name": "cpu",
+                "source_id": f"{DEEP}/assign-cpu-resource",
+                "instruction": {"start": 7, "end": 7 + len(sentence), "quote": sentence},
+                "qualifier": {"start": qualifier, "end": qualifier + len(QUALIFIER), "quote": QUALIFIER},
+            }
+        ]
+        (self.folder / "m.json").write_text(json.dumps(manifest), encoding="utf-8")
+        page.write_text(page.read_text(encoding="utf-8").replace("never above", "never over"), encoding="utf-8")
+        completed = run_lab("pin", "--manifest", "m.json", "content", cwd=self.folder)
+        self.assert_one_line_refusal(completed, "stale_span_check")
+        # "never above" against "never over": they part at the "a"; the text shows 20 characters before it, and to
+        # its end (fewer than 40 after it), the quote too: one ellipsis each, before the quotes.
+        at = 7 + sentence.index("above")
+        self.assertIn(
+            f"span_checks[0].instruction: text at [7, {7 + len(sentence)}) parts from the manifest's quote at "
+            f'offset {at}: the text has …"ontainer, and never over the node\'s capacity.\\n", '
+            f'the quote …"ontainer, and never above the node\'s capacity.", which occurs 0 times;',
+            completed.stderr,
+        )
+
+
+class WhereTextsPart(unittest.TestCase):
+    """Two differing texts are shown whole when short, else around the first character that differs."""
+
+    def test_short_texts_are_shown_whole(self) -> None:
+        self.assertEqual(text_difference("abc", "abd"), 'saved "abc", derived "abd"')
+
+    def test_long_texts_are_shown_from_where_they_part(self) -> None:
+        saved = "a" * 200 + "X" + "b" * 712
+        derived = "a" * 200 + "Y" + "b" * 712
+        # 20 characters before offset 200 and 40 from it, an ellipsis at each end that was cut.
+        self.assertEqual(
+            text_difference(saved, derived),
+            'at offset 200 of 913 characters: saved …"'
+            + "a" * 20
+            + "X"
+            + "b" * 39
+            + '"…, derived …"'
+            + "a" * 20
+            + "Y"
+            + "b" * 39
+            + '"…',
+        )
+
+    def test_a_text_that_begins_the_other_ends_its_excerpt_where_it_ends(self) -> None:
+        self.assertEqual(
+            text_difference("c" * 70, "c" * 75, ("old", "new")),
+            'at offset 70 (old 70 characters, new 75): old …"' + "c" * 20 + '", new …"' + "c" * 25 + '"',
+        )
+
+    def test_a_tampered_chunk_text_is_refused_where_it_was_changed(self) -> None:
+        index = copy.deepcopy(fixture_result()["indexes"]["heading-aware"])
+        original = index["chunks"][0]["text"]
+        index["chunks"][0]["text"] = original.replace("refuses", "replaces")
+        reforge_index(index)
+        with self.assertRaises(IngestionError) as caught:
+            validate.validate_index(index, "indexes.heading-aware")
+        # "refuses" and "replaces" share "re": the texts part two characters into the word.
+        offset = original.index("refuses") + 2
+        self.assertEqual(caught.exception.where, "indexes.heading-aware.chunks[0].text")
+        self.assertEqual(
+            caught.exception.what,
+            f"at offset {offset} (saved {len(original) + 1} characters, derived {len(original)}): "
+            f'saved …"{index["chunks"][0]["text"][offset - 20 : offset + 40]}"…, '
+            f'derived …"{original[offset - 20 : offset + 40]}"…'.replace("\n", "\\n"),
         )
 
 
