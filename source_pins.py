@@ -37,6 +37,7 @@ from lab_io.errors import (
     IngestionError,
     UsageError,
     counted,
+    first_few,
     printable,
     quoted,
     quoted_name,
@@ -661,9 +662,8 @@ def verified_manifest(
         elif error.code in ("stale_span_check", "quote_not_found", "quote_ambiguous"):
             stale = stale or []
             if len(stale) > 1:
-                named = ", ".join(stale[:STALE_NAMED])
-                more = f" and {len(stale) - STALE_NAMED:,} more" if len(stale) > STALE_NAMED else ""
-                hint += f"; {len(stale):,} spans of the files pinned here no longer hold their quotes: {named}{more}"
+                named = first_few(stale, STALE_NAMED)
+                hint += f"; {len(stale):,} spans of the files pinned here no longer hold their quotes: {named}"
             remedies = (
                 ["pin again with --reanchor to move each span whose quote now appears once"] if offer_reanchor else []
             )
@@ -998,14 +998,15 @@ def require_current(kind: str, artifact: dict, manifest: Manifest, where: str) -
     problems = stale_sources(indexes, manifest)
     if problems:
         # Say what to do, as stale_configs does: a newcomer who re-pinned after an edit needs a new build.
-        raise IngestionError("stale_result", where, "; ".join(problems) + "; rebuild the result")
+        # A result of another docs set differs in every source: the first few are named, the rest counted.
+        raise IngestionError("stale_result", where, first_few(problems, separator="; ") + "; rebuild the result")
     problems = stale_configs(indexes, manifest, kind)
     if problems:
         raise IngestionError("stale_configs", where, "; ".join(problems) + "; rebuild the result")
     if kind == "result":
         expected = span_checks.checked_comparisons(indexes, manifest.span_checks)
         if chunk_index.digest(expected) != chunk_index.digest(artifact["comparisons"]):
-            names = ", ".join(printable(check.name) for check in manifest.span_checks) or "none"
+            names = first_few([printable(check.name) for check in manifest.span_checks]) or "none"
             raise IngestionError(
                 "stale_span_checks",
                 where,

@@ -11,7 +11,7 @@ import os
 from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 
-from lab_io.errors import IngestionError, printable, quoted, quoted_name
+from lab_io.errors import IngestionError, first_few, printable, quoted, quoted_name
 from lab_io.strict_json import StrictParser, json_text, read_bounded
 from load_documents import normalize_newlines
 
@@ -112,11 +112,7 @@ class SourceResolver:
 
     def known_sources(self) -> str:
         """``"a, b"``: the first ``LISTED_SOURCES`` source ids and a count of the rest."""
-        ids = sorted(self.ids)
-        shown = ", ".join(printable(source_id) for source_id in ids[:LISTED_SOURCES])
-        if len(ids) > LISTED_SOURCES:
-            shown += f" and {len(ids) - LISTED_SOURCES:,} more"
-        return shown
+        return first_few([printable(source_id) for source_id in sorted(self.ids)], LISTED_SOURCES)
 
     def relative_path(self, reference: str) -> str | None:
         """``reference`` as a path relative to the manifest's folder, or ``None`` if it lies outside it."""

@@ -157,6 +157,26 @@ class StaleQuoteShown(LabTestCase):
         )
 
 
+class ShortLists(LabTestCase):
+    def test_a_result_of_other_sources_names_three_and_counts_the_rest(self) -> None:
+        pages = [self.folder / DEEP / f"page-{number}.md" for number in range(5)]
+        pages[0].parent.mkdir(parents=True)
+        for page in pages:
+            page.write_text(f"# {page.stem}\n\nText.\n", encoding="utf-8")
+        self.assertEqual(
+            run_lab("pin", "--markdown", "blocks-4", "--manifest", "m.json", "content", cwd=self.folder).returncode, 0
+        )
+        self.assertEqual(run_lab("--manifest", "m.json", "--output", "r.json", cwd=self.folder).returncode, 0)
+        for page in pages:
+            page.write_text(f"# {page.stem}\n\nOther text.\n", encoding="utf-8")
+        self.assertEqual(run_lab("pin", "--manifest", "m.json", "content", cwd=self.folder).returncode, 0)
+        completed = run_lab("validate", "r.json", "--manifest", "m.json", cwd=self.folder)
+        self.assert_one_line_refusal(completed, "stale_result")
+        named = [part.split(": saved sha256")[0] for part in completed.stderr.split("; ")[:3]]
+        self.assertEqual(named, [f"error: stale_result: r.json: {DEEP}/page-0", f"{DEEP}/page-1", f"{DEEP}/page-2"])
+        self.assertTrue(completed.stderr.endswith("; and 2 more; rebuild the result\n"), completed.stderr)
+
+
 class WhereTextsPart(unittest.TestCase):
     """Two differing texts are shown whole when short, else around the first character that differs."""
 
