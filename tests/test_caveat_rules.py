@@ -1430,3 +1430,31 @@ class ScanVersionNineTest(LabTestCase):
             ],
         )
         self.assertEqual(unpaired, [])
+
+
+class ShortLeadInTest(LabTestCase):
+    """``scan_version`` 9: nearness alone to a lead-in of at most five words ending in ``:`` is a link of tier 3."""
+
+    def pair_of(self, lead_in: str, caveat: str = "Each widget must have a lid.") -> tuple:
+        text = lesson(f"{caveat}\n\n{lead_in}\n\n```sh\nwidget open\n```\n")
+        pairs, _ = scan(text, "blocks-4")
+        return [(pair.instruction.quote, pair.link, pair.tier) for pair in pairs]
+
+    def test_a_short_lead_in_by_nearness_is_tier_three(self) -> None:
+        # Nothing links the caveat to the step after it but nearness; the lead-in is three words.
+        self.assertEqual(self.pair_of("Create the box:"), [("Create the box:", "nearest after", 3)])
+        # Six words: a step of its own, tier 2 as before.
+        self.assertEqual(
+            self.pair_of("Create the box for the parcels:"), [("Create the box for the parcels:", "nearest after", 2)]
+        )
+        # A shared word links them: tier 2, whatever the lead-in's length.
+        self.assertEqual(self.pair_of("Create the widget:"), [("Create the widget:", "term widget, after", 2)])
+
+    def test_at_tier_two_the_caveat_is_still_reported(self) -> None:
+        text = lesson("Each widget must have a lid.\n\nCreate the box:\n\n```sh\nwidget open\n```\n")
+        pairs, unpaired = pairing.kept_to_tier(scan(text, "blocks-4"), 2)
+        self.assertEqual(pairs, [])
+        self.assertEqual(
+            [(item.span.quote, item.reason) for item in unpaired],
+            [("Each widget must have a lid.", "its pair is tier 3, weaker than tier 2")],
+        )
