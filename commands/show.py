@@ -30,6 +30,8 @@ piped and diffed.
 OVERVIEW_SOURCES = 10
 # On a docs set, show --split-only draws this many split pairs (about 25 lines each) unless --all is given.
 SPLIT_PAIRS_DRAWN = 20
+# On a docs set, the overview lists this many split pairs, a line each, unless --list is given.
+OVERVIEW_PAIRS = 20
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -78,6 +80,12 @@ def add_show_filters(show: argparse.ArgumentParser) -> None:
         help=f"on a docs set (over {OVERVIEW_SOURCES} sources), every page under every policy instead of the "
         f"overview; with --split-only, every split pair instead of the first {SPLIT_PAIRS_DRAWN}",
     )
+    show.add_argument(
+        "--list",
+        dest="show_list",
+        action="store_true",
+        help=f"on a docs set, the overview lists every split pair on a line instead of the first {OVERVIEW_PAIRS}",
+    )
 
 
 def run_show(args: argparse.Namespace) -> int:
@@ -103,7 +111,8 @@ def run_show(args: argparse.Namespace) -> int:
             Path(args.show_chunks), manifest, manifest_label=judge.manifest_label(args.manifest)
         )
     if narrowing is None and not getattr(args, "show_all", False) and len(manifest.sources) > OVERVIEW_SOURCES:
-        view = overview(manifest, policies, configs, colour, judgement)
+        listed = None if getattr(args, "show_list", False) else OVERVIEW_PAIRS
+        view = overview(manifest, policies, configs, colour, judgement, listed)
     elif narrowing is None:
         view = terminal.terminal_view(manifest.sources, manifest.span_checks, policies, colour, configs)
         if judgement is not None:
@@ -175,8 +184,11 @@ def show_narrowing(args: argparse.Namespace, manifest):
     return terminal.Narrowing(frozenset(source_ids), frozenset(check_names), split_only, limit)
 
 
-def overview(manifest, policies: tuple[str, ...], configs: dict, colour: bool, judgement) -> str:
-    """The docs set's overview (``views.terminal.overview_view``) under the shown policies."""
+def overview(
+    manifest, policies: tuple[str, ...], configs: dict, colour: bool, judgement, listed: int | None = None
+) -> str:
+    """The docs set's overview (``views.terminal.overview_view``) under the shown policies, ``listed`` split
+    pairs on a line (``None``: every one)."""
     from checks import span_checks
     from views import terminal
 
@@ -188,4 +200,4 @@ def overview(manifest, policies: tuple[str, ...], configs: dict, colour: bool, j
         import judge
 
         section_of = judge.pair_sections(manifest.sources, manifest.grammar)
-    return terminal.overview_view(result, manifest.span_checks, colour, judgement, section_of)
+    return terminal.overview_view(result, manifest.span_checks, colour, judgement, section_of, listed)
