@@ -33,7 +33,17 @@ from typing import NamedTuple
 import chunk_index
 import grammars
 from checks import span_checks
-from lab_io.errors import IngestionError, UsageError, counted, printable, quoted
+from lab_io.errors import (
+    NAME_LIMIT,
+    IngestionError,
+    UsageError,
+    counted,
+    first_few,
+    printable,
+    quoted,
+    quoted_name,
+    text_difference,
+)
 from lab_io.indented_json import saved_json_bytes
 from load_documents import (
     LINK_HINT,
@@ -139,7 +149,7 @@ def manifest_relative_path(typed: str, folder: Path, where: str) -> str:
     Paths are compared as written (``abspath``), not resolved, so a link is
     still seen, and refused, by the loader's component-by-component check.
     """
-    outside = f"{quoted(typed)} is not inside the manifest's folder {quoted(os.path.abspath(folder))}; {OUTSIDE_HINT}"
+    outside = f"{quoted_name(typed)} is not inside the manifest's folder {quoted_name(os.path.abspath(folder))}; {OUTSIDE_HINT}"
     try:
         relative = os.path.relpath(os.path.abspath(typed), os.path.abspath(folder))
     except ValueError as error:
@@ -191,7 +201,7 @@ def manifest_to_update(manifest_path: Path, markdown: str | None = None) -> dict
     label = str(manifest_path)
     if not manifest_path.parent.is_dir():
         raise IngestionError(
-            "manifest_folder_missing", label, f"folder {quoted(str(manifest_path.parent))} does not exist"
+            "manifest_folder_missing", label, f"folder {quoted_name(str(manifest_path.parent))} does not exist"
         )
     if not os.path.lexists(manifest_path):
         # The lesson grammar is what a manifest without the key means, so only another grammar is written,
@@ -268,7 +278,9 @@ def page_files(typed: str, where: str) -> tuple[list[str], list[str]]:
             with os.scandir(current) as entries:
                 listed = sorted(entries, key=lambda entry: entry.name)
         except OSError as error:
-            raise IngestionError("folder_unreadable", where, f"{quoted(current)}: {error.strerror or error}") from error
+            raise IngestionError(
+                "folder_unreadable", where, f"{quoted_name(current)}: {error.strerror or error}"
+            ) from error
         for entry in listed:
             if entry.name.startswith("."):
                 continue
@@ -313,7 +325,9 @@ def check_folder_inside(typed: str, folder: Path, where: str) -> None:
     for index, part in enumerate(parts):
         current = current / part
         if os.path.islink(current):
-            raise IngestionError("path_link", where, f"{quoted('/'.join(parts[: index + 1]))} is a link; {LINK_HINT}")
+            raise IngestionError(
+                "path_link", where, f"{quoted_name('/'.join(parts[: index + 1]))} is a link; {LINK_HINT}"
+            )
 
 
 def is_manifest(path: str, manifest_path: Path) -> bool:
@@ -348,20 +362,20 @@ def expanded_requests(
             raise UsageError(
                 "pin_metadata",
                 "pin",
-                f"{quoted(request.path)} is a folder: --source-id, --title and --url need exactly one file PATH",
+                f"{quoted_name(request.path)} is a folder: --source-id, --title and --url need exactly one file PATH",
             )
-        check_folder_inside(request.path, folder, f"{where}: pin {quoted(request.path)}")
-        files, skipped_here = page_files(request.path, f"{where}: pin {quoted(request.path)}")
+        check_folder_inside(request.path, folder, f"{where}: pin {quoted_name(request.path)}")
+        files, skipped_here = page_files(request.path, f"{where}: pin {quoted_name(request.path)}")
         if not files:
             raise IngestionError(
                 "no_markdown_files",
-                f"{where}: pin {quoted(request.path)}",
+                f"{where}: pin {quoted_name(request.path)}",
                 f"no {MARKDOWN_SUFFIX} or {MDX_SUFFIX} file under this folder (hidden folders and links are not searched)",
             )
         if len(files) > max_files:
             raise IngestionError(
                 "too_many_files",
-                f"{where}: pin {quoted(request.path)}",
+                f"{where}: pin {quoted_name(request.path)}",
                 f"{len(files):,} pages, more than the {max_files:,} a manifest read with the {grammar} grammar holds; "
                 + (
                     "pin with a block grammar (pin --markdown blocks-4) into a new manifest, or pin its subfolders "
@@ -486,7 +500,7 @@ def repinned_entry(entry: dict, sha256: str, request: PinRequest, where: str) ->
         raise IngestionError(
             "source_id_mismatch",
             where,
-            f"this file is pinned as {quoted(entry['source_id'])}, not {quoted(given['source_id'])}; "
+            f"this file is pinned as {quoted_name(entry['source_id'])}, not {quoted_name(given['source_id'])}; "
             "renaming a source would orphan its span checks, so edit the manifest to rename it",
         )
     updated = dict(entry)
@@ -549,7 +563,9 @@ def pinned_spans(value: dict, texts: dict[str, str]):
             source_id = span_source_id(span, check.get("source_id"))
             text = texts.get(source_id) if type(source_id) is str else None
             if text is not None:
-                yield PinnedSpan(index, f"span_checks[{index}] ({quoted(str(check.get('name')))})", role, span, text)
+                yield PinnedSpan(
+                    index, f"span_checks[{index}] ({quoted_name(str(check.get('name')))})", role, span, text
+                )
 
 
 def only_place(text: str, quote: str) -> int | None:
@@ -819,9 +835,8 @@ def verified_manifest(
         elif error.code in ("stale_span_check", "quote_not_found", "quote_ambiguous"):
             stale = stale or []
             if len(stale) > 1:
-                named = ", ".join(stale[:STALE_NAMED])
-                more = f" and {len(stale) - STALE_NAMED:,} more" if len(stale) > STALE_NAMED else ""
-                hint += f"; {len(stale):,} spans of the files pinned here no longer hold their quotes: {named}{more}"
+                named = first_few(stale, STALE_NAMED)
+                hint += f"; {len(stale):,} spans of the files pinned here no longer hold their quotes: {named}"
             remedies = (
                 [
                     "pin again with --reanchor to move each span whose quote now appears once, or at several places "
@@ -862,7 +877,7 @@ def page_problem(
         )
         if all_or_nothing:
             raise IngestionError(
-                "mdx_page", where, f"{quoted(relative)} is {reason}; or pin it by name to read it as Markdown"
+                "mdx_page", where, f"{quoted_name(relative)} is {reason}; or pin it by name to read it as Markdown"
             )
         return reason
     try:
@@ -914,7 +929,7 @@ def pin_sources(
     texts: dict[str, str] = {}
     passed_over: list[str] = []
     for request in requests:
-        where = f"{label}: pin {quoted(request.path)}"
+        where = f"{label}: pin {quoted_name(request.path)}"
         try:
             relative = manifest_relative_path(request.path, folder, where)
         except IngestionError as error:
@@ -1057,10 +1072,14 @@ PINNED_FIELDS = ("sha256", "path", "version", "title", "url", "fact_status")
 
 
 def field_difference(field: str, saved: str, pinned: str) -> str:
-    """``"saved sha256 34257e6c9c3e…, manifest pins 9f1c…"``: hashes shortened, other values quoted."""
+    """``"saved sha256 34257e6c9c3e…, manifest pins 9f1c…"``: hashes shortened, other values quoted.
+
+    A path, a title or a URL is shown whole up to ``NAME_LIMIT`` characters; past
+    that, around where the two part (``text_difference``).
+    """
     if field == "sha256":
         return f"saved sha256 {saved[:12]}…, manifest pins {pinned[:12]}…"
-    return f"saved {field} {quoted(saved)}, manifest pins {quoted(pinned)}"
+    return text_difference(saved, pinned, (f"saved {field}", "manifest pins"), NAME_LIMIT)
 
 
 def document_differences(document: dict, source: dict) -> list[str]:
@@ -1121,8 +1140,8 @@ def stale_configs(indexes: dict, manifest: Manifest, kind: str = "result") -> li
             continue
         if chunk_index.config_grammar(saved) != manifest.grammar:
             problems.append(
-                f"{name}: built with the {quoted(chunk_index.config_grammar(saved))} grammar, "
-                f"the manifest reads {quoted(manifest.grammar)}"
+                f"{name}: built with the {quoted_name(chunk_index.config_grammar(saved))} grammar, "
+                f"the manifest reads {quoted_name(manifest.grammar)}"
             )
         elif saved["max_chars"] != wanted[name]["max_chars"]:
             problems.append(
@@ -1158,14 +1177,15 @@ def require_current(kind: str, artifact: dict, manifest: Manifest, where: str) -
     problems = stale_sources(indexes, manifest)
     if problems:
         # Say what to do, as stale_configs does: a newcomer who re-pinned after an edit needs a new build.
-        raise IngestionError("stale_result", where, "; ".join(problems) + "; rebuild the result")
+        # A result of another docs set differs in every source: the first few are named, the rest counted.
+        raise IngestionError("stale_result", where, first_few(problems, separator="; ") + "; rebuild the result")
     problems = stale_configs(indexes, manifest, kind)
     if problems:
         raise IngestionError("stale_configs", where, "; ".join(problems) + "; rebuild the result")
     if kind == "result":
         expected = span_checks.checked_comparisons(indexes, manifest.span_checks)
         if chunk_index.digest(expected) != chunk_index.digest(artifact["comparisons"]):
-            names = ", ".join(printable(check.name) for check in manifest.span_checks) or "none"
+            names = first_few([printable(check.name) for check in manifest.span_checks]) or "none"
             raise IngestionError(
                 "stale_span_checks",
                 where,

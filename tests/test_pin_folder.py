@@ -536,6 +536,29 @@ class WhichManifestTests(FolderTestCase):
                 self.assertEqual(code, 0, stderr)
                 self.assertTrue(stderr.startswith("note: manifest.json in the current folder is not used"), stderr)
 
+    def test_a_manifest_of_another_name_is_noted_too(self) -> None:
+        self.write_site()
+        self.manifest = self.folder / "m.json"
+        self.pin("docs")
+        # A saved result names its sources too, after its execution mode; it is no manifest.
+        self.write("result.json", '{"execution_mode": "x", "sources": []}')
+        self.write("m.decisions.json", '{"sources": []}')
+        os.chdir(self.folder)
+        for command in ("scan", "show"):
+            with self.subTest(command=command):
+                code, _, stderr = run_main(command)
+                self.assertEqual(code, 0, stderr)
+                self.assertEqual(
+                    stderr,
+                    "note: m.json in the current folder looks like a manifest and is not used: without --manifest "
+                    "the lab reads the lesson's fixture manifest beside run.py; pass --manifest m.json to use it\n",
+                )
+        self.write("other.json", '\n  {"markdown": "blocks-4", "sources": []}')
+        self.assertIn(
+            "m.json and other.json in the current folder look like manifests and are not used",
+            basics.unused_manifest_note(self.folder),
+        )
+
     def test_no_note_beside_run_py_or_in_a_folder_without_a_manifest(self) -> None:
         self.assertIsNone(basics.unused_manifest_note(ROOT))
         self.assertIsNone(basics.unused_manifest_note(self.folder))
