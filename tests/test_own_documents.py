@@ -484,6 +484,20 @@ class ReanchorAmongPlacesTests(OwnDocumentsTestCase):
         checks = self.read_json("m.json")["span_checks"]
         return {check["name"]: (check["instruction"]["start"], check["qualifier"]["start"]) for check in checks}
 
+    def refused_reanchor(self) -> str:
+        """``pin --reanchor`` of the edited page, refused in one line that leaves the manifest as it was."""
+        before = (self.folder / "m.json").read_bytes()
+        refused = self.lab("pin", "--manifest", "m.json", "--reanchor", "docs/pods.md")
+        self.assert_one_line_refusal(refused, "stale_span_check")
+        self.assertEqual((self.folder / "m.json").read_bytes(), before)
+        return refused.stderr
+
+    def pin_lines(self, option: str) -> list[str]:
+        """The moved and dropped lines of ``pin OPTION`` on the edited page, which succeeds."""
+        completed = self.lab("pin", "--manifest", "m.json", option, "docs/pods.md")
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        return [line for line in completed.stdout.splitlines() if line.startswith(("moved ", "dropped "))]
+
     def test_the_nearest_and_the_next_nearest_of_sorted_places(self) -> None:
         for offsets, old_start, expected in (
             ([10, 101, 400], 100, (101, 10)),
@@ -524,20 +538,16 @@ class ReanchorAmongPlacesTests(OwnDocumentsTestCase):
         # "cannot" -> "can not" inside the note: every later start moves by +1, every repeat of a quote alike.
         page = self.pin_pods(["node", "one", "two", "delete"])
         page.write_text(PODS.replace("cannot", "can not"), encoding="utf-8")
-        before = (self.folder / "m.json").read_bytes()
-        refused = self.lab("pin", "--manifest", "m.json", "--reanchor", "docs/pods.md")
+        refused = self.refused_reanchor()
         # The check whose quote really changed is refused; the only stale span left is its qualifier.
         self.assertEqual(
-            refused.stderr.split("; the manifest is unchanged")[0],
+            refused.split("; the manifest is unchanged")[0],
             'error: stale_span_check: m.json: span_checks[0].qualifier: text at [8, 44) is "Note: a Pod can not '
             'outlive its node", the manifest quotes "Note: a Pod cannot outlive its node.", which occurs 0 times',
         )
-        self.assertEqual((self.folder / "m.json").read_bytes(), before)
-        dropped = self.lab("pin", "--manifest", "m.json", "--drop-stale", "docs/pods.md")
-        self.assertEqual(dropped.returncode, 0, dropped.stderr)
         among = "the nearest of the 2 places its quote occurs"
         self.assertEqual(
-            [line for line in dropped.stdout.splitlines() if line.startswith(("moved ", "dropped "))],
+            self.pin_lines("--drop-stale"),
             [
                 f'moved span_checks[1] ("one").instruction: [54, 69) -> [55, 70), {among} (next nearest [135, 150))',
                 f'moved span_checks[1] ("one").qualifier: [102, 124) -> [103, 125), {among} (next nearest [253, 275))',
@@ -557,11 +567,9 @@ class ReanchorAmongPlacesTests(OwnDocumentsTestCase):
         # and its qualifier moves as two's qualifier, quoted once, after it does.
         page = self.pin_pods(["one", "two", "delete"])
         page.write_text(PODS.replace("-f one.yaml", "-f pod-one.yaml"), encoding="utf-8")
-        moved = self.lab("pin", "--manifest", "m.json", "--reanchor", "docs/pods.md")
-        self.assertEqual(moved.returncode, 0, moved.stderr)
         among = "the nearest of the 2 places its quote occurs"
         self.assertEqual(
-            [line for line in moved.stdout.splitlines() if line.startswith("moved ")],
+            self.pin_lines("--reanchor"),
             [
                 f'moved span_checks[0] ("one").qualifier: [102, 124) -> [106, 128), {among} (next nearest [256, 278))',
                 f'moved span_checks[1] ("two").instruction: [134, 149) -> [138, 153), {among} (next nearest [54, 69))',
@@ -580,21 +588,16 @@ class ReanchorAmongPlacesTests(OwnDocumentsTestCase):
         page = self.pin_pods(["one", "two"])
         step = "First remove the old one.\n\nCreate the Pod:\n\n    kubectl apply -f again.yaml\n\n"
         page.write_text(PODS[:134] + step + PODS[134:], encoding="utf-8")
-        before = (self.folder / "m.json").read_bytes()
-        refused = self.lab("pin", "--manifest", "m.json", "--reanchor", "docs/pods.md")
-        self.assert_one_line_refusal(refused, "stale_span_check")
+        refused = self.refused_reanchor()
         self.assertEqual(
-            refused.stderr.split("; the manifest is unchanged")[0],
+            refused.split("; the manifest is unchanged")[0],
             'error: stale_span_check: m.json: span_checks[1].instruction: text at [134, 149) is "First remove th", '
             'the manifest quotes "Create the Pod:", which occurs 3 times, at [54, 69), [161, 176), [211, 226); '
             "--reanchor took none of its 3 places: the nearest, [161, 176), would move it by +27, its qualifier by "
             "+77, and an edit above both would move them alike",
         )
-        self.assertEqual((self.folder / "m.json").read_bytes(), before)
-        dropped = self.lab("pin", "--manifest", "m.json", "--drop-stale", "docs/pods.md")
-        self.assertEqual(dropped.returncode, 0, dropped.stderr)
         self.assertEqual(
-            [line for line in dropped.stdout.splitlines() if line.startswith(("moved ", "dropped "))],
+            self.pin_lines("--drop-stale"),
             [
                 'dropped span_checks[1] ("two"): its instruction quotes "Create the Pod:", which occurs 3 times in the '
                 "new text"
@@ -608,19 +611,16 @@ class ReanchorAmongPlacesTests(OwnDocumentsTestCase):
         # start 102 moved by 0 (one's instruction, at 54) and +40 (two's qualifier, quoted once, at 182), not +16.
         page = self.pin_pods(["one", "two"])
         page.write_text(PODS[:102] + "Mind the name:\n\nDo not reuse its name.\n\n" + PODS[102:], encoding="utf-8")
-        refused = self.lab("pin", "--manifest", "m.json", "--reanchor", "docs/pods.md")
-        self.assert_one_line_refusal(refused, "stale_span_check")
+        refused = self.refused_reanchor()
         self.assertIn(
             "which occurs 3 times, at [118, 140), [142, 164), [292, 314); --reanchor took none of its 3 places: the "
             "nearest, [118, 140), would move it by +16, but the nearest spans before and after it that hold their "
             "quotes or moved to their one place moved by 0 and +40, and an edit moves a span as the text around it; "
             "the manifest is unchanged",
-            refused.stderr,
+            refused,
         )
-        dropped = self.lab("pin", "--manifest", "m.json", "--drop-stale", "docs/pods.md")
-        self.assertEqual(dropped.returncode, 0, dropped.stderr)
         self.assertEqual(
-            [line for line in dropped.stdout.splitlines() if line.startswith(("moved ", "dropped "))],
+            self.pin_lines("--drop-stale"),
             [
                 'moved span_checks[1] ("two").instruction: [134, 149) -> [174, 189), the nearest of the 2 places its '
                 "quote occurs (next nearest [54, 69))",
@@ -636,20 +636,17 @@ class ReanchorAmongPlacesTests(OwnDocumentsTestCase):
         # copy (+7), its qualifier "Do not reuse its name." its own place (+24); each is clearly nearest on its own.
         page = self.pin_pods(["one", "two"])
         page.write_text(PODS[:54] + "Then:\n\nCreate the Pod:\n\n" + PODS[54:], encoding="utf-8")
-        refused = self.lab("pin", "--manifest", "m.json", "--reanchor", "docs/pods.md")
-        self.assert_one_line_refusal(refused, "stale_span_check")
+        refused = self.refused_reanchor()
         self.assertIn(
             "; --reanchor took none of its 3 places: the nearest, [61, 76), would move it by +7, its qualifier by "
             "+24, and an edit above both would move them alike; the manifest is unchanged; 2 spans of the files "
             'pinned here no longer hold their quotes: span_checks[0] ("one").instruction, span_checks[0] ("one")'
             ".qualifier (",
-            refused.stderr,
+            refused,
         )
-        dropped = self.lab("pin", "--manifest", "m.json", "--drop-stale", "docs/pods.md")
-        self.assertEqual(dropped.returncode, 0, dropped.stderr)
         # Check two moved by +24, both spans alike: its instruction from the 3 places "Create the Pod:" has now.
         self.assertEqual(
-            [line for line in dropped.stdout.splitlines() if line.startswith(("moved ", "dropped "))],
+            self.pin_lines("--drop-stale"),
             [
                 'moved span_checks[1] ("two").instruction: [134, 149) -> [158, 173), the nearest of the 3 places its '
                 "quote occurs (next nearest [78, 93))",
@@ -668,20 +665,17 @@ class ReanchorAmongPlacesTests(OwnDocumentsTestCase):
         self.assertEqual(len(wait), 80)
         new_text = PODS[:126] + wait + PODS[126:]
         page.write_text(new_text, encoding="utf-8")
-        refused = self.lab("pin", "--manifest", "m.json", "--reanchor", "docs/pods.md")
-        self.assert_one_line_refusal(refused, "stale_span_check")
+        refused = self.refused_reanchor()
         self.assertEqual(
-            refused.stderr.split("; the manifest is unchanged")[0],
+            refused.split("; the manifest is unchanged")[0],
             f"error: stale_span_check: m.json: span_checks[1].instruction: text at [134, 149) is "
             f'"{new_text[134:149]}", the manifest quotes "Create the Pod:", which occurs 2 times, at [54, 69), '
             "[214, 229); --reanchor took none of its 2 places: the two nearest its old start 134, [54, 69) and "
             "[214, 229), lie 80 and 80 characters from it, so neither is clearly the one it was (the nearer must be "
             "twice as near)",
         )
-        dropped = self.lab("pin", "--manifest", "m.json", "--drop-stale", "docs/pods.md")
-        self.assertEqual(dropped.returncode, 0, dropped.stderr)
         self.assertEqual(
-            [line for line in dropped.stdout.splitlines() if line.startswith(("moved ", "dropped "))],
+            self.pin_lines("--drop-stale"),
             [
                 'dropped span_checks[1] ("two"): its instruction quotes "Create the Pod:", which occurs 2 times in the '
                 "new text"
