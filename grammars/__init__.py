@@ -74,7 +74,7 @@ from grammars.lesson import (
     paragraph_spans,
 )
 from grammars.records import Block, LazyPattern, Section
-from lab_io.errors import IngestionError, quoted
+from lab_io.errors import IngestionError, quoted_name
 
 __all__ = [
     "BLOCKS3_GRAMMAR",
@@ -192,7 +192,7 @@ def document_sections(text: str, grammar: str = LESSON_GRAMMAR, where: str = "te
     if grammar in BLOCK_GRAMMARS:
         return block_sections(text, title, where, grammar == BLOCKS2_GRAMMAR)
     if grammar != LESSON_GRAMMAR:
-        raise IngestionError("unknown_grammar", where, f"no Markdown grammar called {quoted(grammar)}")
+        raise IngestionError("unknown_grammar", where, f"no Markdown grammar called {quoted_name(grammar)}")
     return [
         Section(
             section.heading_start,

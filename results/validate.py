@@ -37,7 +37,7 @@ from chunk_index import (
     result_scope,
 )
 from grammars import HEADING, LESSON_GRAMMAR
-from lab_io.errors import IngestionError, printable, quoted
+from lab_io.errors import IngestionError, printable, quoted, quoted_name, text_difference
 from lab_io.indented_json import saved_json_pieces
 from lab_io.strict_json import MAX_ARTIFACT_BYTES, bounded_blocks, json_text, parse_json_text, read_json_file
 from load_documents import (
@@ -80,10 +80,10 @@ def first_divergence(saved: object, derived: object, path: str) -> tuple[str, st
     if isinstance(derived, dict):
         missing = [key for key in derived if key not in saved]
         if missing:
-            return path or "(top)", f"key {quoted(missing[0])} is missing"
+            return path or "(top)", f"key {quoted_name(missing[0])} is missing"
         extra = [key for key in saved if key not in derived]
         if extra:
-            return path or "(top)", f"unexpected key {quoted(extra[0])}"
+            return path or "(top)", f"unexpected key {quoted_name(extra[0])}"
         ordered = sorted(derived, key=lambda key: key in _HASH_KEYS)
         for key in ordered:
             found = first_divergence(saved[key], derived[key], join_path(path, key))
@@ -99,6 +99,9 @@ def first_divergence(saved: object, derived: object, path: str) -> tuple[str, st
             return path or "(top)", f"saved {len(saved)} items, derived {len(derived)}"
         return None
     if saved != derived:
+        if type(saved) is str:
+            # Two long texts alike in their first 60 characters would read the same: say where they part.
+            return path or "(top)", text_difference(saved, derived)
         return path or "(top)", f"saved {quoted(saved)}, derived {quoted(derived)}"
     return None
 
@@ -154,10 +157,10 @@ def require_keys(value: object, keys: tuple[str, ...], path: str, what: str) -> 
         raise IngestionError(f"{what}_not_object", path or "(top)", f"expected an object, found {type(value).__name__}")
     for key in keys:
         if key not in value:
-            raise IngestionError(f"{what}_fields", path or "(top)", f"key {quoted(key)} is missing")
+            raise IngestionError(f"{what}_fields", path or "(top)", f"key {quoted_name(key)} is missing")
     for key in value:
         if key not in keys:
-            raise IngestionError(f"{what}_fields", path or "(top)", f"unexpected key {quoted(key)}")
+            raise IngestionError(f"{what}_fields", path or "(top)", f"unexpected key {quoted_name(key)}")
     return value
 
 
@@ -294,7 +297,7 @@ def index_inputs(
                 raise IngestionError(
                     f"duplicate_{field}",
                     join_path(document_path, field),
-                    f"{quoted(source[field])} is also documents[{earlier}]",
+                    f"{quoted_name(source[field])} is also documents[{earlier}]",
                 )
         sources.append(source)
     check_config_pairs(config, sources, join_path(join_path(path, "config"), "pairs"))
@@ -315,7 +318,9 @@ def check_config_pairs(config: dict, sources: list[dict], path: str) -> None:
         length = lengths.get(pair["source_id"])
         if length is None:
             raise IngestionError(
-                "config_pair", join_path(pair_path, "source_id"), f"{quoted(pair['source_id'])} is not a saved document"
+                "config_pair",
+                join_path(pair_path, "source_id"),
+                f"{quoted_name(pair['source_id'])} is not a saved document",
             )
         for key in ("instruction_span", "qualifier_span"):
             if pair[key][1] > length:
@@ -345,9 +350,9 @@ def require_config_pairs(indexes: dict, declared: list[dict]) -> None:
     extra = [pair for pair in saved if digest(pair) not in wanted_keys]
     where = join_path(join_path(join_path("indexes", PAIR_AWARE), "config"), "pairs")
     if missing:
-        what = f"built without the declared pair {quoted(missing[0])}"
+        what = f"built without the declared pair {quoted_name(missing[0])}"
     else:
-        what = f"built for {quoted(extra[0])}, which the comparisons do not declare"
+        what = f"built for {quoted_name(extra[0])}, which the comparisons do not declare"
     raise IngestionError(
         "pairs_mismatch",
         where,
@@ -447,14 +452,16 @@ def saved_pairs(comparisons: list, indexes: dict, path: str) -> list[dict]:
         if type(name) is not str or not name:
             raise IngestionError("comparison_pair", join_path(pair_path, "name"), "expected a non-empty string")
         if name in names:
-            raise IngestionError("comparison_pair", join_path(pair_path, "name"), f"name {quoted(name)} is used twice")
+            raise IngestionError(
+                "comparison_pair", join_path(pair_path, "name"), f"name {quoted_name(name)} is used twice"
+            )
         names.add(name)
         source_id = pair.get("source_id")
         if type(source_id) is not str or source_id not in texts:
             raise IngestionError(
                 "comparison_pair",
                 join_path(pair_path, "source_id"),
-                f"{quoted(source_id)} is not a document of the result",
+                f"{quoted_name(source_id)} is not a document of the result",
             )
         length = len(texts[source_id])
         declared.append(
@@ -527,7 +534,7 @@ def require_policy_index(name: str, saved: dict, indexes: dict, first_name: str)
         raise IngestionError(
             "grammar_mismatch",
             join_path(index_path, "config"),
-            f"built with the {quoted(grammar)} grammar, {first_name} with {quoted(first_grammar)}; "
+            f"built with the {quoted_name(grammar)} grammar, {first_name} with {quoted_name(first_grammar)}; "
             "all indexes of one result share one grammar",
         )
     # The comparison is only meaningful if every policy chunked the same documents (one list read once is).

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from checks.caveats.pairing import TIERS
 from checks.caveats.report import aligned_lines
-from lab_io.errors import IngestionError, counted, quoted
+from lab_io.errors import IngestionError, counted, quoted, quoted_name
 
 SHA256 = re.compile(r"[0-9a-f]{64}")
 
@@ -151,7 +151,7 @@ def matched_sources(pages: list[LabelledPage], sources, where: str) -> list[tupl
                 raise IngestionError(
                     "bad_labels",
                     page.where,
-                    f"offset {span[1]} is past the end of {quoted(source['source_id'])} ({length:,} characters)",
+                    f"offset {span[1]} is past the end of {quoted_name(source['source_id'])} ({length:,} characters)",
                 )
         matched.append((page, source))
     if not matched:

@@ -1,0 +1,228 @@
+"""The lab's messages on a deep docs tree: names shown whole, where two texts part, short lists, counts.
+
+The pages live three folders deep under a long common prefix, as a docs
+site's do (``content/en/docs/tasks/configure-pod-container/...``): their ids
+share their first 60 characters and differ only at the end, which is what a
+message must keep.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import unittest
+
+from lab_io.errors import IngestionError, quoted, quoted_name, text_difference
+from results import validate
+from tests.support import LabTestCase, fixture_result, reforge_index, run_lab
+
+DEEP = "content/en/docs/tasks/configure-pod-container"
+PAGES = ("assign-cpu-resource", "assign-memory-resource")
+INSTRUCTION = "To set a limit, add the `limits` field."
+QUALIFIER = "The limit must not be lower than the request."
+
+
+def page_text(name: str) -> str:
+    return f"# {name}\n\n{INSTRUCTION}\n\n{QUALIFIER}\n"
+
+
+class QuotedNames(unittest.TestCase):
+    """``quoted_name`` keeps a name whole up to 200 characters, and its start and end past that."""
+
+    def test_a_name_is_whole_up_to_the_bound(self) -> None:
+        name = f"{DEEP}/{PAGES[0]}"
+        self.assertEqual(quoted_name(name), f'"{name}"')
+        self.assertEqual(quoted_name("x" * 200), '"' + "x" * 200 + '"')
+
+    def test_a_longer_name_loses_its_middle_and_keeps_its_end(self) -> None:
+        name = "docs/" + "x" * 280 + "/assign-cpu"
+        shown = quoted_name(name)
+        # 60 characters of its start, 140 of its end, each quoted.
+        self.assertEqual(shown, '"docs/' + "x" * 55 + '"…"' + "x" * 129 + '/assign-cpu"')
+
+    def test_a_name_stays_inert(self) -> None:
+        self.assertEqual(quoted_name("a\x1b[2J\n"), '"a\\u001b[2J\\n"')
+        # Cut before it is escaped: the escapes on both sides are whole.
+        self.assertEqual(quoted_name("\x1b" * 201, limit=6), '"\\u001b\\u001b"…"' + "\\u001b" * 4 + '"')
+
+    def test_page_text_is_still_cut_at_sixty(self) -> None:
+        self.assertEqual(quoted("y" * 61), '"' + "y" * 60 + '"…')
+
+
+class DeepTreeTestCase(LabTestCase):
+    """Two pages under ``DEEP`` pinned into ``m.json`` with one span check each, at offsets."""
+
+    def setUp(self) -> None:
+        super().setUp()
+        for name in PAGES:
+            path = self.folder / DEEP / f"{name}.md"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(page_text(name), encoding="utf-8")
+        pinned = self.lab("pin", "--markdown", "blocks-4", "--manifest", "m.json", "content")
+        self.assertEqual(pinned.returncode, 0, pinned.stderr)
+        manifest = json.loads((self.folder / "m.json").read_text(encoding="utf-8"))
+        manifest["span_checks"] = [self.span_check(name) for name in PAGES]
+        (self.folder / "m.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
+
+    def span_check(self, name: str) -> dict:
+        text = page_text(name)
+        spans = {}
+        for role, quote in (("instruction", INSTRUCTION), ("qualifier", QUALIFIER)):
+            start = text.index(quote)
+            spans[role] = {"start": start, "end": start + len(quote), "quote": quote}
+        return {"name": f"scan:{DEEP}/{name}:3", "source_id": f"{DEEP}/{name}", **spans}
+
+    def lab(self, *args: str):
+        return run_lab(*args, cwd=self.folder)
+
+
+class WholeNames(DeepTreeTestCase):
+    def test_a_hash_mismatch_names_the_source_and_its_path_whole(self) -> None:
+        (self.folder / DEEP / "assign-memory-resource.md").write_text("# edited\n", encoding="utf-8")
+        completed = self.lab("--manifest", "m.json", "--output", "r.json")
+        self.assert_one_line_refusal(completed, "hash_mismatch")
+        self.assertIn(
+            f'm.json: sources[1] ("{DEEP}/assign-memory-resource"): "{DEEP}/assign-memory-resource.md": ',
+            completed.stderr,
+        )
+
+    def test_an_unknown_check_is_answered_with_names_that_tell_apart(self) -> None:
+        completed = self.lab("show", "--manifest", "m.json", "--check", "nosuch")
+        self.assert_one_line_refusal(completed, "unknown_name", 2)
+        self.assertIn(
+            f'"nosuch" is not in the manifest; it has 2 span checks: "scan:{DEEP}/assign-cpu-resource:3", '
+            f'"scan:{DEEP}/assign-memory-resource:3"\n',
+            completed.stderr,
+        )
+
+    def test_a_near_miss_is_answered_with_the_closest_names_first(self) -> None:
+        completed = self.lab("show", "--manifest", "m.json", "--source", f"{DEEP}/assign-memory")
+        self.assert_one_line_refusal(completed, "unknown_name", 2)
+        self.assertIn(
+            f'is not in the manifest; it has 2 sources; the closest: "{DEEP}/assign-memory-resource", '
+            f'"{DEEP}/assign-cpu-resource"\n',
+            completed.stderr,
+        )
+
+    def test_each_moved_span_names_its_check_whole(self) -> None:
+        for name in PAGES:
+            path = self.folder / DEEP / f"{name}.md"
+            path.write_text(page_text(name).replace("\n\n", "\n\nRead this first.\n\n", 1), encoding="utf-8")
+        completed = self.lab("pin", "--manifest", "m.json", "--reanchor", "content")
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        moved = [line for line in completed.stdout.splitlines() if line.startswith("moved ")]
+        # Two pages, two spans each; "# assign-cpu-resource\n\n" is 23 characters, the page of memory 26.
+        self.assertEqual(
+            moved,
+            [
+                f'moved span_checks[0] ("scan:{DEEP}/assign-cpu-resource:3").instruction: [23, 62) -> [41, 80)',
+                f'moved span_checks[0] ("scan:{DEEP}/assign-cpu-resource:3").qualifier: [64, 109) -> [82, 127)',
+                f'moved span_checks[1] ("scan:{DEEP}/assign-memory-resource:3").instruction: [26, 65) -> [44, 83)',
+                f'moved span_checks[1] ("scan:{DEEP}/assign-memory-resource:3").qualifier: [67, 112) -> [85, 130)',
+            ],
+        )
+
+
+class StaleQuoteShown(LabTestCase):
+    def test_a_long_quote_edited_near_its_end_is_shown_where_it_parts(self) -> None:
+        sentence = "Set the CPU request with the resources field of the container, and never above the node's capacity."
+        page = self.folder / DEEP / "assign-cpu-resource.md"
+        page.parent.mkdir(parents=True)
+        page.write_text(f"# cpu\n\n{sentence}\n\n{QUALIFIER}\n", encoding="utf-8")
+        self.assertEqual(
+            run_lab("pin", "--markdown", "blocks-4", "--manifest", "m.json", "content", cwd=self.folder).returncode, 0
+        )
+        manifest = json.loads((self.folder / "m.json").read_text(encoding="utf-8"))
+        qualifier = 9 + len(sentence)
+        manifest["span_checks"] = [
+            {
+                "name": "cpu",
+                "source_id": f"{DEEP}/assign-cpu-resource",
+                "instruction": {"start": 7, "end": 7 + len(sentence), "quote": sentence},
+                "qualifier": {"start": qualifier, "end": qualifier + len(QUALIFIER), "quote": QUALIFIER},
+            }
+        ]
+        (self.folder / "m.json").write_text(json.dumps(manifest), encoding="utf-8")
+        page.write_text(page.read_text(encoding="utf-8").replace("never above", "never over"), encoding="utf-8")
+        completed = run_lab("pin", "--manifest", "m.json", "content", cwd=self.folder)
+        self.assert_one_line_refusal(completed, "stale_span_check")
+        # "never above" against "never over": they part at the "a"; the text shows 20 characters before it, and to
+        # its end (fewer than 40 after it), the quote too: one ellipsis each, before the quotes.
+        at = 7 + sentence.index("above")
+        self.assertIn(
+            f"span_checks[0].instruction: text at [7, {7 + len(sentence)}) parts from the manifest's quote at "
+            f'offset {at}: the text has …"ontainer, and never over the node\'s capacity.\\n", '
+            f'the quote …"ontainer, and never above the node\'s capacity.", which occurs 0 times;',
+            completed.stderr,
+        )
+
+
+class ShortLists(LabTestCase):
+    def test_a_result_of_other_sources_names_three_and_counts_the_rest(self) -> None:
+        pages = [self.folder / DEEP / f"page-{number}.md" for number in range(5)]
+        pages[0].parent.mkdir(parents=True)
+        for page in pages:
+            page.write_text(f"# {page.stem}\n\nText.\n", encoding="utf-8")
+        self.assertEqual(
+            run_lab("pin", "--markdown", "blocks-4", "--manifest", "m.json", "content", cwd=self.folder).returncode, 0
+        )
+        self.assertEqual(run_lab("--manifest", "m.json", "--output", "r.json", cwd=self.folder).returncode, 0)
+        for page in pages:
+            page.write_text(f"# {page.stem}\n\nOther text.\n", encoding="utf-8")
+        self.assertEqual(run_lab("pin", "--manifest", "m.json", "content", cwd=self.folder).returncode, 0)
+        completed = run_lab("validate", "r.json", "--manifest", "m.json", cwd=self.folder)
+        self.assert_one_line_refusal(completed, "stale_result")
+        named = [part.split(": saved sha256")[0] for part in completed.stderr.split("; ")[:3]]
+        self.assertEqual(named, [f"error: stale_result: r.json: {DEEP}/page-0", f"{DEEP}/page-1", f"{DEEP}/page-2"])
+        self.assertTrue(completed.stderr.endswith("; and 2 more; rebuild the result\n"), completed.stderr)
+
+
+class WhereTextsPart(unittest.TestCase):
+    """Two differing texts are shown whole when short, else around the first character that differs."""
+
+    def test_short_texts_are_shown_whole(self) -> None:
+        self.assertEqual(text_difference("abc", "abd"), 'saved "abc", derived "abd"')
+
+    def test_long_texts_are_shown_from_where_they_part(self) -> None:
+        saved = "a" * 200 + "X" + "b" * 712
+        derived = "a" * 200 + "Y" + "b" * 712
+        # 20 characters before offset 200 and 40 from it, an ellipsis at each end that was cut.
+        self.assertEqual(
+            text_difference(saved, derived),
+            'at offset 200 of 913 characters: saved …"'
+            + "a" * 20
+            + "X"
+            + "b" * 39
+            + '"…, derived …"'
+            + "a" * 20
+            + "Y"
+            + "b" * 39
+            + '"…',
+        )
+
+    def test_a_text_that_begins_the_other_ends_its_excerpt_where_it_ends(self) -> None:
+        self.assertEqual(
+            text_difference("c" * 70, "c" * 75, ("old", "new")),
+            'at offset 70 (old 70 characters, new 75): old …"' + "c" * 20 + '", new …"' + "c" * 25 + '"',
+        )
+
+    def test_a_tampered_chunk_text_is_refused_where_it_was_changed(self) -> None:
+        index = copy.deepcopy(fixture_result()["indexes"]["heading-aware"])
+        original = index["chunks"][0]["text"]
+        index["chunks"][0]["text"] = original.replace("refuses", "replaces")
+        reforge_index(index)
+        with self.assertRaises(IngestionError) as caught:
+            validate.validate_index(index, "indexes.heading-aware")
+        # "refuses" and "replaces" share "re": the texts part two characters into the word.
+        offset = original.index("refuses") + 2
+        self.assertEqual(caught.exception.where, "indexes.heading-aware.chunks[0].text")
+        self.assertEqual(
+            caught.exception.what,
+            f"at offset {offset} (saved {len(original) + 1} characters, derived {len(original)}): "
+            f'saved …"{index["chunks"][0]["text"][offset - 20 : offset + 40]}"…, '
+            f'derived …"{original[offset - 20 : offset + 40]}"…'.replace("\n", "\\n"),
+        )
+
+
+if __name__ == "__main__":
+    unittest.main()
