@@ -84,6 +84,24 @@ COLUMN_JSON = {
 }
 
 
+REPEATS_SAMPLE = 16
+
+
+def column_json(kind: type, column: tuple):
+    """What turns each value of ``column`` (all of type ``kind``, a key of ``COLUMN_JSON``) to its JSON text.
+
+    A column of strings that repeat (a chunk's source, version and revision) turns each distinct one to JSON once
+    and looks the others up: escaping a string costs several times a lookup.
+    """
+    convert = COLUMN_JSON[kind]
+    # The first values tell a column of few values from one of ids or of short runs, where a set costs more
+    # than it saves: looked up, a value must come back four times or so to pay for its place in the set.
+    if kind is str and len(column) >= REPEATS_SAMPLE and len(set(column[:REPEATS_SAMPLE])) <= REPEATS_SAMPLE // 4:
+        distinct = set(column)
+        return dict(zip(distinct, map(convert, distinct))).__getitem__
+    return convert
+
+
 class _IndentedWriter:
     """Lays out one value as UTF-8 pieces, counting the line breaks it writes.
 
@@ -345,7 +363,7 @@ class _IndentedWriter:
             elif known is not None and key == known[0] and kinds == {str}:
                 texts = known[1]
             else:
-                texts = map(COLUMN_JSON[kinds.pop()], column)
+                texts = map(column_json(kinds.pop(), column), column)
             key_lead = lead + _json_string(key) + KEY_SEPARATOR
             runs.append(
                 chain((opening + key_lead,), repeat(object_separator + key_lead)) if not runs else repeat(key_lead)
