@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 from collections import namedtuple
+from itertools import compress
+from operator import itemgetter, sub
 
 import chunk_index
 from checks import span_checks
@@ -82,7 +84,8 @@ def storage_growth(index: dict, index_bytes: int | None = None) -> StorageGrowth
     spares saving the index again.
     """
     chunks = index["chunks"]
-    lengths = [chunk["end"] - chunk["start"] for chunk in chunks]
+    # In C: an index holds tens of thousands of chunks.
+    lengths = list(map(sub, map(itemgetter("end"), chunks), map(itemgetter("start"), chunks)))
     return StorageGrowth(
         chunk_count=len(chunks),
         mean_chunk_chars=sum(lengths) / len(chunks) if chunks else 0.0,
@@ -193,16 +196,15 @@ def pair_verdict_lines(result: dict, names: tuple[str, ...] = ()) -> list[str]:
     if not first:
         return [NO_SPAN_CHECKS]
     lines = []
-    for position, (name, _) in enumerate(first):
+    # A scanned docs set declares thousands of pairs; the table above counts them all, and only the first are listed.
+    for position, (name, _) in enumerate(first[:LISTED_VERDICTS]):
         label = name if name is not None else (names[position] if position < len(names) else "instruction + qualifier")
         verdicts = ", ".join(
             f"{policy} {'same chunk' if pairs[position][1] else 'split'}" for policy, pairs in outcomes.items()
         )
         lines.append(f"{printable(label)}: {verdicts}")
-    if len(lines) > LISTED_VERDICTS:
-        # A scanned docs set declares thousands of pairs; the table above counts them all.
-        rest = len(lines) - LISTED_VERDICTS
-        lines = lines[:LISTED_VERDICTS]
+    if len(first) > LISTED_VERDICTS:
+        rest = len(first) - LISTED_VERDICTS
         lines.append(
             f"… {rest:,} more {'pair' if rest == 1 else 'pairs'}: the result's comparisons hold every verdict;"
             " 'run.py show --split-only' draws the split ones"
@@ -321,7 +323,8 @@ def oversized_line(result: dict) -> str | None:
         target = index["config"].get("max_chars")
         if index["config"]["strategy"] not in ("heading-aware", "pair-aware") or target is None:
             continue
-        chunks = [chunk for chunk in index["chunks"] if chunk["end"] - chunk["start"] > OVERSIZED_FACTOR * target]
+        lengths = map(sub, map(itemgetter("end"), index["chunks"]), map(itemgetter("start"), index["chunks"]))
+        chunks = list(compress(index["chunks"], map((OVERSIZED_FACTOR * target).__lt__, lengths)))
         if chunks:
             over[name] = (target, chunks)
     if not over:
