@@ -95,11 +95,13 @@ def manifest_build(manifest, progress):
     """A callable building the result the main job writes for ``manifest``, counted on ``progress``."""
     from checks import span_checks
 
-    def build() -> dict:
+    def build(encoded: list | None = None) -> dict:
         size = source_bytes(manifest.sources)
         progress.expect(len(manifest.sources), size)
         configs = chunk_index.manifest_policy_configs(manifest)
-        return span_checks.build_checked_result(manifest.sources, manifest.span_checks, configs, progress.advance)
+        return span_checks.build_checked_result(
+            manifest.sources, manifest.span_checks, configs, progress.advance, encoded=encoded
+        )
 
     return build
 

@@ -625,8 +625,9 @@ def read_validated(path: Path, progress=None, expected=None, label: str | None =
 
     A file the lab wrote is checked the quick way. ``expected``, when given, is
     a callable returning the result the file should be (the build of a
-    manifest): a file holding exactly that result's bytes is valid and, on
-    top, that result (``as_expected`` is then ``True``). Otherwise the file's
+    manifest), called with a list it fills as the build's ``encoded``
+    (``chunk_index.build_policy_indexes``): a file holding exactly that
+    result's bytes is valid and, on top, that result (``as_expected`` is then ``True``). Otherwise the file's
     documents and configs are read without its chunks and rebuilt
     (``identical_rebuild``). A file laid out otherwise, or one that fails
     those checks, is read in full by the strict reader and validated field by
@@ -636,10 +637,12 @@ def read_validated(path: Path, progress=None, expected=None, label: str | None =
     indexes.paragraph...``), as a refusal of the reading always names the file.
     """
     if expected is not None and file_opens_with(path, RESULT_OPENING):
-        result = expected()
-        if file_holds(path, saved_json_pieces(result)):
+        # The texts the build turned to JSON for the ids: the result is laid out from them to compare.
+        encoded: list = []
+        result = expected(encoded)
+        if file_holds(path, saved_json_pieces(result, encoded=encoded)):
             return "result", result, True
-        del result
+        del result, encoded
     quick = identical_rebuild(path, progress)
     if quick is not None:
         return (*quick, False)
@@ -698,11 +701,12 @@ def identical_rebuild(path: Path, progress=None) -> tuple[str, dict] | None:
     skeleton = chunkless_value(bounded_blocks(path, MAX_ARTIFACT_BYTES, printable(str(path))))
     if skeleton is None:
         return None
+    encoded: list = []
     try:
-        kind, rebuilt = rebuilt_artifact(skeleton, progress)
+        kind, rebuilt = rebuilt_artifact(skeleton, progress, encoded)
     except IngestionError:
         return None
-    if not file_holds(path, saved_json_pieces(rebuilt)):
+    if not file_holds(path, saved_json_pieces(rebuilt, encoded=encoded)):
         return None
     return kind, rebuilt
 
@@ -889,8 +893,11 @@ def laid_out_lists(data: bytes, opening: bytes) -> list[tuple[int, int]]:
         position = closing + len(indent) + 2
 
 
-def rebuilt_artifact(skeleton: object, progress=None) -> tuple[str, dict]:
-    """The result or index the lab builds from a saved file's documents and configs, checked as ``validate_artifact`` does."""
+def rebuilt_artifact(skeleton: object, progress=None, encoded: list | None = None) -> tuple[str, dict]:
+    """The result or index the lab builds from a saved file's documents and configs, checked as ``validate_artifact`` does.
+
+    ``encoded``, when given, gets a result's texts as the build turned them to JSON (``build_policy_indexes``).
+    """
     if type(skeleton) is dict and "index_id" in skeleton and "indexes" not in skeleton:
         _, config, sources = index_inputs(skeleton, "")
         if progress is not None:
@@ -909,7 +916,7 @@ def rebuilt_artifact(skeleton: object, progress=None) -> tuple[str, dict]:
         require_policy_index(name, saved_indexes[name], saved_indexes, names[0])
     if progress is not None:
         progress.expect(len(sources), source_bytes(sources))
-    indexes = build_policy_indexes(configs, sources, None if progress is None else progress.advance)
+    indexes = build_policy_indexes(configs, sources, None if progress is None else progress.advance, encoded=encoded)
     return "result", assembled_result(sources, indexes, derived_comparisons(result["comparisons"], indexes))
 
 

@@ -14,8 +14,9 @@ from checks import span_checks
 from lab_io.errors import IngestionError
 from lab_io.indented_json import saved_json_bytes
 from lab_io.strict_json import bounded_blocks, parse_json_bytes, read_bounded
+from load_documents import load_manifest
 from results import validate
-from tests.support import LabTestCase, fixture_result, reforge_index
+from tests.support import MANIFEST, LabTestCase, fixture_result, reforge_index
 
 
 class StrictJson(LabTestCase):
@@ -418,9 +419,11 @@ class QuickValidation(LabTestCase):
     def test_the_expected_build_is_compared_first(self):
         built = []
 
-        def expected():
+        def expected(encoded):
+            # As the manifest's build does: the texts it turned to JSON, which the comparison lays out from.
             built.append(1)
-            return fixture_result()
+            manifest = load_manifest(MANIFEST)
+            return span_checks.build_checked_result(manifest.sources, manifest.span_checks, encoded=encoded)
 
         self.assertEqual(validate.read_validated(self.path, expected=expected), ("result", self.result, True))
         # Another file (a comparison's chunk count changed) is validated on its own, and refused.
