@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from checks.span_checks import ReachingSpans
 from lab_io.errors import printable
@@ -211,12 +211,22 @@ class SourceIndex:
     reaching: ReachingSpans
     memberships: list[tuple[str, ...]]  # position -> the sections its chunk lies in
     sections: dict[str, list[int]]  # section_id -> positions
-    section_unions: dict[str, Merged]
-    section_chars: dict[str, int]
+    # section_id -> (characters of its chunks, overlaps counted each time; their union): made on first need.
+    extents: dict[str, tuple[int, Merged]] = field(default_factory=dict)
+
+    def section_extent(self, section_id: str) -> tuple[int, Merged]:
+        """The characters ``section_id``'s chunks return (each counted) and their union, merged once.
+
+        Only the sections a pair is anchored in are asked for, so a page's other sections cost nothing.
+        """
+        if section_id not in self.extents:
+            spans = [(self.chunks[p]["start"], self.chunks[p]["end"]) for p in self.sections[section_id]]
+            self.extents[section_id] = (sum(end - start for start, end in spans), merged(spans))
+        return self.extents[section_id]
 
 
 def source_indexes(chunks: list[dict], wanted: set[str] | None = None) -> dict[str, SourceIndex]:
-    """Each source's chunks sorted by ``order`` once, with starts and section unions for bisection.
+    """Each source's chunks sorted by ``order`` once, with their starts and sections for bisection.
 
     ``wanted``, when given, names the only sources to index (those the checks
     are in): a docs set's other pages cost a pass over their chunks, no more.
@@ -241,14 +251,6 @@ def source_indexes(chunks: list[dict], wanted: set[str] | None = None) -> dict[s
             reaching=ReachingSpans([(group[position]["start"], group[position]["end"]) for _, position in by_start]),
             memberships=memberships,
             sections=sections,
-            section_unions={
-                section_id: merged((group[p]["start"], group[p]["end"]) for p in positions)
-                for section_id, positions in sections.items()
-            },
-            section_chars={
-                section_id: sum(group[p]["end"] - group[p]["start"] for p in positions)
-                for section_id, positions in sections.items()
-            },
         )
     return indexes
 
@@ -388,7 +390,11 @@ def pair_window(indexes: dict[str, SourceIndex], check, section_of=None) -> Pair
                 if wanted not in helpers:
                     helpers[wanted] = qualifier_helpers(index, qualifier, wanted, judged)
             within = smallest_window(index, position, qualifier, section_id, helpers[section_id], judged)
-            crossing = smallest_window(index, position, qualifier, None, helpers[None], judged)
+            if helpers[section_id] == helpers[None]:
+                # The qualifier's chunks all lie in the section: crossing headings finds no other window.
+                crossing = within
+            else:
+                crossing = smallest_window(index, position, qualifier, None, helpers[None], judged)
             rank = (within is None, within or 0, crossing is None, crossing or 0, position)
             if best is None or rank < best[0]:
                 best = (rank, position, within, crossing, section_id)
@@ -407,17 +413,45 @@ def pair_window(indexes: dict[str, SourceIndex], check, section_of=None) -> Pair
 
 
 def returned_figures(index: SourceIndex, positions: list[int], relevant: Merged) -> tuple[int, float, float]:
-    """Characters returned, precision and IoU of the chunks at ``positions`` against ``relevant``."""
-    spans = [(index.chunks[p]["start"], index.chunks[p]["end"]) for p in positions]
-    returned = merged(spans)
-    return overlap_figures(sum(end - start for start, end in spans), returned, relevant)
+    """Characters returned, precision and IoU of the chunks at ``positions`` against ``relevant``.
+
+    The returned union is walked as it is merged (a window holds a few chunks),
+    never built: its length and what it shares with ``relevant``, as
+    ``overlap_figures`` takes them from a ``Merged``.
+    """
+    chunks = index.chunks
+    characters = 0
+    length = 0
+    common = 0
+    # [low, high): the stretch of the union being merged; empty until the first chunk.
+    low, high = 0, -1
+    for start, end in sorted([(chunks[p]["start"], chunks[p]["end"]) for p in positions]):
+        characters += end - start
+        if start >= end:
+            continue
+        if start <= high:
+            high = max(high, end)
+            continue
+        if high > low:
+            length += high - low
+            common += relevant.covered(low, high)
+        low, high = start, end
+    if high > low:
+        length += high - low
+        common += relevant.covered(low, high)
+    return shared_figures(characters, length, common, relevant.length)
 
 
 def overlap_figures(characters: int, returned: Merged, relevant: Merged) -> tuple[int, float, float]:
     """``(characters, precision, IoU)`` from the returned union and the relevant union."""
     common = sum(returned.covered(start, end) for start, end in zip(relevant.starts, relevant.ends))
-    union = returned.length + relevant.length - common
-    precision = common / returned.length if returned.length else 0.0
+    return shared_figures(characters, returned.length, common, relevant.length)
+
+
+def shared_figures(characters: int, returned: int, common: int, relevant: int) -> tuple[int, float, float]:
+    """``(characters, precision, IoU)`` from the lengths of the returned union, its share and the relevant union."""
+    union = returned + relevant - common
+    precision = common / returned if returned else 0.0
     iou = common / union if union else 0.0
     return characters, precision, iou
 
@@ -462,12 +496,16 @@ def policy_context(name: str, chunks: list[dict], checks: tuple, section_of=None
         section_id = window.section_id
         # The widest window once; each smaller k keeps the positions within k of the anchor.
         widest = window_positions(index, window.anchor, CONTEXT_WINDOWS[-1], section_id)
+        figures = None
+        taken = -1
         for k in CONTEXT_WINDOWS:
             positions = [position for position in widest if abs(position - window.anchor) <= k]
-            add_figures(sums[str(k)], returned_figures(index, positions, window.relevant))
-        section_figures = overlap_figures(
-            index.section_chars[section_id], index.section_unions[section_id], window.relevant
-        )
+            # Each window holds the one before it: as many chunks is the same chunks, the same figures.
+            if len(positions) != taken:
+                figures = returned_figures(index, positions, window.relevant)
+                taken = len(positions)
+            add_figures(sums[str(k)], figures)
+        section_figures = overlap_figures(*index.section_extent(section_id), window.relevant)
         add_figures(sums[SECTION], section_figures)
     count = len(anchored)
     return {

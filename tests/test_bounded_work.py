@@ -107,6 +107,20 @@ class OverlappingChunkLookups(unittest.TestCase):
                 expected = [position for position, (_, end) in enumerate(spans[:count]) if end > point]
                 self.assertEqual(reaching.reaching(count, point), expected, (spans, count, point))
 
+    def test_the_tree_and_the_look_at_each_candidate_each_equal_the_definition(self):
+        # A lookup looks at its few candidates one by one, and descends the tree past LOOKED_AT of them:
+        # forced down each way, every lookup still gives the spans that reach the point.
+        rng = random.Random(8)
+        for looked_at in (0, 1_000):
+            with mock.patch.object(span_checks.ReachingSpans, "LOOKED_AT", looked_at):
+                for _ in range(200):
+                    spans = self.random_spans(rng)
+                    reaching = span_checks.ReachingSpans(spans)
+                    for _ in range(10):
+                        count, point = rng.randrange(0, len(spans) + 1), rng.randrange(0, 220)
+                        expected = [position for position, (_, end) in enumerate(spans[:count]) if end > point]
+                        self.assertEqual(reaching.reaching(count, point), expected, (looked_at, spans, count, point))
+
     def test_judge_holders_and_context_touching_equal_their_definitions(self):
         import judge
         from checks import context_windows
