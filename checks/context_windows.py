@@ -48,6 +48,8 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
+from operator import itemgetter
+from typing import NamedTuple
 
 from checks.span_checks import ReachingSpans
 from lab_io.errors import printable
@@ -57,8 +59,7 @@ SECTION = "section"
 FIGURE_KEYS = (*(str(k) for k in CONTEXT_WINDOWS), SECTION)
 
 
-@dataclass(frozen=True)
-class Merged:
+class Merged(NamedTuple):
     """Disjoint sorted intervals with prefix sums of their lengths, for covered-length queries."""
 
     starts: list[int]
@@ -237,7 +238,7 @@ def source_indexes(chunks: list[dict], wanted: set[str] | None = None) -> dict[s
             grouped.setdefault(chunk["source_id"], []).append(chunk)
     indexes = {}
     for source_id, group in grouped.items():
-        group.sort(key=lambda chunk: chunk["order"])
+        group.sort(key=itemgetter("order"))
         by_start = sorted((chunk["start"], position) for position, chunk in enumerate(group))
         sections: dict[str, list[int]] = {}
         memberships = [chunk_sections(chunk) for chunk in group]
@@ -343,8 +344,7 @@ def window_positions(index: SourceIndex, anchor: int, k: int, section_id: str | 
     ]
 
 
-@dataclass(frozen=True)
-class PairWindow:
+class PairWindow(NamedTuple):
     """One span check under one index: its anchor, the pair's section and smallest windows, or no anchor at all."""
 
     name: str
@@ -491,22 +491,22 @@ def policy_context(name: str, chunks: list[dict], checks: tuple, section_of=None
             pairs,
         )
     recall[SECTION] = fraction(sum(1 for w in anchored if w.window is not None), pairs)
+    window_sums = [(k, sums[str(k)]) for k in CONTEXT_WINDOWS]
     for window in anchored:
         index = window.source
-        section_id = window.section_id
-        # The widest window once; each smaller k keeps the positions within k of the anchor.
-        widest = window_positions(index, window.anchor, CONTEXT_WINDOWS[-1], section_id)
+        anchor = window.anchor
+        # The widest window once, ascending; each smaller k is the run of it within k of the anchor.
+        widest = window_positions(index, anchor, CONTEXT_WINDOWS[-1], window.section_id)
         figures = None
-        taken = -1
-        for k in CONTEXT_WINDOWS:
-            positions = [position for position in widest if abs(position - window.anchor) <= k]
-            # Each window holds the one before it: as many chunks is the same chunks, the same figures.
-            if len(positions) != taken:
-                figures = returned_figures(index, positions, window.relevant)
-                taken = len(positions)
-            add_figures(sums[str(k)], figures)
-        section_figures = overlap_figures(*index.section_extent(section_id), window.relevant)
-        add_figures(sums[SECTION], section_figures)
+        taken = None
+        for k, total in window_sums:
+            run = (bisect_left(widest, anchor - k), bisect_right(widest, anchor + k))
+            # Each window holds the one before it: the same run is the same chunks, the same figures.
+            if run != taken:
+                figures = returned_figures(index, widest[run[0] : run[1]], window.relevant)
+                taken = run
+            add_figures(total, figures)
+        add_figures(sums[SECTION], overlap_figures(*index.section_extent(window.section_id), window.relevant))
     count = len(anchored)
     return {
         "policy": name,
