@@ -267,15 +267,21 @@ def qualifier_helpers(index: SourceIndex, qualifier, section_id: str | None, jud
     ``None`` when even all of them together leave a non-whitespace character of
     it uncovered: then no window can recover it.
     """
-    cover = SpanCover(qualifier, judged)
+    start, end = held_span(qualifier, judged)
     positions = sorted(
         position
-        for position in touching(index, cover.start, cover.end)
+        for position in touching(index, start, end)
         if section_id is None or section_id in index.memberships[position]
     )
+    return positions if covers(index, qualifier, positions, judged) else None
+
+
+def covers(index: SourceIndex, span, positions: list[int], judged: bool = False) -> bool:
+    """Whether the chunks at ``positions`` together hold ``span`` (``SpanCover``: its non-whitespace, when judged)."""
+    cover = SpanCover(span, judged)
     for position in positions:
         cover.add(index.chunks[position]["start"], index.chunks[position]["end"])
-    return positions if cover.whole else None
+    return cover.whole
 
 
 def smallest_window(
@@ -379,6 +385,20 @@ def pair_window(indexes: dict[str, SourceIndex], check, section_of=None) -> Pair
     # The qualifier's helpers are the same for every chunk holding the instruction: found once per section.
     helpers: dict[str | None, list[int] | None] = {}
 
+    def helpers_in(section_id: str) -> list[int] | None:
+        """``qualifier_helpers(index, qualifier, section_id)``, read off the helpers of every section."""
+        if None not in helpers:
+            helpers[None] = qualifier_helpers(index, qualifier, None, judged)
+        if section_id not in helpers:
+            everywhere = helpers[None]
+            # What all the chunks touching the qualifier leave uncovered, a section's few leave too.
+            inside = None if everywhere is None else [p for p in everywhere if section_id in index.memberships[p]]
+            if inside is None or len(inside) == len(everywhere):
+                helpers[section_id] = everywhere
+            else:
+                helpers[section_id] = inside if covers(index, qualifier, inside, judged) else None
+        return helpers[section_id]
+
     def best_anchor(start: int, end: int):
         best = None
         for position in touching(index, start, end):
@@ -386,10 +406,7 @@ def pair_window(indexes: dict[str, SourceIndex], check, section_of=None) -> Pair
             if not holds(chunk, start, end):
                 continue
             section_id = chunk["section_id"] if pair_section is None else pair_section
-            for wanted in (section_id, None):
-                if wanted not in helpers:
-                    helpers[wanted] = qualifier_helpers(index, qualifier, wanted, judged)
-            within = smallest_window(index, position, qualifier, section_id, helpers[section_id], judged)
+            within = smallest_window(index, position, qualifier, section_id, helpers_in(section_id), judged)
             if helpers[section_id] == helpers[None]:
                 # The qualifier's chunks all lie in the section: crossing headings finds no other window.
                 crossing = within
