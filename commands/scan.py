@@ -340,9 +340,9 @@ def review(manifest_path: Path, pairs: list, accepted: list[str], rejected: list
         write_manifest(manifest_path, change, [(path, decisions_bytes)])
     parts = []
     if accepted:
-        parts.append(f"accepted {counted(len(accepted), 'pair')} ({len(new_checks)} added as span checks)")
+        parts.append(f"accepted {counted(len(accepted), 'pair')} ({len(new_checks):,} added as span checks)")
     if rejected:
-        parts.append(f"rejected {counted(len(rejected), 'pair')} ({len(removed)} scanned checks removed)")
+        parts.append(f"rejected {counted(len(rejected), 'pair')} ({len(removed):,} scanned checks removed)")
     return f"{'; '.join(parts)}: {shown}, decisions in {destination(path)}"
 
 

@@ -190,9 +190,9 @@ def table_rows(judgement: Judgement) -> list[tuple[str, ...]]:
     for row in judgement.rows:
         total = row["coverage"]["total"]
         partial = sum(pair["partial"] for pair in row["pairs"])
-        kept = f"{row['pairs_kept_together']} of {len(row['pairs'])}"
+        kept = f"{row['pairs_kept_together']:,} of {len(row['pairs']):,}"
         if row["pairs_carried"]:
-            kept += f", {row['pairs_carried']} more carried"
+            kept += f", {row['pairs_carried']:,} more carried"
         if partial:
             kept += f" ({partial} partial)"
         chunks = f"{row['chunk_count']:,}"

@@ -96,7 +96,7 @@ def first_divergence(saved: object, derived: object, path: str) -> tuple[str, st
             if found:
                 return found
         if len(saved) != len(derived):
-            return path or "(top)", f"saved {len(saved)} items, derived {len(derived)}"
+            return path or "(top)", f"saved {len(saved):,} items, derived {len(derived):,}"
         return None
     if saved != derived:
         if type(saved) is str:
@@ -327,7 +327,7 @@ def check_config_pairs(config: dict, sources: list[dict], path: str) -> None:
                 raise IngestionError(
                     "config_pair",
                     join_path(pair_path, key),
-                    f"{quoted(pair[key])} runs past the text of {length} characters",
+                    f"{quoted(pair[key])} runs past the text of {length:,} characters",
                 )
 
 
@@ -356,7 +356,7 @@ def require_config_pairs(indexes: dict, declared: list[dict]) -> None:
     raise IngestionError(
         "pairs_mismatch",
         where,
-        f"{what} ({len(saved)} pairs built, {len(wanted)} declared); rebuild the result from its manifest",
+        f"{what} ({len(saved):,} pairs built, {len(wanted):,} declared); rebuild the result from its manifest",
     )
 
 
@@ -412,7 +412,7 @@ def checked_span_list(span: object, span_path: str, text_length: int | None = No
         raise IngestionError("comparison_span", span_path, f"{quoted(span)} is not a span with 0 <= start < end")
     if text_length is not None and span[1] > text_length:
         raise IngestionError(
-            "comparison_span", span_path, f"{quoted(span)} runs past the text of {text_length} characters"
+            "comparison_span", span_path, f"{quoted(span)} runs past the text of {text_length:,} characters"
         )
     return span
 
