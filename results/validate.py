@@ -9,6 +9,7 @@ match) is refused with ``IngestionError`` at the field that moved
 
 from __future__ import annotations
 
+import json
 import marshal
 import os
 import re
@@ -643,7 +644,12 @@ def read_validated(path: Path, progress=None, expected=None, label: str | None =
     quick = identical_rebuild(path, progress)
     if quick is not None:
         return (*quick, False)
-    value = read_json_file(path)
+    try:
+        value = read_json_file(path)
+    except IngestionError as error:
+        if error.code == "json_trailing_data" and opens_json_lines(path, error):
+            raise IngestionError(error.code, error.where, f"{error.what}; {JSON_LINES_HINT}") from error
+        raise
     if progress is not None:
         progress.stage(progress.label, *rebuild_work(value))
     try:
@@ -652,6 +658,33 @@ def read_validated(path: Path, progress=None, expected=None, label: str | None =
         if label is None:
             raise
         raise IngestionError(error.code, f"{label}: {error.where}", error.what) from error
+
+
+JSON_LINES_HINT = (
+    "this looks like JSON Lines, one object per line (an export, or chunk records), which 'run.py judge FILE' "
+    "reads; this command reads a result or index the lab saved, one JSON document"
+)
+
+
+def opens_json_lines(path: Path, error: IngestionError) -> bool:
+    """Whether a file refused for data after its first JSON value is JSON Lines: an object alone on line 1, more after.
+
+    Asked only once the strict reader refused the file (``error``, whose cause
+    places the extra data): an ``export`` file or a splitter's chunk records
+    given to ``validate``, which reads one document.
+    """
+    cause = error.__cause__
+    if not isinstance(cause, json.JSONDecodeError) or cause.lineno < 2:
+        return False
+    handle = opened_regular_file(path)
+    if handle is None:
+        return False
+    with handle:
+        first = handle.readline(MAX_ARTIFACT_BYTES)
+    try:
+        return type(json.loads(first.decode("utf-8"))) is dict
+    except (ValueError, RecursionError):
+        return False
 
 
 # How the lab lays out the revision of each document of a saved result's index (result, indexes, index, documents,

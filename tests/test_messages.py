@@ -225,6 +225,35 @@ class WhereTextsPart(unittest.TestCase):
         )
 
 
+class JsonLinesHint(LabTestCase):
+    """A JSON Lines file given to validate is named as such, and judge as the command that reads it."""
+
+    HINT = (
+        "; this looks like JSON Lines, one object per line (an export, or chunk records), which 'run.py judge FILE' "
+        "reads; this command reads a result or index the lab saved, one JSON document\n"
+    )
+
+    def refusal(self, text: str) -> str:
+        (self.folder / "chunks.jsonl").write_text(text, encoding="utf-8")
+        completed = run_lab("validate", "chunks.jsonl", cwd=self.folder)
+        self.assert_one_line_refusal(completed, "json_trailing_data")
+        return completed.stderr
+
+    def test_chunk_records_are_named_json_lines(self) -> None:
+        records = "".join(json.dumps({"text": f"chunk {n}", "source_id": "a"}) + "\n" for n in range(3))
+        self.assertEqual(self.refusal(records), "error: json_trailing_data: chunks.jsonl:2:1: Extra data" + self.HINT)
+
+    def test_other_trailing_data_gets_no_hint(self) -> None:
+        cases = {
+            "arrays, one a line": "[1]\n[2]\n",
+            "two objects on line 1": '{"a": 1} {"b": 2}\n',
+            "an object over two lines, then text": '{"a":\n 1}\nmore\n',
+        }
+        for name, text in cases.items():
+            with self.subTest(name):
+                self.assertNotIn("JSON Lines", self.refusal(text))
+
+
 # A number of four or more digits written without a separator: what no count in a table may look like.
 UNSEPARATED = re.compile(r"(?<![\d,.])\d{4,}")
 PAIRS = 1200
