@@ -254,6 +254,28 @@ class JsonLinesHint(LabTestCase):
                 self.assertNotIn("JSON Lines", self.refusal(text))
 
 
+class UsageNamesTheCommand(unittest.TestCase):
+    def test_an_unknown_option_after_a_command_names_the_command(self) -> None:
+        cases = {
+            ("retrieve", "--k", "3"): "error: usage: run.py retrieve: unrecognized arguments: --k 3 (see --help)\n",
+            (
+                "validate",
+                "a.json",
+                "b.json",
+            ): "error: usage: run.py validate: unrecognized arguments: b.json (see --help)\n",
+            (
+                "show",
+                "--bogus\x1b[2J",
+            ): "error: usage: run.py show: unrecognized arguments: --bogus\\x1b[2J (see --help)\n",
+            # Before any command, the options are the main job's.
+            ("--bogus", "retrieve"): "error: usage: run.py: unrecognized arguments: --bogus (see --help)\n",
+        }
+        for args, line in cases.items():
+            with self.subTest(args=args):
+                completed = run_lab(*args)
+                self.assertEqual((completed.returncode, completed.stderr), (2, line))
+
+
 # A number of four or more digits written without a separator: what no count in a table may look like.
 UNSEPARATED = re.compile(r"(?<![\d,.])\d{4,}")
 PAIRS = 1200
