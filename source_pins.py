@@ -19,6 +19,7 @@ It does not chunk or compare spans: that is ``chunk_index``.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import json
 import os
@@ -54,6 +55,7 @@ from load_documents import (
     grammar_bounds,
     manifest_from_value,
     manifest_grammar,
+    quote_offsets,
     read_manifest_value,
     read_source_bytes,
     span_source_id,
@@ -586,27 +588,191 @@ def holds_quote(span: dict, text: str) -> bool:
     return 0 <= span["start"] < span["end"] <= len(text) and text[span["start"] : span["end"]] == span["quote"]
 
 
-def reanchored_spans(value: dict, texts: dict[str, str]) -> list[tuple[int, str]]:
-    """Move each stale span of a source in ``texts`` to the one place its quote now occurs; a line per move.
+# A quote found at several places moves to the one nearest its old start only when every other place is at least
+# this many times as far from it. An edit above a span shifts it, and every repeat of its quote below the edit, by the
+# edit's size d: the quote it held is then d from its old start, and a repeat g characters from that one is at least
+# g - d from it, so the quote it held is chosen after any edit of up to a third of the spacing g of the repeats (a
+# word changed above a page of repeated steps); a larger one is refused rather than guessed at.
+CLEARLY_NEARER = 2
+# The other span of a check: the one whose move a moved span of several places must agree with.
+PARTNER_ROLE = {"instruction": "qualifier", "qualifier": "instruction"}
 
-    ``[(0, 'moved span_checks[0] ("open").qualifier: [120, 160) -> [131, 171)')]``, with the check's index.
-    The quote is what the user declared, the offsets only where it was: a quote
-    that now occurs once has one honest new place. One that is gone or occurs
-    several times is left as it is, and the manifest's check refuses it,
-    saying where it occurs. A quote given alone has no offsets to move.
+
+def nearest_places(offsets: list[int], old_start: int) -> tuple[int, int | None]:
+    """The start in sorted, non-empty ``offsets`` nearest ``old_start``, and the next nearest (``None`` if none).
+
+    ``nearest_places([10, 101, 400], 100)`` -> ``(101, 10)``; a tie goes to the earlier place,
+    ``nearest_places([95, 105], 100)`` -> ``(95, 105)``. Only the two places on each side of
+    ``old_start`` can be the nearest two, so a bisection finds them among any number.
     """
-    moved = []
+    after = bisect.bisect_left(offsets, old_start)
+    around = offsets[max(0, after - 2) : after + 2]
+    ranked = sorted(around, key=lambda start: (abs(start - old_start), start))
+    return ranked[0], ranked[1] if len(ranked) > 1 else None
+
+
+def clearly_nearest(old_start: int, nearest: int, runner_up: int | None) -> bool:
+    """Whether ``nearest`` is the place to move to: the only one, or the others ``CLEARLY_NEARER`` times as far or more.
+
+    ``clearly_nearest(100, 101, 10)`` -> ``True`` (1 away, the next 90); ``clearly_nearest(100, 95, 105)`` -> ``False``.
+    """
+    if runner_up is None:
+        return True
+    return abs(runner_up - old_start) >= CLEARLY_NEARER * abs(nearest - old_start)
+
+
+class NewPlace(NamedTuple):
+    """Where ``--reanchor`` would move a stale span: the start chosen, its quote's count of places, the next nearest."""
+
+    pinned: PinnedSpan
+    start: int
+    places: int
+    runner_up: int | None
+
+    @property
+    def shift(self) -> int:
+        """How far the span would move: ``+1`` after one character was added above it."""
+        return self.start - self.pinned.span["start"]
+
+
+class Anchors(NamedTuple):
+    """The spans of one text whose move is certain, by old start: each holds its quote (shift 0) or moved to the
+    one place its quote occurs. ``shifts[start]`` holds every shift seen at that start; ``starts`` is sorted."""
+
+    starts: list[int]
+    shifts: dict[int, set[int]]
+
+    def around(self, old_start: int) -> tuple[set[int] | None, set[int] | None]:
+        """The shifts of the nearest anchor at or before ``old_start`` and at or after it (``None``: no anchor there).
+
+        With anchors at 50 (shift 0) and 180 (+77): ``around(134)`` -> ``({0}, {77})``,
+        ``around(200)`` -> ``({77}, None)``.
+        """
+        before = bisect.bisect_right(self.starts, old_start)
+        after = bisect.bisect_left(self.starts, old_start)
+        return (
+            self.shifts[self.starts[before - 1]] if before else None,
+            self.shifts[self.starts[after]] if after < len(self.starts) else None,
+        )
+
+
+def shift_words(shifts: set[int]) -> str:
+    """``{77}`` -> ``"+77"``, ``{0, 3}`` -> ``"0 or +3"``."""
+    return " or ".join(f"{shift:+,}" if shift else "0" for shift in sorted(shifts))
+
+
+def place_refusal(place: NewPlace, partner: NewPlace | None, anchors: Anchors | None) -> str | None:
+    """Why ``--reanchor`` does not take ``place``, the clearly nearest of several, or ``None`` when it does.
+
+    Not when the check's other span moves by another shift (``partner``), nor when the nearest anchors on either
+    side of the old start (``Anchors.around``) moved by another: an edit shifts a span as it shifts the text
+    around it, so a nearer place that neither agrees with is a copy or a neighbour, not the quote that moved.
+    """
+    if place.places == 1:
+        return None
+    quote = place.pinned.span["quote"]
+    taken = f"--reanchor took none of its {place.places:,} places: the nearest, {span_text(place.start, quote)}, would "
+    if partner is not None and partner.shift != place.shift:
+        return (
+            f"{taken}move it by {place.shift:+,}, its {partner.pinned.role} by {partner.shift:+,}, and an edit above "
+            "both would move them alike"
+        )
+    before, after = anchors.around(place.pinned.span["start"]) if anchors is not None else (None, None)
+    sides = [side for side in (before, after) if side is not None]
+    if not sides or any(place.shift in side for side in sides):
+        return None
+    if before is not None and after is not None:
+        neighbours = (
+            "the nearest spans before and after it that hold their quotes or moved to their one place moved by "
+            f"{shift_words(before)} and {shift_words(after)}"
+        )
+    else:
+        neighbours = (
+            f"the nearest span {'before' if before is not None else 'after'} it that holds its quote or moved to "
+            f"its one place moved by {shift_words(sides[0])}"
+        )
+    return f"{taken}move it by {place.shift:+,}, but {neighbours}, and an edit moves a span as the text around it"
+
+
+def span_text(start: int, quote: str) -> str:
+    """``"[120, 135)"``: the offsets a span at ``start`` holding ``quote`` would have."""
+    return f"[{start}, {start + len(quote)})"
+
+
+def reanchored_spans(value: dict, texts: dict[str, str]) -> tuple[list[tuple[int, str]], dict[tuple[int, str], str]]:
+    """Move each stale span of a source in ``texts`` to its quote's new place; a line per move, and why not, per span.
+
+    The quote is what the user declared, the offsets only where it was, so:
+
+    - a quote that now occurs once moves there
+      (``(0, 'moved span_checks[0] ("open").qualifier: [120, 160) -> [131, 171)')``);
+    - a quote that occurs at several places moves to the one whose start is nearest its old start, if every other
+      is at least ``CLEARLY_NEARER`` times as far from it, and if the move agrees with the spans whose move is
+      certain (``place_refusal``): the check's other span, when it moves too, and the nearest ``Anchors`` around
+      it. Its line names the choice
+      (``..., the nearest of the 2 places its quote occurs (next nearest [530, 545))``);
+    - a quote that is gone, or has no such place, is left as it is, and the manifest's check refuses it, saying
+      where it occurs. A quote given alone has no offsets to move.
+
+    The dict says, by the check's index and the span's role, why a span whose quote has several places was not
+    moved, for the refusal to say. Each quote is looked for once per text, however many checks quote it.
+    """
+    found: dict[tuple[str, str], list[int]] = {}
+    proposals: dict[int, dict[str, NewPlace]] = {}
+    unmoved: dict[tuple[int, str], str] = {}
+    certain: dict[str, dict[int, set[int]]] = {}
     for pinned in pinned_spans(value, texts):
         span, text = pinned.span, pinned.text
-        if "start" not in span or holds_quote(span, text):
+        if "start" not in span:
             continue
-        first = only_place(text, span["quote"])
-        if first is None:
+        if holds_quote(span, text):
+            certain.setdefault(text, {}).setdefault(span["start"], set()).add(0)
             continue
-        old = f"[{span['start']}, {span['end']})"
-        span["start"], span["end"] = first, first + len(span["quote"])
-        moved.append((pinned.index, f"moved {pinned.label}: {old} -> [{span['start']}, {span['end']})"))
-    return moved
+        key = (text, span["quote"])
+        if key not in found:
+            found[key] = quote_offsets(text, span["quote"])
+        offsets = found[key]
+        if not offsets:
+            continue
+        if len(offsets) == 1:
+            certain.setdefault(text, {}).setdefault(span["start"], set()).add(offsets[0] - span["start"])
+        nearest, runner_up = nearest_places(offsets, span["start"])
+        if not clearly_nearest(span["start"], nearest, runner_up):
+            unmoved[(pinned.index, pinned.role)] = (
+                f"--reanchor took none of its {len(offsets):,} places: the two nearest its old start "
+                f"{span['start']}, {span_text(nearest, span['quote'])} and {span_text(runner_up, span['quote'])}, "
+                f"lie {abs(nearest - span['start']):,} and {abs(runner_up - span['start']):,} characters from it, "
+                "so neither is clearly the one it was (the nearer must be twice as near)"
+            )
+            continue
+        proposals.setdefault(pinned.index, {})[pinned.role] = NewPlace(pinned, nearest, len(offsets), runner_up)
+    anchors = {text: Anchors(sorted(shifts), shifts) for text, shifts in certain.items()}
+    moved = []
+    for index, places in proposals.items():
+        for role, place in places.items():
+            why = place_refusal(place, places.get(PARTNER_ROLE[role]), anchors.get(place.pinned.text))
+            if why is not None:
+                unmoved[(index, role)] = why
+                continue
+            moved.append((index, moved_line(place)))
+        # Applied once the whole check is decided: each shift above is measured from the old offsets.
+        for role, place in places.items():
+            if (index, role) not in unmoved:
+                span = place.pinned.span
+                span["start"], span["end"] = place.start, place.start + len(span["quote"])
+    return moved, unmoved
+
+
+def moved_line(place: NewPlace) -> str:
+    """``'moved span_checks[0] ("open").qualifier: [120, 160) -> [131, 171)'``, and the choice made among several."""
+    span = place.pinned.span
+    line = f"moved {place.pinned.label}: [{span['start']}, {span['end']}) -> {span_text(place.start, span['quote'])}"
+    if place.places == 1:
+        return line
+    return (
+        f"{line}, the nearest of the {place.places:,} places its quote occurs "
+        f"(next nearest {span_text(place.runner_up, span['quote'])})"
+    )
 
 
 # How many stale spans a refusal names before it counts the rest.
@@ -642,6 +808,7 @@ def verified_manifest(
     stale: list[str] | None = None,
     offer_reanchor: bool = True,
     offer_drop_stale: bool = True,
+    unmoved: dict[tuple[int, str], str] | None = None,
 ) -> Manifest:
     """The edited manifest checked exactly as a build loads it; any refusal says nothing was written.
 
@@ -649,12 +816,18 @@ def verified_manifest(
     pin never leaves a manifest whose checks went stale without a word. ``stale``
     names the spans of the files pinned that no longer hold their quotes
     (``PinnedSpan.stale``); the refusal offers ``--reanchor`` and ``--drop-stale``
-    as remedies only where they were not tried and could help.
+    as remedies only where they were not tried and could help. ``unmoved``
+    (from ``reanchored_spans``) says why ``--reanchor`` left the refused span
+    where it was when its quote occurs at several places.
     """
     try:
         return manifest_from_value(value, folder, label)
     except IngestionError as error:
         hint = "; the manifest is unchanged"
+        refused_span = re.search(r": span_checks\[(\d+)\]\.(instruction|qualifier)$", error.where)
+        if refused_span is not None and unmoved:
+            why = unmoved.get((int(refused_span.group(1)), refused_span.group(2)))
+            hint = f"; {why}{hint}" if why else hint
         if error.code == "hash_mismatch":
             hint += " (if that edit is intended too, pin both files in one call)"
         elif error.code == "source_missing":
@@ -665,12 +838,17 @@ def verified_manifest(
                 named = first_few(stale, STALE_NAMED)
                 hint += f"; {len(stale):,} spans of the files pinned here no longer hold their quotes: {named}"
             remedies = (
-                ["pin again with --reanchor to move each span whose quote now appears once"] if offer_reanchor else []
+                [
+                    "pin again with --reanchor to move each span whose quote now appears once, or at several places "
+                    "one clearly nearest its old start"
+                ]
+                if offer_reanchor
+                else []
             )
             if offer_drop_stale:
                 remedies.append(
-                    "--drop-stale also removes each check whose quote is gone or occurs more than once, naming it, "
-                    "for scan --add-checks to propose again"
+                    "--drop-stale also removes each check whose quote is gone or occurs more than once with none "
+                    "of its places clearly the one it was, naming it, for scan --add-checks to propose again"
                 )
             remedies.append(
                 "fix such a check by hand: correct its offsets or quote, or add start/end to pick one place of an "
@@ -790,7 +968,7 @@ def pin_sources(
             f"every page found was passed over ({counted(len(passed_over), 'page')}; the first {passed_over[0]}); "
             "the manifest is unchanged",
         )
-    moves = reanchored_spans(value, texts) if reanchor or drop_stale else []
+    moves, unmoved = reanchored_spans(value, texts) if reanchor or drop_stale else ([], {})
     drops = dropped_checks(value, texts) if drop_stale else []
     # A check dropped is named once, as dropped, even if one of its spans could move.
     gone = {index for index, _ in drops}
@@ -811,6 +989,7 @@ def pin_sources(
         [pinned.label for pinned in stale],
         movable and not (reanchor or drop_stale),
         not drop_stale,
+        unmoved,
     )
     return PinOutcome(
         manifest_bytes, tuple(changes), tuple(skipped), folders, tuple(moved), tuple(dropped), tuple(passed_over)

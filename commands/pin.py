@@ -20,7 +20,10 @@ lesson's, none needed under a block grammar), record its sha256 in the
 manifest and rewrite the manifest atomically. A missing manifest is
 started. Re-pinning changes the document revision and every chunk id of that
 source; a span check the edit made stale is refused and the manifest left
-unchanged, unless --reanchor moves it to the one place its quote now occurs.
+unchanged, unless --reanchor moves it to the one place its quote now occurs,
+or, of several places, to the one nearest its old start when every other is
+at least twice as far and the move agrees with the check's other span and the
+spans around it (docs/own-documents.md, "Edit, re-pin, and see what moved").
 
 A folder PATH pins every *.md file under it (and *.mdx under blocks-3 and blocks-4),
 sorted, recursively. Hidden entries (.git, .cache) and other files are passed
@@ -111,16 +114,18 @@ def register(commands: argparse._SubParsersAction) -> None:
     pin.add_argument(
         "--reanchor",
         action="store_true",
-        help="after an edit, move each span check of the files pinned whose quote now occurs once in the new text "
-        "to that place (one line per move); a quote that is gone or occurs more than once is still refused",
+        help="after an edit, move each stale span of a span check of the files pinned to the one place its quote "
+        "now occurs, or to the place nearest its old start when every other is at least twice as far and the move "
+        "agrees with the check's other span and the spans around it (one line per move, naming a choice among "
+        "places); a quote that is gone or has no such place is still refused",
     )
     pin.add_argument(
         "--drop-stale",
         dest="drop_stale",
         action="store_true",
         help="after an edit, move what --reanchor moves, then remove each span check whose quote is gone from the "
-        "new text or occurs more than once (one line per check removed; scan --add-checks proposes a pair again "
-        "where the new text holds one)",
+        "new text or occurs more than once with no place --reanchor takes (one line per check removed; scan "
+        "--add-checks proposes a pair again where the new text holds one)",
     )
     pin.add_argument(
         "--list",
