@@ -73,12 +73,26 @@ OUTLINE_KEYS = ("source_id", "section_id", "section_title", "order", "start", "e
 
 # One configured encoder for every digest: building one per call is measurable
 # on a large index, and sharing it keeps every hash on the same settings.
+STRING_TYPES = frozenset({str})
 _DIGEST_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 # The string escaping that encoder applies (``ensure_ascii=False``): C-backed,
 # so a chunk's canonical text can be assembled without a full encoder pass.
 _json_string = json.encoder.encode_basestring
+_ascii_json_string = json.encoder.encode_basestring_ascii
+
+
+def json_string(text: str) -> str:
+    """``text`` as a JSON string, as ``canonical_json`` and the saved files write it: ``"é\\n"`` -> ``'"é\\\\n"'``.
+
+    For a text of ASCII alone that holds no DEL, the ASCII escaper writes that
+    same JSON, faster: it escapes only DEL and the characters past ASCII beside
+    what both escape (quotes, backslashes, controls); ``str.isascii`` is a flag, not a scan.
+    """
+    if text.isascii() and "\x7f" not in text:
+        return _ascii_json_string(text)
+    return _json_string(text)
 
 
 def canonical_json(value: object) -> str:
@@ -573,14 +587,16 @@ def chunk_id_hasher(config_json: str):
 
 
 def layout_chunk_records(
-    config: dict, layout: DocumentLayout, pairs: list[dict] = (), id_hasher=None
+    config: dict, layout: DocumentLayout, pairs: list[dict] = (), id_hasher=None, texts_json: list[str] | None = None
 ) -> tuple[list[dict], bytes]:
     """Every chunk record of one laid-out document, and their canonical JSON joined by commas.
 
     ``pairs`` are the document's pairs of a pair-aware ``config`` (``pairs_by_source``);
     ``id_hasher``, ``chunk_id_hasher(canonical_json(config))`` when the caller
     has it: a pair-aware config holding thousands of pairs is then encoded and
-    hashed once per build, not once per document.
+    hashed once per build, not once per document. ``texts_json``, when given,
+    gets each record's text as a JSON string (``json_string``), in order: the
+    payload holds it already, and a writer of the records can reuse it.
 
     Each chunk's payload is serialised once, here, in the exact text
     ``canonical_json`` gives it; that one text yields the chunk id and, joined,
@@ -621,10 +637,17 @@ def layout_chunk_records(
             end_line = start_line + text.count("\n", start, end - 1)
             line = end_line
             counted_to = end - 1
+            # json_string, written out: a call a chunk costs more than the test.
+            if chunk_text.isascii() and "\x7f" not in chunk_text:
+                chunk_text_json = _ascii_json_string(chunk_text)
+            else:
+                chunk_text_json = _json_string(chunk_text)
+            if texts_json is not None:
+                texts_json.append(chunk_text_json)
             payload_tail = (
                 f'{revision_field},"end":{end},"end_line":{end_line},"order":{order},'
                 f'{section_fields},"start":{start},"start_line":{start_line},'
-                f'"text":{_json_string(chunk_text)},"text_sha256":"{text_sha256}",{version_field}'
+                f'"text":{chunk_text_json},"text_sha256":"{text_sha256}",{version_field}'
             ).encode("utf-8")
             chunk_hasher = id_hasher.copy()
             chunk_hasher.update(payload_tail)
@@ -690,16 +713,17 @@ def build_indexes(
     configs: dict | None = None,
     progress: Callable[[int, int], None] | None = None,
     section_cache: dict | None = None,
+    encoded: list | None = None,
 ) -> dict:
     """The indexes of ``sources``, keyed by policy name in ``POLICY_NAMES`` order, in one pass.
 
     ``configs`` maps each policy name to its config (``manifest_configs``):
     the three default policies and any optional one it holds; the lesson's
-    three when ``None``. ``progress`` and ``section_cache`` as in ``build_policy_indexes``.
+    three when ``None``. ``progress``, ``section_cache`` and ``encoded`` as in ``build_policy_indexes``.
     """
     configs = manifest_configs() if configs is None else configs
     ordered = {name: configs[name] for name in POLICY_NAMES if name in configs}
-    return build_policy_indexes(ordered, sources, progress, section_cache)
+    return build_policy_indexes(ordered, sources, progress, section_cache, encoded)
 
 
 def build_policy_indexes(
@@ -707,6 +731,7 @@ def build_policy_indexes(
     sources: list[dict] | tuple[dict, ...],
     progress: Callable[[int, int], None] | None = None,
     section_cache: dict | None = None,
+    encoded: list | None = None,
 ) -> dict[str, dict]:
     """One index per config of the same ``sources``, keyed as ``configs`` is, in one pass over the documents.
 
@@ -715,7 +740,11 @@ def build_policy_indexes(
     canonical JSON inside every index id. ``progress``, when given, is called
     as ``progress(1, size)`` after each document, ``size`` its text's UTF-8 bytes.
     ``section_cache`` shares section readings with other builds (see
-    ``document_sections_once``).
+    ``document_sections_once``). ``encoded``, when given (a list), gets
+    ``(objects, "text", texts)`` for each index's chunks and for its documents:
+    their texts as JSON strings, in order, as the ids were hashed from them.
+    ``indented_json.saved_json_pieces`` lays the texts out from them (its
+    ``encoded``) instead of encoding them again.
 
     An index id is ``digest(body)``, hashed as it is built: ``"chunks"`` sorts
     first among the body's keys, so the canonical text is the chunks' texts
@@ -726,6 +755,7 @@ def build_policy_indexes(
     config_texts = {name: canonical_json(config) for name, config in configs.items()}
     id_hashers = {name: chunk_id_hasher(text) for name, text in config_texts.items()}
     chunks: dict[str, list[dict]] = {name: [] for name in configs}
+    texts_json: dict[str, list[str] | None] = {name: None if encoded is None else [] for name in configs}
     # The build makes no reference cycles, yet each pass of the cyclic
     # collector would walk the growing chunk lists again: about a tenth of a
     # large build. It is paused here and restored as it was, whatever happens.
@@ -734,7 +764,7 @@ def build_policy_indexes(
     try:
         for document, laid_out in laid_out_documents(documents, configs, section_cache):
             for name, config, layout, pairs in laid_out:
-                records, records_json = layout_chunk_records(config, layout, pairs, id_hashers[name])
+                records, records_json = layout_chunk_records(config, layout, pairs, id_hashers[name], texts_json[name])
                 if records and chunks[name]:
                     hashers[name].update(b",")
                 hashers[name].update(records_json)
@@ -745,7 +775,8 @@ def build_policy_indexes(
         if collecting:
             gc.enable()
     # The body's keys after "chunks", in canonical order; only "config" differs between the indexes.
-    documents_json = canonical_json(documents).encode("utf-8")
+    document_texts_json = [json_string(document["text"]) for document in documents]
+    documents_json = canonical_documents_json(documents, document_texts_json)
     rest = canonical_json({"execution_mode": EXECUTION_MODE, "schema_version": SCHEMA_VERSION})[1:].encode("utf-8")
     indexes = {}
     for name, config in configs.items():
@@ -762,7 +793,31 @@ def build_policy_indexes(
             "chunks": chunks[name],
             "index_id": hasher.hexdigest(),
         }
+        if encoded is not None:
+            encoded.append((indexes[name]["chunks"], "text", texts_json[name]))
+            encoded.append((indexes[name]["documents"], "text", document_texts_json))
     return indexes
+
+
+def canonical_documents_json(documents: list[dict], texts_json: list[str]) -> bytes:
+    """``canonical_json(documents)`` as UTF-8, made from each document's text as JSON (``texts_json``, in order).
+
+    A document record's fields are strings alone (``document_record``), each
+    written ``"key":value`` in key order, the text's JSON as given; a document
+    holding any other value is left to ``canonical_json``. Each document is
+    encoded on its own, so one text past ASCII widens no other.
+    """
+    pieces = []
+    for document, text_json in zip(documents, texts_json):
+        if not STRING_TYPES.issuperset(map(type, document.values())):
+            pieces.append(canonical_json(document).encode("utf-8"))
+            continue
+        fields = (
+            _json_string(key) + ":" + (text_json if key == "text" else _json_string(value))
+            for key, value in sorted(document.items())
+        )
+        pieces.append(("{" + ",".join(fields) + "}").encode("utf-8"))
+    return b"[" + b",".join(pieces) + b"]"
 
 
 def layout_chunk_outlines(config: dict, layout: DocumentLayout, pairs: list[dict] = ()) -> list[dict]:

@@ -19,7 +19,7 @@ from collections import namedtuple
 from pathlib import Path, PurePosixPath
 
 from grammars import BLOCK_GRAMMARS, GRAMMARS, LESSON_GRAMMAR
-from lab_io.errors import IngestionError, printable, quoted
+from lab_io.errors import IngestionError, parting, printable, quoted, quoted_name
 from lab_io.strict_json import parse_json_bytes, read_bounded
 
 
@@ -135,11 +135,11 @@ def checked_source_fields(entry: object, where: str) -> dict:
         raise IngestionError(
             "unknown_field",
             where,
-            f"unexpected field {quoted(unknown[0])}; a source has exactly {', '.join(SOURCE_FIELDS)}",
+            f"unexpected field {quoted_name(unknown[0])}; a source has exactly {', '.join(SOURCE_FIELDS)}",
         )
     for field in SOURCE_FIELDS:
         if field not in entry:
-            raise IngestionError("missing_field", where, f"field {quoted(field)} is missing")
+            raise IngestionError("missing_field", where, f"field {quoted_name(field)} is missing")
         value = entry[field]
         if type(value) is not str:
             raise IngestionError(
@@ -167,15 +167,17 @@ def relative_path_parts(relative: str, where: str) -> list[str]:
         # A name the file system gave as bytes that are not UTF-8 comes as lone surrogates (U+DC80 to U+DCFF).
         undecodable = any("\udc80" <= character <= "\udcff" for character in relative)
         what = "holds bytes that are not UTF-8" if undecodable else "holds a control or format character"
-        raise IngestionError("path_unprintable", where, f"{quoted(relative)} {what}")
+        raise IngestionError("path_unprintable", where, f"{quoted_name(relative)} {what}")
     pure = PurePosixPath(relative)
     if pure.is_absolute() or relative.startswith("\\") or re.match(r"[A-Za-z]:[\\/]", relative):
-        raise IngestionError("path_absolute", where, f"{quoted(relative)} must be relative to the manifest's folder")
+        raise IngestionError(
+            "path_absolute", where, f"{quoted_name(relative)} must be relative to the manifest's folder"
+        )
     parts = [part for part in pure.parts if part != "."]
     if ".." in parts:
-        raise IngestionError("path_outside", where, f"{quoted(relative)} leaves the manifest's folder")
+        raise IngestionError("path_outside", where, f"{quoted_name(relative)} leaves the manifest's folder")
     if not parts:
-        raise IngestionError("source_not_file", where, f"{quoted(relative)} names the manifest's folder")
+        raise IngestionError("source_not_file", where, f"{quoted_name(relative)} names the manifest's folder")
     return parts
 
 
@@ -198,14 +200,16 @@ def resolve_source_path(folder: Path, relative: str, where: str) -> Path:
         try:
             mode = os.lstat(current).st_mode
         except FileNotFoundError as error:
-            raise IngestionError("source_missing", where, f"{quoted(relative)} does not exist") from error
+            raise IngestionError("source_missing", where, f"{quoted_name(relative)} does not exist") from error
         except OSError as error:
-            raise IngestionError("source_unreadable", where, f"{quoted(relative)}: {error.strerror}") from error
+            raise IngestionError("source_unreadable", where, f"{quoted_name(relative)}: {error.strerror}") from error
         if stat.S_ISLNK(mode):
-            raise IngestionError("path_link", where, f"{quoted('/'.join(parts[: index + 1]))} is a link; {LINK_HINT}")
+            raise IngestionError(
+                "path_link", where, f"{quoted_name('/'.join(parts[: index + 1]))} is a link; {LINK_HINT}"
+            )
         is_last = index == len(parts) - 1
         if is_last and not stat.S_ISREG(mode):
-            raise IngestionError("source_not_file", where, f"{quoted(relative)} is not a regular file")
+            raise IngestionError("source_not_file", where, f"{quoted_name(relative)} is not a regular file")
     return current
 
 
@@ -219,11 +223,16 @@ def read_source_bytes(folder: Path, relative: str, where: str, limit: int = MAX_
     try:
         descriptor = os.open(path, flags)
     except OSError as error:
-        raise IngestionError("source_unreadable", where, f"{quoted(relative)}: {error.strerror}") from error
+        raise IngestionError("source_unreadable", where, f"{quoted_name(relative)}: {error.strerror}") from error
     with os.fdopen(descriptor, "rb") as handle:
-        raw = handle.read(limit + 1)
+        # A read of n bytes sets n bytes aside first: asked for the file's size and one more (a file that grew
+        # meanwhile is read on, to the bound), a docs set's pages do not each claim the 8 MiB bound.
+        expected = min(os.fstat(handle.fileno()).st_size, limit)
+        raw = handle.read(expected + 1)
+        if len(raw) > expected and expected < limit:
+            raw += handle.read(limit - expected)
     if len(raw) > limit:
-        raise IngestionError("source_too_large", where, f"{quoted(relative)} is over {limit:,} bytes")
+        raise IngestionError("source_too_large", where, f"{quoted_name(relative)} is over {limit:,} bytes")
     return raw
 
 
@@ -238,7 +247,7 @@ def decode_source_text(raw: bytes, relative: str, where: str, grammar: str = LES
     try:
         decoded = raw.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise IngestionError("not_utf8", where, f"{quoted(relative)}: byte {error.start} is not UTF-8") from error
+        raise IngestionError("not_utf8", where, f"{quoted_name(relative)}: byte {error.start} is not UTF-8") from error
     if grammar in BLOCK_GRAMMARS and decoded.startswith(BYTE_ORDER_MARK):
         decoded = decoded[len(BYTE_ORDER_MARK) :]
     text = normalize_newlines(decoded)
@@ -254,7 +263,7 @@ def read_pinned_bytes(folder: Path, source: dict, where: str, grammar: str = LES
         raise IngestionError(
             "hash_mismatch",
             where,
-            f"{quoted(source['path'])}: manifest pins {source['sha256'][:12]}…, file has {actual[:12]}…; "
+            f"{quoted_name(source['path'])}: manifest pins {source['sha256'][:12]}…, file has {actual[:12]}…; "
             "re-pin only if the edit is intended",
         )
     return raw
@@ -280,14 +289,16 @@ def read_file_text(folder: Path, source: dict, where: str, grammar: str = LESSON
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise IngestionError("not_utf8", where, f"{quoted(source['path'])}: byte {error.start} is not UTF-8") from error
+        raise IngestionError(
+            "not_utf8", where, f"{quoted_name(source['path'])}: byte {error.start} is not UTF-8"
+        ) from error
 
 
 def source_label(entry: object, index: int) -> str:
     """``sources[0] (aster-copy-v1)``: where a source sits in the manifest, and its name if it has one."""
     label = f"sources[{index}]"
     if type(entry) is dict and type(entry.get("source_id")) is str and entry["source_id"]:
-        label += f" ({quoted(entry['source_id'])})"
+        label += f" ({quoted_name(entry['source_id'])})"
     return label
 
 
@@ -311,7 +322,7 @@ def describe_occurrences(offsets: list[int], length: int) -> str:
         return "occurs 0 times"
     shown = ", ".join(f"[{offset}, {offset + length})" for offset in offsets[:5])
     more = ", …" if len(offsets) > 5 else ""
-    times = "once" if len(offsets) == 1 else f"{len(offsets)} times"
+    times = "once" if len(offsets) == 1 else f"{len(offsets):,} times"
     return f"occurs {times}, at {shown}{more}"
 
 
@@ -319,12 +330,12 @@ def located_span(quote: str, text: str, source_id: str, where: str) -> Span:
     """The one place ``quote`` occurs in ``text``; refused with the count when it is not exactly one."""
     offsets = quote_offsets(text, quote)
     if not offsets:
-        raise IngestionError("quote_not_found", where, f"{quoted(quote)} occurs 0 times in {quoted(source_id)}")
+        raise IngestionError("quote_not_found", where, f"{quoted(quote)} occurs 0 times in {quoted_name(source_id)}")
     if len(offsets) > 1:
         raise IngestionError(
             "quote_ambiguous",
             where,
-            f"{quoted(quote)} {describe_occurrences(offsets, len(quote))} in {quoted(source_id)}; give start and end to pick one",
+            f"{quoted(quote)} {describe_occurrences(offsets, len(quote))} in {quoted_name(source_id)}; give start and end to pick one",
         )
     return Span(offsets[0], offsets[0] + len(quote), quote)
 
@@ -358,18 +369,30 @@ def checked_span(value: object, text: str, where: str, source_id: str = "the sou
         raise IngestionError("span_not_int", where, "start and end must be whole numbers")
     if not 0 <= start < end <= len(text):
         raise IngestionError(
-            "span_out_of_range", where, f"[{start}, {end}) is not inside the text of {len(text)} characters"
+            "span_out_of_range", where, f"[{start}, {end}) is not inside the text of {len(text):,} characters"
         )
     found = text[start:end]
     if found != quote:
         # Say where the quote went, so an edited source is one span fix away from loading again.
         now = describe_occurrences(quote_offsets(text, quote), len(quote))
-        raise IngestionError(
-            "stale_span_check",
-            where,
-            f"text at [{start}, {end}) is {quoted(found)}, the manifest quotes {quoted(quote)}, which {now}",
-        )
+        raise IngestionError("stale_span_check", where, f"{stale_text(found, quote, start, end)}, which {now}")
     return Span(start, end, quote)
+
+
+def stale_text(found: str, quote: str, start: int, end: int) -> str:
+    """What a span's offsets hold instead of its quote: both whole when short, else from where they part.
+
+    ``'text at [3, 7) is "ab c", the manifest quotes "abcd"'``; for texts past 60
+    characters, ``'text at [500, 600) parts from the manifest's quote at offset 581: the
+    text has …"…"…, the quote …"…"…'``, the offset in the source's text.
+    """
+    if len(found) <= 60 and len(quote) <= 60:
+        return f"text at [{start}, {end}) is {quoted(found)}, the manifest quotes {quoted(quote)}"
+    offset, shown_found, shown_quote = parting(found, quote)
+    return (
+        f"text at [{start}, {end}) parts from the manifest's quote at offset {start + offset}: "
+        f"the text has {shown_found}, the quote {shown_quote}"
+    )
 
 
 def span_source_id(value: object, check_source_id: str) -> str:
@@ -399,7 +422,7 @@ def checked_span_check(value: object, texts: dict[str, str], where: str) -> Span
         raise IngestionError("span_check_name", where, "name must be a non-empty string")
     if type(source_id) is not str or source_id not in texts:
         raise IngestionError(
-            "span_check_source", where, f"source_id {quoted(source_id)} is not a source of this manifest"
+            "span_check_source", where, f"source_id {quoted_name(source_id)} is not a source of this manifest"
         )
     instruction_source = span_source_id(value["instruction"], source_id)
     qualifier_source = span_source_id(value["qualifier"], source_id)
@@ -407,7 +430,7 @@ def checked_span_check(value: object, texts: dict[str, str], where: str) -> Span
         raise IngestionError(
             "pair_across_sources",
             where,
-            f"instruction in {quoted(instruction_source)}, qualifier in {quoted(qualifier_source)}: "
+            f"instruction in {quoted_name(instruction_source)}, qualifier in {quoted_name(qualifier_source)}: "
             "no chunk crosses a source, so the pair could never share one; declare both spans in one source",
         )
     text = texts[source_id]
@@ -474,7 +497,7 @@ def checked_manifest_sources(value: object, label: str, allow_empty: bool = Fals
         raise IngestionError(
             "unknown_field",
             label,
-            f"unexpected top-level field {quoted(unknown[0])}; expected sources, span_checks, markdown and policies",
+            f"unexpected top-level field {quoted_name(unknown[0])}; expected sources, span_checks, markdown and policies",
         )
     entries = value.get("sources")
     if type(entries) is not list or (not entries and not allow_empty):
@@ -488,7 +511,7 @@ def checked_manifest_sources(value: object, label: str, allow_empty: bool = Fals
             key = source[field] if field == "source_id" else PurePosixPath(source[field]).as_posix()
             if key in owners:
                 raise IngestionError(
-                    f"duplicate_{field}", where, f"{field} {quoted(source[field])} is also {owners[key]}"
+                    f"duplicate_{field}", where, f"{field} {quoted_name(source[field])} is also {owners[key]}"
                 )
             owners[key] = f"sources[{index}]"
         sources.append(source)
@@ -502,7 +525,7 @@ def manifest_grammar(value: dict, label: str) -> str:
         raise IngestionError(
             "unknown_grammar",
             f"{label}: markdown",
-            f"expected {' or '.join(quoted(name) for name in GRAMMARS)}, found {quoted(grammar)}",
+            f"expected {' or '.join(quoted_name(name) for name in GRAMMARS)}, found {quoted_name(grammar)}",
         )
     return grammar
 
@@ -528,7 +551,9 @@ def manifest_policy_sizes(value: dict, label: str) -> tuple[tuple[str, int], ...
         if name not in SIZED_POLICIES:
             reason = "the paragraph policy has no size" if name == "paragraph" else "no policy of that name"
             raise IngestionError(
-                "unknown_policy", where, f"{quoted(name)}: {reason}; sizes can be set for {', '.join(SIZED_POLICIES)}"
+                "unknown_policy",
+                where,
+                f"{quoted_name(name)}: {reason}; sizes can be set for {', '.join(SIZED_POLICIES)}",
             )
     for name in SIZED_POLICIES:
         size = policies.get(name)
@@ -536,7 +561,7 @@ def manifest_policy_sizes(value: dict, label: str) -> tuple[tuple[str, int], ...
             raise IngestionError(
                 "policy_size",
                 f"{where}.{name}",
-                f"expected a whole number of characters from {MIN_POLICY_SIZE} to {MAX_POLICY_SIZE}, found {quoted(size)}",
+                f"expected a whole number of characters from {MIN_POLICY_SIZE:,} to {MAX_POLICY_SIZE:,}, found {quoted(size)}",
             )
     return tuple((name, policies[name]) for name in SIZED_POLICIES if name in policies)
 
@@ -561,7 +586,9 @@ def manifest_from_value(value: object, folder: Path, label: str) -> Manifest:
     for index, check in enumerate(span_checks):
         if check.name in names:
             raise IngestionError(
-                "duplicate_span_check", f"{label}: span_checks[{index}]", f"name {quoted(check.name)} is used twice"
+                "duplicate_span_check",
+                f"{label}: span_checks[{index}]",
+                f"name {quoted_name(check.name)} is used twice",
             )
         names.add(check.name)
     return Manifest(folder, tuple(sources), span_checks, grammar, policy_sizes)

@@ -19,8 +19,11 @@ It does not chunk or compare spans: that is ``chunk_index``.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
+import json
 import os
+import re
 import stat
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
@@ -30,7 +33,17 @@ from typing import NamedTuple
 import chunk_index
 import grammars
 from checks import span_checks
-from lab_io.errors import IngestionError, UsageError, counted, printable, quoted
+from lab_io.errors import (
+    NAME_LIMIT,
+    IngestionError,
+    UsageError,
+    counted,
+    first_few,
+    printable,
+    quoted,
+    quoted_name,
+    text_difference,
+)
 from lab_io.indented_json import saved_json_bytes
 from load_documents import (
     LINK_HINT,
@@ -42,6 +55,7 @@ from load_documents import (
     grammar_bounds,
     manifest_from_value,
     manifest_grammar,
+    quote_offsets,
     read_manifest_value,
     read_source_bytes,
     span_source_id,
@@ -135,7 +149,7 @@ def manifest_relative_path(typed: str, folder: Path, where: str) -> str:
     Paths are compared as written (``abspath``), not resolved, so a link is
     still seen, and refused, by the loader's component-by-component check.
     """
-    outside = f"{quoted(typed)} is not inside the manifest's folder {quoted(os.path.abspath(folder))}; {OUTSIDE_HINT}"
+    outside = f"{quoted_name(typed)} is not inside the manifest's folder {quoted_name(os.path.abspath(folder))}; {OUTSIDE_HINT}"
     try:
         relative = os.path.relpath(os.path.abspath(typed), os.path.abspath(folder))
     except ValueError as error:
@@ -187,7 +201,7 @@ def manifest_to_update(manifest_path: Path, markdown: str | None = None) -> dict
     label = str(manifest_path)
     if not manifest_path.parent.is_dir():
         raise IngestionError(
-            "manifest_folder_missing", label, f"folder {quoted(str(manifest_path.parent))} does not exist"
+            "manifest_folder_missing", label, f"folder {quoted_name(str(manifest_path.parent))} does not exist"
         )
     if not os.path.lexists(manifest_path):
         # The lesson grammar is what a manifest without the key means, so only another grammar is written,
@@ -264,7 +278,9 @@ def page_files(typed: str, where: str) -> tuple[list[str], list[str]]:
             with os.scandir(current) as entries:
                 listed = sorted(entries, key=lambda entry: entry.name)
         except OSError as error:
-            raise IngestionError("folder_unreadable", where, f"{quoted(current)}: {error.strerror or error}") from error
+            raise IngestionError(
+                "folder_unreadable", where, f"{quoted_name(current)}: {error.strerror or error}"
+            ) from error
         for entry in listed:
             if entry.name.startswith("."):
                 continue
@@ -309,7 +325,9 @@ def check_folder_inside(typed: str, folder: Path, where: str) -> None:
     for index, part in enumerate(parts):
         current = current / part
         if os.path.islink(current):
-            raise IngestionError("path_link", where, f"{quoted('/'.join(parts[: index + 1]))} is a link; {LINK_HINT}")
+            raise IngestionError(
+                "path_link", where, f"{quoted_name('/'.join(parts[: index + 1]))} is a link; {LINK_HINT}"
+            )
 
 
 def is_manifest(path: str, manifest_path: Path) -> bool:
@@ -344,20 +362,20 @@ def expanded_requests(
             raise UsageError(
                 "pin_metadata",
                 "pin",
-                f"{quoted(request.path)} is a folder: --source-id, --title and --url need exactly one file PATH",
+                f"{quoted_name(request.path)} is a folder: --source-id, --title and --url need exactly one file PATH",
             )
-        check_folder_inside(request.path, folder, f"{where}: pin {quoted(request.path)}")
-        files, skipped_here = page_files(request.path, f"{where}: pin {quoted(request.path)}")
+        check_folder_inside(request.path, folder, f"{where}: pin {quoted_name(request.path)}")
+        files, skipped_here = page_files(request.path, f"{where}: pin {quoted_name(request.path)}")
         if not files:
             raise IngestionError(
                 "no_markdown_files",
-                f"{where}: pin {quoted(request.path)}",
+                f"{where}: pin {quoted_name(request.path)}",
                 f"no {MARKDOWN_SUFFIX} or {MDX_SUFFIX} file under this folder (hidden folders and links are not searched)",
             )
         if len(files) > max_files:
             raise IngestionError(
                 "too_many_files",
-                f"{where}: pin {quoted(request.path)}",
+                f"{where}: pin {quoted_name(request.path)}",
                 f"{len(files):,} pages, more than the {max_files:,} a manifest read with the {grammar} grammar holds; "
                 + (
                     "pin with a block grammar (pin --markdown blocks-4) into a new manifest, or pin its subfolders "
@@ -383,25 +401,96 @@ def expanded_requests(
     return unique, skipped, folders
 
 
-def new_source_entry(relative: str, sha256: str, request: PinRequest, taken: AbstractSet[str] = frozenset()) -> dict:
+def new_source_entry(
+    relative: str, sha256: str, request: PinRequest, taken: AbstractSet[str] = frozenset(), title: str | None = None
+) -> dict:
     """A brand-new source entry; omitted metadata gets defaults that claim nothing.
 
     The id defaults to the file's manifest-relative path without its suffix
-    (``path_source_id``), made unique against ``taken``, the title to the id,
-    the version to ``1.0``, the url to ``local:<path>`` and the fact status to
-    "unstated".
+    (``path_source_id``), made unique against ``taken``, the title to ``title``
+    (the page's own, ``front_matter_title``) or else the id, the version to
+    ``1.0``, the url to ``local:<path>`` and the fact status to "unstated".
     """
     given = request.given()
     source_id = given.get("source_id", first_free_id(path_source_id(relative), taken))
     return {
         "source_id": source_id,
         "path": relative,
-        "title": given.get("title", source_id),
+        "title": given.get("title", title or source_id),
         "sha256": sha256,
         "version": given.get("version", DEFAULT_VERSION),
         "url": given.get("url", LOCAL_URL_PREFIX + relative),
         "fact_status": given.get("fact_status", DEFAULT_FACT_STATUS),
     }
+
+
+# Where a new page's title comes from (``pin --titles``): its front matter's ``title``, else its id; or its id.
+TITLE_SOURCES = ("front-matter", "id")
+# A title longer than this is no title (a paragraph pasted into the field): the id stands instead.
+MAX_TITLE_CHARACTERS = 300
+# A top-level ``title`` key: ``title: X`` in YAML (``---``), ``title = "X"`` in TOML (``+++``).
+FRONT_MATTER_TITLE = {
+    "---": re.compile(r"^title[ \t]*:(?:[ \t]+(?P<value>[^\n]*?))?[ \t]*$", re.MULTILINE),
+    "+++": re.compile(r"^title[ \t]*=[ \t]*(?P<value>[^\n]*?)[ \t]*$", re.MULTILINE),
+}
+# A plain YAML scalar may not open on one of these: a block scalar, a flow collection, an anchor, a tag, ...
+YAML_INDICATORS = frozenset("|>[]{}&*!%@`#,?-\"'")
+
+
+def front_matter_title(text: str, grammar: str) -> str | None:
+    """The ``title`` a page's front matter gives it, or ``None``: no front matter (or the lesson grammar, which
+    reads none), no top-level ``title``, or one this reading does not take.
+
+    Taken: a plain scalar on its line (``title: Get started``, a ``#`` comment after a space cut off), a
+    single-quoted one (``''`` is a quote) and a double-quoted one or a TOML basic string (JSON's escapes); a TOML
+    literal string (``'...'``). Left to the id: block scalars (``title: >``), flow collections, anchors, tags,
+    a value over ``MAX_TITLE_CHARACTERS`` or of whitespace alone, and anything nested (an indented ``title``).
+    ``front_matter_title("---\\ntitle: 'It''s here'\\n---\\n", "blocks-4")`` -> ``"It's here"``.
+    """
+    if grammar == grammars.LESSON_GRAMMAR:
+        return None
+    try:
+        end = grammars.front_matter_end(text, "front matter")
+    except IngestionError:
+        return None
+    if not end:
+        return None
+    delimiter = text[: text.find("\n")].rstrip(" \t")
+    body = text[text.find("\n") + 1 : end]
+    match = FRONT_MATTER_TITLE[delimiter].search(body)
+    if match is None or not match.group("value"):
+        return None
+    value = quoted_scalar(match.group("value"), toml=delimiter == "+++")
+    if value is None or not value.strip() or len(value) > MAX_TITLE_CHARACTERS:
+        return None
+    return value.strip()
+
+
+def quoted_scalar(raw: str, toml: bool) -> str | None:
+    """One line's scalar value, its quotes read (see ``front_matter_title``); ``None`` if it is not one."""
+    if raw.startswith('"'):
+        closing = re.match(r'"(?:[^"\\]|\\.)*"', raw)
+        if closing is None or raw[closing.end() :].strip(" \t")[:1] not in ("", "#"):
+            return None
+        try:
+            value = json.loads(closing.group(0))
+            # A lone surrogate ("\\ud800") is no text a manifest can hold.
+            value.encode("utf-8")
+        except (ValueError, UnicodeEncodeError):
+            return None
+        return value
+    if raw.startswith("'"):
+        closing = re.match(r"'[^']*'" if toml else r"'(?:[^']|'')*'", raw)
+        if closing is None or raw[closing.end() :].strip(" \t")[:1] not in ("", "#"):
+            return None
+        inner = closing.group(0)[1:-1]
+        return inner if toml else inner.replace("''", "'")
+    if toml or raw[0] in YAML_INDICATORS:
+        return None
+    # A plain scalar ends where a comment opens (" #") and may not hold ": " (a mapping).
+    comment = re.search(r"[ \t]#", raw)
+    value = raw[: comment.start()] if comment else raw
+    return None if ": " in value else value
 
 
 def repinned_entry(entry: dict, sha256: str, request: PinRequest, where: str) -> dict:
@@ -411,7 +500,7 @@ def repinned_entry(entry: dict, sha256: str, request: PinRequest, where: str) ->
         raise IngestionError(
             "source_id_mismatch",
             where,
-            f"this file is pinned as {quoted(entry['source_id'])}, not {quoted(given['source_id'])}; "
+            f"this file is pinned as {quoted_name(entry['source_id'])}, not {quoted_name(given['source_id'])}; "
             "renaming a source would orphan its span checks, so edit the manifest to rename it",
         )
     updated = dict(entry)
@@ -474,7 +563,9 @@ def pinned_spans(value: dict, texts: dict[str, str]):
             source_id = span_source_id(span, check.get("source_id"))
             text = texts.get(source_id) if type(source_id) is str else None
             if text is not None:
-                yield PinnedSpan(index, f"span_checks[{index}] ({quoted(str(check.get('name')))})", role, span, text)
+                yield PinnedSpan(
+                    index, f"span_checks[{index}] ({quoted_name(str(check.get('name')))})", role, span, text
+                )
 
 
 def only_place(text: str, quote: str) -> int | None:
@@ -497,27 +588,191 @@ def holds_quote(span: dict, text: str) -> bool:
     return 0 <= span["start"] < span["end"] <= len(text) and text[span["start"] : span["end"]] == span["quote"]
 
 
-def reanchored_spans(value: dict, texts: dict[str, str]) -> list[tuple[int, str]]:
-    """Move each stale span of a source in ``texts`` to the one place its quote now occurs; a line per move.
+# A quote found at several places moves to the one nearest its old start only when every other place is at least
+# this many times as far from it. An edit above a span shifts it, and every repeat of its quote below the edit, by the
+# edit's size d: the quote it held is then d from its old start, and a repeat g characters from that one is at least
+# g - d from it, so the quote it held is chosen after any edit of up to a third of the spacing g of the repeats (a
+# word changed above a page of repeated steps); a larger one is refused rather than guessed at.
+CLEARLY_NEARER = 2
+# The other span of a check: the one whose move a moved span of several places must agree with.
+PARTNER_ROLE = {"instruction": "qualifier", "qualifier": "instruction"}
 
-    ``[(0, 'moved span_checks[0] ("open").qualifier: [120, 160) -> [131, 171)')]``, with the check's index.
-    The quote is what the user declared, the offsets only where it was: a quote
-    that now occurs once has one honest new place. One that is gone or occurs
-    several times is left as it is, and the manifest's check refuses it,
-    saying where it occurs. A quote given alone has no offsets to move.
+
+def nearest_places(offsets: list[int], old_start: int) -> tuple[int, int | None]:
+    """The start in sorted, non-empty ``offsets`` nearest ``old_start``, and the next nearest (``None`` if none).
+
+    ``nearest_places([10, 101, 400], 100)`` -> ``(101, 10)``; a tie goes to the earlier place,
+    ``nearest_places([95, 105], 100)`` -> ``(95, 105)``. Only the two places on each side of
+    ``old_start`` can be the nearest two, so a bisection finds them among any number.
     """
-    moved = []
+    after = bisect.bisect_left(offsets, old_start)
+    around = offsets[max(0, after - 2) : after + 2]
+    ranked = sorted(around, key=lambda start: (abs(start - old_start), start))
+    return ranked[0], ranked[1] if len(ranked) > 1 else None
+
+
+def clearly_nearest(old_start: int, nearest: int, runner_up: int | None) -> bool:
+    """Whether ``nearest`` is the place to move to: the only one, or the others ``CLEARLY_NEARER`` times as far or more.
+
+    ``clearly_nearest(100, 101, 10)`` -> ``True`` (1 away, the next 90); ``clearly_nearest(100, 95, 105)`` -> ``False``.
+    """
+    if runner_up is None:
+        return True
+    return abs(runner_up - old_start) >= CLEARLY_NEARER * abs(nearest - old_start)
+
+
+class NewPlace(NamedTuple):
+    """Where ``--reanchor`` would move a stale span: the start chosen, its quote's count of places, the next nearest."""
+
+    pinned: PinnedSpan
+    start: int
+    places: int
+    runner_up: int | None
+
+    @property
+    def shift(self) -> int:
+        """How far the span would move: ``+1`` after one character was added above it."""
+        return self.start - self.pinned.span["start"]
+
+
+class Anchors(NamedTuple):
+    """The spans of one text whose move is certain, by old start: each holds its quote (shift 0) or moved to the
+    one place its quote occurs. ``shifts[start]`` holds every shift seen at that start; ``starts`` is sorted."""
+
+    starts: list[int]
+    shifts: dict[int, set[int]]
+
+    def around(self, old_start: int) -> tuple[set[int] | None, set[int] | None]:
+        """The shifts of the nearest anchor at or before ``old_start`` and at or after it (``None``: no anchor there).
+
+        With anchors at 50 (shift 0) and 180 (+77): ``around(134)`` -> ``({0}, {77})``,
+        ``around(200)`` -> ``({77}, None)``.
+        """
+        before = bisect.bisect_right(self.starts, old_start)
+        after = bisect.bisect_left(self.starts, old_start)
+        return (
+            self.shifts[self.starts[before - 1]] if before else None,
+            self.shifts[self.starts[after]] if after < len(self.starts) else None,
+        )
+
+
+def shift_words(shifts: set[int]) -> str:
+    """``{77}`` -> ``"+77"``, ``{0, 3}`` -> ``"0 or +3"``."""
+    return " or ".join(f"{shift:+,}" if shift else "0" for shift in sorted(shifts))
+
+
+def place_refusal(place: NewPlace, partner: NewPlace | None, anchors: Anchors | None) -> str | None:
+    """Why ``--reanchor`` does not take ``place``, the clearly nearest of several, or ``None`` when it does.
+
+    Not when the check's other span moves by another shift (``partner``), nor when the nearest anchors on either
+    side of the old start (``Anchors.around``) moved by another: an edit shifts a span as it shifts the text
+    around it, so a nearer place that neither agrees with is a copy or a neighbour, not the quote that moved.
+    """
+    if place.places == 1:
+        return None
+    quote = place.pinned.span["quote"]
+    taken = f"--reanchor took none of its {place.places:,} places: the nearest, {span_text(place.start, quote)}, would "
+    if partner is not None and partner.shift != place.shift:
+        return (
+            f"{taken}move it by {place.shift:+,}, its {partner.pinned.role} by {partner.shift:+,}, and an edit above "
+            "both would move them alike"
+        )
+    before, after = anchors.around(place.pinned.span["start"]) if anchors is not None else (None, None)
+    sides = [side for side in (before, after) if side is not None]
+    if not sides or any(place.shift in side for side in sides):
+        return None
+    if before is not None and after is not None:
+        neighbours = (
+            "the nearest spans before and after it that hold their quotes or moved to their one place moved by "
+            f"{shift_words(before)} and {shift_words(after)}"
+        )
+    else:
+        neighbours = (
+            f"the nearest span {'before' if before is not None else 'after'} it that holds its quote or moved to "
+            f"its one place moved by {shift_words(sides[0])}"
+        )
+    return f"{taken}move it by {place.shift:+,}, but {neighbours}, and an edit moves a span as the text around it"
+
+
+def span_text(start: int, quote: str) -> str:
+    """``"[120, 135)"``: the offsets a span at ``start`` holding ``quote`` would have."""
+    return f"[{start}, {start + len(quote)})"
+
+
+def reanchored_spans(value: dict, texts: dict[str, str]) -> tuple[list[tuple[int, str]], dict[tuple[int, str], str]]:
+    """Move each stale span of a source in ``texts`` to its quote's new place; a line per move, and why not, per span.
+
+    The quote is what the user declared, the offsets only where it was, so:
+
+    - a quote that now occurs once moves there
+      (``(0, 'moved span_checks[0] ("open").qualifier: [120, 160) -> [131, 171)')``);
+    - a quote that occurs at several places moves to the one whose start is nearest its old start, if every other
+      is at least ``CLEARLY_NEARER`` times as far from it, and if the move agrees with the spans whose move is
+      certain (``place_refusal``): the check's other span, when it moves too, and the nearest ``Anchors`` around
+      it. Its line names the choice
+      (``..., the nearest of the 2 places its quote occurs (next nearest [530, 545))``);
+    - a quote that is gone, or has no such place, is left as it is, and the manifest's check refuses it, saying
+      where it occurs. A quote given alone has no offsets to move.
+
+    The dict says, by the check's index and the span's role, why a span whose quote has several places was not
+    moved, for the refusal to say. Each quote is looked for once per text, however many checks quote it.
+    """
+    found: dict[tuple[str, str], list[int]] = {}
+    proposals: dict[int, dict[str, NewPlace]] = {}
+    unmoved: dict[tuple[int, str], str] = {}
+    certain: dict[str, dict[int, set[int]]] = {}
     for pinned in pinned_spans(value, texts):
         span, text = pinned.span, pinned.text
-        if "start" not in span or holds_quote(span, text):
+        if "start" not in span:
             continue
-        first = only_place(text, span["quote"])
-        if first is None:
+        if holds_quote(span, text):
+            certain.setdefault(text, {}).setdefault(span["start"], set()).add(0)
             continue
-        old = f"[{span['start']}, {span['end']})"
-        span["start"], span["end"] = first, first + len(span["quote"])
-        moved.append((pinned.index, f"moved {pinned.label}: {old} -> [{span['start']}, {span['end']})"))
-    return moved
+        key = (text, span["quote"])
+        if key not in found:
+            found[key] = quote_offsets(text, span["quote"])
+        offsets = found[key]
+        if not offsets:
+            continue
+        if len(offsets) == 1:
+            certain.setdefault(text, {}).setdefault(span["start"], set()).add(offsets[0] - span["start"])
+        nearest, runner_up = nearest_places(offsets, span["start"])
+        if not clearly_nearest(span["start"], nearest, runner_up):
+            unmoved[(pinned.index, pinned.role)] = (
+                f"--reanchor took none of its {len(offsets):,} places: the two nearest its old start "
+                f"{span['start']}, {span_text(nearest, span['quote'])} and {span_text(runner_up, span['quote'])}, "
+                f"lie {abs(nearest - span['start']):,} and {abs(runner_up - span['start']):,} characters from it, "
+                "so neither is clearly the one it was (the nearer must be twice as near)"
+            )
+            continue
+        proposals.setdefault(pinned.index, {})[pinned.role] = NewPlace(pinned, nearest, len(offsets), runner_up)
+    anchors = {text: Anchors(sorted(shifts), shifts) for text, shifts in certain.items()}
+    moved = []
+    for index, places in proposals.items():
+        for role, place in places.items():
+            why = place_refusal(place, places.get(PARTNER_ROLE[role]), anchors.get(place.pinned.text))
+            if why is not None:
+                unmoved[(index, role)] = why
+                continue
+            moved.append((index, moved_line(place)))
+        # Applied once the whole check is decided: each shift above is measured from the old offsets.
+        for role, place in places.items():
+            if (index, role) not in unmoved:
+                span = place.pinned.span
+                span["start"], span["end"] = place.start, place.start + len(span["quote"])
+    return moved, unmoved
+
+
+def moved_line(place: NewPlace) -> str:
+    """``'moved span_checks[0] ("open").qualifier: [120, 160) -> [131, 171)'``, and the choice made among several."""
+    span = place.pinned.span
+    line = f"moved {place.pinned.label}: [{span['start']}, {span['end']}) -> {span_text(place.start, span['quote'])}"
+    if place.places == 1:
+        return line
+    return (
+        f"{line}, the nearest of the {place.places:,} places its quote occurs "
+        f"(next nearest {span_text(place.runner_up, span['quote'])})"
+    )
 
 
 # How many stale spans a refusal names before it counts the rest.
@@ -553,6 +808,7 @@ def verified_manifest(
     stale: list[str] | None = None,
     offer_reanchor: bool = True,
     offer_drop_stale: bool = True,
+    unmoved: dict[tuple[int, str], str] | None = None,
 ) -> Manifest:
     """The edited manifest checked exactly as a build loads it; any refusal says nothing was written.
 
@@ -560,12 +816,18 @@ def verified_manifest(
     pin never leaves a manifest whose checks went stale without a word. ``stale``
     names the spans of the files pinned that no longer hold their quotes
     (``PinnedSpan.stale``); the refusal offers ``--reanchor`` and ``--drop-stale``
-    as remedies only where they were not tried and could help.
+    as remedies only where they were not tried and could help. ``unmoved``
+    (from ``reanchored_spans``) says why ``--reanchor`` left the refused span
+    where it was when its quote occurs at several places.
     """
     try:
         return manifest_from_value(value, folder, label)
     except IngestionError as error:
         hint = "; the manifest is unchanged"
+        refused_span = re.search(r": span_checks\[(\d+)\]\.(instruction|qualifier)$", error.where)
+        if refused_span is not None and unmoved:
+            why = unmoved.get((int(refused_span.group(1)), refused_span.group(2)))
+            hint = f"; {why}{hint}" if why else hint
         if error.code == "hash_mismatch":
             hint += " (if that edit is intended too, pin both files in one call)"
         elif error.code == "source_missing":
@@ -573,16 +835,20 @@ def verified_manifest(
         elif error.code in ("stale_span_check", "quote_not_found", "quote_ambiguous"):
             stale = stale or []
             if len(stale) > 1:
-                named = ", ".join(stale[:STALE_NAMED])
-                more = f" and {len(stale) - STALE_NAMED:,} more" if len(stale) > STALE_NAMED else ""
-                hint += f"; {len(stale):,} spans of the files pinned here no longer hold their quotes: {named}{more}"
+                named = first_few(stale, STALE_NAMED)
+                hint += f"; {len(stale):,} spans of the files pinned here no longer hold their quotes: {named}"
             remedies = (
-                ["pin again with --reanchor to move each span whose quote now appears once"] if offer_reanchor else []
+                [
+                    "pin again with --reanchor to move each span whose quote now appears once, or at several places "
+                    "one clearly nearest its old start"
+                ]
+                if offer_reanchor
+                else []
             )
             if offer_drop_stale:
                 remedies.append(
-                    "--drop-stale also removes each check whose quote is gone or occurs more than once, naming it, "
-                    "for scan --add-checks to propose again"
+                    "--drop-stale also removes each check whose quote is gone or occurs more than once with none "
+                    "of its places clearly the one it was, naming it, for scan --add-checks to propose again"
                 )
             remedies.append(
                 "fix such a check by hand: correct its offsets or quote, or add start/end to pick one place of an "
@@ -611,7 +877,7 @@ def page_problem(
         )
         if all_or_nothing:
             raise IngestionError(
-                "mdx_page", where, f"{quoted(relative)} is {reason}; or pin it by name to read it as Markdown"
+                "mdx_page", where, f"{quoted_name(relative)} is {reason}; or pin it by name to read it as Markdown"
             )
         return reason
     try:
@@ -629,6 +895,8 @@ def pin_sources(
     reanchor: bool = False,
     all_or_nothing: bool = False,
     drop_stale: bool = False,
+    titles: str = TITLE_SOURCES[0],
+    progress=None,
 ) -> PinOutcome:
     """Pin each requested file (or every page under a requested folder) into the manifest at ``manifest_path``.
 
@@ -638,6 +906,9 @@ def pin_sources(
     ``reanchor`` moves the span checks of the files pinned here whose quotes
     moved (see ``reanchored_spans``); without it such a check is refused.
     ``drop_stale`` moves them too and removes each check still stale (``dropped_checks``).
+    ``titles`` (``TITLE_SOURCES``) says where a new page's title comes from when ``--title`` gives none: its
+    front matter's ``title`` (``front_matter_title``), else its id; or its id. A page pinned before keeps its.
+    ``progress`` (``lab_io.progress.Progress``), if given, counts the pages read once the folders are walked.
     A new page of a folder that the lab cannot take is passed over with its
     reason (``page_problem``); ``all_or_nothing`` refuses the pin instead.
     """
@@ -647,6 +918,8 @@ def pin_sources(
     value = manifest_to_update(manifest_path, markdown)
     grammar = manifest_grammar(value, label)
     requests, skipped, folders = expanded_requests(requests, manifest_path, grammar, label)
+    if progress is not None:
+        progress.stage("pinning", len(requests), 0, unit="pages")
     entries = value["sources"]
     # Paths as the loader compares them, so a folder walk finds a file pinned before by hand.
     positions = {PurePosixPath(entry["path"]).as_posix(): index for index, entry in enumerate(entries)}
@@ -656,7 +929,7 @@ def pin_sources(
     texts: dict[str, str] = {}
     passed_over: list[str] = []
     for request in requests:
-        where = f"{label}: pin {quoted(request.path)}"
+        where = f"{label}: pin {quoted_name(request.path)}"
         try:
             relative = manifest_relative_path(request.path, folder, where)
         except IngestionError as error:
@@ -675,7 +948,8 @@ def pin_sources(
         else:
             sha256, text = pinnable_file(folder, relative, where, grammar)
         if position is None:
-            entry = new_source_entry(relative, sha256, request, taken)
+            title = front_matter_title(text, grammar) if titles == "front-matter" else None
+            entry = new_source_entry(relative, sha256, request, taken, title)
             positions[relative] = len(entries)
             taken.add(entry["source_id"])
             entries.append(entry)
@@ -685,6 +959,8 @@ def pin_sources(
             changes.append(entry_change(entries[position], entry))
             entries[position] = entry
         texts[entry["source_id"]] = text
+        if progress is not None:
+            progress.advance(1, 0)
     if passed_over and not entries:
         raise IngestionError(
             "no_pinnable_files",
@@ -692,7 +968,7 @@ def pin_sources(
             f"every page found was passed over ({counted(len(passed_over), 'page')}; the first {passed_over[0]}); "
             "the manifest is unchanged",
         )
-    moves = reanchored_spans(value, texts) if reanchor or drop_stale else []
+    moves, unmoved = reanchored_spans(value, texts) if reanchor or drop_stale else ([], {})
     drops = dropped_checks(value, texts) if drop_stale else []
     # A check dropped is named once, as dropped, even if one of its spans could move.
     gone = {index for index, _ in drops}
@@ -713,6 +989,7 @@ def pin_sources(
         [pinned.label for pinned in stale],
         movable and not (reanchor or drop_stale),
         not drop_stale,
+        unmoved,
     )
     return PinOutcome(
         manifest_bytes, tuple(changes), tuple(skipped), folders, tuple(moved), tuple(dropped), tuple(passed_over)
@@ -795,10 +1072,14 @@ PINNED_FIELDS = ("sha256", "path", "version", "title", "url", "fact_status")
 
 
 def field_difference(field: str, saved: str, pinned: str) -> str:
-    """``"saved sha256 34257e6c9c3e…, manifest pins 9f1c…"``: hashes shortened, other values quoted."""
+    """``"saved sha256 34257e6c9c3e…, manifest pins 9f1c…"``: hashes shortened, other values quoted.
+
+    A path, a title or a URL is shown whole up to ``NAME_LIMIT`` characters; past
+    that, around where the two part (``text_difference``).
+    """
     if field == "sha256":
         return f"saved sha256 {saved[:12]}…, manifest pins {pinned[:12]}…"
-    return f"saved {field} {quoted(saved)}, manifest pins {quoted(pinned)}"
+    return text_difference(saved, pinned, (f"saved {field}", "manifest pins"), NAME_LIMIT)
 
 
 def document_differences(document: dict, source: dict) -> list[str]:
@@ -859,8 +1140,8 @@ def stale_configs(indexes: dict, manifest: Manifest, kind: str = "result") -> li
             continue
         if chunk_index.config_grammar(saved) != manifest.grammar:
             problems.append(
-                f"{name}: built with the {quoted(chunk_index.config_grammar(saved))} grammar, "
-                f"the manifest reads {quoted(manifest.grammar)}"
+                f"{name}: built with the {quoted_name(chunk_index.config_grammar(saved))} grammar, "
+                f"the manifest reads {quoted_name(manifest.grammar)}"
             )
         elif saved["max_chars"] != wanted[name]["max_chars"]:
             problems.append(
@@ -881,8 +1162,8 @@ def pair_change(saved: list[dict], wanted: list[dict]) -> str:
     saved_keys = {chunk_index.pair_sort_key(pair) for pair in saved}
     wanted_keys = {chunk_index.pair_sort_key(pair) for pair in wanted}
     return (
-        f"built for {len(saved)} pairs, the manifest declares {len(wanted)} "
-        f"({len(wanted_keys - saved_keys)} added, {len(saved_keys - wanted_keys)} removed since the build)"
+        f"built for {len(saved):,} pairs, the manifest declares {len(wanted):,} "
+        f"({len(wanted_keys - saved_keys):,} added, {len(saved_keys - wanted_keys):,} removed since the build)"
     )
 
 
@@ -896,14 +1177,15 @@ def require_current(kind: str, artifact: dict, manifest: Manifest, where: str) -
     problems = stale_sources(indexes, manifest)
     if problems:
         # Say what to do, as stale_configs does: a newcomer who re-pinned after an edit needs a new build.
-        raise IngestionError("stale_result", where, "; ".join(problems) + "; rebuild the result")
+        # A result of another docs set differs in every source: the first few are named, the rest counted.
+        raise IngestionError("stale_result", where, first_few(problems, separator="; ") + "; rebuild the result")
     problems = stale_configs(indexes, manifest, kind)
     if problems:
         raise IngestionError("stale_configs", where, "; ".join(problems) + "; rebuild the result")
     if kind == "result":
         expected = span_checks.checked_comparisons(indexes, manifest.span_checks)
         if chunk_index.digest(expected) != chunk_index.digest(artifact["comparisons"]):
-            names = ", ".join(printable(check.name) for check in manifest.span_checks) or "none"
+            names = first_few([printable(check.name) for check in manifest.span_checks]) or "none"
             raise IngestionError(
                 "stale_span_checks",
                 where,

@@ -621,28 +621,28 @@ def context_summary_line(figures: dict) -> str:
     if pairs == 0:
         return f"{name}: no span checks"
     kept = figures["kept"]
-    line = f"{name}: {kept} of {pairs} kept"
+    line = f"{name}: {kept:,} of {pairs:,} kept"
     best = recovered_count(figures, str(CONTEXT_WINDOWS[-1]))
     base = figures["mean_chars"]["0"]
     if kept == pairs:
         line += "; k=0 suffices"
     elif best > kept:
         k = next(k for k in CONTEXT_WINDOWS if recovered_count(figures, str(k)) == best)
-        line += (
-            f"; k={k} recovers {best} of {pairs} at {cost_ratio(figures['mean_chars'][str(k)], base)} the characters"
-        )
+        line += f"; k={k} recovers {best:,} of {pairs:,} at {cost_ratio(figures['mean_chars'][str(k)], base)} the characters"
     else:
         line += f"; no window up to k={CONTEXT_WINDOWS[-1]} recovers more"
     in_section = recovered_count(figures, SECTION)
     if in_section > max(best, kept):
-        line += f"; the section recovers {in_section} of {pairs} at {cost_ratio(figures['mean_chars'][SECTION], base)}"
+        line += (
+            f"; the section recovers {in_section:,} of {pairs:,} at {cost_ratio(figures['mean_chars'][SECTION], base)}"
+        )
     if figures.get("anchored_at_start"):
-        line += f"; {figures['anchored_at_start']} anchored where the instruction begins (no chunk holds it whole"
+        line += f"; {figures['anchored_at_start']:,} anchored where the instruction begins (no chunk holds it whole"
         # Such a pair's anchor chunk can hold the qualifier: the recall table's k=0 counts it, "kept" never does.
         extra = recovered_count(figures, "0") - kept
-        line += f"; {extra} of them with the qualifier at k=0, in the table's k=0 but not kept)" if extra > 0 else ")"
+        line += f"; {extra:,} of them with the qualifier at k=0, in the table's k=0 but not kept)" if extra > 0 else ")"
     if figures.get("not_recoverable"):
-        line += f"; {figures['not_recoverable']} not recoverable (no chunk holds the instruction)"
+        line += f"; {figures['not_recoverable']:,} not recoverable (no chunk holds the instruction)"
     return line
 
 
@@ -672,11 +672,11 @@ def context_table(all_figures: list[dict], check_names: list[str]) -> str:
     for figures in all_figures:
         cells = []
         for key in keys:
-            cell = f"{recovered_count(figures, key)}"
+            cell = f"{recovered_count(figures, key):,}"
             if key != SECTION:
-                cell += f" ({crossing_count(figures, key)})"
+                cell += f" ({crossing_count(figures, key):,})"
             cells.append(cell)
-        rows.append((figures["policy"], str(figures["pairs"]), *cells))
+        rows.append((figures["policy"], f"{figures['pairs']:,}", *cells))
     lines.extend(aligned(rows))
     lines.append("")
     lines.append("cost: mean characters returned · character precision · IoU against the two spans")
@@ -686,7 +686,7 @@ def context_table(all_figures: list[dict], check_names: list[str]) -> str:
             (
                 figures["policy"],
                 *(
-                    f"{figures['mean_chars'][key]:.0f} · {figures['precision'][key]:.2f} · {figures['iou'][key]:.2f}"
+                    f"{figures['mean_chars'][key]:,.0f} · {figures['precision'][key]:.2f} · {figures['iou'][key]:.2f}"
                     for key in keys
                 ),
             )

@@ -18,12 +18,6 @@ from chunk_index import EXECUTION_MODE, build_indexes, result_scope
 # The comparison of any number of named pairs (see README, "Many span checks").
 PAIRS_COMPARISON_KEYS = ("strategy", "chunk_count", "pairs_kept_together", "pairs")
 DECLARED_PAIR_KEYS = ("name", "source_id", "instruction_span", "qualifier_span")
-PAIR_VERDICT_KEYS = (
-    "instruction_span",
-    "qualifier_span",
-    "instruction_containing_chunk_ids",
-    "instruction_and_qualifier_share_chunk",
-)
 
 
 def chunk_holds(chunk: dict, start: int, end: int) -> bool:
@@ -140,12 +134,16 @@ def source_chunks(chunks: list[dict]) -> SourceChunks:
     return SourceChunks(tuple(chunks), starts, ends, ordered)
 
 
-def chunks_by_source(index: dict) -> dict[str, SourceChunks]:
-    """Every source's chunks of ``index``, grouped once, so each pair costs a bisection, not a pass over the index."""
+def chunks_by_source(index: dict, wanted: set[str] | None = None) -> dict[str, SourceChunks]:
+    """Every source's chunks of ``index`` (those of ``wanted`` sources, when given), grouped once.
+
+    Each pair then costs a bisection, not a pass over the index.
+    """
     grouped: dict[str, list[dict]] = {}
     # The lab lists each source's chunks together, one run per source; any order gives the same groups.
     for source_id, run in groupby(index["chunks"], itemgetter("source_id")):
-        grouped.setdefault(source_id, []).extend(run)
+        if wanted is None or source_id in wanted:
+            grouped.setdefault(source_id, []).extend(run)
     return {source_id: source_chunks(chunks) for source_id, chunks in grouped.items()}
 
 
@@ -168,18 +166,26 @@ def compare_spans(
     end. ``by_source`` (from ``chunks_by_source``) is reused across pairs.
     """
     lookup = (by_source if by_source is not None else chunks_by_source(index)).get(source_id, NO_CHUNKS)
-    low = min(instruction[0], qualifier[0])
-    high = max(instruction[1], qualifier[1])
+    holding_ids, shared = span_verdict(lookup, instruction, qualifier)
     return {
         "strategy": name,
         "chunk_count": len(index["chunks"]),
         "instruction_span": list(instruction),
         "qualifier_span": list(qualifier),
-        "instruction_containing_chunk_ids": [
-            chunk["chunk_id"] for chunk in lookup.holding(instruction[0], instruction[1])
-        ],
-        "instruction_and_qualifier_share_chunk": bool(lookup.holding(low, high)),
+        "instruction_containing_chunk_ids": holding_ids,
+        "instruction_and_qualifier_share_chunk": shared,
     }
+
+
+def span_verdict(lookup: SourceChunks, instruction: list[int], qualifier: list[int]) -> tuple[list[str], bool]:
+    """The ids of the chunks holding ``instruction``, and whether one chunk holds it and ``qualifier``.
+
+    A chunk holds both when it holds the stretch from the first span's start to the last one's end.
+    """
+    low = min(instruction[0], qualifier[0])
+    high = max(instruction[1], qualifier[1])
+    holding_ids = [chunk["chunk_id"] for chunk in lookup.holding(instruction[0], instruction[1])]
+    return holding_ids, bool(lookup.holding(low, high))
 
 
 def build_comparisons(indexes: dict, source_id: str, instruction: list[int], qualifier: list[int]) -> list[dict]:
@@ -219,9 +225,23 @@ def declared_pair(check) -> dict:
 
 
 def compare_pair(name: str, index: dict, pair: dict, by_source: dict[str, SourceChunks] | None = None) -> dict:
-    """One declared pair under one policy: the pair, its instruction's chunk ids and the verdict."""
-    verdict = compare_spans(name, index, pair["source_id"], pair["instruction_span"], pair["qualifier_span"], by_source)
-    return {"name": pair["name"], "source_id": pair["source_id"], **{key: verdict[key] for key in PAIR_VERDICT_KEYS}}
+    """One declared pair under one policy: the pair, its instruction's chunk ids and the verdict.
+
+    ``compare_spans``'s verdict, its spans, chunk ids and answer after the pair's name and source.
+    """
+    source_id = pair["source_id"]
+    instruction = pair["instruction_span"]
+    qualifier = pair["qualifier_span"]
+    lookup = (by_source if by_source is not None else chunks_by_source(index)).get(source_id, NO_CHUNKS)
+    holding_ids, shared = span_verdict(lookup, instruction, qualifier)
+    return {
+        "name": pair["name"],
+        "source_id": source_id,
+        "instruction_span": list(instruction),
+        "qualifier_span": list(qualifier),
+        "instruction_containing_chunk_ids": holding_ids,
+        "instruction_and_qualifier_share_chunk": shared,
+    }
 
 
 def compare_pairs(name: str, index: dict, pairs: list[dict]) -> dict:
@@ -230,7 +250,7 @@ def compare_pairs(name: str, index: dict, pairs: list[dict]) -> dict:
     The index's chunks are grouped by source once, so the cost is near-linear
     in pairs plus chunks rather than their product.
     """
-    by_source = chunks_by_source(index)
+    by_source = chunks_by_source(index, {pair["source_id"] for pair in pairs})
     compared = [compare_pair(name, index, pair, by_source) for pair in pairs]
     return {
         "strategy": name,
@@ -260,15 +280,21 @@ def checked_comparisons(indexes: dict, span_checks) -> list[dict]:
 
 
 def build_checked_result(
-    sources: list[dict] | tuple[dict, ...], span_checks, configs: dict | None = None, progress=None, section_cache=None
+    sources: list[dict] | tuple[dict, ...],
+    span_checks,
+    configs: dict | None = None,
+    progress=None,
+    section_cache=None,
+    encoded: list | None = None,
 ) -> dict:
     """The lab's result for a manifest: its indexes and the comparison of its span checks.
 
     ``configs`` are the manifest's (``chunk_index.manifest_configs``); the lesson's three when ``None``.
     ``progress(1, size)`` is called after each document (see ``chunk_index.build_policy_indexes``);
-    ``section_cache`` keeps each document's sections for a later look (``chunk_index.pair_placements``).
+    ``section_cache`` keeps each document's sections for a later look (``chunk_index.pair_placements``);
+    ``encoded`` gets the indexes' texts as JSON, for the writer (``chunk_index.build_policy_indexes``).
     """
-    indexes = build_indexes(sources, configs, progress, section_cache)
+    indexes = build_indexes(sources, configs, progress, section_cache, encoded)
     return assembled_result(sources, indexes, checked_comparisons(indexes, span_checks))
 
 

@@ -58,20 +58,61 @@ def manifest_to_build(value: str | None) -> Path:
     return manifest_argument(value)
 
 
+# How much of a folder's JSON files the fallback note looks at: their names, and the head of each.
+NOTE_FILES_LOOKED_AT = 200
+MANIFEST_HEAD_BYTES = 4096
+
+
 def unused_manifest_note(folder: Path) -> str | None:
-    """One line when ``folder`` holds a ``manifest.json`` other than the fixture's, which the fallback ignores."""
+    """One line when ``folder`` holds a manifest other than the fixture's, which the fallback ignores: a
+    ``manifest.json``, or another ``*.json`` that opens as a manifest does (``looks_like_manifest``)."""
     candidate = folder / DEFAULT_MANIFEST.name
-    if not os.path.lexists(candidate):
+    if os.path.lexists(candidate):
+        try:
+            if os.path.samefile(candidate, DEFAULT_MANIFEST):
+                return None
+        except OSError:
+            pass
+        return (
+            f"note: {DEFAULT_MANIFEST.name} in the current folder is not used: without --manifest the lab reads "
+            f"the lesson's fixture manifest beside run.py; pass --manifest {DEFAULT_MANIFEST.name} to use yours"
+        )
+    found = other_manifests(folder)
+    if not found:
         return None
-    try:
-        if os.path.samefile(candidate, DEFAULT_MANIFEST):
-            return None
-    except OSError:
-        pass
+    named = found[0] if len(found) == 1 else f"{', '.join(found[:-1])} and {found[-1]}"
     return (
-        f"note: {DEFAULT_MANIFEST.name} in the current folder is not used: without --manifest the lab reads "
-        f"the lesson's fixture manifest beside run.py; pass --manifest {DEFAULT_MANIFEST.name} to use yours"
+        f"note: {named} in the current folder "
+        f"{'looks like a manifest and is' if len(found) == 1 else 'look like manifests and are'} not used: without "
+        "--manifest the lab reads the lesson's fixture manifest beside run.py; pass "
+        f"--manifest {found[0]} to use {'it' if len(found) == 1 else 'one'}"
     )
+
+
+def other_manifests(folder: Path) -> list[str]:
+    """The names (first three, sorted) of the ``*.json`` files in ``folder`` that look like manifests."""
+    try:
+        with os.scandir(folder) as entries:
+            names = sorted(
+                entry.name
+                for entry in entries
+                if entry.name.endswith(".json")
+                and not entry.name.endswith(".decisions.json")
+                and entry.is_file(follow_symlinks=False)
+            )[:NOTE_FILES_LOOKED_AT]
+    except OSError:
+        return []
+    return [name for name in names if looks_like_manifest(folder / name)][:3]
+
+
+def looks_like_manifest(path: Path) -> bool:
+    """Whether a JSON file opens as the lab's manifests do: an object naming ``sources``, not a saved result."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(MANIFEST_HEAD_BYTES)
+    except OSError:
+        return False
+    return head.lstrip().startswith(b"{") and b'"sources"' in head and b'"execution_mode"' not in head
 
 
 def report(text: str, to_stderr: bool = False) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 import chunk_index
 from commands.basics import EXIT_OK, manifest_to_build, report
 from commands.options import add_command, add_manifest_option
-from lab_io.errors import UsageError, printable, quoted
+from lab_io.errors import UsageError, printable, quoted_name
 from lab_io.inert_json import inert_json_text
 from lab_io.outputs import checked_report, destination, emit, write_outputs
 from lab_io.progress import Progress, source_bytes
@@ -78,7 +78,9 @@ def require_own_name(name: str | None, chunks_path: Path) -> None:
         raise UsageError("judge_name", where, "the judged chunks' name is blank; give --name NAME")
     if label in chunk_index.POLICY_NAMES:
         raise UsageError(
-            "judge_name", where, f"{quoted(label)} names one of the lab's policies; give the judged chunks --name NAME"
+            "judge_name",
+            where,
+            f"{quoted_name(label)} names one of the lab's policies; give the judged chunks --name NAME",
         )
 
 

@@ -66,15 +66,17 @@ def run_build(args) -> int:
     text_bytes = source_bytes(manifest.sources)
     # The summary says where each pair lies for pair-aware: the build's sections are kept for it.
     section_cache = {} if chunk_index.PAIR_AWARE in configs else None
+    # The texts as the build turned them to JSON for the ids: the writer lays them out from it.
+    encoded: list = []
     with Progress("building indexes", len(manifest.sources), text_bytes) as progress:
         result = span_checks.build_checked_result(
-            manifest.sources, manifest.span_checks, configs, progress.advance, section_cache
+            manifest.sources, manifest.span_checks, configs, progress.advance, section_cache, encoded
         )
         # The result is streamed as it is laid out, never held whole as bytes; each
         # index's saved size is recorded on the way, rather than saving it again.
         index_sizes: dict[str, int] = {}
         result_pieces = progress.writing(
-            readable_pieces(saved_json_pieces(result, result["indexes"], index_sizes), destination(output)),
+            readable_pieces(saved_json_pieces(result, result["indexes"], index_sizes, encoded), destination(output)),
             destination(output),
         )
         files = [] if output is None else [(output, result_pieces)]

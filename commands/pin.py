@@ -11,6 +11,7 @@ from commands.options import add_command, add_manifest_option
 from lab_io import outputs
 from lab_io.errors import UsageError, printable
 from lab_io.outputs import checked_output, destination, emit
+from lab_io.progress import Progress
 
 PIN_DESCRIPTION = """\
 Check each PATH as a build would (inside the manifest's folder, no link, size
@@ -19,7 +20,10 @@ lesson's, none needed under a block grammar), record its sha256 in the
 manifest and rewrite the manifest atomically. A missing manifest is
 started. Re-pinning changes the document revision and every chunk id of that
 source; a span check the edit made stale is refused and the manifest left
-unchanged, unless --reanchor moves it to the one place its quote now occurs.
+unchanged, unless --reanchor moves it to the one place its quote now occurs,
+or, of several places, to the one nearest its old start when every other is
+at least twice as far and the move agrees with the check's other span and the
+spans around it (docs/own-documents.md, "Edit, re-pin, and see what moved").
 
 A folder PATH pins every *.md file under it (and *.mdx under blocks-3 and blocks-4),
 sorted, recursively. Hidden entries (.git, .cache) and other files are passed
@@ -78,7 +82,18 @@ def register(commands: argparse._SubParsersAction) -> None:
         dest="source_id",
         help="id of a new source (default: its path relative to the manifest's folder, without the suffix: docs/guide.md is docs/guide)",
     )
-    pin.add_argument("--title", help="title (default for a new source: its id)")
+    pin.add_argument(
+        "--title", help="title (default for a new source: its front matter's title, else its id; see --titles)"
+    )
+    pin.add_argument(
+        "--titles",
+        choices=("front-matter", "id"),
+        default="front-matter",
+        help="where a new page's title comes from without --title: its front matter's top-level title (title: or "
+        "title = , one line, under a block grammar), else its id (the default, front-matter); or always its id. "
+        "The title names the text before a page's first heading in every index. A page pinned before keeps its "
+        "title",
+    )
     pin.add_argument(
         "--version", help="MAJOR.MINOR version (default for a new source: 1.0); with a folder, of every file pinned"
     )
@@ -99,16 +114,18 @@ def register(commands: argparse._SubParsersAction) -> None:
     pin.add_argument(
         "--reanchor",
         action="store_true",
-        help="after an edit, move each span check of the files pinned whose quote now occurs once in the new text "
-        "to that place (one line per move); a quote that is gone or occurs more than once is still refused",
+        help="after an edit, move each stale span of a span check of the files pinned to the one place its quote "
+        "now occurs, or to the place nearest its old start when every other is at least twice as far and the move "
+        "agrees with the check's other span and the spans around it (one line per move, naming a choice among "
+        "places); a quote that is gone or has no such place is still refused",
     )
     pin.add_argument(
         "--drop-stale",
         dest="drop_stale",
         action="store_true",
         help="after an edit, move what --reanchor moves, then remove each span check whose quote is gone from the "
-        "new text or occurs more than once (one line per check removed; scan --add-checks proposes a pair again "
-        "where the new text holds one)",
+        "new text or occurs more than once with no place --reanchor takes (one line per check removed; scan "
+        "--add-checks proposes a pair again where the new text holds one)",
     )
     pin.add_argument(
         "--list",
@@ -143,9 +160,17 @@ def run_pin(args: argparse.Namespace) -> int:
     # Read, change and write under one lock: a concurrent pin waits and then sees this one's sources.
     with outputs.manifest_lock(manifest_path):
         new_manifest = not os.path.lexists(manifest_path)
-        outcome = source_pins.pin_sources(
-            manifest_path, requests, args.markdown, args.reanchor, args.all_or_nothing, args.drop_stale
-        )
+        with Progress("finding pages") as progress:
+            outcome = source_pins.pin_sources(
+                manifest_path,
+                requests,
+                args.markdown,
+                args.reanchor,
+                args.all_or_nothing,
+                args.drop_stale,
+                args.titles,
+                progress,
+            )
         if outcome.manifest_bytes is not None:
             emit(outcome.manifest_bytes, manifest_path)
     if new_manifest and args.markdown is None:

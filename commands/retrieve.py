@@ -10,6 +10,7 @@ from commands.indexes import collector_skips_what_exists, manifest_indexes
 from commands.options import add_command, add_manifest_option
 from lab_io.inert_json import printed_json_bytes
 from lab_io.outputs import emit
+from lab_io.progress import Progress, source_bytes
 from load_documents import load_manifest
 
 RETRIEVE_DESCRIPTION = """\
@@ -93,9 +94,12 @@ def run_retrieve(args: argparse.Namespace) -> int:
         if args.run is not None:
             run = judged.read_run(Path(args.run), manifest, label, chunks)
             notes.append(judged.run_note(run, chunks))
-    indexes = manifest_indexes(manifest)
-    with collector_skips_what_exists():
-        document = retrieval.measured(manifest.span_checks, indexes, chunks, run, depth, str(manifest_path))
+    with Progress("building indexes", len(manifest.sources), source_bytes(manifest.sources)) as progress:
+        indexes = manifest_indexes(manifest, progress.advance)
+        with collector_skips_what_exists():
+            document = retrieval.measured(
+                manifest.span_checks, indexes, chunks, run, depth, str(manifest_path), progress
+            )
     if args.json:
         emit(printed_json_bytes(document), None)
     else:

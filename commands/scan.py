@@ -10,7 +10,7 @@ from commands.basics import EXIT_OK, manifest_to_build, report
 from commands.indexes import collector_skips_what_exists, manifest_indexes, manifest_outlines
 from commands.options import add_command, add_manifest_option, add_no_cache_option
 from lab_io import outputs
-from lab_io.errors import IngestionError, UsageError, counted, printable, quoted
+from lab_io.errors import IngestionError, UsageError, counted, printable, quoted_name
 from lab_io.indented_json import saved_json_bytes
 from lab_io.inert_json import printed_json_bytes
 from lab_io.outputs import checked_output, destination, emit
@@ -19,7 +19,7 @@ from load_documents import load_manifest
 
 SCAN_DESCRIPTION = """\
 Find candidate instruction/caveat pairs in every pinned source by fixed rules
-(no model, no network; scan_version 8). A caveat is a sentence that prohibits,
+(no model, no network; scan_version 9). A caveat is a sentence that prohibits,
 requires, conditions, limits, raises an error, deprecates or dates, or warns of
 a risk ("must not", "needs to", "unless", "is not supported", "raises",
 "deprecated", "before 0.5.0", "with caution"), or a whole warning, caution or
@@ -307,13 +307,13 @@ def review(manifest_path: Path, pairs: list, accepted: list[str], rejected: list
     by_name = {pair.name: pair for pair in pairs}
     both = sorted(set(accepted) & set(rejected))
     if both:
-        raise UsageError("usage", "scan", f"{quoted(both[0])} is given to both --accept and --reject")
+        raise UsageError("usage", "scan", f"{quoted_name(both[0])} is given to both --accept and --reject")
     for name in accepted + rejected:
         if name not in by_name:
             raise UsageError(
                 "unknown_name",
                 "--accept" if name in accepted else "--reject",
-                f"{quoted(name)} is not a pair scan finds in this manifest (scan --json lists their names)",
+                f"{quoted_name(name)} is not a pair scan finds in this manifest (scan --json lists their names)",
             )
     decided = [(decisions.ACCEPT, by_name[name]) for name in accepted] + [
         (decisions.REJECT, by_name[name]) for name in rejected
@@ -340,9 +340,9 @@ def review(manifest_path: Path, pairs: list, accepted: list[str], rejected: list
         write_manifest(manifest_path, change, [(path, decisions_bytes)])
     parts = []
     if accepted:
-        parts.append(f"accepted {counted(len(accepted), 'pair')} ({len(new_checks)} added as span checks)")
+        parts.append(f"accepted {counted(len(accepted), 'pair')} ({len(new_checks):,} added as span checks)")
     if rejected:
-        parts.append(f"rejected {counted(len(rejected), 'pair')} ({len(removed)} scanned checks removed)")
+        parts.append(f"rejected {counted(len(rejected), 'pair')} ({len(removed):,} scanned checks removed)")
     return f"{'; '.join(parts)}: {shown}, decisions in {destination(path)}"
 
 

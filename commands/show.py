@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
 import sys
 from pathlib import Path
@@ -10,8 +11,9 @@ from pathlib import Path
 import chunk_index
 from commands.basics import EXIT_OK, manifest_to_build
 from commands.options import add_command, add_manifest_option
-from lab_io.errors import UsageError, quoted
+from lab_io.errors import LISTED_ENTRIES, UsageError, counted, first_few, quoted_name
 from lab_io.outputs import emit
+from lab_io.progress import Progress, source_bytes
 from load_documents import load_manifest
 
 SHOW_DESCRIPTION = """\
@@ -28,6 +30,8 @@ piped and diffed.
 OVERVIEW_SOURCES = 10
 # On a docs set, show --split-only draws this many split pairs (about 25 lines each) unless --all is given.
 SPLIT_PAIRS_DRAWN = 20
+# On a docs set, the overview lists this many split pairs, a line each, unless --list is given.
+OVERVIEW_PAIRS = 20
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -76,6 +80,12 @@ def add_show_filters(show: argparse.ArgumentParser) -> None:
         help=f"on a docs set (over {OVERVIEW_SOURCES} sources), every page under every policy instead of the "
         f"overview; with --split-only, every split pair instead of the first {SPLIT_PAIRS_DRAWN}",
     )
+    show.add_argument(
+        "--list",
+        dest="show_list",
+        action="store_true",
+        help=f"on a docs set, the overview lists every split pair on a line instead of the first {OVERVIEW_PAIRS}",
+    )
 
 
 def run_show(args: argparse.Namespace) -> int:
@@ -101,7 +111,8 @@ def run_show(args: argparse.Namespace) -> int:
             Path(args.show_chunks), manifest, manifest_label=judge.manifest_label(args.manifest)
         )
     if narrowing is None and not getattr(args, "show_all", False) and len(manifest.sources) > OVERVIEW_SOURCES:
-        view = overview(manifest, policies, configs, colour, judgement)
+        listed = None if getattr(args, "show_list", False) else OVERVIEW_PAIRS
+        view = overview(manifest, policies, configs, colour, judgement, listed)
     elif narrowing is None:
         view = terminal.terminal_view(manifest.sources, manifest.span_checks, policies, colour, configs)
         if judgement is not None:
@@ -125,6 +136,21 @@ def meant_source(name: str, manifest) -> str | None:
     return next((source["source_id"] for source in manifest.sources if normal(source["path"]) == typed), None)
 
 
+def held(option: str, typed: str, known: list[str]) -> str:
+    """What the manifest holds instead of ``typed``: the names closest to it, else its first few; each whole.
+
+    ``"it has 12 span checks; the closest: "scan:docs/a:52""``, or
+    ``"it has 12 span checks: "scan:docs/a:52", "scan:docs/a:57", "scan:docs/b:9" and 9 more"``.
+    """
+    noun = "source" if option == "--source" else "span check"
+    if not known:
+        return f"it has no {noun}s"
+    close = difflib.get_close_matches(typed, known, n=LISTED_ENTRIES)
+    if close:
+        return f"it has {counted(len(known), noun)}; the closest: {', '.join(quoted_name(name) for name in close)}"
+    return f"it has {counted(len(known), noun)}: {first_few([quoted_name(name) for name in known])}"
+
+
 def show_narrowing(args: argparse.Namespace, manifest):
     """The ``show`` filters as a ``terminal.Narrowing``, or ``None`` when none is given; unknown names refused."""
     from views import terminal
@@ -145,11 +171,12 @@ def show_narrowing(args: argparse.Namespace, manifest):
                 raise UsageError(
                     "unknown_name",
                     option,
-                    f"{quoted(unknown[0])} is not in the manifest: that page's source id is {quoted(meant)}",
+                    f"{quoted_name(unknown[0])} is not in the manifest: that page's source id is {quoted_name(meant)}",
                 )
-            listed = ", ".join(quoted(name) for name in known[:5]) + (", …" if len(known) > 5 else "")
             raise UsageError(
-                "unknown_name", option, f"{quoted(unknown[0])} is not in the manifest; it has {listed or 'none'}"
+                "unknown_name",
+                option,
+                f"{quoted_name(unknown[0])} is not in the manifest; {held(option, unknown[0], known)}",
             )
     # On a docs set every split pair drawn runs to megabytes: the first few, unless --all or named by --check.
     capped = split_only and not check_names and not getattr(args, "show_all", False)
@@ -157,16 +184,20 @@ def show_narrowing(args: argparse.Namespace, manifest):
     return terminal.Narrowing(frozenset(source_ids), frozenset(check_names), split_only, limit)
 
 
-def overview(manifest, policies: tuple[str, ...], configs: dict, colour: bool, judgement) -> str:
-    """The docs set's overview (``views.terminal.overview_view``) under the shown policies."""
+def overview(
+    manifest, policies: tuple[str, ...], configs: dict, colour: bool, judgement, listed: int | None = None
+) -> str:
+    """The docs set's overview (``views.terminal.overview_view``) under the shown policies, ``listed`` split
+    pairs on a line (``None``: every one)."""
     from checks import span_checks
     from views import terminal
 
     shown = {name: configs[name] for name in policies}
-    result = span_checks.build_checked_result(manifest.sources, manifest.span_checks, shown)
+    with Progress("building indexes", len(manifest.sources), source_bytes(manifest.sources)) as progress:
+        result = span_checks.build_checked_result(manifest.sources, manifest.span_checks, shown, progress.advance)
     section_of = None
     if judgement is not None:
         import judge
 
         section_of = judge.pair_sections(manifest.sources, manifest.grammar)
-    return terminal.overview_view(result, manifest.span_checks, colour, judgement, section_of)
+    return terminal.overview_view(result, manifest.span_checks, colour, judgement, section_of, listed)

@@ -34,7 +34,6 @@ from grammars.blocks import (
     SLASH_BLOCK,
     TABLE_DELIMITER_CELL,
     THEMATIC_BREAK,
-    Line,
     admonition_end,
     admonition_label,
     atx_heading_title,
@@ -53,6 +52,7 @@ from grammars.blocks import (
     list_end,
     list_item,
     may_start_block,
+    page_lines,
     paragraph_end,
     quote_end,
     quote_label,
@@ -60,7 +60,6 @@ from grammars.blocks import (
     starts_block,
     starts_table,
     table_end,
-    text_lines,
 )
 from grammars.lesson import (
     BLOCKS_HINT,
@@ -75,7 +74,7 @@ from grammars.lesson import (
     paragraph_spans,
 )
 from grammars.records import Block, LazyPattern, Section
-from lab_io.errors import IngestionError, quoted
+from lab_io.errors import IngestionError, quoted_name
 
 __all__ = [
     "BLOCKS3_GRAMMAR",
@@ -99,7 +98,6 @@ __all__ = [
     "HEADING",
     "LESSON_GRAMMAR",
     "LazyPattern",
-    "Line",
     "NON_BLANK",
     "OPENING_KINDS",
     "ORDERED_MARKER",
@@ -132,6 +130,7 @@ __all__ = [
     "list_end",
     "list_item",
     "may_start_block",
+    "page_lines",
     "paragraph_end",
     "paragraph_spans",
     "quote_end",
@@ -140,7 +139,6 @@ __all__ = [
     "starts_block",
     "starts_table",
     "table_end",
-    "text_lines",
 ]
 
 
@@ -194,7 +192,7 @@ def document_sections(text: str, grammar: str = LESSON_GRAMMAR, where: str = "te
     if grammar in BLOCK_GRAMMARS:
         return block_sections(text, title, where, grammar == BLOCKS2_GRAMMAR)
     if grammar != LESSON_GRAMMAR:
-        raise IngestionError("unknown_grammar", where, f"no Markdown grammar called {quoted(grammar)}")
+        raise IngestionError("unknown_grammar", where, f"no Markdown grammar called {quoted_name(grammar)}")
     return [
         Section(
             section.heading_start,

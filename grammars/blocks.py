@@ -18,8 +18,7 @@ here reads differently.
 
 from __future__ import annotations
 
-from collections import namedtuple
-from itertools import accumulate, repeat
+from itertools import accumulate
 
 from grammars.records import Block, LazyPattern, Section
 from lab_io.errors import IngestionError, quoted
@@ -45,6 +44,13 @@ ADMONITION_INDENT = 4
 BLOCK_START_CHARACTERS = frozenset("#`~!?>-*+_0123456789")
 # "blocks-2" also starts blocks at "/" (``/// name``), ":" (``::: name``) and "=" (``=== "Tab"``).
 BLOCK_START_CHARACTERS_2 = BLOCK_START_CHARACTERS | frozenset("/:=")
+# What a fence (after up to three spaces) and an admonition (at column 0) open with.
+FENCE_CHARACTERS = frozenset("`~")
+ADMONITION_CHARACTERS = frozenset("!?")
+# What a line of a paragraph may open with (after its spaces) to end it: a block's first character, or a setext
+# underline's ("=" or "-"); any other line ends it only if it is blank or holds a pipe (a table's header row).
+PARAGRAPH_BREAKS = BLOCK_START_CHARACTERS | frozenset("=")
+PARAGRAPH_BREAKS_2 = BLOCK_START_CHARACTERS_2
 # A pymdownx block's opening line: up to three spaces, three or more "/", a TYPE as an
 # admonition's, then nothing or a "|" and a title. Its closing line is a run of exactly as many "/".
 SLASH_BLOCK = LazyPattern(r" {0,3}(/{3,})[ \t]*([A-Za-z][A-Za-z0-9_-]*)[ \t]*(?:\|.*)?")
@@ -64,25 +70,23 @@ LINK_DEFINITION_TEXT = (
 )
 
 
-class Line(namedtuple("Line", ("start", "end", "text"))):
-    """One line of the text: ``[start, end)`` with its ``\\n`` (none on a last line without one), and its text without it."""
+def page_lines(text: str, start: int) -> tuple[list[str], list[int]]:
+    """The lines of ``text`` from ``start``, each without its ``\\n``, and their bounds.
 
-    __slots__ = ()
-
-
-def text_lines(text: str, start: int) -> list[Line]:
-    """The lines of ``text`` from ``start``: ``text_lines("ab\\nc", 0)`` -> ``[Line(0, 3, "ab"), Line(3, 4, "c")]``."""
-    pieces = text[start:].split("\n")
-    if pieces[-1] == "":
+    Line ``i`` spans ``[bounds[i], bounds[i + 1])``, its ``\\n`` included (none on a last line without one):
+    ``page_lines("ab\\nc", 0)`` -> ``(["ab", "c"], [0, 3, 4])``. The grammar reads the texts and looks a bound
+    up only where a block or a section starts or ends: a page's lines are two lists made in C, not a record a line.
+    """
+    texts = text[start:].split("\n")
+    if texts[-1] == "":
         # The text ends with "\n" (or is empty from ``start``): no line follows it.
-        pieces.pop()
+        texts.pop()
     # Each line starts one character (its "\n") after the previous one ends; split,
     # accumulate and map run in C, where a find() per line would not.
-    bounds = list(accumulate(map((1).__add__, map(len, pieces)), initial=start))
+    bounds = list(accumulate(map((1).__add__, map(len, texts)), initial=start))
     if len(bounds) > 1 and bounds[-1] > len(text):
         bounds[-1] = len(text)
-    # tuple.__new__ makes each Line in C, without the Python-level __new__ a namedtuple call runs.
-    return list(map(tuple.__new__, repeat(Line), zip(bounds, bounds[1:], pieces)))
+    return texts, bounds
 
 
 def may_start_block(line: str, extended: bool = False) -> bool:
@@ -255,26 +259,23 @@ def is_table_delimiter(line: str) -> bool:
     return all(TABLE_DELIMITER_CELL.fullmatch(cell.strip(" \t")) for cell in row.split("|"))
 
 
-def starts_table(lines: list[Line], index: int) -> bool:
-    """Whether ``lines[index]`` is a table's header row: a pipe, at most three spaces of indent, a delimiter row next."""
-    line = lines[index].text
+def starts_table(texts: list[str], index: int) -> bool:
+    """Whether ``texts[index]`` is a table's header row: a pipe, at most three spaces of indent, a delimiter row next."""
+    line = texts[index]
     return (
-        "|" in line
-        and space_indent(line)[0] <= 3
-        and index + 1 < len(lines)
-        and is_table_delimiter(lines[index + 1].text)
+        "|" in line and space_indent(line)[0] <= 3 and index + 1 < len(texts) and is_table_delimiter(texts[index + 1])
     )
 
 
-def starts_block(lines: list[Line], index: int, extended: bool = False, reader=None) -> bool:
-    """Whether ``lines[index]`` begins a block other than a paragraph, or is an ATX heading: it ends a paragraph.
+def starts_block(texts: list[str], index: int, extended: bool = False, reader=None) -> bool:
+    """Whether ``texts[index]`` begins a block other than a paragraph, or is an ATX heading: it ends a paragraph.
 
-    ``extended`` ("blocks-2") adds pymdownx blocks, colon containers and content tabs;
-    ``reader`` ("blocks-3", ``grammars.version3.PageReader``) what it reads.
+    ``texts`` are a page's lines (``page_lines``); ``extended`` ("blocks-2") adds pymdownx blocks,
+    colon containers and content tabs; ``reader`` ("blocks-3", ``grammars.version3.PageReader``) what it reads.
     """
-    if reader is not None and reader.interrupts(lines, index):
+    if reader is not None and reader.interrupts(index):
         return True
-    line = lines[index].text
+    line = texts[index]
     if not may_start_block(line, extended):
         return False
     if extended and (container_opening(line) is not None or CONTENT_TAB.fullmatch(line) is not None):
@@ -286,51 +287,51 @@ def starts_block(lines: list[Line], index: int, extended: bool = False, reader=N
         or admonition_label(line) is not None
         or is_quote_line(line)
         or list_item(line) is not None
-        or starts_table(lines, index)
+        or starts_table(texts, index)
     )
 
 
-def fence_end(lines: list[Line], index: int, fence: tuple[str, int], nested: bool = False) -> int:
-    """The index after the line that closes ``fence``, searching from ``lines[index]``; the end of the text if none does.
+def fence_end(texts: list[str], index: int, fence: tuple[str, int], nested: bool = False) -> int:
+    """The index after the line that closes ``fence``, searching from ``texts[index]``; the end of the text if none does.
 
     A fence nested in a list or an admonition closes on a line whose text,
     leading spaces and tabs removed, closes it.
     """
     character, run = fence
-    for position in range(index, len(lines)):
-        line = lines[position].text
+    for position in range(index, len(texts)):
+        line = texts[position]
         # A line without the fence's character cannot close it: most of a fence's body is passed on one check.
         if character in line and closes_fence(line.lstrip(" \t") if nested else line, character, run):
             return position + 1
-    return len(lines)
+    return len(texts)
 
 
-def admonition_end(lines: list[Line], index: int) -> int:
+def admonition_end(texts: list[str], index: int) -> int:
     """The index after an admonition's last body line: lines indented four columns or more, blank lines between them included."""
     after = index + 1
     position = index + 1
-    while position < len(lines):
-        line = lines[position].text
+    while position < len(texts):
+        line = texts[position]
         if is_blank(line):
             position += 1
             continue
         if leading_columns(line) < ADMONITION_INDENT:
             break
         fence = fence_opening(line.lstrip(" \t"))
-        position = fence_end(lines, position + 1, fence, nested=True) if fence else position + 1
+        position = fence_end(texts, position + 1, fence, nested=True) if fence else position + 1
         after = position
     return after
 
 
-def quote_end(lines: list[Line], index: int) -> int:
-    """The index after a run of blockquote lines starting at ``lines[index]``."""
+def quote_end(texts: list[str], index: int) -> int:
+    """The index after a run of blockquote lines starting at ``texts[index]``."""
     position = index
-    while position < len(lines) and is_quote_line(lines[position].text):
+    while position < len(texts) and is_quote_line(texts[position]):
         position += 1
     return position
 
 
-def list_end(lines: list[Line], index: int, extended: bool = False, reader=None) -> int:
+def list_end(texts: list[str], index: int, extended: bool = False, reader=None) -> int:
     """The index after a list's last line (see ``SPEC.md``, "The block grammar", for the rule).
 
     A line belongs to the list when it is an item at the list's level, is
@@ -340,12 +341,12 @@ def list_end(lines: list[Line], index: int, extended: bool = False, reader=None)
     after them; a fence opened on a list line runs, whatever its indent, to
     its close.
     """
-    content_column = list_item(lines[index].text)[0]
+    content_column = list_item(texts[index])[0]
     after = index + 1
     position = index
     lazy_allowed = False
-    while position < len(lines):
-        line = lines[position].text
+    while position < len(texts):
+        line = texts[position]
         if is_blank(line):
             lazy_allowed = False
             position += 1
@@ -356,39 +357,47 @@ def list_end(lines: list[Line], index: int, extended: bool = False, reader=None)
             content_column, content = item
         elif column >= content_column:
             content = line.lstrip(" \t")
-        elif lazy_allowed and not starts_block(lines, position, extended, reader):
+        elif lazy_allowed and not starts_block(texts, position, extended, reader):
             content = line
         else:
             break
         fence = fence_opening(content)
         lazy_allowed = fence is None
-        position = fence_end(lines, position + 1, fence, nested=True) if fence else position + 1
+        position = fence_end(texts, position + 1, fence, nested=True) if fence else position + 1
         after = position
     return after
 
 
-def table_end(lines: list[Line], index: int) -> int:
+def table_end(texts: list[str], index: int) -> int:
     """The index after a table: its header, its delimiter row and every following non-blank line holding a pipe."""
     position = index + 2
-    while position < len(lines) and not is_blank(lines[position].text) and "|" in lines[position].text:
+    while position < len(texts) and not is_blank(texts[position]) and "|" in texts[position]:
         position += 1
     return position
 
 
-def paragraph_end(lines: list[Line], index: int, extended: bool = False, reader=None) -> tuple[int, int | None]:
+def paragraph_end(texts: list[str], index: int, extended: bool = False, reader=None) -> tuple[int, int | None]:
     """The index after a paragraph, and the index of its setext underline if it is a heading instead.
 
     A paragraph runs until a blank line or a line that starts another block;
     a ``===`` or ``---`` line under it makes its lines a setext heading.
     """
+    # A line that opens (after its spaces) with none of these and holds no pipe starts no block, underlines
+    # nothing and is not the reader's to end the paragraph: it goes on the paragraph on one check.
+    breaks = PARAGRAPH_BREAKS_2 if extended else PARAGRAPH_BREAKS
+    interrupting = () if reader is None else reader.INTERRUPTING
     position = index + 1
-    while position < len(lines):
-        line = lines[position].text
-        if is_blank(line):
+    while position < len(texts):
+        line = texts[position]
+        if not line.strip():
             break
+        first = line.lstrip(" ")[:1]
+        if first not in breaks and first not in interrupting and "|" not in line:
+            position += 1
+            continue
         if SETEXT_UNDERLINE.fullmatch(line):
             return position + 1, position
-        if starts_block(lines, position, extended, reader):
+        if starts_block(texts, position, extended, reader):
             break
         position += 1
     return position, None
@@ -423,27 +432,32 @@ def closes_container(line: str, marker: str, run: int) -> bool:
     return closing == run if marker == "/" else closing >= run
 
 
-def container_end(lines: list[Line], index: int, marker: str, run: int) -> int:
-    """The index after the line that closes the container opened at ``lines[index]``; the end of the text if none does.
+def container_end(texts: list[str], index: int, marker: str, run: int) -> int:
+    """The index after the line that closes the container opened at ``texts[index]``; the end of the text if none does.
 
     Nothing inside is read but fences: a fence opened on a body line (leading
     spaces and tabs removed) runs to its close, so a marker line in code
     closes nothing.
     """
     position = index + 1
-    while position < len(lines):
-        line = lines[position].text
+    while position < len(texts):
+        line = texts[position]
         if closes_container(line, marker, run):
             return position + 1
         fence = fence_opening(line.lstrip(" \t"))
-        position = fence_end(lines, position + 1, fence, nested=True) if fence else position + 1
-    return len(lines)
+        position = fence_end(texts, position + 1, fence, nested=True) if fence else position + 1
+    return len(texts)
 
 
 class _SectionBuilder:
-    """Sections as the one pass over the lines finds them; a section without blocks is dropped."""
+    """Sections as the one pass over the lines finds them; a section without blocks is dropped.
 
-    def __init__(self, heading_start: int, title: str, body_start: int, reader=None) -> None:
+    ``bounds`` are the page's line bounds (``page_lines``): lines ``[first, after)`` span
+    ``[bounds[first], bounds[after])``.
+    """
+
+    def __init__(self, bounds: list[int], heading_start: int, title: str, body_start: int, reader=None) -> None:
+        self.bounds = bounds
         self.sections: list[Section] = []
         # "blocks-3": what a heading's text becomes as a section title, and which paragraphs hold text at all.
         self.reader = reader
@@ -455,20 +469,21 @@ class _SectionBuilder:
         self.body_start = body_start
         self.blocks: list[Block] = []
 
-    def add(self, kind: str, lines: list[Line], first: int, after: int, label: str = "") -> None:
-        self.blocks.append(Block(kind, lines[first].start, lines[after - 1].end, label))
+    def add(self, kind: str, first: int, after: int, label: str = "") -> None:
+        # tuple.__new__ makes the Block in C, without the Python-level __new__ a namedtuple call runs.
+        self.blocks.append(tuple.__new__(Block, (kind, self.bounds[first], self.bounds[after], label)))
 
-    def add_paragraph_or_heading(self, lines: list[Line], first: int, after: int, underline: int | None) -> None:
+    def add_paragraph_or_heading(self, texts: list[str], first: int, after: int, underline: int | None) -> None:
         """A paragraph, or, when ``underline`` is its setext underline, a heading that opens a section."""
         if underline is None:
             if self.reader is None or self.reader.holds_text(first, after):
-                self.add("paragraph", lines, first, after)
+                self.add("paragraph", first, after)
             return
-        self.close(lines[first].start)
-        title = " ".join(line.text.strip(" \t") for line in lines[first:underline])
+        self.close(self.bounds[first])
+        title = " ".join(line.strip(" \t") for line in texts[first:underline])
         if self.reader is not None:
             title = self.reader.heading_title(title)
-        self.open_section(lines[first].start, title, lines[underline].end)
+        self.open_section(self.bounds[first], title, self.bounds[underline + 1])
 
     def close(self, body_end: int) -> None:
         if self.blocks:
@@ -483,7 +498,7 @@ def block_sections(
     ``extended`` reads "blocks-2": every rule of "blocks", and pymdownx blocks,
     colon containers (both kind ``admonition``) and content tabs (kind ``tab``).
     ``page_reader`` (with ``extended``) reads "blocks-3": called with the page's
-    lines, it returns the reader the pass asks first (``grammars.version3``).
+    lines (``page_lines``), it returns the reader the pass asks first (``grammars.version3``).
 
     Front matter belongs to no section; text before the first heading is a
     section titled ``title`` whose heading offset is its body's start.
@@ -491,61 +506,68 @@ def block_sections(
     body ``[13, 16)``, one paragraph ``[13, 16)``.
     """
     body_start = front_matter_end(text, where)
-    lines = text_lines(text, body_start)
-    reader = None if page_reader is None else page_reader(lines)
-    builder = _SectionBuilder(body_start, title, body_start, reader)
+    texts, bounds = page_lines(text, body_start)
+    reader = None if page_reader is None else page_reader(texts)
+    builder = _SectionBuilder(bounds, body_start, title, body_start, reader)
+    characters = BLOCK_START_CHARACTERS_2 if extended else BLOCK_START_CHARACTERS
     index = 0
-    while index < len(lines):
-        line = lines[index]
-        if is_blank(line.text):
+    while index < len(texts):
+        line = texts[index]
+        if not line.strip():
+            # A blank line (``is_blank``) belongs to no block.
             index += 1
             continue
-        if not may_start_block(line.text, extended) and (reader is None or not reader.may_start(line.text)):
-            after, underline = paragraph_end(lines, index, extended, reader)
-            builder.add_paragraph_or_heading(lines, index, after, underline)
+        # Each rule is asked only where a line can open what it reads: its first character, after spaces or at
+        # column 0, is one the rule's own first test requires (``may_start_block`` with the next three).
+        first = line.lstrip(" ")[:1]
+        if first not in characters and "|" not in line and (reader is None or not reader.may_start(line)):
+            after, underline = paragraph_end(texts, index, extended, reader)
+            builder.add_paragraph_or_heading(texts, index, after, underline)
             index = after
             continue
-        fence = fence_opening(line.text)
-        heading = None if fence else atx_heading_title(line.text)
-        label = admonition_label(line.text)
-        found = None if reader is None or fence is not None or heading is not None else reader.block_at(lines, index)
+        fence = fence_opening(line) if first in FENCE_CHARACTERS else None
+        heading = atx_heading_title(line) if first == "#" else None
+        label = admonition_label(line) if line[0] in ADMONITION_CHARACTERS else None
+        found = None if reader is None or fence is not None or heading is not None else reader.block_at(index)
         if fence is not None:
-            after = fence_end(lines, index + 1, fence)
-            builder.add("fence", lines, index, after)
+            after = fence_end(texts, index + 1, fence)
+            builder.add("fence", index, after)
         elif heading is not None:
-            builder.close(line.start)
-            builder.open_section(line.start, heading if reader is None else reader.heading_title(heading), line.end)
+            builder.close(bounds[index])
+            builder.open_section(
+                bounds[index], heading if reader is None else reader.heading_title(heading), bounds[index + 1]
+            )
             after = index + 1
         elif found is not None:
             # What "blocks-3" reads where a block may start; a kind of "" is markup that belongs to no block.
             kind, after, found_label = found
             if kind:
-                builder.add(kind, lines, index, after, found_label)
-        elif THEMATIC_BREAK.fullmatch(line.text):
+                builder.add(kind, index, after, found_label)
+        elif THEMATIC_BREAK.fullmatch(line):
             # Before the list rule: "- - -" and "* * *" are breaks, not items.
             after = index + 1
         elif label is not None:
-            after = admonition_end(lines, index)
-            builder.add("admonition", lines, index, after, label)
-        elif extended and (container := container_opening(line.text)) is not None:
+            after = admonition_end(texts, index)
+            builder.add("admonition", index, after, label)
+        elif extended and (container := container_opening(line)) is not None:
             marker, run, container_label = container
-            after = container_end(lines, index, marker, run)
-            builder.add("admonition", lines, index, after, container_label)
-        elif extended and CONTENT_TAB.fullmatch(line.text):
-            after = admonition_end(lines, index)
-            builder.add("tab", lines, index, after)
-        elif is_quote_line(line.text):
-            after = quote_end(lines, index)
-            builder.add("quote", lines, index, after, quote_label(line.text))
-        elif list_item(line.text) is not None:
-            after = list_end(lines, index, extended, reader)
-            builder.add("list", lines, index, after)
-        elif starts_table(lines, index):
-            after = table_end(lines, index)
-            builder.add("table", lines, index, after)
+            after = container_end(texts, index, marker, run)
+            builder.add("admonition", index, after, container_label)
+        elif extended and CONTENT_TAB.fullmatch(line):
+            after = admonition_end(texts, index)
+            builder.add("tab", index, after)
+        elif is_quote_line(line):
+            after = quote_end(texts, index)
+            builder.add("quote", index, after, quote_label(line))
+        elif list_item(line) is not None:
+            after = list_end(texts, index, extended, reader)
+            builder.add("list", index, after)
+        elif starts_table(texts, index):
+            after = table_end(texts, index)
+            builder.add("table", index, after)
         else:
-            after, underline = paragraph_end(lines, index, extended, reader)
-            builder.add_paragraph_or_heading(lines, index, after, underline)
+            after, underline = paragraph_end(texts, index, extended, reader)
+            builder.add_paragraph_or_heading(texts, index, after, underline)
         index = after
     builder.close(len(text))
     return builder.sections

@@ -199,6 +199,9 @@ def element_pairs(texts: list[str], fence_indents: bool = False) -> dict[int, in
     in_comment = False
     for index, text in enumerate(texts):
         if fence is not None:
+            # A line without the fence's character cannot close it: most of a fence's body is passed on one check.
+            if fence[0] not in text:
+                continue
             content = text.lstrip(" \t")
             if closes_fence(content, *fence) and (
                 not fence_indents or leading_columns(text[: len(text) - len(content)]) <= fence_indent + 3
@@ -212,7 +215,8 @@ def element_pairs(texts: list[str], fence_indents: bool = False) -> dict[int, in
             # Blanked, not cut: a tag after the comment keeps its place on the line.
             text = " " * (end + 3) + text[end + 3 :]
             in_comment = False
-        elif fence_opening(text.lstrip(" \t")) is not None:
+        elif ("`" in text or "~" in text) and fence_opening(text.lstrip(" \t")) is not None:
+            # Only a line holding a backtick or a tilde can open a fence: the others are told apart on two checks.
             fence = fence_opening(text.lstrip(" \t"))
             fence_indent = leading_columns(text[: len(text) - len(text.lstrip(" \t"))])
             continue

@@ -11,7 +11,10 @@ container's closing line) is found once, on first use, in one pass each.
 
 from __future__ import annotations
 
-from grammars.blocks import Line, admonition_end, closes_container
+from itertools import repeat
+from operator import contains
+
+from grammars.blocks import admonition_end, closes_container
 from grammars.html_blocks import (
     ANY_TAG,
     blank_line_end,
@@ -27,11 +30,13 @@ from grammars.shortcodes import is_lone_closing_marker, opening_marker, shortcod
 
 
 class PageReader:
-    """The "blocks-3" rules for one page's lines (the text after its front matter)."""
+    """The "blocks-3" rules for one page's lines (the text after its front matter, ``blocks.page_lines``)."""
 
-    def __init__(self, lines: list[Line]) -> None:
-        self.lines = lines
-        self.texts = [line.text for line in lines]
+    # The first characters (after spaces) of the lines ``interrupts`` may answer yes for; any other it answers no.
+    INTERRUPTING = frozenset(":{<")
+
+    def __init__(self, texts: list[str]) -> None:
+        self.texts = texts
         self._shortcode_pairs: dict[int, int] | None = None
         self._element_pairs: dict[int, int] | None = None
         self._expression_ends: list[int | None] | None = None
@@ -73,7 +78,7 @@ class PageReader:
         A paragraph of inline tags alone (``<a href="…"><img src="…"></a>``, ``<a id="x"></a>``)
         holds nothing to retrieve, as an HTML block of tags alone does: it belongs to no block.
         """
-        if not any("<" in text for text in self.texts[first:after]):
+        if not any(map(contains, self.texts[first:after], repeat("<"))):
             return True
         return not holds_only_markup("\n".join(self.texts[first:after]))
 
@@ -82,8 +87,8 @@ class PageReader:
         """Whether a line "blocks-2" leaves to paragraphs could start a "blocks-3" block; ``False`` is certain."""
         return text.lstrip(" ")[:1] in ("{", "<") or text.startswith(("import", "export"))
 
-    def interrupts(self, lines: list[Line], index: int) -> bool:
-        """Whether ``lines[index]`` ends the paragraph or lazy list line above it.
+    def interrupts(self, index: int) -> bool:
+        """Whether ``texts[index]`` ends the paragraph or lazy list line above it.
 
         A directive, a paired shortcode's opening line, a lone closing marker
         and an HTML block of CommonMark's conditions 1 to 6 do; condition 7, an
@@ -100,8 +105,8 @@ class PageReader:
             return start is not None and start[0] <= 6
         return False
 
-    def block_at(self, lines: list[Line], index: int) -> tuple[str, int, str] | None:
-        """The kind, end (index after its last line) and label of the block ``lines[index]`` starts, else ``None``.
+    def block_at(self, index: int) -> tuple[str, int, str] | None:
+        """The kind, end (index after its last line) and label of the block ``texts[index]`` starts, else ``None``.
 
         A kind of ``""`` is markup that belongs to no block (a lone closing
         marker, an HTML block of tags and comments alone): the pass steps over it.
@@ -110,7 +115,7 @@ class PageReader:
         first = text.lstrip(" ")[:1]
         if first == ":":
             name = directive_name(self.texts, index, self.closed_later(index))
-            return None if name is None else ("directive", admonition_end(lines, index), name)
+            return None if name is None else ("directive", admonition_end(self.texts, index), name)
         if first == "{":
             return self.brace_block(index)
         if first == "<":

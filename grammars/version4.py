@@ -24,7 +24,7 @@ is "blocks-3"'s.
 from __future__ import annotations
 
 from grammars import mkdocs
-from grammars.blocks import LINK_DEFINITION_TEXT, Line, atx_heading_title, fence_opening
+from grammars.blocks import LINK_DEFINITION_TEXT, atx_heading_title, fence_opening
 from grammars.html_blocks import comment_spans, element_pairs, holds_only_markup, without_code_spans
 from grammars.records import LazyPattern
 from grammars.version3 import PageReader as Version3Reader
@@ -78,11 +78,11 @@ class PageReader(Version3Reader):
     def heading_title(title: str) -> str:
         return section_title(title)
 
-    def block_at(self, lines: list[Line], index: int) -> tuple[str, int, str] | None:
-        """ "blocks-3"'s block at ``lines[index]``, where MDX's import and export lines and a comment alone
+    def block_at(self, index: int) -> tuple[str, int, str] | None:
+        """ "blocks-3"'s block at ``texts[index]``, where MDX's import and export lines and a comment alone
         (``{/* … */}``) render nothing and so belong to no block, and an element kept whole ends before a heading
         that follows its closing tag (MDX ends an element at its closing tag)."""
-        found = super().block_at(lines, index)
+        found = super().block_at(index)
         if found is None:
             return None
         kind, after, label = found

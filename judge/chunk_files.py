@@ -11,7 +11,7 @@ import os
 from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 
-from lab_io.errors import IngestionError, printable, quoted
+from lab_io.errors import IngestionError, first_few, printable, quoted, quoted_name
 from lab_io.strict_json import StrictParser, json_text, read_bounded
 from load_documents import normalize_newlines
 
@@ -99,24 +99,20 @@ class SourceResolver:
             raise IngestionError(
                 "chunk_source_ambiguous",
                 where,
-                f"source {quoted(reference)} names no source of the manifest by id or path, and its file name "
-                f"is shared by {', '.join(quoted(owner) for owner in sorted(owners))}; write the source_id or the manifest's path",
+                f"source {quoted_name(reference)} names no source of the manifest by id or path, and its file name "
+                f"is shared by {', '.join(quoted_name(owner) for owner in sorted(owners))}; write the source_id or the manifest's path",
             )
         raise IngestionError(
             "chunk_source_unknown",
             where,
-            f"source {quoted(reference)} is no source_id, path or file name of the sources of {self.manifest_label} "
+            f"source {quoted_name(reference)} is no source_id, path or file name of the sources of {self.manifest_label} "
             f"({self.known_sources()})"
             + ("; pass --manifest M for your own sources" if self.manifest_label == FIXTURE_MANIFEST else ""),
         )
 
     def known_sources(self) -> str:
         """``"a, b"``: the first ``LISTED_SOURCES`` source ids and a count of the rest."""
-        ids = sorted(self.ids)
-        shown = ", ".join(printable(source_id) for source_id in ids[:LISTED_SOURCES])
-        if len(ids) > LISTED_SOURCES:
-            shown += f" and {len(ids) - LISTED_SOURCES:,} more"
-        return shown
+        return first_few([printable(source_id) for source_id in sorted(self.ids)], LISTED_SOURCES)
 
     def relative_path(self, reference: str) -> str | None:
         """``reference`` as a path relative to the manifest's folder, or ``None`` if it lies outside it."""
@@ -252,7 +248,7 @@ def checked_offsets(start: int | None, end: int | None, shape: str, text_length:
     if start < 0 or start > text_length or (end is not None and not start <= end <= text_length):
         shown = f"[{start}, {end})" if end is not None else f"start {start}"
         raise IngestionError(
-            "chunk_offset_out_of_range", where, f"{shown} is outside the source text of {text_length} characters"
+            "chunk_offset_out_of_range", where, f"{shown} is outside the source text of {text_length:,} characters"
         )
 
 

@@ -7,7 +7,7 @@ import json
 from judge.chunk_files import SHAPE_NAMES
 from judge.judgement import Judgement, context_text
 from judge.placement import BYTE_ORDER_MARK, LAB_FRAME, LOCATED_STATES, STATE_WORDS, STATES, Location
-from lab_io.errors import counted, printable, quoted
+from lab_io.errors import counted, first_difference, printable, quoted
 from views.summary import NO_SPAN_CHECKS
 
 # 2: whitespace-only chunks are judged, the "export" shape, offsets read in the splitter's frame
@@ -154,21 +154,6 @@ def given_offset(location: Location) -> str:
     return said
 
 
-def first_difference(first: str, second: str) -> int:
-    """Where two texts first differ (the shorter one's length when it begins the other): ``("abcd", "abxd")`` -> 2.
-
-    Compared by halving over C-speed prefix comparisons, not a walk per character.
-    """
-    low, high = 0, min(len(first), len(second))
-    while low < high:
-        middle = (low + high + 1) // 2
-        if first[:middle] == second[:middle]:
-            low = middle
-        else:
-            high = middle - 1
-    return low
-
-
 def differing_text(location: Location) -> str:
     """What the source holds at a wrong offset, shown from where it parts from the chunk's text.
 
@@ -205,9 +190,9 @@ def table_rows(judgement: Judgement) -> list[tuple[str, ...]]:
     for row in judgement.rows:
         total = row["coverage"]["total"]
         partial = sum(pair["partial"] for pair in row["pairs"])
-        kept = f"{row['pairs_kept_together']} of {len(row['pairs'])}"
+        kept = f"{row['pairs_kept_together']:,} of {len(row['pairs']):,}"
         if row["pairs_carried"]:
-            kept += f", {row['pairs_carried']} more carried"
+            kept += f", {row['pairs_carried']:,} more carried"
         if partial:
             kept += f" ({partial} partial)"
         chunks = f"{row['chunk_count']:,}"

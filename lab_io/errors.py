@@ -2,8 +2,9 @@
 
 Every refusal the lab makes is an ``IngestionError``: a stable ``code``, the
 place, and what was wrong, printed by ``run.py`` as one line on stderr.
-``quoted`` and ``printable`` render untrusted text (paths, quotes, saved
-values) so that line can never break in two or drive the terminal.
+``quoted`` (text: quotes, saved values), ``quoted_name`` and ``printable``
+(names: ids, paths, keys) render untrusted values so that line can never
+break in two or drive the terminal.
 """
 
 from __future__ import annotations
@@ -48,6 +49,52 @@ def quoted(value: object, limit: int = 60) -> str:
     return text
 
 
+# A name (a source id, a check name, a path, a key) is shown whole up to this many
+# characters: the ids of a deep docs tree share their first sixty and differ at the end.
+NAME_LIMIT = 200
+# How much of its start a longer name keeps; the rest of ``NAME_LIMIT`` comes from its end.
+NAME_HEAD = 60
+
+
+def quoted_name(value: object, limit: int = NAME_LIMIT) -> str:
+    """Show an untrusted name as inert, one-line JSON (as ``quoted`` does), whole up to ``limit`` characters.
+
+    Names are told apart by their end (``…/assign-cpu-resource``, ``…/assign-memory-resource``),
+    so a longer one loses its middle instead: its first ``NAME_HEAD`` characters and its last
+    ones, each quoted, joined by an ellipsis outside the quotes: a 296-character
+    ``"docs/" + "x" * 280 + "/assign-cpu"`` shows as ``"docs/xx…x"…"xx…x/assign-cpu"``,
+    the first quote holding 60 characters and the second 140.
+    A value that is not a string is shown as ``quoted`` shows it.
+    """
+    if type(value) is not str:
+        return quoted(value, limit)
+    if len(value) <= limit:
+        return json.dumps(value, ensure_ascii=True)
+    head = min(NAME_HEAD, limit // 3)
+    # Cut before escaping, as ``quoted`` does, so an escape is never cut in half.
+    start = json.dumps(value[:head], ensure_ascii=True)
+    end = json.dumps(value[len(value) - (limit - head) :], ensure_ascii=True)
+    return f"{start}…{end}"
+
+
+# How many entries a one-line list names before it counts the rest.
+LISTED_ENTRIES = 3
+
+
+def first_few(entries: list[str], shown: int = LISTED_ENTRIES, separator: str = ", ") -> str:
+    """The first ``shown`` of ``entries`` and a count of the rest, so a line stays short however many there are.
+
+    ``first_few(["a", "b", "c", "d", "e"])`` -> ``"a, b, c and 2 more"``;
+    ``first_few(["a: x", "b: y", "c: z", "d: w"], separator="; ")`` -> ``"a: x; b: y; c: z; and 1 more"``.
+    """
+    listed = separator.join(entries[:shown])
+    rest = len(entries) - shown
+    if rest <= 0:
+        return listed
+    joint = " " if separator == ", " else separator
+    return f"{listed}{joint}and {rest:,} more"
+
+
 def line_span(first: int, last: int) -> str:
     """``line_span(5, 5)`` -> ``"line 5"``; ``line_span(5, 7)`` -> ``"lines 5-7"``."""
     return f"line {first}" if first == last else f"lines {first}-{last}"
@@ -56,6 +103,69 @@ def line_span(first: int, last: int) -> str:
 def counted(count: int, noun: str) -> str:
     """``counted(1, "chunk")`` -> ``"1 chunk"``, ``counted(1200, "chunk")`` -> ``"1,200 chunks"``."""
     return f"{count:,} {noun}" if count == 1 else f"{count:,} {noun}s"
+
+
+def first_difference(first: str, second: str) -> int:
+    """Where two texts first differ (the shorter one's length when it begins the other): ``("abcd", "abxd")`` -> 2.
+
+    Compared by halving over C-speed prefix comparisons, not a walk per character.
+    """
+    low, high = 0, min(len(first), len(second))
+    while low < high:
+        middle = (low + high + 1) // 2
+        if first[:middle] == second[:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+# Around the place two long texts first differ, how many characters of each a refusal shows.
+SHOWN_BEFORE = 20
+SHOWN_AFTER = 40
+
+
+def parting(first: str, second: str) -> tuple[int, str, str]:
+    """Where two texts first differ, and each quoted around that place (see ``excerpt``).
+
+    ``parting("the limit field", "the limits field")`` -> ``(9, '"the limit field"', '"the limits field"')``.
+    """
+    offset = first_difference(first, second)
+    return offset, excerpt(first, offset), excerpt(second, offset)
+
+
+def excerpt(text: str, offset: int) -> str:
+    """``text`` from ``SHOWN_BEFORE`` characters before ``offset`` to ``SHOWN_AFTER`` after it, as inert JSON.
+
+    An ellipsis outside the quotes marks each end that was cut:
+    ``excerpt("a" * 30 + "b" * 50, 30)`` -> ``'…"aaaaaaaaaaaaaaaaaaaabbbb…b"…'`` (20 a's, 40 b's).
+    """
+    start = max(0, offset - SHOWN_BEFORE)
+    end = min(len(text), offset + SHOWN_AFTER)
+    # Cut before escaping, as ``quoted`` does, so an escape is never cut in half.
+    shown = json.dumps(text[start:end], ensure_ascii=True)
+    return ("…" if start else "") + shown + ("…" if end < len(text) else "")
+
+
+def text_difference(first: str, second: str, names: tuple[str, str] = ("saved", "derived"), limit: int = 60) -> str:
+    """Two differing strings as a refusal shows them: whole when both fit in ``limit`` characters, else where they part.
+
+    ``text_difference("ab", "ac")`` -> ``'saved "ab", derived "ac"'``. Longer
+    texts that share their first 60 characters would read the same cut there,
+    so each is shown around the first character that differs (``excerpt``):
+    two 913-character chunk texts that part at offset 200 give ``'at offset 200
+    of 913 characters: saved …"include the `resources` field, then…"…, derived
+    …"include the `resourcez` field, then…"…'`` (the quotes hold 60 characters
+    each; ``(saved 913 characters, derived 915)`` when their lengths differ).
+    """
+    if len(first) <= limit and len(second) <= limit:
+        return f"{names[0]} {json.dumps(first, ensure_ascii=True)}, {names[1]} {json.dumps(second, ensure_ascii=True)}"
+    offset, shown_first, shown_second = parting(first, second)
+    if len(first) == len(second):
+        sizes = f"of {counted(len(first), 'character')}"
+    else:
+        sizes = f"({names[0]} {counted(len(first), 'character')}, {names[1]} {len(second):,})"
+    return f"at offset {offset} {sizes}: {names[0]} {shown_first}, {names[1]} {shown_second}"
 
 
 def one_line(text: str) -> str:
@@ -78,12 +188,12 @@ def _escape(character: str) -> str:
 
 
 def printable(text: str) -> str:
-    """``text`` as it is when every character prints, else as escaped JSON (see ``quoted``).
+    """``text`` as it is when every character prints, else as escaped JSON (see ``quoted_name``).
 
     Paths and ids are shown plainly in the usual case, yet a name holding an
     escape sequence cannot drive the terminal: ``printable("a\x1bb")`` -> ``'"a\\u001bb"'``.
     """
-    return text if text.isprintable() else quoted(text, limit=200)
+    return text if text.isprintable() else quoted_name(text)
 
 
 class UsageError(IngestionError):

@@ -96,7 +96,7 @@ class _IndentedWriter:
     value saved on its own follows from its size nested (see ``measured``).
     """
 
-    def __init__(self, measured: dict | None = None, sizes: dict | None = None) -> None:
+    def __init__(self, measured: dict | None = None, sizes: dict | None = None, encoded=()) -> None:
         self._encoders: list = []
         self._open: set[int] = set()
         self.newlines = 0
@@ -109,6 +109,8 @@ class _IndentedWriter:
         # pieces and line breaks are kept while it is laid out, and written again for each repeat.
         self._repeats: dict[int, int] = {}
         self._kept: dict[int, tuple[int, list[bytes], int]] = {}
+        # id of a list of objects -> the key of a string column already turned to JSON, and those texts in order.
+        self._encoded = {id(objects): (key, texts) for objects, key, texts in encoded if len(texts) == len(objects)}
 
     def encoder_at(self, level: int):
         """The flat encoder for the items of a container at nesting ``level`` (built once per level)."""
@@ -275,11 +277,13 @@ class _IndentedWriter:
         separator = ",\n" + INDENT * (level + 1)
         position = 0
         batch_items = FIRST_BATCH_ITEMS
+        encoded_key, encoded_texts = self._encoded.get(id(value), (None, None))
         while position < len(value):
             batch = value[position : position + batch_items]
+            known = None if encoded_key is None else (encoded_key, encoded_texts[position : position + len(batch)])
             position += len(batch)
             holds_measured = self._measured_parent is not None and self._measured_parent in map(id, batch)
-            text = None if holds_measured else self.uniform_objects(batch, level + 1)
+            text = None if holds_measured else self.uniform_objects(batch, level + 1, known, item_lead)
             if text is None:
                 self.newlines += len(batch)
                 for item in batch:
@@ -287,7 +291,7 @@ class _IndentedWriter:
                     item_lead = separator
                     yield from self.pieces(item, level + 1)
                 continue
-            yield (item_lead + text).encode("utf-8")
+            yield text.encode("utf-8")
             item_lead = separator
             batch_items = max(1, min(MAX_BATCH_ITEMS, batch_items * BATCH_CHARACTERS // len(text)))
 
@@ -305,11 +309,15 @@ class _IndentedWriter:
         self.newlines += sum(len(value) + 1 for value in column if value)
         return texts
 
-    def uniform_objects(self, batch: list, level: int) -> str | None:
-        """``batch``'s objects laid out at ``level`` and joined by separators, or ``None`` if they differ in shape.
+    def uniform_objects(
+        self, batch: list, level: int, known: tuple[str, list[str]] | None = None, opening: str = ""
+    ) -> str | None:
+        """``opening``, then ``batch``'s objects laid out at ``level``, joined by separators; ``None`` if they differ.
 
         ``[{"a": 1, "b": "x"}, {"a": 2, "b": "y"}]`` at level 1 ->
         ``'{\\n    "a": 1,\\n    "b": "x"\\n  },\\n  {\\n    "a": 2,\\n    "b": "y"\\n  }'``.
+        ``known``, ``(key, texts)``: the objects' strings under ``key`` already turned to JSON, in order.
+        The text is made in one join, ``opening`` its first piece: no copy of it is made to add or cut a piece.
         """
         keys = tuple(batch[0]) if type(batch[0]) is dict else ()
         if (
@@ -320,7 +328,9 @@ class _IndentedWriter:
         ):
             return None
         field_indent = INDENT * (level + 1)
-        # Every object is the same run of texts: a key's lead, its value, the next key's lead, ... its close.
+        object_separator = ",\n" + INDENT * level
+        # Every object is the same run of texts: its lead and first key, its value, the next key's lead, ... its
+        # close; the first object's lead is ``opening``, each other's the separator after the object before it.
         runs = []
         lead = "{\n" + field_indent
         for key, column in zip(keys, zip(*map(dict.values, batch))):
@@ -332,16 +342,20 @@ class _IndentedWriter:
                     return None
             elif len(kinds) != 1 or not kinds <= COLUMN_JSON.keys():
                 return None
+            elif known is not None and key == known[0] and kinds == {str}:
+                texts = known[1]
             else:
                 texts = map(COLUMN_JSON[kinds.pop()], column)
-            runs.append(repeat(lead + _json_string(key) + KEY_SEPARATOR))
+            key_lead = lead + _json_string(key) + KEY_SEPARATOR
+            runs.append(
+                chain((opening + key_lead,), repeat(object_separator + key_lead)) if not runs else repeat(key_lead)
+            )
             runs.append(texts)
             lead = ",\n" + field_indent
-        object_separator = ",\n" + INDENT * level
-        runs.append(repeat("\n" + INDENT * level + "}" + object_separator))
+        runs.append(repeat("\n" + INDENT * level + "}"))
         # Per object: its opening line, a line per key after the first, its closing line; plus its lead.
         self.newlines += len(batch) * (len(keys) + 2)
-        return "".join(chain.from_iterable(zip(*runs)))[: -len(object_separator)]
+        return "".join(chain.from_iterable(zip(*runs)))
 
 
 def same_objects(first: list, other: list) -> bool:
@@ -401,7 +415,9 @@ def _joined_pieces(pieces: Iterable[bytes]) -> Iterator[bytes]:
         yield b"".join(pending)
 
 
-def saved_json_pieces(value: object, measured: dict | None = None, sizes: dict | None = None) -> Iterator[bytes]:
+def saved_json_pieces(
+    value: object, measured: dict | None = None, sizes: dict | None = None, encoded=()
+) -> Iterator[bytes]:
     """``saved_json_bytes(value)`` piece by piece, for a writer that streams them to a file.
 
     ``b"".join(saved_json_pieces(value)) == saved_json_bytes(value)``. Pieces
@@ -411,10 +427,17 @@ def saved_json_pieces(value: object, measured: dict | None = None, sizes: dict |
     once they are laid out: ``saved_json_pieces(result, result["indexes"], sizes)``
     fills ``sizes`` with each index's saved size.
 
+    ``encoded`` holds ``(objects, key, texts)``: a list of objects inside
+    ``value`` whose strings under ``key`` are, in order, ``texts`` once turned
+    to JSON (``json.dumps(string, ensure_ascii=False)``), as a build that
+    hashed them has them (``chunk_index.build_policy_indexes``'s ``text_json``):
+    that column is laid out from them, not encoded again. ``texts`` must be
+    those strings' JSON; a list of another length is not used.
+
     A cycle raises ``ValueError`` as ``json.dumps`` does; a value nested
     deeper than the recursion limit allows raises ``RecursionError``.
     """
-    yield from _joined_pieces(_IndentedWriter(measured, sizes).pieces(value, 0))
+    yield from _joined_pieces(_IndentedWriter(measured, sizes, encoded).pieces(value, 0))
     yield b"\n"
 
 

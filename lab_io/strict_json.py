@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
-from lab_io.errors import IngestionError, printable, quoted
+from lab_io.errors import IngestionError, printable, quoted_name
 
 # A saved result holds every chunk's text several times over, so it is far
 # larger than its sources; this bound still stops a runaway file before parsing.
@@ -71,7 +71,7 @@ def _unshared_object(pairs: list[tuple[str, object]], where: str = "") -> dict:
         seen = set()
         for key, _ in pairs:
             if key in seen:
-                raise IngestionError("json_duplicate_key", where, f"key {quoted(key)} appears twice in one object")
+                raise IngestionError("json_duplicate_key", where, f"key {quoted_name(key)} appears twice in one object")
             seen.add(key)
     return result
 

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import chunk_index
 from checks import span_checks
-from lab_io.errors import IngestionError, counted, line_span, printable, quoted
+from lab_io.errors import IngestionError, counted, line_span, printable, quoted, quoted_name
 from lab_io.indented_json import COLUMN_JSON
 from lab_io.inert_json import inert_json_text
 from load_documents import SOURCE_FIELDS
@@ -322,7 +322,7 @@ def diff_json(diff: FileDiff) -> dict:
 
 def document_line(change: dict) -> str:
     """One document's revision change in words; the untrusted source_id quoted."""
-    name = quoted(change["source_id"])
+    name = quoted_name(change["source_id"])
     if change["status"] != "changed":
         return f"  {name}: {change['status']}"
     fields = ", ".join(change["changed_fields"])
@@ -355,13 +355,15 @@ def policy_lines(policy: PolicyDiff, with_documents: bool) -> list[str]:
     lines = [f"{policy_label(policy)}:"]
     if with_documents:
         lines.extend(document_lines(policy.documents))
-    lines.append(f"  chunk ids: {len(policy.kept)} kept, {len(policy.removed)} removed, {len(policy.added)} added")
     lines.append(
-        f"  added: {len(policy.reusable)} reusable by text hash, "
-        f"{len(policy.needing_embedding)} with new text ({policy.embeddings_to_compute} distinct to embed)"
+        f"  chunk ids: {len(policy.kept):,} kept, {len(policy.removed):,} removed, {len(policy.added):,} added"
+    )
+    lines.append(
+        f"  added: {len(policy.reusable):,} reusable by text hash, "
+        f"{len(policy.needing_embedding):,} with new text ({policy.embeddings_to_compute:,} distinct to embed)"
     )
     if policy.pairs_added or policy.pairs_removed:
-        lines.append(f"  pairs: {len(policy.pairs_added)} added, {len(policy.pairs_removed)} removed")
+        lines.append(f"  pairs: {len(policy.pairs_added):,} added, {len(policy.pairs_removed):,} removed")
         lines.extend(f"  pair added {pair_line(pair)}" for pair in policy.pairs_added[:LISTED_PAIRS])
         lines.extend(f"  pair removed {pair_line(pair)}" for pair in policy.pairs_removed[:LISTED_PAIRS])
         listed = min(len(policy.pairs_added), LISTED_PAIRS) + min(len(policy.pairs_removed), LISTED_PAIRS)
@@ -383,7 +385,7 @@ def pair_line(pair: dict) -> str:
     instruction = pair["instruction_span"]
     qualifier = pair["qualifier_span"]
     return (
-        f"{quoted(pair['source_id'])} instruction [{instruction[0]}, {instruction[1]}),"
+        f"{quoted_name(pair['source_id'])} instruction [{instruction[0]}, {instruction[1]}),"
         f" qualifier [{qualifier[0]}, {qualifier[1]})"
     )
 
@@ -394,7 +396,7 @@ def needed_chunk_line(chunk: dict) -> str:
     ``"aster-copy-v1" order 2 [271, 431) line 9: "After a refusal, …"``
     """
     lines = line_span(chunk["start_line"], chunk["end_line"])
-    return f"{quoted(chunk['source_id'])} order {chunk['order']} [{chunk['start']}, {chunk['end']}) {lines}: {quoted(chunk['text'], 72)}"
+    return f"{quoted_name(chunk['source_id'])} order {chunk['order']} [{chunk['start']}, {chunk['end']}) {lines}: {quoted(chunk['text'], 72)}"
 
 
 def diff_summary(diff: FileDiff) -> str:
@@ -404,7 +406,9 @@ def diff_summary(diff: FileDiff) -> str:
     ``quoted``, so no control character or markup reaches the terminal raw.
     The last line is the count of embeddings to compute.
     """
-    lines = [f"diff {quoted(str(diff.old.path))} ({diff.old.kind}) -> {quoted(str(diff.new.path))} ({diff.new.kind})"]
+    lines = [
+        f"diff {quoted_name(str(diff.old.path))} ({diff.old.kind}) -> {quoted_name(str(diff.new.path))} ({diff.new.kind})"
+    ]
     document_views = {chunk_index.digest(policy.documents) for policy in diff.policies}
     # Indexes of one result share their documents; say so once instead of per policy.
     shared_documents = len(document_views) == 1

@@ -9,6 +9,7 @@ match) is refused with ``IngestionError`` at the field that moved
 
 from __future__ import annotations
 
+import json
 import marshal
 import os
 import re
@@ -37,7 +38,7 @@ from chunk_index import (
     result_scope,
 )
 from grammars import HEADING, LESSON_GRAMMAR
-from lab_io.errors import IngestionError, printable, quoted
+from lab_io.errors import IngestionError, printable, quoted, quoted_name, text_difference
 from lab_io.indented_json import saved_json_pieces
 from lab_io.strict_json import MAX_ARTIFACT_BYTES, bounded_blocks, json_text, parse_json_text, read_json_file
 from load_documents import (
@@ -80,10 +81,10 @@ def first_divergence(saved: object, derived: object, path: str) -> tuple[str, st
     if isinstance(derived, dict):
         missing = [key for key in derived if key not in saved]
         if missing:
-            return path or "(top)", f"key {quoted(missing[0])} is missing"
+            return path or "(top)", f"key {quoted_name(missing[0])} is missing"
         extra = [key for key in saved if key not in derived]
         if extra:
-            return path or "(top)", f"unexpected key {quoted(extra[0])}"
+            return path or "(top)", f"unexpected key {quoted_name(extra[0])}"
         ordered = sorted(derived, key=lambda key: key in _HASH_KEYS)
         for key in ordered:
             found = first_divergence(saved[key], derived[key], join_path(path, key))
@@ -96,9 +97,12 @@ def first_divergence(saved: object, derived: object, path: str) -> tuple[str, st
             if found:
                 return found
         if len(saved) != len(derived):
-            return path or "(top)", f"saved {len(saved)} items, derived {len(derived)}"
+            return path or "(top)", f"saved {len(saved):,} items, derived {len(derived):,}"
         return None
     if saved != derived:
+        if type(saved) is str:
+            # Two long texts alike in their first 60 characters would read the same: say where they part.
+            return path or "(top)", text_difference(saved, derived)
         return path or "(top)", f"saved {quoted(saved)}, derived {quoted(derived)}"
     return None
 
@@ -154,10 +158,10 @@ def require_keys(value: object, keys: tuple[str, ...], path: str, what: str) -> 
         raise IngestionError(f"{what}_not_object", path or "(top)", f"expected an object, found {type(value).__name__}")
     for key in keys:
         if key not in value:
-            raise IngestionError(f"{what}_fields", path or "(top)", f"key {quoted(key)} is missing")
+            raise IngestionError(f"{what}_fields", path or "(top)", f"key {quoted_name(key)} is missing")
     for key in value:
         if key not in keys:
-            raise IngestionError(f"{what}_fields", path or "(top)", f"unexpected key {quoted(key)}")
+            raise IngestionError(f"{what}_fields", path or "(top)", f"unexpected key {quoted_name(key)}")
     return value
 
 
@@ -294,7 +298,7 @@ def index_inputs(
                 raise IngestionError(
                     f"duplicate_{field}",
                     join_path(document_path, field),
-                    f"{quoted(source[field])} is also documents[{earlier}]",
+                    f"{quoted_name(source[field])} is also documents[{earlier}]",
                 )
         sources.append(source)
     check_config_pairs(config, sources, join_path(join_path(path, "config"), "pairs"))
@@ -315,14 +319,16 @@ def check_config_pairs(config: dict, sources: list[dict], path: str) -> None:
         length = lengths.get(pair["source_id"])
         if length is None:
             raise IngestionError(
-                "config_pair", join_path(pair_path, "source_id"), f"{quoted(pair['source_id'])} is not a saved document"
+                "config_pair",
+                join_path(pair_path, "source_id"),
+                f"{quoted_name(pair['source_id'])} is not a saved document",
             )
         for key in ("instruction_span", "qualifier_span"):
             if pair[key][1] > length:
                 raise IngestionError(
                     "config_pair",
                     join_path(pair_path, key),
-                    f"{quoted(pair[key])} runs past the text of {length} characters",
+                    f"{quoted(pair[key])} runs past the text of {length:,} characters",
                 )
 
 
@@ -345,13 +351,13 @@ def require_config_pairs(indexes: dict, declared: list[dict]) -> None:
     extra = [pair for pair in saved if digest(pair) not in wanted_keys]
     where = join_path(join_path(join_path("indexes", PAIR_AWARE), "config"), "pairs")
     if missing:
-        what = f"built without the declared pair {quoted(missing[0])}"
+        what = f"built without the declared pair {quoted_name(missing[0])}"
     else:
-        what = f"built for {quoted(extra[0])}, which the comparisons do not declare"
+        what = f"built for {quoted_name(extra[0])}, which the comparisons do not declare"
     raise IngestionError(
         "pairs_mismatch",
         where,
-        f"{what} ({len(saved)} pairs built, {len(wanted)} declared); rebuild the result from its manifest",
+        f"{what} ({len(saved):,} pairs built, {len(wanted):,} declared); rebuild the result from its manifest",
     )
 
 
@@ -407,7 +413,7 @@ def checked_span_list(span: object, span_path: str, text_length: int | None = No
         raise IngestionError("comparison_span", span_path, f"{quoted(span)} is not a span with 0 <= start < end")
     if text_length is not None and span[1] > text_length:
         raise IngestionError(
-            "comparison_span", span_path, f"{quoted(span)} runs past the text of {text_length} characters"
+            "comparison_span", span_path, f"{quoted(span)} runs past the text of {text_length:,} characters"
         )
     return span
 
@@ -447,14 +453,16 @@ def saved_pairs(comparisons: list, indexes: dict, path: str) -> list[dict]:
         if type(name) is not str or not name:
             raise IngestionError("comparison_pair", join_path(pair_path, "name"), "expected a non-empty string")
         if name in names:
-            raise IngestionError("comparison_pair", join_path(pair_path, "name"), f"name {quoted(name)} is used twice")
+            raise IngestionError(
+                "comparison_pair", join_path(pair_path, "name"), f"name {quoted_name(name)} is used twice"
+            )
         names.add(name)
         source_id = pair.get("source_id")
         if type(source_id) is not str or source_id not in texts:
             raise IngestionError(
                 "comparison_pair",
                 join_path(pair_path, "source_id"),
-                f"{quoted(source_id)} is not a document of the result",
+                f"{quoted_name(source_id)} is not a document of the result",
             )
         length = len(texts[source_id])
         declared.append(
@@ -527,7 +535,7 @@ def require_policy_index(name: str, saved: dict, indexes: dict, first_name: str)
         raise IngestionError(
             "grammar_mismatch",
             join_path(index_path, "config"),
-            f"built with the {quoted(grammar)} grammar, {first_name} with {quoted(first_grammar)}; "
+            f"built with the {quoted_name(grammar)} grammar, {first_name} with {quoted_name(first_grammar)}; "
             "all indexes of one result share one grammar",
         )
     # The comparison is only meaningful if every policy chunked the same documents (one list read once is).
@@ -636,7 +644,12 @@ def read_validated(path: Path, progress=None, expected=None, label: str | None =
     quick = identical_rebuild(path, progress)
     if quick is not None:
         return (*quick, False)
-    value = read_json_file(path)
+    try:
+        value = read_json_file(path)
+    except IngestionError as error:
+        if error.code == "json_trailing_data" and opens_json_lines(path, error):
+            raise IngestionError(error.code, error.where, f"{error.what}; {JSON_LINES_HINT}") from error
+        raise
     if progress is not None:
         progress.stage(progress.label, *rebuild_work(value))
     try:
@@ -645,6 +658,33 @@ def read_validated(path: Path, progress=None, expected=None, label: str | None =
         if label is None:
             raise
         raise IngestionError(error.code, f"{label}: {error.where}", error.what) from error
+
+
+JSON_LINES_HINT = (
+    "this looks like JSON Lines, one object per line (an export, or chunk records), which 'run.py judge FILE' "
+    "reads; this command reads a result or index the lab saved, one JSON document"
+)
+
+
+def opens_json_lines(path: Path, error: IngestionError) -> bool:
+    """Whether a file refused for data after its first JSON value is JSON Lines: an object alone on line 1, more after.
+
+    Asked only once the strict reader refused the file (``error``, whose cause
+    places the extra data): an ``export`` file or a splitter's chunk records
+    given to ``validate``, which reads one document.
+    """
+    cause = error.__cause__
+    if not isinstance(cause, json.JSONDecodeError) or cause.lineno < 2:
+        return False
+    handle = opened_regular_file(path)
+    if handle is None:
+        return False
+    with handle:
+        first = handle.readline(MAX_ARTIFACT_BYTES)
+    try:
+        return type(json.loads(first.decode("utf-8"))) is dict
+    except (ValueError, RecursionError):
+        return False
 
 
 # How the lab lays out the revision of each document of a saved result's index (result, indexes, index, documents,

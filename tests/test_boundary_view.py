@@ -812,6 +812,27 @@ class DocsSetOverviewTest(LabTestCase):
         )
         self.assertNotIn("┌ chunk", completed.stdout)
 
+    def test_the_overview_lists_the_first_twenty_split_pairs(self) -> None:
+        # 23 pages, each pair split by paragraph (two paragraphs), kept by the others.
+        manifest = self.docs_set(23, checked=23)
+        completed = run_lab("show", "--manifest", str(manifest), env=PLAIN)
+        self.assertEqual((completed.returncode, completed.stderr), (0, ""))
+        lines = completed.stdout.splitlines()
+        listed = [line.split()[1] for line in lines if line.startswith("  #")]
+        self.assertEqual(listed, [f"f-never-works-{number}" for number in range(1, 21)])
+        self.assertEqual(
+            lines[lines.index("split pairs: 23 of 23") + 21 :],
+            [
+                "  … 3 more split pairs (the first 20 are listed): show --list lists every one, show --check NAME draws "
+                "one, show --split-only --all draws every one"
+            ],
+        )
+        completed = run_lab("show", "--manifest", str(manifest), "--list", env=PLAIN)
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        listed = [line.split()[1] for line in completed.stdout.splitlines() if line.startswith("  #")]
+        self.assertEqual(listed, [f"f-never-works-{number}" for number in range(1, 24)])
+        self.assertNotIn("more split pairs", completed.stdout)
+
     def test_split_only_on_a_docs_set_draws_the_first_twenty_pairs(self) -> None:
         # 22 pages, each pair split by paragraph (two paragraphs), kept by the others.
         manifest = self.docs_set(22, checked=22)
@@ -822,7 +843,7 @@ class DocsSetOverviewTest(LabTestCase):
         self.assertEqual(legend, [f"f-never-works-{number}" for number in range(1, 21)])
         self.assertEqual(
             lines[-1],
-            "… 2 more split pairs not drawn (the first 20 are): show alone lists every one on a line, "
+            "… 2 more split pairs not drawn (the first 20 are): show --list lists every one on a line, "
             "show --check NAME draws one, show --split-only --all draws every one",
         )
         completed = run_lab("show", "--manifest", str(manifest), "--split-only", "--all", env=PLAIN)

@@ -9,6 +9,7 @@ replaces, on text chosen to be awkward.
 from __future__ import annotations
 
 import copy
+import json
 import unittest
 
 import chunk_index
@@ -46,6 +47,8 @@ SOURCES = [
     # still join the other documents' chunks correctly.
     source("empty-body", "# Only a heading\n\n"),
     source("zz-last", "# Z\nz\n"),
+    # ASCII alone, with and without DEL (which the ASCII escaper would write as \u007f): both escapers' paths.
+    source("ascii", '# A\n\nplain "quoted" \\ back\x01\x1f\ttab\n\nand DEL \x7f here\n'),
 ]
 
 
@@ -80,6 +83,20 @@ class CanonicalChunkTextTest(unittest.TestCase):
                 body = {key: value for key, value in index.items() if key != "index_id"}
                 with self.subTest(policy=name, sources=[item["source_id"] for item in sources]):
                     self.assertEqual(index["index_id"], chunk_index.digest(body))
+
+    def test_documents_json_made_from_their_texts_is_the_canonical_one(self) -> None:
+        documents = [chunk_index.document_record(item) for item in SOURCES]
+        # Keys that sort around "text", and values json escapes; a value of another type goes to the encoder.
+        documents.append({"z": "\x7f", "text": 'é"\\\n', "A": "\u2028", "t": "\x01"})
+        documents.append({"text": "plain", "n": 1, "b": True})
+        texts_json = [json.dumps(document["text"], ensure_ascii=False) for document in documents]
+        self.assertEqual(
+            chunk_index.canonical_documents_json(documents, texts_json),
+            chunk_index.canonical_json(documents).encode("utf-8"),
+        )
+        for text in ("", "a", "\x7f", "é", "\x00\x1f", '"\\', "\ud800"):
+            with self.subTest(text=text):
+                self.assertEqual(chunk_index.json_string(text), json.dumps(text, ensure_ascii=False))
 
     def test_line_numbers_count_newlines_before_the_span(self) -> None:
         index = chunk_index.build_index(chunk_index.policy_config("fixed-char"), SOURCES)

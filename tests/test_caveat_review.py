@@ -233,6 +233,46 @@ class ImportTest(LabTestCase):
                 self.assertEqual(len(err.splitlines()), 1)
                 self.assertEqual(self.manifest.read_bytes(), before)
 
+    def test_a_quote_whose_whitespace_differs_names_the_text_as_it_is(self) -> None:
+        # The page puts a blank line between the two sentences; a tool gave them on one line, and the listing
+        # sentence with a double space.
+        wrapped = "Call save_copy(path, text) to store a new document in the synthetic Aster API.\n\n" + REFUSES
+        self.assertIn(wrapped, V1_TEXT)
+        code, _, err = self.imported(
+            {
+                "source_id": "aster-copy-v1",
+                "instruction": "Call list_copies() to return the currently  stored document names.",
+                "caveat": DOES_NOT,
+            },
+            {"source_id": "aster-copy-v1", "instruction": " ".join(wrapped.split()), "caveat": NEVER},
+            {
+                "source_id": "aster-copy-v1",
+                "instruction": {"quote": "After a refusal,  keep", "start": V1_TEXT.index(AFTER_REFUSAL)},
+                "caveat": TEACHING,
+            },
+        )
+        self.assertEqual((code, err), (0, ""))
+        checks = json.loads(self.manifest.read_text(encoding="utf-8"))["span_checks"][-3:]
+        wrapped_at = V1_TEXT.index(wrapped)
+        keep_at = V1_TEXT.index(AFTER_REFUSAL)
+        self.assertEqual(
+            [check["instruction"] for check in checks],
+            [
+                {"start": span(LISTING)[0], "end": span(LISTING)[1], "quote": LISTING},
+                {"start": wrapped_at, "end": wrapped_at + len(wrapped), "quote": wrapped},
+                {"start": keep_at, "end": keep_at + len("After a refusal, keep"), "quote": "After a refusal, keep"},
+            ],
+        )
+        where = f"{self.folder / 'pairs.jsonl'}:1"
+        for caveat, message in (
+            ("a  document", 'occurs more than once in "aster-copy-v1" with its whitespace read loosely'),
+            ("does not  create or  replace a  documents", 'is not in "aster-copy-v1"'),
+        ):
+            with self.subTest(caveat=caveat):
+                code, out, err = self.imported({"source_id": "aster-copy-v1", "instruction": LISTING, "caveat": caveat})
+                self.assertEqual((code, out), (1, ""))
+                self.assertIn(message, err)
+
     def test_a_rejected_pair_is_not_imported(self) -> None:
         self.assertEqual(
             main_quietly("scan", "--manifest", str(self.manifest), "--reject", "scan:aster-copy-v1:13")[0], 0

@@ -1382,3 +1382,79 @@ class JsxAdmonitionTest(LabTestCase):
         page = self.PAGE.replace("Aside", "Card")
         rules_found = [(pair.rule, pair.qualifier.quote) for pair in scan(page, "blocks-3")[0]]
         self.assertNotIn(("cautionary block", "Back up your database first."), rules_found)
+
+
+class ScanVersionNineTest(LabTestCase):
+    """``scan_version`` 9: a statement opening on a preposition, a reminder and what a command printed."""
+
+    def test_a_statement_opening_on_a_preposition_instructs_nothing(self) -> None:
+        # "For" and then a determiner, in a sentence that names code, read as an unlisted verb before.
+        self.assertIsNone(form_of("For an HTTP probe, the widget sends two headers besides the `Host` header."))
+        self.assertIsNone(form_of("In the `lid` field, the widget keeps its name."))
+        # A verb the list lacks still instructs, and so does a step after an opening phrase.
+        self.assertEqual(form_of("Acknowledge each parcel with `ack()`."), "imperative")
+        self.assertEqual(form_of("For a quick start, call `open_widget()`."), "imperative")
+
+    def test_a_reminder_instructs_nothing(self) -> None:
+        self.assertIsNone(form_of("Recall that `open_widget()` takes the lid's name."))
+
+    def test_what_a_command_printed_is_no_caveat(self) -> None:
+        for sentence in (
+            "The output shows that the widget cannot be opened because the lid is shut.",
+            "The output above indicates that the widget is not running.",
+            "This output will look like the widget never opened.",
+        ):
+            with self.subTest(sentence=sentence):
+                self.assertEqual(caveat_of(sentence), (None, None))
+        # The outcome told of the reader's own widget is still one.
+        self.assertIsNotNone(caveat_of("The widget cannot be opened while the lid is shut.")[0])
+
+    def test_on_a_page(self) -> None:
+        text = lesson(
+            "For an HTTP probe, the widget sends two headers besides the `Host` header.\n"
+            "If your widget relies on virtual hosts, you should not use `host`.\n\n"
+            "Open the widget:\n\n```sh\nwidget open\n```\n\n"
+            "The output shows that the widget cannot be opened while the lid is shut.\n"
+        )
+        pairs, unpaired = scan(text, "blocks-4")
+        # The statement is no instruction: the warning looks past it, to the step after it in reach. The printed
+        # outcome is no caveat of that step.
+        self.assertEqual(
+            [(pair.instruction.quote, pair.qualifier.quote, pair.link) for pair in pairs],
+            [
+                (
+                    "Open the widget:",
+                    "If your widget relies on virtual hosts, you should not use `host`.",
+                    "term widget, after",
+                )
+            ],
+        )
+        self.assertEqual(unpaired, [])
+
+
+class ShortLeadInTest(LabTestCase):
+    """``scan_version`` 9: nearness alone to a lead-in of at most five words ending in ``:`` is a link of tier 3."""
+
+    def pair_of(self, lead_in: str, caveat: str = "Each widget must have a lid.") -> tuple:
+        text = lesson(f"{caveat}\n\n{lead_in}\n\n```sh\nwidget open\n```\n")
+        pairs, _ = scan(text, "blocks-4")
+        return [(pair.instruction.quote, pair.link, pair.tier) for pair in pairs]
+
+    def test_a_short_lead_in_by_nearness_is_tier_three(self) -> None:
+        # Nothing links the caveat to the step after it but nearness; the lead-in is three words.
+        self.assertEqual(self.pair_of("Create the box:"), [("Create the box:", "nearest after", 3)])
+        # Six words: a step of its own, tier 2 as before.
+        self.assertEqual(
+            self.pair_of("Create the box for the parcels:"), [("Create the box for the parcels:", "nearest after", 2)]
+        )
+        # A shared word links them: tier 2, whatever the lead-in's length.
+        self.assertEqual(self.pair_of("Create the widget:"), [("Create the widget:", "term widget, after", 2)])
+
+    def test_at_tier_two_the_caveat_is_still_reported(self) -> None:
+        text = lesson("Each widget must have a lid.\n\nCreate the box:\n\n```sh\nwidget open\n```\n")
+        pairs, unpaired = pairing.kept_to_tier(scan(text, "blocks-4"), 2)
+        self.assertEqual(pairs, [])
+        self.assertEqual(
+            [(item.span.quote, item.reason) for item in unpaired],
+            [("Each widget must have a lid.", "its pair is tier 3, weaker than tier 2")],
+        )

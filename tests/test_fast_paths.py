@@ -94,6 +94,100 @@ class HeadingScanTest(unittest.TestCase):
         self.assertEqual([section.title for section in grammars.heading_sections(text)], ["B"])
 
 
+# Line openings for the block grammar's quick paths: every first character a rule reads, after spaces and tabs
+# or not, and lines those rules pass over.
+LINE_PIECES = ("", " ", "   ", "    ", "\t", "\x85", "\u2028", "\u200b", "a b", "| a |", "|---|", "---", "===", "- - -")
+LINE_PIECES += ("#", "# H", "#x", "```", "~~~", "``` a`b", "- i", "1. i", "> q", "!!! note", "??? tip", "/// note")
+LINE_PIECES += ("::: tip", ":::", '=== "T"', "{{< note >}}", "{{< /note >}}", "{x}", "<div>", "</div>", "<!-- c -->")
+LINE_PIECES += ("<span>", "import x from 'y'", "export const a = 1", "[a]: b", "text <b>x</b>", "é")
+BLOCK_GRAMMAR_NAMES = ("blocks", "blocks-2", "blocks-3", "blocks-4")
+
+
+def random_page_lines(rng: random.Random) -> list[str]:
+    lines = []
+    for _ in range(rng.randint(1, 14)):
+        line = rng.choice(LINE_PIECES)
+        if rng.random() < 0.3:
+            line = rng.choice((" ", "  ", "    ", "\t")) + line
+        if rng.random() < 0.2:
+            line += rng.choice(LINE_PIECES)
+        lines.append(line)
+    return lines
+
+
+def page_reader(grammar: str, texts: list[str]):
+    """The reader ``block_sections`` asks under ``grammar`` (none under "blocks" and "blocks-2")."""
+    if grammar == "blocks-3":
+        from grammars.version3 import PageReader
+
+        return PageReader(texts)
+    if grammar == "blocks-4":
+        from grammars.version4 import PageReader
+
+        return PageReader(texts)
+    return None
+
+
+def plain_paragraph_end(texts: list[str], index: int, extended: bool, reader) -> tuple[int, int | None]:
+    """A paragraph's end by the rule, line by line: a blank line, a setext underline or a line that starts a block."""
+    position = index + 1
+    while position < len(texts):
+        if grammars.is_blank(texts[position]):
+            break
+        if grammars.SETEXT_UNDERLINE.fullmatch(texts[position]):
+            return position + 1, position
+        if grammars.starts_block(texts, position, extended, reader):
+            break
+        position += 1
+    return position, None
+
+
+class BlockGrammarQuickPathTest(unittest.TestCase):
+    """The block grammar asks a rule only where a line opens with a character the rule's own first test needs."""
+
+    def test_paragraph_ends_as_the_line_rule_says(self) -> None:
+        rng = random.Random(29)
+        for _ in range(1500):
+            texts = random_page_lines(rng)
+            for grammar in BLOCK_GRAMMAR_NAMES:
+                extended = grammar != "blocks"
+                reader = page_reader(grammar, texts)
+                for index in range(len(texts)):
+                    with self.subTest(texts=texts, grammar=grammar, index=index):
+                        self.assertEqual(
+                            grammars.paragraph_end(texts, index, extended, reader),
+                            plain_paragraph_end(texts, index, extended, reader),
+                        )
+
+    def test_rules_passed_over_by_first_character_find_nothing(self) -> None:
+        from grammars import blocks
+        from grammars.version3 import PageReader
+
+        rng = random.Random(31)
+        for _ in range(3000):
+            line = "".join(rng.choice(LINE_PIECES) for _ in range(rng.randint(1, 3)))
+            first = line.lstrip(" ")[:1]
+            with self.subTest(line=line):
+                if first not in blocks.FENCE_CHARACTERS:
+                    self.assertIsNone(grammars.fence_opening(line))
+                if first != "#":
+                    self.assertIsNone(grammars.atx_heading_title(line))
+                if line[:1] not in blocks.ADMONITION_CHARACTERS:
+                    self.assertIsNone(grammars.admonition_label(line))
+                if first not in PageReader.INTERRUPTING:
+                    self.assertFalse(PageReader([line]).interrupts(0))
+
+    def test_page_lines_are_the_lines_and_their_offsets(self) -> None:
+        for text in random_texts(37, 500):
+            for start in sorted({0, text.find("\n") + 1}):
+                texts, bounds = grammars.page_lines(text, start)
+                with self.subTest(text=text, start=start):
+                    self.assertEqual("".join(text[low:high] for low, high in zip(bounds, bounds[1:])), text[start:])
+                    self.assertEqual(
+                        [text[low:high].removesuffix("\n") for low, high in zip(bounds, bounds[1:])], texts
+                    )
+
+
 class SlicesAndLinesTest(unittest.TestCase):
     """Fixed-width slices cut in one pass, and line numbers carried from chunk to chunk, as the spec says."""
 
@@ -338,6 +432,36 @@ class SavedPiecesTest(unittest.TestCase):
         self.assertGreater(len(pieces), 1)
         self.assertLess(max(map(len, pieces)), 2_000_000)
         self.assertEqual(b"".join(pieces), reference_bytes(value))
+
+    def test_a_column_laid_out_from_its_known_json(self) -> None:
+        rng = random.Random(41)
+        words = ("a", "é", "\n", '"', "\\", "\x00", "\x7f", "\u2028", "😀", " ")
+        for count in (1, 2, 17, 300, 5000):
+            # Mostly one shape, with an odd object now and then: its batch is laid out object by object.
+            items = [
+                {"n": number, "text": "".join(rng.choice(words) for _ in range(rng.randint(0, 9)))}
+                for number in range(count)
+            ]
+            if count > 2:
+                items[rng.randrange(count)]["extra"] = 1
+            texts = [json.dumps(item["text"], ensure_ascii=False) for item in items]
+            value = {"chunks": items, "copy": list(items)}
+            with self.subTest(count=count):
+                self.assertEqual(
+                    b"".join(saved_json_pieces(value, encoded=[(items, "text", texts)])), reference_bytes(value)
+                )
+
+    def test_the_build_hands_on_each_text_as_json(self) -> None:
+        encoded: list = []
+        configs = chunk_index.manifest_configs("blocks-3", (("fixed-char", 40), ("heading-aware", 60)))
+        sources = [*SOURCES, tiny_source("d-tricky", '# D\n\n"quoted" \\ \x7f é\u2028 \x01\ttab\n')]
+        indexes = chunk_index.build_indexes(sources, configs, encoded=encoded)
+        lists = [members for index in indexes.values() for members in (index["chunks"], index["documents"])]
+        self.assertEqual([id(objects) for objects, _, _ in encoded], list(map(id, lists)))
+        for objects, key, texts in encoded:
+            with self.subTest(objects=objects):
+                self.assertEqual(texts, [json.dumps(item[key], ensure_ascii=False) for item in objects])
+        self.assertEqual(indexes, chunk_index.build_indexes(sources, configs))
 
     def test_a_cycle_is_refused_like_json_dumps(self) -> None:
         cycle: dict = {"a": [1]}

@@ -69,11 +69,9 @@ class ManifestLock(LabTestCase):
         seen = []
         real_pin_sources = source_pins.pin_sources
 
-        def pin_while_checking(
-            manifest_path, requests, markdown=None, reanchor=False, all_or_nothing=False, drop_stale=False
-        ):
+        def pin_while_checking(*args, **kwargs):
             seen.append(folder_is_locked(self.folder))
-            return real_pin_sources(manifest_path, requests, markdown, reanchor, all_or_nothing, drop_stale)
+            return real_pin_sources(*args, **kwargs)
 
         with mock.patch.object(source_pins, "pin_sources", side_effect=pin_while_checking):
             completed = run_lab("pin", "docs/extra.md", "--manifest", "manifest.json", cwd=self.folder)

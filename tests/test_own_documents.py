@@ -423,6 +423,267 @@ class RepinTests(OwnDocumentsTestCase):
         self.assertEqual(len(load_manifest(manifest).sources), 2)
 
 
+# A task page that repeats its steps, as Kubernetes' do. Offsets, counted by hand: the note [8, 44); "Create the
+# Pod:" [54, 69) and [134, 149); "Do not reuse its name." [102, 124) and [252, 274); "Do not run it as root."
+# [182, 204); "Delete your Pod:" [206, 222); "## Two" starts at 126; 275 characters in all.
+PODS = (
+    "# Pods\n\n"
+    "Note: a Pod cannot outlive its node.\n\n"
+    "## One\n\n"
+    "Create the Pod:\n\n"
+    "    kubectl apply -f one.yaml\n\n"
+    "Do not reuse its name.\n\n"
+    "## Two\n\n"
+    "Create the Pod:\n\n"
+    "    kubectl apply -f two.yaml\n\n"
+    "Do not run it as root.\n\n"
+    "Delete your Pod:\n\n"
+    "    kubectl delete pod two\n\n"
+    "Do not reuse its name.\n"
+)
+CREATE, REUSE, AS_ROOT, DELETE = (
+    "Create the Pod:",
+    "Do not reuse its name.",
+    "Do not run it as root.",
+    "Delete your Pod:",
+)
+NOTE = "Note: a Pod cannot outlive its node."
+
+
+def offsets_check(name: str, instruction: tuple[int, str], qualifier: tuple[int, str]) -> dict:
+    """A span check of docs/pods with both spans given by start and quote."""
+    spans = [{"start": start, "end": start + len(quote), "quote": quote} for start, quote in (instruction, qualifier)]
+    return {"name": name, "source_id": "docs/pods", "instruction": spans[0], "qualifier": spans[1]}
+
+
+POD_CHECKS = {
+    "node": offsets_check("node", (54, CREATE), (8, NOTE)),
+    "one": offsets_check("one", (54, CREATE), (102, REUSE)),
+    "two": offsets_check("two", (134, CREATE), (182, AS_ROOT)),
+    "delete": offsets_check("delete", (206, DELETE), (252, REUSE)),
+}
+
+
+class ReanchorAmongPlacesTests(OwnDocumentsTestCase):
+    """--reanchor and --drop-stale move a span whose quote now occurs at several places only to a clear one.
+
+    The rule (docs/own-documents.md): the place whose start is nearest the old start, when every other is at least
+    twice as far, when the check's other span, if it moves too, moves by the same shift, and when the nearest span
+    before or after the old start whose move is certain (it holds, or its quote occurs once) moved by that shift.
+    """
+
+    def pin_pods(self, names: list[str]) -> Path:
+        page = self.write_source("docs/pods.md", PODS)
+        self.assertEqual(
+            self.lab("pin", "--markdown", "blocks-4", "--manifest", "m.json", "docs/pods.md").returncode, 0
+        )
+        self.set_span_checks(self.folder / "m.json", [copy.deepcopy(POD_CHECKS[name]) for name in names])
+        return page
+
+    def check_starts(self) -> dict[str, tuple[int, int]]:
+        checks = self.read_json("m.json")["span_checks"]
+        return {check["name"]: (check["instruction"]["start"], check["qualifier"]["start"]) for check in checks}
+
+    def refused_reanchor(self) -> str:
+        """``pin --reanchor`` of the edited page, refused in one line that leaves the manifest as it was."""
+        before = (self.folder / "m.json").read_bytes()
+        refused = self.lab("pin", "--manifest", "m.json", "--reanchor", "docs/pods.md")
+        self.assert_one_line_refusal(refused, "stale_span_check")
+        self.assertEqual((self.folder / "m.json").read_bytes(), before)
+        return refused.stderr
+
+    def pin_lines(self, option: str) -> list[str]:
+        """The moved and dropped lines of ``pin OPTION`` on the edited page, which succeeds."""
+        completed = self.lab("pin", "--manifest", "m.json", option, "docs/pods.md")
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        return [line for line in completed.stdout.splitlines() if line.startswith(("moved ", "dropped "))]
+
+    def test_the_nearest_and_the_next_nearest_of_sorted_places(self) -> None:
+        for offsets, old_start, expected in (
+            ([10, 101, 400], 100, (101, 10)),
+            ([95, 105], 100, (95, 105)),
+            ([7], 0, (7, None)),
+            ([1, 2, 3, 4, 5, 6, 50], 49, (50, 6)),
+            ([1, 2, 3, 4, 5, 6, 50], 0, (1, 2)),
+            ([1, 2, 3, 4, 5, 6, 50], 90, (50, 6)),
+        ):
+            with self.subTest(offsets=offsets, old_start=old_start):
+                self.assertEqual(source_pins.nearest_places(offsets, old_start), expected)
+
+    def test_clearly_nearest_means_every_other_place_at_least_twice_as_far(self) -> None:
+        for old_start, nearest, runner_up, expected in (
+            (100, 101, 10, True),
+            (100, 110, 120, True),
+            (100, 110, 119, False),
+            (100, 95, 105, False),
+            (100, 7, None, True),
+        ):
+            with self.subTest(old_start=old_start, nearest=nearest, runner_up=runner_up):
+                self.assertIs(source_pins.clearly_nearest(old_start, nearest, runner_up), expected)
+
+    def test_the_anchors_around_an_old_start_are_the_nearest_on_each_side(self) -> None:
+        anchors = source_pins.Anchors([50, 180, 300], {50: {0}, 180: {77}, 300: {3, 77}})
+        for old_start, expected in (
+            (134, ({0}, {77})),
+            (10, (None, {0})),
+            (180, ({77}, {77})),
+            (200, ({77}, {3, 77})),
+            (400, ({3, 77}, None)),
+        ):
+            with self.subTest(old_start=old_start):
+                self.assertEqual(anchors.around(old_start), expected)
+        self.assertEqual(source_pins.shift_words({77, 0, -3}), "-3 or 0 or +77")
+
+    def test_one_character_added_above_repeated_steps_moves_each_to_its_nearest_place(self) -> None:
+        # "cannot" -> "can not" inside the note: every later start moves by +1, every repeat of a quote alike.
+        page = self.pin_pods(["node", "one", "two", "delete"])
+        page.write_text(PODS.replace("cannot", "can not"), encoding="utf-8")
+        refused = self.refused_reanchor()
+        # The check whose quote really changed is refused; the only stale span left is its qualifier.
+        self.assertEqual(
+            refused.split("; the manifest is unchanged")[0],
+            'error: stale_span_check: m.json: span_checks[0].qualifier: text at [8, 44) is "Note: a Pod can not '
+            'outlive its node", the manifest quotes "Note: a Pod cannot outlive its node.", which occurs 0 times',
+        )
+        among = "the nearest of the 2 places its quote occurs"
+        self.assertEqual(
+            self.pin_lines("--drop-stale"),
+            [
+                f'moved span_checks[1] ("one").instruction: [54, 69) -> [55, 70), {among} (next nearest [135, 150))',
+                f'moved span_checks[1] ("one").qualifier: [102, 124) -> [103, 125), {among} (next nearest [253, 275))',
+                f'moved span_checks[2] ("two").instruction: [134, 149) -> [135, 150), {among} (next nearest [55, 70))',
+                'moved span_checks[2] ("two").qualifier: [182, 204) -> [183, 205)',
+                'moved span_checks[3] ("delete").instruction: [206, 222) -> [207, 223)',
+                f'moved span_checks[3] ("delete").qualifier: [252, 274) -> [253, 275), {among} '
+                "(next nearest [103, 125))",
+                'dropped span_checks[0] ("node"): its qualifier quotes "Note: a Pod cannot outlive its node.", which '
+                "occurs 0 times in the new text",
+            ],
+        )
+        self.assertEqual(self.check_starts(), {"one": (55, 103), "two": (135, 183), "delete": (207, 253)})
+
+    def test_an_edit_between_a_checks_spans_moves_the_later_one_alone(self) -> None:
+        # "-f one.yaml" -> "-f pod-one.yaml" at offset 92: +4 from there on; check one's instruction, above, holds,
+        # and its qualifier moves as two's qualifier, quoted once, after it does.
+        page = self.pin_pods(["one", "two", "delete"])
+        page.write_text(PODS.replace("-f one.yaml", "-f pod-one.yaml"), encoding="utf-8")
+        among = "the nearest of the 2 places its quote occurs"
+        self.assertEqual(
+            self.pin_lines("--reanchor"),
+            [
+                f'moved span_checks[0] ("one").qualifier: [102, 124) -> [106, 128), {among} (next nearest [256, 278))',
+                f'moved span_checks[1] ("two").instruction: [134, 149) -> [138, 153), {among} (next nearest [54, 69))',
+                'moved span_checks[1] ("two").qualifier: [182, 204) -> [186, 208)',
+                'moved span_checks[2] ("delete").instruction: [206, 222) -> [210, 226)',
+                f'moved span_checks[2] ("delete").qualifier: [252, 274) -> [256, 278), {among} '
+                "(next nearest [106, 128))",
+            ],
+        )
+        self.assertEqual(self.check_starts(), {"one": (54, 106), "two": (138, 186), "delete": (210, 256)})
+
+    def test_a_step_repeated_just_above_is_not_taken_for_the_one_that_moved(self) -> None:
+        # 77 characters inserted at 134, holding a "Create the Pod:" 27 characters in: that copy, at 161, is nearer
+        # check two's old instruction start than the instruction itself, now at 211, but its qualifier, quoted once,
+        # moved by +77: the two would part, so neither place is taken.
+        page = self.pin_pods(["one", "two"])
+        step = "First remove the old one.\n\nCreate the Pod:\n\n    kubectl apply -f again.yaml\n\n"
+        page.write_text(PODS[:134] + step + PODS[134:], encoding="utf-8")
+        refused = self.refused_reanchor()
+        self.assertEqual(
+            refused.split("; the manifest is unchanged")[0],
+            'error: stale_span_check: m.json: span_checks[1].instruction: text at [134, 149) is "First remove th", '
+            'the manifest quotes "Create the Pod:", which occurs 3 times, at [54, 69), [161, 176), [211, 226); '
+            "--reanchor took none of its 3 places: the nearest, [161, 176), would move it by +27, its qualifier by "
+            "+77, and an edit above both would move them alike",
+        )
+        self.assertEqual(
+            self.pin_lines("--drop-stale"),
+            [
+                'dropped span_checks[1] ("two"): its instruction quotes "Create the Pod:", which occurs 3 times in the '
+                "new text"
+            ],
+        )
+        self.assertEqual(self.check_starts(), {"one": (54, 102)})
+
+    def test_a_copy_inserted_between_a_checks_spans_is_not_taken_when_the_spans_around_disagree(self) -> None:
+        # 40 characters inserted at 102, holding a "Do not reuse its name." 16 in: check one's instruction, above,
+        # holds, so its qualifier's copy at 118 is not refused by the check itself; but the spans around the old
+        # start 102 moved by 0 (one's instruction, at 54) and +40 (two's qualifier, quoted once, at 182), not +16.
+        page = self.pin_pods(["one", "two"])
+        page.write_text(PODS[:102] + "Mind the name:\n\nDo not reuse its name.\n\n" + PODS[102:], encoding="utf-8")
+        refused = self.refused_reanchor()
+        self.assertIn(
+            "which occurs 3 times, at [118, 140), [142, 164), [292, 314); --reanchor took none of its 3 places: the "
+            "nearest, [118, 140), would move it by +16, but the nearest spans before and after it that hold their "
+            "quotes or moved to their one place moved by 0 and +40, and an edit moves a span as the text around it; "
+            "the manifest is unchanged",
+            refused,
+        )
+        self.assertEqual(
+            self.pin_lines("--drop-stale"),
+            [
+                'moved span_checks[1] ("two").instruction: [134, 149) -> [174, 189), the nearest of the 2 places its '
+                "quote occurs (next nearest [54, 69))",
+                'moved span_checks[1] ("two").qualifier: [182, 204) -> [222, 244)',
+                'dropped span_checks[0] ("one"): its qualifier quotes "Do not reuse its name.", which occurs 3 '
+                "times in the new text",
+            ],
+        )
+        self.assertEqual(self.check_starts(), {"two": (174, 222)})
+
+    def test_two_spans_each_with_several_places_that_would_part_move_neither(self) -> None:
+        # 24 characters inserted at 54, holding a "Create the Pod:" 7 in: check one's instruction would take that
+        # copy (+7), its qualifier "Do not reuse its name." its own place (+24); each is clearly nearest on its own.
+        page = self.pin_pods(["one", "two"])
+        page.write_text(PODS[:54] + "Then:\n\nCreate the Pod:\n\n" + PODS[54:], encoding="utf-8")
+        refused = self.refused_reanchor()
+        self.assertIn(
+            "; --reanchor took none of its 3 places: the nearest, [61, 76), would move it by +7, its qualifier by "
+            "+24, and an edit above both would move them alike; the manifest is unchanged; 2 spans of the files "
+            'pinned here no longer hold their quotes: span_checks[0] ("one").instruction, span_checks[0] ("one")'
+            ".qualifier (",
+            refused,
+        )
+        # Check two moved by +24, both spans alike: its instruction from the 3 places "Create the Pod:" has now.
+        self.assertEqual(
+            self.pin_lines("--drop-stale"),
+            [
+                'moved span_checks[1] ("two").instruction: [134, 149) -> [158, 173), the nearest of the 3 places its '
+                "quote occurs (next nearest [78, 93))",
+                'moved span_checks[1] ("two").qualifier: [182, 204) -> [206, 228)',
+                'dropped span_checks[0] ("one"): its instruction quotes "Create the Pod:", which occurs 3 times in the '
+                "new text",
+            ],
+        )
+        self.assertEqual(self.check_starts(), {"two": (158, 206)})
+
+    def test_places_equally_near_the_old_start_are_refused_and_named(self) -> None:
+        # 80 characters inserted before "## Two" (126): check two's instruction, at 134, now lies at 214, and the
+        # first "Create the Pod:", above the edit, stays at 54: both 80 from 134.
+        page = self.pin_pods(["one", "two"])
+        wait = "Wait until the old Pod is gone: kubectl get pods must stop listing it by name.\n\n"
+        self.assertEqual(len(wait), 80)
+        new_text = PODS[:126] + wait + PODS[126:]
+        page.write_text(new_text, encoding="utf-8")
+        refused = self.refused_reanchor()
+        self.assertEqual(
+            refused.split("; the manifest is unchanged")[0],
+            f"error: stale_span_check: m.json: span_checks[1].instruction: text at [134, 149) is "
+            f'"{new_text[134:149]}", the manifest quotes "Create the Pod:", which occurs 2 times, at [54, 69), '
+            "[214, 229); --reanchor took none of its 2 places: the two nearest its old start 134, [54, 69) and "
+            "[214, 229), lie 80 and 80 characters from it, so neither is clearly the one it was (the nearer must be "
+            "twice as near)",
+        )
+        self.assertEqual(
+            self.pin_lines("--drop-stale"),
+            [
+                'dropped span_checks[1] ("two"): its instruction quotes "Create the Pod:", which occurs 2 times in the '
+                "new text"
+            ],
+        )
+        self.assertEqual(self.check_starts(), {"one": (54, 102)})
+
+
 class BadPinInputTests(OwnDocumentsTestCase):
     """Every refused pin is one line with a stable code and leaves the manifest untouched."""
 

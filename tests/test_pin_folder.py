@@ -536,6 +536,29 @@ class WhichManifestTests(FolderTestCase):
                 self.assertEqual(code, 0, stderr)
                 self.assertTrue(stderr.startswith("note: manifest.json in the current folder is not used"), stderr)
 
+    def test_a_manifest_of_another_name_is_noted_too(self) -> None:
+        self.write_site()
+        self.manifest = self.folder / "m.json"
+        self.pin("docs")
+        # A saved result names its sources too, after its execution mode; it is no manifest.
+        self.write("result.json", '{"execution_mode": "x", "sources": []}')
+        self.write("m.decisions.json", '{"sources": []}')
+        os.chdir(self.folder)
+        for command in ("scan", "show"):
+            with self.subTest(command=command):
+                code, _, stderr = run_main(command)
+                self.assertEqual(code, 0, stderr)
+                self.assertEqual(
+                    stderr,
+                    "note: m.json in the current folder looks like a manifest and is not used: without --manifest "
+                    "the lab reads the lesson's fixture manifest beside run.py; pass --manifest m.json to use it\n",
+                )
+        self.write("other.json", '\n  {"markdown": "blocks-4", "sources": []}')
+        self.assertIn(
+            "m.json and other.json in the current folder look like manifests and are not used",
+            basics.unused_manifest_note(self.folder),
+        )
+
     def test_no_note_beside_run_py_or_in_a_folder_without_a_manifest(self) -> None:
         self.assertIsNone(basics.unused_manifest_note(ROOT))
         self.assertIsNone(basics.unused_manifest_note(self.folder))
@@ -673,3 +696,95 @@ class PinFolderCommandLineTests(FolderTestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class PageTitleTests(FolderTestCase):
+    """A new page's title: its front matter's top-level ``title`` under a block grammar, else its id."""
+
+    def titles(self) -> dict[str, str]:
+        return {source["source_id"]: source["title"] for source in self.manifest_value()["sources"]}
+
+    def write_titled_site(self) -> None:
+        self.write("docs/index.md", "---\ntitle: Parcel Queue\ndate: 2026-01-01\n---\nIntro before any heading.\n")
+        self.write("docs/install.md", '\ufeff+++\r\ntitle = "Install"\r\n+++\r\n# Steps\r\n\r\nRun it.\r\n')
+        self.write("docs/plain.md", "# Plain\n\nNo front matter.\n")
+
+    def test_a_folder_pin_takes_each_page_s_front_matter_title(self) -> None:
+        self.write_titled_site()
+        code, _, stderr = run_main("pin", "--markdown", "blocks-4", "--manifest", str(self.manifest), str(self.docs))
+        self.assertEqual(code, 0, stderr)
+        # A BOM and CRLF line ends are read past as the loader reads them.
+        self.assertEqual(
+            self.titles(), {"docs/index": "Parcel Queue", "docs/install": "Install", "docs/plain": "docs/plain"}
+        )
+        # The title names the text before the first heading in every index.
+        code, _, stderr = run_main("--manifest", str(self.manifest), "--output", str(self.folder / "r.json"))
+        self.assertEqual(code, 0, stderr)
+        chunks = json.loads((self.folder / "r.json").read_text(encoding="utf-8"))["indexes"]["heading-aware"]["chunks"]
+        first = next(chunk for chunk in chunks if chunk["source_id"] == "docs/index")
+        self.assertEqual(
+            (first["section_title"], first["start"]),
+            ("Parcel Queue", len("---\ntitle: Parcel Queue\ndate: 2026-01-01\n---\n")),
+        )
+
+    def test_titles_id_and_title_keep_to_what_was_asked(self) -> None:
+        self.write_titled_site()
+        argv = ("pin", "--markdown", "blocks-4", "--manifest", str(self.manifest))
+        self.assertEqual(run_main(*argv, "--titles", "id", str(self.docs))[0], 0)
+        self.assertEqual(
+            self.titles(), {"docs/index": "docs/index", "docs/install": "docs/install", "docs/plain": "docs/plain"}
+        )
+        self.manifest.unlink()
+        self.assertEqual(run_main(*argv, "--title", "Home", str(self.docs / "index.md"))[0], 0)
+        self.assertEqual(self.titles(), {"docs/index": "Home"})
+        stderr = io.StringIO()
+        with self.assertRaises(SystemExit) as raised, contextlib.redirect_stderr(stderr):
+            run.main([*argv, "--titles", "page", str(self.docs)])
+        self.assertEqual(raised.exception.code, 2)
+        self.assertIn("--titles", stderr.getvalue())
+
+    def test_a_page_pinned_before_keeps_its_title(self) -> None:
+        self.write_titled_site()
+        self.pin("docs", markdown="blocks-4")
+        self.write("docs/index.md", "---\ntitle: Renamed\n---\nIntro before any heading.\n")
+        self.pin("docs")
+        self.assertEqual(self.titles()["docs/index"], "Parcel Queue")
+
+    def test_the_lesson_grammar_reads_no_front_matter(self) -> None:
+        self.assertIsNone(source_pins.front_matter_title("---\ntitle: A\n---\n# A\n", grammars.LESSON_GRAMMAR))
+
+    def test_which_values_are_taken(self) -> None:
+        cases = {
+            "---\ntitle: Get started\n---\n": "Get started",
+            "---\ntitle:   Spaced out   \n---\n": "Spaced out",
+            "---\ntitle: Run it # a comment\n---\n": "Run it",
+            "---\ntitle: C# in a word\n---\n": "C# in a word",
+            "---\ntitle: 'It''s here'\n---\n": "It's here",
+            '---\ntitle: "Say \\"hi\\" \\u00e9" # c\n---\n': 'Say "hi" é',
+            '+++\ntitle = "Install"\n+++\n': "Install",
+            "+++\ntitle = 'C:\\path'\n+++\n": "C:\\path",
+            "---\ndate: 1\ntitle: Second key\n---\n": "Second key",
+            # Left to the id: nothing or no title, a block scalar, a flow list, a nested or TOML-in-YAML key,
+            # a mapping, an unclosed or trailing-text quote, an escape JSON does not read, a lone surrogate,
+            # whitespace alone, a title too long to be one.
+            "no front matter\n": None,
+            "---\ndate: 1\n---\n": None,
+            "---\ntitle:\n---\n": None,
+            "---\ntitle: >\n  folded\n---\n": None,
+            "---\ntitle: [a, b]\n---\n": None,
+            "---\nparams:\n  title: nested\n---\n": None,
+            "---\ntitle = A\n---\n": None,
+            "+++\ntitle: A\n+++\n": None,
+            "+++\ntitle = Bare\n+++\n": None,
+            "---\ntitle: a: b\n---\n": None,
+            "---\ntitle: 'open\n---\n": None,
+            '---\ntitle: "a" b\n---\n': None,
+            '---\ntitle: "\\x41"\n---\n': None,
+            '---\ntitle: "\\ud800"\n---\n': None,
+            "---\ntitle: '   '\n---\n": None,
+            f"---\ntitle: {'w' * 301}\n---\n": None,
+            f"---\ntitle: {'w' * 300}\n---\n": "w" * 300,
+        }
+        for text, expected in cases.items():
+            with self.subTest(text=text[:40]):
+                self.assertEqual(source_pins.front_matter_title(text, "blocks-4"), expected)

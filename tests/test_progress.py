@@ -6,6 +6,7 @@ import io
 import unittest
 from unittest import mock
 
+from commands import show
 from lab_io import progress
 from tests.support import LabTestCase, run_lab
 
@@ -188,10 +189,16 @@ class ProgressInCommandsTest(LabTestCase):
                 "\rcutting the lab's chunks: 2 of 2 documents",
             ),
             "diff": (["diff", str(result), str(result)], f"\rvalidating {result}: 2 of 2 documents"),
+            # The fixture's one span check, ranked under each policy in turn.
+            "retrieve": (["retrieve", "--manifest", str(manifest)], "\rranking heading-aware's chunks: 1 of 1 pairs"),
+            "pin": (["pin", "--manifest", str(manifest), str(self.folder / "docs")], "\rpinning: 2 of 2 pages"),
+            # More pages than the overview's bound: the docs set's overview, its indexes built first.
+            "show": (["show", "--manifest", str(manifest)], "\rbuilding indexes: 2 of 2 documents"),
         }
         for name, (args, shown) in cases.items():
             with (
                 self.subTest(command=name),
+                mock.patch.object(show, "OVERVIEW_SOURCES", 1),
                 mock.patch.object(progress, "terminal_wanted", lambda stream, environ=None: True),
                 mock.patch.object(progress, "DELAY_SECONDS", 0.0),
                 mock.patch.object(progress, "REFRESH_SECONDS", 0.0),

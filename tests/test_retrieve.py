@@ -130,6 +130,22 @@ class IndependentReading(LabTestCase):
             with self.subTest(query=query):
                 self.assertEqual(index.ranked(query_tokens(query), 25), ranked_positions(chunk_words, query, 25))
 
+    def test_a_query_asked_again_is_answered_without_a_second_walk(self):
+        texts = [f"the call of the {'path ' * (n % 4)}text {n % 17} to store a document" for n in range(600)]
+        index = LexicalIndex(texts)
+        chunk_words = [words(text) for text in texts]
+        walked = []
+        real = index.walked
+        index.walked = lambda query, depth: walked.append((tuple(query), depth)) or real(query, depth)
+        query = query_tokens("the text 3 store document")
+        for depth in (25, 25, 5, 25):
+            with self.subTest(depth=depth):
+                self.assertEqual(
+                    index.ranked(query, depth), ranked_positions(chunk_words, "the text 3 store document", depth)
+                )
+        # Asked at a depth once each: another depth is another answer.
+        self.assertEqual(walked, [(tuple(query), 25), (tuple(query), 5)])
+
 
 class RunFiles(LabTestCase):
     """A user's own retriever's results, placed as judge places them and measured by the same rule."""

@@ -144,6 +144,16 @@ class ScanCacheTest(LabTestCase):
         self.assertIn("checks/caveats/rules.py", modules)
         self.assertIn("grammars/blocks.py", modules)
         self.assertFalse(any(path.startswith("tests/") for path in modules))
+        self.assertIn("run.py", modules)
+        # A folder that is no package of the lab (a virtual environment, a docs set) is not walked.
+        with mock.patch.object(scan_cache, "LAB_ROOT", self.folder):
+            (self.folder / "lab").mkdir()
+            (self.folder / "lab" / "__init__.py").write_text("", encoding="utf-8")
+            (self.folder / ".venv" / "lib").mkdir(parents=True)
+            (self.folder / ".venv" / "lib" / "site.py").write_text("", encoding="utf-8")
+            (self.folder / "run.py").write_text("", encoding="utf-8")
+            found = [path.relative_to(self.folder).as_posix() for path in scan_cache.lab_modules()]
+        self.assertEqual(found, ["lab/__init__.py", "run.py"])
 
     def test_context_scanned_shares_the_cache(self) -> None:
         self.scan()

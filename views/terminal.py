@@ -335,7 +335,7 @@ def limit_line(drawn: int, left_out: int) -> str:
     """The line under a capped ``--split-only`` view: how many pairs were left out, and how to see them."""
     return (
         f"… {left_out:,} more split {'pair' if left_out == 1 else 'pairs'} not drawn (the first {drawn:,} are): "
-        "show alone lists every one on a line, show --check NAME draws one, show --split-only --all draws every one\n"
+        "show --list lists every one on a line, show --check NAME draws one, show --split-only --all draws every one\n"
     )
 
 
@@ -407,8 +407,11 @@ OVERVIEW_HINTS = (
 )
 
 
-def overview_view(result: dict, checks: tuple, colour: bool, judgement=None, section_of=None) -> str:
-    """What ``show`` prints for a docs set: how to see more, the verdict table, then every split pair on one line.
+def overview_view(
+    result: dict, checks: tuple, colour: bool, judgement=None, section_of=None, listed: int | None = None
+) -> str:
+    """What ``show`` prints for a docs set: how to see more, the verdict table, then the split pairs, one a line:
+    the first ``listed`` of them and how many more (``None``: every one).
 
     ``result`` holds the shown policies' indexes (``span_checks.build_checked_result``);
     a ``judgement`` (``show --chunks``) is one more column, its windows bounded by ``section_of``.
@@ -438,7 +441,7 @@ def overview_view(result: dict, checks: tuple, colour: bool, judgement=None, sec
     rows = pair_verdicts.pair_rows(sources, checks, columns)
     split = [row for row in rows if row.split_anywhere]
     lines.append(painter.paint(f"split pairs: {len(split):,} of {len(rows):,}", "heading"))
-    for row in split:
+    for row in split if listed is None else split[:listed]:
         verdicts = ", ".join(
             f"{visible(column.label)} {overview_verdict(verdict)}" for column, verdict in zip(columns, row.verdicts)
         )
@@ -447,6 +450,12 @@ def overview_view(result: dict, checks: tuple, colour: bool, judgement=None, sec
         )
     if not split:
         lines.append("  none: every shown policy keeps every pair in one chunk")
+    elif listed is not None and len(split) > listed:
+        rest = len(split) - listed
+        lines.append(
+            f"  … {rest:,} more split {'pair' if rest == 1 else 'pairs'} (the first {listed:,} are listed): show --list "
+            "lists every one, show --check NAME draws one, show --split-only --all draws every one"
+        )
     return "\n".join(lines) + "\n"
 
 

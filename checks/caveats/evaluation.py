@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from checks.caveats.pairing import TIERS
 from checks.caveats.report import aligned_lines
-from lab_io.errors import IngestionError, counted, quoted
+from lab_io.errors import IngestionError, counted, quoted, quoted_name
 
 SHA256 = re.compile(r"[0-9a-f]{64}")
 
@@ -151,7 +151,7 @@ def matched_sources(pages: list[LabelledPage], sources, where: str) -> list[tupl
                 raise IngestionError(
                     "bad_labels",
                     page.where,
-                    f"offset {span[1]} is past the end of {quoted(source['source_id'])} ({length:,} characters)",
+                    f"offset {span[1]} is past the end of {quoted_name(source['source_id'])} ({length:,} characters)",
                 )
         matched.append((page, source))
     if not matched:
@@ -278,18 +278,18 @@ def evaluation_table(figures: dict) -> str:
         rows.append(
             (
                 f"{row['tier']} and stronger{marker}" if row["tier"] < max(TIERS) else f"all ({row['tier']}){marker}",
-                str(row["proposed"]),
-                str(row["right"]),
+                f"{row['proposed']:,}",
+                f"{row['right']:,}",
                 shown_ratio(row["precision"]),
-                f"{row['caveats_found']} of {row['caveats']}",
+                f"{row['caveats_found']:,} of {row['caveats']:,}",
                 shown_ratio(row["caveat_recall"]),
-                f"{row['pairs_found']} of {row['pairs']}",
+                f"{row['pairs_found']:,} of {row['pairs']:,}",
                 shown_ratio(row["pair_recall"]),
             )
         )
     lines = aligned_lines(rows)
     lines.append(
-        f"{figures['matched_pages']} of {counted(figures['labelled_pages'], 'labelled page')} matched a source "
+        f"{figures['matched_pages']:,} of {counted(figures['labelled_pages'], 'labelled page')} matched a source "
         "by text_sha256; * the tier scan keeps now (--tier)"
     )
     lines.append(f"matching: {MATCHING_RULE}")

@@ -12,11 +12,12 @@ naming the file and the line; nothing is declared then. It reads no files;
 from __future__ import annotations
 
 import json
+import re
 from bisect import bisect_right
 from dataclasses import dataclass
 
 import chunk_index
-from lab_io.errors import IngestionError, counted, quoted
+from lab_io.errors import IngestionError, counted, quoted, quoted_name
 from load_documents import Span, SpanCheck
 
 NAME_PREFIX = "import:"
@@ -45,7 +46,7 @@ def located_quote(value: object, text: str, where: str, source_id: str) -> Span:
         unknown = sorted(set(value) - {"quote", "start", "end"})
         if unknown:
             raise IngestionError(
-                "bad_import", where, f"unknown field {quoted(unknown[0])}; a quote has quote and start"
+                "bad_import", where, f"unknown field {quoted_name(unknown[0])}; a quote has quote and start"
             )
         start = value.get("start")
         if start is not None and type(start) is not int:
@@ -56,24 +57,51 @@ def located_quote(value: object, text: str, where: str, source_id: str) -> Span:
     if value != value.strip():
         raise IngestionError("bad_import", where, f"quote {quoted(value)} starts or ends with whitespace; trim it")
     if start is not None:
-        if text[start : start + len(value)] != value or start < 0:
-            found = text.find(value)
-            hint = "not in the text" if found == -1 else f"first found at {found}"
-            raise IngestionError(
-                "bad_import", where, f"quote {quoted(value)} is not at offset {start} of {quoted(source_id)} ({hint})"
-            )
-        return Span(start, start + len(value), value)
+        if start >= 0 and text[start : start + len(value)] == value:
+            return Span(start, start + len(value), value)
+        loose = None if start < 0 else loose_pattern(value).match(text, start)
+        if loose is not None:
+            return Span(start, loose.end(), loose.group(0))
+        found = text.find(value)
+        hint = "not in the text" if found == -1 else f"first found at {found}"
+        raise IngestionError(
+            "bad_import", where, f"quote {quoted(value)} is not at offset {start} of {quoted_name(source_id)} ({hint})"
+        )
     first = text.find(value)
-    if first == -1:
-        raise IngestionError("bad_import", where, f"quote {quoted(value)} is not in {quoted(source_id)}")
-    second = text.find(value, first + 1)
-    if second != -1:
+    if first != -1:
+        second = text.find(value, first + 1)
+        if second != -1:
+            raise IngestionError(
+                "bad_import",
+                where,
+                f"quote {quoted(value)} occurs more than once in {quoted_name(source_id)} (at {first} and {second}); "
+                "give its start",
+            )
+        return Span(first, first + len(value), value)
+    # Not there as given: a tool that reflowed the quote (one line where the page wraps) still names one place.
+    places = loose_pattern(value).finditer(text)
+    found = next(places, None)
+    if found is None:
+        raise IngestionError("bad_import", where, f"quote {quoted(value)} is not in {quoted_name(source_id)}")
+    again = next(places, None)
+    if again is not None:
         raise IngestionError(
             "bad_import",
             where,
-            f"quote {quoted(value)} occurs more than once in {quoted(source_id)} (at {first} and {second}); give its start",
+            f"quote {quoted(value)} occurs more than once in {quoted_name(source_id)} with its whitespace read loosely "
+            f"(at {found.start()} and {again.start()}); give its start",
         )
-    return Span(first, first + len(value), value)
+    return Span(found.start(), found.end(), found.group(0))
+
+
+def loose_pattern(quote: str) -> re.Pattern:
+    """``quote`` with each run of whitespace standing for any run: ``"a b"`` finds ``"a\\n  b"``, never ``"ab"``.
+
+    Words must be there as given and in order; only the whitespace between them may differ, as it does when a
+    tool puts on one line a sentence the page wraps. The pattern is words joined by ``\\s+``: no two of its parts
+    can match the same character, so a search is linear in the text.
+    """
+    return re.compile(r"\s+".join(map(re.escape, quote.split())))
 
 
 def unique_keys(where: str):
@@ -83,7 +111,7 @@ def unique_keys(where: str):
         value = {}
         for key, item in pairs:
             if key in value:
-                raise IngestionError("bad_import", where, f"field {quoted(key)} is given twice")
+                raise IngestionError("bad_import", where, f"field {quoted_name(key)} is given twice")
             value[key] = item
         return value
 
@@ -113,13 +141,15 @@ def imported_pairs(data: str, where: str, sources) -> list[ImportedPair]:
             raise IngestionError(
                 "bad_import",
                 place,
-                f"unknown field {quoted(unknown[0])}; expected source_id, instruction, caveat, name",
+                f"unknown field {quoted_name(unknown[0])}; expected source_id, instruction, caveat, name",
             )
         if "caveat" in value and "qualifier" in value:
             raise IngestionError("bad_import", place, "give caveat or qualifier, not both")
         source_id = value.get("source_id")
         if type(source_id) is not str or source_id not in texts:
-            raise IngestionError("bad_import", place, f"source_id {quoted(source_id)} is not a source of the manifest")
+            raise IngestionError(
+                "bad_import", place, f"source_id {quoted_name(source_id)} is not a source of the manifest"
+            )
         text = texts[source_id]
         instruction = located_quote(value.get("instruction"), text, f"{place}: instruction", source_id)
         qualifier = located_quote(value.get("caveat", value.get("qualifier")), text, f"{place}: caveat", source_id)

@@ -1,4 +1,4 @@
-"""Pair each caveat with its instruction, section by section: ``run.py scan``'s proposals (``scan_version`` 8).
+"""Pair each caveat with its instruction, section by section: ``run.py scan``'s proposals (``scan_version`` 9).
 
 Reads one source's sections block by block (``section_items``): every
 sentence with what the rules see in it (``classified``), and cautionary and
@@ -27,7 +27,7 @@ from checks.caveats.sentences import (
 )
 from load_documents import Span, SpanCheck
 
-SCAN_VERSION = 8
+SCAN_VERSION = 9
 # How far an instruction may sit from its caveat, in blocks of prose (code blocks are not counted):
 # the caveat's own block and this many before it, or this many after it; one that shares an
 # identifier with the caveat may sit as far back as IDENTIFIER_BLOCKS.
@@ -1033,9 +1033,10 @@ def chosen_instruction(caveat: Item, before: list[Item], after: list[Item]) -> t
     1 within one block, else 2); the nearest later one sharing an identifier (``identifier x, after``, tier
     2); the nearest earlier one sharing a content word (``term upgrade``, tier 2); the nearest earlier one
     (``nearest``, tier 2); when none is earlier, the nearest later one sharing a content word (``term x,
-    after``, tier 2) or the nearest later one (``nearest after``, tier 2). No link is of tier 3: measured on
-    hand labels, a pair linked by nearness alone has the right instruction about as often as one linked by a
-    shared word; what makes a pair wrong is its caveat (docs/caveats.md, "Tiers").
+    after``, tier 2) or the nearest later one (``nearest after``, tier 2). No other link is of tier 3: measured
+    on hand labels, a pair linked by nearness alone has the right instruction about as often as one linked by a
+    shared word; what makes a pair wrong is its caveat (docs/caveats.md, "Tiers"). The exception (scan_version
+    9): nearness alone to a lead-in of a few words (``is_short_lead_in``: "Create the Pod:") is tier 3.
 
     Each step asks what links a sentence to the caveat before asking whether it instructs, so the rules
     read a sentence only when its answer can decide.
@@ -1082,14 +1083,25 @@ def chosen_instruction(caveat: Item, before: list[Item], after: list[Item]) -> t
     if linked is not None:
         return linked[0], *linked[1]
     if nearest is not None:
-        return nearest, "nearest", 2
+        return nearest, "nearest", 3 if is_short_lead_in(nearest) else 2
     linked = first_linked(after, caveat, identifiers=False)
     if linked is not None:
         return linked[0], f"{linked[1][0]}, after", 2
     nearest_after = first_usable(after, caveat)
     if nearest_after is not None:
-        return nearest_after, "nearest after", 2
+        return nearest_after, "nearest after", 3 if is_short_lead_in(nearest_after) else 2
     return None
+
+
+# A lead-in this short ("Create the Pod:", "Let's add some tests:") says only that code follows (scan_version 9).
+SHORT_LEAD_IN_WORDS = 5
+
+
+def is_short_lead_in(candidate: Item) -> bool:
+    """Whether an instruction is a lead-in of a few words ending in ``:``: a caveat linked to it by nearness
+    alone is of tier 3 (on the nine labelled sets, 1 of the 5 such pairs of tier 2 was right)."""
+    reading = candidate.reading.rstrip()
+    return reading.endswith(":") and len(reading.split()) <= SHORT_LEAD_IN_WORDS
 
 
 def scan_text(

@@ -1,4 +1,4 @@
-"""What makes a sentence a caveat or an instruction: the scan's rules on one sentence (``scan_version`` 8).
+"""What makes a sentence a caveat or an instruction: the scan's rules on one sentence (``scan_version`` 9).
 
 The rules and their limits are stated in ``docs/caveats.md``; this module is
 where they live. Every test reads one sentence with its code masked
@@ -320,6 +320,10 @@ FUNCTION_WORDS = frozenset(
     until once with without within from into onto upon about above below over under between among through
     during like unlike inside outside across along around near beside instead however therefore thus hence
     yes okay note notice observe imagine remember consider""".split()
+) | frozenset(
+    # scan_version 9: a preposition opening a statement ("For an HTTP probe, the kubelet sends …") and a
+    # reminder ("Recall that `kubectl` …") instruct nothing.
+    "for in on at by of to as recall".split()
 )
 # A clause's next word, with the spaces, code and commas before it: the lead-ins of an imperative.
 CLAUSE_WORD = re.compile(r"[\s\x00,]*(?P<word>[A-Za-z]+)(?![\w'’-])")
@@ -449,7 +453,10 @@ RECOMMENDATION = anchors.Guarded(RECOMMENDATION)
 OBSERVATION_OPENING = re.compile(
     r"[\s\x00]*(?:(?:and|but|now|here|again|also)\s*,?\s+)?(?:notice|observe|as\s+you\s+(?:can\s+)?see"
     # what an example does: "The following example will only route to `list`"
-    r"|(?:the|this)\s+(?:following\s+|above\s+)?example(?:\s+(?:above|below))?\s+(?:will|would|does|shows))\b",
+    r"|(?:the|this)\s+(?:following\s+|above\s+)?example(?:\s+(?:above|below))?\s+(?:will|would|does|shows)"
+    # what a command printed (scan_version 9): "The output shows that the Container cannot be scheduled"
+    r"|(?:the|this)\s+(?:above\s+)?(?:output|result)(?:\s+(?:above|below))?\s+(?:(?:will|should|would|may)\s+)?"
+    r"(?:shows?|displays?|indicates?|confirms?|looks?\s+like|is\s+similar))\b",
     re.IGNORECASE,
 )
 # A page whose front matter dates it (``date: 2023-12-11``) is a post: news and history, told as a story.

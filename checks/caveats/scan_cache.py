@@ -52,8 +52,16 @@ def cache_path(manifest_path: Path, no_cache: bool = False) -> Path | None:
 
 
 def lab_modules() -> list[Path]:
-    """Every module of the lab outside its tests, in a fixed order: the code a page's findings depend on."""
-    return sorted(path for path in LAB_ROOT.rglob("*.py") if "tests" not in path.relative_to(LAB_ROOT).parts[:1])
+    """Every module of the lab outside its tests, in a fixed order: the code a page's findings depend on.
+
+    The modules beside ``run.py`` and those of its packages (the folders there with an ``__init__.py``), so
+    a virtual environment or a docs set kept in the same folder is never walked.
+    """
+    modules = list(LAB_ROOT.glob("*.py"))
+    for folder in LAB_ROOT.iterdir():
+        if folder.name != "tests" and (folder / "__init__.py").is_file():
+            modules.extend(folder.rglob("*.py"))
+    return sorted(modules)
 
 
 def rules_key(grammar: str) -> str | None:

@@ -34,12 +34,15 @@ MAX_WALK = 400_000_000
 MAX_DEPTH = 10_000
 
 
-def measured(checks: tuple, indexes: dict, chunks: RankedIndex | None, run, depth: int, where: str) -> dict:
+def measured(
+    checks: tuple, indexes: dict, chunks: RankedIndex | None, run, depth: int, where: str, progress=None
+) -> dict:
     """Every index's figures and every pair's ranks, as the JSON ``retrieve --json`` prints (docs/retrieval.md).
 
     ``indexes``: the lab's, by policy name, as the main job builds them;
     ``chunks``: another chunker's, or ``None``; ``run``: a ``judged.Run`` or
-    ``None``. Each index's BM25 postings are built, used and let go before the next's.
+    ``None``. Each index's BM25 postings are built, used and let go before the next's. ``progress``
+    (``lab_io.progress.Progress``), if given, counts the pairs ranked, index by index.
     """
     rows = []
     by_pair: list[dict] = [{} for _ in checks]
@@ -53,14 +56,23 @@ def measured(checks: tuple, indexes: dict, chunks: RankedIndex | None, run, dept
             pairs.append(ranks)
         rows.append(index_figures(name, kind, chunk_count, pairs))
 
+    def ranked_lists(index: RankedIndex):
+        for query in queries:
+            returned = index.retrieve(query, depth)
+            if progress is not None:
+                progress.advance(1, 0)
+            yield returned
+
     def add_ranked(index: RankedIndex) -> None:
         require_bounded_walk(index, queries, where)
-        add_row(
-            index.name, index.kind, len(index.units), (index.retrieve(query, depth) for query in queries), index.judged
-        )
+        add_row(index.name, index.kind, len(index.units), ranked_lists(index), index.judged)
 
     for name, index in indexes.items():
+        if progress is not None:
+            progress.stage(f"ranking {name}'s chunks", len(queries), 0, unit="pairs")
         add_ranked(lab_ranked_index(name, index["chunks"]))
+    if chunks is not None and progress is not None:
+        progress.stage(f"ranking {chunks.name}'s chunks", len(queries), 0, unit="pairs")
     if chunks is not None:
         add_ranked(chunks)
     if run is not None:

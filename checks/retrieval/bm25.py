@@ -73,6 +73,7 @@ class LexicalIndex:
         self.avg_length = total / self.count if total else 0.0
         # K1 * (1 - B + B * length / avg_length), the same operations as the formula's, once per chunk.
         norms = [K1 * (1 - B + B * length / self.avg_length) if total else 0.0 for length in lengths]
+        self.answers: dict[tuple, list[int]] = {}
         self.postings: dict[str, dict[int, float]] = {}
         self.bounds: dict[str, float] = {}
         n = self.count
@@ -97,7 +98,19 @@ class LexicalIndex:
         return total
 
     def ranked(self, query: list[str], depth: int) -> list[int]:
-        """The positions of the first ``depth`` chunks for ``query`` (``query_tokens``), best first."""
+        """The positions of the first ``depth`` chunks for ``query`` (``query_tokens``), best first.
+
+        A query asked again (an instruction with several caveats, checks that share their instruction's
+        words) is answered from the first asking: the same list, never to be changed by the caller.
+        """
+        key = (tuple(query), depth)
+        answer = self.answers.get(key)
+        if answer is None:
+            answer = self.answers[key] = self.walked(query, depth)
+        return answer
+
+    def walked(self, query: list[str], depth: int) -> list[int]:
+        """``ranked``, worked out: each token's postings walked once, rarest and highest-scoring first."""
         tables = [self.postings[token] for token in query if token in self.postings]
         if not tables:
             return []

@@ -25,7 +25,7 @@ from pathlib import Path
 import judge
 from checks.retrieval.ranks import RankedIndex, Returned, Unit, window_neighbours
 from judge.chunk_files import chunk_record, is_lab_artifact
-from lab_io.errors import IngestionError, counted, printable, quoted
+from lab_io.errors import IngestionError, counted, printable, quoted_name
 from lab_io.strict_json import json_text, parse_json_text, read_bounded
 
 RUN_KEYS = frozenset({"check", "results"})
@@ -109,7 +109,7 @@ def read_run(path: Path, manifest, manifest_label: str, chunks: RankedIndex | No
         raise IngestionError(
             "run_check_missing",
             label,
-            f"no line for span check {quoted(missing[0])}{more}; a run gives one line per span check",
+            f"no line for span check {quoted_name(missing[0])}{more}; a run gives one line per span check",
         )
     return Run(f"run:{path.name}", results, count, unplaced)
 
@@ -138,9 +138,11 @@ def run_line(line: str, where: str, checks: set[str], seen: dict[str, int]) -> t
         )
     name, values = value["check"], value["results"]
     if type(name) is not str or name not in checks:
-        raise IngestionError("run_check_unknown", where, f"check {quoted(name)} is no span check of the manifest")
+        raise IngestionError("run_check_unknown", where, f"check {quoted_name(name)} is no span check of the manifest")
     if name in seen:
-        raise IngestionError("run_check_twice", where, f"check {quoted(name)} was given at line {seen[name]} already")
+        raise IngestionError(
+            "run_check_twice", where, f"check {quoted_name(name)} was given at line {seen[name]} already"
+        )
     if type(values) is not list:
         raise IngestionError("run_results_not_list", where, f"results must be a list, found {type(values).__name__}")
     if len(values) > MAX_RUN_RESULTS:

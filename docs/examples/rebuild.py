@@ -5,7 +5,9 @@
 For each corpus, ``parcel-queue/`` (beside this file) and ``sites/lantern-cache/``:
 
 1. ``pin --markdown GRAMMAR`` pins every page under it into a fresh
-   ``manifest.json`` (ids from the paths: ``parcel-queue/guide/index``);
+   ``manifest.json`` (ids from the paths: ``parcel-queue/guide/index``, and
+   titles too, ``--titles id``, as when the examples were first pinned: their
+   saved results name the text before a page's first heading by its id);
    Parcel Queue under ``blocks``, the grammar it was first built with, at the
    lesson's sizes (its ids are in its saved result, so the sizes pin writes
    into a new manifest are taken out again); Lantern Cache under ``blocks-3``,
@@ -157,7 +159,18 @@ def build(folder: Path, pages: str, grammar: str, lesson_sizes: bool, fact_statu
     try:
         manifest = Path("manifest.json")
         code = run.main(
-            ["pin", "--markdown", grammar, "--manifest", str(manifest), "--fact-status", fact_status, pages]
+            [
+                "pin",
+                "--markdown",
+                grammar,
+                "--manifest",
+                str(manifest),
+                "--fact-status",
+                fact_status,
+                "--titles",
+                "id",
+                pages,
+            ]
         )
         if code != 0:
             return code

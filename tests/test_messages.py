@@ -1,0 +1,373 @@
+"""The lab's messages on a deep docs tree: names shown whole, where two texts part, short lists, counts.
+
+The pages live three folders deep under a long common prefix, as a docs
+site's do (``content/en/docs/tasks/configure-pod-container/...``): their ids
+share their first 60 characters and differ only at the end, which is what a
+message must keep.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+import unittest
+
+from lab_io.errors import IngestionError, quoted, quoted_name, text_difference
+from results import validate
+from tests.support import LabTestCase, fixture_result, reforge_index, run_lab
+
+DEEP = "content/en/docs/tasks/configure-pod-container"
+PAGES = ("assign-cpu-resource", "assign-memory-resource")
+INSTRUCTION = "To set a limit, add the `limits` field."
+QUALIFIER = "The limit must not be lower than the request."
+
+
+def page_text(name: str) -> str:
+    return f"# {name}\n\n{INSTRUCTION}\n\n{QUALIFIER}\n"
+
+
+class QuotedNames(unittest.TestCase):
+    """``quoted_name`` keeps a name whole up to 200 characters, and its start and end past that."""
+
+    def test_a_name_is_whole_up_to_the_bound(self) -> None:
+        name = f"{DEEP}/{PAGES[0]}"
+        self.assertEqual(quoted_name(name), f'"{name}"')
+        self.assertEqual(quoted_name("x" * 200), '"' + "x" * 200 + '"')
+
+    def test_a_longer_name_loses_its_middle_and_keeps_its_end(self) -> None:
+        name = "docs/" + "x" * 280 + "/assign-cpu"
+        shown = quoted_name(name)
+        # 60 characters of its start, 140 of its end, each quoted.
+        self.assertEqual(shown, '"docs/' + "x" * 55 + '"…"' + "x" * 129 + '/assign-cpu"')
+
+    def test_a_name_stays_inert(self) -> None:
+        self.assertEqual(quoted_name("a\x1b[2J\n"), '"a\\u001b[2J\\n"')
+        # Cut before it is escaped: the escapes on both sides are whole.
+        self.assertEqual(quoted_name("\x1b" * 201, limit=6), '"\\u001b\\u001b"…"' + "\\u001b" * 4 + '"')
+
+    def test_page_text_is_still_cut_at_sixty(self) -> None:
+        self.assertEqual(quoted("y" * 61), '"' + "y" * 60 + '"…')
+
+
+class DeepTreeTestCase(LabTestCase):
+    """Two pages under ``DEEP`` pinned into ``m.json`` with one span check each, at offsets."""
+
+    def setUp(self) -> None:
+        super().setUp()
+        for name in PAGES:
+            path = self.folder / DEEP / f"{name}.md"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(page_text(name), encoding="utf-8")
+        pinned = self.lab("pin", "--markdown", "blocks-4", "--manifest", "m.json", "content")
+        self.assertEqual(pinned.returncode, 0, pinned.stderr)
+        manifest = json.loads((self.folder / "m.json").read_text(encoding="utf-8"))
+        manifest["span_checks"] = [self.span_check(name) for name in PAGES]
+        (self.folder / "m.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
+
+    def span_check(self, name: str) -> dict:
+        text = page_text(name)
+        spans = {}
+        for role, quote in (("instruction", INSTRUCTION), ("qualifier", QUALIFIER)):
+            start = text.index(quote)
+            spans[role] = {"start": start, "end": start + len(quote), "quote": quote}
+        return {"name": f"scan:{DEEP}/{name}:3", "source_id": f"{DEEP}/{name}", **spans}
+
+    def lab(self, *args: str):
+        return run_lab(*args, cwd=self.folder)
+
+
+class WholeNames(DeepTreeTestCase):
+    def test_a_hash_mismatch_names_the_source_and_its_path_whole(self) -> None:
+        (self.folder / DEEP / "assign-memory-resource.md").write_text("# edited\n", encoding="utf-8")
+        completed = self.lab("--manifest", "m.json", "--output", "r.json")
+        self.assert_one_line_refusal(completed, "hash_mismatch")
+        self.assertIn(
+            f'm.json: sources[1] ("{DEEP}/assign-memory-resource"): "{DEEP}/assign-memory-resource.md": ',
+            completed.stderr,
+        )
+
+    def test_an_unknown_check_is_answered_with_names_that_tell_apart(self) -> None:
+        completed = self.lab("show", "--manifest", "m.json", "--check", "nosuch")
+        self.assert_one_line_refusal(completed, "unknown_name", 2)
+        self.assertIn(
+            f'"nosuch" is not in the manifest; it has 2 span checks: "scan:{DEEP}/assign-cpu-resource:3", '
+            f'"scan:{DEEP}/assign-memory-resource:3"\n',
+            completed.stderr,
+        )
+
+    def test_a_near_miss_is_answered_with_the_closest_names_first(self) -> None:
+        completed = self.lab("show", "--manifest", "m.json", "--source", f"{DEEP}/assign-memory")
+        self.assert_one_line_refusal(completed, "unknown_name", 2)
+        self.assertIn(
+            f'is not in the manifest; it has 2 sources; the closest: "{DEEP}/assign-memory-resource", '
+            f'"{DEEP}/assign-cpu-resource"\n',
+            completed.stderr,
+        )
+
+    def test_each_moved_span_names_its_check_whole(self) -> None:
+        for name in PAGES:
+            path = self.folder / DEEP / f"{name}.md"
+            path.write_text(page_text(name).replace("\n\n", "\n\nRead this first.\n\n", 1), encoding="utf-8")
+        completed = self.lab("pin", "--manifest", "m.json", "--reanchor", "content")
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        moved = [line for line in completed.stdout.splitlines() if line.startswith("moved ")]
+        # Two pages, two spans each; "# assign-cpu-resource\n\n" is 23 characters, the page of memory 26.
+        self.assertEqual(
+            moved,
+            [
+                f'moved span_checks[0] ("scan:{DEEP}/assign-cpu-resource:3").instruction: [23, 62) -> [41, 80)',
+                f'moved span_checks[0] ("scan:{DEEP}/assign-cpu-resource:3").qualifier: [64, 109) -> [82, 127)',
+                f'moved span_checks[1] ("scan:{DEEP}/assign-memory-resource:3").instruction: [26, 65) -> [44, 83)',
+                f'moved span_checks[1] ("scan:{DEEP}/assign-memory-resource:3").qualifier: [67, 112) -> [85, 130)',
+            ],
+        )
+
+
+class StaleQuoteShown(LabTestCase):
+    def test_a_long_quote_edited_near_its_end_is_shown_where_it_parts(self) -> None:
+        sentence = "Set the CPU request with the resources field of the container, and never above the node's capacity."
+        page = self.folder / DEEP / "assign-cpu-resource.md"
+        page.parent.mkdir(parents=True)
+        page.write_text(f"# cpu\n\n{sentence}\n\n{QUALIFIER}\n", encoding="utf-8")
+        self.assertEqual(
+            run_lab("pin", "--markdown", "blocks-4", "--manifest", "m.json", "content", cwd=self.folder).returncode, 0
+        )
+        manifest = json.loads((self.folder / "m.json").read_text(encoding="utf-8"))
+        qualifier = 9 + len(sentence)
+        manifest["span_checks"] = [
+            {
+                "name": "cpu",
+                "source_id": f"{DEEP}/assign-cpu-resource",
+                "instruction": {"start": 7, "end": 7 + len(sentence), "quote": sentence},
+                "qualifier": {"start": qualifier, "end": qualifier + len(QUALIFIER), "quote": QUALIFIER},
+            }
+        ]
+        (self.folder / "m.json").write_text(json.dumps(manifest), encoding="utf-8")
+        page.write_text(page.read_text(encoding="utf-8").replace("never above", "never over"), encoding="utf-8")
+        completed = run_lab("pin", "--manifest", "m.json", "content", cwd=self.folder)
+        self.assert_one_line_refusal(completed, "stale_span_check")
+        # "never above" against "never over": they part at the "a"; the text shows 20 characters before it, and to
+        # its end (fewer than 40 after it), the quote too: one ellipsis each, before the quotes.
+        at = 7 + sentence.index("above")
+        self.assertIn(
+            f"span_checks[0].instruction: text at [7, {7 + len(sentence)}) parts from the manifest's quote at "
+            f'offset {at}: the text has …"ontainer, and never over the node\'s capacity.\\n", '
+            f'the quote …"ontainer, and never above the node\'s capacity.", which occurs 0 times;',
+            completed.stderr,
+        )
+
+
+class ShortLists(LabTestCase):
+    def test_a_result_of_other_sources_names_three_and_counts_the_rest(self) -> None:
+        pages = [self.folder / DEEP / f"page-{number}.md" for number in range(5)]
+        pages[0].parent.mkdir(parents=True)
+        for page in pages:
+            page.write_text(f"# {page.stem}\n\nText.\n", encoding="utf-8")
+        self.assertEqual(
+            run_lab("pin", "--markdown", "blocks-4", "--manifest", "m.json", "content", cwd=self.folder).returncode, 0
+        )
+        self.assertEqual(run_lab("--manifest", "m.json", "--output", "r.json", cwd=self.folder).returncode, 0)
+        for page in pages:
+            page.write_text(f"# {page.stem}\n\nOther text.\n", encoding="utf-8")
+        self.assertEqual(run_lab("pin", "--manifest", "m.json", "content", cwd=self.folder).returncode, 0)
+        completed = run_lab("validate", "r.json", "--manifest", "m.json", cwd=self.folder)
+        self.assert_one_line_refusal(completed, "stale_result")
+        named = [part.split(": saved sha256")[0] for part in completed.stderr.split("; ")[:3]]
+        self.assertEqual(named, [f"error: stale_result: r.json: {DEEP}/page-0", f"{DEEP}/page-1", f"{DEEP}/page-2"])
+        self.assertTrue(completed.stderr.endswith("; and 2 more; rebuild the result\n"), completed.stderr)
+
+
+class WhereTextsPart(unittest.TestCase):
+    """Two differing texts are shown whole when short, else around the first character that differs."""
+
+    def test_short_texts_are_shown_whole(self) -> None:
+        self.assertEqual(text_difference("abc", "abd"), 'saved "abc", derived "abd"')
+
+    def test_long_texts_are_shown_from_where_they_part(self) -> None:
+        saved = "a" * 200 + "X" + "b" * 712
+        derived = "a" * 200 + "Y" + "b" * 712
+        # 20 characters before offset 200 and 40 from it, an ellipsis at each end that was cut.
+        self.assertEqual(
+            text_difference(saved, derived),
+            'at offset 200 of 913 characters: saved …"'
+            + "a" * 20
+            + "X"
+            + "b" * 39
+            + '"…, derived …"'
+            + "a" * 20
+            + "Y"
+            + "b" * 39
+            + '"…',
+        )
+
+    def test_a_text_that_begins_the_other_ends_its_excerpt_where_it_ends(self) -> None:
+        self.assertEqual(
+            text_difference("c" * 70, "c" * 75, ("old", "new")),
+            'at offset 70 (old 70 characters, new 75): old …"' + "c" * 20 + '", new …"' + "c" * 25 + '"',
+        )
+
+    def test_a_tampered_chunk_text_is_refused_where_it_was_changed(self) -> None:
+        index = copy.deepcopy(fixture_result()["indexes"]["heading-aware"])
+        original = index["chunks"][0]["text"]
+        index["chunks"][0]["text"] = original.replace("refuses", "replaces")
+        reforge_index(index)
+        with self.assertRaises(IngestionError) as caught:
+            validate.validate_index(index, "indexes.heading-aware")
+        # "refuses" and "replaces" share "re": the texts part two characters into the word.
+        offset = original.index("refuses") + 2
+        self.assertEqual(caught.exception.where, "indexes.heading-aware.chunks[0].text")
+        self.assertEqual(
+            caught.exception.what,
+            f"at offset {offset} (saved {len(original) + 1} characters, derived {len(original)}): "
+            f'saved …"{index["chunks"][0]["text"][offset - 20 : offset + 40]}"…, '
+            f'derived …"{original[offset - 20 : offset + 40]}"…'.replace("\n", "\\n"),
+        )
+
+
+class JsonLinesHint(LabTestCase):
+    """A JSON Lines file given to validate is named as such, and judge as the command that reads it."""
+
+    HINT = (
+        "; this looks like JSON Lines, one object per line (an export, or chunk records), which 'run.py judge FILE' "
+        "reads; this command reads a result or index the lab saved, one JSON document\n"
+    )
+
+    def refusal(self, text: str) -> str:
+        (self.folder / "chunks.jsonl").write_text(text, encoding="utf-8")
+        completed = run_lab("validate", "chunks.jsonl", cwd=self.folder)
+        self.assert_one_line_refusal(completed, "json_trailing_data")
+        return completed.stderr
+
+    def test_chunk_records_are_named_json_lines(self) -> None:
+        records = "".join(json.dumps({"text": f"chunk {n}", "source_id": "a"}) + "\n" for n in range(3))
+        self.assertEqual(self.refusal(records), "error: json_trailing_data: chunks.jsonl:2:1: Extra data" + self.HINT)
+
+    def test_other_trailing_data_gets_no_hint(self) -> None:
+        cases = {
+            "arrays, one a line": "[1]\n[2]\n",
+            "two objects on line 1": '{"a": 1} {"b": 2}\n',
+            "an object over two lines, then text": '{"a":\n 1}\nmore\n',
+        }
+        for name, text in cases.items():
+            with self.subTest(name):
+                self.assertNotIn("JSON Lines", self.refusal(text))
+
+
+class UsageNamesTheCommand(unittest.TestCase):
+    def test_an_unknown_option_after_a_command_names_the_command(self) -> None:
+        cases = {
+            ("retrieve", "--k", "3"): "error: usage: run.py retrieve: unrecognized arguments: --k 3 (see --help)\n",
+            (
+                "validate",
+                "a.json",
+                "b.json",
+            ): "error: usage: run.py validate: unrecognized arguments: b.json (see --help)\n",
+            (
+                "show",
+                "--bogus\x1b[2J",
+            ): "error: usage: run.py show: unrecognized arguments: --bogus\\x1b[2J (see --help)\n",
+            # Before any command, the options are the main job's.
+            ("--bogus", "retrieve"): "error: usage: run.py: unrecognized arguments: --bogus (see --help)\n",
+        }
+        for args, line in cases.items():
+            with self.subTest(args=args):
+                completed = run_lab(*args)
+                self.assertEqual((completed.returncode, completed.stderr), (2, line))
+
+
+# A number of four or more digits written without a separator: what no count in a table may look like.
+UNSEPARATED = re.compile(r"(?<![\d,.])\d{4,}")
+PAIRS = 1200
+
+
+class CountsSeparated(unittest.TestCase):
+    """Every count a table prints has its thousands separated by a comma (1,200 pairs, 1,150 kept)."""
+
+    def test_the_main_jobs_table(self) -> None:
+        from views import summary
+
+        result = copy.deepcopy(fixture_result())
+        pairs = [{"name": f"c{n}", "instruction_and_qualifier_share_chunk": n < 1150} for n in range(PAIRS)]
+        for comparison in result["comparisons"]:
+            comparison["pairs"] = pairs
+        rows = summary.summary_rows(result)
+        self.assertEqual([row[-1] for row in rows[1:]], ["1,150 of 1,200"] * 3)
+
+    def test_the_context_table(self) -> None:
+        from checks import context_windows
+
+        windows = [
+            {"name": f"c{n}", "window": 0 if n < 1150 else 1, "window_crossing_headings": 1} for n in range(PAIRS)
+        ]
+        keys = ("0", "1", "2", "3", "section")
+        figures = {
+            "policy": "paragraph",
+            "pairs": PAIRS,
+            "kept": 1150,
+            "windows": windows,
+            "mean_chars": {key: 1500.0 for key in keys},
+            "precision": {key: 0.5 for key in keys},
+            "iou": {key: 0.5 for key in keys},
+            "anchored_at_start": 1100,
+            "not_recoverable": 0,
+        }
+        table = context_windows.context_table([figures], [])
+        self.assertIn("\nparagraph  1,200  1,150 (0)  1,200 (1,200)  1,200 (1,200)  1,200 (1,200)    1,200\n", table)
+        self.assertIn("1,500 · 0.50 · 0.50", table)
+        self.assertIn("paragraph: 1,150 of 1,200 kept; k=1 recovers 1,200 of 1,200 at 1.0x the characters", table)
+        self.assertEqual(UNSEPARATED.findall(table), [])
+
+    def test_the_retrieve_table(self) -> None:
+        from checks.retrieval.report import retrieval_table
+
+        ranks = {"instruction_rank": 1, "caveat_rank": 2, "instruction_rank_w1": 1, "caveat_rank_w1": 1}
+        document = {
+            "pairs": [{"name": f"c{n}", "policies": {"paragraph": ranks}} for n in range(PAIRS)],
+            "policies": [
+                {
+                    "policy": "paragraph",
+                    "chunks": 14828,
+                    "pairs": PAIRS,
+                    "mean_chars": {"w0": {"1": 1500.0, "3": 4500.0}, "w1": {"1": 3000.0, "3": 9000.0}},
+                }
+            ],
+            "ks": [1, 3],
+            "baseline": {"depth": 100},
+        }
+        table = retrieval_table(document)
+        self.assertIn("\nparagraph  14,828  1,200  0 (1,200)  1,200 (1,200)\n", table)
+        self.assertEqual(UNSEPARATED.findall(table), [])
+
+    def test_the_sweep_table(self) -> None:
+        from checks import size_sweep
+
+        def cell(chunks: int, kept: int) -> dict:
+            return {"chunk_count": chunks, "mean_chunk_chars": 500.0, "pairs_kept_together": kept}
+
+        sweep = {
+            "pair_count": PAIRS,
+            "rows": [
+                {"size": 100, "heading-aware": cell(14282, 447), "fixed-char": cell(30048, 3)},
+                {"size": 10000, "heading-aware": cell(3874, 1200), "fixed-char": cell(3875, 1150)},
+            ],
+            "paragraph": cell(14828, 447),
+            "pairs": [],
+            "largest_target": None,
+        }
+        lines = size_sweep.sweep_table(sweep).splitlines()
+        # The columns widen to hold the separated figures, and stay aligned.
+        self.assertEqual(
+            lines[:4],
+            [
+                "        heading-aware target                fixed-char width",
+                "  size  chunks  mean chars  kept pairs      chunks  mean chars  kept pairs",
+                "   100  14,282       500.0    447 of 1,200  30,048       500.0      3 of 1,200",
+                "10,000   3,874       500.0  1,200 of 1,200   3,875       500.0  1,150 of 1,200",
+            ],
+        )
+        self.assertEqual(UNSEPARATED.findall("\n".join(lines)), [])
+
+
+if __name__ == "__main__":
+    unittest.main()
