@@ -179,7 +179,7 @@ def differing_text(location: Location) -> str:
     )
 
 
-COVERAGE_NOTE = "uncovered, overlap: non-whitespace characters of the sources in no chunk, in two or more chunks"
+COVERAGE_NOTE = "uncovered, overlap: non-whitespace characters of the sources in no chunk (the lab's own policies leave out headings, front matter and what their grammar reads as no block), in two or more chunks"
 TABLE_HEADER = ("policy", "chunks", "mean chars", "uncovered", "overlap", "pairs kept together")
 NUMERIC = frozenset({1, 2, 3, 4})
 
