@@ -322,7 +322,7 @@ def describe_occurrences(offsets: list[int], length: int) -> str:
         return "occurs 0 times"
     shown = ", ".join(f"[{offset}, {offset + length})" for offset in offsets[:5])
     more = ", …" if len(offsets) > 5 else ""
-    times = "once" if len(offsets) == 1 else f"{len(offsets)} times"
+    times = "once" if len(offsets) == 1 else f"{len(offsets):,} times"
     return f"occurs {times}, at {shown}{more}"
 
 
@@ -369,7 +369,7 @@ def checked_span(value: object, text: str, where: str, source_id: str = "the sou
         raise IngestionError("span_not_int", where, "start and end must be whole numbers")
     if not 0 <= start < end <= len(text):
         raise IngestionError(
-            "span_out_of_range", where, f"[{start}, {end}) is not inside the text of {len(text)} characters"
+            "span_out_of_range", where, f"[{start}, {end}) is not inside the text of {len(text):,} characters"
         )
     found = text[start:end]
     if found != quote:
@@ -561,7 +561,7 @@ def manifest_policy_sizes(value: dict, label: str) -> tuple[tuple[str, int], ...
             raise IngestionError(
                 "policy_size",
                 f"{where}.{name}",
-                f"expected a whole number of characters from {MIN_POLICY_SIZE} to {MAX_POLICY_SIZE}, found {quoted(size)}",
+                f"expected a whole number of characters from {MIN_POLICY_SIZE:,} to {MAX_POLICY_SIZE:,}, found {quoted(size)}",
             )
     return tuple((name, policies[name]) for name in SIZED_POLICIES if name in policies)
 

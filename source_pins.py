@@ -1162,8 +1162,8 @@ def pair_change(saved: list[dict], wanted: list[dict]) -> str:
     saved_keys = {chunk_index.pair_sort_key(pair) for pair in saved}
     wanted_keys = {chunk_index.pair_sort_key(pair) for pair in wanted}
     return (
-        f"built for {len(saved)} pairs, the manifest declares {len(wanted)} "
-        f"({len(wanted_keys - saved_keys)} added, {len(saved_keys - wanted_keys)} removed since the build)"
+        f"built for {len(saved):,} pairs, the manifest declares {len(wanted):,} "
+        f"({len(wanted_keys - saved_keys):,} added, {len(saved_keys - wanted_keys):,} removed since the build)"
     )
 
 

@@ -47,7 +47,9 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from operator import itemgetter
+from typing import NamedTuple
 
 from checks.span_checks import ReachingSpans
 from lab_io.errors import printable
@@ -57,8 +59,7 @@ SECTION = "section"
 FIGURE_KEYS = (*(str(k) for k in CONTEXT_WINDOWS), SECTION)
 
 
-@dataclass(frozen=True)
-class Merged:
+class Merged(NamedTuple):
     """Disjoint sorted intervals with prefix sums of their lengths, for covered-length queries."""
 
     starts: list[int]
@@ -211,12 +212,22 @@ class SourceIndex:
     reaching: ReachingSpans
     memberships: list[tuple[str, ...]]  # position -> the sections its chunk lies in
     sections: dict[str, list[int]]  # section_id -> positions
-    section_unions: dict[str, Merged]
-    section_chars: dict[str, int]
+    # section_id -> (characters of its chunks, overlaps counted each time; their union): made on first need.
+    extents: dict[str, tuple[int, Merged]] = field(default_factory=dict)
+
+    def section_extent(self, section_id: str) -> tuple[int, Merged]:
+        """The characters ``section_id``'s chunks return (each counted) and their union, merged once.
+
+        Only the sections a pair is anchored in are asked for, so a page's other sections cost nothing.
+        """
+        if section_id not in self.extents:
+            spans = [(self.chunks[p]["start"], self.chunks[p]["end"]) for p in self.sections[section_id]]
+            self.extents[section_id] = (sum(end - start for start, end in spans), merged(spans))
+        return self.extents[section_id]
 
 
 def source_indexes(chunks: list[dict], wanted: set[str] | None = None) -> dict[str, SourceIndex]:
-    """Each source's chunks sorted by ``order`` once, with starts and section unions for bisection.
+    """Each source's chunks sorted by ``order`` once, with their starts and sections for bisection.
 
     ``wanted``, when given, names the only sources to index (those the checks
     are in): a docs set's other pages cost a pass over their chunks, no more.
@@ -227,7 +238,7 @@ def source_indexes(chunks: list[dict], wanted: set[str] | None = None) -> dict[s
             grouped.setdefault(chunk["source_id"], []).append(chunk)
     indexes = {}
     for source_id, group in grouped.items():
-        group.sort(key=lambda chunk: chunk["order"])
+        group.sort(key=itemgetter("order"))
         by_start = sorted((chunk["start"], position) for position, chunk in enumerate(group))
         sections: dict[str, list[int]] = {}
         memberships = [chunk_sections(chunk) for chunk in group]
@@ -241,14 +252,6 @@ def source_indexes(chunks: list[dict], wanted: set[str] | None = None) -> dict[s
             reaching=ReachingSpans([(group[position]["start"], group[position]["end"]) for _, position in by_start]),
             memberships=memberships,
             sections=sections,
-            section_unions={
-                section_id: merged((group[p]["start"], group[p]["end"]) for p in positions)
-                for section_id, positions in sections.items()
-            },
-            section_chars={
-                section_id: sum(group[p]["end"] - group[p]["start"] for p in positions)
-                for section_id, positions in sections.items()
-            },
         )
     return indexes
 
@@ -264,15 +267,21 @@ def qualifier_helpers(index: SourceIndex, qualifier, section_id: str | None, jud
     ``None`` when even all of them together leave a non-whitespace character of
     it uncovered: then no window can recover it.
     """
-    cover = SpanCover(qualifier, judged)
+    start, end = held_span(qualifier, judged)
     positions = sorted(
         position
-        for position in touching(index, cover.start, cover.end)
+        for position in touching(index, start, end)
         if section_id is None or section_id in index.memberships[position]
     )
+    return positions if covers(index, qualifier, positions, judged) else None
+
+
+def covers(index: SourceIndex, span, positions: list[int], judged: bool = False) -> bool:
+    """Whether the chunks at ``positions`` together hold ``span`` (``SpanCover``: its non-whitespace, when judged)."""
+    cover = SpanCover(span, judged)
     for position in positions:
         cover.add(index.chunks[position]["start"], index.chunks[position]["end"])
-    return positions if cover.whole else None
+    return cover.whole
 
 
 def smallest_window(
@@ -341,8 +350,7 @@ def window_positions(index: SourceIndex, anchor: int, k: int, section_id: str | 
     ]
 
 
-@dataclass(frozen=True)
-class PairWindow:
+class PairWindow(NamedTuple):
     """One span check under one index: its anchor, the pair's section and smallest windows, or no anchor at all."""
 
     name: str
@@ -377,6 +385,20 @@ def pair_window(indexes: dict[str, SourceIndex], check, section_of=None) -> Pair
     # The qualifier's helpers are the same for every chunk holding the instruction: found once per section.
     helpers: dict[str | None, list[int] | None] = {}
 
+    def helpers_in(section_id: str) -> list[int] | None:
+        """``qualifier_helpers(index, qualifier, section_id)``, read off the helpers of every section."""
+        if None not in helpers:
+            helpers[None] = qualifier_helpers(index, qualifier, None, judged)
+        if section_id not in helpers:
+            everywhere = helpers[None]
+            # What all the chunks touching the qualifier leave uncovered, a section's few leave too.
+            inside = None if everywhere is None else [p for p in everywhere if section_id in index.memberships[p]]
+            if inside is None or len(inside) == len(everywhere):
+                helpers[section_id] = everywhere
+            else:
+                helpers[section_id] = inside if covers(index, qualifier, inside, judged) else None
+        return helpers[section_id]
+
     def best_anchor(start: int, end: int):
         best = None
         for position in touching(index, start, end):
@@ -384,11 +406,12 @@ def pair_window(indexes: dict[str, SourceIndex], check, section_of=None) -> Pair
             if not holds(chunk, start, end):
                 continue
             section_id = chunk["section_id"] if pair_section is None else pair_section
-            for wanted in (section_id, None):
-                if wanted not in helpers:
-                    helpers[wanted] = qualifier_helpers(index, qualifier, wanted, judged)
-            within = smallest_window(index, position, qualifier, section_id, helpers[section_id], judged)
-            crossing = smallest_window(index, position, qualifier, None, helpers[None], judged)
+            within = smallest_window(index, position, qualifier, section_id, helpers_in(section_id), judged)
+            if helpers[section_id] == helpers[None]:
+                # The qualifier's chunks all lie in the section: crossing headings finds no other window.
+                crossing = within
+            else:
+                crossing = smallest_window(index, position, qualifier, None, helpers[None], judged)
             rank = (within is None, within or 0, crossing is None, crossing or 0, position)
             if best is None or rank < best[0]:
                 best = (rank, position, within, crossing, section_id)
@@ -407,17 +430,45 @@ def pair_window(indexes: dict[str, SourceIndex], check, section_of=None) -> Pair
 
 
 def returned_figures(index: SourceIndex, positions: list[int], relevant: Merged) -> tuple[int, float, float]:
-    """Characters returned, precision and IoU of the chunks at ``positions`` against ``relevant``."""
-    spans = [(index.chunks[p]["start"], index.chunks[p]["end"]) for p in positions]
-    returned = merged(spans)
-    return overlap_figures(sum(end - start for start, end in spans), returned, relevant)
+    """Characters returned, precision and IoU of the chunks at ``positions`` against ``relevant``.
+
+    The returned union is walked as it is merged (a window holds a few chunks),
+    never built: its length and what it shares with ``relevant``, as
+    ``overlap_figures`` takes them from a ``Merged``.
+    """
+    chunks = index.chunks
+    characters = 0
+    length = 0
+    common = 0
+    # [low, high): the stretch of the union being merged; empty until the first chunk.
+    low, high = 0, -1
+    for start, end in sorted([(chunks[p]["start"], chunks[p]["end"]) for p in positions]):
+        characters += end - start
+        if start >= end:
+            continue
+        if start <= high:
+            high = max(high, end)
+            continue
+        if high > low:
+            length += high - low
+            common += relevant.covered(low, high)
+        low, high = start, end
+    if high > low:
+        length += high - low
+        common += relevant.covered(low, high)
+    return shared_figures(characters, length, common, relevant.length)
 
 
 def overlap_figures(characters: int, returned: Merged, relevant: Merged) -> tuple[int, float, float]:
     """``(characters, precision, IoU)`` from the returned union and the relevant union."""
     common = sum(returned.covered(start, end) for start, end in zip(relevant.starts, relevant.ends))
-    union = returned.length + relevant.length - common
-    precision = common / returned.length if returned.length else 0.0
+    return shared_figures(characters, returned.length, common, relevant.length)
+
+
+def shared_figures(characters: int, returned: int, common: int, relevant: int) -> tuple[int, float, float]:
+    """``(characters, precision, IoU)`` from the lengths of the returned union, its share and the relevant union."""
+    union = returned + relevant - common
+    precision = common / returned if returned else 0.0
     iou = common / union if union else 0.0
     return characters, precision, iou
 
@@ -457,18 +508,22 @@ def policy_context(name: str, chunks: list[dict], checks: tuple, section_of=None
             pairs,
         )
     recall[SECTION] = fraction(sum(1 for w in anchored if w.window is not None), pairs)
+    window_sums = [(k, sums[str(k)]) for k in CONTEXT_WINDOWS]
     for window in anchored:
         index = window.source
-        section_id = window.section_id
-        # The widest window once; each smaller k keeps the positions within k of the anchor.
-        widest = window_positions(index, window.anchor, CONTEXT_WINDOWS[-1], section_id)
-        for k in CONTEXT_WINDOWS:
-            positions = [position for position in widest if abs(position - window.anchor) <= k]
-            add_figures(sums[str(k)], returned_figures(index, positions, window.relevant))
-        section_figures = overlap_figures(
-            index.section_chars[section_id], index.section_unions[section_id], window.relevant
-        )
-        add_figures(sums[SECTION], section_figures)
+        anchor = window.anchor
+        # The widest window once, ascending; each smaller k is the run of it within k of the anchor.
+        widest = window_positions(index, anchor, CONTEXT_WINDOWS[-1], window.section_id)
+        figures = None
+        taken = None
+        for k, total in window_sums:
+            run = (bisect_left(widest, anchor - k), bisect_right(widest, anchor + k))
+            # Each window holds the one before it: the same run is the same chunks, the same figures.
+            if run != taken:
+                figures = returned_figures(index, widest[run[0] : run[1]], window.relevant)
+                taken = run
+            add_figures(total, figures)
+        add_figures(sums[SECTION], overlap_figures(*index.section_extent(window.section_id), window.relevant))
     count = len(anchored)
     return {
         "policy": name,
@@ -566,28 +621,28 @@ def context_summary_line(figures: dict) -> str:
     if pairs == 0:
         return f"{name}: no span checks"
     kept = figures["kept"]
-    line = f"{name}: {kept} of {pairs} kept"
+    line = f"{name}: {kept:,} of {pairs:,} kept"
     best = recovered_count(figures, str(CONTEXT_WINDOWS[-1]))
     base = figures["mean_chars"]["0"]
     if kept == pairs:
         line += "; k=0 suffices"
     elif best > kept:
         k = next(k for k in CONTEXT_WINDOWS if recovered_count(figures, str(k)) == best)
-        line += (
-            f"; k={k} recovers {best} of {pairs} at {cost_ratio(figures['mean_chars'][str(k)], base)} the characters"
-        )
+        line += f"; k={k} recovers {best:,} of {pairs:,} at {cost_ratio(figures['mean_chars'][str(k)], base)} the characters"
     else:
         line += f"; no window up to k={CONTEXT_WINDOWS[-1]} recovers more"
     in_section = recovered_count(figures, SECTION)
     if in_section > max(best, kept):
-        line += f"; the section recovers {in_section} of {pairs} at {cost_ratio(figures['mean_chars'][SECTION], base)}"
+        line += (
+            f"; the section recovers {in_section:,} of {pairs:,} at {cost_ratio(figures['mean_chars'][SECTION], base)}"
+        )
     if figures.get("anchored_at_start"):
-        line += f"; {figures['anchored_at_start']} anchored where the instruction begins (no chunk holds it whole"
+        line += f"; {figures['anchored_at_start']:,} anchored where the instruction begins (no chunk holds it whole"
         # Such a pair's anchor chunk can hold the qualifier: the recall table's k=0 counts it, "kept" never does.
         extra = recovered_count(figures, "0") - kept
-        line += f"; {extra} of them with the qualifier at k=0, in the table's k=0 but not kept)" if extra > 0 else ")"
+        line += f"; {extra:,} of them with the qualifier at k=0, in the table's k=0 but not kept)" if extra > 0 else ")"
     if figures.get("not_recoverable"):
-        line += f"; {figures['not_recoverable']} not recoverable (no chunk holds the instruction)"
+        line += f"; {figures['not_recoverable']:,} not recoverable (no chunk holds the instruction)"
     return line
 
 
@@ -617,11 +672,11 @@ def context_table(all_figures: list[dict], check_names: list[str]) -> str:
     for figures in all_figures:
         cells = []
         for key in keys:
-            cell = f"{recovered_count(figures, key)}"
+            cell = f"{recovered_count(figures, key):,}"
             if key != SECTION:
-                cell += f" ({crossing_count(figures, key)})"
+                cell += f" ({crossing_count(figures, key):,})"
             cells.append(cell)
-        rows.append((figures["policy"], str(figures["pairs"]), *cells))
+        rows.append((figures["policy"], f"{figures['pairs']:,}", *cells))
     lines.extend(aligned(rows))
     lines.append("")
     lines.append("cost: mean characters returned · character precision · IoU against the two spans")
@@ -631,7 +686,7 @@ def context_table(all_figures: list[dict], check_names: list[str]) -> str:
             (
                 figures["policy"],
                 *(
-                    f"{figures['mean_chars'][key]:.0f} · {figures['precision'][key]:.2f} · {figures['iou'][key]:.2f}"
+                    f"{figures['mean_chars'][key]:,.0f} · {figures['precision'][key]:.2f} · {figures['iou'][key]:.2f}"
                     for key in keys
                 ),
             )

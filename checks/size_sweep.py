@@ -636,21 +636,30 @@ def sweep_table(sweep: dict, policy_sizes: tuple[tuple[str, int], ...] = ()) -> 
     keeps the others, so pasting it changes the heading-aware target alone.
     """
     total = sweep["pair_count"]
+    policies = [
+        name for name in ("heading-aware", "fixed-char", PAIR_AWARE) if sweep["rows"] and name in sweep["rows"][0]
+    ]
+    # Each column as wide as its widest figure, with its thousands separators (and no narrower than before).
+    size_width = max([5, *(len(f"{row['size']:,}") for row in sweep["rows"])])
+    chunks_width = max([6, *(len(f"{row[name]['chunk_count']:,}") for row in sweep["rows"] for name in policies)])
+    count_width = max(4, len(f"{total:,}"))
+    kept_width = 2 * count_width + 4
 
     def cells(row: dict) -> str:
-        return (
-            f"{row['chunk_count']:>6,}  {row['mean_chunk_chars']:>10.1f}  {row['pairs_kept_together']:>4} of {total:<4}"
-        )
+        kept = f"{row['pairs_kept_together']:>{count_width},} of {total:<{count_width},}"
+        return f"{row['chunk_count']:>{chunks_width},}  {row['mean_chunk_chars']:>10.1f}  {kept}"
 
-    pair_aware = bool(sweep["rows"]) and PAIR_AWARE in sweep["rows"][0]
-    titles = f"{'heading-aware target':<32}  {'fixed-char width'}"
-    columns = f"{'chunks':>6}  {'mean chars':>10}  {'kept pairs':<12}  {'chunks':>6}  {'mean chars':>10}  kept pairs"
+    group_width = chunks_width + 2 + 10 + 2 + kept_width
+    pair_aware = PAIR_AWARE in policies
+    titles = f"{'heading-aware target':<{group_width}}  {'fixed-char width'}"
+    group = f"{'chunks':>{chunks_width}}  {'mean chars':>10}  "
+    columns = f"{group}{'kept pairs':<{kept_width}}  {group}kept pairs"
     if pair_aware:
-        titles = f"{titles:<66}  pair-aware target"
-        columns += f"{'':<2}  {'chunks':>6}  {'mean chars':>10}  kept pairs"
-    lines = [f"{'':>5}  {titles}", f"{'size':>5}  {columns}"]
+        titles = f"{titles:<{2 * group_width + 2}}  pair-aware target"
+        columns += f"{'':<{kept_width - len('kept pairs')}}  {group}kept pairs"
+    lines = [f"{'':>{size_width}}  {titles}", f"{'size':>{size_width}}  {columns}"]
     for row in sweep["rows"]:
-        line = f"{row['size']:>5}  {cells(row['heading-aware'])}  {cells(row['fixed-char'])}"
+        line = f"{row['size']:>{size_width},}  {cells(row['heading-aware'])}  {cells(row['fixed-char'])}"
         if pair_aware:
             line += f"  {cells(row[PAIR_AWARE])}"
         lines.append(line.rstrip())
@@ -666,7 +675,7 @@ def sweep_table(sweep: dict, policy_sizes: tuple[tuple[str, int], ...] = ()) -> 
     lines.append("smallest heading-aware target that keeps each pair together:")
     if len(sweep["pairs"]) <= LISTED_PAIRS:
         for pair in sweep["pairs"]:
-            lines.append(f"  {printable(pair['name'])} ({printable(pair['source_id'])}): {pair['verdict']}")
+            lines.append(f"  {printable(pair['name'])} ({printable(pair['source_id'])}): {shown_verdict(pair)}")
         lines.extend(build_lines(sweep["pairs"], policy_sizes))
     else:
         lines.extend(condensed_pair_lines(sweep["pairs"], policy_sizes))
@@ -693,6 +702,11 @@ def largest_target_lines(sweep: dict) -> list[str]:
 
 LISTED_PAIRS = 20
 """Up to this many pairs the sweep lists each; beyond, it condenses (a scanned docs set holds thousands)."""
+
+
+def shown_verdict(pair: dict) -> str:
+    """A pair's verdict as the table shows it: a target with its thousands separator (``"1,250"``), else the words."""
+    return f"{pair['smallest_heading_aware_target']:,}" if needs_target(pair) else pair["verdict"]
 
 
 def needs_target(pair: dict) -> bool:
@@ -723,7 +737,7 @@ def condensed_pair_lines(pairs: list[dict], policy_sizes: tuple[tuple[str, int],
         return lines
     lines.append(f"  {len(targeted):,} need a target, smallest first:")
     for pair in targeted[:LISTED_PAIRS]:
-        lines.append(f"  {printable(pair['name'])} ({printable(pair['source_id'])}): {pair['verdict']}")
+        lines.append(f"  {printable(pair['name'])} ({printable(pair['source_id'])}): {shown_verdict(pair)}")
     if len(targeted) > LISTED_PAIRS:
         lines.append(f"  … {len(targeted) - LISTED_PAIRS:,} more: sweep --json lists every pair")
     # One target line per pair would repeat the list above; one example says how to build any of them: the
@@ -759,6 +773,6 @@ def build_lines(pairs: list[dict], policy_sizes: tuple[tuple[str, int], ...] = (
     if len(found) == 1:
         return [f"to build it: {manifest_size_line(next(iter(found)), policy_sizes)}"]
     return [
-        f"to build {target} (for {', '.join(names)}): {manifest_size_line(target, policy_sizes)}"
+        f"to build {target:,} (for {', '.join(names)}): {manifest_size_line(target, policy_sizes)}"
         for target, names in sorted(found.items())
     ]

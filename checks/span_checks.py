@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections import namedtuple
-from itertools import groupby
+from itertools import accumulate, groupby
 from operator import itemgetter, le
 
 from chunk_index import EXECUTION_MODE, build_indexes, result_scope
@@ -74,26 +74,47 @@ class ReachingSpans:
     that hold a span reaching the point, so a lookup costs its answer times a
     logarithm. ``ReachingSpans([(0, 9), (2, 4), (5, 6)]).reaching(3, 4)`` ->
     ``[0, 2]`` (the ends 9 and 6 pass 4; the end 4 does not).
+
+    Most lookups need no tree: no span before the first whose running
+    maximum end passes the point can reach it, so when few spans lie from
+    there to ``count`` (always, for chunks that do not overlap: the running
+    maximum is their own end) those are looked at one by one.
     """
 
+    # Past this many candidates the tree's descent costs less than looking at each.
+    LOOKED_AT = 16
+
     def __init__(self, spans: list[tuple[int, int]]) -> None:
-        size = 1
-        while size < len(spans):
-            size *= 2
-        tree = [-1] * (2 * size)
-        tree[size : size + len(spans)] = [end for _, end in spans]
-        for node in range(size - 1, 0, -1):
-            tree[node] = max(tree[2 * node], tree[2 * node + 1])
-        self.size = size
-        self.tree = tree
+        self.ends = [end for _, end in spans]
+        # running_ends[i]: the largest end among the first i + 1 spans (never decreasing).
+        self.running_ends = list(accumulate(self.ends, max))
+        self._tree: list[int] | None = None
+
+    def tree(self) -> list[int]:
+        """The tree of maximum ends (leaves the spans' ends, each node its children's larger), built on first need."""
+        if self._tree is None:
+            size = 1
+            while size < len(self.ends):
+                size *= 2
+            tree = [-1] * (2 * size)
+            tree[size : size + len(self.ends)] = self.ends
+            for node in range(size - 1, 0, -1):
+                tree[node] = max(tree[2 * node], tree[2 * node + 1])
+            self._tree = tree
+        return self._tree
 
     def reaching(self, count: int, point: int) -> list[int]:
         """Positions, ascending, among the first ``count`` spans, of those whose end is past ``point``."""
+        first = bisect_right(self.running_ends, point)
+        if count - first <= self.LOOKED_AT:
+            ends = self.ends
+            return [position for position in range(first, count) if ends[position] > point]
+        tree = self.tree()
         found = []
-        stack = [(1, 0, self.size)]
+        stack = [(1, 0, len(tree) // 2)]
         while stack:
             node, low, high = stack.pop()
-            if low >= count or self.tree[node] <= point:
+            if low >= count or tree[node] <= point:
                 continue
             if high - low == 1:
                 found.append(low)

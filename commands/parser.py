@@ -50,6 +50,20 @@ class LabArgumentParser(argparse.ArgumentParser):
             super()._print_message(message, file)
 
 
+class CommandArgumentParser(LabArgumentParser):
+    """A command's parser: an argument it does not know is refused in the command's name (``run.py retrieve: ...``).
+
+    argparse hands a command's unknown arguments back to the main parser, whose
+    refusal would name ``run.py`` alone; the command's parser refuses them itself.
+    """
+
+    def parse_known_args(self, args=None, namespace=None):
+        namespace, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return namespace, extras
+
+
 # The commands in the order --help lists them: each is a module ``commands.<name>``
 # whose ``register`` adds its parser. "show" comes before "judge", which adds show's --chunks.
 COMMANDS = ("validate", "show", "diff", "export", "pin", "sweep", "scan", "context", "judge", "retrieve")
@@ -107,7 +121,9 @@ def build_parser(quick: bool = False, command: str | None = None) -> argparse.Ar
     )
     # The main job: run.py runs its own run_build (see the module docstring).
     parser.set_defaults(handler=None)
-    commands = parser.add_subparsers(title="commands", metavar="COMMAND", prog="run.py")
+    commands = parser.add_subparsers(
+        title="commands", metavar="COMMAND", prog="run.py", parser_class=CommandArgumentParser
+    )
     built = BUILT_TOGETHER.get(command, (command,))
     for name in COMMANDS:
         if quick and name not in built:

@@ -45,7 +45,7 @@ def sweep_size(value: str) -> int:
     from checks import size_sweep
 
     if not value.isascii() or not value.isdigit() or not 1 <= int(value) <= size_sweep.MAX_SIZE:
-        raise argparse.ArgumentTypeError(f"a size is a whole number from 1 to {size_sweep.MAX_SIZE}, found {value!r}")
+        raise argparse.ArgumentTypeError(f"a size is a whole number from 1 to {size_sweep.MAX_SIZE:,}, found {value!r}")
     return int(value)
 
 
@@ -56,7 +56,7 @@ def run_sweep(args: argparse.Namespace) -> int:
     manifest = load_manifest(manifest_to_build(args.manifest))
     sizes = tuple(sorted(set(args.sizes))) if args.sizes else size_sweep.default_sizes(manifest)
     if len(sizes) > size_sweep.MAX_SIZE_COUNT:
-        raise UsageError("too_many_sizes", "--sizes", f"{len(sizes)} sizes; at most {size_sweep.MAX_SIZE_COUNT}")
+        raise UsageError("too_many_sizes", "--sizes", f"{len(sizes):,} sizes; at most {size_sweep.MAX_SIZE_COUNT:,}")
     size_sweep.require_bounded_sweep(manifest, sizes)
     size = source_bytes(manifest.sources)
     with Progress("reading sections", len(manifest.sources), size) as progress:

@@ -248,7 +248,7 @@ def checked_offsets(start: int | None, end: int | None, shape: str, text_length:
     if start < 0 or start > text_length or (end is not None and not start <= end <= text_length):
         shown = f"[{start}, {end})" if end is not None else f"start {start}"
         raise IngestionError(
-            "chunk_offset_out_of_range", where, f"{shown} is outside the source text of {text_length} characters"
+            "chunk_offset_out_of_range", where, f"{shown} is outside the source text of {text_length:,} characters"
         )
 
 

@@ -76,33 +76,60 @@ def section_finder(source: dict, grammar: str, section_cache: dict | None = None
     return SectionFinder(source, grammar, section_cache)
 
 
-def pair_sections(sources: tuple[dict, ...], grammar: str, section_cache: dict | None = None):
+class SectionFinders:
+    """Each source's ``SectionFinder``, made on first need and kept, by source id.
+
+    The judged chunks' sections and their pairs' sections are read off the
+    same finders: a source's section ids are made once.
+    """
+
+    def __init__(self, sources: tuple[dict, ...], grammar: str, section_cache: dict | None = None) -> None:
+        self.sources = {source["source_id"]: source for source in sources}
+        self.grammar = grammar
+        self.section_cache = section_cache
+        self.finders: dict[str, SectionFinder] = {}
+
+    def __getitem__(self, source_id: str) -> SectionFinder:
+        if source_id not in self.finders:
+            self.finders[source_id] = section_finder(self.sources[source_id], self.grammar, self.section_cache)
+        return self.finders[source_id]
+
+
+def pair_sections(
+    sources: tuple[dict, ...], grammar: str, section_cache: dict | None = None, finders: SectionFinders | None = None
+):
     """``section_of(source_id, offset)`` -> the id of the section holding it, each source's sections found once.
 
     What ``context_windows`` takes to bound a pair's "within the section"
     window by the section of the pair, not of the chunk that holds it.
+    ``finders`` (``SectionFinders``), when given, are the judged chunks' own
+    (``section_cache`` is then theirs): each source's section ids are made once.
     """
-    texts = {source["source_id"]: source for source in sources}
-    finders: dict[str, SectionFinder] = {}
+    if finders is None:
+        finders = SectionFinders(sources, grammar, section_cache)
 
     def section_of(source_id: str, offset: int) -> str:
-        if source_id not in finders:
-            finders[source_id] = section_finder(texts[source_id], grammar, section_cache)
         return finders[source_id](offset)[0]
 
     return section_of
 
 
 def judged_chunks(
-    locations: tuple[Location, ...], sources: tuple[dict, ...], grammar: str, section_cache: dict | None = None
+    locations: tuple[Location, ...],
+    sources: tuple[dict, ...],
+    grammar: str,
+    section_cache: dict | None = None,
+    finders: SectionFinders | None = None,
 ) -> list[dict]:
     """The located chunks as chunk dicts the lab's views and checks take, by source then offset.
 
     ``order`` counts from 0 within each source in offset order (ties by file
     line), like the lab's own chunks; ``line`` is the record's line in the file.
+    ``finders`` as in ``pair_sections`` (``section_cache`` is then theirs).
     """
+    if finders is None:
+        finders = SectionFinders(sources, grammar, section_cache)
     texts = {source["source_id"]: source for source in sources}
-    finders: dict[str, object] = {}
     newlines: dict[str, list[int]] = {}
     chunks = []
     for location in sorted(
@@ -110,10 +137,10 @@ def judged_chunks(
         key=lambda location: (location.record.source_id, location.start, location.end, location.record.line),
     ):
         source_id = location.record.source_id
-        if source_id not in finders:
-            finders[source_id] = section_finder(texts[source_id], grammar, section_cache)
+        finder = finders[source_id]
+        if source_id not in newlines:
             newlines[source_id] = chunk_index.newline_offsets(texts[source_id]["text"])
-        section_id, title = finders[source_id](location.start)
+        section_id, title = finder(location.start)
         previous = chunks[-1] if chunks and chunks[-1]["source_id"] == source_id else None
         chunks.append(
             {
@@ -127,7 +154,7 @@ def judged_chunks(
                 "section_id": section_id,
                 "section_title": title,
                 # Every section the chunk lies in: a chunk that starts before a heading reaches the next one.
-                "section_ids": finders[source_id].sections_between(location.start, location.end),
+                "section_ids": finder.sections_between(location.start, location.end),
                 "line": location.record.line,
                 "state": location.state,
             }
@@ -480,7 +507,8 @@ def judged_file(
     records, locations = placed_chunk_file(chunks_path, manifest, manifest_label)
     # The judged chunks' sections are read first, and the lab's build takes them from here.
     section_cache: dict = {}
-    judged = judged_chunks(locations, manifest.sources, grammar, section_cache)
+    finders = SectionFinders(manifest.sources, grammar, section_cache)
+    judged = judged_chunks(locations, manifest.sources, grammar, finders=finders)
     require_bounded_overlap(judged, printable(str(chunks_path)))
     label = name if name is not None else chunks_path.name
     missing = unlocated_counts(locations)
@@ -500,7 +528,7 @@ def judged_file(
         index_row(policy, "lab", index["chunks"], manifest.sources, manifest.span_checks, {}, None, totals)
         for policy, index in indexes.items()
     ]
-    section_of = pair_sections(manifest.sources, grammar, section_cache)
+    section_of = pair_sections(manifest.sources, grammar, finders=finders)
     carried = {record.line: record.carried for record in records if record.carried is not None}
     rows.append(
         index_row(label, "judged", judged, manifest.sources, manifest.span_checks, missing, section_of, totals, carried)

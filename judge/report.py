@@ -179,7 +179,7 @@ def differing_text(location: Location) -> str:
     )
 
 
-COVERAGE_NOTE = "uncovered, overlap: non-whitespace characters of the sources in no chunk, in two or more chunks"
+COVERAGE_NOTE = "uncovered, overlap: non-whitespace characters of the sources in no chunk (the lab's own policies leave out headings, front matter and what their grammar reads as no block), in two or more chunks"
 TABLE_HEADER = ("policy", "chunks", "mean chars", "uncovered", "overlap", "pairs kept together")
 NUMERIC = frozenset({1, 2, 3, 4})
 
@@ -190,9 +190,9 @@ def table_rows(judgement: Judgement) -> list[tuple[str, ...]]:
     for row in judgement.rows:
         total = row["coverage"]["total"]
         partial = sum(pair["partial"] for pair in row["pairs"])
-        kept = f"{row['pairs_kept_together']} of {len(row['pairs'])}"
+        kept = f"{row['pairs_kept_together']:,} of {len(row['pairs']):,}"
         if row["pairs_carried"]:
-            kept += f", {row['pairs_carried']} more carried"
+            kept += f", {row['pairs_carried']:,} more carried"
         if partial:
             kept += f" ({partial} partial)"
         chunks = f"{row['chunk_count']:,}"

@@ -355,13 +355,15 @@ def policy_lines(policy: PolicyDiff, with_documents: bool) -> list[str]:
     lines = [f"{policy_label(policy)}:"]
     if with_documents:
         lines.extend(document_lines(policy.documents))
-    lines.append(f"  chunk ids: {len(policy.kept)} kept, {len(policy.removed)} removed, {len(policy.added)} added")
     lines.append(
-        f"  added: {len(policy.reusable)} reusable by text hash, "
-        f"{len(policy.needing_embedding)} with new text ({policy.embeddings_to_compute} distinct to embed)"
+        f"  chunk ids: {len(policy.kept):,} kept, {len(policy.removed):,} removed, {len(policy.added):,} added"
+    )
+    lines.append(
+        f"  added: {len(policy.reusable):,} reusable by text hash, "
+        f"{len(policy.needing_embedding):,} with new text ({policy.embeddings_to_compute:,} distinct to embed)"
     )
     if policy.pairs_added or policy.pairs_removed:
-        lines.append(f"  pairs: {len(policy.pairs_added)} added, {len(policy.pairs_removed)} removed")
+        lines.append(f"  pairs: {len(policy.pairs_added):,} added, {len(policy.pairs_removed):,} removed")
         lines.extend(f"  pair added {pair_line(pair)}" for pair in policy.pairs_added[:LISTED_PAIRS])
         lines.extend(f"  pair removed {pair_line(pair)}" for pair in policy.pairs_removed[:LISTED_PAIRS])
         listed = min(len(policy.pairs_added), LISTED_PAIRS) + min(len(policy.pairs_removed), LISTED_PAIRS)

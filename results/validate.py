@@ -9,6 +9,7 @@ match) is refused with ``IngestionError`` at the field that moved
 
 from __future__ import annotations
 
+import json
 import marshal
 import os
 import re
@@ -96,7 +97,7 @@ def first_divergence(saved: object, derived: object, path: str) -> tuple[str, st
             if found:
                 return found
         if len(saved) != len(derived):
-            return path or "(top)", f"saved {len(saved)} items, derived {len(derived)}"
+            return path or "(top)", f"saved {len(saved):,} items, derived {len(derived):,}"
         return None
     if saved != derived:
         if type(saved) is str:
@@ -327,7 +328,7 @@ def check_config_pairs(config: dict, sources: list[dict], path: str) -> None:
                 raise IngestionError(
                     "config_pair",
                     join_path(pair_path, key),
-                    f"{quoted(pair[key])} runs past the text of {length} characters",
+                    f"{quoted(pair[key])} runs past the text of {length:,} characters",
                 )
 
 
@@ -356,7 +357,7 @@ def require_config_pairs(indexes: dict, declared: list[dict]) -> None:
     raise IngestionError(
         "pairs_mismatch",
         where,
-        f"{what} ({len(saved)} pairs built, {len(wanted)} declared); rebuild the result from its manifest",
+        f"{what} ({len(saved):,} pairs built, {len(wanted):,} declared); rebuild the result from its manifest",
     )
 
 
@@ -412,7 +413,7 @@ def checked_span_list(span: object, span_path: str, text_length: int | None = No
         raise IngestionError("comparison_span", span_path, f"{quoted(span)} is not a span with 0 <= start < end")
     if text_length is not None and span[1] > text_length:
         raise IngestionError(
-            "comparison_span", span_path, f"{quoted(span)} runs past the text of {text_length} characters"
+            "comparison_span", span_path, f"{quoted(span)} runs past the text of {text_length:,} characters"
         )
     return span
 
@@ -646,7 +647,12 @@ def read_validated(path: Path, progress=None, expected=None, label: str | None =
     quick = identical_rebuild(path, progress)
     if quick is not None:
         return (*quick, False)
-    value = read_json_file(path)
+    try:
+        value = read_json_file(path)
+    except IngestionError as error:
+        if error.code == "json_trailing_data" and opens_json_lines(path, error):
+            raise IngestionError(error.code, error.where, f"{error.what}; {JSON_LINES_HINT}") from error
+        raise
     if progress is not None:
         progress.stage(progress.label, *rebuild_work(value))
     try:
@@ -655,6 +661,33 @@ def read_validated(path: Path, progress=None, expected=None, label: str | None =
         if label is None:
             raise
         raise IngestionError(error.code, f"{label}: {error.where}", error.what) from error
+
+
+JSON_LINES_HINT = (
+    "this looks like JSON Lines, one object per line (an export, or chunk records), which 'run.py judge FILE' "
+    "reads; this command reads a result or index the lab saved, one JSON document"
+)
+
+
+def opens_json_lines(path: Path, error: IngestionError) -> bool:
+    """Whether a file refused for data after its first JSON value is JSON Lines: an object alone on line 1, more after.
+
+    Asked only once the strict reader refused the file (``error``, whose cause
+    places the extra data): an ``export`` file or a splitter's chunk records
+    given to ``validate``, which reads one document.
+    """
+    cause = error.__cause__
+    if not isinstance(cause, json.JSONDecodeError) or cause.lineno < 2:
+        return False
+    handle = opened_regular_file(path)
+    if handle is None:
+        return False
+    with handle:
+        first = handle.readline(MAX_ARTIFACT_BYTES)
+    try:
+        return type(json.loads(first.decode("utf-8"))) is dict
+    except (ValueError, RecursionError):
+        return False
 
 
 # How the lab lays out the revision of each document of a saved result's index (result, indexes, index, documents,

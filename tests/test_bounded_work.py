@@ -97,15 +97,26 @@ class OverlappingChunkLookups(unittest.TestCase):
             spans.append((start, start + (rng.randrange(1, 200) if rng.random() < 0.1 else rng.randrange(1, 20))))
         return sorted(spans)
 
-    def test_reaching_equals_a_look_at_every_span(self):
-        rng = random.Random(7)
-        for _ in range(400):
+    def assert_reaching_equals_a_look_at_every_span(self, rng: random.Random, rounds: int) -> None:
+        for _ in range(rounds):
             spans = self.random_spans(rng)
             reaching = span_checks.ReachingSpans(spans)
             for _ in range(10):
                 count, point = rng.randrange(0, len(spans) + 1), rng.randrange(0, 220)
                 expected = [position for position, (_, end) in enumerate(spans[:count]) if end > point]
                 self.assertEqual(reaching.reaching(count, point), expected, (spans, count, point))
+
+    def test_reaching_equals_a_look_at_every_span(self):
+        self.assert_reaching_equals_a_look_at_every_span(random.Random(7), 400)
+
+    def test_the_tree_and_the_look_at_each_candidate_each_equal_the_definition(self):
+        # A lookup looks at its few candidates one by one, and descends the tree past LOOKED_AT of them:
+        # forced down each way, every lookup still gives the spans that reach the point.
+        for looked_at in (0, 1_000):
+            with self.subTest(looked_at=looked_at), mock.patch.object(
+                span_checks.ReachingSpans, "LOOKED_AT", looked_at
+            ):
+                self.assert_reaching_equals_a_look_at_every_span(random.Random(8), 200)
 
     def test_judge_holders_and_context_touching_equal_their_definitions(self):
         import judge

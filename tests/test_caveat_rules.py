@@ -1458,3 +1458,57 @@ class ShortLeadInTest(LabTestCase):
             [(item.span.quote, item.reason) for item in unpaired],
             [("Each widget must have a lid.", "its pair is tier 3, weaker than tier 2")],
         )
+
+
+class VersionBadgeTest(LabTestCase):
+    """``scan_version`` 10: a version badge on a line of its own dates the step after it."""
+
+    def caveats(self, body: str, grammar: str = "blocks-4") -> list[tuple]:
+        pairs, unpaired = scan(lesson(body), grammar)
+        return [(pair.qualifier.quote, pair.rule, pair.cue, pair.instruction.quote, pair.link) for pair in pairs] + [
+            (item.span.quote, item.rule, item.cue) for item in unpaired
+        ]
+
+    def test_each_kind_of_badge(self) -> None:
+        step = "Call `open_widget()` to open it.\n"
+        for badge, cue in (
+            ('<Since v="6.0.0" />', "Since component 6.0.0"),
+            ('<p><Since v="2.1.0" pkg="@widgets/lid" /></p>', "Since component 2.1.0"),
+            ('<VersionBadge version="2.9.1" />', "VersionBadge component 2.9.1"),
+            ("{{< new-in 0.140.0 >}}", "new-in 0.140.0"),
+        ):
+            for grammar in ("blocks-3", "blocks-4"):
+                with self.subTest(badge=badge, grammar=grammar):
+                    self.assertEqual(
+                        self.caveats(f"{badge}\n\n{step}", grammar),
+                        [(badge, "version", cue, step.strip(), "version badge, after")],
+                    )
+        self.assertEqual(
+            self.caveats(f"{{{{% deprecated-in 0.120 %}}}}\n\n{step}"),
+            [
+                (
+                    "{{% deprecated-in 0.120 %}}",
+                    "deprecation",
+                    "deprecated-in 0.120",
+                    step.strip(),
+                    "version badge, after",
+                )
+            ],
+        )
+
+    def test_what_is_no_badge(self) -> None:
+        for body in (
+            # In a sentence, in code, without a version.
+            'Open it once. <Since v="6.0.0" /> It stays open.\n',
+            '```mdx\n<Since v="6.0.0" />\n```\n',
+            '<Since v="next" />\n',
+            '<Sincere v="6.0.0" />\n',
+        ):
+            with self.subTest(body=body):
+                self.assertEqual([item for item in self.caveats(body) if "component" in item[2]], [])
+
+    def test_a_badge_with_no_step_in_reach_is_unpaired(self) -> None:
+        self.assertEqual(
+            self.caveats('<Since v="6.0.0" />\n\nThe widget has a lid.\n'),
+            [('<Since v="6.0.0" />', "version", "Since component 6.0.0")],
+        )

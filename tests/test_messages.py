@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import unittest
 
 from lab_io.errors import IngestionError, quoted, quoted_name, text_difference
@@ -222,6 +223,150 @@ class WhereTextsPart(unittest.TestCase):
             f'saved …"{index["chunks"][0]["text"][offset - 20 : offset + 40]}"…, '
             f'derived …"{original[offset - 20 : offset + 40]}"…'.replace("\n", "\\n"),
         )
+
+
+class JsonLinesHint(LabTestCase):
+    """A JSON Lines file given to validate is named as such, and judge as the command that reads it."""
+
+    HINT = (
+        "; this looks like JSON Lines, one object per line (an export, or chunk records), which 'run.py judge FILE' "
+        "reads; this command reads a result or index the lab saved, one JSON document\n"
+    )
+
+    def refusal(self, text: str) -> str:
+        (self.folder / "chunks.jsonl").write_text(text, encoding="utf-8")
+        completed = run_lab("validate", "chunks.jsonl", cwd=self.folder)
+        self.assert_one_line_refusal(completed, "json_trailing_data")
+        return completed.stderr
+
+    def test_chunk_records_are_named_json_lines(self) -> None:
+        records = "".join(json.dumps({"text": f"chunk {n}", "source_id": "a"}) + "\n" for n in range(3))
+        self.assertEqual(self.refusal(records), "error: json_trailing_data: chunks.jsonl:2:1: Extra data" + self.HINT)
+
+    def test_other_trailing_data_gets_no_hint(self) -> None:
+        cases = {
+            "arrays, one a line": "[1]\n[2]\n",
+            "two objects on line 1": '{"a": 1} {"b": 2}\n',
+            "an object over two lines, then text": '{"a":\n 1}\nmore\n',
+        }
+        for name, text in cases.items():
+            with self.subTest(name):
+                self.assertNotIn("JSON Lines", self.refusal(text))
+
+
+class UsageNamesTheCommand(unittest.TestCase):
+    def test_an_unknown_option_after_a_command_names_the_command(self) -> None:
+        cases = {
+            ("retrieve", "--k", "3"): "error: usage: run.py retrieve: unrecognized arguments: --k 3 (see --help)\n",
+            (
+                "validate",
+                "a.json",
+                "b.json",
+            ): "error: usage: run.py validate: unrecognized arguments: b.json (see --help)\n",
+            (
+                "show",
+                "--bogus\x1b[2J",
+            ): "error: usage: run.py show: unrecognized arguments: --bogus\\x1b[2J (see --help)\n",
+            # Before any command, the options are the main job's.
+            ("--bogus", "retrieve"): "error: usage: run.py: unrecognized arguments: --bogus (see --help)\n",
+        }
+        for args, line in cases.items():
+            with self.subTest(args=args):
+                completed = run_lab(*args)
+                self.assertEqual((completed.returncode, completed.stderr), (2, line))
+
+
+# A number of four or more digits written without a separator: what no count in a table may look like.
+UNSEPARATED = re.compile(r"(?<![\d,.])\d{4,}")
+PAIRS = 1200
+
+
+class CountsSeparated(unittest.TestCase):
+    """Every count a table prints has its thousands separated by a comma (1,200 pairs, 1,150 kept)."""
+
+    def test_the_main_jobs_table(self) -> None:
+        from views import summary
+
+        result = copy.deepcopy(fixture_result())
+        pairs = [{"name": f"c{n}", "instruction_and_qualifier_share_chunk": n < 1150} for n in range(PAIRS)]
+        for comparison in result["comparisons"]:
+            comparison["pairs"] = pairs
+        rows = summary.summary_rows(result)
+        self.assertEqual([row[-1] for row in rows[1:]], ["1,150 of 1,200"] * 3)
+
+    def test_the_context_table(self) -> None:
+        from checks import context_windows
+
+        windows = [
+            {"name": f"c{n}", "window": 0 if n < 1150 else 1, "window_crossing_headings": 1} for n in range(PAIRS)
+        ]
+        keys = ("0", "1", "2", "3", "section")
+        figures = {
+            "policy": "paragraph",
+            "pairs": PAIRS,
+            "kept": 1150,
+            "windows": windows,
+            "mean_chars": {key: 1500.0 for key in keys},
+            "precision": {key: 0.5 for key in keys},
+            "iou": {key: 0.5 for key in keys},
+            "anchored_at_start": 1100,
+            "not_recoverable": 0,
+        }
+        table = context_windows.context_table([figures], [])
+        self.assertIn("\nparagraph  1,200  1,150 (0)  1,200 (1,200)  1,200 (1,200)  1,200 (1,200)    1,200\n", table)
+        self.assertIn("1,500 · 0.50 · 0.50", table)
+        self.assertIn("paragraph: 1,150 of 1,200 kept; k=1 recovers 1,200 of 1,200 at 1.0x the characters", table)
+        self.assertEqual(UNSEPARATED.findall(table), [])
+
+    def test_the_retrieve_table(self) -> None:
+        from checks.retrieval.report import retrieval_table
+
+        ranks = {"instruction_rank": 1, "caveat_rank": 2, "instruction_rank_w1": 1, "caveat_rank_w1": 1}
+        document = {
+            "pairs": [{"name": f"c{n}", "policies": {"paragraph": ranks}} for n in range(PAIRS)],
+            "policies": [
+                {
+                    "policy": "paragraph",
+                    "chunks": 14828,
+                    "pairs": PAIRS,
+                    "mean_chars": {"w0": {"1": 1500.0, "3": 4500.0}, "w1": {"1": 3000.0, "3": 9000.0}},
+                }
+            ],
+            "ks": [1, 3],
+            "baseline": {"depth": 100},
+        }
+        table = retrieval_table(document)
+        self.assertIn("\nparagraph  14,828  1,200  0 (1,200)  1,200 (1,200)\n", table)
+        self.assertEqual(UNSEPARATED.findall(table), [])
+
+    def test_the_sweep_table(self) -> None:
+        from checks import size_sweep
+
+        def cell(chunks: int, kept: int) -> dict:
+            return {"chunk_count": chunks, "mean_chunk_chars": 500.0, "pairs_kept_together": kept}
+
+        sweep = {
+            "pair_count": PAIRS,
+            "rows": [
+                {"size": 100, "heading-aware": cell(14282, 447), "fixed-char": cell(30048, 3)},
+                {"size": 10000, "heading-aware": cell(3874, 1200), "fixed-char": cell(3875, 1150)},
+            ],
+            "paragraph": cell(14828, 447),
+            "pairs": [],
+            "largest_target": None,
+        }
+        lines = size_sweep.sweep_table(sweep).splitlines()
+        # The columns widen to hold the separated figures, and stay aligned.
+        self.assertEqual(
+            lines[:4],
+            [
+                "        heading-aware target                fixed-char width",
+                "  size  chunks  mean chars  kept pairs      chunks  mean chars  kept pairs",
+                "   100  14,282       500.0    447 of 1,200  30,048       500.0      3 of 1,200",
+                "10,000   3,874       500.0  1,200 of 1,200   3,875       500.0  1,150 of 1,200",
+            ],
+        )
+        self.assertEqual(UNSEPARATED.findall("\n".join(lines)), [])
 
 
 if __name__ == "__main__":

@@ -373,7 +373,7 @@ def chunk_caption(chunk: dict) -> str:
     lines = line_span(chunk["start_line"], chunk["end_line"])
     return (
         f"chunk {chunk['order']} · id {chunk['chunk_id'][:ID_PREFIX_LENGTH]} · {lines}"
-        f" · [{chunk['start']}, {chunk['end']}) · {chunk['end'] - chunk['start']} chars"
+        f" · [{chunk['start']}, {chunk['end']}) · {chunk['end'] - chunk['start']:,} chars"
     )
 
 
@@ -409,7 +409,7 @@ def judged_chunk_caption(chunk: dict) -> str:
     lines = line_span(chunk["start_line"], chunk["end_line"])
     return (
         f"chunk {chunk['order']} · file line {chunk['line']} · {judge.STATE_WORDS[chunk['state']]} · {lines}"
-        f" · [{chunk['start']}, {chunk['end']}) · {chunk['end'] - chunk['start']} chars"
+        f" · [{chunk['start']}, {chunk['end']}) · {chunk['end'] - chunk['start']:,} chars"
     )
 
 

@@ -149,7 +149,7 @@ def lesson_sizes_note(grammar: str, configs: dict) -> str | None:
     if grammar == LESSON_GRAMMAR:
         return None
     at_lesson = [
-        f"{name} {configs[name]['max_chars']}"
+        f"{name} {configs[name]['max_chars']:,}"
         for name in chunk_index.PIPELINE_SIZES
         if name in configs and configs[name]["max_chars"] == chunk_index.policy_config(name)["max_chars"]
     ]
@@ -179,7 +179,7 @@ def summary_rows(result: dict, index_sizes: dict[str, int] | None = None) -> lis
                 f"{growth.largest_chunk_chars:,}",
                 f"{growth.index_bytes:,}",
                 f"{growth.ratio:.2f}x",
-                f"{kept} of {len(outcomes)}",
+                f"{kept:,} of {len(outcomes):,}",
             )
         )
     return rows

@@ -278,18 +278,18 @@ def evaluation_table(figures: dict) -> str:
         rows.append(
             (
                 f"{row['tier']} and stronger{marker}" if row["tier"] < max(TIERS) else f"all ({row['tier']}){marker}",
-                str(row["proposed"]),
-                str(row["right"]),
+                f"{row['proposed']:,}",
+                f"{row['right']:,}",
                 shown_ratio(row["precision"]),
-                f"{row['caveats_found']} of {row['caveats']}",
+                f"{row['caveats_found']:,} of {row['caveats']:,}",
                 shown_ratio(row["caveat_recall"]),
-                f"{row['pairs_found']} of {row['pairs']}",
+                f"{row['pairs_found']:,} of {row['pairs']:,}",
                 shown_ratio(row["pair_recall"]),
             )
         )
     lines = aligned_lines(rows)
     lines.append(
-        f"{figures['matched_pages']} of {counted(figures['labelled_pages'], 'labelled page')} matched a source "
+        f"{figures['matched_pages']:,} of {counted(figures['labelled_pages'], 'labelled page')} matched a source "
         "by text_sha256; * the tier scan keeps now (--tier)"
     )
     lines.append(f"matching: {MATCHING_RULE}")

@@ -1,4 +1,4 @@
-"""Pair each caveat with its instruction, section by section: ``run.py scan``'s proposals (``scan_version`` 9).
+"""Pair each caveat with its instruction, section by section: ``run.py scan``'s proposals (``scan_version`` 10).
 
 Reads one source's sections block by block (``section_items``): every
 sentence with what the rules see in it (``classified``), and cautionary and
@@ -27,7 +27,7 @@ from checks.caveats.sentences import (
 )
 from load_documents import Span, SpanCheck
 
-SCAN_VERSION = 9
+SCAN_VERSION = 10
 # How far an instruction may sit from its caveat, in blocks of prose (code blocks are not counted):
 # the caveat's own block and this many before it, or this many after it; one that shares an
 # identifier with the caveat may sit as far back as IDENTIFIER_BLOCKS.
@@ -93,6 +93,20 @@ VERSION_BADGE = re.compile(
     r"[\s\x00*_]*(?:[a-z]+\s*:[\s\x00*_]*)?(?:new|added|introduced|changed|available|deprecated)\s+(?:in|since)\s+"
     r"(?:version\s+)?v?\d+(?:\.\w+)*[\s\x00*_.]*$",
     re.IGNORECASE,
+)
+# A version badge on a line of its own (scan_version 10): a component (Starlight's ``<Since v="6.0.0" />``, a
+# ``<VersionBadge version="2.9.1" />``; alone, in a ``<p>`` or after a definition's ``:``) or Hugo's
+# ``{{< new-in 0.140.0 >}}``. It dates what follows it, as a version note does.
+BADGE_LINE = re.compile(
+    r"^[ \t]*(?::[ \t]+)?(?:<p>[ \t]*)?(?:"
+    r"<(?P<tag>Since|VersionBadge|Version|Added(?:In)?|NewIn|[A-Z][A-Za-z]*Version(?:Badge)?)"
+    r"(?:[ \t]+[\w-]+=(?:\"[^\"\n]*\"|'[^'\n]*'|\{[^{}\n]*\}))*?"
+    r"[ \t]+(?:v|version|since)=(?:\"|'|\{[ \t]*[\"'])v?(?P<version>\d+(?:\.\w+)*)[\"']\}?"
+    r"(?:[ \t]+[\w-]+=(?:\"[^\"\n]*\"|'[^'\n]*'|\{[^{}\n]*\}))*[ \t]*/>"
+    r"|\{\{[<%][ \t]*(?P<shortcode>new-in|deprecated-in)[ \t]+[\"']?v?(?P<shortcode_version>\d+(?:\.\w+)*)[\"']?"
+    r"[ \t]*/?[ \t]*[>%]\}\})"
+    r"(?:[ \t]*</p>)?[ \t]*$",
+    re.MULTILINE,
 )
 # What every cue, and the condition that makes a sentence one (``rules.CONDITIONAL_AVAILABILITY``), must hold:
 # a pattern that finds any of it, and one that matches it where a sentence starts.
@@ -624,7 +638,16 @@ def section_items(page: Page, section: grammars.Section, dated: bool = False) ->
         return items
     blocks = read_components(text, read_directives(text, section.blocks))
     codeless = once(lambda: is_codeless(text, section))
+    badges = section_badges(page.masked, section)
     for number, block in enumerate(blocks):
+        if badges and badges[0].start() < block.end:
+            # The badges before this block or inside it, each a caveat of its own; a block of badges alone is read
+            # no further.
+            while badges and badges[0].start() < block.end:
+                prose_number += 1
+                items.append(badge_item(page, badges.pop(0), prose_number))
+            if all(BADGE_LINE.fullmatch(line) for line in text[block.start : block.end].splitlines() if line.strip()):
+                continue
         if block.kind in UNREAD_KINDS or is_indented_code(text, block):
             continue
         prose_number += 1
@@ -697,6 +720,10 @@ def section_items(page: Page, section: grammars.Section, dated: bool = False) ->
                     if marker is not None and marker.rule in NOTICE_RULES:
                         pending_notice = (prose_number, rules.Cue(marker.rule, marker.cue, marker.tier, 0))
             items.append(item)
+    for badge in badges:
+        # After the section's last block: it dates nothing that follows, and is reported as it is.
+        prose_number += 1
+        items.append(badge_item(page, badge, prose_number))
     return items
 
 
@@ -913,6 +940,33 @@ def title_badge(page: Page, block: grammars.Block, prose_number: int) -> Item | 
     item._anaphor = None
     item._back_reference = None
     return item
+
+
+def badge_item(page: Page, match: re.Match, prose_number: int) -> Item:
+    """A version badge's line (``BADGE_LINE``) as a version caveat, of tier 1, of the text after it."""
+    if match.group("shortcode") is not None:
+        rule = "deprecation" if match.group("shortcode") == "deprecated-in" else "version"
+        cue = f"{match.group('shortcode')} {match.group('shortcode_version')}"
+    else:
+        rule, cue = "version", f"{match.group('tag')} component {match.group('version')}"
+    start, end = trimmed(page.text, match.start(), match.end())
+    item = Item(page, start, end, prose_number, aside=True)
+    item.caveat = rules.Cue(rule, cue, 1, 0)
+    item.ahead = True
+    item._instruction = None
+    item._anaphor = None
+    item._back_reference = None
+    return item
+
+
+def section_badges(masked: str, section: grammars.Section) -> list[re.Match]:
+    """The version badges on lines of their own in a section's body, in text order: read in the page's
+    ``masked`` text, so a badge shown in code is none (nor is any in a body without the ``<`` or ``{{`` a
+    badge needs)."""
+    body_start, body_end = section.body_start, section.body_end
+    if masked.find("<", body_start, body_end) == -1 and masked.find("{{", body_start, body_end) == -1:
+        return []
+    return list(BADGE_LINE.finditer(masked, body_start, body_end))
 
 
 def usable(candidate: Item, caveat: Item) -> bool:

@@ -157,10 +157,10 @@ def scan_table(report: dict, texts: dict[str, str] | None = None) -> str:
         rows.append(
             (
                 policy["policy"],
-                str(policy["found"]),
-                str(policy["kept_together"]),
-                str(policy["split"]),
-                *(str(policy["split_by"][reason]) for reason in REASON_ORDER),
+                f"{policy['found']:,}",
+                f"{policy['kept_together']:,}",
+                f"{policy['split']:,}",
+                *(f"{policy['split_by'][reason]:,}" for reason in REASON_ORDER),
             )
         )
     lines = aligned_lines(rows)

@@ -27,9 +27,9 @@ def recall_cell(pairs: list[dict], name: str, k: int, rank_of, windows: bool) ->
     """``"0 (1)"``: pairs covered in the top k, alone and (in brackets) with windows; ``n/a`` when windows are unknown."""
     alone = sum(within(rank_of(pair["policies"][name], ""), k) for pair in pairs)
     if not windows:
-        return f"{alone} (n/a)"
+        return f"{alone:,} (n/a)"
     with_windows = sum(within(rank_of(pair["policies"][name], "_w1"), k) for pair in pairs)
-    return f"{alone} ({with_windows})"
+    return f"{alone:,} ({with_windows:,})"
 
 
 def caveat_rank(ranks: dict, suffix: str) -> int | None:
@@ -46,7 +46,7 @@ def retrieval_table(document: dict, notes: list[str] = ()) -> str:
     depth = document["baseline"]["depth"]
     labels = [f"k={k}" for k in ks]
     lines = [
-        f"BM25 over each index's chunks of the whole manifest, the first {depth} per query (docs/retrieval.md)",
+        f"BM25 over each index's chunks of the whole manifest, the first {depth:,} per query (docs/retrieval.md)",
         "in brackets, w=1: every chunk returned with its neighbours, one on each side in its section",
         "",
         "caveat in the top k: pairs whose caveat the first k chunks cover",
@@ -56,7 +56,7 @@ def retrieval_table(document: dict, notes: list[str] = ()) -> str:
         windows = row["mean_chars"]["w1"] is not None
         chunks = "-" if row["chunks"] is None else f"{row['chunks']:,}"
         cells = [recall_cell(pairs, row["policy"], k, caveat_rank, windows) for k in ks]
-        table.append((printable(row["policy"]), chunks, str(row["pairs"]), *cells))
+        table.append((printable(row["policy"]), chunks, f"{row['pairs']:,}", *cells))
     lines.extend(aligned(table))
     lines.append("")
     lines.append("both spans in the top k")
@@ -78,7 +78,7 @@ def retrieval_table(document: dict, notes: list[str] = ()) -> str:
         table.append((printable(row["policy"]), *cells))
     lines.extend(aligned(table))
     lines.append("")
-    lines.append(f"ranks per pair: instruction, caveat, caveat with windows (- when not in the first {depth})")
+    lines.append(f"ranks per pair: instruction, caveat, caveat with windows (- when not in the first {depth:,})")
     for pair in pairs[:LISTED_PAIRS]:
         parts = []
         for row in rows:
