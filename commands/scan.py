@@ -19,12 +19,13 @@ from load_documents import load_manifest
 
 SCAN_DESCRIPTION = """\
 Find candidate instruction/caveat pairs in every pinned source by fixed rules
-(no model, no network; scan_version 10). A caveat is a sentence that prohibits,
+(no model, no network; scan_version 11). A caveat is a sentence that prohibits,
 requires, conditions, limits, raises an error, deprecates or dates, or warns of
 a risk ("must not", "needs to", "unless", "is not supported", "raises",
 "deprecated", "before 0.5.0", "with caution"), or a whole warning, caution or
 danger block or a version note (a MyST {note} fence is one too, and a
-version badge on its own line: <Since v="6.0.0" />, {{< new-in 0.140.0 >}}); its
+version badge on its own line: <Since v="6.0.0" />, {{< new-in 0.140.0 >}}),
+or an item of a list of prerequisites; its
 instruction is the sentence it restricts: an imperative, "To X, ...", "you can
 ...", a tutorial step, an API usage sentence or an option's entry, before it or
 just after it (a version badge dates what follows it, a list item's caveat

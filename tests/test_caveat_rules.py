@@ -1512,3 +1512,38 @@ class VersionBadgeTest(LabTestCase):
             self.caveats('<Since v="6.0.0" />\n\nThe widget has a lid.\n'),
             [('<Since v="6.0.0" />', "version", "Since component 6.0.0")],
         )
+
+
+class PrerequisitesTest(LabTestCase):
+    """``scan_version`` 11: the items of a list of prerequisites are requirements of what follows."""
+
+    def found(self, text: str) -> list[tuple]:
+        pairs, unpaired = scan(text, "blocks-4")
+        return [(pair.qualifier.quote, pair.cue) for pair in pairs] + [(item.span.quote, item.cue) for item in unpaired]
+
+    def test_a_prerequisites_section_and_a_lead_in_that_says_so(self) -> None:
+        items = "- A widget account.\n- The `widget` CLI, version 2 or later.\n"
+        expected = [("A widget account.", "prerequisite"), ("The `widget` CLI, version 2 or later.", "prerequisite")]
+        for text in (
+            f"# T\n\n## Prerequisites\n\n{items}\n## Steps\n\nRun `widget open`.\n",
+            f'# T\n\n## {{{{% heading "prerequisites" %}}}}\n\n{items}\n## Steps\n\nRun `widget open`.\n',
+            f"# T\n\n## Set up\n\nBefore you begin, you will need:\n\n{items}\nRun `widget open`.\n",
+        ):
+            with self.subTest(text=text[:50]):
+                self.assertEqual(sorted(item for item in self.found(text) if item[1] == "prerequisite"), expected)
+
+    def test_what_lists_no_prerequisites(self) -> None:
+        items = "- Remove the widget.\n- The lid stays on the shelf.\n"
+        for text in (
+            # A condition that leads to steps, a need to do, an ordinary section.
+            f"# T\n\n## Remove\n\nIf you need to remove the widget, follow these steps:\n\n{items}",
+            f"# T\n\n## Remove\n\nYou will need to remove it:\n\n{items}",
+            f"# T\n\n## Remove\n\nThe steps:\n\n{items}",
+        ):
+            with self.subTest(text=text[20:60]):
+                self.assertEqual([item for item in self.found(text) if item[1] == "prerequisite"], [])
+        # An item that instructs stays an instruction, in a prerequisites section too.
+        found = self.found(f"# T\n\n## Prerequisites\n\n{items}")
+        self.assertEqual(
+            [item for item in found if item[1] == "prerequisite"], [("The lid stays on the shelf.", "prerequisite")]
+        )

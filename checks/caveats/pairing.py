@@ -1,4 +1,4 @@
-"""Pair each caveat with its instruction, section by section: ``run.py scan``'s proposals (``scan_version`` 10).
+"""Pair each caveat with its instruction, section by section: ``run.py scan``'s proposals (``scan_version`` 11).
 
 Reads one source's sections block by block (``section_items``): every
 sentence with what the rules see in it (``classified``), and cautionary and
@@ -27,7 +27,7 @@ from checks.caveats.sentences import (
 )
 from load_documents import Span, SpanCheck
 
-SCAN_VERSION = 10
+SCAN_VERSION = 11
 # How far an instruction may sit from its caveat, in blocks of prose (code blocks are not counted):
 # the caveat's own block and this many before it, or this many after it; one that shares an
 # identifier with the caveat may sit as far back as IDENTIFIER_BLOCKS.
@@ -686,6 +686,10 @@ def section_items(page: Page, section: grammars.Section, dated: bool = False) ->
         # introduces is the notice, its sentences caveats of the marker's cue unless they instruct.
         notice = pending_notice if pending_notice is not None and pending_notice[0] == prose_number - 1 else None
         pending_notice = None
+        if notice is None and block.kind == "list" and prerequisites_list(section, items, prose_number):
+            # "## Prerequisites", "Before you begin, you will need:": each item that does not instruct is a
+            # requirement of what follows (scan_version 11).
+            notice = (prose_number - 1, PREREQUISITE_CUE)
         # "You can set these fields:" and then the table of fields: the cells qualify that sentence.
         lead = items[-1] if is_table and items and items[-1].block == prose_number - 1 else None
         list_item = block.kind == "list"
@@ -957,6 +961,32 @@ def badge_item(page: Page, match: re.Match, prose_number: int) -> Item:
     item._anaphor = None
     item._back_reference = None
     return item
+
+
+# A section or a list's lead-in that lists what the reader must have first (scan_version 11).
+PREREQUISITE_TITLE = re.compile(
+    # (Hugo's ``## {{% heading "prerequisites" %}}`` is titled by its shortcode, argument and all.)
+    r"[\s\W]*(?:heading\s+[\"']?)?(?:prerequisites?|requirements?|before\s+you\s+(?:begin|start)|what\s+you(?:['’]ll|\s+will)?\s+need"
+    r"|you(?:['’]ll|\s+will)\s+need)\b",
+    re.IGNORECASE,
+)
+# (Not a condition, "If you need to remove it, follow these steps:", nor a need to do: a need to have.)
+PREREQUISITE_LEAD = re.compile(
+    r"(?![\s\x00]*(?:if|when|whenever|once|unless)\b)"
+    r"[^\n]*(?:\byou(?:['’]ll|\s+will)?\s+need\b(?!\s+to\b)|\bbefore\s+you\s+(?:begin|start)\b|\bprerequisites?\b"
+    r"|\byou\s+must\s+have\b)[^\n]*:\s*$",
+    re.IGNORECASE,
+)
+PREREQUISITE_CUE = rules.Cue("requirement", "prerequisite", 2, 0)
+
+
+def prerequisites_list(section: grammars.Section, items: list[Item], prose_number: int) -> bool:
+    """Whether a list lists prerequisites: its section is titled so, or the paragraph just before it is a lead-in
+    that says so (``PREREQUISITE_TITLE``, ``PREREQUISITE_LEAD``)."""
+    if section.heading_start < section.body_start and PREREQUISITE_TITLE.match(section.title):
+        return True
+    lead = items[-1] if items and items[-1].block == prose_number - 1 else None
+    return lead is not None and PREREQUISITE_LEAD.match(lead.reading) is not None
 
 
 def section_badges(masked: str, section: grammars.Section) -> list[re.Match]:
