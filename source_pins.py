@@ -430,10 +430,13 @@ TITLE_SOURCES = ("front-matter", "id")
 MAX_TITLE_CHARACTERS = 300
 # A top-level ``title`` key: ``title: X`` in YAML (``---``), ``title = "X"`` in TOML (``+++``).
 FRONT_MATTER_TITLE = {
-    "---": re.compile(r"^title[ \t]*:(?:[ \t]+(?P<value>[^\n]*?))?[ \t]*$", re.MULTILINE),
-    "+++": re.compile(r"^title[ \t]*=[ \t]*(?P<value>[^\n]*?)[ \t]*$", re.MULTILINE),
+    "---": re.compile(r"^title[ \t]*:(?P<value>[^\n]*)$", re.MULTILINE),
+    "+++": re.compile(r"^title[ \t]*=(?P<value>[^\n]*)$", re.MULTILINE),
 }
-# A plain YAML scalar may not open on one of these: a block scalar, a flow collection, an anchor, a tag, ...
+# A TOML table's header: the keys after it are the table's (``[params]`` then ``title = …`` is params.title).
+TOML_TABLE = re.compile(
+    r"^[ \t]*\[", re.MULTILINE
+)  # A plain YAML scalar may not open on one of these: a block scalar, a flow collection, an anchor, a tag, ...
 YAML_INDICATORS = frozenset("|>[]{}&*!%@`#,?-\"'")
 
 
@@ -457,10 +460,21 @@ def front_matter_title(text: str, grammar: str) -> str | None:
         return None
     delimiter = text[: text.find("\n")].rstrip(" \t")
     body = text[text.find("\n") + 1 : end]
+    if delimiter == "+++":
+        table = TOML_TABLE.search(body)
+        body = body if table is None else body[: table.start()]
     match = FRONT_MATTER_TITLE[delimiter].search(body)
-    if match is None or not match.group("value"):
+    if match is None:
         return None
-    value = quoted_scalar(match.group("value"), toml=delimiter == "+++")
+    raw = match.group("value")
+    # YAML wants a space after the colon ("title:x" is no key of its own); the value is trimmed in code, not by
+    # the pattern, which would try every split of a long run of spaces.
+    if (delimiter == "---" and raw[:1] not in ("", " ", "\t")) or len(raw) > 4 * MAX_TITLE_CHARACTERS:
+        return None
+    raw = raw.strip(" \t")
+    if not raw:
+        return None
+    value = quoted_scalar(raw, toml=delimiter == "+++")
     if value is None or not value.strip() or len(value) > MAX_TITLE_CHARACTERS:
         return None
     return value.strip()
@@ -937,12 +951,16 @@ def pin_sources(
             if all_or_nothing or not request.from_folder or error.code != "path_unprintable":
                 raise
             passed_over.append(f"passed over {printable(request.path)}: {error.code}: {error.what}")
+            if progress is not None:
+                progress.advance(1, 0)
             continue
         position = positions.get(relative)
         if position is None:
             pinnable = page_problem(request, relative, folder, where, grammar, all_or_nothing)
             if type(pinnable) is str:
                 passed_over.append(f"passed over {printable(request.path)}: {pinnable}")
+                if progress is not None:
+                    progress.advance(1, 0)
                 continue
             sha256, text = pinnable
         else:

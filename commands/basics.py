@@ -12,6 +12,7 @@ import os
 import sys
 from pathlib import Path
 
+from lab_io.errors import printable
 from lab_io.outputs import emit_text
 
 # The lab's own version, printed by ``--version``; the saved formats carry their own versions.
@@ -77,7 +78,8 @@ def unused_manifest_note(folder: Path) -> str | None:
             f"note: {DEFAULT_MANIFEST.name} in the current folder is not used: without --manifest the lab reads "
             f"the lesson's fixture manifest beside run.py; pass --manifest {DEFAULT_MANIFEST.name} to use yours"
         )
-    found = other_manifests(folder)
+    # A file's name is the folder's to choose: shown inert, as every name the lab prints.
+    found = [printable(name) for name in other_manifests(folder)]
     if not found:
         return None
     named = found[0] if len(found) == 1 else f"{', '.join(found[:-1])} and {found[-1]}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 
 import load_documents
@@ -149,9 +150,13 @@ def run_scan(args: argparse.Namespace) -> int:
         return EXIT_OK
     # Scanned before the indexes exist: the collector then has a small heap to walk while sentences come and go.
     section_cache: dict = {}
-    found, cache = scanned_pairs(manifest_path, manifest, args.no_cache, section_cache)
+    # What is declared in the manifest is found afresh, never read from a file beside it.
+    no_cache = args.no_cache or bool(args.add_checks or args.accept or args.reject)
+    found, cache = scanned_pairs(manifest_path, manifest, no_cache, section_cache)
     code = act_on_pairs(args, manifest_path, manifest, found, section_cache, html_path)
-    if code == EXIT_OK:
+    if code == EXIT_OK and not (
+        html_path is not None and os.path.abspath(html_path) == os.path.abspath(cache.path or "")
+    ):
         cache.save()
     return code
 

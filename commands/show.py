@@ -32,6 +32,8 @@ OVERVIEW_SOURCES = 10
 SPLIT_PAIRS_DRAWN = 20
 # On a docs set, the overview lists this many split pairs, a line each, unless --list is given.
 OVERVIEW_PAIRS = 20
+# An unknown name is matched against at most this many known ones for the closest.
+MAX_CLOSE_LOOKUP = 10_000
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -145,7 +147,8 @@ def held(option: str, typed: str, known: list[str]) -> str:
     noun = "source" if option == "--source" else "span check"
     if not known:
         return f"it has no {noun}s"
-    close = difflib.get_close_matches(typed, known, n=LISTED_ENTRIES)
+    # The closest names are looked for among a docs set's, not a hundred thousand (difflib weighs each).
+    close = difflib.get_close_matches(typed, known, n=LISTED_ENTRIES) if len(known) <= MAX_CLOSE_LOOKUP else []
     if close:
         return f"it has {counted(len(known), noun)}; the closest: {', '.join(quoted_name(name) for name in close)}"
     return f"it has {counted(len(known), noun)}: {first_few([quoted_name(name) for name in known])}"

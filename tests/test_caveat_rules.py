@@ -1390,7 +1390,6 @@ class ScanVersionNineTest(LabTestCase):
     def test_a_statement_opening_on_a_preposition_instructs_nothing(self) -> None:
         # "For" and then a determiner, in a sentence that names code, read as an unlisted verb before.
         self.assertIsNone(form_of("For an HTTP probe, the widget sends two headers besides the `Host` header."))
-        self.assertIsNone(form_of("In the `lid` field, the widget keeps its name."))
         # A verb the list lacks still instructs, and so does a step after an opening phrase.
         self.assertEqual(form_of("Acknowledge each parcel with `ack()`."), "imperative")
         self.assertEqual(form_of("For a quick start, call `open_widget()`."), "imperative")
@@ -1503,6 +1502,11 @@ class VersionBadgeTest(LabTestCase):
             '```mdx\n<Since v="6.0.0" />\n```\n',
             '<Since v="next" />\n',
             '<Sincere v="6.0.0" />\n',
+            # In indented code, an HTML comment, an MDX comment; a line too long to be a badge alone.
+            'Write it so:\n\n    <Since v="6.0.0" />\n\nCall `open_widget()` to open it.\n',
+            '<!--\n<Since v="6.0.0" />\n-->\n\nCall `open_widget()` to open it.\n',
+            '{/*\n<Since v="6.0.0" />\n*/}\n\nCall `open_widget()` to open it.\n',
+            "<Since" + ' v="1"' * 60 + " />\n\nCall `open_widget()` to open it.\n",
         ):
             with self.subTest(body=body):
                 self.assertEqual([item for item in self.caveats(body) if "component" in item[2]], [])

@@ -553,6 +553,10 @@ class WhichManifestTests(FolderTestCase):
                     "note: m.json in the current folder looks like a manifest and is not used: without --manifest "
                     "the lab reads the lesson's fixture manifest beside run.py; pass --manifest m.json to use it\n",
                 )
+        # A name is the folder's to choose: one that does not print is shown escaped.
+        self.write("z\x1b[2J.json", '{"sources": []}')
+        self.assertIn('"z\\u001b[2J.json"', basics.unused_manifest_note(self.folder))
+        os.unlink(self.folder / "z\x1b[2J.json")
         self.write("other.json", '\n  {"markdown": "blocks-4", "sources": []}')
         self.assertIn(
             "m.json and other.json in the current folder look like manifests and are not used",
@@ -784,6 +788,12 @@ class PageTitleTests(FolderTestCase):
             "---\ntitle: '   '\n---\n": None,
             f"---\ntitle: {'w' * 301}\n---\n": None,
             f"---\ntitle: {'w' * 300}\n---\n": "w" * 300,
+            # A long run of spaces is trimmed, not tried split by split; a TOML table's keys are the table's.
+            f"---\ntitle: a{' ' * 5000}b\n---\n": None,
+            f"---\ntitle: Spaced{' ' * 200}\n---\n": "Spaced",
+            '+++\ndate = 2020\n[params]\ntitle = "nested"\n+++\n': None,
+            '+++\ntitle = "Top"\n[params]\ntitle = "nested"\n+++\n': "Top",
+            "---\ntitle:x\n---\n": None,
         }
         for text, expected in cases.items():
             with self.subTest(text=text[:40]):

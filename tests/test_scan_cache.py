@@ -19,8 +19,8 @@ V1_TEXT = (ROOT / "docs" / "aster-copy-v1.md").read_text(encoding="utf-8")
 DOES_NOT = "Listing documents does not create or replace a document."
 
 
-class ScanCacheTest(LabTestCase):
-    """``scan`` and ``context --scanned`` with the cache the tests otherwise turn off (``tests/__init__.py``)."""
+class CacheCase(LabTestCase):
+    """A copy of the fixture, scanned with the cache the tests otherwise turn off (``tests/__init__.py``)."""
 
     def setUp(self) -> None:
         super().setUp()
@@ -43,6 +43,10 @@ class ScanCacheTest(LabTestCase):
             code, out, err = main_quietly("scan", "--json", "--tier", "3", "--manifest", str(self.manifest), *options)
         self.assertEqual((code, err), (0, ""))
         return out, read
+
+
+class ScanCacheTest(CacheCase):
+    """``scan`` and ``context --scanned`` read only the pages that changed, and answer the same."""
 
     def test_a_second_scan_reads_no_page_and_answers_the_same(self) -> None:
         first, read = self.scan()
@@ -165,3 +169,69 @@ class ScanCacheTest(LabTestCase):
         code, _, err = main_quietly("context", "--no-cache", "--manifest", str(self.manifest))
         self.assertEqual(code, 2)
         self.assertIn("--no-cache", err)
+
+
+class ScanCacheHardeningTest(CacheCase):
+    """What a cache the lab did not write can and cannot do (``checks/caveats/scan_cache.py``)."""
+
+    def test_words_that_do_not_print_are_read_past(self) -> None:
+        first, _ = self.scan()
+        written = json.loads(self.cache.read_text(encoding="utf-8"))
+        entry = written["pages"]["aster-copy-v1"]
+        for place, value in ((4, "error\x1b[31m"), (6, "term\nx"), (8, "no form")):
+            row = list(entry["pairs"][0])
+            row[place] = value
+            with self.subTest(value=value):
+                pages = {**written["pages"], "aster-copy-v1": {**entry, "pairs": [row]}}
+                self.cache.write_text(json.dumps({**written, "pages": pages}), encoding="utf-8")
+                self.assertEqual(self.scan(), (first, ["aster-copy-v1"]))
+
+    def test_what_the_manifest_declares_is_found_afresh(self) -> None:
+        self.scan()
+        written = json.loads(self.cache.read_text(encoding="utf-8"))
+        entry = written["pages"]["aster-copy-v1"]
+        # A pair no rule finds, its offsets within the page: a listing view would show it; a declaration must not.
+        invented = [0, 5, 10, 20, "prohibition", "must not", "nearest", 1, "imperative", 1]
+        pages = {**written["pages"], "aster-copy-v1": {**entry, "pairs": [*entry["pairs"], invented]}}
+        self.cache.write_text(json.dumps({**written, "pages": pages}), encoding="utf-8")
+        code, _, err = main_quietly("scan", "--add-checks", "--tier", "3", "--manifest", str(self.manifest))
+        self.assertEqual((code, err), (0, ""))
+        qualifiers = [check["qualifier"]["quote"] for check in json.loads(self.manifest.read_text())["span_checks"]]
+        self.assertNotIn(V1_TEXT[10:20], qualifiers)
+        self.assertIn(DOES_NOT, qualifiers)
+
+    def test_the_lab_s_own_manifests_get_no_cache(self) -> None:
+        self.assertIsNone(scan_cache.cache_path(ROOT / "manifest.json"))
+        self.assertIsNone(scan_cache.cache_path(ROOT / "docs" / "examples" / "manifest.json"))
+        self.assertEqual(scan_cache.cache_path(self.manifest), self.cache)
+
+    def test_no_cache_through_a_link_or_a_fifo(self) -> None:
+        first, _ = self.scan()
+        elsewhere = self.folder / "elsewhere"
+        elsewhere.mkdir()
+        # A cache file that is a link, and a cache folder that is one: read past, and never written through.
+        self.cache.unlink()
+        self.cache.symlink_to(elsewhere / "target.json")
+        self.assertEqual(self.scan(), (first, ["aster-copy-v1", "aster-copy-v2"]))
+        self.assertFalse((elsewhere / "target.json").exists())
+        self.cache.unlink()
+        os.mkfifo(self.cache)
+        self.assertEqual(self.scan(), (first, ["aster-copy-v1", "aster-copy-v2"]))
+        self.cache.unlink()
+        for name in os.listdir(self.cache.parent):
+            os.unlink(self.cache.parent / name)
+        self.cache.parent.rmdir()
+        self.cache.parent.symlink_to(elsewhere, target_is_directory=True)
+        self.assertEqual(self.scan(), (first, ["aster-copy-v1", "aster-copy-v2"]))
+        self.assertEqual(os.listdir(elsewhere), [])
+
+    def test_a_report_written_where_the_cache_would_be_is_kept(self) -> None:
+        self.scan()
+        page = self.folder / "docs" / "aster-copy-v1.md"
+        page.write_text(
+            V1_TEXT.replace("## List documents\n", "A new paragraph.\n\n## List documents\n"), encoding="utf-8"
+        )
+        self.assertEqual(main_quietly("pin", "--manifest", str(self.manifest), "--reanchor", str(page))[0], 0)
+        code, _, err = main_quietly("scan", "--manifest", str(self.manifest), "--html", str(self.cache))
+        self.assertEqual(code, 0, err)
+        self.assertTrue(self.cache.read_text(encoding="utf-8").startswith("<!DOCTYPE html>"))

@@ -79,11 +79,12 @@ def located_quote(value: object, text: str, where: str, source_id: str) -> Span:
             )
         return Span(first, first + len(value), value)
     # Not there as given: a tool that reflowed the quote (one line where the page wraps) still names one place.
-    places = loose_pattern(value).finditer(text)
-    found = next(places, None)
+    pattern = loose_pattern(value)
+    found = pattern.search(text)
     if found is None:
         raise IngestionError("bad_import", where, f"quote {quoted(value)} is not in {quoted_name(source_id)}")
-    again = next(places, None)
+    # Looked for again from the next character, as the exact quote is: a second place may overlap the first.
+    again = pattern.search(text, found.start() + 1)
     if again is not None:
         raise IngestionError(
             "bad_import",
@@ -98,8 +99,9 @@ def loose_pattern(quote: str) -> re.Pattern:
     """``quote`` with each run of whitespace standing for any run: ``"a b"`` finds ``"a\\n  b"``, never ``"ab"``.
 
     Words must be there as given and in order; only the whitespace between them may differ, as it does when a
-    tool puts on one line a sentence the page wraps. The pattern is words joined by ``\\s+``: no two of its parts
-    can match the same character, so a search is linear in the text.
+    tool puts on one line a sentence the page wraps. The pattern is words joined by ``\\s+``, which never
+    backtracks into a word, so a search costs at most the text's length times the quote's, and far less in
+    practice: a place fails at its first word that differs.
     """
     return re.compile(r"\s+".join(map(re.escape, quote.split())))
 

@@ -108,6 +108,13 @@ BADGE_LINE = re.compile(
     r"(?:[ \t]*</p>)?[ \t]*$",
     re.MULTILINE,
 )
+# Where a badge may open (``BADGE_LINE`` is tried only on such a line), and the longest line tried.
+BADGE_START = re.compile(
+    r"<(?:Since|VersionBadge|Version|Added|NewIn|[A-Z][A-Za-z]*Version)\b|\{\{[<%][ \t]*(?:new|deprecated)-in\b"
+)
+MAX_BADGE_LINE = 300
+# A comment longer than this before a badge is not looked for (``in_comment``).
+COMMENT_REACH = 20_000
 # What every cue, and the condition that makes a sentence one (``rules.CONDITIONAL_AVAILABILITY``), must hold:
 # a pattern that finds any of it, and one that matches it where a sentence starts.
 CUE_ANCHORS, CUE_ANCHOR_AT_START = anchors.anchor_patterns(
@@ -641,12 +648,23 @@ def section_items(page: Page, section: grammars.Section, dated: bool = False) ->
     badges = section_badges(page.masked, section)
     for number, block in enumerate(blocks):
         if badges and badges[0].start() < block.end:
-            # The badges before this block or inside it, each a caveat of its own; a block of badges alone is read
-            # no further.
+            # The badges before this block or inside it, each a caveat of its own (but for one shown in code or
+            # in a comment); a block of badges alone is read no further.
+            code = block.kind in UNREAD_KINDS or is_indented_code(text, block)
             while badges and badges[0].start() < block.end:
+                badge = badges.pop(0)
+                floor = max(section.body_start, badge.start() - COMMENT_REACH)
+                if (
+                    (code and badge.start() >= block.start)
+                    or in_comment(text, badge.start(), floor)
+                    or opens_indented_code(text, badge.start(), section.body_start)
+                ):
+                    continue
                 prose_number += 1
-                items.append(badge_item(page, badges.pop(0), prose_number))
-            if all(BADGE_LINE.fullmatch(line) for line in text[block.start : block.end].splitlines() if line.strip()):
+                items.append(badge_item(page, badge, prose_number))
+            if not code and all(
+                is_badge_line(line) for line in text[block.start : block.end].splitlines() if line.strip()
+            ):
                 continue
         if block.kind in UNREAD_KINDS or is_indented_code(text, block):
             continue
@@ -726,6 +744,8 @@ def section_items(page: Page, section: grammars.Section, dated: bool = False) ->
             items.append(item)
     for badge in badges:
         # After the section's last block: it dates nothing that follows, and is reported as it is.
+        if in_comment(text, badge.start(), max(section.body_start, badge.start() - COMMENT_REACH)):
+            continue
         prose_number += 1
         items.append(badge_item(page, badge, prose_number))
     return items
@@ -978,6 +998,7 @@ PREREQUISITE_LEAD = re.compile(
     re.IGNORECASE,
 )
 PREREQUISITE_CUE = rules.Cue("requirement", "prerequisite", 2, 0)
+MAX_LEAD_IN = 300
 
 
 def prerequisites_list(section: grammars.Section, items: list[Item], prose_number: int) -> bool:
@@ -986,17 +1007,66 @@ def prerequisites_list(section: grammars.Section, items: list[Item], prose_numbe
     if section.heading_start < section.body_start and PREREQUISITE_TITLE.match(section.title):
         return True
     lead = items[-1] if items and items[-1].block == prose_number - 1 else None
-    return lead is not None and PREREQUISITE_LEAD.match(lead.reading) is not None
+    # A lead-in is a short sentence; a long one is read no further (the pattern would scan it again and again).
+    return lead is not None and len(lead.reading) <= MAX_LEAD_IN and PREREQUISITE_LEAD.match(lead.reading) is not None
 
 
 def section_badges(masked: str, section: grammars.Section) -> list[re.Match]:
     """The version badges on lines of their own in a section's body, in text order: read in the page's
-    ``masked`` text, so a badge shown in code is none (nor is any in a body without the ``<`` or ``{{`` a
-    badge needs)."""
+    ``masked`` text, so a badge in fenced code is none. Only a line where a badge's opening is found
+    (``BADGE_START``), and no longer than ``MAX_BADGE_LINE``, is matched: each line is looked at once."""
     body_start, body_end = section.body_start, section.body_end
-    if masked.find("<", body_start, body_end) == -1 and masked.find("{{", body_start, body_end) == -1:
-        return []
-    return list(BADGE_LINE.finditer(masked, body_start, body_end))
+    found = []
+    position = body_start
+    while position < body_end:
+        opening = BADGE_START.search(masked, position, body_end)
+        if opening is None:
+            break
+        line_start = max(masked.rfind("\n", body_start, opening.start()) + 1, body_start)
+        line_end = masked.find("\n", opening.end(), body_end)
+        line_end = body_end if line_end == -1 else line_end
+        if line_end - line_start <= MAX_BADGE_LINE:
+            badge = BADGE_LINE.match(masked, line_start, line_end)
+            if badge is not None:
+                found.append(badge)
+        position = line_end + 1
+    return found
+
+
+def is_badge_line(line: str) -> bool:
+    """Whether a line is a version badge and nothing else (``BADGE_LINE``)."""
+    return len(line) <= MAX_BADGE_LINE and BADGE_LINE.fullmatch(line) is not None
+
+
+BLANK_LINE_BEFORE = re.compile(r"\n[ \t]*\n[ \t]*\Z")
+
+
+def opens_indented_code(text: str, line_start: int, floor: int) -> bool:
+    """Whether the line at ``line_start`` is indented code as Markdown reads it: four columns in, after a blank
+    line whose last text before it is neither as deep nor a tag (a component's or a list's child is no code).
+    Only the text from ``floor`` on is looked at."""
+    line_end = text.find("\n", line_start)
+    line = text[line_start : len(text) if line_end == -1 else line_end]
+    if grammars.leading_columns(line[: len(line) - len(line.lstrip(" \t"))]) < 4:
+        return False
+    before = text[max(floor, line_start - 2000) : line_start]
+    if BLANK_LINE_BEFORE.search(before) is None:
+        return False
+    lines = [previous for previous in before.split("\n") if previous.strip()]
+    if not lines or lines[-1].lstrip().startswith("<"):
+        return False
+    previous = lines[-1]
+    return grammars.leading_columns(previous[: len(previous) - len(previous.lstrip(" \t"))]) < 4
+
+
+def in_comment(text: str, start: int, floor: int) -> bool:
+    """Whether ``start`` lies inside an HTML comment (``<!-- -->``) or an MDX one (``{/* */}``) opened after
+    ``floor``: a badge there renders as nothing."""
+    for opener, closer in (("<!--", "-->"), ("{/*", "*/}")):
+        opened = text.rfind(opener, floor, start)
+        if opened != -1 and text.find(closer, opened, start) == -1:
+            return True
+    return False
 
 
 def usable(candidate: Item, caveat: Item) -> bool:

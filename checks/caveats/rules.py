@@ -313,17 +313,18 @@ OWN_VERB_AFTER = re.compile(
     r"[\s\x00]*(?:[\w-]+[\s\x00]+){0,2}(?:is|are|was|were|will|can|does|do|has|have|must|should|may)\b", re.IGNORECASE
 )
 # Words that open a sentence without being verbs.
-FUNCTION_WORDS = frozenset(
-    """the this that these those there here then when where what which while who why how its our your their
+FUNCTION_WORDS = (
+    frozenset("""the this that these those there here then when where what which while who why how its our your their
     his her some any all each every both either neither many much most more few other another such only also
     even just not one two three first second last next some after before because since though although unless
     until once with without within from into onto upon about above below over under between among through
     during like unlike inside outside across along around near beside instead however therefore thus hence
-    yes okay note notice observe imagine remember consider""".split()
-) | frozenset(
-    # scan_version 9: a preposition opening a statement ("For an HTTP probe, the kubelet sends …") and a
-    # reminder ("Recall that `kubectl` …") instruct nothing.
-    "for in on at by of to as recall".split()
+    yes okay note notice observe imagine remember consider""".split())
+    | frozenset(
+        # scan_version 9: "For" opening a statement ("For an HTTP probe, the kubelet sends …") and a reminder
+        # ("Recall that `kubectl` …") instruct nothing. (A word of two letters is never read as a verb here.)
+        "for recall".split()
+    )
 )
 # A clause's next word, with the spaces, code and commas before it: the lead-ins of an imperative.
 CLAUSE_WORD = re.compile(r"[\s\x00,]*(?P<word>[A-Za-z]+)(?![\w'’-])")

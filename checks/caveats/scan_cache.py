@@ -13,8 +13,10 @@ the bytes of every module of the lab) is this run's. Anything else about a cache
 malformed, another key, an entry whose offsets do not fit its page) makes the page be read afresh: the
 cache is never a reason to refuse. Entries hold offsets and the rules' words, never quotes: quotes, lines
 and names are made again from the pinned text, as the scan makes them. A cache that cannot be written (a
-read-only folder) is skipped without a word; ``--no-cache``, or ``LAB_NO_CACHE=1`` in the environment, neither
-reads nor writes one.
+read-only folder, a link where the cache or its folder would be) is skipped without a word; ``--no-cache``, or
+``LAB_NO_CACHE`` set to anything but the empty string, neither reads nor writes one, and neither do the lab's own
+manifests (the fixture, ``docs/examples``) nor the commands that write the manifest (``--add-checks``,
+``--accept``, ``--reject``): what they declare never rests on a file beside the manifest.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 import sys
 import unicodedata
 from bisect import bisect_right
@@ -35,6 +38,9 @@ from load_documents import Span
 CACHE_VERSION = 1
 CACHE_FOLDER = ".lab-cache"
 CACHE_KIND = "scan"
+# The instruction forms a pair may name (``pairing.FoundPair.instruction_form``), and the longest word kept.
+INSTRUCTION_FORMS = pairing.DIRECT_FORMS | pairing.INDIRECT_FORMS | {"reference entry"}
+MAX_WORD_CHARACTERS = 300
 NO_CACHE_VARIABLE = "LAB_NO_CACHE"
 # A cache larger than this is not read (a docs set of thousands of pages writes a few MB).
 MAX_CACHE_BYTES = 256 * 1024 * 1024
@@ -48,7 +54,37 @@ def cache_path(manifest_path: Path, no_cache: bool = False) -> Path | None:
     the empty string."""
     if no_cache or os.environ.get(NO_CACHE_VARIABLE):
         return None
-    return manifest_path.parent / CACHE_FOLDER / f"{manifest_path.stem}.{CACHE_KIND}.json"
+    folder = manifest_path.parent
+    try:
+        # The lab's own manifests (the fixture, docs/examples) get none: the lab writes none of its own files.
+        if folder.resolve().is_relative_to(LAB_ROOT):
+            return None
+    except OSError:
+        return None
+    return folder / CACHE_FOLDER / f"{manifest_path.stem}.{CACHE_KIND}.json"
+
+
+def regular_or_missing(path: Path) -> bool | None:
+    """``True`` for a regular file, ``False`` for a path that is missing, ``None`` for anything else (a link, a
+    folder, a FIFO, a device): a cache is read from and written to a regular file of its own, never through one."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return None
+    return True if stat.S_ISREG(mode) else None
+
+
+def usable_folder(path: Path) -> bool:
+    """Whether the cache's folder may be used: missing (it is made) or a folder of its own, not a link."""
+    try:
+        mode = os.lstat(path.parent).st_mode
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    return stat.S_ISDIR(mode)
 
 
 def lab_modules() -> list[Path]:
@@ -83,6 +119,8 @@ def rules_key(grammar: str) -> str | None:
 def read_entries(path: Path, key: str) -> dict:
     """The cache's entries by source id, or none when the file is missing, unreadable, too large, malformed or
     made under another key."""
+    if not usable_folder(path) or not regular_or_missing(path):
+        return {}
     try:
         with open(path, "rb") as handle:
             data = handle.read(MAX_CACHE_BYTES + 1)
@@ -138,8 +176,14 @@ def found_in(entry, source: dict) -> tuple[list, list] | None:
         return Span(start, end, text[start:end])
 
     def word(value) -> str:
-        if type(value) is not str:
+        # The rules' words print as they are: one that does not (an escape, a line break) was never the lab's.
+        if type(value) is not str or not value.isprintable() or len(value) > MAX_WORD_CHARACTERS:
             raise ValueError("word")
+        return value
+
+    def form(value) -> str:
+        if value not in INSTRUCTION_FORMS:
+            raise ValueError("form")
         return value
 
     def tier(value) -> int:
@@ -150,7 +194,7 @@ def found_in(entry, source: dict) -> tuple[list, list] | None:
     try:
         pairs = []
         names_on_line: dict[int, int] = {}
-        for i_start, i_end, q_start, q_end, rule, cue, link, pair_tier, form, caveat_tier in entry["pairs"]:
+        for i_start, i_end, q_start, q_end, rule, cue, link, pair_tier, instruction_form, caveat_tier in entry["pairs"]:
             qualifier = span(q_start, q_end)
             line = bisect_right(newlines, qualifier.start - 1) + 1
             pairs.append(
@@ -163,7 +207,7 @@ def found_in(entry, source: dict) -> tuple[list, list] | None:
                     word(cue),
                     word(link),
                     tier(pair_tier),
-                    word(form),
+                    form(instruction_form),
                     line,
                     tier(caveat_tier),
                 )
@@ -194,6 +238,8 @@ class PendingCache:
         document = {"lab_cache": CACHE_KIND, "cache_version": CACHE_VERSION, "key": self.key, "pages": self.entries}
         data = json.dumps(document, ensure_ascii=True, separators=(",", ":")).encode("ascii") + b"\n"
         folder = self.path.parent
+        if not usable_folder(self.path) or regular_or_missing(self.path) is None:
+            return
         try:
             folder.mkdir(exist_ok=True)
             ignore = folder / ".gitignore"
