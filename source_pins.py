@@ -434,9 +434,9 @@ FRONT_MATTER_TITLE = {
     "+++": re.compile(r"^title[ \t]*=(?P<value>[^\n]*)$", re.MULTILINE),
 }
 # A TOML table's header: the keys after it are the table's (``[params]`` then ``title = …`` is params.title).
-TOML_TABLE = re.compile(
-    r"^[ \t]*\[", re.MULTILINE
-)  # A plain YAML scalar may not open on one of these: a block scalar, a flow collection, an anchor, a tag, ...
+TOML_TABLE = re.compile(r"^[ \t]*\[", re.MULTILINE)  # What YAML reads as no value at all.
+YAML_NULLS = frozenset({"~", "null", "Null", "NULL"})
+# A plain YAML scalar may not open on one of these: a block scalar, a flow collection, an anchor, a tag, ...
 YAML_INDICATORS = frozenset("|>[]{}&*!%@`#,?-\"'")
 
 
@@ -474,8 +474,14 @@ def front_matter_title(text: str, grammar: str) -> str | None:
     raw = raw.strip(" \t")
     if not raw:
         return None
+    if delimiter == "---" and raw in YAML_NULLS:
+        return None
     value = quoted_scalar(raw, toml=delimiter == "+++")
-    if value is None or not value.strip() or len(value) > MAX_TITLE_CHARACTERS:
+    # A title names a page wherever the lab shows it: one that does not print as it is (a control, a lone
+    # zero-width space) is left to the id.
+    if value is None or not value.strip() or len(value) > MAX_TITLE_CHARACTERS or not value.strip().isprintable():
+        return None
+    if not any(character.isalnum() for character in value):
         return None
     return value.strip()
 

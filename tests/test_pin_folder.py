@@ -794,6 +794,11 @@ class PageTitleTests(FolderTestCase):
             '+++\ndate = 2020\n[params]\ntitle = "nested"\n+++\n': None,
             '+++\ntitle = "Top"\n[params]\ntitle = "nested"\n+++\n': "Top",
             "---\ntitle:x\n---\n": None,
+            # No value, and values that do not print as they are or name nothing.
+            "---\ntitle: ~\n---\n": None,
+            '---\ntitle: "a\\u0000b"\n---\n': None,
+            '---\ntitle: "\\u200b"\n---\n': None,
+            "---\ntitle: '--'\n---\n": None,
         }
         for text, expected in cases.items():
             with self.subTest(text=text[:40]):
