@@ -255,10 +255,22 @@ def view_css(views: list[tuple[str, str]]) -> str:
 # --- the overview --------------------------------------------------------------------------
 
 
+# How much of a caveat the pairs table shows: enough to tell a pair at a glance; its card has it whole.
+CAVEAT_EXCERPT = 80
+
+
+def caveat_excerpt(quote: str) -> str:
+    """A caveat's first ``CAVEAT_EXCERPT`` characters on one line, made visible (``visible``), ``…`` if cut:
+    ``caveat_excerpt("Never\\n  twice.")`` -> ``"Never twice."``."""
+    text = " ".join(quote.split())
+    return visible(text if len(text) <= CAVEAT_EXCERPT else text[: CAVEAT_EXCERPT - 1] + "…")
+
+
 def pairs_table(pairs: list[PairRow], columns: list[Column], pages: dict[str, int], annotations, member) -> str:
-    """Every pair in one table: number, name (its card), page, line, each column's verdict and window."""
+    """Every pair in one table: number, name (its card), the caveat's start, page, line, each column's verdict
+    and window."""
     fields = {tier[0] for pair in pairs if (tier := tier_of(annotations.get(pair.check.name))) is not None}
-    header = ["#", "pair", "page", "lines", *(visible(column.label) for column in columns)]
+    header = ["#", "pair", "caveat", "page", "lines", *(visible(column.label) for column in columns)]
     if fields:
         header.append(f"scan {' or '.join(sorted(fields))}")
     rows = []
@@ -269,6 +281,7 @@ def pairs_table(pairs: list[PairRow], columns: list[Column], pages: dict[str, in
             f'<td data-key="{pair.number}">{pair.number}</td>',
             f'<td data-key="{escaped(visible(pair.check.name))}">'
             f'<a href="#pair-{pair.number}">{escaped(visible(pair.check.name))}</a></td>',
+            f"<td>{escaped(caveat_excerpt(pair.check.qualifier.quote))}</td>",
             f'<td data-key="{escaped(path)}"><a href="#page-{pages[pair.check.source_id]}">{escaped(path)}</a></td>',
             f'<td data-key="{pair.line}">{pair.line_range}</td>',
         ]
