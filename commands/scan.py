@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 from pathlib import Path
 
 import load_documents
@@ -154,10 +153,8 @@ def run_scan(args: argparse.Namespace) -> int:
     no_cache = args.no_cache or bool(args.add_checks or args.accept or args.reject)
     found, cache = scanned_pairs(manifest_path, manifest, no_cache, section_cache)
     code = act_on_pairs(args, manifest_path, manifest, found, section_cache, html_path)
-    if code == EXIT_OK and not (
-        html_path is not None and os.path.abspath(html_path) == os.path.abspath(cache.path or "")
-    ):
-        cache.save()
+    if code == EXIT_OK:
+        cache.save(outputs=(html_path,))
     return code
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections import deque
 from dataclasses import dataclass
 
 import chunk_index
@@ -645,14 +646,14 @@ def section_items(page: Page, section: grammars.Section, dated: bool = False) ->
         return items
     blocks = read_components(text, read_directives(text, section.blocks))
     codeless = once(lambda: is_codeless(text, section))
-    badges = section_badges(page.masked, section)
+    badges = deque(section_badges(page.masked, section))
     for number, block in enumerate(blocks):
         if badges and badges[0].start() < block.end:
             # The badges before this block or inside it, each a caveat of its own (but for one shown in code or
             # in a comment); a block of badges alone is read no further.
             code = block.kind in UNREAD_KINDS or is_indented_code(text, block)
             while badges and badges[0].start() < block.end:
-                badge = badges.pop(0)
+                badge = badges.popleft()
                 floor = max(section.body_start, badge.start() - COMMENT_REACH)
                 if (
                     (code and badge.start() >= block.start)
@@ -687,13 +688,12 @@ def section_items(page: Page, section: grammars.Section, dated: bool = False) ->
             if not (rule == "cautionary block" and any(rules.SKIP_NOTICE.search(reading) for reading in readings)):
                 start, end = body_span(text, block)
                 if start < end:
-                    item = Item(page, start, end, prose_number, aside=True)
-                    item.caveat = rules.Cue(rule, whole, 1, 0)
-                    item.ahead = rule == "version"
-                    item._instruction = None
-                    item._anaphor = rules.opening_anaphor(readings[0]) if readings else None
-                    item._back_reference = None
-                    items.append(item)
+                    anaphor = rules.opening_anaphor(readings[0]) if readings else None
+                    items.append(
+                        whole_caveat(
+                            page, start, end, prose_number, rules.Cue(rule, whole, 1, 0), rule == "version", anaphor
+                        )
+                    )
             continue
         in_note = rules.is_note(block)
         aside = rules.is_aside(block)
@@ -945,6 +945,20 @@ def colon_closing(text: str, start: int, end: int, colons: int) -> re.Match | No
     return None
 
 
+def whole_caveat(
+    page: Page, start: int, end: int, prose_number: int, cue: rules.Cue, ahead: bool = True, anaphor=None
+) -> Item:
+    """A caveat that is a whole block or line, read as no sentence (a warning's body, a version note, a badge):
+    it instructs nothing; ``ahead``, it dates what follows it."""
+    item = Item(page, start, end, prose_number, aside=True)
+    item.caveat = cue
+    item.ahead = ahead
+    item._instruction = None
+    item._anaphor = anaphor
+    item._back_reference = None
+    return item
+
+
 def title_badge(page: Page, block: grammars.Block, prose_number: int) -> Item | None:
     """An admonition's marker line whose title dates it (``!!! tip "Added in version 0.55.0"``), as a version
     caveat of the text after it; ``None`` when its title holds no version or deprecation cue."""
@@ -957,13 +971,7 @@ def title_badge(page: Page, block: grammars.Block, prose_number: int) -> Item | 
         return None
     line_end = page.text.find("\n", block.start, block.end)
     start, end = trimmed(page.text, block.start, block.end if line_end == -1 else line_end)
-    item = Item(page, start, end, prose_number, aside=True)
-    item.caveat = rules.Cue(cue.rule, cue.cue, 1, 0)
-    item.ahead = True
-    item._instruction = None
-    item._anaphor = None
-    item._back_reference = None
-    return item
+    return whole_caveat(page, start, end, prose_number, rules.Cue(cue.rule, cue.cue, 1, 0))
 
 
 def badge_item(page: Page, match: re.Match, prose_number: int) -> Item:
@@ -974,13 +982,7 @@ def badge_item(page: Page, match: re.Match, prose_number: int) -> Item:
     else:
         rule, cue = "version", f"{match.group('tag')} component {match.group('version')}"
     start, end = trimmed(page.text, match.start(), match.end())
-    item = Item(page, start, end, prose_number, aside=True)
-    item.caveat = rules.Cue(rule, cue, 1, 0)
-    item.ahead = True
-    item._instruction = None
-    item._anaphor = None
-    item._back_reference = None
-    return item
+    return whole_caveat(page, start, end, prose_number, rules.Cue(rule, cue, 1, 0))
 
 
 # A section or a list's lead-in that lists what the reader must have first (scan_version 11).

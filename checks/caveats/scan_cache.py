@@ -231,9 +231,12 @@ class PendingCache:
         self.entries = entries
         self.changed = changed
 
-    def save(self) -> None:
-        """Write the cache if it changed; a folder that cannot be written is skipped (the cache only saves time)."""
+    def save(self, outputs=()) -> None:
+        """Write the cache if it changed; a folder that cannot be written is skipped (the cache only saves time),
+        and so is a cache path the command just wrote one of its ``outputs`` to (a report named so is kept)."""
         if self.path is None or self.key is None or not self.changed:
+            return
+        if any(os.path.abspath(output) == os.path.abspath(self.path) for output in outputs if output is not None):
             return
         document = {"lab_cache": CACHE_KIND, "cache_version": CACHE_VERSION, "key": self.key, "pages": self.entries}
         data = json.dumps(document, ensure_ascii=True, separators=(",", ":")).encode("ascii") + b"\n"
