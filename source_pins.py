@@ -594,15 +594,6 @@ def only_place(text: str, quote: str) -> int | None:
     return None if first == -1 or text.find(quote, first + 1) != -1 else first
 
 
-def occurrences(text: str, quote: str) -> int:
-    """How many places ``quote`` starts at in ``text``, overlapping ones included, as the manifest's check counts."""
-    count, position = 0, text.find(quote)
-    while position != -1:
-        count += 1
-        position = text.find(quote, position + 1)
-    return count
-
-
 def holds_quote(span: dict, text: str) -> bool:
     """Whether ``text[start:end]`` is the span's quote, with the offsets inside the text."""
     return 0 <= span["start"] < span["end"] <= len(text) and text[span["start"] : span["end"]] == span["quote"]
@@ -811,7 +802,7 @@ def dropped_checks(value: dict, texts: dict[str, str]) -> list[tuple[int, str]]:
     for pinned in pinned_spans(value, texts):
         if pinned.index in stale or not pinned.stale:
             continue
-        found = occurrences(pinned.text, pinned.span["quote"])
+        found = len(quote_offsets(pinned.text, pinned.span["quote"]))
         stale[pinned.index] = (
             f"dropped {pinned.check}: its {pinned.role} quotes {quoted(pinned.span['quote'])}, which occurs "
             f"{found:,} {'time' if found == 1 else 'times'} in the new text"
