@@ -173,3 +173,31 @@ class DerivationTest(LabTestCase):
         # A pattern whose first characters cannot be told is kept as it is.
         anywhere = re.compile(r"\w+ing")
         self.assertIs(anchors.first_character_led(anywhere), anywhere)
+
+    def test_an_opening_look_ahead_spells_the_first_letters(self) -> None:
+        # "mustn't" and "must not" open with "must"; "can" stops at its space; "\d" stands for any digit, and an
+        # optional "v" opens a literal of its own.
+        self.assertEqual(
+            anchors.opening_lookahead(r"mustn't|must\s+not|can\s+not|cannot|v?\d+\.\d"), r"(?=(?:\d|can|must|v))"
+        )
+        # Past four letters a literal is cut short: "deprecated" and "depends" share "depr" and "depe".
+        self.assertEqual(anchors.opening_lookahead("deprecated|depends"), "(?=dep(?:e|r))")
+        # An entry that may open on anything leaves the first characters, or no look ahead at all.
+        self.assertEqual(anchors.opening_lookahead(r"must|\w+ly\s+not"), "")
+        self.assertEqual(anchors.opening_lookahead(r"must|[a-z]+ly"), "")
+
+    def test_the_cue_pattern_finds_what_its_entries_find(self) -> None:
+        plain = re.compile(r"(?<![\w'’-])(?:" + rules.CUE_ENTRIES + r")(?![\w-])")
+        text = (
+            "you mustn't share it; it cannot be used, and is not supported before 3.10 or later. "
+            "deprecated since 2.1: don't run it unless asked. it shouldn't fail, but only if set, "
+            "and (required) values must match. the handle isn't closed - unmust cannot-be never."
+        )
+        for start in range(0, len(text), 7):
+            with self.subTest(start=start):
+                piece = text[start:]
+                self.assertEqual(
+                    [(match.span(), match.lastgroup) for match in rules.CUE_PATTERN.finditer(piece)],
+                    [(match.span(), match.lastgroup) for match in plain.finditer(piece)],
+                )
+        self.assertGreater(len(plain.findall(text)), 12)

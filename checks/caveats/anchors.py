@@ -36,6 +36,10 @@ FOLD = str.maketrans(
 MAX_LITERALS = 64
 # Literals are not extended past this length: a longer one finds no more.
 MAX_LENGTH = 8
+# How many units of a match's opening ``opening_lookahead`` spells out, and the most openings it spells. On the
+# cue pattern four found the words worth trying in half the time one character did; longer ones gained nothing.
+OPENING_LENGTH = 4
+MAX_OPENINGS = 512
 # Characters so common in prose that a literal of them alone finds almost every sentence.
 COMMON_MARKS = frozenset('.,:;"()-/')
 # Words met in almost every sentence: an anchor of one of them alone is chosen last.
@@ -118,9 +122,9 @@ def item_ends_outside_word(op, value, before: bool) -> bool:
     return False
 
 
-def literal_starts(items, room: int = MAX_LENGTH) -> set[tuple] | None:
+def literal_starts(items, room: int = MAX_LENGTH, limit: int = MAX_LITERALS) -> set[tuple] | None:
     """The literals (tuples of units) a match of ``items`` must start with; ``()`` in it when some match starts
-    otherwise, ``None`` when they are more than ``MAX_LITERALS`` (too many to look for).
+    otherwise, ``None`` when they are more than ``limit`` (too many to look for).
 
     ``literal_starts(parse("mustn'?t"))`` -> the units of ``mustn'`` and ``mustnt``. A literal stops at a space
     (the prose view may hold a space where the masked text holds markup), at what this module does not read, at a
@@ -134,31 +138,31 @@ def literal_starts(items, room: int = MAX_LENGTH) -> set[tuple] | None:
         units = [chr(value)] if op is _LITERAL else class_units(value)
         if units is None or any(unit is not DIGIT and unit.isspace() for unit in units):
             return {()}
-        tails = literal_starts(rest, room - 1)
-        if tails is None or len(units) * len(tails) > MAX_LITERALS:
+        tails = literal_starts(rest, room - 1, limit)
+        if tails is None or len(units) * len(tails) > limit:
             return {(unit,) for unit in units}
         return {(unit,) + tail for unit in units for tail in tails}
     if op in _ASSERTIONS:
-        return literal_starts(rest, room)
+        return literal_starts(rest, room, limit)
     if op is _SUBPATTERN:
-        return literal_starts(list(value[-1]) + rest, room)
+        return literal_starts(list(value[-1]) + rest, room, limit)
     if op is _BRANCH:
         found: set[tuple] = set()
         for branch in value[1]:
-            starts = literal_starts(list(branch) + rest, room)
+            starts = literal_starts(list(branch) + rest, room, limit)
             if starts is None:
                 return None
             found |= starts
-            if len(found) > MAX_LITERALS:
+            if len(found) > limit:
                 return None
         return found
     if op in _REPEATS:
         low, _, body = value
-        once = literal_starts(list(body), room)
+        once = literal_starts(list(body), room, limit)
         if low >= 1 or once is None:
             return once
-        skipped = literal_starts(rest, room)
-        return None if skipped is None or len(once | skipped) > MAX_LITERALS else once | skipped
+        skipped = literal_starts(rest, room, limit)
+        return None if skipped is None or len(once | skipped) > limit else once | skipped
     return {()}
 
 
@@ -307,6 +311,24 @@ def first_character_lookahead(pattern: str) -> str:
     """
     characters = first_character_class(pattern)
     return "" if characters is None else f"(?={characters})"
+
+
+def opening_lookahead(pattern: str) -> str:
+    """``(?=…)`` of the literals of up to ``OPENING_LENGTH`` units every match of ``pattern`` starts with, shared by
+    their common beginnings (``trie_pattern``); ``first_character_lookahead`` when some match may start otherwise.
+
+    ``opening_lookahead("must(?:n't)?|can\\s+not")`` -> ``"(?=(?:can|must))"``. Put before an alternation of many
+    entries that share few openings, it passes over a word no entry can start with on a few compares of its
+    first letters, where one class of first characters lets nearly every word through to every entry.
+    """
+    literals = literal_starts(list(sre_parse.parse(pattern)), OPENING_LENGTH, MAX_OPENINGS)
+    if literals is None or () in literals:
+        return first_character_lookahead(pattern)
+    # A literal another one starts ("mustn" after "must") finds nothing more.
+    shortest = [
+        literal for literal in literals if not any(literal[:size] in literals for size in range(1, len(literal)))
+    ]
+    return "(?=" + trie_pattern(sorted(shortest, key=spelled)) + ")"
 
 
 def first_character_led(compiled: re.Pattern) -> re.Pattern:

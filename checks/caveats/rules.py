@@ -174,13 +174,12 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
 # place the entry listed first wins. Each entry ends with an empty group named for it (``c0``, ``c1``, …), the
 # last group a match closes, so ``lastgroup`` tells the entry: a group around the whole entry would be entered
 # at every word start for every entry, where an entry that opens with a letter is passed over on one compare.
-# The look ahead for the characters an entry can start with passes over every other place on one test.
+# The look ahead for the first letters the entries can start with (``anchors.opening_lookahead``) passes over
+# every other word on a few compares.
 CUE_ENTRIES = "|".join(
     f"(?:{fragment.replace(chr(39), APOSTROPHE)})(?P<c{number}>)" for number, (_, _, fragment) in enumerate(CUE_RULES)
 )
-CUE_PATTERN = re.compile(
-    r"(?<![\w'’-])" + anchors.first_character_lookahead(CUE_ENTRIES) + "(?:" + CUE_ENTRIES + r")(?![\w-])"
-)
+CUE_PATTERN = re.compile(r"(?<![\w'’-])" + anchors.opening_lookahead(CUE_ENTRIES) + "(?:" + CUE_ENTRIES + r")(?![\w-])")
 # Cues are matched in a copy of the sentence with A-Z lower-cased (same length, so offsets hold): twice as fast
 # as matching case-insensitively. Cue words are ASCII, so no other letter can be part of one.
 ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
