@@ -154,6 +154,15 @@ class DerivationTest(LabTestCase):
                 self.assertIsNotNone(re.fullmatch(letter, character, re.IGNORECASE))
                 self.assertEqual(character.translate(anchors.FOLD), letter)
 
+    def test_the_quick_folds_of_ascii_text_are_the_tables(self) -> None:
+        for text in ("Must NOT, `x`\x00\x00 [Z](a@Q)\n\t~", "", "Ünicode MUST İ ſ K ẞ", "\x7fABC xyz 09"):
+            with self.subTest(text=text):
+                self.assertEqual(anchors.case_folded(text), text.translate(anchors.FOLD))
+                self.assertEqual(rules.ascii_lowered(text), text.translate(rules.ASCII_LOWER))
+        # Outside ASCII the tables hold: str.lower would fold "Ü" and lengthen "İ".
+        self.assertEqual(anchors.case_folded("ÜİX"), "Üix")
+        self.assertEqual(rules.ascii_lowered("ÜİX"), "ÜİX".replace("X", "x"))
+
     def test_cue_entries_hold_no_group_of_their_own(self) -> None:
         # The cue pattern tells an entry by the empty group after it, the last one a match closes.
         for _, _, fragment in rules.CUE_RULES:

@@ -32,6 +32,13 @@ except ImportError:  # pragma: no cover - Python 3.10
 FOLD = str.maketrans(
     {**{chr(code): chr(code + 32) for code in range(ord("A"), ord("Z") + 1)}, "İ": "i", "ı": "i", "ſ": "s", "K": "k"}
 )
+
+
+def case_folded(text: str) -> str:
+    """``text.translate(FOLD)``: for ASCII text, where the fold is ``str.lower``, the same in a tenth of the time."""
+    return text.lower() if text.isascii() else text.translate(FOLD)
+
+
 # Past this many literals one position of a pattern gives no anchor (a class of letters, say).
 MAX_LITERALS = 64
 # Literals are not extended past this length: a longer one finds no more.
@@ -455,6 +462,6 @@ class Guarded:
         self.compiled = first_character_led(compiled)
 
     def search(self, text: str, position: int = 0) -> re.Match | None:
-        if self.anchors is not None and self.anchors.search(text.translate(FOLD), position) is None:
+        if self.anchors is not None and self.anchors.search(case_folded(text), position) is None:
             return None
         return self.compiled.search(text, position)

@@ -135,7 +135,7 @@ class Page:
         self.masked = masked
         self.code_spans = code_spans
         self.fences = fences
-        self.folded = masked.translate(anchors.FOLD)
+        self.folded = anchors.case_folded(masked)
         # ``classified``'s answers by its arguments: docs repeat sentences ("This parameter is required.").
         self.classifications = classifications
 
@@ -625,7 +625,7 @@ def holds_cue(reading: str) -> bool:
     opening reason blanked up to its comma; none of them holds a cue the sentence does not, since no cue starts
     with a space and none looks past a comma."""
     return (
-        rules.CUE_PATTERN.search(reading.translate(rules.ASCII_LOWER)) is not None
+        rules.CUE_PATTERN.search(rules.ascii_lowered(reading)) is not None
         or rules.LED_CONDITIONAL_AVAILABILITY.search(reading) is not None
     )
 

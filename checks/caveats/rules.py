@@ -184,6 +184,12 @@ CUE_PATTERN = re.compile(r"(?<![\w'’-])" + anchors.opening_lookahead(CUE_ENTRI
 # as matching case-insensitively. Cue words are ASCII, so no other letter can be part of one.
 ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
+
+def ascii_lowered(text: str) -> str:
+    """``text`` with A-Z lower-cased (``ASCII_LOWER``): for ASCII text ``str.lower``, the same in a tenth of the time."""
+    return text.lower() if text.isascii() else text.translate(ASCII_LOWER)
+
+
 # --- turns of phrase that warn of nothing -------------------------------------------
 #
 # Each is tried on the text right after a cue (AFTER) or right before it (BEFORE);
@@ -687,7 +693,7 @@ def sentence_cues(reading: str) -> list[Cue]:
     leading = re.match(r"[ \t\n\x00]*", reading).end()
     comparison = COMPARISON_BEFORE.search(reading)
     checks_from = CheckSearch(CHECK_FAILS_AFTER, reading)
-    for match in CUE_PATTERN.finditer(reading.translate(ASCII_LOWER)):
+    for match in CUE_PATTERN.finditer(ascii_lowered(reading)):
         rule, tier, _ = CUE_RULES[int(match.lastgroup[1:])]
         start, end = match.span()
         if turn_of_phrase(reading, rule, start, end) is not None:
@@ -958,7 +964,7 @@ def sentence_terms(reading: str) -> frozenset:
     return frozenset(
         [
             word[:-1] if word[-1] == "s" and word[-2] != "s" else word
-            for word in WORD.findall(reading.translate(ASCII_LOWER))
+            for word in WORD.findall(ascii_lowered(reading))
             if len(word) >= 4 and word not in TERM_STOP_WORDS
         ]
     )
