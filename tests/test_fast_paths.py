@@ -20,6 +20,7 @@ import unittest.mock
 import chunk_index
 import grammars
 from checks import size_sweep
+from checks.caveats import rules
 from commands import main_job
 from lab_io.errors import IngestionError
 from lab_io.indented_json import saved_json_bytes, saved_json_pieces
@@ -363,6 +364,22 @@ class SweepRowTest(unittest.TestCase):
                         ),
                         size_sweep.policy_row(config, layouts, checks, reaches),
                     )
+
+
+class ScanWordsTest(unittest.TestCase):
+    """The scan's long words, found by one pattern each, are the words of ``rules.WORD`` of that length."""
+
+    def test_random_texts_give_the_words_of_each_length(self) -> None:
+        rng = random.Random(24)
+        pieces = ["a", "Bc", "d_", "_", "1", "42", " ", "-", ".", "é", "\x00", "K", "xyz"]
+        for case in range(400):
+            text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 16)))
+            start = rng.randint(0, len(text))
+            end = rng.randint(start, len(text))
+            words = re.findall(r"[A-Za-z_][A-Za-z0-9_]*", text[start:end])
+            with self.subTest(text=text, start=start, end=end):
+                self.assertEqual(rules.LONG_WORD.findall(text, start, end), [word for word in words if len(word) >= 3])
+                self.assertEqual(rules.TERM_WORD.findall(text[start:end]), [word for word in words if len(word) >= 4])
 
 
 def reference_bytes(value: object) -> bytes:

@@ -541,6 +541,10 @@ ANAPHOR_PATTERN = re.compile(
 )
 CALL = re.compile(r"(?<![\w.])([A-Za-z_][\w.]*)\((?!s\))")
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# The words of ``WORD`` of three characters or more, and of four: a shorter word ends its run of word characters, so
+# no match starts inside one and the long words are found without a length test of every word.
+LONG_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
+TERM_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{3,}")
 # A prose word that reads as code: snake_case or camelCase; or a dotted name (``client.open``); or an option.
 DOTTED = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 IDENTIFIER_LIKE = re.compile(r"[A-Za-z0-9]*(?:_[A-Za-z0-9_]*|[a-z][A-Z][A-Za-z0-9]*)")
@@ -924,14 +928,12 @@ def sentence_identifiers(text: str, masked: str, start: int, end: int, code_span
     if "(" in prose:
         names.update(part for match in CALL.finditer(prose) for part in WORD.findall(match.group(1)))
     for code_start, code_end in spans_within(code_spans, start, end):
-        names.update(word for word in WORD.findall(text, code_start, code_end) if len(word) >= 3)
+        names.update(LONG_WORD.findall(text, code_start, code_end))
         if text.find("-", code_start, code_end) != -1:
             names.update(OPTION.findall(text, code_start, code_end))
     names.update(word for word in WORD.findall(prose) if (not word.islower() or "_" in word) and identifier_like(word))
     if "." in prose:
-        names.update(
-            part for match in DOTTED.finditer(prose) for part in WORD.findall(match.group(0)) if len(part) >= 3
-        )
+        names.update(part for match in DOTTED.finditer(prose) for part in LONG_WORD.findall(match.group(0)))
     if "-" in prose:
         names.update(OPTION.findall(prose))
     return frozenset(names)
@@ -950,7 +952,7 @@ def identifier_like(word: str) -> bool:
 
 def sentence_words(text: str, start: int, end: int) -> frozenset:
     """Every word of three or more characters in ``text[start:end]``, code included, as written; and its options."""
-    words = frozenset([word for word in WORD.findall(text, start, end) if len(word) >= 3])
+    words = frozenset(LONG_WORD.findall(text, start, end))
     # An option needs its "-": most sentences have none, and the search is left out.
     return words | frozenset(OPTION.findall(text, start, end)) if text.find("-", start, end) != -1 else words
 
@@ -964,8 +966,8 @@ def sentence_terms(reading: str) -> frozenset:
     return frozenset(
         [
             word[:-1] if word[-1] == "s" and word[-2] != "s" else word
-            for word in WORD.findall(ascii_lowered(reading))
-            if len(word) >= 4 and word not in TERM_STOP_WORDS
+            for word in TERM_WORD.findall(ascii_lowered(reading))
+            if word not in TERM_STOP_WORDS
         ]
     )
 
