@@ -20,7 +20,7 @@ import unittest.mock
 import chunk_index
 import grammars
 from checks import size_sweep
-from checks.caveats import rules
+from checks.caveats import rules, sentences
 from commands import main_job
 from lab_io.errors import IngestionError
 from lab_io.indented_json import saved_json_bytes, saved_json_pieces
@@ -380,6 +380,35 @@ class ScanWordsTest(unittest.TestCase):
             with self.subTest(text=text, start=start, end=end):
                 self.assertEqual(rules.LONG_WORD.findall(text, start, end), [word for word in words if len(word) >= 3])
                 self.assertEqual(rules.TERM_WORD.findall(text[start:end]), [word for word in words if len(word) >= 4])
+
+
+class ScanMarkerLinesTest(unittest.TestCase):
+    """A block's sentences try as marker lines only the lines ``MARKER_LINE_START`` finds: every line that is one."""
+
+    def test_every_marker_line_follows_a_line_break_found(self) -> None:
+        rng = random.Random(24)
+        pieces = [
+            "!!! note",
+            "??? tip",
+            "/// d",
+            ":::",
+            '=== "T"',
+            "> [!NOTE]",
+            "{{< x >}}",
+            "<div>",
+            "[a]: /u",
+            "[^1]: F",
+        ]
+        pieces += ["  ", "\t", ">", "> ", "text", "a.", "<", "\n", "\n", "\n"]
+        found = 0
+        for case in range(400):
+            text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
+            for line_start in [match.end() for match in re.finditer("\n", text)]:
+                with self.subTest(text=text, line_start=line_start):
+                    if sentences.marker_line(text, line_start, len(text)) is not None:
+                        found += 1
+                        self.assertIsNotNone(sentences.MARKER_LINE_START.match(text, line_start - 1))
+        self.assertGreater(found, 100)
 
 
 def reference_bytes(value: object) -> bytes:

@@ -53,6 +53,9 @@ LINE_INDENT = re.compile(r"[ \t>]*")
 # The characters a marker line opens with after its indent: a header's (``!!!``, ``???``, ``///``, ``:::``, ``===``),
 # a shortcode's or a tag's (``{{<``, ``<div>``) and a link definition's (``[label]:``).
 MARKER_OPENINGS = frozenset("!?/:={<[")
+# A line break before a line that may be a marker line (``marker_line``): one whose indent holds a quote marker, or
+# that opens with one of ``MARKER_OPENINGS`` after its indent.
+MARKER_LINE_START = re.compile(r"\n(?=[ \t]*[>" + re.escape("".join(sorted(MARKER_OPENINGS))) + "])")
 # What may come before a sentence's first word and is not part of it: space, quote, list and (scan_version 7)
 # definition-list markers (``:   The value.``), a footnote's label (``[^1]: It fails.``) and HTML comments, which
 # render as nothing (``<!-- md:default none --> This property must …``).
@@ -83,18 +86,18 @@ def sentence_spans(masked: str, start: int, end: int, fences: list[tuple[int, in
         cuts.update(edge for edge in fences[position] if start < edge < end)
         position += 1
     # Header lines are tried at line starts only: tried everywhere, a long run of spaces is rescanned
-    # from each of its characters.
+    # from each of its characters. Past the first line, only the lines a marker line can open are tried
+    # (``MARKER_LINE_START``).
     headers = []
-    line_start = start
-    while line_start < end:
-        match = marker_line(masked, line_start, end)
+    first_line = marker_line(masked, start, end)
+    if first_line is not None:
+        headers.append(first_line.span())
+    for newline in MARKER_LINE_START.finditer(masked, start, end):
+        match = marker_line(masked, newline.end(), end)
         if match is not None:
-            headers.append((match.start(), match.end()))
-            cuts.update((match.start(), match.end()))
-        newline = masked.find("\n", line_start, end)
-        if newline == -1:
-            break
-        line_start = newline + 1
+            headers.append(match.span())
+    for header_start, header_end in headers:
+        cuts.update((header_start, header_end))
     for pattern in (LIST_ITEM, BLANK_LINE):
         cuts.update(match.start() + 1 for match in pattern.finditer(masked, start, end))
     for match in SENTENCE_END.finditer(masked, start, end):
@@ -102,6 +105,13 @@ def sentence_spans(masked: str, start: int, end: int, fences: list[tuple[int, in
             cuts.add(match.end())
     points = sorted(cuts)
     spans = []
+    if not headers:
+        # (Most blocks hold no marker line: every piece is read.)
+        for piece_start, piece_end in zip(points, points[1:]):
+            trimmed = trimmed_span(masked, piece_start, piece_end)
+            if trimmed is not None:
+                spans.append(trimmed)
+        return spans
     # Headers and pieces are both in text order and every header edge is a cut, so one
     # pointer tells whether a piece lies inside a header (one pass, not pieces x headers).
     header = 0
