@@ -20,7 +20,7 @@ import unittest.mock
 import chunk_index
 import grammars
 from checks import size_sweep
-from checks.caveats import rules, sentences
+from checks.caveats import masking, rules, sentences
 from commands import main_job
 from lab_io.errors import IngestionError
 from lab_io.indented_json import saved_json_bytes, saved_json_pieces
@@ -409,6 +409,34 @@ class ScanMarkerLinesTest(unittest.TestCase):
                         found += 1
                         self.assertIsNotNone(sentences.MARKER_LINE_START.match(text, line_start - 1))
         self.assertGreater(found, 100)
+
+
+class ScanMaskingTest(unittest.TestCase):
+    """The scan finds fence lines and the barriers of code spans by patterns that open on a literal: the same places
+    as the patterns written plainly."""
+
+    def texts(self) -> list[str]:
+        rng = random.Random(24)
+        pieces = ["```", "~~~", "``", "`", " ", "\t", "\n", "\n", "\n \n", "\x00", "\x00\x00", "a", "~"]
+        return ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 14))) for _ in range(500)]
+
+    def test_fence_lines_are_the_line_pattern_s_matches(self) -> None:
+        plain = re.compile(r"^([ \t]*)(`{3,}|~{3,})", re.MULTILINE)
+        for text in self.texts():
+            with self.subTest(text=text):
+                self.assertEqual(
+                    [
+                        (match.start(1), match.group(1), match.group(2), match.end())
+                        for match in masking.fence_lines(text)
+                    ],
+                    [(match.start(), match.group(1), match.group(2), match.end()) for match in plain.finditer(text)],
+                )
+
+    def test_code_span_barriers_are_the_alternation_s_matches(self) -> None:
+        plain = re.compile(r"\n[ \t]*\n|\x00+")
+        for text in self.texts():
+            with self.subTest(text=text):
+                self.assertEqual(masking.code_span_barriers(text), [match.start() for match in plain.finditer(text)])
 
 
 def reference_bytes(value: object) -> bytes:

@@ -14,9 +14,14 @@ import grammars
 from grammars.code_spans import matched_spans
 
 FENCE_LINE = re.compile(r"^([ \t]*)(`{3,}|~{3,})", re.MULTILINE)
+# A fence line after the first line: ``FENCE_LINE`` after its line break, which the engine looks for quickly (a
+# pattern opening on ``^`` is tried at every place).
+LATER_FENCE_LINE = re.compile(r"\n([ \t]*)(`{3,}|~{3,})")
 
 
 MASK = "\x00"
+BLANK_LINE = re.compile(r"\n[ \t]*\n")
+MASKED_RUN = re.compile(MASK + "+")
 
 
 def fence_spans(text: str, sections=()) -> list[tuple[int, int]]:
@@ -52,8 +57,8 @@ def fence_spans(text: str, sections=()) -> list[tuple[int, int]]:
     # must end, and whether it is provisional (see above).
     fence_start = None
     fence_character, fence_run, fence_indent, fence_limit, provisional = "", 0, 0, len(text), False
-    for match in FENCE_LINE.finditer(text):
-        line_start = match.start()
+    for match in fence_lines(text):
+        line_start = match.start(1)
         if fence_start is not None and line_start >= fence_limit:
             spans.append((fence_start, fence_limit))
             fence_start = None
@@ -86,6 +91,15 @@ def fence_spans(text: str, sections=()) -> list[tuple[int, int]]:
     return spans
 
 
+def fence_lines(text: str):
+    """The fence lines of ``text`` in order, as ``FENCE_LINE.finditer`` finds them: each match's group 1 (the indent)
+    starts its line, and groups 1 and 2 and its end are ``FENCE_LINE``'s."""
+    first = FENCE_LINE.match(text)
+    if first is not None:
+        yield first
+    yield from LATER_FENCE_LINE.finditer(text)
+
+
 def code_span_spans(text: str) -> list[tuple[int, int]]:
     """Code spans as Markdown reads them: a backtick run up to the next run of the same length.
 
@@ -94,15 +108,27 @@ def code_span_spans(text: str) -> list[tuple[int, int]]:
     -> ``[(6, 13)]``. A span never crosses a blank line or a masked fence.
     Linear: each run's next run of the same length is found in one pass (``grammars.code_spans``).
     """
-    # A masked fence is one barrier, at its first character: no span starts inside one (a span starts at a
-    # backtick), so a span crosses a fence exactly when the fence starts inside the span.
-    barriers = [match.start() for match in re.finditer(r"\n[ \t]*\n|" + MASK + "+", text)]
+    barriers = code_span_barriers(text)
 
     def crossed(start: int, end: int) -> bool:
         barrier = bisect_right(barriers, start)
         return barrier < len(barriers) and barriers[barrier] < end
 
     return matched_spans(text, crossed)
+
+
+def code_span_barriers(text: str) -> list[int]:
+    """Where a code span may not reach, in order: the start of each blank line (``"\\n\\n"``) and of each run of
+    masked fence (``MASK``).
+
+    A masked fence is one barrier, at its first character: no span starts inside one (a span starts at a
+    backtick), so a span crosses a fence exactly when the fence starts inside the span.
+    """
+    # Blank lines and masked runs are found apart, each by a pattern that opens on a literal (which the engine
+    # looks for quickly, where an alternation is tried at every place), then merged: no blank line holds a NUL.
+    return sorted(
+        [match.start() for match in BLANK_LINE.finditer(text)] + [match.start() for match in MASKED_RUN.finditer(text)]
+    )
 
 
 def masked_code(text: str, fences: list[tuple[int, int]]) -> tuple[str, list[tuple[int, int]]]:
