@@ -381,6 +381,18 @@ class ScanWordsTest(unittest.TestCase):
                 self.assertEqual(rules.LONG_WORD.findall(text, start, end), [word for word in words if len(word) >= 3])
                 self.assertEqual(rules.TERM_WORD.findall(text[start:end]), [word for word in words if len(word) >= 4])
 
+    def test_a_text_with_a_dotted_name_holds_its_joint(self) -> None:
+        rng = random.Random(24)
+        pieces = ["a", "B", "_", "1", ".", "..", " ", "é", "\x00", "-", "(", "x.y"]
+        dotted = 0
+        for case in range(600):
+            text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 10)))
+            if rules.DOTTED.search(text) is not None:
+                dotted += 1
+                with self.subTest(text=text):
+                    self.assertIsNotNone(rules.DOTTED_JOINT.search(text))
+        self.assertGreater(dotted, 100)
+
 
 class ScanMarkerLinesTest(unittest.TestCase):
     """A block's sentences try as marker lines only the lines ``MARKER_LINE_START`` finds: every line that is one."""

@@ -547,6 +547,9 @@ LONG_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
 TERM_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{3,}")
 # A prose word that reads as code: snake_case or camelCase; or a dotted name (``client.open``); or an option.
 DOTTED = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
+# What every dotted name holds: a dot between a word character and a letter or "_". Opening on the dot, a literal
+# the engine looks for quickly, it passes over a sentence whose only dot ends it, where ``DOTTED`` tries every word.
+DOTTED_JOINT = re.compile(r"\.(?<=\w\.)[A-Za-z_]")
 IDENTIFIER_LIKE = re.compile(r"[A-Za-z0-9]*(?:_[A-Za-z0-9_]*|[a-z][A-Z][A-Za-z0-9]*)")
 OPTION = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]*")
 # Words too common to link two sentences ("term" links use the rest, four letters or more).
@@ -923,7 +926,8 @@ def sentence_identifiers(text: str, masked: str, start: int, end: int, code_span
     prose = masked[start:end]
     if "://" in prose:
         prose = URL.sub(" ", prose)
-    # A call needs its "(", a dotted name its ".", an option its "-": a pattern is searched only where its character is.
+    # A call needs its "(", a dotted name its dot between words, an option its "-": a pattern is searched only where
+    # what it needs is.
     names = set()
     if "(" in prose:
         names.update(part for match in CALL.finditer(prose) for part in WORD.findall(match.group(1)))
@@ -932,7 +936,7 @@ def sentence_identifiers(text: str, masked: str, start: int, end: int, code_span
         if text.find("-", code_start, code_end) != -1:
             names.update(OPTION.findall(text, code_start, code_end))
     names.update(word for word in WORD.findall(prose) if (not word.islower() or "_" in word) and identifier_like(word))
-    if "." in prose:
+    if DOTTED_JOINT.search(prose) is not None:
         names.update(part for match in DOTTED.finditer(prose) for part in LONG_WORD.findall(match.group(0)))
     if "-" in prose:
         names.update(OPTION.findall(prose))
