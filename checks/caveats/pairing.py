@@ -645,13 +645,15 @@ def section_items(page: Page, section: grammars.Section, dated: bool = False) ->
     if section.heading_start < section.body_start and rules.is_release_notes(section.title):
         return items
     blocks = read_components(text, read_directives(text, section.blocks))
+    # Each block's reading as indented code, asked of it and of the block before it: worked out once.
+    indented = [is_indented_code(text, block) for block in blocks]
     codeless = once(lambda: is_codeless(text, section))
     badges = deque(section_badges(page.masked, section))
     for number, block in enumerate(blocks):
         if badges and badges[0].start() < block.end:
             # The badges before this block or inside it, each a caveat of its own (but for one shown in code or
             # in a comment); a block of badges alone is read no further.
-            code = block.kind in UNREAD_KINDS or is_indented_code(text, block)
+            code = block.kind in UNREAD_KINDS or indented[number]
             while badges and badges[0].start() < block.end:
                 badge = badges.popleft()
                 floor = max(section.body_start, badge.start() - COMMENT_REACH)
@@ -667,12 +669,10 @@ def section_items(page: Page, section: grammars.Section, dated: bool = False) ->
                 is_badge_line(line) for line in text[block.start : block.end].splitlines() if line.strip()
             ):
                 continue
-        if block.kind in UNREAD_KINDS or is_indented_code(text, block):
+        if block.kind in UNREAD_KINDS or indented[number]:
             continue
         prose_number += 1
-        next_is_fence = number + 1 < len(blocks) and (
-            blocks[number + 1].kind == "fence" or is_indented_code(text, blocks[number + 1])
-        )
+        next_is_fence = number + 1 < len(blocks) and (blocks[number + 1].kind == "fence" or indented[number + 1])
         is_table = block.kind == "table"
         first = block.start if is_table else text_start(masked, block)
         spans = (
