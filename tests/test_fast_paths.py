@@ -423,6 +423,22 @@ class ScanMarkerLinesTest(unittest.TestCase):
         self.assertGreater(found, 100)
 
 
+class ScanSentenceEndTest(unittest.TestCase):
+    def test_sentence_ends_are_the_plain_pattern_s(self) -> None:
+        plain = re.compile(r"(?<![.!?])[.!?]+[\"'’”)\]*_]*(?=\s)")
+        rng = random.Random(24)
+        pieces = [".", "!", "?", "..", "a", " ", "\n", '"', ")", "’", "_", "*", "é"]
+        for case in range(600):
+            text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
+            start = rng.randint(0, len(text))
+            end = rng.randint(start, len(text))
+            with self.subTest(text=text, start=start, end=end):
+                self.assertEqual(
+                    [match.span() for match in sentences.SENTENCE_END.finditer(text, start, end)],
+                    [match.span() for match in plain.finditer(text, start, end)],
+                )
+
+
 class ScanMaskingTest(unittest.TestCase):
     """The scan finds fence lines and the barriers of code spans by patterns that open on a literal: the same places
     as the patterns written plainly."""
