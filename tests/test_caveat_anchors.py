@@ -195,6 +195,21 @@ class DerivationTest(LabTestCase):
         self.assertEqual(anchors.opening_lookahead(r"must|\w+ly\s+not"), "")
         self.assertEqual(anchors.opening_lookahead(r"must|[a-z]+ly"), "")
 
+    def test_word_start_branches_look_behind_their_first_character(self) -> None:
+        literals = [tuple("can"), tuple("cause"), tuple("n't"), tuple("skip")]
+        branches = anchors.trie_branches(literals, word_start=True)
+        self.assertEqual(branches, [r"c(?<![^\W_]c)a(?:n|use)", r"n(?<![^\W_]n)'t", r"s(?<![^\W_]s)kip"])
+        quick = re.compile("|".join(branches))
+        plain = re.compile(r"(?<![^\W_])(?:can|cause|n't|skip)")
+        text = "can't cause; scan, cancan _skip é-skip2 Cause 1can isn't x\x00n't"
+        for start in range(len(text)):
+            with self.subTest(start=start):
+                self.assertEqual(
+                    [match.span() for match in quick.finditer(text, start)],
+                    [match.span() for match in plain.finditer(text, start)],
+                )
+        self.assertEqual(len(plain.findall(text)), 6)
+
     def test_the_cue_pattern_finds_what_its_entries_find(self) -> None:
         plain = re.compile(r"(?<![\w'’-])(?:" + rules.CUE_ENTRIES + r")(?![\w-])")
         text = (

@@ -397,6 +397,17 @@ def spelled(literal: tuple) -> str:
 def trie_pattern(literals) -> str:
     """One alternation of ``literals`` shared by their common beginnings (``can``, ``cause`` -> ``c(?:an|ause)``):
     the regular expression engine tries a few first characters at each place, not every literal."""
+    branches = trie_branches(literals)
+    return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+
+
+def trie_branches(literals, word_start: bool = False) -> list[str]:
+    """The branches of ``trie_pattern(literals)``, one for each first unit; with ``word_start``, each asserts after
+    its first unit that no letter or digit comes before it (``c(?<![^\\W_]c)(?:an|ause)``): a literal at a word start.
+
+    Opening on the unit rather than on the look behind, an alternation of such branches opens on a class of
+    characters, which the engine looks for quickly instead of trying the branches at every place.
+    """
     root: dict = {}
     for literal in literals:
         node = root
@@ -408,7 +419,8 @@ def trie_pattern(literals) -> str:
         branches = ["" if unit == "" else unit + alternation(node[unit]) for unit in sorted(node)]
         return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
 
-    return alternation(root)
+    after = (lambda unit: rf"(?<![^\W_]{unit})") if word_start else (lambda unit: "")
+    return [unit + after(unit) + alternation(root[unit]) for unit in sorted(root)]
 
 
 def anchor_patterns(patterns, blanked_anywhere=(), blanked_openings=()) -> tuple[re.Pattern, re.Pattern] | None:
@@ -432,11 +444,13 @@ def anchor_patterns(patterns, blanked_anywhere=(), blanked_openings=()) -> tuple
     if not word_starts_hold:
         anchors = {(literal, False) for literal, _ in anchors}
     anywhere, at_word_start = fewest(anchors)
-    branches = []
-    if at_word_start:
-        branches.append(r"(?<![^\W_])" + trie_pattern(at_word_start))
-    if anywhere:
-        branches.append(trie_pattern(anywhere))
+    if all(literal[0] is not DIGIT for literal in at_word_start + anywhere):
+        # Every branch opens on a character: the engine looks for the first characters quickly.
+        branches = trie_branches(at_word_start, word_start=True) + trie_branches(anywhere)
+    else:
+        # A branch opening on any digit leaves no class to look for: the word starts are tested first, once.
+        branches = [r"(?<![^\W_])" + trie_pattern(at_word_start)] if at_word_start else []
+        branches += [trie_pattern(anywhere)] if anywhere else []
     return re.compile("|".join(branches)), re.compile(trie_pattern(sorted(at_word_start + anywhere, key=spelled)))
 
 
