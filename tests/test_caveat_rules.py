@@ -157,6 +157,11 @@ class TurnOfPhraseTest(LabTestCase):
             # reassurance and idiom
             "It won't affect performance.",
             "It is not only fast but small.",
+            # what a tool spares the reader (scan_version 13)
+            "The library doesn't force you to use type annotations.",
+            "They won't conflict with the packages you already have.",
+            "Your users won't notice a difference.",
+            "Its dependencies do not conflict with yours.",
             # purpose
             "Open it on port 9999 so that you don't have to run it as root.",
             "Pin the version to avoid conflicts.",
@@ -189,6 +194,12 @@ class TurnOfPhraseTest(LabTestCase):
             "You don't have to close it, but it fails on reuse.": "fails",
             "It won't work on Windows.": "won't",
             "It only works on Linux.": "only works",
+            # A rule about conflicts, and a prohibition, are no reassurance (scan_version 13).
+            "The name cannot conflict with a built-in command.": "cannot",
+            "Don't force the install.": "don't",
+            # "must" and "need to" before what is expected still ask for it (scan_version 13).
+            "Before a plugin can be used, it must be installed on the system.": "must",
+            "The template needs to be available on the path.": "needs to",
         }
         for sentence, expected in cases.items():
             with self.subTest(sentence=sentence):
@@ -1558,3 +1569,28 @@ class PrerequisitesTest(LabTestCase):
         pairs, unpaired = scan(text, "blocks-4")
         self.assertEqual([(item.span.quote, item.tier) for item in unpaired], [("A widget account.", 3)])
         self.assertEqual(pairing.kept_to_tier((pairs, unpaired), 2), ([], []))
+
+
+class ScanVersionThirteenTest(LabTestCase):
+    """scan_version 13: "experimental" marks a feature when said of it, and names a variant before a noun."""
+
+    def test_experimental_said_of_the_feature_is_a_version_caveat(self) -> None:
+        for sentence in (
+            "Workspace support is experimental.",
+            "The zip application is currently experimental.",
+            "Tools are still experimental and may change.",
+            "This is an experimental feature.",
+            "Experimental: the format may change.",
+        ):
+            with self.subTest(sentence=sentence):
+                cue, _ = caveat_of(sentence)
+                self.assertEqual((cue.rule, cue.tier), ("version", 2))
+
+    def test_experimental_before_a_noun_is_of_tier_3(self) -> None:
+        for sentence in (
+            "See the backend table for the stable and experimental choices.",
+            "With experimental incremental execution enabled, it also wraps each frame.",
+        ):
+            with self.subTest(sentence=sentence):
+                cue, _ = caveat_of(sentence)
+                self.assertTrue(cue is None or cue.tier == 3, (sentence, cue))

@@ -1,4 +1,4 @@
-"""What makes a sentence a caveat or an instruction: the scan's rules on one sentence (``scan_version`` 12).
+"""What makes a sentence a caveat or an instruction: the scan's rules on one sentence (``scan_version`` 13).
 
 The rules and their limits are stated in ``docs/caveats.md``; this module is
 where they live. Every test reads one sentence with its code masked
@@ -152,7 +152,16 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
         + VERSION_BOUND,
     ),
     ("version", 2, r"from\s+" + VERSION_NAMED + r"\s+onwards"),
-    ("version", 2, r"in\s+preview|experimental|subject\s+to\s+change|not\s+(?:yet\s+)?stable|unstable"),
+    # "experimental" said of the feature ("Workspace support is experimental", "Experimental:") marks it; before a
+    # noun it names a variant another sentence may mark ("the experimental HTTPX2 backend"), tier 3 (scan_version 13)
+    (
+        "version",
+        2,
+        r"in\s+preview|(?:is|are|remains?|still|currently|considered|marked\s+as)\s+(?:(?:an?|still|currently|highly"
+        r"|very)\s+)*experimental|experimental(?=\s*(?:[:).,;]|\s+(?:and|or|but)\b|$))|subject\s+to\s+change"
+        r"|not\s+(?:yet\s+)?stable|unstable",
+    ),
+    ("version", 3, r"experimental"),
     # risk: an explicit warning of harm
     # "careful" told of the reader ("be careful", "Careful:"), not of the library ("it is careful to enforce …")
     ("risk", 1, r"with\s+caution|be\s+careful|(?<!is\s)(?<!are\s)careful(?:ly)?|at\s+your\s+own\s+risk"),
@@ -221,6 +230,12 @@ TURNS_AFTER = MappingProxyType(
         ),
     }
 )
+# What a tool spares the reader, told as what it does not do (scan_version 13): "attrs doesn't force you to use
+# type annotations", "they won't conflict with the user's packages", "your users won't notice a difference". Only
+# after "does not", "do not" (not opening a clause) and "will not": "`<name>` cannot conflict with a built-in
+# command" and "Don't force-push" are rules.
+SPARED_AFTER = re.compile(r"\s+(?:force|forces|conflict|notice)\b", re.IGNORECASE)
+SPARING_NEGATIONS = frozenset({"does not", "doesn't", "do not", "don't", "will not", "won't"})
 # Which rules each AFTER turn applies to, and to which cue words (None: every cue of those rules).
 TURN_SCOPES = MappingProxyType(
     {
@@ -594,7 +609,17 @@ def turn_of_phrase(reading: str, rule: str, start: int, end: int) -> str | None:
         if rule in TURN_SCOPES[turn] and pattern.match(reading, end):
             if turn == "reassurance" and not re.search(r"(?:not|n't|never)$", word):
                 continue
+            if turn == "expected outcome" and not word.startswith("should"):
+                # "It should be available" foretells; "it must be available" and "it needs to be installed" ask
+                # for what has to hold first (scan_version 13).
+                continue
             return turn
+    if (
+        word in SPARING_NEGATIONS
+        and SPARED_AFTER.match(reading, end)
+        and (rule == "limitation" or not at_clause_start(reading, start))
+    ):
+        return "reassurance"
     before = reading[max(start - BEFORE_CUE_WINDOW, 0) : start]
     if (
         rule == "prohibition"
