@@ -33,9 +33,12 @@ _LABEL = r"\[[^\[\]\n]*\]"
 OPENING = LazyPattern(rf"[ \t]*::({_NAME})(?:{_LABEL})?({_ATTRIBUTES})?[ \t]*")
 # Its closing line: any indent, exactly two colons, nothing else.
 CLOSING = LazyPattern(r"[ \t]*::[ \t]*")
+# Either, after its indent, as the caveat scan reads a marker line (``checks.caveats.sentences``).
+MARKER_LINE_TEXT = rf"::(?:{_NAME}(?:{_LABEL})?(?:{_ATTRIBUTES})?)?[ \t]*"
 # A line of inline components alone (``:read-more{to="/docs/x"}``, ``:br :br``), without a label: what they render is
 # a link card, a video, a break, never the page's own text. A definition list's ``: value`` and ``::name`` are not.
-INLINE_LINE = LazyPattern(rf"[ \t]*(?::{_NAME}(?:{_ATTRIBUTES})?[ \t]*)+")
+INLINE_LINE_TEXT = rf"(?::{_NAME}(?:{_ATTRIBUTES})?[ \t]*)+"
+INLINE_LINE = LazyPattern(rf"[ \t]*{INLINE_LINE_TEXT}")
 # An inline component inside a line: not after a letter, a digit or a colon (``std::vec``, ``10:30am`` are text).
 INLINE = LazyPattern(rf"(?<![\w:]):{_NAME}(?:({_LABEL})({_ATTRIBUTES})?|({_ATTRIBUTES}))")
 # The attribute that names a wrapper's kind: ``::callout{type="warning"}``, ``::alert{color="danger"}``.

@@ -1594,3 +1594,49 @@ class ScanVersionThirteenTest(LabTestCase):
             with self.subTest(sentence=sentence):
                 cue, _ = caveat_of(sentence)
                 self.assertTrue(cue is None or cue.tier == 3, (sentence, cue))
+
+
+class MdcMarkerLineTest(LabTestCase):
+    """scan_version 14: MDC's marker lines (``::note``, ``::``, a line of inline components alone) are no sentence and
+    no part of one, under every grammar; under "blocks-5" a ``::warning`` is a cautionary block."""
+
+    def quotes(self, block: str) -> list[str]:
+        return [block[start:end] for start, end in sentences.sentence_spans(block, 0, len(block))]
+
+    def test_marker_lines_end_sentences_and_are_none(self) -> None:
+        cases = [
+            ("::note\nMind the path.\n::\n", ["Mind the path."]),
+            ('  ::tip{icon="i-bulb"}\n  Use it.\n  ::\n', ["Use it."]),
+            ('Read on.\n:read-more{to="/docs/x" title="X"}\n', ["Read on."]),
+            ("::read-more[the guide]\nRead more.\n::\n", ["Read more."]),
+        ]
+        for block, expected in cases:
+            with self.subTest(block=block):
+                self.assertEqual(self.quotes(block), expected)
+        # Not markers: text after the colons, a label shown inline, a definition list's value.
+        cases = [
+            (":: x\n", [":: x"]),
+            (":badge[New] It fails.\n", [":badge[New] It fails."]),
+            (":   The value.\n", ["The value."]),
+        ]
+        for block, expected in cases:
+            with self.subTest(block=block):
+                self.assertEqual(self.quotes(block), expected)
+
+    def test_a_note_marker_is_out_of_the_quote_under_blocks_4(self) -> None:
+        # "# T\n\n## S\n\n" [0, 11); "Call open_widget(name) to open it.\n" [11, 46); a blank line; "::note\n" [47, 54);
+        # "It must not be called twice.\n" [54, 83): blocks-4 reads the three lines as one paragraph.
+        text = lesson("Call open_widget(name) to open it.\n\n::note\nIt must not be called twice.\n::\n")
+        pairs, _ = scan(text, "blocks-4")
+        self.assertEqual(
+            [(p.qualifier.start, p.qualifier.quote) for p in pairs], [(54, "It must not be called twice.")]
+        )
+
+    def test_a_warning_is_a_cautionary_block_under_blocks_5(self) -> None:
+        # "::warning\n" [47, 57); "It overwrites the file.\n" [57, 81): the body without its marker lines.
+        text = lesson("Call open_widget(name) to open it.\n\n::warning\nIt overwrites the file.\n::\n")
+        pairs, _ = scan(text, "blocks-5")
+        self.assertEqual(
+            [(p.rule, p.cue, p.qualifier.start, p.qualifier.quote) for p in pairs],
+            [("cautionary block", "warning admonition", 57, "It overwrites the file.")],
+        )

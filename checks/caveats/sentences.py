@@ -12,6 +12,8 @@ import re
 from bisect import bisect_right
 
 from grammars.blocks import LINK_DEFINITION_TEXT
+from grammars.mdc import INLINE_LINE_TEXT as MDC_INLINE_LINE
+from grammars.mdc import MARKER_LINE_TEXT as MDC_MARKER_LINE
 
 # "e.g. the" is no sentence end.
 ABBREVIATIONS = frozenset(
@@ -27,10 +29,13 @@ SENTENCE_END = re.compile(r"(?<![.!?])[.!?]+[\"'’”)\]*_]*(?=\s)")
 LIST_ITEM = re.compile(r"\n[ \t]*(?:(?:>[ \t]?)+[ \t]*)?(?:[-*+]|\d{1,9}[.)])[ \t]+")
 BLANK_LINE = re.compile(r"\n[ \t>]*\n")
 # Header lines: admonitions (``!!! warning``), alerts (``> [!NOTE]``), and the marker lines of
-# ``/// note | Title`` blocks, ``:::tip`` containers and ``=== "Tab"`` content tabs, closing ones included.
+# ``/// note | Title`` blocks, ``:::tip`` containers and ``=== "Tab"`` content tabs, closing ones included;
+# (scan_version 14) MDC's: a block component's ``::note`` or ``::`` and a line of inline components alone
+# (``:read-more{to="/docs/x"}``), under every grammar, as "blocks-5" reads them (``grammars.mdc``).
 # A content tab opens at the margin only, as grammars.CONTENT_TAB reads it.
 HEADER_LINE = re.compile(
-    r"(?:[ \t]*(?:(?:!!!|\?\?\?\+?)[ \t]*\w[^\n]*|>[ \t]*\[![A-Za-z]+\][^\n]*|/{3,}[^\n]*|:{3,}[^\n]*)"
+    r"(?:[ \t]*(?:(?:!!!|\?\?\?\+?)[ \t]*\w[^\n]*|>[ \t]*\[![A-Za-z]+\][^\n]*|/{3,}[^\n]*|:{3,}[^\n]*"
+    rf"|{MDC_MARKER_LINE}|{MDC_INLINE_LINE})"
     r'|===[!+]{0,2}[ \t]+"[^\n]*)(?:\n|$)'
 )
 # The marker lines of the containers "blocks-3" reads (``grammars.shortcodes``, ``grammars.html_blocks``): a line of
