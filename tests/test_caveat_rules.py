@@ -1596,6 +1596,60 @@ class ScanVersionThirteenTest(LabTestCase):
                 self.assertTrue(cue is None or cue.tier == 3, (sentence, cue))
 
 
+class ScanVersionFourteenTest(LabTestCase):
+    """scan_version 14: an alert's text on its marker's line is read, as the alert it is; the plural of "raises"."""
+
+    def test_an_alert_with_its_text_on_the_marker_line_is_read_as_that_alert(self) -> None:
+        text = (
+            "# Forms\n\nTo enhance a form, add the `enhance` action to it.\n\n"
+            "> [!NOTE] `enhance` can only be used with forms that post.\n\n"
+            "Pass `navigate` to `update`.\n\n"
+            "> [!WARNING] Back up the store first.\n"
+        )
+        found = [
+            (pair.instruction.quote, pair.qualifier.quote, pair.rule, pair.cue, pair.tier)
+            for pair in scan(text, "blocks-4")[0]
+        ]
+        self.assertEqual(
+            found,
+            [
+                # In a note, "can only" of tier 2 is of tier 1; the marker is no part of the quote.
+                (
+                    "To enhance a form, add the `enhance` action to it.",
+                    "`enhance` can only be used with forms that post.",
+                    "limitation",
+                    "can only",
+                    1,
+                ),
+                # The block's own tier is 1; linked by nearness alone, the pair is of tier 2.
+                ("Pass `navigate` to `update`.", "Back up the store first.", "cautionary block", "warning alert", 2),
+            ],
+        )
+
+    def test_raise_and_throw_after_their_subject_are_errors(self) -> None:
+        for sentence, expected in {
+            "The client's methods throw errors in case of failure.": ("error", "throw"),
+            "Both functions raise `ValueError` on empty input.": ("error", "raise"),
+            "This will inevitably raise errors.": ("error", "raise"),
+            "The default is overridden by the context's option.": ("limitation", "is overridden by"),
+            "Inline code is not impacted by the size.": ("limitation", "is not impacted"),
+        }.items():
+            with self.subTest(sentence=sentence):
+                cue, _ = caveat_of(sentence)
+                self.assertEqual((cue.rule, cue.cue), expected)
+
+    def test_raise_opening_a_clause_or_after_to_is_no_error(self) -> None:
+        for sentence in (
+            "Raise an error if the key is missing.",
+            "Use validators to raise errors early.",
+            "It is better to return None than raise exceptions.",
+            "The timeout can be overridden by setting it.",
+        ):
+            with self.subTest(sentence=sentence):
+                cue, _ = caveat_of(sentence)
+                self.assertTrue(cue is None or cue.rule != "error" and "overridden" not in cue.cue, (sentence, cue))
+
+
 class MdcMarkerLineTest(LabTestCase):
     """scan_version 14: MDC's marker lines (``::note``, ``::``, a line of inline components alone) are no sentence and
     no part of one, under every grammar; under "blocks-5" a ``::warning`` is a cautionary block."""

@@ -1,4 +1,4 @@
-"""What makes a sentence a caveat or an instruction: the scan's rules on one sentence (``scan_version`` 13).
+"""What makes a sentence a caveat or an instruction: the scan's rules on one sentence (``scan_version`` 14).
 
 The rules and their limits are stated in ``docs/caveats.md``; this module is
 where they live. Every test reads one sentence with its code masked
@@ -88,7 +88,7 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
         r"(?:is|are)(?:\s*n't|\s+(?:\w+ly\s+)?not)\s+(?:\w+ly\s+)?(?:supported|available"
         r"|allowed|possible|applied|included|installed|enabled|propagated|persisted|preserved|respected|guaranteed"
         r"|compatible|thread-safe|safe|validated|checked|called|sent|followed|updated|removed|deleted|changed|reused"
-        r"|used|run|executed|loaded|read|honou?red|recogni[sz]ed|detected|considered|affected|touched"
+        r"|used|run|executed|loaded|read|honou?red|recogni[sz]ed|detected|considered|affected|impacted|touched"
         r"|retried|cached|closed|reset|cleared|overwritten|synced|locked|trusted|inherited|forwarded|shared|saved|stored"
         r"|copied|merged|in\s+the\s+scope)(?![\w-])",
     ),
@@ -127,12 +127,18 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     ("limitation", 3, r"disables|deactivates"),
     ("limitation", 3, r"(?:to\s+not|not\s+to)(?=\s+[a-z])"),
     ("limitation", 2, r"(?:overrides?|replaces?|takes?\s+precedence\s+over)\s+(?:\w+(?:'s)?\s+){0,3}defaults?"),
+    # something else wins (scan_version 14): "Default is overridden by the `setDefaultTimeout` option"; "can be
+    # overridden" tells how to change it
+    ("limitation", 2, r"(?:is|are)\s+(?:\w+ly\s+)?overridden\s+by"),
     ("limitation", 3, r"no\s+(?:\w+\s+){0,3}(?:will|would|is|are|can|gets?)(?!\w)"),
     ("limitation", 3, WEAK_AUXILIARIES + r"\s*n't|" + WEAK_AUXILIARIES + r"\s+not"),
     ("limitation", 3, r"only|slow(?:er|ly|s)?|expensive|overhead|round-?trips?"),
     # error: what is raised or fails, in the present or future (not an error described in the past)
     ("error", 1, r"raises|throws|fails|" + MODALS + r"\s+(?:also\s+)?(?:raise|throw|fail|error|crash|break)"),
     ("error", 1, r"(?:is|are|be|gets?)\s+(?:rejected|refused)|rejects|refuses|fail\s+to"),
+    # the plural of "raises" before what is raised ("The client's methods throw errors on failure", scan_version 14);
+    # opening a clause it is an imperative ("Raise an error if …"), after "to" a purpose
+    ("error", 2, r"(?:raise|throw)(?=\s+(?:an?\s+)?(?:[\w-]+\s+)?(?:errors?|exceptions?|\x00))"),
     # an exception named as raised ("a `ConnectTimeout` exception is raised") documents the API's errors, the
     # ones its checks exist to raise, as often as it warns
     ("error", 3, r"(?:is|are|be|gets?)\s+(?:raised|thrown)"),
@@ -720,6 +726,11 @@ def sentence_cues(reading: str) -> list[Cue]:
             continue
         before = reading[max(start - BEFORE_CUE_WINDOW, 0) : start]
         word = normalized_cue(match.group(0))
+        if word in ("raise", "throw") and (
+            at_clause_start(reading, start) or re.search(r"(?<!\w)(?:to|than)\s+$", before, re.IGNORECASE)
+        ):
+            # "Raise an error if …" instructs; "to raise errors", "rather than throw exceptions" say what for.
+            continue
         if rule == "prohibition" and word in ("do not", "don't") and not at_clause_start(reading, start):
             # "Don't share it" forbids; "clients don't send a body" says what something does: a limitation.
             rule, tier = "limitation", 2

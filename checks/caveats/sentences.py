@@ -28,13 +28,14 @@ SENTENCE_END = re.compile(r"(?<![.!?])[.!?]+[\"'’”)\]*_]*(?=\s)")
 # share it out (which backtracks quadratically on a long run of spaces).
 LIST_ITEM = re.compile(r"\n[ \t]*(?:(?:>[ \t]?)+[ \t]*)?(?:[-*+]|\d{1,9}[.)])[ \t]+")
 BLANK_LINE = re.compile(r"\n[ \t>]*\n")
-# Header lines: admonitions (``!!! warning``), alerts (``> [!NOTE]``), and the marker lines of
+# Header lines: admonitions (``!!! warning``), alerts (``> [!NOTE]`` alone on its line: text after the marker on the
+# line, as some sites write a note, is read, scan_version 14), and the marker lines of
 # ``/// note | Title`` blocks, ``:::tip`` containers and ``=== "Tab"`` content tabs, closing ones included;
 # (scan_version 14) MDC's: a block component's ``::note`` or ``::`` and a line of inline components alone
 # (``:read-more{to="/docs/x"}``), under every grammar, as "blocks-5" reads them (``grammars.mdc``).
 # A content tab opens at the margin only, as grammars.CONTENT_TAB reads it.
 HEADER_LINE = re.compile(
-    r"(?:[ \t]*(?:(?:!!!|\?\?\?\+?)[ \t]*\w[^\n]*|>[ \t]*\[![A-Za-z]+\][^\n]*|/{3,}[^\n]*|:{3,}[^\n]*"
+    r"(?:[ \t]*(?:(?:!!!|\?\?\?\+?)[ \t]*\w[^\n]*|>[ \t]*\[![A-Za-z]+\][ \t]*|/{3,}[^\n]*|:{3,}[^\n]*"
     rf"|{MDC_MARKER_LINE}|{MDC_INLINE_LINE})"
     r'|===[!+]{0,2}[ \t]+"[^\n]*)(?:\n|$)'
 )
@@ -62,7 +63,9 @@ MARKER_OPENINGS = frozenset("!?/:={<[")
 # definition-list markers (``:   The value.``), a footnote's label (``[^1]: It fails.``) and HTML comments, which
 # render as nothing (``<!-- md:default none --> This property must …``).
 LEADING_MARKERS = re.compile(
-    r"(?:\s+|>[ \t]?|[-*+][ \t]+|\d{1,9}[.)][ \t]+|:[ \t]+|\[\^[^\]\s]{1,100}\]:|<!--(?:[^\n-]|-(?!->)){0,1000}-->)*"
+    r"(?:\s+|>[ \t]?|[-*+][ \t]+|\d{1,9}[.)][ \t]+|:[ \t]+|\[\^[^\]\s]{1,100}\]:|<!--(?:[^\n-]|-(?!->)){0,1000}-->"
+    # an alert's marker before its text on one line (``> [!NOTE] It runs once.``, scan_version 14)
+    r"|\[![A-Za-z]+\][ \t]*)*"
 )
 
 
