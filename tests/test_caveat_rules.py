@@ -1694,3 +1694,22 @@ class MdcMarkerLineTest(LabTestCase):
             [(p.rule, p.cue, p.qualifier.start, p.qualifier.quote) for p in pairs],
             [("cautionary block", "warning admonition", 57, "It overwrites the file.")],
         )
+
+
+class ScanVersionFifteenTest(LabTestCase):
+    """scan_version 15: a person's own account ("I …") lays no rule on the reader."""
+
+    def test_a_sentence_told_in_the_first_person_singular_is_of_tier_3(self) -> None:
+        for sentence in (
+            "I move on if it doesn't work.",
+            "I know they don't audit anything.",
+            "Sometimes I end up finding out that I need to install something else.",
+            "I'm assuming that a package there must be alright.",
+        ):
+            with self.subTest(sentence=sentence):
+                cue, _ = caveat_of(sentence)
+                self.assertTrue(cue is None or cue.tier == 3, (sentence, cue))
+
+    def test_io_is_no_first_person(self) -> None:
+        cue, _ = caveat_of("Custom classes must not perform any I/O.")
+        self.assertEqual((cue.rule, cue.cue, cue.tier), ("prohibition", "must not", 1))

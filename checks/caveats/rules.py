@@ -1,4 +1,4 @@
-"""What makes a sentence a caveat or an instruction: the scan's rules on one sentence (``scan_version`` 14).
+"""What makes a sentence a caveat or an instruction: the scan's rules on one sentence (``scan_version`` 15).
 
 The rules and their limits are stated in ``docs/caveats.md``; this module is
 where they live. Every test reads one sentence with its code masked
@@ -687,6 +687,11 @@ def turn_of_phrase(reading: str, rule: str, start: int, end: int) -> str | None:
     return None
 
 
+# "I" as a sentence's word: a person's own account ("I move on if it doesn't work", a survey's quote, an author's
+# aside), not a rule laid on the reader; its cues are of tier 3 (scan_version 15). "I/O" is no pronoun.
+FIRST_PERSON = re.compile(r"(?<![\w'’/-])I(?:['’](?:m|ve|ll|d))?(?![\w'’/-])")
+
+
 class CheckSearch:
     """``pattern.search(text, position)`` for positions that never decrease, each answered from the last search
     when it can: the leftmost match from ``p`` is the leftmost from any later place up to its start, and no
@@ -719,6 +724,7 @@ def sentence_cues(reading: str) -> list[Cue]:
     leading = re.match(r"[ \t\n\x00]*", reading).end()
     comparison = COMPARISON_BEFORE.search(reading)
     checks_from = CheckSearch(CHECK_FAILS_AFTER, reading)
+    first_person = FIRST_PERSON.search(reading) is not None
     for match in CUE_PATTERN.finditer(reading.translate(ASCII_LOWER)):
         rule, tier, _ = CUE_RULES[int(match.lastgroup[1:])]
         start, end = match.span()
@@ -735,7 +741,8 @@ def sentence_cues(reading: str) -> list[Cue]:
             # "Don't share it" forbids; "clients don't send a body" says what something does: a limitation.
             rule, tier = "limitation", 2
         if (
-            RELATIVE_BEFORE.search(before)
+            first_person
+            or RELATIVE_BEFORE.search(before)
             or CONCESSIVE_BEFORE.search(before)
             or REASON_BEFORE.search(before)
             or REPORTED_BEFORE.search(before)
