@@ -519,7 +519,8 @@ def checked_manifest_sources(value: object, label: str, allow_empty: bool = Fals
 
 
 def manifest_grammar(value: dict, label: str) -> str:
-    """The manifest's ``"markdown"`` grammar: ``"lesson"`` (also when absent), ``"blocks"``, ``"blocks-2"``, ``"blocks-3"`` or ``"blocks-4"``."""
+    """The manifest's ``"markdown"`` grammar: ``"lesson"`` (also when absent) or a block grammar, ``"blocks"`` to
+    ``"blocks-5"``."""
     grammar = value.get("markdown", LESSON_GRAMMAR)
     if type(grammar) is not str or grammar not in GRAMMARS:
         raise IngestionError(

@@ -112,7 +112,13 @@ def run_show(args: argparse.Namespace) -> int:
         judgement = judge.judge_chunks(
             Path(args.show_chunks), manifest, manifest_label=judge.manifest_label(args.manifest)
         )
-    if narrowing is None and not getattr(args, "show_all", False) and len(manifest.sources) > OVERVIEW_SOURCES:
+    overview_shown = (
+        narrowing is None and not getattr(args, "show_all", False) and len(manifest.sources) > OVERVIEW_SOURCES
+    )
+    if getattr(args, "show_list", False) and not overview_shown:
+        # The option asks for more of a view this run does not print: said, not silently dropped.
+        print(list_ignored_note(args, len(manifest.sources)), file=sys.stderr)
+    if overview_shown:
         listed = None if getattr(args, "show_list", False) else OVERVIEW_PAIRS
         view = overview(manifest, policies, configs, colour, judgement, listed)
     elif narrowing is None:
@@ -126,6 +132,22 @@ def run_show(args: argparse.Namespace) -> int:
         )
     emit(view.encode("utf-8"), None)
     return EXIT_OK
+
+
+def list_ignored_note(args, source_count: int) -> str:
+    """Why ``--list`` changes nothing in this run, and what does what the user asked for."""
+    split_only, show_all = getattr(args, "split_only", False), getattr(args, "show_all", False)
+    if split_only and not show_all:
+        why = f"--split-only draws the first {SPLIT_PAIRS_DRAWN} split pairs; add --all to draw every one"
+    elif split_only:
+        why = "--split-only with --all draws every split pair already"
+    elif show_all:
+        why = "--all prints every page instead of the overview"
+    elif source_count <= OVERVIEW_SOURCES:
+        why = f"the manifest holds {source_count:,} sources, so every page is drawn, no overview"
+    else:
+        why = "--source and --check draw their text instead of the overview"
+    return f"note: --list only lengthens the docs-set overview, which this run does not print: {why}"
 
 
 def meant_source(name: str, manifest) -> str | None:

@@ -10,7 +10,8 @@ alerts, lists and tables, and the containers of docs sites. "blocks-3" is
 HTML blocks (``html_blocks``), MkDocs attribute lists and mkdocstrings
 directives (``mkdocs``), and MDX (``mdx``); "blocks-4" is "blocks-3" with the page
 reader of ``version4``, which also reads link reference definitions and the
-markup of headings. The records every grammar
+markup of headings; "blocks-5" is "blocks-4" with the page reader of
+``version5``, which also reads MDC's components (``mdc``). The records every grammar
 yields are ``records``. The names other modules import from ``grammars`` are
 kept here.
 
@@ -79,6 +80,7 @@ from lab_io.errors import IngestionError, quoted_name
 __all__ = [
     "BLOCKS3_GRAMMAR",
     "BLOCKS4_GRAMMAR",
+    "BLOCKS5_GRAMMAR",
     "MDX_GRAMMARS",
     "ADMONITION",
     "ADMONITION_INDENT",
@@ -148,13 +150,14 @@ BLOCKS_GRAMMAR = "blocks"
 BLOCKS2_GRAMMAR = "blocks-2"
 BLOCKS3_GRAMMAR = "blocks-3"
 BLOCKS4_GRAMMAR = "blocks-4"
-GRAMMARS = (LESSON_GRAMMAR, BLOCKS_GRAMMAR, BLOCKS2_GRAMMAR, BLOCKS3_GRAMMAR, BLOCKS4_GRAMMAR)
+BLOCKS5_GRAMMAR = "blocks-5"
+GRAMMARS = (LESSON_GRAMMAR, BLOCKS_GRAMMAR, BLOCKS2_GRAMMAR, BLOCKS3_GRAMMAR, BLOCKS4_GRAMMAR, BLOCKS5_GRAMMAR)
 # The grammars that read real docs with ``block_sections`` (front matter, byte order mark, text before a heading).
-BLOCK_GRAMMARS = (BLOCKS_GRAMMAR, BLOCKS2_GRAMMAR, BLOCKS3_GRAMMAR, BLOCKS4_GRAMMAR)
+BLOCK_GRAMMARS = (BLOCKS_GRAMMAR, BLOCKS2_GRAMMAR, BLOCKS3_GRAMMAR, BLOCKS4_GRAMMAR, BLOCKS5_GRAMMAR)
 # The grammars that read MDX (ESM lines, expressions, JSX elements): "blocks-3" and the ones after it.
-MDX_GRAMMARS = (BLOCKS3_GRAMMAR, BLOCKS4_GRAMMAR)
+MDX_GRAMMARS = (BLOCKS3_GRAMMAR, BLOCKS4_GRAMMAR, BLOCKS5_GRAMMAR)
 # The kinds of block the block grammars find (the lesson's are all "paragraph"; "tab" from "blocks-2" on,
-# the last five under "blocks-3" and "blocks-4" only).
+# "shortcode" to "expression" from "blocks-3" on, "component" under "blocks-5" only).
 BLOCK_KINDS = (
     "paragraph",
     "fence",
@@ -168,6 +171,7 @@ BLOCK_KINDS = (
     "directive",
     "esm",
     "expression",
+    "component",
 )
 
 
@@ -189,6 +193,10 @@ def document_sections(text: str, grammar: str = LESSON_GRAMMAR, where: str = "te
         from grammars.version4 import PageReader as Version4Reader
 
         return block_sections(text, title, where, True, Version4Reader)
+    if grammar == BLOCKS5_GRAMMAR:
+        from grammars.version5 import PageReader as Version5Reader
+
+        return block_sections(text, title, where, True, Version5Reader)
     if grammar in BLOCK_GRAMMARS:
         return block_sections(text, title, where, grammar == BLOCKS2_GRAMMAR)
     if grammar != LESSON_GRAMMAR:

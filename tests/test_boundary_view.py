@@ -8,6 +8,7 @@ policy's chunk 0 is ``[51, 130)`` and chunk 1 ``[131, 270)``; fixed-char slices
 
 from __future__ import annotations
 
+import argparse
 import base64
 import hashlib
 import html
@@ -832,6 +833,30 @@ class DocsSetOverviewTest(LabTestCase):
         listed = [line.split()[1] for line in completed.stdout.splitlines() if line.startswith("  #")]
         self.assertEqual(listed, [f"f-never-works-{number}" for number in range(1, 24)])
         self.assertNotIn("more split pairs", completed.stdout)
+
+    def test_list_where_no_overview_is_printed_says_so(self) -> None:
+        # Three pages draw every page: --list has nothing to lengthen, which one line on stderr says.
+        completed = run_lab("show", "--manifest", str(self.docs_set(3)), "--list", env=PLAIN)
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        self.assertEqual(
+            completed.stderr,
+            "note: --list only lengthens the docs-set overview, which this run does not print: the manifest holds 3 "
+            "sources, so every page is drawn, no overview\n",
+        )
+        self.assertIn("┌ chunk", completed.stdout)
+
+    def test_the_list_note_names_what_does_what_was_asked(self) -> None:
+        from commands.show import list_ignored_note
+
+        def note(source_count: int, **options) -> str:
+            return list_ignored_note(argparse.Namespace(**options), source_count).split(": ", 1)[1]
+
+        self.assertTrue(note(40, split_only=True).endswith("the first 20 split pairs; add --all to draw every one"))
+        self.assertTrue(note(40, split_only=True, show_all=True).endswith("draws every split pair already"))
+        self.assertTrue(note(40, show_all=True).endswith("--all prints every page instead of the overview"))
+        self.assertTrue(
+            note(40, show_checks=["a"]).endswith("--source and --check draw their text instead of the overview")
+        )
 
     def test_split_only_on_a_docs_set_draws_the_first_twenty_pairs(self) -> None:
         # 22 pages, each pair split by paragraph (two paragraphs), kept by the others.

@@ -157,6 +157,11 @@ class TurnOfPhraseTest(LabTestCase):
             # reassurance and idiom
             "It won't affect performance.",
             "It is not only fast but small.",
+            # what a tool spares the reader (scan_version 13)
+            "The library doesn't force you to use type annotations.",
+            "They won't conflict with the packages you already have.",
+            "Your users won't notice a difference.",
+            "Its dependencies do not conflict with yours.",
             # purpose
             "Open it on port 9999 so that you don't have to run it as root.",
             "Pin the version to avoid conflicts.",
@@ -189,6 +194,12 @@ class TurnOfPhraseTest(LabTestCase):
             "You don't have to close it, but it fails on reuse.": "fails",
             "It won't work on Windows.": "won't",
             "It only works on Linux.": "only works",
+            # A rule about conflicts, and a prohibition, are no reassurance (scan_version 13).
+            "The name cannot conflict with a built-in command.": "cannot",
+            "Don't force the install.": "don't",
+            # "must" and "need to" before what is expected still ask for it (scan_version 13).
+            "Before a plugin can be used, it must be installed on the system.": "must",
+            "The template needs to be available on the path.": "needs to",
         }
         for sentence, expected in cases.items():
             with self.subTest(sentence=sentence):
@@ -1558,3 +1569,147 @@ class PrerequisitesTest(LabTestCase):
         pairs, unpaired = scan(text, "blocks-4")
         self.assertEqual([(item.span.quote, item.tier) for item in unpaired], [("A widget account.", 3)])
         self.assertEqual(pairing.kept_to_tier((pairs, unpaired), 2), ([], []))
+
+
+class ScanVersionThirteenTest(LabTestCase):
+    """scan_version 13: "experimental" marks a feature when said of it, and names a variant before a noun."""
+
+    def test_experimental_said_of_the_feature_is_a_version_caveat(self) -> None:
+        for sentence in (
+            "Workspace support is experimental.",
+            "The zip application is currently experimental.",
+            "Tools are still experimental and may change.",
+            "This is an experimental feature.",
+            "Experimental: the format may change.",
+        ):
+            with self.subTest(sentence=sentence):
+                cue, _ = caveat_of(sentence)
+                self.assertEqual((cue.rule, cue.tier), ("version", 2))
+
+    def test_experimental_before_a_noun_is_of_tier_3(self) -> None:
+        for sentence in (
+            "See the backend table for the stable and experimental choices.",
+            "With experimental incremental execution enabled, it also wraps each frame.",
+        ):
+            with self.subTest(sentence=sentence):
+                cue, _ = caveat_of(sentence)
+                self.assertTrue(cue is None or cue.tier == 3, (sentence, cue))
+
+
+class ScanVersionFourteenTest(LabTestCase):
+    """scan_version 14: an alert's text on its marker's line is read, as the alert it is; the plural of "raises"."""
+
+    def test_an_alert_with_its_text_on_the_marker_line_is_read_as_that_alert(self) -> None:
+        text = (
+            "# Forms\n\nTo enhance a form, add the `enhance` action to it.\n\n"
+            "> [!NOTE] `enhance` can only be used with forms that post.\n\n"
+            "Pass `navigate` to `update`.\n\n"
+            "> [!WARNING] Back up the store first.\n"
+        )
+        found = [
+            (pair.instruction.quote, pair.qualifier.quote, pair.rule, pair.cue, pair.tier)
+            for pair in scan(text, "blocks-4")[0]
+        ]
+        self.assertEqual(
+            found,
+            [
+                # In a note, "can only" of tier 2 is of tier 1; the marker is no part of the quote.
+                (
+                    "To enhance a form, add the `enhance` action to it.",
+                    "`enhance` can only be used with forms that post.",
+                    "limitation",
+                    "can only",
+                    1,
+                ),
+                # The block's own tier is 1; linked by nearness alone, the pair is of tier 2.
+                ("Pass `navigate` to `update`.", "Back up the store first.", "cautionary block", "warning alert", 2),
+            ],
+        )
+
+    def test_raise_and_throw_after_their_subject_are_errors(self) -> None:
+        for sentence, expected in {
+            "The client's methods throw errors in case of failure.": ("error", "throw"),
+            "Both functions raise `ValueError` on empty input.": ("error", "raise"),
+            "This will inevitably raise errors.": ("error", "raise"),
+            "The default is overridden by the context's option.": ("limitation", "is overridden by"),
+            "Inline code is not impacted by the size.": ("limitation", "is not impacted"),
+        }.items():
+            with self.subTest(sentence=sentence):
+                cue, _ = caveat_of(sentence)
+                self.assertEqual((cue.rule, cue.cue), expected)
+
+    def test_raise_opening_a_clause_or_after_to_is_no_error(self) -> None:
+        for sentence in (
+            "Raise an error if the key is missing.",
+            "Use validators to raise errors early.",
+            "It is better to return None than raise exceptions.",
+            "The timeout can be overridden by setting it.",
+        ):
+            with self.subTest(sentence=sentence):
+                cue, _ = caveat_of(sentence)
+                self.assertTrue(cue is None or cue.rule != "error" and "overridden" not in cue.cue, (sentence, cue))
+
+
+class MdcMarkerLineTest(LabTestCase):
+    """scan_version 14: MDC's marker lines (``::note``, ``::``, a line of inline components alone) are no sentence and
+    no part of one, under every grammar; under "blocks-5" a ``::warning`` is a cautionary block."""
+
+    def quotes(self, block: str) -> list[str]:
+        return [block[start:end] for start, end in sentences.sentence_spans(block, 0, len(block))]
+
+    def test_marker_lines_end_sentences_and_are_none(self) -> None:
+        cases = [
+            ("::note\nMind the path.\n::\n", ["Mind the path."]),
+            ('  ::tip{icon="i-bulb"}\n  Use it.\n  ::\n', ["Use it."]),
+            ('Read on.\n:read-more{to="/docs/x" title="X"}\n', ["Read on."]),
+            ("::read-more[the guide]\nRead more.\n::\n", ["Read more."]),
+        ]
+        for block, expected in cases:
+            with self.subTest(block=block):
+                self.assertEqual(self.quotes(block), expected)
+        # Not markers: text after the colons, a label shown inline, a definition list's value.
+        cases = [
+            (":: x\n", [":: x"]),
+            (":badge[New] It fails.\n", [":badge[New] It fails."]),
+            (":   The value.\n", ["The value."]),
+        ]
+        for block, expected in cases:
+            with self.subTest(block=block):
+                self.assertEqual(self.quotes(block), expected)
+
+    def test_a_note_marker_is_out_of_the_quote_under_blocks_4(self) -> None:
+        # "# T\n\n## S\n\n" [0, 11); "Call open_widget(name) to open it.\n" [11, 46); a blank line; "::note\n" [47, 54);
+        # "It must not be called twice.\n" [54, 83): blocks-4 reads the three lines as one paragraph.
+        text = lesson("Call open_widget(name) to open it.\n\n::note\nIt must not be called twice.\n::\n")
+        pairs, _ = scan(text, "blocks-4")
+        self.assertEqual(
+            [(p.qualifier.start, p.qualifier.quote) for p in pairs], [(54, "It must not be called twice.")]
+        )
+
+    def test_a_warning_is_a_cautionary_block_under_blocks_5(self) -> None:
+        # "::warning\n" [47, 57); "It overwrites the file.\n" [57, 81): the body without its marker lines.
+        text = lesson("Call open_widget(name) to open it.\n\n::warning\nIt overwrites the file.\n::\n")
+        pairs, _ = scan(text, "blocks-5")
+        self.assertEqual(
+            [(p.rule, p.cue, p.qualifier.start, p.qualifier.quote) for p in pairs],
+            [("cautionary block", "warning admonition", 57, "It overwrites the file.")],
+        )
+
+
+class ScanVersionFifteenTest(LabTestCase):
+    """scan_version 15: a person's own account ("I …") lays no rule on the reader."""
+
+    def test_a_sentence_told_in_the_first_person_singular_is_of_tier_3(self) -> None:
+        for sentence in (
+            "I move on if it doesn't work.",
+            "I know they don't audit anything.",
+            "Sometimes I end up finding out that I need to install something else.",
+            "I'm assuming that a package there must be alright.",
+        ):
+            with self.subTest(sentence=sentence):
+                cue, _ = caveat_of(sentence)
+                self.assertTrue(cue is None or cue.tier == 3, (sentence, cue))
+
+    def test_io_is_no_first_person(self) -> None:
+        cue, _ = caveat_of("Custom classes must not perform any I/O.")
+        self.assertEqual((cue.rule, cue.cue, cue.tier), ("prohibition", "must not", 1))

@@ -101,7 +101,8 @@ LINE_PIECES = ("", " ", "   ", "    ", "\t", "\x85", "\u2028", "\u200b", "a b", 
 LINE_PIECES += ("#", "# H", "#x", "```", "~~~", "``` a`b", "- i", "1. i", "> q", "!!! note", "??? tip", "/// note")
 LINE_PIECES += ("::: tip", ":::", '=== "T"', "{{< note >}}", "{{< /note >}}", "{x}", "<div>", "</div>", "<!-- c -->")
 LINE_PIECES += ("<span>", "import x from 'y'", "export const a = 1", "[a]: b", "text <b>x</b>", "é")
-BLOCK_GRAMMAR_NAMES = ("blocks", "blocks-2", "blocks-3", "blocks-4")
+LINE_PIECES += ("::note", "::", '::tip{a="b"}', ':read-more{to="x"}', "## H")
+BLOCK_GRAMMAR_NAMES = ("blocks", "blocks-2", "blocks-3", "blocks-4", "blocks-5")
 
 
 def random_page_lines(rng: random.Random) -> list[str]:
@@ -124,6 +125,10 @@ def page_reader(grammar: str, texts: list[str]):
         return PageReader(texts)
     if grammar == "blocks-4":
         from grammars.version4 import PageReader
+
+        return PageReader(texts)
+    if grammar == "blocks-5":
+        from grammars.version5 import PageReader
 
         return PageReader(texts)
     return None

@@ -1,4 +1,4 @@
-"""Pair each caveat with its instruction, section by section: ``run.py scan``'s proposals (``scan_version`` 12).
+"""Pair each caveat with its instruction, section by section: ``run.py scan``'s proposals (``scan_version`` 15).
 
 Reads one source's sections block by block (``section_items``): every
 sentence with what the rules see in it (``classified``), and cautionary and
@@ -28,7 +28,7 @@ from checks.caveats.sentences import (
 )
 from load_documents import Span, SpanCheck
 
-SCAN_VERSION = 12
+SCAN_VERSION = 15
 # How far an instruction may sit from its caveat, in blocks of prose (code blocks are not counted):
 # the caveat's own block and this many before it, or this many after it; one that shares an
 # identifier with the caveat may sit as far back as IDENTIFIER_BLOCKS.
@@ -571,9 +571,13 @@ def is_marker_line(text: str, start: int, end: int, label: str) -> bool:
 
 
 def trimmed(text: str, start: int, end: int) -> tuple[int, int]:
-    """``[start, end)`` without surrounding whitespace, and without the ``>`` quote markers it opens with."""
+    """``[start, end)`` without surrounding whitespace, and without the ``>`` quote markers it opens with, nor an
+    alert's marker before its text (``> [!NOTE] It runs once.`` -> ``It runs once.``)."""
     while start < end and (text[start].isspace() or text[start] == ">"):
         start += 1
+    alert = INLINE_ALERT_MARKER.match(text, start, end)
+    if alert is not None and alert.end() < end:
+        start = alert.end()
     while end > start and text[end - 1].isspace():
         end -= 1
     return start, end
@@ -662,7 +666,7 @@ def section_items(page: Page, section: grammars.Section, dated: bool = False) ->
     pending_notice = None
     if section.heading_start < section.body_start and rules.is_release_notes(section.title):
         return items
-    blocks = read_components(text, read_directives(text, section.blocks))
+    blocks = read_inline_alerts(text, read_components(text, read_directives(text, section.blocks)))
     # Each block's reading as indented code, asked of it and of the block before it: worked out once.
     indented = [is_indented_code(text, block) for block in blocks]
     codeless = once(lambda: is_codeless(text, section))
@@ -865,6 +869,22 @@ COMPONENT_TYPE = re.compile(
     r"""(?:"([A-Za-z]+)"|'([A-Za-z]+)'|\{\s*["']([A-Za-z]+)["']\s*\})"""
 )
 TYPED_COMPONENTS = frozenset({"aside", "admonition", "callout", "alert"})
+
+
+# An alert's marker with its text after it on the line (scan_version 14): "> [!NOTE] `use:enhance` can only be used
+# with …", as SvelteKit's docs write a note, where GitHub puts the marker on a line of its own.
+INLINE_ALERT_MARKER = re.compile(r"\[!([A-Za-z]+)\][ \t]*")
+INLINE_ALERT = re.compile(r"[ \t]*>[ \t]*\[!([A-Za-z]+)\][ \t]*[^\s]")
+
+
+def read_inline_alerts(text: str, blocks) -> list[grammars.Block]:
+    """``blocks`` with each quote whose first line is an alert's marker and text (``> [!WARNING] Back up first.``)
+    labelled by the alert's type, as a quote opening on the marker alone is: read as an admonition of that type."""
+    read = []
+    for block in blocks:
+        alert = INLINE_ALERT.match(text, block.start, block.end) if block.kind == "quote" and not block.label else None
+        read.append(block if alert is None else grammars.Block(block.kind, block.start, block.end, alert[1].lower()))
+    return read
 
 
 def read_components(text: str, blocks) -> list[grammars.Block]:

@@ -1,4 +1,4 @@
-"""What makes a sentence a caveat or an instruction: the scan's rules on one sentence (``scan_version`` 12).
+"""What makes a sentence a caveat or an instruction: the scan's rules on one sentence (``scan_version`` 15).
 
 The rules and their limits are stated in ``docs/caveats.md``; this module is
 where they live. Every test reads one sentence with its code masked
@@ -88,7 +88,7 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
         r"(?:is|are)(?:\s*n't|\s+(?:\w+ly\s+)?not)\s+(?:\w+ly\s+)?(?:supported|available"
         r"|allowed|possible|applied|included|installed|enabled|propagated|persisted|preserved|respected|guaranteed"
         r"|compatible|thread-safe|safe|validated|checked|called|sent|followed|updated|removed|deleted|changed|reused"
-        r"|used|run|executed|loaded|read|honou?red|recogni[sz]ed|detected|considered|affected|touched"
+        r"|used|run|executed|loaded|read|honou?red|recogni[sz]ed|detected|considered|affected|impacted|touched"
         r"|retried|cached|closed|reset|cleared|overwritten|synced|locked|trusted|inherited|forwarded|shared|saved|stored"
         r"|copied|merged|in\s+the\s+scope)(?![\w-])",
     ),
@@ -127,12 +127,18 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     ("limitation", 3, r"disables|deactivates"),
     ("limitation", 3, r"(?:to\s+not|not\s+to)(?=\s+[a-z])"),
     ("limitation", 2, r"(?:overrides?|replaces?|takes?\s+precedence\s+over)\s+(?:\w+(?:'s)?\s+){0,3}defaults?"),
+    # something else wins (scan_version 14): "Default is overridden by the `setDefaultTimeout` option"; "can be
+    # overridden" tells how to change it
+    ("limitation", 2, r"(?:is|are)\s+(?:\w+ly\s+)?overridden\s+by"),
     ("limitation", 3, r"no\s+(?:\w+\s+){0,3}(?:will|would|is|are|can|gets?)(?!\w)"),
     ("limitation", 3, WEAK_AUXILIARIES + r"\s*n't|" + WEAK_AUXILIARIES + r"\s+not"),
     ("limitation", 3, r"only|slow(?:er|ly|s)?|expensive|overhead|round-?trips?"),
     # error: what is raised or fails, in the present or future (not an error described in the past)
     ("error", 1, r"raises|throws|fails|" + MODALS + r"\s+(?:also\s+)?(?:raise|throw|fail|error|crash|break)"),
     ("error", 1, r"(?:is|are|be|gets?)\s+(?:rejected|refused)|rejects|refuses|fail\s+to"),
+    # the plural of "raises" before what is raised ("The client's methods throw errors on failure", scan_version 14);
+    # opening a clause it is an imperative ("Raise an error if …"), after "to" a purpose
+    ("error", 2, r"(?:raise|throw)(?=\s+(?:an?\s+)?(?:[\w-]+\s+)?(?:errors?|exceptions?|\x00))"),
     # an exception named as raised ("a `ConnectTimeout` exception is raised") documents the API's errors, the
     # ones its checks exist to raise, as often as it warns
     ("error", 3, r"(?:is|are|be|gets?)\s+(?:raised|thrown)"),
@@ -152,7 +158,16 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
         + VERSION_BOUND,
     ),
     ("version", 2, r"from\s+" + VERSION_NAMED + r"\s+onwards"),
-    ("version", 2, r"in\s+preview|experimental|subject\s+to\s+change|not\s+(?:yet\s+)?stable|unstable"),
+    # "experimental" said of the feature ("Workspace support is experimental", "Experimental:") marks it; before a
+    # noun it names a variant another sentence may mark ("the experimental HTTPX2 backend"), tier 3 (scan_version 13)
+    (
+        "version",
+        2,
+        r"in\s+preview|(?:is|are|remains?|still|currently|considered|marked\s+as)\s+(?:(?:an?|still|currently|highly"
+        r"|very)\s+)*experimental|experimental(?=\s*(?:[:).,;]|\s+(?:and|or|but)\b|$))|subject\s+to\s+change"
+        r"|not\s+(?:yet\s+)?stable|unstable",
+    ),
+    ("version", 3, r"experimental"),
     # risk: an explicit warning of harm
     # "careful" told of the reader ("be careful", "Careful:"), not of the library ("it is careful to enforce …")
     ("risk", 1, r"with\s+caution|be\s+careful|(?<!is\s)(?<!are\s)careful(?:ly)?|at\s+your\s+own\s+risk"),
@@ -226,6 +241,12 @@ TURNS_AFTER = MappingProxyType(
         ),
     }
 )
+# What a tool spares the reader, told as what it does not do (scan_version 13): "attrs doesn't force you to use
+# type annotations", "they won't conflict with the user's packages", "your users won't notice a difference". Only
+# after "does not", "do not" (not opening a clause) and "will not": "`<name>` cannot conflict with a built-in
+# command" and "Don't force-push" are rules.
+SPARED_AFTER = re.compile(r"\s+(?:force|forces|conflict|notice)\b", re.IGNORECASE)
+SPARING_NEGATIONS = frozenset({"does not", "doesn't", "do not", "don't", "will not", "won't"})
 # Which rules each AFTER turn applies to, and to which cue words (None: every cue of those rules).
 TURN_SCOPES = MappingProxyType(
     {
@@ -606,7 +627,17 @@ def turn_of_phrase(reading: str, rule: str, start: int, end: int) -> str | None:
         if rule in TURN_SCOPES[turn] and pattern.match(reading, end):
             if turn == "reassurance" and not re.search(r"(?:not|n't|never)$", word):
                 continue
+            if turn == "expected outcome" and not word.startswith("should"):
+                # "It should be available" foretells; "it must be available" and "it needs to be installed" ask
+                # for what has to hold first (scan_version 13).
+                continue
             return turn
+    if (
+        word in SPARING_NEGATIONS
+        and SPARED_AFTER.match(reading, end)
+        and (rule == "limitation" or not at_clause_start(reading, start))
+    ):
+        return "reassurance"
     before = reading[max(start - BEFORE_CUE_WINDOW, 0) : start]
     if (
         rule == "prohibition"
@@ -668,6 +699,11 @@ def turn_of_phrase(reading: str, rule: str, start: int, end: int) -> str | None:
     return None
 
 
+# "I" as a sentence's word: a person's own account ("I move on if it doesn't work", a survey's quote, an author's
+# aside), not a rule laid on the reader; its cues are of tier 3 (scan_version 15). "I/O" is no pronoun.
+FIRST_PERSON = re.compile(r"(?<![\w'’/-])I(?:['’](?:m|ve|ll|d))?(?![\w'’/-])")
+
+
 class CheckSearch:
     """``pattern.search(text, position)`` for positions that never decrease, each answered from the last search
     when it can: the leftmost match from ``p`` is the leftmost from any later place up to its start, and no
@@ -700,6 +736,7 @@ def sentence_cues(reading: str) -> list[Cue]:
     leading = re.match(r"[ \t\n\x00]*", reading).end()
     comparison = COMPARISON_BEFORE.search(reading)
     checks_from = CheckSearch(CHECK_FAILS_AFTER, reading)
+    first_person = FIRST_PERSON.search(reading) is not None
     for match in CUE_PATTERN.finditer(ascii_lowered(reading)):
         rule, tier, _ = CUE_RULES[int(match.lastgroup[1:])]
         start, end = match.span()
@@ -707,11 +744,17 @@ def sentence_cues(reading: str) -> list[Cue]:
             continue
         before = reading[max(start - BEFORE_CUE_WINDOW, 0) : start]
         word = normalized_cue(match.group(0))
+        if word in ("raise", "throw") and (
+            at_clause_start(reading, start) or re.search(r"(?<!\w)(?:to|than)\s+$", before, re.IGNORECASE)
+        ):
+            # "Raise an error if …" instructs; "to raise errors", "rather than throw exceptions" say what for.
+            continue
         if rule == "prohibition" and word in ("do not", "don't") and not at_clause_start(reading, start):
             # "Don't share it" forbids; "clients don't send a body" says what something does: a limitation.
             rule, tier = "limitation", 2
         if (
-            RELATIVE_BEFORE.search(before)
+            first_person
+            or RELATIVE_BEFORE.search(before)
             or CONCESSIVE_BEFORE.search(before)
             or REASON_BEFORE.search(before)
             or REPORTED_BEFORE.search(before)

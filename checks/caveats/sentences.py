@@ -12,6 +12,8 @@ import re
 from bisect import bisect_right
 
 from grammars.blocks import LINK_DEFINITION_TEXT
+from grammars.mdc import INLINE_LINE_TEXT as MDC_INLINE_LINE
+from grammars.mdc import MARKER_LINE_TEXT as MDC_MARKER_LINE
 
 # "e.g. the" is no sentence end.
 ABBREVIATIONS = frozenset(
@@ -27,11 +29,15 @@ SENTENCE_END = re.compile(r"[.!?](?<![.!?][.!?])[.!?]*[\"'’”)\]*_]*(?=\s)")
 # share it out (which backtracks quadratically on a long run of spaces).
 LIST_ITEM = re.compile(r"\n[ \t]*(?:(?:>[ \t]?)+[ \t]*)?(?:[-*+]|\d{1,9}[.)])[ \t]+")
 BLANK_LINE = re.compile(r"\n[ \t>]*\n")
-# Header lines: admonitions (``!!! warning``), alerts (``> [!NOTE]``), and the marker lines of
-# ``/// note | Title`` blocks, ``:::tip`` containers and ``=== "Tab"`` content tabs, closing ones included.
+# Header lines: admonitions (``!!! warning``), alerts (``> [!NOTE]`` alone on its line: text after the marker on the
+# line, as some sites write a note, is read, scan_version 14), and the marker lines of
+# ``/// note | Title`` blocks, ``:::tip`` containers and ``=== "Tab"`` content tabs, closing ones included;
+# (scan_version 14) MDC's: a block component's ``::note`` or ``::`` and a line of inline components alone
+# (``:read-more{to="/docs/x"}``), under every grammar, as "blocks-5" reads them (``grammars.mdc``).
 # A content tab opens at the margin only, as grammars.CONTENT_TAB reads it.
 HEADER_LINE = re.compile(
-    r"(?:[ \t]*(?:(?:!!!|\?\?\?\+?)[ \t]*\w[^\n]*|>[ \t]*\[![A-Za-z]+\][^\n]*|/{3,}[^\n]*|:{3,}[^\n]*)"
+    r"(?:[ \t]*(?:(?:!!!|\?\?\?\+?)[ \t]*\w[^\n]*|>[ \t]*\[![A-Za-z]+\][ \t]*|/{3,}[^\n]*|:{3,}[^\n]*"
+    rf"|{MDC_MARKER_LINE}|{MDC_INLINE_LINE})"
     r'|===[!+]{0,2}[ \t]+"[^\n]*)(?:\n|$)'
 )
 # The marker lines of the containers "blocks-3" reads (``grammars.shortcodes``, ``grammars.html_blocks``): a line of
@@ -61,7 +67,9 @@ MARKER_LINE_START = re.compile(r"\n(?=[ \t]*[>" + re.escape("".join(sorted(MARKE
 # definition-list markers (``:   The value.``), a footnote's label (``[^1]: It fails.``) and HTML comments, which
 # render as nothing (``<!-- md:default none --> This property must …``).
 LEADING_MARKERS = re.compile(
-    r"(?:\s+|>[ \t]?|[-*+][ \t]+|\d{1,9}[.)][ \t]+|:[ \t]+|\[\^[^\]\s]{1,100}\]:|<!--(?:[^\n-]|-(?!->)){0,1000}-->)*"
+    r"(?:\s+|>[ \t]?|[-*+][ \t]+|\d{1,9}[.)][ \t]+|:[ \t]+|\[\^[^\]\s]{1,100}\]:|<!--(?:[^\n-]|-(?!->)){0,1000}-->"
+    # an alert's marker before its text on one line (``> [!NOTE] It runs once.``, scan_version 14)
+    r"|\[![A-Za-z]+\][ \t]*)*"
 )
 
 
