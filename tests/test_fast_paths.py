@@ -19,9 +19,11 @@ import unittest.mock
 
 import chunk_index
 import grammars
+import load_documents
 from checks import size_sweep
 from checks.caveats import masking, rules, sentences
 from commands import main_job
+from commands.indexes import manifest_outlines
 from lab_io.errors import IngestionError
 from lab_io.indented_json import saved_json_bytes, saved_json_pieces
 from load_documents import Span, SpanCheck
@@ -310,6 +312,18 @@ class OutlineTest(unittest.TestCase):
         configs = chunk_index.manifest_configs("blocks-3", (("fixed-char", 20), ("heading-aware", 20)))
         configs["pair-aware"] = chunk_index.policy_config("pair-aware", 20, "blocks-3", pairs)
         self.assert_outlines_match(configs, [source])
+
+    def test_a_manifest_s_pages_are_outlined_alone_as_in_the_whole(self) -> None:
+        # scan outlines only the pages that hold a pair: each page's chunks are the whole build's.
+        manifest = load_documents.load_manifest(ROOT / "docs" / "examples" / "sites" / "manifest.json")
+        whole = manifest_outlines(manifest)
+        for source in manifest.sources:
+            alone = manifest_outlines(manifest, source_ids={source["source_id"]})
+            with self.subTest(source=source["source_id"]):
+                for name, outline in whole.items():
+                    expected = [chunk for chunk in outline["chunks"] if chunk["source_id"] == source["source_id"]]
+                    self.assertTrue(expected)
+                    self.assertEqual(alone[name], {"config": outline["config"], "chunks": expected})
 
 
 class SweepRowTest(unittest.TestCase):
