@@ -1736,3 +1736,16 @@ class ScanVersionSixteenTest(LabTestCase):
             [(cue.rule, cue.cue, cue.tier, cue.start) for cue in cues],
             [("version", "still still still still experimental", 2, 6 + 6 * 1996)],
         )
+
+    def test_an_alert_marker_alone_on_its_line_in_a_body_leaves_the_quote_at_the_text(self) -> None:
+        # "# T\n\n" [0, 5); the instruction [5, 39) and its newline; a blank line; "!!! warning\n" [41, 53);
+        # "    [!NOTE]\n" [53, 65); "    It must not be called twice." from 69: neither the marker nor the newline and
+        # indent after it (scan_version 16; under 15 the quote opened on that newline).
+        text = (
+            "# T\n\nCall open_widget(name) to open it.\n\n!!! warning\n    [!NOTE]\n    It must not be called twice.\n"
+        )
+        pairs, _ = scan(text, "blocks-4")
+        self.assertEqual(
+            [(pair.qualifier.start, pair.qualifier.quote, pair.rule) for pair in pairs],
+            [(69, "It must not be called twice.", "cautionary block")],
+        )

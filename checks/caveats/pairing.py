@@ -572,12 +572,17 @@ def is_marker_line(text: str, start: int, end: int, label: str) -> bool:
 
 def trimmed(text: str, start: int, end: int) -> tuple[int, int]:
     """``[start, end)`` without surrounding whitespace, and without the ``>`` quote markers it opens with, nor an
-    alert's marker before its text (``> [!NOTE] It runs once.`` -> ``It runs once.``)."""
+    alert's marker before its text (``> [!NOTE] It runs once.`` -> ``It runs once.``; a marker alone stays)."""
     while start < end and (text[start].isspace() or text[start] == ">"):
         start += 1
     alert = INLINE_ALERT_MARKER.match(text, start, end)
-    if alert is not None and alert.end() < end:
-        start = alert.end()
+    if alert is not None:
+        after = alert.end()
+        # The text may start on the next line ("[!NOTE]" alone in an admonition's body): the space between is out too.
+        while after < end and text[after].isspace():
+            after += 1
+        if after < end:
+            start = after
     while end > start and text[end - 1].isspace():
         end -= 1
     return start, end
