@@ -117,7 +117,7 @@ def run_show(args: argparse.Namespace) -> int:
     )
     if getattr(args, "show_list", False) and not overview_shown:
         # The option asks for more of a view this run does not print: said, not silently dropped.
-        print(list_ignored_note(args, len(manifest.sources)), file=sys.stderr)
+        print(list_ignored_note(args, narrowing, len(manifest.sources)), file=sys.stderr)
     if overview_shown:
         listed = None if getattr(args, "show_list", False) else OVERVIEW_PAIRS
         view = overview(manifest, policies, configs, colour, judgement, listed)
@@ -134,19 +134,24 @@ def run_show(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def list_ignored_note(args, source_count: int) -> str:
-    """Why ``--list`` changes nothing in this run, and what does what the user asked for."""
-    split_only, show_all = getattr(args, "split_only", False), getattr(args, "show_all", False)
-    if split_only and not show_all:
-        why = f"--split-only draws the first {SPLIT_PAIRS_DRAWN} split pairs; add --all to draw every one"
-    elif split_only:
-        why = "--split-only with --all draws every split pair already"
+def list_ignored_note(args: argparse.Namespace, narrowing, source_count: int) -> str:
+    """Why ``--list`` changes nothing in this run, and what does what the user asked for.
+
+    ``narrowing`` is ``show_narrowing``'s (``None`` when nothing narrows): its ``pair_limit`` says whether
+    ``--split-only`` draws the first pairs only, which it does on a docs set without ``--check`` or ``--all``.
+    """
+    show_all = getattr(args, "show_all", False)
+    if narrowing is not None and narrowing.split_only and narrowing.pair_limit is not None:
+        why = f"--split-only draws the first {narrowing.pair_limit} split pairs; add --all to draw every one"
+    elif narrowing is not None and narrowing.split_only:
+        with_all = " with --all" if show_all else ""
+        why = f"--split-only{with_all} draws every split pair already"
     elif show_all:
         why = "--all prints every page instead of the overview"
-    elif source_count <= OVERVIEW_SOURCES:
-        why = f"the manifest holds {source_count:,} sources, so every page is drawn, no overview"
-    else:
+    elif narrowing is not None:
         why = "--source and --check draw their text instead of the overview"
+    else:
+        why = f"the manifest holds {source_count:,} sources, so every page is drawn, no overview"
     return f"note: --list only lengthens the docs-set overview, which this run does not print: {why}"
 
 

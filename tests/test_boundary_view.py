@@ -846,17 +846,40 @@ class DocsSetOverviewTest(LabTestCase):
         self.assertIn("┌ chunk", completed.stdout)
 
     def test_the_list_note_names_what_does_what_was_asked(self) -> None:
-        from commands.show import list_ignored_note
+        from commands.show import list_ignored_note, show_narrowing
+
+        docs_set = load_manifest(self.docs_set(12))
+        # The first three pages and the check on p3: a manifest of three sources, drawn whole.
+        small = docs_set._replace(sources=docs_set.sources[:3])
 
         def note(source_count: int, **options) -> str:
-            return list_ignored_note(argparse.Namespace(**options), source_count).split(": ", 1)[1]
+            manifest = docs_set if source_count == 12 else small
+            args = argparse.Namespace(show_sources=None, show_checks=None, split_only=False, show_all=False)
+            vars(args).update(options)
+            return list_ignored_note(args, show_narrowing(args, manifest), source_count).split(": ", 1)[1]
 
-        self.assertTrue(note(40, split_only=True).endswith("the first 20 split pairs; add --all to draw every one"))
-        self.assertTrue(note(40, split_only=True, show_all=True).endswith("draws every split pair already"))
-        self.assertTrue(note(40, show_all=True).endswith("--all prints every page instead of the overview"))
+        self.assertTrue(note(12, split_only=True).endswith("the first 20 split pairs; add --all to draw every one"))
         self.assertTrue(
-            note(40, show_checks=["a"]).endswith("--source and --check draw their text instead of the overview")
+            note(12, split_only=True, show_all=True).endswith("--split-only with --all draws every split pair already")
         )
+        self.assertTrue(note(12, show_all=True).endswith("--all prints every page instead of the overview"))
+        self.assertTrue(
+            note(12, show_checks=["f-never-works"]).endswith(
+                "--source and --check draw their text instead of the overview"
+            )
+        )
+        # --split-only draws the first 20 only on a docs set, and not for the checks --check names: there it draws
+        # every split pair, and --source on a small manifest draws that source, not every page.
+        self.assertTrue(
+            note(12, split_only=True, show_checks=["f-never-works"]).endswith(
+                "--split-only draws every split pair already"
+            )
+        )
+        self.assertTrue(note(3, split_only=True).endswith("--split-only draws every split pair already"))
+        self.assertTrue(
+            note(3, show_sources=["p1"]).endswith("--source and --check draw their text instead of the overview")
+        )
+        self.assertTrue(note(3).endswith("the manifest holds 3 sources, so every page is drawn, no overview"))
 
     def test_split_only_on_a_docs_set_draws_the_first_twenty_pairs(self) -> None:
         # 22 pages, each pair split by paragraph (two paragraphs), kept by the others.

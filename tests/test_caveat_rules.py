@@ -1713,3 +1713,39 @@ class ScanVersionFifteenTest(LabTestCase):
     def test_io_is_no_first_person(self) -> None:
         cue, _ = caveat_of("Custom classes must not perform any I/O.")
         self.assertEqual((cue.rule, cue.cue, cue.tier), ("prohibition", "must not", 1))
+
+
+class ScanVersionSixteenTest(LabTestCase):
+    """scan_version 16: at most three words between "is" (or "still", "currently", …) and "experimental"."""
+
+    def test_four_words_between_is_no_longer_tier_2(self) -> None:
+        # "is", then "a very very highly" (four words, none of which opens the phrase), then "experimental" before a
+        # noun: only the tier-3 cue is left.
+        cue, _ = caveat_of("The API is a very very highly experimental one.")
+        self.assertEqual((cue.rule, cue.cue, cue.tier), ("version", "experimental", 3))
+        cue, _ = caveat_of("The API is a very highly experimental one.")
+        self.assertEqual((cue.rule, cue.cue, cue.tier), ("version", "is a very highly experimental", 2))
+
+    def test_a_long_run_of_still_is_read_in_one_pass(self) -> None:
+        # "It is " (6 characters), then 2,000 "still " (6 each), then "experimental.": "is" is too far, and so is every
+        # "still" but the fourth from the end, which has three more before "experimental". Unbounded, each of the
+        # 2,000 was rescanned to the end of the run (seconds for a 20,000-character sentence).
+        sentence = "It is " + "still " * 2000 + "experimental."
+        cues = rules.sentence_cues(reading(sentence))
+        self.assertEqual(
+            [(cue.rule, cue.cue, cue.tier, cue.start) for cue in cues],
+            [("version", "still still still still experimental", 2, 6 + 6 * 1996)],
+        )
+
+    def test_an_alert_marker_alone_on_its_line_in_a_body_leaves_the_quote_at_the_text(self) -> None:
+        # "# T\n\n" [0, 5); the instruction [5, 39) and its newline; a blank line; "!!! warning\n" [41, 53);
+        # "    [!NOTE]\n" [53, 65); "    It must not be called twice." from 69: neither the marker nor the newline and
+        # indent after it (scan_version 16; under 15 the quote opened on that newline).
+        text = (
+            "# T\n\nCall open_widget(name) to open it.\n\n!!! warning\n    [!NOTE]\n    It must not be called twice.\n"
+        )
+        pairs, _ = scan(text, "blocks-4")
+        self.assertEqual(
+            [(pair.qualifier.start, pair.qualifier.quote, pair.rule) for pair in pairs],
+            [(69, "It must not be called twice.", "cautionary block")],
+        )

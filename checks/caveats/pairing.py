@@ -1,4 +1,4 @@
-"""Pair each caveat with its instruction, section by section: ``run.py scan``'s proposals (``scan_version`` 15).
+"""Pair each caveat with its instruction, section by section: ``run.py scan``'s proposals (``scan_version`` 16).
 
 Reads one source's sections block by block (``section_items``): every
 sentence with what the rules see in it (``classified``), and cautionary and
@@ -28,7 +28,7 @@ from checks.caveats.sentences import (
 )
 from load_documents import Span, SpanCheck
 
-SCAN_VERSION = 15
+SCAN_VERSION = 16
 # How far an instruction may sit from its caveat, in blocks of prose (code blocks are not counted):
 # the caveat's own block and this many before it, or this many after it; one that shares an
 # identifier with the caveat may sit as far back as IDENTIFIER_BLOCKS.
@@ -572,12 +572,17 @@ def is_marker_line(text: str, start: int, end: int, label: str) -> bool:
 
 def trimmed(text: str, start: int, end: int) -> tuple[int, int]:
     """``[start, end)`` without surrounding whitespace, and without the ``>`` quote markers it opens with, nor an
-    alert's marker before its text (``> [!NOTE] It runs once.`` -> ``It runs once.``)."""
+    alert's marker before its text (``> [!NOTE] It runs once.`` -> ``It runs once.``; a marker alone stays)."""
     while start < end and (text[start].isspace() or text[start] == ">"):
         start += 1
     alert = INLINE_ALERT_MARKER.match(text, start, end)
-    if alert is not None and alert.end() < end:
-        start = alert.end()
+    if alert is not None:
+        after = alert.end()
+        # The text may start on the next line ("[!NOTE]" alone in an admonition's body): the space between is out too.
+        while after < end and text[after].isspace():
+            after += 1
+        if after < end:
+            start = after
     while end > start and text[end - 1].isspace():
         end -= 1
     return start, end
