@@ -161,12 +161,13 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     # "experimental" said of the feature ("Workspace support is experimental", "Experimental:") marks it; before a
     # noun it names a variant another sentence may mark ("the experimental HTTPX2 backend"), tier 3 (scan_version 13).
     # At most three words between (scan_version 16): "still" and "currently" open the phrase too, so unbounded, a run
-    # of them was rescanned from each of its words, quadratic in the sentence.
+    # of them was rescanned from each of its words, quadratic in the sentence. Closing a clause, "and" is looked for
+    # after the run of space the lookahead's \s* takes (a space behind it), not by a \s+ tried from each of its places.
     (
         "version",
         2,
         r"in\s+preview|(?:is|are|remains?|still|currently|considered|marked\s+as)\s+(?:(?:an?|still|currently|highly"
-        r"|very)\s+){0,3}experimental|experimental(?=\s*(?:[:).,;]|\s+(?:and|or|but)\b|$))|subject\s+to\s+change"
+        r"|very)\s+){0,3}experimental|experimental(?=\s*(?:[:).,;]|(?<=\s)(?:and|or|but)\b|$))|subject\s+to\s+change"
         r"|not\s+(?:yet\s+)?stable|unstable",
     ),
     ("version", 3, r"experimental"),
