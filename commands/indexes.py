@@ -17,14 +17,16 @@ def manifest_indexes(manifest, progress=None, section_cache: dict | None = None)
     return chunk_index.build_indexes(manifest.sources, configs, progress, section_cache)
 
 
-def manifest_outlines(manifest, section_cache: dict | None = None, progress=None) -> dict:
+def manifest_outlines(manifest, section_cache: dict | None = None, progress=None, source_ids=None) -> dict:
     """Where each chunk of those indexes lies (``chunk_index.build_outlines``), by policy name: no text, hashes or ids.
 
-    ``progress(1, size)`` after each document, as in ``chunk_index.build_policy_indexes``.
+    ``progress(1, size)`` after each document, as in ``chunk_index.build_policy_indexes``. With ``source_ids``, only
+    those sources' chunks: each document is cut on its own, so they are the chunks the whole build gives them.
     """
-    return chunk_index.build_outlines(
-        chunk_index.manifest_policy_configs(manifest), manifest.sources, progress, section_cache
-    )
+    sources = manifest.sources
+    if source_ids is not None:
+        sources = [source for source in sources if source["source_id"] in source_ids]
+    return chunk_index.build_outlines(chunk_index.manifest_policy_configs(manifest), sources, progress, section_cache)
 
 
 @contextlib.contextmanager

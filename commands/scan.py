@@ -176,11 +176,12 @@ def act_on_pairs(args: argparse.Namespace, manifest_path: Path, manifest, found,
         report(review(manifest_path, found[0], args.accept, args.reject))
         return EXIT_OK
     pairs, unpaired, rejected, decided = proposals(manifest_path, found, args.tier)
-    # The verdicts only ask where chunks lie; the report page shows them whole, ids and all.
+    # The verdicts only ask where chunks lie, on the pages that hold a pair; the report page shows them whole, ids
+    # and all.
     indexes = (
         manifest_indexes(manifest, section_cache=section_cache)
         if html_path is not None
-        else manifest_outlines(manifest, section_cache)
+        else manifest_outlines(manifest, section_cache, source_ids={pair.source_id for pair in pairs})
     )
     from checks.caveats import report as caveat_report
 

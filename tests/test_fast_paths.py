@@ -19,9 +19,11 @@ import unittest.mock
 
 import chunk_index
 import grammars
+import load_documents
 from checks import size_sweep
 from checks.caveats import masking, rules, sentences
 from commands import main_job
+from commands.indexes import manifest_outlines
 from lab_io.errors import IngestionError
 from lab_io.indented_json import saved_json_bytes, saved_json_pieces
 from load_documents import Span, SpanCheck
@@ -311,6 +313,18 @@ class OutlineTest(unittest.TestCase):
         configs["pair-aware"] = chunk_index.policy_config("pair-aware", 20, "blocks-3", pairs)
         self.assert_outlines_match(configs, [source])
 
+    def test_a_manifest_s_pages_are_outlined_alone_as_in_the_whole(self) -> None:
+        # scan outlines only the pages that hold a pair: each page's chunks are the whole build's.
+        manifest = load_documents.load_manifest(ROOT / "docs" / "examples" / "sites" / "manifest.json")
+        whole = manifest_outlines(manifest)
+        for source in manifest.sources:
+            alone = manifest_outlines(manifest, source_ids={source["source_id"]})
+            with self.subTest(source=source["source_id"]):
+                for name, outline in whole.items():
+                    expected = [chunk for chunk in outline["chunks"] if chunk["source_id"] == source["source_id"]]
+                    self.assertTrue(expected)
+                    self.assertEqual(alone[name], {"config": outline["config"], "chunks": expected})
+
 
 class SweepRowTest(unittest.TestCase):
     """The sweep counts fixed-char chunks from body lengths and whitespace runs, and groups only the sections a
@@ -371,16 +385,23 @@ class SweepRowTest(unittest.TestCase):
                     )
 
 
+def pieced_texts(pieces: list[str], count: int, longest: int) -> list[tuple[str, int, int]]:
+    """``count`` texts of up to ``longest`` random ``pieces``, each with a random ``[start, end)`` inside it."""
+    rng = random.Random(24)
+    texts = []
+    for _ in range(count):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, longest)))
+        start = rng.randint(0, len(text))
+        texts.append((text, start, rng.randint(start, len(text))))
+    return texts
+
+
 class ScanWordsTest(unittest.TestCase):
     """The scan's long words, found by one pattern each, are the words of ``rules.WORD`` of that length."""
 
     def test_random_texts_give_the_words_of_each_length(self) -> None:
-        rng = random.Random(24)
         pieces = ["a", "Bc", "d_", "_", "1", "42", " ", "-", ".", "é", "\x00", "K", "xyz"]
-        for case in range(400):
-            text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 16)))
-            start = rng.randint(0, len(text))
-            end = rng.randint(start, len(text))
+        for text, start, end in pieced_texts(pieces, 400, 16):
             words = re.findall(r"[A-Za-z_][A-Za-z0-9_]*", text[start:end])
             with self.subTest(text=text, start=start, end=end):
                 self.assertEqual(rules.LONG_WORD.findall(text, start, end), [word for word in words if len(word) >= 3])
@@ -429,14 +450,12 @@ class ScanMarkerLinesTest(unittest.TestCase):
 
 
 class ScanSentenceEndTest(unittest.TestCase):
+    """The sentence-end pattern, opening on its mark, finds the ends the pattern written plainly finds."""
+
     def test_sentence_ends_are_the_plain_pattern_s(self) -> None:
         plain = re.compile(r"(?<![.!?])[.!?]+[\"'’”)\]*_]*(?=\s)")
-        rng = random.Random(24)
         pieces = [".", "!", "?", "..", "a", " ", "\n", '"', ")", "’", "_", "*", "é"]
-        for case in range(600):
-            text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
-            start = rng.randint(0, len(text))
-            end = rng.randint(start, len(text))
+        for text, start, end in pieced_texts(pieces, 600, 12):
             with self.subTest(text=text, start=start, end=end):
                 self.assertEqual(
                     [match.span() for match in sentences.SENTENCE_END.finditer(text, start, end)],

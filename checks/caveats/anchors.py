@@ -18,6 +18,7 @@ module does not know stops a literal there: the test can only find more sentence
 
 from __future__ import annotations
 
+import functools
 import re
 
 try:  # Python 3.11 and later
@@ -188,6 +189,9 @@ def last_repeat_starts(op, value, rest: list) -> set[tuple] | None:
     return {(unit,) + tail for unit in units for tail in tails}
 
 
+# (Cached, as ``folded`` is: reading the cue pattern's anchors weighs the same few thousand anchors again and again,
+# each time a set holding them is offered, which took a quarter of that reading at every start of a scan.)
+@functools.cache
 def weight(anchor: tuple[tuple, bool]) -> int:
     """How rarely an anchor is met in prose, roughly: its letters, twice its rare marks and digits, one more at a
     word start (a guess that only orders the choices: every choice is a literal every match holds)."""
@@ -211,6 +215,7 @@ def word_head(literal: tuple) -> tuple:
     return literal
 
 
+@functools.cache
 def folded(literal: tuple) -> tuple:
     return tuple(unit if unit is DIGIT else unit.translate(FOLD) for unit in literal)
 
