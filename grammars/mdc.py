@@ -63,7 +63,9 @@ def component_pairs(texts: list[str]) -> Components:
     open. Lines inside a code fence are neither (a fence opens and closes at any
     indent, closed only at most 3 columns deeper than it opened, as "blocks-4"
     pairs elements). A component is *sectioned* when an ATX heading lies
-    inside it, outside code, its own or a nested component's.
+    inside it, outside code, its own or a nested component's: up to three
+    spaces in, as the page reader opens one, and not in its props (there a
+    ``#`` line is YAML's comment).
     ``component_pairs(["::note", "Mind it.", "::"])`` -> ``Components({0: 2}, set())``;
     ``component_pairs(["::steps", "### One", "::"]).sectioned`` -> ``{0}``.
     """
@@ -73,6 +75,8 @@ def component_pairs(texts: list[str]) -> Components:
     stack: list[list] = []
     fence = None
     fence_indent = 0
+    # The "---" line that opens the latest component's props while they are open (``props_end``), else -1.
+    props_opening = -1
     for index, text in enumerate(texts):
         if fence is not None:
             content = text.lstrip(" \t")
@@ -89,12 +93,19 @@ def component_pairs(texts: list[str]) -> Components:
             if fence is not None:
                 fence_indent = leading_columns(text[: len(text) - len(content)])
                 continue
-        if stack and content[:1] == "#" and atx_heading_title(content) is not None:
+        if props_opening != -1 and index > props_opening:
+            if content.rstrip(" \t") == "---":
+                props_opening = -1
+                continue
+            if content[:1] == "#":
+                continue
+        if stack and content[:1] == "#" and atx_heading_title(text) is not None:
             stack[-1][1] = True
             continue
         if not content.startswith("::") or content.startswith(":::"):
             continue
         if CLOSING.fullmatch(text):
+            props_opening = -1
             if stack:
                 opened, holds_heading = stack.pop()
                 pairs[opened] = index
@@ -104,6 +115,8 @@ def component_pairs(texts: list[str]) -> Components:
                         stack[-1][1] = True
         elif OPENING.fullmatch(text):
             stack.append([index, False])
+            if index + 1 < len(texts) and texts[index + 1].strip(" \t") == "---":
+                props_opening = index + 1
     return Components(pairs, sectioned)
 
 

@@ -90,6 +90,23 @@ class BlockComponents(unittest.TestCase):
         text = "::steps\n---\nlevel: 4\n---\n## One\nDo one.\n::\n"
         self.assertEqual(read(text), [("One", [("paragraph", 32, 40, "")])])
 
+    def test_a_hash_line_in_indented_code_or_in_props_is_no_heading(self) -> None:
+        # "::note\n" [4, 11); "Run it:\n" [11, 19); a blank line [19, 20); "    # install it\n" (17) [20, 37);
+        # "    pip install x\n" (18) [37, 55); "::\n" [55, 58): four spaces in, "# install it" is code, no heading, so
+        # the note is not sectioned but one admonition.
+        text = "# A\n::note\nRun it:\n\n    # install it\n    pip install x\n::\n"
+        self.assertEqual(len(text), 58)
+        self.assertEqual(read(text), [("A", [("admonition", 4, 58, "note")])])
+        # "::tip\n" [4, 10); "---\n" [10, 14); "# the icon\n" (11) [14, 25), YAML's comment; "icon: x\n" [25, 33);
+        # "---\n" [33, 37); "Mind it.\n" [37, 46); "::\n" [46, 49).
+        text = "# A\n::tip\n---\n# the icon\nicon: x\n---\nMind it.\n::\n"
+        self.assertEqual(len(text), 49)
+        self.assertEqual(read(text), [("A", [("admonition", 4, 49, "tip")])])
+        # A heading after the props still sections the component; a nested one's, up to three spaces in, too.
+        self.assertEqual(mdc.component_pairs(["::tip", "---", "# c", "---", "## H", "::"]).sectioned, {0})
+        self.assertEqual(mdc.component_pairs(["::tabs", "  ::tab", "  ## H", "  ::", "::"]).sectioned, {0, 1})
+        self.assertEqual(mdc.component_pairs(["::steps", "    ## Code", "::"]).sectioned, set())
+
     def test_a_component_of_props_alone_is_no_block(self) -> None:
         # "Text.\n" [4, 10); '::read-more{to="/x"}\n' (21) [10, 31) and "::\n" [31, 34): a link card, no text; a blank
         # line; "::button\n---\nlabel: Go\n---\n::\n" (9 + 4 + 10 + 4 + 3) [35, 65); "More.\n" [65, 71).

@@ -11,7 +11,7 @@ import unittest
 from unittest import mock
 
 from checks import size_sweep, span_checks
-from checks.caveats import sentences
+from checks.caveats import rules, sentences
 from load_documents import Span, SpanCheck
 from tests.support import LabTestCase, fixture_result, run_lab
 from views import pictures, terminal, visible_text
@@ -262,6 +262,25 @@ class SentenceSplitWork(unittest.TestCase):
         self.assertEqual(sentences.sentence_spans(text, 0, len(text)), [(len(comments) + 1, len(text) - 1)])
         text = "{{< a >}}" * (run // 9) + "\nx never.\n"
         self.assertEqual(sentences.sentence_spans(text, 0, len(text)), [(len(text) - 9, len(text) - 1)])
+
+
+class SentenceOpeningWork(unittest.TestCase):
+    """A connective opening a sentence, then a long run of space: each opening rule reads the run once."""
+
+    def test_openings_after_a_long_run_of_space(self):
+        # Each once split the run between two quantifiers every way (37 s for a sentence of "Now" and 20,000 spaces).
+        run = " " * 20_000
+        condition = "Now" + run + "if it fails"
+        # "Now" (3), the run, "if" (2): the opening ends after "if".
+        self.assertEqual(rules.CONDITION_OPENING.match(condition).end(), 3 + len(run) + 2)
+        self.assertIsNone(rules.CONDITION_OPENING.match("Now" + run + "it fails"))
+        step = rules.PRESENT_STEP.match("Then ," + run + "you pass it")
+        self.assertEqual(step["verb"], "pass")
+        self.assertIsNone(rules.PRESENT_STEP.match("Then" + run + "we pass it"))
+        self.assertEqual(rules.OBSERVATION_OPENING.match("And" + run + "notice it").end(), 3 + len(run) + 6)
+        self.assertIsNone(rules.OBSERVATION_OPENING.match("And" + run + "note it"))
+        self.assertEqual(rules.ANAPHOR_PATTERN.match("However," + run + "it fails")["anaphor"], "it")
+        self.assertIsNone(rules.ANAPHOR_PATTERN.match("However" + run + "the rest"))
 
 
 def reference_rows(text: str, start: int, end: int, marks: tuple, newlines: list[int]) -> list[tuple]:

@@ -161,12 +161,13 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     # "experimental" said of the feature ("Workspace support is experimental", "Experimental:") marks it; before a
     # noun it names a variant another sentence may mark ("the experimental HTTPX2 backend"), tier 3 (scan_version 13).
     # At most three words between (scan_version 16): "still" and "currently" open the phrase too, so unbounded, a run
-    # of them was rescanned from each of its words, quadratic in the sentence.
+    # of them was rescanned from each of its words, quadratic in the sentence. Closing a clause, "and" is looked for
+    # after the run of space the lookahead's \s* takes (a space behind it), not by a \s+ tried from each of its places.
     (
         "version",
         2,
         r"in\s+preview|(?:is|are|remains?|still|currently|considered|marked\s+as)\s+(?:(?:an?|still|currently|highly"
-        r"|very)\s+){0,3}experimental|experimental(?=\s*(?:[:).,;]|\s+(?:and|or|but)\b|$))|subject\s+to\s+change"
+        r"|very)\s+){0,3}experimental|experimental(?=\s*(?:[:).,;]|(?<=\s)(?:and|or|but)\b|$))|subject\s+to\s+change"
         r"|not\s+(?:yet\s+)?stable|unstable",
     ),
     ("version", 3, r"experimental"),
@@ -395,8 +396,10 @@ READING_SKIPPED = re.compile(
     r"|parts?|pages?|steps?|paragraphs?|tutorials?|details?)\b)",
     re.IGNORECASE,
 )
-# The reader's step in the present tense, opening the sentence: "You pass the kwargs when …".
-PRESENT_STEP = re.compile(r"(?:(?:then|now|next|first|here|so)\s*,?\s+)?you\s+(?P<verb>[a-z]+)\b(?!\s*:)", re.I)
+# The reader's step in the present tense, opening the sentence: "You pass the kwargs when …". Here and in the openings
+# below, a connective's comma is "(?:\s*,)?\s+", the strings "\s*,?\s+" reads: that one split a run of spaces between
+# its two quantifiers every way, quadratic in the run (37 s for "Now" and 20,000 spaces).
+PRESENT_STEP = re.compile(r"(?:(?:then|now|next|first|here|so)(?:\s*,)?\s+)?you\s+(?P<verb>[a-z]+)\b(?!\s*:)", re.I)
 # The verb ending a lead-in before code: "In your `settings.py` add:".
 LAST_WORD_BEFORE_COLON = re.compile(r"(?<![\w'’-])(?P<word>[A-Za-z]+)\s*:$")
 TUTORIAL_STEP = re.compile(
@@ -438,7 +441,8 @@ GERUND_STEP = re.compile(
     r"(?:(?:and|then|now|next|first|finally|for\s+example,?|e\.g\.,?)\s+)*[a-z]+ing\b", re.IGNORECASE
 )
 CONDITION_OPENING = re.compile(
-    r"(?:(?:similarly|however|but|also|and|so|now|then|finally|otherwise|alternatively|additionally|likewise)\s*,?\s+)?"
+    r"(?:(?:similarly|however|but|also|and|so|now|then|finally|otherwise|alternatively|additionally|likewise)"
+    r"(?:\s*,)?\s+)?"
     r"(?:if|when|whenever|unless|once|in\s+case|should\s+you)\b",
     re.IGNORECASE,
 )
@@ -480,7 +484,7 @@ RECOMMENDATION = re.compile(
 RECOMMENDATION = anchors.Guarded(RECOMMENDATION)
 # A sentence that points at what the example shows warns of nothing: "Notice that we only declare one dependency."
 OBSERVATION_OPENING = re.compile(
-    r"[\s\x00]*(?:(?:and|but|now|here|again|also)\s*,?\s+)?(?:notice|observe|as\s+you\s+(?:can\s+)?see"
+    r"[\s\x00]*(?:(?:and|but|now|here|again|also)(?:\s*,)?\s+)?(?:notice|observe|as\s+you\s+(?:can\s+)?see"
     # what an example does: "The following example will only route to `list`"
     r"|(?:the|this)\s+(?:following\s+|above\s+)?example(?:\s+(?:above|below))?\s+(?:will|would|does|shows)"
     # what a command printed (scan_version 9): "The output shows that the Container cannot be scheduled"
@@ -557,7 +561,7 @@ ANAPHORS = (
     "it",
 )
 ANAPHOR_PATTERN = re.compile(
-    r"(?:(?:however|but|also|note\s+that|otherwise|then)\s*,?\s+)?(?P<anaphor>"
+    r"(?:(?:however|but|also|note\s+that|otherwise|then)(?:\s*,)?\s+)?(?P<anaphor>"
     + "|".join(re.escape(anaphor).replace(r"\ ", r"\s+") for anaphor in ANAPHORS)
     + r")(?!\w)",
     re.IGNORECASE,
