@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import chunk_index
@@ -129,6 +130,33 @@ class IndependentReading(LabTestCase):
         for query in ("call 5 path", "the text 3 store document", "path 16 a of the"):
             with self.subTest(query=query):
                 self.assertEqual(index.ranked(query_tokens(query), 25), ranked_positions(chunk_words, query, 25))
+
+    def test_the_pruned_walk_agrees_with_every_chunk_scored_on_random_indexes(self):
+        # Words drawn with skewed frequencies (a few common, many rare), repeated chunks for exact ties.
+        draw = random.Random(22)
+        vocabulary = [f"w{number}" for number in range(40)]
+        weights = [1 / (rank + 1) for rank in range(len(vocabulary))]
+        switched = []
+        for trial in range(12):
+            texts = []
+            for _ in range(draw.randrange(40, 160)):
+                if texts and draw.random() < 0.1:
+                    texts.append(draw.choice(texts))
+                else:
+                    texts.append(" ".join(draw.choices(vocabulary, weights, k=draw.randrange(1, 14))))
+            index = LexicalIndex(texts)
+            real = index.continued
+            index.continued = lambda *args: switched.append(1) or real(*args)
+            chunk_words = [words(text) for text in texts]
+            for _ in range(6):
+                query = " ".join(draw.sample(vocabulary, draw.randrange(1, 9)))
+                for depth in (1, 3, 10):
+                    with self.subTest(trial=trial, query=query, depth=depth):
+                        self.assertEqual(
+                            index.ranked(query_tokens(query), depth), ranked_positions(chunk_words, query, depth)
+                        )
+        # The walk stopped early and looked the rest up in some of them: the pruning itself was compared.
+        self.assertGreater(len(switched), 10)
 
     def test_a_query_asked_again_is_answered_without_a_second_walk(self):
         texts = [f"the call of the {'path ' * (n % 4)}text {n % 17} to store a document" for n in range(600)]
