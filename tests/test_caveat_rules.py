@@ -1771,3 +1771,58 @@ class ScanVersionSixteenTest(LabTestCase):
             [(pair.qualifier.start, pair.qualifier.quote, pair.rule) for pair in pairs],
             [(69, "It must not be called twice.", "cautionary block")],
         )
+
+
+class ScanVersionSeventeenTest(LabTestCase):
+    """scan_version 17: webpack's "W>", "T>" and "?>" notes, and a badge whose text is a version."""
+
+    def found(self, text: str) -> list[tuple]:
+        return [
+            (pair.qualifier.start, pair.qualifier.quote, pair.rule, pair.cue, pair.instruction.quote)
+            for pair in scan(text, "blocks-5")[0]
+        ]
+
+    def test_a_letter_note_is_read_as_its_admonition(self) -> None:
+        # "# T\n\n" [0, 5); "Set `mode` to `production`.\n" [5, 33); a blank line; "W> " [34, 37), then the text.
+        text = "# T\n\nSet `mode` to `production`.\n\nW> It overwrites the emitted `index.html` file.\n"
+        self.assertEqual(
+            self.found(text),
+            [
+                (
+                    37,
+                    "It overwrites the emitted `index.html` file.",
+                    "cautionary block",
+                    "warning admonition",
+                    "Set `mode` to `production`.",
+                )
+            ],
+        )
+
+    def test_a_tip_is_a_note_and_its_marker_no_part_of_the_sentence(self) -> None:
+        # "T> " [34, 37): the note's "only works" of tier 2 is of tier 1 in a note.
+        text = "# T\n\nSet `mode` to `production`.\n\nT> It only works in production mode.\n"
+        pairs, _ = scan(text, "blocks-5")
+        self.assertEqual(
+            [(p.qualifier.start, p.qualifier.quote, p.cue, p.caveat_tier) for p in pairs],
+            [(37, "It only works in production mode.", "only works", 1)],
+        )
+
+    def test_a_badge_whose_text_is_a_version_dates_what_follows(self) -> None:
+        # "# T\n\n" [0, 5); '<Badge text="5.80.0+" />' [5, 29); then the step after it.
+        text = '# T\n\n<Badge text="5.80.0+" />\n\nSet `stats.errorsSpace` to a number.\n'
+        self.assertEqual(
+            self.found(text),
+            [
+                (
+                    5,
+                    '<Badge text="5.80.0+" />',
+                    "version",
+                    "Badge component 5.80.0",
+                    "Set `stats.errorsSpace` to a number.",
+                )
+            ],
+        )
+
+    def test_a_badge_of_a_word_and_a_letter_without_its_marker_are_no_caveat(self) -> None:
+        text = '# T\n\n<Badge text="New" />\n\nSet `x` to one.\n\nW>ithout a space it is text.\n'
+        self.assertEqual(self.found(text), [])

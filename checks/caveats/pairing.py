@@ -1,4 +1,4 @@
-"""Pair each caveat with its instruction, section by section: ``run.py scan``'s proposals (``scan_version`` 16).
+"""Pair each caveat with its instruction, section by section: ``run.py scan``'s proposals (``scan_version`` 17).
 
 Reads one source's sections block by block (``section_items``): every
 sentence with what the rules see in it (``classified``), and cautionary and
@@ -28,7 +28,7 @@ from checks.caveats.sentences import (
 )
 from load_documents import Span, SpanCheck
 
-SCAN_VERSION = 16
+SCAN_VERSION = 17
 # How far an instruction may sit from its caveat, in blocks of prose (code blocks are not counted):
 # the caveat's own block and this many before it, or this many after it; one that shares an
 # identifier with the caveat may sit as far back as IDENTIFIER_BLOCKS.
@@ -105,13 +105,16 @@ BADGE_LINE = re.compile(
     r"[ \t]+(?:v|version|since)=(?:\"|'|\{[ \t]*[\"'])v?(?P<version>\d+(?:\.\w+)*)[\"']\}?"
     r"(?:[ \t]+[\w-]+=(?:\"[^\"\n]*\"|'[^'\n]*'|\{[^{}\n]*\}))*[ \t]*/>"
     r"|\{\{[<%][ \t]*(?P<shortcode>new-in|deprecated-in)[ \t]+[\"']?v?(?P<shortcode_version>\d+(?:\.\w+)*)[\"']?"
-    r"[ \t]*/?[ \t]*[>%]\}\})"
+    r"[ \t]*/?[ \t]*[>%]\}\}"
+    # a badge whose text is a version, as webpack's docs date an option (scan_version 17): <Badge text="5.80.0+" />
+    r"|<Badge(?:[ \t]+[\w-]+=(?:\"[^\"\n]*\"|'[^'\n]*'|\{[^{}\n]*\}))*?[ \t]+text=[\"']v?(?P<badge_version>\d+(?:\.\d+)+)\+?[\"']"
+    r"(?:[ \t]+[\w-]+=(?:\"[^\"\n]*\"|'[^'\n]*'|\{[^{}\n]*\}))*[ \t]*/>)"
     r"(?:[ \t]*</p>)?[ \t]*$",
     re.MULTILINE,
 )
 # Where a badge may open (``BADGE_LINE`` is tried only on such a line), and the longest line tried.
 BADGE_START = re.compile(
-    r"<(?:Since|VersionBadge|Version|Added|NewIn|[A-Z][A-Za-z]*Version)\b|\{\{[<%][ \t]*(?:new|deprecated)-in\b"
+    r"<(?:Since|VersionBadge|Version|Added|NewIn|[A-Z][A-Za-z]*Version|Badge)\b|\{\{[<%][ \t]*(?:new|deprecated)-in\b"
 )
 MAX_BADGE_LINE = 300
 # A comment longer than this before a badge is not looked for (``in_comment``).
@@ -575,7 +578,7 @@ def trimmed(text: str, start: int, end: int) -> tuple[int, int]:
     alert's marker before its text (``> [!NOTE] It runs once.`` -> ``It runs once.``; a marker alone stays)."""
     while start < end and (text[start].isspace() or text[start] == ">"):
         start += 1
-    alert = INLINE_ALERT_MARKER.match(text, start, end)
+    alert = INLINE_ALERT_MARKER.match(text, start, end) or LETTER_NOTE.match(text, start, end)
     if alert is not None:
         after = alert.end()
         # The text may start on the next line ("[!NOTE]" alone in an admonition's body): the space between is out too.
@@ -880,6 +883,10 @@ TYPED_COMPONENTS = frozenset({"aside", "admonition", "callout", "alert"})
 # with …", as SvelteKit's docs write a note, where GitHub puts the marker on a line of its own.
 INLINE_ALERT_MARKER = re.compile(r"\[!([A-Za-z]+)\][ \t]*")
 INLINE_ALERT = re.compile(r"[ \t]*>[ \t]*\[!([A-Za-z]+)\][ \t]*[^\s]")
+# webpack's docs mark a paragraph as a note by its first characters (scan_version 17): "W> " a warning, "T> " a tip,
+# "?> " a note; the grammars read it as a paragraph, whose text starts after the marker.
+LETTER_NOTE = re.compile(r"[ \t]*(?P<letter>[WT?])>[ \t]+(?=\S)")
+LETTER_NOTE_LABELS = {"W": "warning", "T": "tip", "?": "note"}
 
 
 def read_inline_alerts(text: str, blocks) -> list[grammars.Block]:
@@ -887,8 +894,15 @@ def read_inline_alerts(text: str, blocks) -> list[grammars.Block]:
     labelled by the alert's type, as a quote opening on the marker alone is: read as an admonition of that type."""
     read = []
     for block in blocks:
-        alert = INLINE_ALERT.match(text, block.start, block.end) if block.kind == "quote" and not block.label else None
-        read.append(block if alert is None else grammars.Block(block.kind, block.start, block.end, alert[1].lower()))
+        kind, label = block.kind, None
+        if block.kind == "quote" and not block.label:
+            alert = INLINE_ALERT.match(text, block.start, block.end)
+            label = None if alert is None else alert[1].lower()
+        elif block.kind == "paragraph" and not block.label:
+            note = LETTER_NOTE.match(text, block.start, block.end)
+            # A paragraph is never an aside: the note is read as the admonition it renders as.
+            kind, label = ("admonition", LETTER_NOTE_LABELS[note["letter"]]) if note is not None else (kind, None)
+        read.append(block if label is None else grammars.Block(kind, block.start, block.end, label))
     return read
 
 
@@ -1022,6 +1036,8 @@ def badge_item(page: Page, match: re.Match, prose_number: int) -> Item:
     if match.group("shortcode") is not None:
         rule = "deprecation" if match.group("shortcode") == "deprecated-in" else "version"
         cue = f"{match.group('shortcode')} {match.group('shortcode_version')}"
+    elif match.group("badge_version") is not None:
+        rule, cue = "version", f"Badge component {match.group('badge_version')}"
     else:
         rule, cue = "version", f"{match.group('tag')} component {match.group('version')}"
     start, end = trimmed(page.text, match.start(), match.end())

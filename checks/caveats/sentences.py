@@ -68,8 +68,9 @@ MARKER_LINE_START = re.compile(r"\n(?=[ \t]*[>" + re.escape("".join(sorted(MARKE
 # render as nothing (``<!-- md:default none --> This property must …``).
 LEADING_MARKERS = re.compile(
     r"(?:\s+|>[ \t]?|[-*+][ \t]+|\d{1,9}[.)][ \t]+|:[ \t]+|\[\^[^\]\s]{1,100}\]:|<!--(?:[^\n-]|-(?!->)){0,1000}-->"
-    # an alert's marker before its text on one line (``> [!NOTE] It runs once.``, scan_version 14)
-    r"|\[![A-Za-z]+\][ \t]*)*"
+    # an alert's marker before its text on one line (``> [!NOTE] It runs once.``, scan_version 14), and webpack's
+    # note markers (``W> It overwrites the file.``, scan_version 17)
+    r"|\[![A-Za-z]+\][ \t]*|(?<![^\n])[WT?]>[ \t]+)*"
 )
 
 
