@@ -106,6 +106,9 @@ class BlockComponents(unittest.TestCase):
         self.assertEqual(mdc.component_pairs(["::tip", "---", "# c", "---", "## H", "::"]).sectioned, {0})
         self.assertEqual(mdc.component_pairs(["::tabs", "  ::tab", "  ## H", "  ::", "::"]).sectioned, {0, 1})
         self.assertEqual(mdc.component_pairs(["::steps", "    ## Code", "::"]).sectioned, set())
+        # A "---" right after the opening with none after it before the closing line opens no props (rule M's props
+        # lie between two): the heading after it is one.
+        self.assertEqual(mdc.component_pairs(["::steps", "---", "## One", "Do one.", "::"]).sectioned, {0})
 
     def test_a_component_of_props_alone_is_no_block(self) -> None:
         # "Text.\n" [4, 10); '::read-more{to="/x"}\n' (21) [10, 31) and "::\n" [31, 34): a link card, no text; a blank
