@@ -167,10 +167,11 @@ def title_without_components(title: str) -> str:
     title_text = ""
     position = 0
     for found in INLINE.finditer(without_code_spans(title)):
-        label = found.group(1)
         before = title[position : found.start()]
         title_text += before.lstrip(" \t") if title_text[-1:] in (" ", "\t") else before
-        title_text += label[1:-1] if label else ""
+        if found.group(1) is not None:
+            # The label as the title writes it: in the text searched, a code span inside it is blanked.
+            title_text += title[found.start(1) + 1 : found.end(1) - 1]
         position = found.end()
     if not position:
         return title

@@ -157,6 +157,8 @@ class TitleComponents(unittest.TestCase):
             ("## Use std::vec", "Use std::vec"),
             ("## Recipe: the client", "Recipe: the client"),
             ("## :badge[v2]", "v2"),
+            # A code span inside a label is the label's text as written.
+            ("## Fetch :badge[`experimental`] now", "Fetch `experimental` now"),
             # Then blocks-4's rules: the tag leaves too, and an attribute list after a space.
             ('## Setup :badge{label="x"} { #setup }', "Setup"),
             ("## Setup <small>beta</small> :badge[v2]", "Setup beta v2"),
