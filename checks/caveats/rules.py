@@ -1,4 +1,4 @@
-"""What makes a sentence a caveat or an instruction: the scan's rules on one sentence (``scan_version`` 17).
+"""What makes a sentence a caveat or an instruction: the scan's rules on one sentence (``scan_version`` 18).
 
 The rules and their limits are stated in ``docs/caveats.md``; this module is
 where they live. Every test reads one sentence with its code masked
@@ -710,8 +710,9 @@ def turn_of_phrase(reading: str, rule: str, start: int, end: int) -> str | None:
 
 
 # "I" as a sentence's word: a person's own account ("I move on if it doesn't work", a survey's quote, an author's
-# aside), not a rule laid on the reader; its cues are of tier 3 (scan_version 15). "I/O" is no pronoun.
-FIRST_PERSON = re.compile(r"(?<![\w'’/-])I(?:['’](?:m|ve|ll|d))?(?![\w'’/-])")
+# aside), not a rule laid on the reader; its cues are of tier 3 (scan_version 15). "I/O" is no pronoun, nor, from
+# scan_version 18, the "I" of "I.e.".
+FIRST_PERSON = re.compile(r"(?<![\w'’/-])I(?:['’](?:m|ve|ll|d))?(?![\w'’/-]|\.[ \t]*[eE]\.)")
 
 
 class CheckSearch:
