@@ -69,14 +69,10 @@ def component_pairs(texts: list[str]) -> Components:
     ``component_pairs(["::note", "Mind it.", "::"])`` -> ``Components({0: 2}, set())``;
     ``component_pairs(["::steps", "### One", "::"]).sectioned`` -> ``{0}``.
     """
-    pairs: dict[int, int] = {}
-    sectioned: set[int] = set()
-    # The open components, latest last, each with whether a heading was seen inside it.
-    stack: list[list] = []
+    # The lines outside code that pairing and sectioning look at, in order: (index, "open" | "close" | "heading").
+    events: list[tuple[int, str]] = []
     fence = None
     fence_indent = 0
-    # The "---" line that opens the latest component's props while they are open (``props_end``), else -1.
-    props_opening = -1
     for index, text in enumerate(texts):
         if fence is not None:
             content = text.lstrip(" \t")
@@ -93,30 +89,39 @@ def component_pairs(texts: list[str]) -> Components:
             if fence is not None:
                 fence_indent = leading_columns(text[: len(text) - len(content)])
                 continue
-        if props_opening != -1 and index > props_opening:
-            if content.rstrip(" \t") == "---":
-                props_opening = -1
-                continue
-            if content[:1] == "#":
-                continue
-        if stack and content[:1] == "#" and atx_heading_title(text) is not None:
-            stack[-1][1] = True
-            continue
-        if not content.startswith("::") or content.startswith(":::"):
-            continue
-        if CLOSING.fullmatch(text):
-            props_opening = -1
-            if stack:
-                opened, holds_heading = stack.pop()
-                pairs[opened] = index
-                if holds_heading:
-                    sectioned.add(opened)
-                    if stack:
-                        stack[-1][1] = True
-        elif OPENING.fullmatch(text):
+        if content[:1] == "#" and atx_heading_title(text) is not None:
+            events.append((index, "heading"))
+        elif content.startswith("::") and not content.startswith(":::"):
+            if CLOSING.fullmatch(text):
+                events.append((index, "close"))
+            elif OPENING.fullmatch(text):
+                events.append((index, "open"))
+    pairs: dict[int, int] = {}
+    opened: list[int] = []
+    for index, event in events:
+        if event == "open":
+            opened.append(index)
+        elif event == "close" and opened:
+            pairs[opened.pop()] = index
+    # A "#" line of a component's props is YAML's comment: the props' lines are known once the closing line is.
+    props_lines: set[int] = set()
+    for opening, closing in pairs.items():
+        props_lines.update(range(opening + 1, props_end(texts, opening, closing)))
+    sectioned: set[int] = set()
+    # The open components, latest last, each with whether a heading was seen inside it.
+    stack: list[list] = []
+    for index, event in events:
+        if event == "heading":
+            if stack and index not in props_lines:
+                stack[-1][1] = True
+        elif event == "open":
             stack.append([index, False])
-            if index + 1 < len(texts) and texts[index + 1].strip(" \t") == "---":
-                props_opening = index + 1
+        elif stack:
+            opening, holds_heading = stack.pop()
+            if holds_heading:
+                sectioned.add(opening)
+                if stack:
+                    stack[-1][1] = True
     return Components(pairs, sectioned)
 
 
@@ -162,10 +167,11 @@ def title_without_components(title: str) -> str:
     title_text = ""
     position = 0
     for found in INLINE.finditer(without_code_spans(title)):
-        label = found.group(1)
         before = title[position : found.start()]
         title_text += before.lstrip(" \t") if title_text[-1:] in (" ", "\t") else before
-        title_text += label[1:-1] if label else ""
+        if found.group(1) is not None:
+            # The label as the title writes it: in the text searched, a code span inside it is blanked.
+            title_text += title[found.start(1) + 1 : found.end(1) - 1]
         position = found.end()
     if not position:
         return title

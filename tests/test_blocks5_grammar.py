@@ -106,6 +106,9 @@ class BlockComponents(unittest.TestCase):
         self.assertEqual(mdc.component_pairs(["::tip", "---", "# c", "---", "## H", "::"]).sectioned, {0})
         self.assertEqual(mdc.component_pairs(["::tabs", "  ::tab", "  ## H", "  ::", "::"]).sectioned, {0, 1})
         self.assertEqual(mdc.component_pairs(["::steps", "    ## Code", "::"]).sectioned, set())
+        # A "---" right after the opening with none after it before the closing line opens no props (rule M's props
+        # lie between two): the heading after it is one.
+        self.assertEqual(mdc.component_pairs(["::steps", "---", "## One", "Do one.", "::"]).sectioned, {0})
 
     def test_a_component_of_props_alone_is_no_block(self) -> None:
         # "Text.\n" [4, 10); '::read-more{to="/x"}\n' (21) [10, 31) and "::\n" [31, 34): a link card, no text; a blank
@@ -154,6 +157,8 @@ class TitleComponents(unittest.TestCase):
             ("## Use std::vec", "Use std::vec"),
             ("## Recipe: the client", "Recipe: the client"),
             ("## :badge[v2]", "v2"),
+            # A code span inside a label is the label's text as written.
+            ("## Fetch :badge[`experimental`] now", "Fetch `experimental` now"),
             # Then blocks-4's rules: the tag leaves too, and an attribute list after a space.
             ('## Setup :badge{label="x"} { #setup }', "Setup"),
             ("## Setup <small>beta</small> :badge[v2]", "Setup beta v2"),

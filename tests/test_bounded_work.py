@@ -283,6 +283,29 @@ class SentenceOpeningWork(unittest.TestCase):
         self.assertIsNone(rules.ANAPHOR_PATTERN.match("However" + run + "the rest"))
 
 
+class ClauseStartWork(unittest.TestCase):
+    """Whether a place opens a clause looks at the words right before it, not at the whole sentence before."""
+
+    def test_many_cues_that_ask_read_the_sentence_once(self):
+        # "they " (5 characters), then 2,000 times "raise errors they " (18): each "raise" before "errors" is an error
+        # cue of tier 2, none opening a clause. Each asked from the sentence's start: 16 s for 4,000.
+        sentence = "they " + "raise errors they " * 2000 + "x."
+        cues = rules.sentence_cues(sentence)
+        self.assertEqual(
+            [(cue.rule, cue.cue, cue.tier, cue.start) for cue in cues],
+            [("error", "raise", 2, 5 + 18 * number) for number in range(2000)],
+        )
+
+    def test_a_joining_word_before_a_long_run_of_space(self):
+        run = " " * 20_000
+        text = "Then" + run + "we add it"
+        self.assertTrue(rules.at_clause_start(text, 4 + len(run)))
+        self.assertTrue(rules.at_clause_start("x;" + run + "we", 2 + len(run)))
+        self.assertFalse(rules.at_clause_start("Thenx" + run + "we", 5 + len(run)))
+        # "alternatively", the longest joining word, right before the space.
+        self.assertTrue(rules.at_clause_start("x alternatively" + run + "we", 15 + len(run)))
+
+
 def reference_rows(text: str, start: int, end: int, marks: tuple, newlines: list[int]) -> list[tuple]:
     """``segment_rows`` as its docstring defines it, with every mark looked at for every piece of text.
 

@@ -1714,6 +1714,13 @@ class ScanVersionFifteenTest(LabTestCase):
         cue, _ = caveat_of("Custom classes must not perform any I/O.")
         self.assertEqual((cue.rule, cue.cue, cue.tier), ("prohibition", "must not", 1))
 
+    def test_ie_is_no_first_person(self) -> None:
+        # scan_version 18: "I.e." abbreviates "that is"; the sentence's "must not" keeps its tier.
+        for sentence in ("I.e. the handle must not be shared.", "I. e. the handle must not be shared."):
+            with self.subTest(sentence=sentence):
+                cue, _ = caveat_of(sentence)
+                self.assertEqual((cue.rule, cue.cue, cue.tier), ("prohibition", "must not", 1))
+
 
 class ScanVersionSixteenTest(LabTestCase):
     """scan_version 16: at most three words between "is" (or "still", "currently", …) and "experimental"."""
