@@ -9,6 +9,7 @@ other cases quote the rule they check.
 from __future__ import annotations
 
 import re
+import unittest
 
 import grammars
 from checks.caveats import masking, pairing, rules, sentences
@@ -40,6 +41,14 @@ def cues_of(sentence: str) -> list[tuple[str, str]]:
 def caveat_of(sentence: str, before_fence: bool = False, reference: bool = False, note: bool = False):
     """The sentence's caveat cue and instruction form, as ``classified`` weighs them."""
     return pairing.classified(reading(sentence), before_fence, reference, note)
+
+
+def assert_no_caveat_below_tier_3(test: unittest.TestCase, sentences) -> None:
+    """Each sentence, as ``classified`` weighs it, holds no caveat or one of tier 3 only."""
+    for sentence in sentences:
+        with test.subTest(sentence=sentence):
+            cue, _ = caveat_of(sentence)
+            test.assertTrue(cue is None or cue.tier == 3, (sentence, cue))
 
 
 def form_of(sentence: str, before_fence: bool = False):
@@ -146,44 +155,44 @@ class TurnOfPhraseTest(LabTestCase):
     """The turns of phrase of the docs' table warn of nothing; the true warnings beside them stay caveats."""
 
     def test_no_caveat(self) -> None:
-        for sentence in (
-            # obligation removed
-            "You don't have to close the widget.",
-            "You DON'T\nreally need to close the widget.",
-            "It never needs to be closed.",
-            "A restart is not required.",
-            "The project does not need to be installed.",
-            "We no longer need to set the queryset.",
-            # reassurance and idiom
-            "It won't affect performance.",
-            "It is not only fast but small.",
-            # what a tool spares the reader (scan_version 13)
-            "The library doesn't force you to use type annotations.",
-            "They won't conflict with the packages you already have.",
-            "Your users won't notice a difference.",
-            "Its dependencies do not conflict with yours.",
-            # purpose
-            "Open it on port 9999 so that you don't have to run it as root.",
-            "Pin the version to avoid conflicts.",
-            "Close the pool to ensure that connections end.",
-            # a promise, not a requirement
-            "The framework will make sure it runs in a thread.",
-            "The editor won't complain about it.",
-            # narration
-            "In the example above, we don't use it directly.",
-            # expected outcome
-            "After installing it, it should be available.",
-            "The server should reload automatically.",
-            # not a limit
-            "This is the only way to open it.",
-            "You almost never use them directly.",
-            "Responses may or may not have a body.",
-            # figurative
-            "This raises the question of ordering.",
-        ):
-            with self.subTest(sentence=sentence):
-                cue, _ = caveat_of(sentence)
-                self.assertTrue(cue is None or cue.tier == 3, (sentence, cue))
+        assert_no_caveat_below_tier_3(
+            self,
+            (
+                # obligation removed
+                "You don't have to close the widget.",
+                "You DON'T\nreally need to close the widget.",
+                "It never needs to be closed.",
+                "A restart is not required.",
+                "The project does not need to be installed.",
+                "We no longer need to set the queryset.",
+                # reassurance and idiom
+                "It won't affect performance.",
+                "It is not only fast but small.",
+                # what a tool spares the reader (scan_version 13)
+                "The library doesn't force you to use type annotations.",
+                "They won't conflict with the packages you already have.",
+                "Your users won't notice a difference.",
+                "Its dependencies do not conflict with yours.",
+                # purpose
+                "Open it on port 9999 so that you don't have to run it as root.",
+                "Pin the version to avoid conflicts.",
+                "Close the pool to ensure that connections end.",
+                # a promise, not a requirement
+                "The framework will make sure it runs in a thread.",
+                "The editor won't complain about it.",
+                # narration
+                "In the example above, we don't use it directly.",
+                # expected outcome
+                "After installing it, it should be available.",
+                "The server should reload automatically.",
+                # not a limit
+                "This is the only way to open it.",
+                "You almost never use them directly.",
+                "Responses may or may not have a body.",
+                # figurative
+                "This raises the question of ordering.",
+            ),
+        )
 
     def test_still_a_caveat(self) -> None:
         cases = {
@@ -297,14 +306,14 @@ class SentenceRulesTest(LabTestCase):
 
     def test_weaker_and_stronger(self) -> None:
         # A relative clause, a concessive clause, an example: tier 3; a note: one tier stronger.
-        for sentence in (
-            "Use streaming responses that do not load the body.",
-            "Even if the dependencies are not added, it works.",
-            "For example, an upgrade will not go beyond that bound.",
-        ):
-            with self.subTest(sentence=sentence):
-                cue, _ = caveat_of(sentence)
-                self.assertTrue(cue is None or cue.tier == 3, cue)
+        assert_no_caveat_below_tier_3(
+            self,
+            (
+                "Use streaming responses that do not load the body.",
+                "Even if the dependencies are not added, it works.",
+                "For example, an upgrade will not go beyond that bound.",
+            ),
+        )
         cue, _ = caveat_of("Your API almost always has to send a body.")
         self.assertEqual((cue.cue, cue.tier), ("has to", 3))
         cue, _ = caveat_of("It requires a Rust toolchain.", note=True)
@@ -1587,13 +1596,13 @@ class ScanVersionThirteenTest(LabTestCase):
                 self.assertEqual((cue.rule, cue.tier), ("version", 2))
 
     def test_experimental_before_a_noun_is_of_tier_3(self) -> None:
-        for sentence in (
-            "See the backend table for the stable and experimental choices.",
-            "With experimental incremental execution enabled, it also wraps each frame.",
-        ):
-            with self.subTest(sentence=sentence):
-                cue, _ = caveat_of(sentence)
-                self.assertTrue(cue is None or cue.tier == 3, (sentence, cue))
+        assert_no_caveat_below_tier_3(
+            self,
+            (
+                "See the backend table for the stable and experimental choices.",
+                "With experimental incremental execution enabled, it also wraps each frame.",
+            ),
+        )
 
 
 class ScanVersionFourteenTest(LabTestCase):
@@ -1700,15 +1709,15 @@ class ScanVersionFifteenTest(LabTestCase):
     """scan_version 15: a person's own account ("I …") lays no rule on the reader."""
 
     def test_a_sentence_told_in_the_first_person_singular_is_of_tier_3(self) -> None:
-        for sentence in (
-            "I move on if it doesn't work.",
-            "I know they don't audit anything.",
-            "Sometimes I end up finding out that I need to install something else.",
-            "I'm assuming that a package there must be alright.",
-        ):
-            with self.subTest(sentence=sentence):
-                cue, _ = caveat_of(sentence)
-                self.assertTrue(cue is None or cue.tier == 3, (sentence, cue))
+        assert_no_caveat_below_tier_3(
+            self,
+            (
+                "I move on if it doesn't work.",
+                "I know they don't audit anything.",
+                "Sometimes I end up finding out that I need to install something else.",
+                "I'm assuming that a package there must be alright.",
+            ),
+        )
 
     def test_io_is_no_first_person(self) -> None:
         cue, _ = caveat_of("Custom classes must not perform any I/O.")
