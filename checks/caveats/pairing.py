@@ -890,8 +890,10 @@ LETTER_NOTE_LABELS = {"W": "warning", "T": "tip", "?": "note"}
 
 
 def read_inline_alerts(text: str, blocks) -> list[grammars.Block]:
-    """``blocks`` with each quote whose first line is an alert's marker and text (``> [!WARNING] Back up first.``)
-    labelled by the alert's type, as a quote opening on the marker alone is: read as an admonition of that type."""
+    """``blocks`` with the notes a block grammar reads as plain text labelled by their type, each read as an
+    admonition of that type: a quote whose first line is an alert's marker and text (``> [!WARNING] Back up
+    first.``, as a quote opening on the marker alone is), and a paragraph opening on webpack's ``W>``, ``T>`` or
+    ``?>`` (``LETTER_NOTE``)."""
     read = []
     for block in blocks:
         kind, label = block.kind, None
