@@ -716,19 +716,21 @@ FIRST_PERSON = re.compile(r"(?<![\w'’/-])I(?:['’](?:m|ve|ll|d))?(?![\w'’/-
 
 
 class CheckSearch:
-    """``pattern.search(text, position)`` for positions that never decrease, each answered from the last search
+    """``pattern.search(text, position, end)`` for positions that never decrease, each answered from the last search
     when it can: the leftmost match from ``p`` is the leftmost from any later place up to its start, and no
-    match from ``p`` means none from any later place. Linear in the text however many places ask."""
+    match from ``p`` means none from any later place. Linear in the text however many places ask. ``end`` is
+    where the text is read to (its end if ``None``)."""
 
-    def __init__(self, pattern: re.Pattern, text: str) -> None:
+    def __init__(self, pattern: re.Pattern, text: str, end: int | None = None) -> None:
         self.pattern = pattern
         self.text = text
+        self.end = len(text) if end is None else end
         self.searched = -1
         self.found: re.Match | None = None
 
     def search(self, position: int) -> re.Match | None:
         if self.searched < 0 or position < self.searched or (self.found is not None and self.found.start() < position):
-            self.found = self.pattern.search(self.text, position)
+            self.found = self.pattern.search(self.text, position, self.end)
             self.searched = position
         return self.found
 
