@@ -561,11 +561,13 @@ class TierTest(LabTestCase):
     """A pair's tier is the weakest of its cue's, link's and instruction's; --tier keeps the stronger ones."""
 
     def test_the_weakest_part_names_the_tier(self) -> None:
-        # "never" (1), identifier (1), imperative (1): tier 1. "does not" (2) makes it 2; a tutorial step too.
+        # "never" (1), identifier (1), imperative (1): tier 1. "does not" (2) makes it 2; so does an API usage
+        # sentence; the author's narrated step makes it 3 (scan_version 19).
         cases = {
             "Call open_widget(name) now. The open_widget call never retries.\n": 1,
             "Call open_widget(name) now. The open_widget call does not retry.\n": 2,
-            "Now we call open_widget(name). The open_widget call never retries.\n": 2,
+            "Aster provides an `open_widget(name)` function to open a widget. The open_widget call never retries.\n": 2,
+            "Now we call open_widget(name). The open_widget call never retries.\n": 3,
         }
         for body, tier in cases.items():
             with self.subTest(body=body):
@@ -573,13 +575,22 @@ class TierTest(LabTestCase):
                 self.assertEqual([pair.tier for pair in pairs], [tier])
 
     def test_a_weaker_pair_leaves_its_caveat_unpaired(self) -> None:
-        pairs, unpaired = scan(lesson("Now we call open_widget(name). The open_widget call never retries.\n"))
-        kept, left = pairing.kept_to_tier((pairs, unpaired), 1)
-        self.assertEqual(kept, [])
-        self.assertEqual(
-            [(item.span.quote, item.tier, item.reason) for item in left],
-            [("The open_widget call never retries.", 1, "its pair is tier 2, weaker than tier 1")],
-        )
+        for body, tier, reason in (
+            (
+                "Aster provides an `open_widget(name)` function to open a widget.",
+                1,
+                "its pair is tier 2, weaker than tier 1",
+            ),
+            ("Now we call open_widget(name).", 2, "its pair is tier 3, weaker than tier 2"),
+        ):
+            with self.subTest(body=body):
+                pairs, unpaired = scan(lesson(body + " The open_widget call never retries.\n"))
+                kept, left = pairing.kept_to_tier((pairs, unpaired), tier)
+                self.assertEqual(kept, [])
+                self.assertEqual(
+                    [(item.span.quote, item.tier, item.reason) for item in left],
+                    [("The open_widget call never retries.", 1, reason)],
+                )
 
 
 class TableCellTest(LabTestCase):
