@@ -1386,6 +1386,8 @@ class JsxAdmonitionTest(LabTestCase):
             ("<Aside>", None),
             # An unknown kind is no admonition.
             ('<Aside type="primary">', None),
+            # scan_version 20: Fumadocs' warning callout.
+            ('<Callout type="warn">', "cautionary block"),
         ]
         for opening, rule in cases:
             with self.subTest(opening=opening):
