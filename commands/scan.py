@@ -19,7 +19,8 @@ from load_documents import load_manifest
 
 SCAN_DESCRIPTION = """\
 Find candidate instruction/caveat pairs in every pinned source by fixed rules
-(no model, no network; scan_version 12). A caveat is a sentence that prohibits,
+(no model, no network; versioned, their version is the scan_version that
+--json reports). A caveat is a sentence that prohibits,
 requires, conditions, limits, raises an error, deprecates or dates, or warns of
 a risk ("must not", "needs to", "unless", "is not supported", "raises",
 "deprecated", "before 0.5.0", "with caution"), or a whole warning, caution or
