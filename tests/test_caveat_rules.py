@@ -237,6 +237,23 @@ class FalseAlarmTest(LabTestCase):
         self.assertEqual([pair.tier for pair in pairs] + [item.tier for item in unpaired], [3])
         self.assertEqual(pairing.kept_to_tier((pairs, unpaired), 2), ([], []))
 
+    def test_a_stated_fact_in_a_section_without_code(self) -> None:
+        # scan_version 21: there an outright requirement, limitation or condition (tier 1 elsewhere) is of tier 2,
+        # a prohibition or an error of tier 3, as a weaker cue of any rule is.
+        cases = {
+            "Every plugin must be written in Python.": 2,
+            "Suspension is not supported on the web.": 2,
+            "Input checks run only for the first agent.": 2,
+            "You cannot pay attention to your crush.": 3,
+            "The run fails before it connects.": 3,
+            "Every plugin needs to be written in Python.": 3,
+        }
+        for sentence, tier in cases.items():
+            with self.subTest(sentence=sentence):
+                pairs, unpaired = scan(lesson(f"Keep the line moving.\n\n{sentence}\n"))
+                self.assertEqual([(pair.qualifier.quote, pair.tier) for pair in pairs], [(sentence, tier)])
+                self.assertEqual(unpaired, [])
+
     def test_a_caveat_before_its_instruction_keeps_its_role(self) -> None:
         text = lesson("Never reuse the handle of `open_widget`.\n\nCall open_widget(name) to open one.\n")
         pairs, _ = scan(text)

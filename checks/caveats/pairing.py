@@ -1,4 +1,4 @@
-"""Pair each caveat with its instruction, section by section: ``run.py scan``'s proposals (``scan_version`` 20).
+"""Pair each caveat with its instruction, section by section: ``run.py scan``'s proposals (``scan_version`` 21).
 
 Reads one source's sections block by block (``section_items``): every
 sentence with what the rules see in it (``classified``), and cautionary and
@@ -28,7 +28,7 @@ from checks.caveats.sentences import (
 )
 from load_documents import Span, SpanCheck
 
-SCAN_VERSION = 20
+SCAN_VERSION = 21
 # How far an instruction may sit from its caveat, in blocks of prose (code blocks are not counted):
 # the caveat's own block and this many before it, or this many after it; one that shares an
 # identifier with the caveat may sit as far back as IDENTIFIER_BLOCKS.
@@ -51,6 +51,11 @@ INDIRECT_FORMS = frozenset({"tutorial step", "api usage", "step before code"})
 # is what a tutorial tells, not what the reader is told to do; on nineteen labelled sets 8 of its 44 pairs of
 # tier 2 were right, against 0.54 of all (docs/caveats.md, "Tiers").
 NARRATED_FORMS = frozenset({"tutorial step"})
+# The rules whose outright cues (tier 1) state a fact of the product even in a section without code, where every
+# other cue is of tier 3 (scan_version 21): "Plugins must be written in Python", "Not supported by SingleStore",
+# "Input guardrails run only for the first agent". A prohibition or an error there is mostly a story or advice
+# ("you cannot pay attention to your crush", "a run crashes before it connects").
+STATED_RULES = frozenset({"requirement", "limitation", "condition"})
 # The cues of a marker that stands for the notice after it ("**Deprecation notice:**", "**Warning:**").
 NOTICE_RULES = frozenset({"deprecation", "label", "risk", "version"})
 # A main clause addressed to the reader with "must": "…, you must subclass them".
@@ -438,7 +443,11 @@ def classified(
     if codeless:
         # A section without code is an essay or a story: its cues are weak, but for the dated ones.
         cues = [
-            cue if cue.rule in ("deprecation", "version", "label") else rules.Cue(cue.rule, cue.cue, 3, cue.start)
+            (
+                cue
+                if cue.rule in ("deprecation", "version", "label")
+                else rules.Cue(cue.rule, cue.cue, 2 if cue.tier == 1 and cue.rule in STATED_RULES else 3, cue.start)
+            )
             for cue in cues
         ]
     best = rules.strongest_cue(cues)
