@@ -748,7 +748,8 @@ def sentence_cues(reading: str) -> list[Cue]:
     # many cues quadratic): where the leading blanks end, the first comparison word, and a failed check after
     # a place, the places only growing (``checks_from``).
     leading = re.match(r"[ \t\n\x00]*", reading).end()
-    comparison = COMPARISON_BEFORE.search(reading)
+    # (The first comparison word is looked for only in a sentence with an "except" cue, which asks.)
+    comparison = CheckSearch(COMPARISON_BEFORE, reading)
     checks_from = CheckSearch(CHECK_FAILS_AFTER, reading)
     first_person = FIRST_PERSON.search(reading) is not None
     for match in CUE_PATTERN.finditer(ascii_lowered(reading)):
@@ -786,7 +787,12 @@ def sentence_cues(reading: str) -> list[Cue]:
             # user is authenticated", "`POST` requests require the user to have …": what a check exists to do,
             # told of the application's user and requests, not a restriction on the reader.
             tier = 3
-        elif rule == "condition" and word.startswith("except") and comparison is not None and comparison.end() <= start:
+        elif (
+            rule == "condition"
+            and word.startswith("except")
+            and comparison.search(0) is not None
+            and comparison.search(0).end() <= start
+        ):
             # "the same type as the `url` field, except that it points to …": a difference told, no exception.
             tier = 3
         elif word == "however" and leading >= start:
@@ -1117,3 +1123,5 @@ BACK_REFERENCE = anchors.first_character_led(BACK_REFERENCE)
 END_USER_BEFORE = anchors.first_character_led(END_USER_BEFORE)
 LED_MARKUP = anchors.first_character_led(MARKUP)
 LED_CONDITIONAL_AVAILABILITY = anchors.first_character_led(CONDITIONAL_AVAILABILITY)
+# Searched for its letter first: "I" with the look behind after it (``anchors.letter_first``).
+FIRST_PERSON = anchors.letter_first(FIRST_PERSON)
