@@ -1276,8 +1276,12 @@ def chosen_instruction(caveat: Item, before: list[Item], after: list[Item]) -> t
     9): nearness alone to a lead-in of a few words (``is_short_lead_in``: "Create the Pod:") is tier 3.
 
     Each step asks what links a sentence to the caveat before asking whether it instructs, so the rules
-    read a sentence only when its answer can decide.
+    read a sentence only when its answer can decide. Every step takes only a sentence the caveat may take
+    (``usable``, or a reference entry, ``usable_entry``): when none in reach is one, as for nearly half the
+    caveats of a reference's pages, the caveat is unpaired before any link is weighed.
     """
+    if not any(usable(candidate, caveat) or usable_entry(candidate, caveat) for candidate in (*before, *after)):
+        return None
     if caveat.ahead:
         # A version badge dates what follows it: the first instruction after it in reach (3 prose blocks).
         following = first_usable(after, caveat)
