@@ -208,17 +208,20 @@ class DerivationTest(LabTestCase):
                 self.assertFalse(anchors.branches_open_on_word_start(kept))
         self.assertTrue(anchors.branches_open_on_word_start(r"(?:(?<!\w)a|(?<!\w)b)c|(?<!\w)d"))
 
-    def test_a_look_behind_before_a_letter_moves_after_it(self) -> None:
+    def test_a_look_behind_before_a_literal_moves_after_it(self) -> None:
         pattern = re.compile(r"(?<![\w/-])I(?:'m)?(?!\w)")
-        first = anchors.letter_first(pattern)
+        first = anchors.literal_first(pattern)
         self.assertEqual(first.pattern, r"I(?<![\w/-]I)(?:'m)?(?!\w)")
         text = "I said AI and I/O, so I'm -I in II."
         self.assertEqual([match.span() for match in first.finditer(text)], [(0, 1), (14, 15), (22, 25)])
         self.assertEqual([match.span() for match in pattern.finditer(text)], [(0, 1), (14, 15), (22, 25)])
+        option = anchors.literal_first(re.compile(r"(?<![\w-])--?[a-z]+"))
+        self.assertEqual(option.pattern, r"-(?<![\w-]-)-?[a-z]+")
+        self.assertEqual(option.findall("Pass -v or --all, not x-y or ---z."), ["-v", "--all"])
         # Matched case-insensitively, or opening otherwise, a pattern is kept as it is.
         for kept in (re.compile(r"(?<![\w])I", re.IGNORECASE), re.compile(r"(?<!\w)(?:I|we)")):
             with self.subTest(pattern=kept.pattern):
-                self.assertIs(anchors.letter_first(kept), kept)
+                self.assertIs(anchors.literal_first(kept), kept)
 
     def test_an_opening_look_ahead_spells_the_first_letters(self) -> None:
         # "mustn't" and "must not" open with "must"; "can" stops at its space; "\d" stands for any digit, and an

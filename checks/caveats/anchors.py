@@ -360,20 +360,21 @@ def first_character_led(compiled: re.Pattern) -> re.Pattern:
     return re.compile(word_start + lookahead + "(?:" + compiled.pattern + ")", compiled.flags)
 
 
-# A pattern opening on a look behind for a class of characters and then a letter: ``(?<![\w'])I…``.
-LOOK_BEHIND_THEN_LETTER = re.compile(r"\(\?<!(\[(?:\\.|[^\]\\])*\])\)([A-Za-z])")
+# A pattern opening on a look behind for a class of characters and then one literal character, a letter or a hyphen:
+# ``(?<![\w'])I…``, ``(?<![\w-])-…``.
+LOOK_BEHIND_THEN_LITERAL = re.compile(r"\(\?<!(\[(?:\\.|[^\]\\])*\])\)([A-Za-z-])")
 
 
-def letter_first(compiled: re.Pattern) -> re.Pattern:
-    """``compiled`` with its opening look behind moved after the letter it guards, ``(?<![\w'])I…`` ->
-    ``I(?<![\w']I)…`` (the character before the letter is the one tested): the same matches, and ``re`` looks for
-    the letter itself quickly, where a pattern that opens on a look behind is tried at every place. A pattern of
+def literal_first(compiled: re.Pattern) -> re.Pattern:
+    """``compiled`` with its opening look behind moved after the character it guards, ``(?<![\w'])I…`` ->
+    ``I(?<![\w']I)…`` (the character before it is the one tested): the same matches, and ``re`` looks for the
+    character itself quickly, where a pattern that opens on a look behind is tried at every place. A pattern of
     any other shape, or matched case-insensitively (no letter is looked for quickly then), is kept as it is."""
-    opening = LOOK_BEHIND_THEN_LETTER.match(compiled.pattern)
+    opening = LOOK_BEHIND_THEN_LITERAL.match(compiled.pattern)
     if opening is None or compiled.flags & re.IGNORECASE:
         return compiled
-    characters, letter = opening.groups()
-    return re.compile(f"{letter}(?<!{characters}{letter})" + compiled.pattern[opening.end() :], compiled.flags)
+    characters, literal = opening.groups()
+    return re.compile(f"{literal}(?<!{characters}{literal})" + compiled.pattern[opening.end() :], compiled.flags)
 
 
 # The look behind for a word start the rules' patterns open their branches with.

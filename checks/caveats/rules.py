@@ -923,7 +923,8 @@ def instruction_form(reading: str, before_fence: bool, reference_entry: bool) ->
                 return "to-clause" if first_word == "to" else "imperative"
             comma = reading.find(",", comma + 1, opening + 250)
         # "In your `settings.py` add:": a short opening, then the verb that the code after it carries out.
-        last = LAST_WORD_BEFORE_COLON.search(stripped)
+        # (Only a sentence ending on its colon can: the pattern is tried at each of its words.)
+        last = LAST_WORD_BEFORE_COLON.search(stripped) if stripped.endswith(":") else None
         if last is not None and last.group("word").lower() in IMPERATIVE_VERBS and len(stripped) <= 120:
             return "imperative"
     present = PRESENT_STEP.match(reading, opening)
@@ -1123,5 +1124,6 @@ BACK_REFERENCE = anchors.first_character_led(BACK_REFERENCE)
 END_USER_BEFORE = anchors.first_character_led(END_USER_BEFORE)
 LED_MARKUP = anchors.first_character_led(MARKUP)
 LED_CONDITIONAL_AVAILABILITY = anchors.first_character_led(CONDITIONAL_AVAILABILITY)
-# Searched for its letter first: "I" with the look behind after it (``anchors.letter_first``).
-FIRST_PERSON = anchors.letter_first(FIRST_PERSON)
+# Searched for their first character, the look behind after it (``anchors.literal_first``): "I", an option's "-".
+FIRST_PERSON = anchors.literal_first(FIRST_PERSON)
+OPTION = anchors.literal_first(OPTION)
