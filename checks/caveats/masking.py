@@ -21,7 +21,9 @@ LATER_FENCE_LINE = re.compile(r"\n([ \t]*)(`{3,}|~{3,})")
 
 MASK = "\x00"
 BLANK_LINE = re.compile(r"\n[ \t]*\n")
-MASKED_RUN = re.compile(MASK + "+")
+# A run of masked characters, opening on the character itself, which ``re`` looks for quickly: a pattern that opens on a
+# repeat (``MASK + "+"``) is tried at every place.
+MASKED_RUN = re.compile(MASK + MASK + "*")
 
 
 def fence_spans(text: str, sections=()) -> list[tuple[int, int]]:
