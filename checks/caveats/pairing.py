@@ -1099,6 +1099,9 @@ def section_badges(masked: str, section: grammars.Section) -> list[re.Match]:
     ``masked`` text, so a badge in fenced code is none. Only a line where a badge's opening is found
     (``BADGE_START``), and no longer than ``MAX_BADGE_LINE``, is matched: each line is looked at once."""
     body_start, body_end = section.body_start, section.body_end
+    if masked.find("<", body_start, body_end) == -1 and masked.find("{{", body_start, body_end) == -1:
+        # Every badge opens on one of them, which ``str.find`` passes over far sooner than the pattern's search.
+        return []
     found = []
     position = body_start
     while position < body_end:
