@@ -42,3 +42,20 @@ def collector_skips_what_exists():
         yield
     finally:
         gc.unfreeze()
+
+
+@contextlib.contextmanager
+def collector_paused():
+    """Keep the cyclic garbage collector off until the block ends, then restore it as it was.
+
+    ``sweep`` and ``context`` make no reference cycles, yet each pass of the
+    collector would walk every section, span and chunk outline they hold
+    again: about a tenth of a sweep of 500 pages.
+    """
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
