@@ -26,7 +26,7 @@ from pathlib import Path
 import chunk_index
 from checks import span_checks
 from lab_io.errors import IngestionError, counted, line_span, printable, quoted, quoted_name
-from lab_io.indented_json import COLUMN_JSON
+from lab_io.indented_json import COLUMN_JSON, column_json
 from lab_io.inert_json import inert_json_text
 from load_documents import SOURCE_FIELDS
 from results import validate
@@ -542,13 +542,17 @@ def upsert_lines(chunks: list[dict], closing: str) -> str | None:
         if len(kinds) != 1 or not kinds <= COLUMN_JSON.keys():
             return None
         kind = kinds.pop()
-        texts = map(COLUMN_JSON[kind], column)
-        if kind is str:
-            texts = [text if text.isascii() and "\x7f" not in text else inert_json_text(text) for text in texts]
+        # A string's JSON is made inert (each distinct one once, in a column that repeats).
+        texts = map(column_json(kind, column, inert_string_json if kind is str else None), column)
         runs.append(repeat(lead))
         runs.append(texts)
     runs.append(repeat(closing))
     return "".join(chain.from_iterable(zip(*runs)))
+
+
+def inert_string_json(text: str) -> str:
+    """A string's JSON text made inert (``inert_json_text``); an ASCII text without DEL, nearly every one, as it is."""
+    return text if text.isascii() and "\x7f" not in text else inert_json_text(text)
 
 
 def json_lines_pieces(records: Iterable[dict]) -> Iterator[bytes]:
