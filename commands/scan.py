@@ -19,7 +19,8 @@ from load_documents import load_manifest
 
 SCAN_DESCRIPTION = """\
 Find candidate instruction/caveat pairs in every pinned source by fixed rules
-(no model, no network; scan_version 12). A caveat is a sentence that prohibits,
+(no model, no network; versioned, their version is the scan_version that
+--json reports). A caveat is a sentence that prohibits,
 requires, conditions, limits, raises an error, deprecates or dates, or warns of
 a risk ("must not", "needs to", "unless", "is not supported", "raises",
 "deprecated", "before 0.5.0", "with caution"), or a whole warning, caution or
@@ -327,7 +328,15 @@ def review(manifest_path: Path, pairs: list, accepted: list[str], rejected: list
     path = decisions.decisions_path(manifest_path)
     with outputs.manifest_lock(manifest_path):
         current = load_manifest(manifest_path)
-        _, existing = read_decisions(manifest_path)
+        recorded, existing = read_decisions(manifest_path)
+        before = decisions.decision_of(recorded)
+        # How many of the names given were decided so already: a second --reject changes nothing, and says so.
+        again = {
+            decision: sum(
+                before.get(decisions.found_key(pair)) == decision for made, pair in decided if made == decision
+            )
+            for decision in (decisions.ACCEPT, decisions.REJECT)
+        }
         new_checks = declare.checks_to_add([by_name[name] for name in accepted], current.span_checks)
         rejected_pairs = [by_name[name] for name in rejected]
         removed = [
@@ -345,9 +354,11 @@ def review(manifest_path: Path, pairs: list, accepted: list[str], rejected: list
         write_manifest(manifest_path, change, [(path, decisions_bytes)])
     parts = []
     if accepted:
-        parts.append(f"accepted {counted(len(accepted), 'pair')} ({len(new_checks):,} added as span checks)")
+        already = f"; {again[decisions.ACCEPT]:,} accepted before" if again[decisions.ACCEPT] else ""
+        parts.append(f"accepted {counted(len(accepted), 'pair')} ({len(new_checks):,} added as span checks{already})")
     if rejected:
-        parts.append(f"rejected {counted(len(rejected), 'pair')} ({len(removed):,} scanned checks removed)")
+        already = f"; {again[decisions.REJECT]:,} rejected before" if again[decisions.REJECT] else ""
+        parts.append(f"rejected {counted(len(rejected), 'pair')} ({len(removed):,} scanned checks removed{already})")
     return f"{'; '.join(parts)}: {shown}, decisions in {destination(path)}"
 
 

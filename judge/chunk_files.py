@@ -11,6 +11,7 @@ import os
 from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 
+import chunk_index
 from lab_io.errors import IngestionError, first_few, printable, quoted, quoted_name
 from lab_io.strict_json import StrictParser, json_text, read_bounded
 from load_documents import normalize_newlines
@@ -77,6 +78,7 @@ class SourceResolver:
         self.names: dict[str, list[str]] = {}
         for source in sources:
             self.names.setdefault(PurePosixPath(source["path"]).name, []).append(source["source_id"])
+        self.sources = {source["source_id"]: source for source in sources}
         self.folders = {os.path.abspath(folder), os.path.realpath(folder)}
         self.only = next(iter(self.ids)) if len(self.ids) == 1 else None
         self.seen: dict[str, str] = {}
@@ -252,6 +254,28 @@ def checked_offsets(start: int | None, end: int | None, shape: str, text_length:
         )
 
 
+def stale_export_refusal(error: IngestionError, record: dict, shape: str, source: dict | None) -> IngestionError:
+    """``error``, told as what it most likely is when an exported record is of another revision of its page than
+    the one pinned now (its ``metadata.document_revision``): chunks exported before the page was edited and
+    re-pinned. Any other refusal is returned as it is."""
+    if shape != "export" or source is None:
+        return error
+    metadata = record.get("metadata")
+    revision = metadata.get("document_revision") if type(metadata) is dict else None
+    if type(revision) is not str:
+        return error
+    pinned = chunk_index.document_record(source)["document_revision"]
+    if revision == pinned:
+        return error
+    return IngestionError(
+        error.code,
+        error.where,
+        f"{error.what}; the record is of revision {quoted(revision[:12])} of {quoted_name(source['source_id'])}, the "
+        f"manifest pins revision {quoted(pinned[:12])}: these chunks were exported before the page changed, so export "
+        "them again from a build of the current pins",
+    )
+
+
 def chunk_record(
     value: object, line: int, where: str, resolver: SourceResolver, lengths: dict[str, int]
 ) -> ChunkRecord:
@@ -282,7 +306,10 @@ def chunk_record(
         source_id = resolver.only
     else:
         source_id = resolver.resolve(reference, where)
-    checked_offsets(start, end, shape, lengths[source_id], where)
+    try:
+        checked_offsets(start, end, shape, lengths[source_id], where)
+    except IngestionError as error:
+        raise stale_export_refusal(error, value, shape, resolver.sources.get(source_id)) from error
     returns = "\r" in text
     text = normalize_newlines(text) if returns else text
     return ChunkRecord(line, shape, source_id, text, start, end, offset_name, returns, carried_text(value, where))

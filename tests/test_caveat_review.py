@@ -106,6 +106,19 @@ class ReviewTest(LabTestCase):
         main_quietly("scan", "--manifest", str(self.manifest), "--reject", "scan:aster-copy-v1:13")
         entries = json.loads(self.decisions.read_text(encoding="utf-8"))["decisions"]
         self.assertEqual([entry["decision"] for entry in entries], ["reject"])
+        # Rejecting it once more changes nothing, and says it was rejected before.
+        code, out, _ = main_quietly("scan", "--manifest", str(self.manifest), "--reject", "scan:aster-copy-v1:13")
+        self.assertEqual(
+            (code, out),
+            (
+                0,
+                f"rejected 1 pair (0 scanned checks removed; 1 rejected before): {self.manifest}, decisions in "
+                f"{self.decisions}\n",
+            ),
+        )
+        self.assertEqual(
+            [entry["decision"] for entry in json.loads(self.decisions.read_text())["decisions"]], ["reject"]
+        )
 
     def test_a_hand_declared_check_is_never_removed(self) -> None:
         code, out, _ = main_quietly("scan", "--manifest", str(self.manifest), "--reject", "scan:aster-copy-v1:7")

@@ -237,6 +237,23 @@ class FalseAlarmTest(LabTestCase):
         self.assertEqual([pair.tier for pair in pairs] + [item.tier for item in unpaired], [3])
         self.assertEqual(pairing.kept_to_tier((pairs, unpaired), 2), ([], []))
 
+    def test_a_stated_fact_in_a_section_without_code(self) -> None:
+        # scan_version 21: there an outright requirement, limitation or condition (tier 1 elsewhere) is of tier 2,
+        # a prohibition or an error of tier 3, as a weaker cue of any rule is.
+        cases = {
+            "Every plugin must be written in Python.": 2,
+            "Suspension is not supported on the web.": 2,
+            "Input checks run only for the first agent.": 2,
+            "You cannot pay attention to your crush.": 3,
+            "The run fails before it connects.": 3,
+            "Every plugin needs to be written in Python.": 3,
+        }
+        for sentence, tier in cases.items():
+            with self.subTest(sentence=sentence):
+                pairs, unpaired = scan(lesson(f"Keep the line moving.\n\n{sentence}\n"))
+                self.assertEqual([(pair.qualifier.quote, pair.tier) for pair in pairs], [(sentence, tier)])
+                self.assertEqual(unpaired, [])
+
     def test_a_caveat_before_its_instruction_keeps_its_role(self) -> None:
         text = lesson("Never reuse the handle of `open_widget`.\n\nCall open_widget(name) to open one.\n")
         pairs, _ = scan(text)
@@ -561,11 +578,13 @@ class TierTest(LabTestCase):
     """A pair's tier is the weakest of its cue's, link's and instruction's; --tier keeps the stronger ones."""
 
     def test_the_weakest_part_names_the_tier(self) -> None:
-        # "never" (1), identifier (1), imperative (1): tier 1. "does not" (2) makes it 2; a tutorial step too.
+        # "never" (1), identifier (1), imperative (1): tier 1. "does not" (2) makes it 2; so does an API usage
+        # sentence; the author's narrated step makes it 3 (scan_version 19).
         cases = {
             "Call open_widget(name) now. The open_widget call never retries.\n": 1,
             "Call open_widget(name) now. The open_widget call does not retry.\n": 2,
-            "Now we call open_widget(name). The open_widget call never retries.\n": 2,
+            "Aster provides an `open_widget(name)` function to open a widget. The open_widget call never retries.\n": 2,
+            "Now we call open_widget(name). The open_widget call never retries.\n": 3,
         }
         for body, tier in cases.items():
             with self.subTest(body=body):
@@ -573,13 +592,22 @@ class TierTest(LabTestCase):
                 self.assertEqual([pair.tier for pair in pairs], [tier])
 
     def test_a_weaker_pair_leaves_its_caveat_unpaired(self) -> None:
-        pairs, unpaired = scan(lesson("Now we call open_widget(name). The open_widget call never retries.\n"))
-        kept, left = pairing.kept_to_tier((pairs, unpaired), 1)
-        self.assertEqual(kept, [])
-        self.assertEqual(
-            [(item.span.quote, item.tier, item.reason) for item in left],
-            [("The open_widget call never retries.", 1, "its pair is tier 2, weaker than tier 1")],
-        )
+        for body, tier, reason in (
+            (
+                "Aster provides an `open_widget(name)` function to open a widget.",
+                1,
+                "its pair is tier 2, weaker than tier 1",
+            ),
+            ("Now we call open_widget(name).", 2, "its pair is tier 3, weaker than tier 2"),
+        ):
+            with self.subTest(body=body):
+                pairs, unpaired = scan(lesson(body + " The open_widget call never retries.\n"))
+                kept, left = pairing.kept_to_tier((pairs, unpaired), tier)
+                self.assertEqual(kept, [])
+                self.assertEqual(
+                    [(item.span.quote, item.tier, item.reason) for item in left],
+                    [("The open_widget call never retries.", 1, reason)],
+                )
 
 
 class TableCellTest(LabTestCase):
@@ -1375,6 +1403,8 @@ class JsxAdmonitionTest(LabTestCase):
             ("<Aside>", None),
             # An unknown kind is no admonition.
             ('<Aside type="primary">', None),
+            # scan_version 20: Fumadocs' warning callout.
+            ('<Callout type="warn">', "cautionary block"),
         ]
         for opening, rule in cases:
             with self.subTest(opening=opening):

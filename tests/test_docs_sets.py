@@ -289,8 +289,8 @@ class PipelineSizesTests(DocsSetTestCase):
         list_length = len("".join(items))
         self.assertEqual(list_length, 80)
         self.assertIn(
-            "1 chunk over twice its target (heading-aware 1); the largest, 80 characters at target 30: "
-            "docs/page lines 5-9 (heading-aware); a block (a list, a table, a fence, a container, an HTML or JSX element) "
+            "1 chunk over twice its target (heading-aware 1); heading-aware's largest, 80 characters at target 30: "
+            "docs/page lines 5-9; a block (a list, a table, a fence, a container, an HTML or JSX element) "
             "is never cut, "
             "so one longer than the target is a chunk of its own\n",
             built.stdout,

@@ -98,6 +98,29 @@ class SplitterViewTest(JudgeFilesTestCase):
             f"error: chunk_offset_out_of_range: {chunks}:1: [12, 47) is outside the source text of 46 characters\n",
         )
 
+    def test_an_exported_chunk_of_another_revision_says_so(self) -> None:
+        # An export of the current pins, then one of its records moved past the page's end: refused as before, and
+        # when the record names a revision other than the pinned one, the refusal says the page changed since.
+        manifest = self.pinned({"guide.md": PAGE_BYTES})
+        result, exported = self.folder / "result.json", self.folder / "export.jsonl"
+        self.assertEqual(in_process("--manifest", str(manifest), "--output", str(result))[0], 0)
+        self.assertEqual(in_process("export", str(result), "--policy", "paragraph", "--output", str(exported))[0], 0)
+        record = json.loads(exported.read_text(encoding="utf-8").splitlines()[0])
+        record["metadata"].update(start=12, end=47)
+        refusal = f"error: chunk_offset_out_of_range: {self.folder / 'chunks.jsonl'}:1: [12, 47) is outside the source text of 46 characters"
+        pinned = record["metadata"]["document_revision"]
+        for revision, hint in (
+            (pinned, ""),
+            (
+                "f" * 64,
+                f'; the record is of revision "ffffffffffff" of "guide", the manifest pins revision "{pinned[:12]}": these chunks were exported before the page changed, so export them again from a build of the current pins',
+            ),
+        ):
+            with self.subTest(revision=revision):
+                record["metadata"]["document_revision"] = revision
+                code, _, stderr = in_process("judge", str(self.write_chunks([record])), "--manifest", str(manifest))
+                self.assertEqual((code, stderr), (1, refusal + hint + "\n"))
+
 
 class BlankChunksTest(JudgeFilesTestCase):
     """A chunk of whitespace alone (semantic-text-splitter with trim=False) is judged, holding nothing that counts."""

@@ -5,15 +5,18 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from unittest import mock
 
 import chunk_index
 from checks import retrieval
 from checks.retrieval.bm25 import LexicalIndex, query_tokens
+from lab_io import progress
 from lab_io.errors import IngestionError
 from load_documents import Span, SpanCheck, load_manifest
 from tests.retrieval_reference import ranked_positions, reference_ranks, words
 from tests.support import ROOT, LabTestCase, run_lab
 from tests.test_caveat_scan import main_quietly
+from tests.test_progress import FakeClock, FakeTerminal
 
 EXAMPLES = ROOT / "docs" / "examples" / "manifest.json"
 
@@ -173,6 +176,34 @@ class IndependentReading(LabTestCase):
                 )
         # Asked at a depth once each: another depth is another answer.
         self.assertEqual(walked, [(tuple(query), 25), (tuple(query), 5)])
+
+
+class ProgressOfTheRanking(LabTestCase):
+    def test_the_time_left_counts_the_ranking_not_the_index_build(self):
+        # The docs/examples pairs, ranked on one policy, on a clock that only the index build moves (100 s): the
+        # time left after the first pair is the ranking's (none), not the build's share of it (minutes).
+        manifest = load_manifest(EXAMPLES)
+        indexes = chunk_index.build_indexes(manifest.sources, chunk_index.manifest_policy_configs(manifest))
+        terminal = FakeTerminal()
+        clock = FakeClock()
+        with progress.Progress("building indexes", 1, 0, terminal, {}, clock) as line:
+            clock.now += 10.0
+            build = retrieval.lab_ranked_index
+
+            def slow_build(name, chunks):
+                clock.now += 100.0
+                return build(name, chunks)
+
+            with mock.patch.object(retrieval, "lab_ranked_index", slow_build), mock.patch.object(
+                progress, "REFRESH_SECONDS", 0.0
+            ):
+                retrieval.measured(
+                    manifest.span_checks, {"paragraph": indexes["paragraph"]}, None, None, 100, "x", line
+                )
+        pairs = len(manifest.span_checks)
+        self.assertGreater(pairs, 2)
+        self.assertIn(f"ranking paragraph's chunks: 1 of {pairs} pairs, about 1 s left", terminal.getvalue())
+        self.assertNotIn("min left", terminal.getvalue())
 
 
 class RunFiles(LabTestCase):

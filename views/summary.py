@@ -313,10 +313,11 @@ def oversized_line(result: dict) -> str | None:
 
     Only the rules that group whole blocks up to a target (heading-aware,
     pair-aware) can pass it; fixed-char never does, paragraph has none. The
-    largest is heading-aware's, where a block kept whole is the only reason
-    (pair-aware also joins groups for a pair): ``"2 chunks over twice their
-    target (heading-aware 1, pair-aware 1); the largest, 11,011 characters at
-    target 1,000: docs/_index lines 31-300 (heading-aware); …"``.
+    largest named is heading-aware's, where a block kept whole is the only
+    reason (pair-aware also joins groups for a pair), and the line says whose
+    it is: ``"2 chunks over twice their target (heading-aware 1, pair-aware
+    1); heading-aware's largest, 11,011 characters at target 1,000:
+    docs/_index lines 31-300; …"``.
     """
     over = {}
     for name, index in result["indexes"].items():
@@ -336,8 +337,8 @@ def oversized_line(result: dict) -> str | None:
     counts = ", ".join(f"{policy} {len(policy_chunks):,}" for policy, (_, policy_chunks) in over.items())
     return (
         f"{counted(total, 'chunk')} over twice {'its' if total == 1 else 'their'} target ({counts}); "
-        f"the largest, {chunk['end'] - chunk['start']:,} characters at target {target:,}: "
-        f"{printable(chunk['source_id'])} lines {chunk['start_line']}-{chunk['end_line']} ({name}); "
+        f"{name}'s largest, {chunk['end'] - chunk['start']:,} characters at target {target:,}: "
+        f"{printable(chunk['source_id'])} lines {chunk['start_line']}-{chunk['end_line']}; "
         "a block (a list, a table, a fence, a container, an HTML or JSX element) is never cut, so one longer than the "
         "target is a chunk of its own"
     )

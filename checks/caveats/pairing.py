@@ -1,4 +1,4 @@
-"""Pair each caveat with its instruction, section by section: ``run.py scan``'s proposals (``scan_version`` 18).
+"""Pair each caveat with its instruction, section by section: ``run.py scan``'s proposals (``scan_version`` 21).
 
 Reads one source's sections block by block (``section_items``): every
 sentence with what the rules see in it (``classified``), and cautionary and
@@ -28,7 +28,7 @@ from checks.caveats.sentences import (
 )
 from load_documents import Span, SpanCheck
 
-SCAN_VERSION = 18
+SCAN_VERSION = 21
 # How far an instruction may sit from its caveat, in blocks of prose (code blocks are not counted):
 # the caveat's own block and this many before it, or this many after it; one that shares an
 # identifier with the caveat may sit as far back as IDENTIFIER_BLOCKS.
@@ -47,6 +47,15 @@ DEFAULT_TIER = 2
 DIRECT_FORMS = frozenset({"imperative", "to-clause", "second person"})
 # The instruction forms whose pairs are no stronger than tier 2: they instruct less directly.
 INDIRECT_FORMS = frozenset({"tutorial step", "api usage", "step before code"})
+# The forms whose pairs are tier 3 (scan_version 19): the author's own narrated step ("Now we return the scopes.")
+# is what a tutorial tells, not what the reader is told to do; on nineteen labelled sets 8 of its 44 pairs of
+# tier 2 were right, against 0.54 of all (docs/caveats.md, "Tiers").
+NARRATED_FORMS = frozenset({"tutorial step"})
+# The rules whose outright cues (tier 1) state a fact of the product even in a section without code, where every
+# other cue is of tier 3 (scan_version 21): "Plugins must be written in Python", "Not supported by SingleStore",
+# "Input guardrails run only for the first agent". A prohibition or an error there is mostly a story or advice
+# ("you cannot pay attention to your crush", "a run crashes before it connects").
+STATED_RULES = frozenset({"requirement", "limitation", "condition"})
 # The cues of a marker that stands for the notice after it ("**Deprecation notice:**", "**Warning:**").
 NOTICE_RULES = frozenset({"deprecation", "label", "risk", "version"})
 # A main clause addressed to the reader with "must": "…, you must subclass them".
@@ -434,7 +443,11 @@ def classified(
     if codeless:
         # A section without code is an essay or a story: its cues are weak, but for the dated ones.
         cues = [
-            cue if cue.rule in ("deprecation", "version", "label") else rules.Cue(cue.rule, cue.cue, 3, cue.start)
+            (
+                cue
+                if cue.rule in ("deprecation", "version", "label")
+                else rules.Cue(cue.rule, cue.cue, 2 if cue.tier == 1 and cue.rule in STATED_RULES else 3, cue.start)
+            )
             for cue in cues
         ]
     best = rules.strongest_cue(cues)
@@ -1416,7 +1429,9 @@ def scan_sections(
             instruction, link, link_tier = chosen
             # A reference entry instructs only the caveats of its own item ("same item").
             form = instruction.instruction or "reference entry"
-            form_tier = 2 if form in INDIRECT_FORMS or instruction.instruction is None else 1
+            form_tier = (
+                3 if form in NARRATED_FORMS else 2 if form in INDIRECT_FORMS or instruction.instruction is None else 1
+            )
             name = pair_name(source_id, line, names_on_line)
             pairs.append(
                 FoundPair(

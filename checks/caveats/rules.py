@@ -1,4 +1,4 @@
-"""What makes a sentence a caveat or an instruction: the scan's rules on one sentence (``scan_version`` 18).
+"""What makes a sentence a caveat or an instruction: the scan's rules on one sentence (``scan_version`` 21).
 
 The rules and their limits are stated in ``docs/caveats.md``; this module is
 where they live. Every test reads one sentence with its code masked
@@ -295,8 +295,9 @@ SKIP_NOTICE = anchors.Guarded(SKIP_NOTICE)
 
 # --- admonitions ------------------------------------------------------------------------
 
-# Block labels (an admonition's type, an alert's) that make a whole block a caveat.
-CAUTIONARY_LABELS = frozenset({"attention", "caution", "danger", "error", "failure", "warning", "bug"})
+# Block labels (an admonition's type, an alert's) that make a whole block a caveat. "warn" from scan_version 20:
+# Fumadocs names its warning callout so (``<Callout type="warn">``, as Zod's docs write one).
+CAUTIONARY_LABELS = frozenset({"attention", "caution", "danger", "error", "failure", "warning", "warn", "bug"})
 # Labels of a version note: the block (or its marker line alone) is a caveat of availability.
 VERSION_LABEL = re.compile(r"(?:version|deprecat|versionadded|versionchanged)", re.IGNORECASE)
 # Labels of a note read for a caveat: a caveat sentence of tier 2 inside is of tier 1.

@@ -65,14 +65,14 @@ def measured(
 
     def add_ranked(index: RankedIndex) -> None:
         require_bounded_walk(index, queries, where)
+        if progress is not None:
+            # The stage's clock starts once the index is built: its time left is the ranking's alone (counted from
+            # before the build, the first pair's share held the build, and the line said minutes for seconds).
+            progress.stage(f"ranking {index.name}'s chunks", len(queries), 0, unit="pairs")
         add_row(index.name, index.kind, len(index.units), ranked_lists(index), index.judged)
 
     for name, index in indexes.items():
-        if progress is not None:
-            progress.stage(f"ranking {name}'s chunks", len(queries), 0, unit="pairs")
         add_ranked(lab_ranked_index(name, index["chunks"]))
-    if chunks is not None and progress is not None:
-        progress.stage(f"ranking {chunks.name}'s chunks", len(queries), 0, unit="pairs")
     if chunks is not None:
         add_ranked(chunks)
     if run is not None:
