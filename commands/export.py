@@ -100,13 +100,18 @@ def run_export(args: argparse.Namespace) -> int:
     with Progress(f"validating {printable(args.file)}") as progress:
         expected, stale = manifest_expected(manifest, args.manifest, source, progress)
         note = note or stale
-        index, pairs = reembed.exported_index_and_pairs(source, args.policy, progress, expected)
+        # The texts the manifest's build turned to JSON, when the file is that build: its records reuse them.
+        encoded: list = []
+        index, pairs = reembed.exported_index_and_pairs(source, args.policy, progress, expected, encoded)
         carried = None
         if args.carry_caveats:
             if pairs is None:
                 pairs = current_manifest_pairs(args, index)
             carried = reembed.carrying(index["chunks"], pairs, document_texts(index["documents"]))
-        pieces = reembed.export_pieces(index, None if carried is None else carried.carried)
+        pieces = reembed.export_pieces(
+            index, None if carried is None else carried.carried, reembed.texts_json_of(encoded, index["chunks"])
+        )
+        del encoded
         emit(progress.writing(pieces, destination(output)), output)
     exported = counted(len(index["chunks"]), f"{args.policy} chunk")
     line = f"exported {exported} (index {index['index_id'][:12]}) to {destination(output)}"
