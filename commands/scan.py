@@ -310,6 +310,9 @@ def review(manifest_path: Path, pairs: list, accepted: list[str], rejected: list
     """
     from checks.caveats import decisions, declare, pairing
 
+    # A name given twice is one decision: declared once, counted once.
+    accepted = list(dict.fromkeys(accepted))
+    rejected = list(dict.fromkeys(rejected))
     by_name = {pair.name: pair for pair in pairs}
     both = sorted(set(accepted) & set(rejected))
     if both:

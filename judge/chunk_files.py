@@ -254,11 +254,14 @@ def checked_offsets(start: int | None, end: int | None, shape: str, text_length:
         )
 
 
-def stale_export_refusal(error: IngestionError, record: dict, shape: str, source: dict | None) -> IngestionError:
-    """``error``, told as what it most likely is when an exported record is of another revision of its page than
-    the one pinned now (its ``metadata.document_revision``): chunks exported before the page was edited and
-    re-pinned. Any other refusal is returned as it is."""
-    if shape != "export" or source is None:
+def stale_export_refusal(
+    error: IngestionError, record: dict, shape: str, source: dict | None, start: int | None, end: int | None
+) -> IngestionError:
+    """``error``, told as what it most likely is when an exported record reaches past its page's end and is of
+    another revision of its page than the one pinned now (its ``metadata.document_revision``): chunks exported
+    before the page was edited and re-pinned. Any other refusal is returned as it is: offsets no text could
+    hold (an end alone, a negative start, an end before its start) are no edit's doing."""
+    if shape != "export" or source is None or start is None or start < 0 or (end is not None and end < start):
         return error
     metadata = record.get("metadata")
     revision = metadata.get("document_revision") if type(metadata) is dict else None
@@ -309,7 +312,7 @@ def chunk_record(
     try:
         checked_offsets(start, end, shape, lengths[source_id], where)
     except IngestionError as error:
-        raise stale_export_refusal(error, value, shape, resolver.sources.get(source_id)) from error
+        raise stale_export_refusal(error, value, shape, resolver.sources.get(source_id), start, end) from error
     returns = "\r" in text
     text = normalize_newlines(text) if returns else text
     return ChunkRecord(line, shape, source_id, text, start, end, offset_name, returns, carried_text(value, where))

@@ -120,6 +120,21 @@ class ReviewTest(LabTestCase):
             [entry["decision"] for entry in json.loads(self.decisions.read_text())["decisions"]], ["reject"]
         )
 
+    def test_a_name_given_twice_is_one_decision(self) -> None:
+        # --accept NAME --accept NAME declares the pair once (not again as NAME~2), and counts it once.
+        name = "scan:aster-copy-v1:13"
+        code, out, err = main_quietly("scan", "--manifest", str(self.manifest), "--accept", name, "--accept", name)
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual(
+            out, f"accepted 1 pair (1 added as span checks): {self.manifest}, decisions in {self.decisions}\n"
+        )
+        self.assertEqual(self.check_names(), ["save-copy-refuses-existing-path", name])
+        code, out, err = main_quietly("scan", "--manifest", str(self.manifest), "--reject", name, "--reject", name)
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual(
+            out, f"rejected 1 pair (1 scanned checks removed): {self.manifest}, decisions in {self.decisions}\n"
+        )
+
     def test_a_hand_declared_check_is_never_removed(self) -> None:
         code, out, _ = main_quietly("scan", "--manifest", str(self.manifest), "--reject", "scan:aster-copy-v1:7")
         self.assertEqual(code, 0)

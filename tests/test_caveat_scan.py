@@ -675,3 +675,34 @@ class ExampleCorpusTest(LabTestCase):
         declared_pairs = [pair for pair in report["pairs"] if pair["declared_as"] is not None]
         self.assertEqual([pair["policies"]["paragraph"]["split_by"] for pair in declared_pairs], ["block break"] * 6)
         self.assertEqual(sum(pair["policies"]["heading-aware"]["same_chunk"] for pair in declared_pairs), 3)
+
+    def test_the_caveats_without_an_instruction_and_the_walk_through_that_shows_them(self) -> None:
+        # The limits page opens on a section without code: its "unless" is an outright condition, tier 2 there
+        # (scan_version 21), with no instruction in its section. At tier 3 come three errors of tier 3: two in
+        # sections without code, one an exception named as raised (docs/caveats.md, "On a docs site").
+        manifest = ROOT / "docs" / "examples" / "manifest.json"
+        limits = (
+            "parcel-queue/reference/limits",
+            "The sandbox and production share these limits unless a row says otherwise.",
+            2,
+        )
+        weaker = [
+            ("parcel-queue/guide/retries", "A parcel whose label fails to print goes back to the queue.", 3),
+            ("parcel-queue/index", "what happens when a label fails to print", 3),
+            ("parcel-queue/reference/index", "Errors are raised\nas `ParcelQueueError` with a `code` attribute.", 3),
+        ]
+        for tier, expected in (("2", [limits]), ("3", sorted(weaker + [limits]))):
+            with self.subTest(tier=tier):
+                code, out, err = main_quietly("scan", "--json", "--tier", tier, "--manifest", str(manifest))
+                self.assertEqual((code, err), (0, ""))
+                unpaired = json.loads(out)["unpaired"]
+                self.assertEqual(
+                    [(item["source_id"], item["qualifier"]["quote"], item["tier"]) for item in unpaired], expected
+                )
+        # The docs' console example shows the scan's first lines as it prints them, up to its "...".
+        docs = (ROOT / "docs" / "caveats.md").read_text(encoding="utf-8")
+        command = "$ python run.py scan --manifest docs/examples/manifest.json\n"
+        shown = docs[docs.index(command) + len(command) :].split("\n...\n", 1)[0]
+        code, out, _ = main_quietly("scan", "--manifest", str(manifest))
+        self.assertEqual(code, 0)
+        self.assertEqual(out[: len(shown) + 1], shown + "\n")

@@ -120,6 +120,17 @@ class SplitterViewTest(JudgeFilesTestCase):
                 record["metadata"]["document_revision"] = revision
                 code, _, stderr = in_process("judge", str(self.write_chunks([record])), "--manifest", str(manifest))
                 self.assertEqual((code, stderr), (1, refusal + hint + "\n"))
+        # Offsets no text could hold are refused as they are, whatever the revision: no edit made them.
+        chunks = self.folder / "chunks.jsonl"
+        for start, end, refused in (
+            (-3, 5, "chunk_offset_out_of_range: {}:1: [-3, 5) is outside the source text of 46 characters"),
+            (30, 20, "chunk_offset_out_of_range: {}:1: [30, 20) is outside the source text of 46 characters"),
+            (None, 5, "chunk_offset_incomplete: {}:1: an end offset (5) without a start"),
+        ):
+            with self.subTest(start=start, end=end):
+                record["metadata"].update(start=start, end=end)
+                code, _, stderr = in_process("judge", str(self.write_chunks([record])), "--manifest", str(manifest))
+                self.assertEqual((code, stderr), (1, f"error: {refused.format(chunks)}\n"))
 
 
 class BlankChunksTest(JudgeFilesTestCase):

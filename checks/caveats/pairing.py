@@ -369,8 +369,9 @@ def classified(
       is a caveat, and no instruction. An indirect one (a tutorial step, an API usage sentence, a step
       before code) with a cue of tier 1 or 2 is a caveat.
     - Any other sentence with a cue is a caveat. In a section without code (``codeless``) its cues are
-      tier 3 but for deprecation, version and label cues; an example sentence is one tier weaker; inside a
-      note, tip, info or important block one of tier 2 is of tier 1.
+      tier 3 but for deprecation, version and label cues, and for an outright requirement, limitation or
+      condition (``STATED_RULES``), which is tier 2; an example sentence is one tier weaker; inside a note,
+      tip, info or important block one of tier 2 is of tier 1.
     """
     if reading.rstrip().endswith("?") or rules.SKIP_NOTICE.search(reading):
         return None, None
