@@ -7,7 +7,7 @@ from pathlib import Path
 
 import load_documents
 from commands.basics import EXIT_OK, manifest_to_build, report
-from commands.indexes import collector_skips_what_exists, manifest_indexes, manifest_outlines
+from commands.indexes import collector_paused, collector_skips_what_exists, manifest_indexes, manifest_outlines
 from commands.options import add_command, add_manifest_option, add_no_cache_option
 from lab_io import outputs
 from lab_io.errors import IngestionError, UsageError, counted, printable, quoted_name
@@ -142,21 +142,22 @@ def run_scan(args: argparse.Namespace) -> int:
     if args.scan_html is not None:
         # Refused before any work: the report may not overwrite the manifest.
         outputs.checked_report(args.scan_html, None, (manifest_path,))
-    manifest = load_manifest(manifest_path)
-    if args.scan_html is not None:
-        html_path = outputs.checked_report(args.scan_html, None, (manifest_path, *manifest.source_paths()))
-    if args.import_file is not None:
-        report(import_pairs(manifest_path, Path(args.import_file)))
-        return EXIT_OK
-    # Scanned before the indexes exist: the collector then has a small heap to walk while sentences come and go.
-    section_cache: dict = {}
-    # What is declared in the manifest is found afresh, never read from a file beside it.
-    no_cache = args.no_cache or bool(args.add_checks or args.accept or args.reject)
-    found, cache = scanned_pairs(manifest_path, manifest, no_cache, section_cache)
-    code = act_on_pairs(args, manifest_path, manifest, found, section_cache, html_path)
-    if code == EXIT_OK:
-        cache.save(outputs=(html_path,))
-    return code
+    with collector_paused():
+        manifest = load_manifest(manifest_path)
+        if args.scan_html is not None:
+            html_path = outputs.checked_report(args.scan_html, None, (manifest_path, *manifest.source_paths()))
+        if args.import_file is not None:
+            report(import_pairs(manifest_path, Path(args.import_file)))
+            return EXIT_OK
+        # Each page's sections, read for the scan and kept for the outlines its verdicts need.
+        section_cache: dict = {}
+        # What is declared in the manifest is found afresh, never read from a file beside it.
+        no_cache = args.no_cache or bool(args.add_checks or args.accept or args.reject)
+        found, cache = scanned_pairs(manifest_path, manifest, no_cache, section_cache)
+        code = act_on_pairs(args, manifest_path, manifest, found, section_cache, html_path)
+        if code == EXIT_OK:
+            cache.save(outputs=(html_path,))
+        return code
 
 
 def scanned_pairs(manifest_path: Path, manifest, no_cache: bool, section_cache: dict | None = None):

@@ -72,6 +72,18 @@ class AnchorPromiseTest(LabTestCase):
             with self.subTest(sentence=sentence):
                 self.assertFalse(anchored(sentence))
 
+    def test_a_block_s_sentences_are_told_by_one_search_of_its_anchors(self) -> None:
+        # "must" and "fail" are anchors; "Run it." and "Then stop." hold none, before and after the one that does;
+        # "Never." is the next block's, found by its own search.
+        text = "Run it. It must fail. Then stop.\nNever.\n"
+        page = pairing.Page(text, text, [], [], {})
+        block_anchors = pairing.anchors_in_block(page, 32)
+        sentences_held = [
+            pairing.may_hold_cue(page, start, end, block_anchors) for start, end in ((0, 7), (8, 21), (22, 32))
+        ]
+        self.assertEqual(sentences_held, [False, True, False])
+        self.assertTrue(pairing.may_hold_cue(page, 33, 39, pairing.anchors_in_block(page, 40)))
+
 
 class SameScanTest(LabTestCase):
     """Scanning with the quick test finds what scanning every sentence finds, pair for pair."""
@@ -182,6 +194,34 @@ class DerivationTest(LabTestCase):
         # A pattern whose first characters cannot be told is kept as it is.
         anywhere = re.compile(r"\w+ing")
         self.assertIs(anchors.first_character_led(anywhere), anywhere)
+
+    def test_branches_that_all_open_on_a_word_start_test_it_once_first(self) -> None:
+        pattern = re.compile(r"(?<!\w)(?:can|may)\s+be\s+set|(?<!\w)(?:is|are)\s+set\s+via", re.IGNORECASE)
+        led = anchors.first_character_led(pattern)
+        self.assertEqual(led.pattern[:20], r"(?<!\w)(?=[acim])(?:")
+        text = "Scan be set. It can be set, or is set via X; Ais set via Y, and they ARE set via Z."
+        self.assertEqual([match.span() for match in led.finditer(text)], [(16, 26), (31, 41), (69, 80)])
+        self.assertEqual([match.span() for match in pattern.finditer(text)], [(16, 26), (31, 41), (69, 80)])
+        # One branch already looks once; a branch without the look behind, or a group's own flags, keep the form.
+        for kept in (r"(?<!\w)(?:can|may)\s+be", r"(?<!\w)can|may", r"(?i:(?<!\w)can)|(?<!\w)may"):
+            with self.subTest(pattern=kept):
+                self.assertFalse(anchors.branches_open_on_word_start(kept))
+        self.assertTrue(anchors.branches_open_on_word_start(r"(?:(?<!\w)a|(?<!\w)b)c|(?<!\w)d"))
+
+    def test_a_look_behind_before_a_literal_moves_after_it(self) -> None:
+        pattern = re.compile(r"(?<![\w/-])I(?:'m)?(?!\w)")
+        first = anchors.literal_first(pattern)
+        self.assertEqual(first.pattern, r"I(?<![\w/-]I)(?:'m)?(?!\w)")
+        text = "I said AI and I/O, so I'm -I in II."
+        self.assertEqual([match.span() for match in first.finditer(text)], [(0, 1), (14, 15), (22, 25)])
+        self.assertEqual([match.span() for match in pattern.finditer(text)], [(0, 1), (14, 15), (22, 25)])
+        option = anchors.literal_first(re.compile(r"(?<![\w-])--?[a-z]+"))
+        self.assertEqual(option.pattern, r"-(?<![\w-]-)-?[a-z]+")
+        self.assertEqual(option.findall("Pass -v or --all, not x-y or ---z."), ["-v", "--all"])
+        # Matched case-insensitively, or opening otherwise, a pattern is kept as it is.
+        for kept in (re.compile(r"(?<![\w])I", re.IGNORECASE), re.compile(r"(?<!\w)(?:I|we)")):
+            with self.subTest(pattern=kept.pattern):
+                self.assertIs(anchors.literal_first(kept), kept)
 
     def test_an_opening_look_ahead_spells_the_first_letters(self) -> None:
         # "mustn't" and "must not" open with "must"; "can" stops at its space; "\d" stands for any digit, and an

@@ -346,12 +346,61 @@ def opening_lookahead(pattern: str) -> str:
 def first_character_led(compiled: re.Pattern) -> re.Pattern:
     """``compiled`` behind ``first_character_lookahead`` of its pattern (same flags), or as it is when this module
     cannot tell its first characters: the same matches at the same places, found sooner in prose, where most
-    places start none and the engine otherwise tries the whole pattern at each.
+    places start none and the engine otherwise tries the whole pattern at each. When the pattern is an alternation
+    whose every branch opens on a word start (``branches_open_on_word_start``), that is tested first too, once for
+    all of them: inside a word, where most places are, the engine then gives up on one look where it tried each
+    branch's own (a pattern of one branch looks once already).
 
     Only for a pattern that opens on no literal: ``re`` looks for a literal opening itself, faster than any look ahead.
     """
     lookahead = first_character_lookahead(compiled.pattern)
-    return re.compile(lookahead + "(?:" + compiled.pattern + ")", compiled.flags) if lookahead else compiled
+    if not lookahead:
+        return compiled
+    word_start = WORD_START if branches_open_on_word_start(compiled.pattern, compiled.flags) else ""
+    return re.compile(word_start + lookahead + "(?:" + compiled.pattern + ")", compiled.flags)
+
+
+# A pattern opening on a look behind for a class of characters and then one literal character, a letter or a hyphen:
+# ``(?<![\w'])I…``, ``(?<![\w-])-…``.
+LOOK_BEHIND_THEN_LITERAL = re.compile(r"\(\?<!(\[(?:\\.|[^\]\\])*\])\)([A-Za-z-])")
+
+
+def literal_first(compiled: re.Pattern) -> re.Pattern:
+    """``compiled`` with its opening look behind moved after the character it guards, ``(?<![\w'])I…`` ->
+    ``I(?<![\w']I)…`` (the character before it is the one tested): the same matches, and ``re`` looks for the
+    character itself quickly, where a pattern that opens on a look behind is tried at every place. A pattern of
+    any other shape, or matched case-insensitively (no letter is looked for quickly then), is kept as it is."""
+    opening = LOOK_BEHIND_THEN_LITERAL.match(compiled.pattern)
+    if opening is None or compiled.flags & re.IGNORECASE:
+        return compiled
+    characters, literal = opening.groups()
+    return re.compile(f"{literal}(?<!{characters}{literal})" + compiled.pattern[opening.end() :], compiled.flags)
+
+
+# The look behind for a word start the rules' patterns open their branches with.
+WORD_START = r"(?<!\w)"
+
+
+def branches_open_on_word_start(pattern: str, flags: int = 0) -> bool:
+    """Whether ``pattern`` is an alternation every match of which opens with the look behind ``(?<!\w)``: each
+    branch starts with it, or with a group or alternation each of whose branches does.
+    ``(?<!\w)(?:a|b)|(?<!\w)c`` -> ``True``; ``(?<!\w)a|b`` and ``(?<!\w)(?:a|b)`` -> ``False``."""
+    parsed = list(sre_parse.parse(pattern, flags))
+    word_start = list(sre_parse.parse(WORD_START, flags))[0]
+    return len(parsed) == 1 and parsed[0][0] is sre_constants.BRANCH and opens_on(parsed, word_start)
+
+
+def opens_on(parsed: list, assertion: tuple) -> bool:
+    """Whether a parsed sequence opens with ``assertion`` (an item of a parse) on every branch it can take."""
+    if not parsed:
+        return False
+    operation, argument = parsed[0]
+    if operation is sre_constants.BRANCH:
+        return all(opens_on(list(branch), assertion) for branch in argument[1])
+    if operation is sre_constants.SUBPATTERN and not argument[1] and not argument[2]:
+        # A group's flags (``(?i:…)``) would change what the assertion reads: only a plain group is looked into.
+        return opens_on(list(argument[3]), assertion)
+    return operation is assertion[0] and argument[0] == assertion[1][0] and list(argument[1]) == list(assertion[1][1])
 
 
 def edges_outside(pattern: re.Pattern, first: bool = True) -> bool:

@@ -625,25 +625,30 @@ def once(function):
     return remembered
 
 
-def may_hold_cue(page: Page, start: int, end: int, block_holds_one: bool = True) -> bool:
+def may_hold_cue(page: Page, start: int, end: int, block_anchors: rules.CheckSearch | None) -> bool:
     """Whether the rules could find a cue in the sentence ``[start, end)``: it holds an anchor of ``CUE_ANCHORS``
     (else it has none, and no cue); every sentence could when the anchors cannot be read off the cue patterns.
 
-    ``block_holds_one`` is whether the text of the sentence's block holds one (``block_may_hold_cue``): if not,
-    the only anchor the sentence can hold is one at its start that the block's text does not read as one at a
-    word start, which a single match tells.
+    ``block_anchors`` finds the next anchor of the sentence's block (``anchors_in_block``): a block's sentences
+    are asked in text order, so one search passes over the sentences up to the next anchor, where each sentence
+    was searched on its own. An anchor the sentence's own text holds after its first character is one of the
+    block's, at the same place, since the characters before it are the same; only at its first character can
+    the sentence read one the block does not (a word start where the page has a letter before it), which a
+    single match tells. An anchor of the block that starts in the sentence and runs past its end is taken as
+    one: the rules then read the sentence, and find in it what they find.
     """
-    if CUE_ANCHORS is None:
+    if block_anchors is None:
         return True
-    if not block_holds_one:
-        return CUE_ANCHOR_AT_START.match(page.folded, start, end) is not None
-    return CUE_ANCHORS.search(page.folded[start:end]) is not None
+    anchor = block_anchors.search(start)
+    if anchor is not None and anchor.start() < end:
+        return True
+    return CUE_ANCHOR_AT_START.match(page.folded, start, end) is not None
 
 
-def block_may_hold_cue(page: Page, start: int, end: int) -> bool:
-    """Whether ``[start, end)`` holds an anchor of ``CUE_ANCHORS`` read in the page's text around it (word starts
-    as the page has them); one search for a block instead of one per sentence."""
-    return CUE_ANCHORS is None or CUE_ANCHORS.search(page.folded, start, end) is not None
+def anchors_in_block(page: Page, end: int) -> rules.CheckSearch | None:
+    """The next anchor of ``CUE_ANCHORS`` from a place of the page's text up to ``end`` (a block's end), read where
+    the page's words start (``may_hold_cue``); ``None`` when the anchors cannot be read off the cue patterns."""
+    return None if CUE_ANCHORS is None else rules.CheckSearch(CUE_ANCHORS, page.folded, end)
 
 
 def holds_cue(reading: str) -> bool:
@@ -657,7 +662,7 @@ def holds_cue(reading: str) -> bool:
     )
 
 
-def sentence_holds_cue(item: Item, block_holds_one: bool = True) -> bool:
+def sentence_holds_cue(item: Item, block_anchors: rules.CheckSearch | None) -> bool:
     """Whether a sentence holds a cue (``holds_cue`` of its reading), looked for only where it may hold one
     (``may_hold_cue``, which finds every sentence that does), and answered once for each masked text of a scan.
 
@@ -669,7 +674,7 @@ def sentence_holds_cue(item: Item, block_holds_one: bool = True) -> bool:
     known = page.classifications
     answer = known.get(masked)
     if answer is None:
-        answer = may_hold_cue(page, item.start, item.end, block_holds_one) and holds_cue(item.reading)
+        answer = may_hold_cue(page, item.start, item.end, block_anchors) and holds_cue(item.reading)
         known[masked] = answer
     return answer
 
@@ -755,15 +760,14 @@ def section_items(page: Page, section: grammars.Section, dated: bool = False) ->
         # "You can set these fields:" and then the table of fields: the cells qualify that sentence.
         lead = items[-1] if is_table and items and items[-1].block == prose_number - 1 else None
         list_item = block.kind == "list"
-        # A block of one sentence is looked at as that sentence alone: the same answer, one search fewer.
-        block_holds_anchor = len(spans) < 2 or block_may_hold_cue(page, first, block.end)
+        block_anchors = anchors_in_block(page, block.end)
         for position, (start, end) in enumerate(spans):
             before_fence = next_is_fence and position == len(spans) - 1
             item = Item(page, start, end, prose_number, (before_fence, list_item, in_note, codeless, is_table), aside)
             if is_table:
                 item.in_table = True
                 item.lead = lead
-            if notice is not None or sentence_holds_cue(item, block_holds_anchor):
+            if notice is not None or sentence_holds_cue(item, block_anchors):
                 caveat, item._instruction = item.classification()
                 reading = item.reading
                 if (
@@ -1272,8 +1276,12 @@ def chosen_instruction(caveat: Item, before: list[Item], after: list[Item]) -> t
     9): nearness alone to a lead-in of a few words (``is_short_lead_in``: "Create the Pod:") is tier 3.
 
     Each step asks what links a sentence to the caveat before asking whether it instructs, so the rules
-    read a sentence only when its answer can decide.
+    read a sentence only when its answer can decide. Every step takes only a sentence the caveat may take
+    (``usable``, or a reference entry, ``usable_entry``): when none in reach is one, as for nearly half the
+    caveats of a reference's pages, the caveat is unpaired before any link is weighed.
     """
+    if not any(usable(candidate, caveat) or usable_entry(candidate, caveat) for candidate in (*before, *after)):
+        return None
     if caveat.ahead:
         # A version badge dates what follows it: the first instruction after it in reach (3 prose blocks).
         following = first_usable(after, caveat)

@@ -717,19 +717,21 @@ FIRST_PERSON = re.compile(r"(?<![\w'’/-])I(?:['’](?:m|ve|ll|d))?(?![\w'’/-
 
 
 class CheckSearch:
-    """``pattern.search(text, position)`` for positions that never decrease, each answered from the last search
+    """``pattern.search(text, position, end)`` for positions that never decrease, each answered from the last search
     when it can: the leftmost match from ``p`` is the leftmost from any later place up to its start, and no
-    match from ``p`` means none from any later place. Linear in the text however many places ask."""
+    match from ``p`` means none from any later place. Linear in the text however many places ask. ``end`` is
+    where the text is read to (its end if ``None``)."""
 
-    def __init__(self, pattern: re.Pattern, text: str) -> None:
+    def __init__(self, pattern: re.Pattern, text: str, end: int | None = None) -> None:
         self.pattern = pattern
         self.text = text
+        self.end = len(text) if end is None else end
         self.searched = -1
         self.found: re.Match | None = None
 
     def search(self, position: int) -> re.Match | None:
         if self.searched < 0 or position < self.searched or (self.found is not None and self.found.start() < position):
-            self.found = self.pattern.search(self.text, position)
+            self.found = self.pattern.search(self.text, position, self.end)
             self.searched = position
         return self.found
 
@@ -746,7 +748,8 @@ def sentence_cues(reading: str) -> list[Cue]:
     # many cues quadratic): where the leading blanks end, the first comparison word, and a failed check after
     # a place, the places only growing (``checks_from``).
     leading = re.match(r"[ \t\n\x00]*", reading).end()
-    comparison = COMPARISON_BEFORE.search(reading)
+    # (The first comparison word is looked for only in a sentence with an "except" cue, which asks.)
+    comparison = CheckSearch(COMPARISON_BEFORE, reading)
     checks_from = CheckSearch(CHECK_FAILS_AFTER, reading)
     first_person = FIRST_PERSON.search(reading) is not None
     for match in CUE_PATTERN.finditer(ascii_lowered(reading)):
@@ -784,7 +787,12 @@ def sentence_cues(reading: str) -> list[Cue]:
             # user is authenticated", "`POST` requests require the user to have …": what a check exists to do,
             # told of the application's user and requests, not a restriction on the reader.
             tier = 3
-        elif rule == "condition" and word.startswith("except") and comparison is not None and comparison.end() <= start:
+        elif (
+            rule == "condition"
+            and word.startswith("except")
+            and comparison.search(0) is not None
+            and comparison.search(0).end() <= start
+        ):
             # "the same type as the `url` field, except that it points to …": a difference told, no exception.
             tier = 3
         elif word == "however" and leading >= start:
@@ -915,7 +923,8 @@ def instruction_form(reading: str, before_fence: bool, reference_entry: bool) ->
                 return "to-clause" if first_word == "to" else "imperative"
             comma = reading.find(",", comma + 1, opening + 250)
         # "In your `settings.py` add:": a short opening, then the verb that the code after it carries out.
-        last = LAST_WORD_BEFORE_COLON.search(stripped)
+        # (Only a sentence ending on its colon can: the pattern is tried at each of its words.)
+        last = LAST_WORD_BEFORE_COLON.search(stripped) if stripped.endswith(":") else None
         if last is not None and last.group("word").lower() in IMPERATIVE_VERBS and len(stripped) <= 120:
             return "imperative"
     present = PRESENT_STEP.match(reading, opening)
@@ -1115,3 +1124,6 @@ BACK_REFERENCE = anchors.first_character_led(BACK_REFERENCE)
 END_USER_BEFORE = anchors.first_character_led(END_USER_BEFORE)
 LED_MARKUP = anchors.first_character_led(MARKUP)
 LED_CONDITIONAL_AVAILABILITY = anchors.first_character_led(CONDITIONAL_AVAILABILITY)
+# Searched for their first character, the look behind after it (``anchors.literal_first``): "I", an option's "-".
+FIRST_PERSON = anchors.literal_first(FIRST_PERSON)
+OPTION = anchors.literal_first(OPTION)
