@@ -361,8 +361,9 @@ def first_character_led(compiled: re.Pattern) -> re.Pattern:
 
 
 # A pattern opening on a look behind for a class of characters and then one literal character, a letter or a hyphen:
-# ``(?<![\w'])I…``, ``(?<![\w-])-…``.
-LOOK_BEHIND_THEN_LITERAL = re.compile(r"\(\?<!(\[(?:\\.|[^\]\\])*\])\)([A-Za-z-])")
+# ``(?<![\w'])I…``, ``(?<![\w-])-…``; not one the pattern repeats or makes optional (``(?<![\w])I?s``), which a
+# match need not hold.
+LOOK_BEHIND_THEN_LITERAL = re.compile(r"\(\?<!(\[(?:\\.|[^\]\\])*\])\)([A-Za-z-])(?![?*+{])")
 
 
 def literal_first(compiled: re.Pattern) -> re.Pattern:
