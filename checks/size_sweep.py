@@ -21,6 +21,8 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import accumulate
+from operator import sub
+from typing import NamedTuple
 
 import chunk_index
 import grammars
@@ -172,16 +174,55 @@ def fixed_char_bodies(layout: SourceLayout, shortest: int) -> FixedCharBodies:
     """The bodies and whitespace runs of one source, for fixed-char widths of at least ``shortest``."""
     text = layout.text
     bodies = tuple((section.body_start, section.body_end) for section in layout.sections)
-    # What ``str.strip`` removes: the regular expression's whitespace is ``str.isspace``'s.
-    long_run = re.compile(rf"\s{{{max(shortest, 1)},}}")
+    shortest = max(shortest, 1)
+    # The text's long runs, found once: a body's are these cut to the body, where still long enough. A run
+    # is as long as the whitespace goes, so a cut one is as long as it goes inside the body.
+    text_runs = long_whitespace_runs(text, shortest)
+    run_ends = [end for _, end in text_runs]
     runs = []
     for body_start, body_end in bodies:
-        found = [match.span() for match in long_run.finditer(text, body_start, body_end)]
+        found = []
+        # The runs reaching past the body's start, up to the first starting at or past its end.
+        for position in range(bisect_right(run_ends, body_start), len(text_runs)):
+            run_start, run_end = text_runs[position]
+            if run_start >= body_end:
+                break
+            run_start = max(run_start, body_start)
+            run_end = min(run_end, body_end)
+            if run_end - run_start >= shortest:
+                found.append((run_start, run_end))
         trailing = body_start + len(text[body_start:body_end].rstrip())
         if trailing < body_end and not (found and found[-1][1] == body_end):
             found.append((trailing, body_end))
         runs.append(tuple(found))
     return FixedCharBodies(text, bodies, tuple(start for start, _ in bodies), tuple(runs))
+
+
+# ASCII whitespace as ``str.isspace`` (and a pattern's ``\s``) has it, read as a space, and every other byte as "x".
+ASCII_WHITESPACE = b" \t\n\x0b\x0c\r\x1c\x1d\x1e\x1f"
+WHITESPACE_AS_SPACE = bytes(32 if byte in ASCII_WHITESPACE else 120 for byte in range(256))
+
+
+def long_whitespace_runs(text: str, shortest: int) -> list[tuple[int, int]]:
+    """Every run of whitespace (``str.isspace``'s) in ``text`` at least ``shortest`` long, as far as it goes.
+
+    ``long_whitespace_runs("a  b \n\t c", 3)`` -> ``[(4, 8)]``. An ASCII text is read as bytes of two kinds,
+    where a run of spaces is found by a substring search that skips ahead, not a pattern tried at each place.
+    """
+    if not text.isascii():
+        return [match.span() for match in re.finditer(rf"\s{{{shortest},}}", text)]
+    marked = text.encode("ascii").translate(WHITESPACE_AS_SPACE)
+    wanted = b" " * shortest
+    runs = []
+    position = marked.find(wanted)
+    while position >= 0:
+        start = marked.rfind(b"x", 0, position) + 1
+        end = marked.find(b"x", position)
+        if end < 0:
+            end = len(marked)
+        runs.append((start, end))
+        position = marked.find(wanted, end)
+    return runs
 
 
 @dataclass(frozen=True)
@@ -228,9 +269,10 @@ def fixed_char_figures(table: FixedCharTable, width: int) -> tuple[int, int]:
     ``min(n, ceil(t / width) * width)`` characters in; each full slice inside
     an inner whitespace run is blank too.
     """
-    kept = [-(-texted // width) for texted in table.texted]
-    count = sum(kept)
-    characters = sum(map(min, table.lengths, [slices * width for slices in kept]))
+    # Each body's slices negated, -ceil(texted / width), as floor division by -width gives them in one map.
+    negated = list(map((-width).__rfloordiv__, table.texted))
+    count = -sum(negated)
+    characters = sum(map(min, table.lengths, map((-width).__mul__, negated)))
     for run_start, run_end in table.inner_runs:
         blank = run_end // width - -(-run_start // width)
         if blank > 0:
@@ -239,17 +281,40 @@ def fixed_char_figures(table: FixedCharTable, width: int) -> tuple[int, int]:
     return count, characters
 
 
-def fixed_char_keeps(source: FixedCharBodies, width: int, low: int, high: int) -> bool:
-    """Whether one non-blank fixed-char slice at ``width`` holds ``[low, high)``: the slice holding ``low`` must reach ``high``."""
-    position = bisect_right(source.body_starts, low) - 1
-    if position < 0:
-        return False
-    body_start, body_end = source.bodies[position]
-    if low >= body_end:
-        return False
-    slice_start = body_start + (low - body_start) // width * width
-    slice_end = min(slice_start + width, body_end)
-    return high <= slice_end and bool(source.text[slice_start:slice_end].strip())
+class FixedCharPlace(NamedTuple):
+    """A check's reach in the body holding its first character, found once for every width of a sweep.
+
+    ``holds_text``: the reach itself holds a character that is not whitespace, so any slice holding it is not blank.
+    """
+
+    name: str
+    source: FixedCharBodies
+    body_start: int
+    body_end: int
+    low: int
+    high: int
+    holds_text: bool
+
+
+def fixed_char_places(sources: dict[str, FixedCharBodies], checks: tuple[SpanCheck, ...], reaches: list) -> list:
+    """Each check a fixed-char slice can keep, as a ``FixedCharPlace``, in check order; the others are left out.
+
+    A check is left out when its source was not read or its first character lies in no section's body:
+    no slice of any width keeps it.
+    """
+    places = []
+    for check, (source_id, low, high) in zip(checks, reaches):
+        source = sources.get(source_id)
+        if source is None:
+            continue
+        position = bisect_right(source.body_starts, low) - 1
+        if position < 0 or low >= source.bodies[position][1]:
+            continue
+        body_start, body_end = source.bodies[position]
+        places.append(
+            FixedCharPlace(check.name, source, body_start, body_end, low, high, bool(source.text[low:high].strip()))
+        )
+    return places
 
 
 def fixed_char_row(
@@ -258,14 +323,23 @@ def fixed_char_row(
     table: FixedCharTable,
     checks: tuple[SpanCheck, ...],
     reaches: list,
+    places: list | None = None,
 ) -> dict:
-    """``policy_row`` for fixed-char at ``width``, by arithmetic over the bodies instead of cutting every slice."""
+    """``policy_row`` for fixed-char at ``width``, by arithmetic over the bodies instead of cutting every slice.
+
+    A pair is kept when the slice holding its first character reaches its last and is not blank;
+    ``places`` (``fixed_char_places``) finds each check's body once for every width of a sweep.
+    """
     count, characters = fixed_char_figures(table, width)
-    kept = [
-        check.name
-        for check, (source_id, low, high) in zip(checks, reaches)
-        if source_id in sources and fixed_char_keeps(sources[source_id], width, low, high)
-    ]
+    if places is None:
+        places = fixed_char_places(sources, checks, reaches)
+    kept = []
+    for name, source, body_start, body_end, low, high, holds_text in places:
+        slice_start = body_start + (low - body_start) // width * width
+        slice_end = min(slice_start + width, body_end)
+        # A slice holding the reach holds its text: only a reach of whitespace alone needs the slice read.
+        if high <= slice_end and (holds_text or source.text[slice_start:slice_end].strip()):
+            kept.append(name)
     return sweep_row(count, characters, kept)
 
 
@@ -278,20 +352,36 @@ class SectionGrouping:
 
     At ``span`` or more the section is one group; below ``join_at`` (the
     least target at which two neighbours join) every paragraph stands alone.
+    ``starts`` and ``ends`` are the paragraphs' own, for grouping by bisection (``grouping_walk``).
     """
 
     paragraphs: tuple[tuple[int, int], ...]
     span: int
     join_at: float
     length: int
+    starts: tuple[int, ...]
+    ends: tuple[int, ...]
 
-    def groups(self, target: int) -> list[tuple[int, int]] | tuple[tuple[int, int], ...]:
-        """``chunk_index.grouped_spans`` of the paragraphs at ``target``."""
-        if self.span <= target:
-            return ((self.paragraphs[0][0], self.paragraphs[-1][1]),)
-        if target < self.join_at:
-            return self.paragraphs
-        return chunk_index.grouped_spans(list(self.paragraphs), target)
+
+def grouping_walk(starts: tuple[int, ...], ends: tuple[int, ...], target: int) -> tuple[list[int], list[int]]:
+    """``chunk_index.grouped_spans`` of the paragraphs ``starts``/``ends`` at ``target``, as the groups' starts and ends.
+
+    A group starting at ``s`` takes in every following paragraph ending by
+    ``s + target`` (the ends ascend), so it is found by one bisection, not a
+    look at each paragraph: ``grouping_walk((0, 11, 21), (10, 20, 40), 20)`` -> ``([0, 21], [20, 40])``.
+    """
+    group_starts = []
+    group_ends = []
+    first = 0
+    last = len(starts)
+    while first < last:
+        start = starts[first]
+        # The group's last paragraph: the last ending by start + target, and at least its first.
+        following = max(first + 1, bisect_right(ends, start + target, first, last))
+        group_starts.append(start)
+        group_ends.append(ends[following - 1])
+        first = following
+    return group_starts, group_ends
 
 
 def section_groupings(layout: SourceLayout) -> list[SectionGrouping | None]:
@@ -301,13 +391,17 @@ def section_groupings(layout: SourceLayout) -> list[SectionGrouping | None]:
         if not paragraphs:
             found.append(None)
             continue
-        joins = [later_end - start for (start, _), (_, later_end) in zip(paragraphs, paragraphs[1:])]
+        starts, ends = zip(*paragraphs)
+        # Two neighbours join at the target spanning them: a paragraph's start to the next one's end.
+        joins = map(sub, ends[1:], starts)
         found.append(
             SectionGrouping(
                 paragraphs,
-                paragraphs[-1][1] - paragraphs[0][0],
+                ends[-1] - starts[0],
                 min(joins, default=float("inf")),
-                sum(end - start for start, end in paragraphs),
+                sum(ends) - sum(starts),
+                starts,
+                ends,
             )
         )
     return found
@@ -356,29 +450,31 @@ def grouping_table(groupings: dict[str, list[SectionGrouping | None]]) -> Groupi
     )
 
 
-def heading_aware_row(
-    target: int,
+class GroupingPlace(NamedTuple):
+    """A check's reach in the section holding its first character, and whether the section's groups keep it when
+    the whole section is one group (``whole``) and when every paragraph stands alone (``alone``): found once for
+    every target of a sweep."""
+
+    name: str
+    grouping: SectionGrouping
+    low: int
+    high: int
+    whole: bool
+    alone: bool
+
+
+def grouping_places(
     layouts: dict[str, SourceLayout],
     groupings: dict[str, list[SectionGrouping | None]],
-    table: GroupingTable,
     checks: tuple[SpanCheck, ...],
     reaches: list,
-) -> dict:
-    """``policy_row`` for heading-aware at ``target``, grouping only the sections whose groups depend on it.
+) -> list[GroupingPlace]:
+    """Each check a heading-aware group can keep, as a ``GroupingPlace``, in check order; the others are left out.
 
-    A pair is kept when the last group starting at or before its first
-    character, in the section whose body holds that character, reaches its last.
+    A check is left out when its source was not read or its first character lies in no section's body, or in
+    one with no paragraphs: no group of any target keeps it.
     """
-    whole = bisect_right(table.spans, target)
-    alone = bisect_right(table.joins, target)
-    count = table.single_count + whole + table.join_counts[alone]
-    characters = table.single_characters + table.span_totals[whole] + table.join_characters[alone]
-    for grouping in table.joined[:alone]:
-        if grouping.span > target:
-            groups = chunk_index.grouped_spans(list(grouping.paragraphs), target)
-            count += len(groups)
-            characters += sum(end - start for start, end in groups)
-    kept = []
+    places = []
     for check, (source_id, low, high) in zip(checks, reaches):
         layout = layouts.get(source_id)
         if layout is None:
@@ -387,10 +483,58 @@ def heading_aware_row(
         grouping = groupings[source_id][position] if position >= 0 else None
         if grouping is None or low >= layout.sections[position].body_end:
             continue
-        groups = grouping.groups(target)
-        found = bisect_right([start for start, _ in groups], low) - 1
-        if found >= 0 and groups[found][1] >= high:
-            kept.append(check.name)
+        paragraphs = grouping.paragraphs
+        whole = paragraphs[0][0] <= low and paragraphs[-1][1] >= high
+        found = bisect_right(grouping.starts, low) - 1
+        alone = found >= 0 and paragraphs[found][1] >= high
+        places.append(GroupingPlace(check.name, grouping, low, high, whole, alone))
+    return places
+
+
+def heading_aware_row(
+    target: int,
+    layouts: dict[str, SourceLayout],
+    groupings: dict[str, list[SectionGrouping | None]],
+    table: GroupingTable,
+    checks: tuple[SpanCheck, ...],
+    reaches: list,
+    places: list[GroupingPlace] | None = None,
+) -> dict:
+    """``policy_row`` for heading-aware at ``target``, grouping only the sections whose groups depend on it.
+
+    A pair is kept when the last group starting at or before its first
+    character, in the section whose body holds that character, reaches its last.
+    ``places`` (``grouping_places``) finds each check's section once for every target of a sweep; each section
+    the target changes is grouped once, for its count and for every pair in it.
+    """
+    whole = bisect_right(table.spans, target)
+    alone = bisect_right(table.joins, target)
+    count = table.single_count + whole + table.join_counts[alone]
+    characters = table.single_characters + table.span_totals[whole] + table.join_characters[alone]
+    if places is None:
+        places = grouping_places(layouts, groupings, checks, reaches)
+    # The sections a pair lies in keep their groups at this target, by id, for the pairs below.
+    holding = {id(place.grouping) for place in places}
+    grouped = {}
+    for grouping in table.joined[:alone]:
+        if grouping.span > target:
+            starts, ends = grouping_walk(grouping.starts, grouping.ends, target)
+            count += len(starts)
+            characters += sum(ends) - sum(starts)
+            if id(grouping) in holding:
+                grouped[id(grouping)] = (starts, ends)
+    kept = []
+    for name, grouping, low, high, kept_whole, kept_alone in places:
+        if grouping.span <= target:
+            held = kept_whole
+        elif target < grouping.join_at:
+            held = kept_alone
+        else:
+            starts, ends = grouped[id(grouping)]
+            found = bisect_right(starts, low) - 1
+            held = found >= 0 and ends[found] >= high
+        if held:
+            kept.append(name)
     return sweep_row(count, characters, kept)
 
 
@@ -579,12 +723,15 @@ def run_sweep(manifest: Manifest, sizes: tuple[int, ...], progress=None) -> dict
     # Heading-aware rows group only the sections whose groups the size changes.
     groupings = {source_id: section_groupings(layout) for source_id, layout in layouts.items()}
     table = grouping_table(groupings)
+    # Where each check lies is found once, not once per size.
+    fixed_places = fixed_char_places(bodies, checks, reaches)
+    heading_places = grouping_places(layouts, groupings, checks, reaches)
 
     def row(strategy: str, size: int) -> dict:
         if strategy == "fixed-char":
-            return fixed_char_row(size, bodies, fixed_table, checks, reaches)
+            return fixed_char_row(size, bodies, fixed_table, checks, reaches, fixed_places)
         if strategy == "heading-aware":
-            return heading_aware_row(size, layouts, groupings, table, checks, reaches)
+            return heading_aware_row(size, layouts, groupings, table, checks, reaches, heading_places)
         return policy_row(sweep_config(strategy, size, grammar), layouts, checks, reaches)
 
     if progress is not None:

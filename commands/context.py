@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from commands.basics import EXIT_OK, manifest_to_build, report
-from commands.indexes import collector_skips_what_exists, manifest_outlines
+from commands.indexes import collector_paused, manifest_outlines
 from commands.options import add_command, add_manifest_option, add_no_cache_option
 from lab_io.errors import UsageError
 from lab_io.inert_json import printed_json_bytes
@@ -82,12 +82,15 @@ def run_context(args: argparse.Namespace) -> int:
             checks = checks + tuple(
                 pair.as_check() for pair, name in zip(pairs, declared) if name is None and pair.name not in taken
             )
-            progress.stage("cutting chunks", len(manifest.sources), source_bytes(manifest.sources))
-        # Windows only ask where chunks lie: their texts, hashes and ids are never made.
-        indexes = manifest_outlines(manifest, progress=progress.advance)
-        progress.stage("measuring windows", len(indexes), 0, unit="policies")
-        figures = []
-        with collector_skips_what_exists():
+        # Windows only ask where chunks lie: their texts, hashes and ids are never made, and
+        # only the pages holding a check are cut (each page's chunks are the whole build's).
+        held = {check.source_id for check in checks}
+        outlined = [source for source in manifest.sources if source["source_id"] in held]
+        progress.stage("cutting chunks", len(outlined), source_bytes(outlined))
+        with collector_paused():
+            indexes = manifest_outlines(manifest, progress=progress.advance, source_ids=held)
+            progress.stage("measuring windows", len(indexes), 0, unit="policies")
+            figures = []
             for name, index in indexes.items():
                 figures.append(context_windows.policy_context(name, index["chunks"], checks))
                 progress.advance(1, 0)

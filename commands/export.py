@@ -85,16 +85,33 @@ def run_export(args: argparse.Namespace) -> int:
     source = Path(args.file)
     manifest_path = manifest_argument(args.manifest)
     # Neither the saved file nor the manifest (given, or the lab's own) nor a source it pins may be overwritten.
-    output = checked_output(args.export_output, (source, *outputs.manifest_inputs(manifest_path)))
+    manifest, note = None, ""
+    if args.manifest is None:
+        inputs = outputs.manifest_inputs(manifest_path)
+    else:
+        # Checked against the file and the manifest before any work, then against the sources it pins:
+        # the manifest is read once, for those and for the build the file is compared with.
+        checked_output(args.export_output, (source, manifest_path))
+        manifest, note = given_manifest(args.manifest, source)
+        inputs = (
+            outputs.manifest_inputs(manifest_path) if manifest is None else (manifest_path, *manifest.source_paths())
+        )
+    output = checked_output(args.export_output, (source, *inputs))
     with Progress(f"validating {printable(args.file)}") as progress:
-        expected, note = manifest_expected(args.manifest, source, progress)
-        index, pairs = reembed.exported_index_and_pairs(source, args.policy, progress, expected)
+        expected, stale = manifest_expected(manifest, args.manifest, source, progress)
+        note = note or stale
+        # The texts the manifest's build turned to JSON, when the file is that build: its records reuse them.
+        encoded: list = []
+        index, pairs = reembed.exported_index_and_pairs(source, args.policy, progress, expected, encoded)
         carried = None
         if args.carry_caveats:
             if pairs is None:
                 pairs = current_manifest_pairs(args, index)
             carried = reembed.carrying(index["chunks"], pairs, document_texts(index["documents"]))
-        pieces = reembed.export_pieces(index, None if carried is None else carried.carried)
+        pieces = reembed.export_pieces(
+            index, None if carried is None else carried.carried, reembed.texts_json_of(encoded, index["chunks"])
+        )
+        del encoded
         emit(progress.writing(pieces, destination(output)), output)
     exported = counted(len(index["chunks"]), f"{args.policy} chunk")
     line = f"exported {exported} (index {index['index_id'][:12]}) to {destination(output)}"
@@ -104,9 +121,21 @@ def run_export(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def manifest_expected(manifest_value: str | None, source: Path, progress) -> tuple[dict | None, str]:
-    """With ``--manifest``, its build as the result ``source`` is compared with first, if it lists the same documents;
-    and a note for the export's line when the manifest could not say (``""`` when it did, or was not given).
+def given_manifest(manifest_value: str, source: Path):
+    """``--manifest`` loaded, and ``""``; or ``None`` and the note for the export's line saying why it was not read."""
+    try:
+        return load_manifest(Path(manifest_value)), ""
+    except IngestionError as error:
+        return None, (
+            f"{printable(manifest_value)} was not read ({error.code}: validate FILE --manifest M says why), so "
+            f"{printable(str(source))} was checked on its own documents"
+        )
+
+
+def manifest_expected(manifest, manifest_value: str | None, source: Path, progress) -> tuple[dict | None, str]:
+    """With ``--manifest`` (``manifest``, as ``given_manifest`` loaded it), its build as the result ``source`` is
+    compared with first, if it lists the same documents; and a note for the export's line when it does not
+    (``""`` when it does, or without a manifest).
 
     The file's head is read for its documents' revisions (``validate.lists_revisions``):
     only a file of the manifest's own documents is worth a build of the
@@ -119,15 +148,8 @@ def manifest_expected(manifest_value: str | None, source: Path, progress) -> tup
     from commands.validate import manifest_build
     from results import validate
 
-    if manifest_value is None:
+    if manifest is None:
         return None, ""
-    try:
-        manifest = load_manifest(Path(manifest_value))
-    except IngestionError as error:
-        return None, (
-            f"{printable(manifest_value)} was not read ({error.code}: validate FILE --manifest M says why), so "
-            f"{printable(str(source))} was checked on its own documents"
-        )
     sources = sorted(manifest.sources, key=lambda source: source["source_id"])
     revisions = [chunk_index.document_record(source)["document_revision"] for source in sources]
     if not validate.lists_revisions(source, revisions):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from commands.basics import EXIT_OK, manifest_to_build, report
+from commands.indexes import collector_paused
 from commands.options import add_command, add_manifest_option
 from lab_io.errors import UsageError
 from lab_io.progress import Progress, source_bytes
@@ -59,7 +60,7 @@ def run_sweep(args: argparse.Namespace) -> int:
         raise UsageError("too_many_sizes", "--sizes", f"{len(sizes):,} sizes; at most {size_sweep.MAX_SIZE_COUNT:,}")
     size_sweep.require_bounded_sweep(manifest, sizes)
     size = source_bytes(manifest.sources)
-    with Progress("reading sections", len(manifest.sources), size) as progress:
+    with Progress("reading sections", len(manifest.sources), size) as progress, collector_paused():
         sweep = size_sweep.run_sweep(manifest, sizes, progress)
     report(size_sweep.sweep_json(sweep) if args.json else size_sweep.sweep_table(sweep, manifest.policy_sizes))
     return EXIT_OK

@@ -87,13 +87,20 @@ COLUMN_JSON = {
 REPEATS_SAMPLE = 16
 
 
-def column_json(kind: type, column: tuple):
+def column_json(kind: type, column: tuple, finish=None):
     """What turns each value of ``column`` (all of type ``kind``, a key of ``COLUMN_JSON``) to its JSON text.
 
     A column of strings that repeat (a chunk's source, version and revision) turns each distinct one to JSON once
-    and looks the others up: escaping a string costs several times a lookup.
+    and looks the others up: escaping a string costs several times a lookup. ``finish``, when given, is applied to
+    each JSON text made (so once per distinct value of such a column).
     """
     convert = COLUMN_JSON[kind]
+    if finish is not None:
+        converted = convert
+
+        def convert(value: object) -> str:
+            return finish(converted(value))
+
     # The first values tell a column of few values from one of ids or of short runs, where a set costs more
     # than it saves: looked up, a value must come back four times or so to pay for its place in the set.
     if kind is str and len(column) >= REPEATS_SAMPLE and len(set(column[:REPEATS_SAMPLE])) <= REPEATS_SAMPLE // 4:

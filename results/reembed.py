@@ -26,7 +26,7 @@ from pathlib import Path
 import chunk_index
 from checks import span_checks
 from lab_io.errors import IngestionError, counted, line_span, printable, quoted, quoted_name
-from lab_io.indented_json import COLUMN_JSON
+from lab_io.indented_json import COLUMN_JSON, column_json
 from lab_io.inert_json import inert_json_text
 from load_documents import SOURCE_FIELDS
 from results import validate
@@ -78,9 +78,10 @@ def load_indexes(path: Path, progress=None) -> SavedIndexes:
     return validated_file(path, progress)[0]
 
 
-def validated_file(path: Path, progress=None, expected=None) -> tuple[SavedIndexes, dict]:
-    """``load_indexes`` of ``path``, and the validated result or index itself (``expected`` as in ``validate.read_validated``)."""
-    kind, artifact, _ = validate.read_validated(path, progress, expected, label=str(path))
+def validated_file(path: Path, progress=None, expected=None, kept_texts=None) -> tuple[SavedIndexes, dict]:
+    """``load_indexes`` of ``path``, and the validated result or index itself (``expected`` and ``kept_texts`` as
+    in ``validate.read_validated``)."""
+    kind, artifact, _ = validate.read_validated(path, progress, expected, label=str(path), kept_texts=kept_texts)
     return SavedIndexes(path, kind, validate.artifact_indexes(kind, artifact)), artifact
 
 
@@ -429,14 +430,24 @@ def exported_index(path: Path, policy: str) -> dict:
     return selected_indexes(load_indexes(path), policy)[policy]
 
 
-def exported_index_and_pairs(path: Path, policy: str, progress=None, expected=None) -> tuple[dict, list[dict] | None]:
+def exported_index_and_pairs(
+    path: Path, policy: str, progress=None, expected=None, kept_texts=None
+) -> tuple[dict, list[dict] | None]:
     """``exported_index`` and the pairs the file declares (``result_pairs``: ``None`` for a single index).
 
     ``expected``, as in ``validate.read_validated``: the result the file is
-    likely to be, compared with it first.
+    likely to be, compared with it first; ``kept_texts`` as there.
     """
-    saved, artifact = validated_file(path, progress, expected)
+    saved, artifact = validated_file(path, progress, expected, kept_texts)
     return selected_indexes(saved, policy)[policy], result_pairs(saved, artifact)
+
+
+def texts_json_of(encoded: list, chunks: list[dict]) -> list[str] | None:
+    """The JSON of ``chunks``' texts among a build's ``encoded`` entries (``chunk_index.build_policy_indexes``), if there."""
+    for objects, key, texts in encoded:
+        if objects is chunks and key == "text":
+            return texts
+    return None
 
 
 def config_metadata(config: dict) -> dict:
@@ -485,11 +496,18 @@ def export_lines(index: dict, carried: dict[int, list[dict]] | None = None) -> b
     return b"".join(export_pieces(index, carried))
 
 
-def export_pieces(index: dict, carried: dict[int, list[dict]] | None = None) -> Iterator[bytes]:
-    """``export_lines`` in pieces of ``LINES_PER_PIECE`` lines, for a writer that streams them."""
+def export_pieces(
+    index: dict, carried: dict[int, list[dict]] | None = None, texts_json: list[str] | None = None
+) -> Iterator[bytes]:
+    """``export_lines`` in pieces of ``LINES_PER_PIECE`` lines, for a writer that streams them.
+
+    ``texts_json``, when given, holds the chunks' texts turned to JSON, in
+    order, as the build that hashed them has them (``chunk_index.build_policy_indexes``'
+    ``encoded``): they are not escaped again.
+    """
     config_fields = config_metadata(index["config"])
     if carried is None:
-        return upsert_line_pieces(index["chunks"], index["index_id"], config_fields)
+        return upsert_line_pieces(index["chunks"], index["index_id"], config_fields, texts_json)
     records = (upsert_record(chunk, index["index_id"], config_fields) for chunk in index["chunks"])
     records = (with_caveats(record, carried.get(position, ())) for position, record in enumerate(records))
     return json_lines_pieces(records)
@@ -504,7 +522,9 @@ UPSERT_COLUMNS = ("chunk_id", "text", *UPSERT_CHUNK_FIELDS)
 UPSERT_LEADS = ('{"id":', ',"text":', ',"metadata":{"source_id":', *(f',"{key}":' for key in UPSERT_CHUNK_FIELDS[1:]))
 
 
-def upsert_line_pieces(chunks: list[dict], index_id: str, config_fields: dict) -> Iterator[bytes]:
+def upsert_line_pieces(
+    chunks: list[dict], index_id: str, config_fields: dict, texts_json: list[str] | None = None
+) -> Iterator[bytes]:
     """``json_lines_pieces`` of the chunks' ``upsert_record`` records, the same bytes, laid out a column at a time.
 
     A piece's records share their keys, so each field's values are turned to
@@ -514,7 +534,10 @@ def upsert_line_pieces(chunks: list[dict], index_id: str, config_fields: dict) -
     record by record instead. Making the JSON inert works character by
     character, so it is applied to each value on its own: an ASCII value
     without DEL, nearly every one, is passed on a single check in C.
+    ``texts_json``, as ``export_pieces`` takes it: the texts' JSON, not made again.
     """
+    if texts_json is not None and len(texts_json) != len(chunks):
+        texts_json = None
     # The record's closing fields, the same on every line: the index id and the config's.
     tail = {"index_id": index_id}
     tail.update(config_fields)
@@ -522,18 +545,20 @@ def upsert_line_pieces(chunks: list[dict], index_id: str, config_fields: dict) -
     laid_out = set(config_fields).isdisjoint(UPSERT_COLUMNS)
     for start in range(0, len(chunks), LINES_PER_PIECE):
         batch = chunks[start : start + LINES_PER_PIECE]
-        text = upsert_lines(batch, closing) if laid_out else None
+        known = None if texts_json is None else texts_json[start : start + LINES_PER_PIECE]
+        text = upsert_lines(batch, closing, known) if laid_out else None
         if text is None:
             yield from json_lines_pieces(upsert_record(chunk, index_id, config_fields) for chunk in batch)
         else:
             yield text.encode("utf-8")
 
 
-def upsert_lines(chunks: list[dict], closing: str) -> str | None:
+def upsert_lines(chunks: list[dict], closing: str, texts_json: list[str] | None = None) -> str | None:
     """The upsert records' JSON lines of ``chunks``, made inert, each ending in ``closing``; ``None`` if a field's types differ.
 
     ``[{"chunk_id": "c1", "text": "a", "source_id": "s", ...}]`` ->
     ``'{"id":"c1","text":"a","metadata":{"source_id":"s",...' + closing``.
+    ``texts_json``, when given, are the chunks' texts as JSON, in order.
     """
     runs = []
     for lead, key in zip(UPSERT_LEADS, UPSERT_COLUMNS):
@@ -542,13 +567,20 @@ def upsert_lines(chunks: list[dict], closing: str) -> str | None:
         if len(kinds) != 1 or not kinds <= COLUMN_JSON.keys():
             return None
         kind = kinds.pop()
-        texts = map(COLUMN_JSON[kind], column)
-        if kind is str:
-            texts = [text if text.isascii() and "\x7f" not in text else inert_json_text(text) for text in texts]
+        if key == "text" and kind is str and texts_json is not None:
+            texts = map(inert_string_json, texts_json)
+        else:
+            # A string's JSON is made inert (each distinct one once, in a column that repeats).
+            texts = map(column_json(kind, column, inert_string_json if kind is str else None), column)
         runs.append(repeat(lead))
         runs.append(texts)
     runs.append(repeat(closing))
     return "".join(chain.from_iterable(zip(*runs)))
+
+
+def inert_string_json(text: str) -> str:
+    """A string's JSON text made inert (``inert_json_text``); an ASCII text without DEL, nearly every one, as it is."""
+    return text if text.isascii() and "\x7f" not in text else inert_json_text(text)
 
 
 def json_lines_pieces(records: Iterable[dict]) -> Iterator[bytes]:

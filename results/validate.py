@@ -622,7 +622,9 @@ DOCUMENT_LIST_OPENING = b'"documents": [\n'
 RESULT_OPENING = b'{\n  "execution_mode": '
 
 
-def read_validated(path: Path, progress=None, expected=None, label: str | None = None) -> tuple[str, dict, bool]:
+def read_validated(
+    path: Path, progress=None, expected=None, label: str | None = None, kept_texts: list | None = None
+) -> tuple[str, dict, bool]:
     """Read the saved result or index at ``path`` and validate it: ``(kind, artifact, as_expected)``.
 
     A file the lab wrote is checked the quick way. ``expected``, when given, is
@@ -637,12 +639,17 @@ def read_validated(path: Path, progress=None, expected=None, label: str | None =
     ``lab_io.progress.Progress``, counts the rebuilt documents; ``label``, when
     given, opens the place a refusal of the validation names (``result.json:
     indexes.paragraph...``), as a refusal of the reading always names the file.
+    ``kept_texts``, a list when given, gets the expected build's ``encoded``
+    entries when the file holds that build, for a writer of its chunks after
+    (``reembed.export_pieces``' ``texts_json``); it stays empty otherwise.
     """
     if expected is not None and file_opens_with(path, RESULT_OPENING):
         # The texts the build turned to JSON for the ids: the result is laid out from them to compare.
         encoded: list = []
         result = expected(encoded)
         if file_holds(path, saved_json_pieces(result, encoded=encoded)):
+            if kept_texts is not None:
+                kept_texts.extend(encoded)
             return "result", result, True
         del result, encoded
     quick = identical_rebuild(path, progress)

@@ -218,8 +218,14 @@ class DerivationTest(LabTestCase):
         option = anchors.literal_first(re.compile(r"(?<![\w-])--?[a-z]+"))
         self.assertEqual(option.pattern, r"-(?<![\w-]-)-?[a-z]+")
         self.assertEqual(option.findall("Pass -v or --all, not x-y or ---z."), ["-v", "--all"])
-        # Matched case-insensitively, or opening otherwise, a pattern is kept as it is.
-        for kept in (re.compile(r"(?<![\w])I", re.IGNORECASE), re.compile(r"(?<!\w)(?:I|we)")):
+        # Matched case-insensitively, opening otherwise, or with the character optional or repeated (a match need
+        # not start on it: "s" alone is a match of the last), a pattern is kept as it is.
+        for kept in (
+            re.compile(r"(?<![\w])I", re.IGNORECASE),
+            re.compile(r"(?<!\w)(?:I|we)"),
+            re.compile(r"(?<![\w])I?s"),
+            re.compile(r"(?<![\w-])-*x"),
+        ):
             with self.subTest(pattern=kept.pattern):
                 self.assertIs(anchors.literal_first(kept), kept)
 

@@ -385,6 +385,55 @@ class SweepRowTest(unittest.TestCase):
                         size_sweep.policy_row(config, layouts, checks, reaches),
                     )
 
+    def test_grouping_by_bisection_is_greedy_grouping(self) -> None:
+        rng = random.Random(24)
+        for case in range(300):
+            paragraphs = []
+            position = 0
+            for _ in range(rng.randint(1, 12)):
+                position += rng.randint(0, 3)
+                length = rng.randint(0, 30)
+                paragraphs.append((position, position + length))
+                position += length
+            target = rng.randint(1, 80)
+            starts, ends = zip(*paragraphs)
+            with self.subTest(case=case):
+                groups = chunk_index.grouped_spans(paragraphs, target)
+                self.assertEqual(
+                    size_sweep.grouping_walk(starts, ends, target),
+                    ([start for start, _ in groups], [end for _, end in groups]),
+                )
+
+    def test_long_whitespace_runs_are_the_pattern_s(self) -> None:
+        # ASCII texts take the byte search; "\x85", "\u2028" and "é" send a text to the pattern.
+        rng = random.Random(24)
+        pieces = [
+            "a",
+            "b",
+            " ",
+            "\t",
+            "\n",
+            "\x0b",
+            "\x0c",
+            "\r",
+            "\x1c",
+            "\x1f",
+            "\x7f",
+            "\x00",
+            "\x85",
+            "\u2028",
+            "é",
+        ]
+        for case in range(600):
+            alphabet = pieces if case % 2 else pieces[:-3]
+            text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 40)))
+            shortest = rng.randint(1, 6)
+            with self.subTest(text=text, shortest=shortest):
+                self.assertEqual(
+                    size_sweep.long_whitespace_runs(text, shortest),
+                    [match.span() for match in re.finditer(rf"\s{{{shortest},}}", text)],
+                )
+
 
 def pieced_texts(pieces: list[str], count: int, longest: int) -> list[tuple[str, int, int]]:
     """``count`` texts of up to ``longest`` random ``pieces``, each with a random ``[start, end)`` inside it."""

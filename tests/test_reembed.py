@@ -510,6 +510,10 @@ class ExportColumnsTest(unittest.TestCase):
                 pieces = list(reembed.upsert_line_pieces(chunks, "i\u2029", config_fields))
                 self.assertEqual(b"".join(pieces), expected)
                 self.assertEqual(len(pieces), 3)
+                # The texts' JSON as a build made it, reused piece by piece.
+                texts_json = [json.dumps(chunk["text"], ensure_ascii=False) for chunk in chunks]
+                reused = reembed.upsert_line_pieces(chunks, "i\u2029", config_fields, texts_json)
+                self.assertEqual(b"".join(reused), expected)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import errno
 import io
+import json
 import os
 import signal
 import subprocess
@@ -353,6 +354,25 @@ class OutputChecks(LabTestCase):
                     completed = run_lab(*args, str(target))
                     self.assert_one_line_refusal(completed, "output_is_input", exit_code=2)
                     self.assertEqual(target.read_bytes(), before)
+        # A manifest that cannot be loaded (a source fails its pin) still protects the sources it names.
+        broken = self.folder / "broken.json"
+        value = json.loads(self.manifest.read_text(encoding="utf-8"))
+        value["sources"][0]["sha256"] = "0" * 64
+        broken.write_text(json.dumps(value), encoding="utf-8")
+        source_named = self.folder / value["sources"][0]["path"]
+        before = source_named.read_bytes()
+        completed = run_lab(
+            "export",
+            str(self.result),
+            "--policy",
+            "paragraph",
+            "--manifest",
+            str(broken),
+            "--output",
+            str(source_named),
+        )
+        self.assert_one_line_refusal(completed, "output_is_input", exit_code=2)
+        self.assertEqual(source_named.read_bytes(), before)
         # Without --manifest, the lab's own manifest and sources are protected.
         for target in (ROOT / "manifest.json", ROOT / "docs" / "aster-copy-v2.md"):
             with self.subTest(target=target.name):

@@ -361,12 +361,13 @@ def first_character_led(compiled: re.Pattern) -> re.Pattern:
 
 
 # A pattern opening on a look behind for a class of characters and then one literal character, a letter or a hyphen:
-# ``(?<![\w'])I…``, ``(?<![\w-])-…``.
-LOOK_BEHIND_THEN_LITERAL = re.compile(r"\(\?<!(\[(?:\\.|[^\]\\])*\])\)([A-Za-z-])")
+# ``(?<![\w'])I…``, ``(?<![\w-])-…``; not one the pattern repeats or makes optional (``(?<![\w])I?s``), which a
+# match need not hold.
+LOOK_BEHIND_THEN_LITERAL = re.compile(r"\(\?<!(\[(?:\\.|[^\]\\])*\])\)([A-Za-z-])(?![?*+{])")
 
 
 def literal_first(compiled: re.Pattern) -> re.Pattern:
-    """``compiled`` with its opening look behind moved after the character it guards, ``(?<![\w'])I…`` ->
+    r"""``compiled`` with its opening look behind moved after the character it guards, ``(?<![\w'])I…`` ->
     ``I(?<![\w']I)…`` (the character before it is the one tested): the same matches, and ``re`` looks for the
     character itself quickly, where a pattern that opens on a look behind is tried at every place. A pattern of
     any other shape, or matched case-insensitively (no letter is looked for quickly then), is kept as it is."""
@@ -382,7 +383,7 @@ WORD_START = r"(?<!\w)"
 
 
 def branches_open_on_word_start(pattern: str, flags: int = 0) -> bool:
-    """Whether ``pattern`` is an alternation every match of which opens with the look behind ``(?<!\w)``: each
+    r"""Whether ``pattern`` is an alternation every match of which opens with the look behind ``(?<!\w)``: each
     branch starts with it, or with a group or alternation each of whose branches does.
     ``(?<!\w)(?:a|b)|(?<!\w)c`` -> ``True``; ``(?<!\w)a|b`` and ``(?<!\w)(?:a|b)`` -> ``False``."""
     parsed = list(sre_parse.parse(pattern, flags))
