@@ -190,6 +190,8 @@ class Item:
         "_anaphor",
         "_normalized",
         "_back_reference",
+        "_opens_item",
+        "_instructs_as_entry",
     )
 
     def __init__(
@@ -224,6 +226,8 @@ class Item:
         self._anaphor = UNREAD
         self._normalized = UNREAD
         self._back_reference = UNREAD
+        self._opens_item = UNREAD
+        self._instructs_as_entry = UNREAD
 
     @property
     def reading(self) -> str:
@@ -248,11 +252,21 @@ class Item:
     @property
     def opens_item(self) -> bool:
         """Whether the sentence opens a list item: only a list marker precedes it on its line."""
-        if self.context is None or not self.context[1]:
-            return False
-        masked = self.page.masked
-        line_start = masked.rfind("\n", 0, self.start) + 1
-        return LIST_ITEM_OPENING.match(masked, line_start, self.start) is not None
+        if self._opens_item is UNREAD:
+            self._opens_item = False
+            if self.context is not None and self.context[1]:
+                masked = self.page.masked
+                line_start = masked.rfind("\n", 0, self.start) + 1
+                self._opens_item = LIST_ITEM_OPENING.match(masked, line_start, self.start) is not None
+        return self._opens_item
+
+    @property
+    def instructs_as_entry(self) -> bool:
+        """Whether the sentence is a reference entry, no caveat, that tells how to use its term (``usable_entry``):
+        the same for every caveat that asks, so worked out once."""
+        if self._instructs_as_entry is UNREAD:
+            self._instructs_as_entry = self.opens_item and self.caveat is None and entry_instructs(self)
+        return self._instructs_as_entry
 
     @property
     def instruction(self) -> str | None:
@@ -1251,8 +1265,12 @@ def usable_entry(candidate: Item, caveat: Item) -> bool:
     that describes a field (``samesite - A string that …``) instructs nothing: the sentence that tells the
     reader to call what has that field does.
     """
-    if not candidate.opens_item or candidate.caveat is not None or candidate.normalized == caveat.normalized:
-        return False
+    return candidate.instructs_as_entry and candidate.normalized != caveat.normalized
+
+
+def entry_instructs(candidate: Item) -> bool:
+    """Whether a sentence reads as a reference entry (``rules.REFERENCE_ENTRY``) whose term is an option or whose
+    description instructs directly (see ``usable_entry``)."""
     entry = rules.REFERENCE_ENTRY.match(candidate.reading)
     if entry is None:
         return False
