@@ -302,6 +302,7 @@ class ImportTest(LabTestCase):
             with self.subTest(caveat=caveat):
                 code, out, err = self.imported({"source_id": "aster-copy-v1", "instruction": LISTING, "caveat": caveat})
                 self.assertEqual((code, out), (1, ""))
+                self.assertTrue(err.startswith(f"error: bad_import: {where}: caveat: "), err)
                 self.assertIn(message, err)
 
     def test_a_rejected_pair_is_not_imported(self) -> None:
