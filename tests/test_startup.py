@@ -229,6 +229,29 @@ class MainJobImports(LabTestCase):
         self.assertEqual(json.loads(completed.stdout.splitlines()[-1]), [0, []])
         self.assertEqual(output.read_bytes(), (ROOT / "expected-result.json").read_bytes())
 
+    def test_show_and_the_html_report_leave_the_scans_rules_unimported(self):
+        # They draw a pair's verdicts, which need no rule of scan's (whose patterns take a while to compile).
+        report, answer = self.folder / "report.html", self.folder / "answer.json"
+        script = (
+            "import json, sys\n"
+            "import run\n"
+            "codes = [run.main(['show', '--policy', 'paragraph']),\n"
+            f"         run.main(['--output', {str(self.folder / 'r.json')!r}, '--html', {str(report)!r}])]\n"
+            f"open({str(answer)!r}, 'w').write(json.dumps([codes, 'checks.caveats.pairing' in sys.modules]))\n"
+        )
+        completed = subprocess.run(
+            [sys.executable, "-c", script],
+            cwd=ROOT,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+        )
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        self.assertEqual(json.loads(answer.read_text(encoding="utf-8")), [[0, 0], False])
+        self.assertTrue(report.read_text(encoding="utf-8").lstrip().lower().startswith("<!doctype html>"))
+
 
 class OldInterpreter(LabTestCase):
     """On Python older than 3.10, ``run.py`` says so in one line and exits 2 before importing the lab."""
