@@ -208,39 +208,11 @@ class LazyPatterns(LabTestCase):
 class MainJobImports(LabTestCase):
     """The main job imports neither the other commands (``commands.parser``) nor their modules, parsers or help."""
 
-    def test_the_main_job_leaves_the_other_commands_modules_unimported(self):
-        output = self.folder / "result.json"
-        script = (
-            "import json, sys\n"
-            "import run\n"
-            f"code = run.main(['--output', {str(output)!r}])\n"
-            f"print(json.dumps([code, sorted(name for name in {LAZY_MODULES!r} if name in sys.modules)]))\n"
-        )
+    def answer_of(self, script: str, answer: str) -> object:
+        """Run ``script`` in a fresh interpreter (stdout left out), then read the JSON it wrote to ``answer``."""
+        path = self.folder / "answer.json"
         completed = subprocess.run(
-            [sys.executable, "-c", script],
-            cwd=ROOT,
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
-        self.assertEqual(completed.returncode, 0, completed.stderr)
-        # The summary table comes first; the script's own line is the last.
-        self.assertEqual(json.loads(completed.stdout.splitlines()[-1]), [0, []])
-        self.assertEqual(output.read_bytes(), (ROOT / "expected-result.json").read_bytes())
-
-    def test_show_and_the_html_report_leave_the_scans_rules_unimported(self):
-        # They draw a pair's verdicts, which need no rule of scan's (whose patterns take a while to compile).
-        report, answer = self.folder / "report.html", self.folder / "answer.json"
-        script = (
-            "import json, sys\n"
-            "import run\n"
-            "codes = [run.main(['show', '--policy', 'paragraph']),\n"
-            f"         run.main(['--output', {str(self.folder / 'r.json')!r}, '--html', {str(report)!r}])]\n"
-            f"open({str(answer)!r}, 'w').write(json.dumps([codes, 'checks.caveats.pairing' in sys.modules]))\n"
-        )
-        completed = subprocess.run(
-            [sys.executable, "-c", script],
+            [sys.executable, "-c", f"import json, sys\nimport run\n{script}open({str(path)!r}, 'w').write({answer})\n"],
             cwd=ROOT,
             env={**os.environ, "PYTHONPATH": str(ROOT)},
             stdout=subprocess.DEVNULL,
@@ -249,7 +221,26 @@ class MainJobImports(LabTestCase):
             timeout=60,
         )
         self.assertEqual(completed.returncode, 0, completed.stderr)
-        self.assertEqual(json.loads(answer.read_text(encoding="utf-8")), [[0, 0], False])
+        return json.loads(path.read_text(encoding="utf-8"))
+
+    def test_the_main_job_leaves_the_other_commands_modules_unimported(self):
+        output = self.folder / "result.json"
+        answer = self.answer_of(
+            f"code = run.main(['--output', {str(output)!r}])\n",
+            f"json.dumps([code, sorted(name for name in {LAZY_MODULES!r} if name in sys.modules)])",
+        )
+        self.assertEqual(answer, [0, []])
+        self.assertEqual(output.read_bytes(), (ROOT / "expected-result.json").read_bytes())
+
+    def test_show_and_the_html_report_leave_the_scans_rules_unimported(self):
+        # They draw a pair's verdicts, which need no rule of scan's (whose patterns take a while to compile).
+        report = self.folder / "report.html"
+        answer = self.answer_of(
+            "codes = [run.main(['show', '--policy', 'paragraph']),\n"
+            f"         run.main(['--output', {str(self.folder / 'r.json')!r}, '--html', {str(report)!r}])]\n",
+            "json.dumps([codes, 'checks.caveats.pairing' in sys.modules])",
+        )
+        self.assertEqual(answer, [[0, 0], False])
         self.assertTrue(report.read_text(encoding="utf-8").lstrip().lower().startswith("<!doctype html>"))
 
 
