@@ -63,21 +63,26 @@ class ChunkRecord(NamedTuple):
 
 
 class SourceResolver:
-    """Match a record's source reference to a pinned source: by id, by path, or by a unique file name.
+    """Match a record's source reference to a pinned source: by id, by path, or by the end of a path.
 
     In that order: a ``source_id``; the manifest's path as written; a path
     relative to the manifest's folder (``./docs/a.md``); an absolute path
-    inside that folder; the file name alone when exactly one source has it.
-    Each distinct reference is resolved once.
+    inside that folder; then the longest end of the reference's path (its
+    last parts, down to the file name alone) that ends one or more of the
+    manifest's paths: one path, its source; several, refused as ambiguous.
+    So ``/home/ci/proj/docs/guide/index.md`` from another machine, or
+    ``guide/index.md`` from another working folder, finds ``docs/guide/index.md``
+    among many ``index.md``. Each distinct reference is resolved once.
     """
 
     def __init__(self, sources: tuple[dict, ...], folder: Path, manifest_label: str = "the manifest") -> None:
         self.manifest_label = manifest_label
         self.ids = {source["source_id"] for source in sources}
         self.paths = {PurePosixPath(source["path"]).as_posix(): source["source_id"] for source in sources}
-        self.names: dict[str, list[str]] = {}
-        for source in sources:
-            self.names.setdefault(PurePosixPath(source["path"]).name, []).append(source["source_id"])
+        # Every end of every manifest path ("index.md", "guide/index.md", "docs/guide/index.md") and the sources
+        # whose path ends so: about as many entries as the paths have parts, made on the first reference that needs it.
+        self.endings: dict[str, list[str]] | None = None
+        self.deepest = 0
         self.sources = {source["source_id"]: source for source in sources}
         self.folders = {os.path.abspath(folder), os.path.realpath(folder)}
         self.only = next(iter(self.ids)) if len(self.ids) == 1 else None
@@ -94,15 +99,17 @@ class SourceResolver:
         relative = self.relative_path(reference)
         if relative is not None and relative in self.paths:
             return self.paths[relative]
-        owners = self.names.get(PurePosixPath(reference.replace("\\", "/")).name, [])
+        ending, owners = self.longest_ending(reference)
         if len(owners) == 1:
             return owners[0]
         if len(owners) > 1:
+            shared = "file name" if "/" not in ending else f"path's end {quoted_name(ending)}"
             raise IngestionError(
                 "chunk_source_ambiguous",
                 where,
-                f"source {quoted_name(reference)} names no source of the manifest by id or path, and its file name "
-                f"is shared by {', '.join(quoted_name(owner) for owner in sorted(owners))}; write the source_id or the manifest's path",
+                f"source {quoted_name(reference)} names no source of the manifest by id or path, and its {shared} "
+                f"is shared by {first_few([quoted_name(owner) for owner in sorted(owners)])}; write the source_id or the "
+                "manifest's path",
             )
         raise IngestionError(
             "chunk_source_unknown",
@@ -111,6 +118,25 @@ class SourceResolver:
             f"({self.known_sources()})"
             + ("; pass --manifest M for your own sources" if self.manifest_label == FIXTURE_MANIFEST else ""),
         )
+
+    def longest_ending(self, reference: str) -> tuple[str, list[str]]:
+        """The longest end of ``reference``'s path (``\\`` read as ``/``) that ends a manifest path, and the sources
+        whose path ends so; ``("", [])`` when not even the file name does."""
+        if self.endings is None:
+            self.endings = {}
+            self.deepest = 0
+            for path, source_id in self.paths.items():
+                parts = path.split("/")
+                self.deepest = max(self.deepest, len(parts))
+                for start in range(len(parts)):
+                    self.endings.setdefault("/".join(parts[start:]), []).append(source_id)
+        parts = [part for part in reference.replace("\\", "/").split("/") if part not in ("", ".")]
+        # No end longer than the deepest manifest path can end one: a reference of many parts costs no more.
+        for start in range(max(len(parts) - self.deepest, 0), len(parts)):
+            ending = "/".join(parts[start:])
+            if ending in self.endings:
+                return ending, self.endings[ending]
+        return "", []
 
     def known_sources(self) -> str:
         """``"a, b"``: the first ``LISTED_SOURCES`` source ids and a count of the rest."""

@@ -297,7 +297,7 @@ class RecordShapesTest(JudgeTestCase):
 
 
 class SourceMatchingTest(JudgeTestCase):
-    """By id, by the manifest's path, relative to its folder, absolute inside it, or by a unique file name."""
+    """By id, by the manifest's path, relative to its folder, absolute inside it, or by the end of a path only one source's path ends with."""
 
     def test_every_way_of_naming_a_source(self) -> None:
         references = [
@@ -328,6 +328,19 @@ class SourceMatchingTest(JudgeTestCase):
         line = self.refusal(path, folder / "manifest.json")
         self.assertTrue(line.startswith(f"error: chunk_source_ambiguous: {path}:1: "), line)
         self.assertIn('"guide-a", "guide-b"', line)
+        # The longer end of a path names one of them: from another machine, or from another working folder.
+        for reference, source_id in (
+            ("/home/ci/checkout/docs/b/guide.md", "guide-b"),
+            ("C:\\build\\docs\\a\\guide.md", "guide-a"),
+            ("a/guide.md", "guide-a"),
+        ):
+            with self.subTest(reference=reference):
+                path = self.write_chunks([{"source_id": reference, "text": "Text a."}])
+                chunks = self.judge_json(path, "--manifest", str(folder / "manifest.json"))["chunks"]
+                self.assertEqual(chunks[0]["source_id"], source_id)
+        # An end both paths share is still ambiguous, and the refusal names it.
+        path = self.write_chunks([{"source_id": "/elsewhere/docs/guide.md", "text": "Text a."}])
+        self.assertIn("its file name is shared by", self.refusal(path, folder / "manifest.json"))
 
 
 def repeated_source() -> str:
