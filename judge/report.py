@@ -228,6 +228,12 @@ def located_line(judgement: Judgement) -> str:
     located = sum(counts[state] for state in LOCATED_STATES)
     parts = [f"{counts[state]:,} {STATE_WORDS[state]}" for state in STATES if counts[state]]
     total = counted(len(judgement.locations), SHAPE_NAMES[judgement.shape])
+    dropped = sum(1 for location in judgement.locations if location.located and location.headings_dropped)
+    if dropped:
+        # Not whitespace alone: the chunk matched once its heading lines were set aside ("line N: … heading lines
+        # dropped by the splitter" under --json and the not-located list), as a splitter that moves them to
+        # metadata writes its chunks, or as a chunk of an older revision of the page can happen to match.
+        parts.append(f"{dropped:,} of them only once heading lines were set aside")
     verdict = "" if judgement.complete else "; PARTIAL judgement: unlocated chunks are left out of every figure"
     return f"{printable(judgement.name)}: located {located:,} of {total}: {', '.join(parts)}{verdict}"
 

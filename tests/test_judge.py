@@ -492,6 +492,12 @@ class LocatingTest(JudgeTestCase):
         chunk = result["chunks"][0]
         self.assertEqual((chunk["state"], chunk["start"], chunk["end"]), ("modulo_whitespace", 271, 573))
         self.assertTrue(chunk["headings_dropped"])
+        # The text report says so beside the count: it is not whitespace alone that differs.
+        code, stdout, _ = in_process("judge", str(self.folder / "chunks.jsonl"), "--manifest", str(self.manifest))
+        self.assertEqual(code, 0)
+        self.assertIn(
+            "located 1 of 1 plain record: 1 modulo whitespace, 1 of them only once heading lines were set aside", stdout
+        )
 
     def test_a_chunk_not_in_the_source_is_counted_and_marks_the_verdict_partial(self) -> None:
         records = [
