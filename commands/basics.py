@@ -61,6 +61,8 @@ def manifest_to_build(value: str | None) -> Path:
 
 # How much of a folder's JSON files the fallback note looks at: their names, and the head of each.
 NOTE_FILES_LOOKED_AT = 200
+# The note names at most this many of them, and says when there are others.
+NOTE_MANIFESTS_NAMED = 3
 MANIFEST_HEAD_BYTES = 4096
 
 
@@ -82,7 +84,12 @@ def unused_manifest_note(folder: Path) -> str | None:
     found = [printable(name) for name in other_manifests(folder)]
     if not found:
         return None
-    named = found[0] if len(found) == 1 else f"{', '.join(found[:-1])} and {found[-1]}"
+    if len(found) > NOTE_MANIFESTS_NAMED:
+        # More than the note names: it says so, without reading every file of the folder to count them.
+        found = found[:NOTE_MANIFESTS_NAMED]
+        named = f"{', '.join(found)} and others"
+    else:
+        named = found[0] if len(found) == 1 else f"{', '.join(found[:-1])} and {found[-1]}"
     return (
         f"note: {named} in the current folder "
         f"{'looks like a manifest and is' if len(found) == 1 else 'look like manifests and are'} not used: without "
@@ -92,7 +99,8 @@ def unused_manifest_note(folder: Path) -> str | None:
 
 
 def other_manifests(folder: Path) -> list[str]:
-    """The names (first three, sorted) of the ``*.json`` files in ``folder`` that look like manifests."""
+    """The names (sorted; one more than the note names, so it can tell there are more) of the ``*.json`` files in
+    ``folder`` that look like manifests."""
     try:
         with os.scandir(folder) as entries:
             names = sorted(
@@ -104,7 +112,7 @@ def other_manifests(folder: Path) -> list[str]:
             )[:NOTE_FILES_LOOKED_AT]
     except OSError:
         return []
-    return [name for name in names if looks_like_manifest(folder / name)][:3]
+    return [name for name in names if looks_like_manifest(folder / name)][: NOTE_MANIFESTS_NAMED + 1]
 
 
 def looks_like_manifest(path: Path) -> bool:

@@ -562,6 +562,13 @@ class WhichManifestTests(FolderTestCase):
             "m.json and other.json in the current folder look like manifests and are not used",
             basics.unused_manifest_note(self.folder),
         )
+        # Three are named; a fourth is told of, not named.
+        self.write("p.json", '{"sources": []}')
+        self.assertIn("m.json, other.json and p.json in the current folder", basics.unused_manifest_note(self.folder))
+        self.write("q.json", '{"sources": []}')
+        note = basics.unused_manifest_note(self.folder)
+        self.assertIn("m.json, other.json, p.json and others in the current folder look like manifests", note)
+        self.assertNotIn("q.json", note)
 
     def test_no_note_beside_run_py_or_in_a_folder_without_a_manifest(self) -> None:
         self.assertIsNone(basics.unused_manifest_note(ROOT))
