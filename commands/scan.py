@@ -359,10 +359,14 @@ def review(manifest_path: Path, pairs: list, accepted: list[str], rejected: list
     parts = []
     if accepted:
         already = f"; {again[decisions.ACCEPT]:,} accepted before" if again[decisions.ACCEPT] else ""
-        parts.append(f"accepted {counted(len(accepted), 'pair')} ({len(new_checks):,} added as span checks{already})")
+        parts.append(
+            f"accepted {counted(len(accepted), 'pair')} ({counted(len(new_checks), 'span check')} added{already})"
+        )
     if rejected:
         already = f"; {again[decisions.REJECT]:,} rejected before" if again[decisions.REJECT] else ""
-        parts.append(f"rejected {counted(len(rejected), 'pair')} ({len(removed):,} scanned checks removed{already})")
+        parts.append(
+            f"rejected {counted(len(rejected), 'pair')} ({counted(len(removed), 'scanned check')} removed{already})"
+        )
     return f"{'; '.join(parts)}: {shown}, decisions in {destination(path)}"
 
 

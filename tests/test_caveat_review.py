@@ -51,7 +51,7 @@ class ReviewTest(LabTestCase):
         self.assertEqual((code, err), (0, ""))
         self.assertEqual(
             out,
-            f"rejected 1 pair (1 scanned checks removed): {self.manifest}, decisions in {self.decisions}\n",
+            f"rejected 1 pair (1 scanned check removed): {self.manifest}, decisions in {self.decisions}\n",
         )
         # The check scan added for it is gone; the others stay.
         self.assertEqual(
@@ -97,7 +97,7 @@ class ReviewTest(LabTestCase):
         code, out, err = main_quietly("scan", "--manifest", str(self.manifest), "--accept", "scan:aster-copy-v1:13")
         self.assertEqual((code, err), (0, ""))
         self.assertEqual(
-            out, f"accepted 1 pair (1 added as span checks): {self.manifest}, decisions in {self.decisions}\n"
+            out, f"accepted 1 pair (1 span check added): {self.manifest}, decisions in {self.decisions}\n"
         )
         self.assertEqual(self.check_names(), ["save-copy-refuses-existing-path", "scan:aster-copy-v1:13"])
         pair = next(pair for pair in self.scanned()["pairs"] if pair["name"] == "scan:aster-copy-v1:13")
@@ -126,13 +126,13 @@ class ReviewTest(LabTestCase):
         code, out, err = main_quietly("scan", "--manifest", str(self.manifest), "--accept", name, "--accept", name)
         self.assertEqual((code, err), (0, ""))
         self.assertEqual(
-            out, f"accepted 1 pair (1 added as span checks): {self.manifest}, decisions in {self.decisions}\n"
+            out, f"accepted 1 pair (1 span check added): {self.manifest}, decisions in {self.decisions}\n"
         )
         self.assertEqual(self.check_names(), ["save-copy-refuses-existing-path", name])
         code, out, err = main_quietly("scan", "--manifest", str(self.manifest), "--reject", name, "--reject", name)
         self.assertEqual((code, err), (0, ""))
         self.assertEqual(
-            out, f"rejected 1 pair (1 scanned checks removed): {self.manifest}, decisions in {self.decisions}\n"
+            out, f"rejected 1 pair (1 scanned check removed): {self.manifest}, decisions in {self.decisions}\n"
         )
 
     def test_a_hand_declared_check_is_never_removed(self) -> None:
