@@ -499,6 +499,21 @@ class ShowNarrowingTest(LabTestCase):
         self.assertEqual(len(headers), 1)
         self.assertTrue(headers[0].startswith("═══ paragraph over 1 of 2 sources: "), headers[0])
 
+    def test_a_narrowed_pair_aware_header_says_its_config_lists_pairs_not_shown(self) -> None:
+        # The fixture's one check is on aster-copy-v1; shown alone, aster-copy-v2's pair-aware index still lists it.
+        manifest = self.copy_inputs()
+        value = json.loads(manifest.read_text(encoding="utf-8"))
+        value["policies"] = {"pair-aware": 220}
+        manifest.write_text(json.dumps(value), encoding="utf-8")
+        note = "(its config lists the manifest's 1 pair, 1 of them on sources not shown, and its ids hold them all)"
+        for source, noted in (("aster-copy-v2", True), ("aster-copy-v1", False)):
+            with self.subTest(source=source):
+                out = self.show("--manifest", str(manifest), "--policy", "pair-aware", "--source", source)
+                header = next(
+                    line for line in out.splitlines() if line.startswith("═══ pair-aware over 1 of 2 sources")
+                )
+                self.assertEqual(header.endswith(note), noted, header)
+
     def test_split_only(self) -> None:
         out = self.show("--split-only")
         self.assertIn("    no split pair under heading-aware", out.splitlines())

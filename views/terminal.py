@@ -258,6 +258,19 @@ def narrowed_checks(
     return tuple(check for check in kept if check.name in split)
 
 
+def config_pairs_note(config: dict, shown: set[str]) -> str:
+    """For a narrowed view's header: that a pair-aware config lists pairs of sources not shown (its index's bytes
+    hold them all, as every chunk id does), so the bytes against the shown sources' read high; ``""`` otherwise."""
+    pairs = config.get("pairs") or ()
+    elsewhere = sum(1 for pair in pairs if pair["source_id"] not in shown)
+    if not elsewhere:
+        return ""
+    return (
+        f" (its config lists the manifest's {counted(len(pairs), 'pair')}, {elsewhere:,} of them on sources not "
+        "shown, and its ids hold them all)"
+    )
+
+
 def narrowed_terminal_view(
     sources: tuple[dict, ...],
     checks: tuple,
@@ -310,7 +323,10 @@ def narrowed_terminal_view(
         # The figures are those of the shown sources; say so, or 723 chunks here reads as a
         # contradiction of the 1,659 the main job printed for the whole manifest.
         scope = f" over {len(sources):,} of {counted(source_count, 'source')}" if len(sources) < source_count else ""
-        lines.append(painter.paint(f"═══ {name}{scope}: {growth_sentence(view.growth)}", "heading"))
+        heading = f"═══ {name}{scope}: {growth_sentence(view.growth)}"
+        if scope:
+            heading += config_pairs_note(index["config"], {source["source_id"] for source in sources})
+        lines.append(painter.paint(heading, "heading"))
         lines.append(f"    config {config_caption(view.config)}")
         shown = 0
         by_source = span_checks.chunks_by_source(index)
