@@ -1008,6 +1008,9 @@ class SeeTheJudgedChunksTest(JudgeTestCase):
         heads = re.findall(r"<th><b>(.*?)</b>: <span", card)
         self.assertEqual(heads, [*chunk_index.DEFAULT_POLICY_NAMES, "&lt;b&gt;mine&lt;/b&gt;"])
         self.assertIn("chunk 0 · file line 1 · exact at the given offset · lines 1-5 · [0, 129) · 129 chars", card)
+        # The context figures keep their columns, and a line longer than the page wraps rather than widening it.
+        self.assertIn("pre.wrapped { white-space: pre-wrap; overflow-wrap: anywhere; }", page)
+        self.assertRegex(page, r'<pre class="wrapped">recall: pairs whose qualifier comes back')
 
     def test_the_report_may_not_overwrite_an_input(self) -> None:
         path = self.write_chunks(langchain_records(with_start=True))

@@ -82,6 +82,7 @@ nav.toc a, .views a { margin-right: .8rem; }
 .lines th:first-child, .text th:first-child { width: 3.2em; color: #888; font-weight: normal; text-align: right; }
 .lines thead th { font-family: system-ui, sans-serif; font-weight: normal; }
 .lines td, .text td { white-space: pre-wrap; overflow-wrap: anywhere; }
+pre.wrapped { white-space: pre-wrap; overflow-wrap: anywhere; }
 .lines tr.elided td, .lines tr.elided th { color: #888; font-style: italic; background: #fafafa; }
 .s0 { background: #e7effc; }
 .s1 { background: #fcefdc; }
@@ -534,7 +535,10 @@ def context_block(judgement) -> list[str]:
     """The context figures' table (``context_windows``) as preformatted text, escaped."""
     import judge
 
-    return [f"<pre>{escaped(visible_lines(judge.context_text(judgement.rows, judgement.complete)))}</pre>"]
+    # Its table keeps its columns; a line longer than the page (the summary under it) wraps instead of widening it.
+    return [
+        f'<pre class="wrapped">{escaped(visible_lines(judge.context_text(judgement.rows, judgement.complete)))}</pre>'
+    ]
 
 
 def judge_html_report(
