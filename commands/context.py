@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 
+from chunk_index import collector_paused
 from commands.basics import EXIT_OK, manifest_to_build, report
-from commands.indexes import collector_paused, manifest_outlines
+from commands.indexes import manifest_outlines
 from commands.options import add_command, add_manifest_option, add_no_cache_option
 from lab_io.errors import UsageError
 from lab_io.inert_json import printed_json_bytes

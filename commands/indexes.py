@@ -42,22 +42,3 @@ def collector_skips_what_exists():
         yield
     finally:
         gc.unfreeze()
-
-
-@contextlib.contextmanager
-def collector_paused():
-    """Keep the cyclic garbage collector off until the block ends, then restore it as it was, whatever happens.
-
-    ``scan`` makes no reference cycles between reading the manifest and printing its findings (its sentences
-    point at their page and at sentences before them, never back), yet each pass of the collector walks the
-    growing readings, findings and outlines again: about 0.14 s of a scan of 500 pages. ``sweep`` and
-    ``context`` make none either, and the collector would walk every section, span and chunk outline they hold:
-    about a tenth of a sweep of 500 pages. The build pauses it for its chunk lists alike (``chunk_index``).
-    """
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if collecting:
-            gc.enable()

@@ -6,8 +6,9 @@ import argparse
 from pathlib import Path
 
 import load_documents
+from chunk_index import collector_paused
 from commands.basics import EXIT_OK, manifest_to_build, report
-from commands.indexes import collector_paused, collector_skips_what_exists, manifest_indexes, manifest_outlines
+from commands.indexes import collector_skips_what_exists, manifest_indexes, manifest_outlines
 from commands.options import add_command, add_manifest_option, add_no_cache_option
 from lab_io import outputs
 from lab_io.errors import IngestionError, UsageError, counted, printable, quoted_name

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from chunk_index import collector_paused
 from commands.basics import EXIT_OK, manifest_to_build, report
-from commands.indexes import collector_paused
 from commands.options import add_command, add_manifest_option
 from lab_io.errors import UsageError
 from lab_io.progress import Progress, source_bytes

@@ -6,7 +6,6 @@ what a person reads of the result is in ``report``.
 
 from __future__ import annotations
 
-import gc
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from functools import cached_property
@@ -456,13 +455,8 @@ def judge_chunks(
     chunks_path = Path(chunks_path)
     # As the build does: a judgement makes no reference cycles, but each pass of the cyclic
     # collector would walk every record and chunk made so far (about a sixth of a large run).
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with chunk_index.collector_paused():
         return judged_file(chunks_path, manifest, name, manifest_label, whole_indexes, progress)
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def splitter_texts(manifest, manifest_label: str = "the manifest") -> tuple[dict[str, str], dict[str, int]]:
