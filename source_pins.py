@@ -434,7 +434,8 @@ FRONT_MATTER_TITLE = {
     "+++": re.compile(r"^title[ \t]*=(?P<value>[^\n]*)$", re.MULTILINE),
 }
 # A TOML table's header: the keys after it are the table's (``[params]`` then ``title = …`` is params.title).
-TOML_TABLE = re.compile(r"^[ \t]*\[", re.MULTILINE)  # What YAML reads as no value at all.
+TOML_TABLE = re.compile(r"^[ \t]*\[", re.MULTILINE)
+# What YAML reads as no value at all.
 YAML_NULLS = frozenset({"~", "null", "Null", "NULL"})
 # A plain YAML scalar may not open on one of these: a block scalar, a flow collection, an anchor, a tag, ...
 YAML_INDICATORS = frozenset("|>[]{}&*!%@`#,?-\"'")
