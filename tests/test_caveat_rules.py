@@ -1872,3 +1872,48 @@ class ScanVersionSeventeenTest(LabTestCase):
     def test_a_badge_of_a_word_and_a_letter_without_its_marker_are_no_caveat(self) -> None:
         text = '# T\n\n<Badge text="New" />\n\nSet `x` to one.\n\nW>ithout a space it is text.\n'
         self.assertEqual(self.found(text), [])
+
+
+class ScanVersionTwentyTwoTest(LabTestCase):
+    """scan_version 22: a caveat no instruction in reach takes is paired with the sentence just before it that
+    describes, in code, what it names."""
+
+    DESCRIBES = "The `dependencies` parameter is an optional list of decorators."
+    CAVEAT = "If one of the `dependencies` is missing, the `decorate` method raises an exception."
+
+    def found(self, body: str, grammar: str = "lesson") -> tuple[list[tuple], list[str]]:
+        pairs, unpaired = scan(lesson(body), grammar)
+        return (
+            [(p.instruction.start, p.instruction.quote, p.link, p.instruction_form, p.tier) for p in pairs],
+            [item.span.quote for item in unpaired],
+        )
+
+    def test_the_sentence_before_that_names_its_code(self) -> None:
+        # "# T\n\n## S\n\n" is [0, 11): the description starts at 11, in the block before the caveat's.
+        described = (11, self.DESCRIBES, "described, identifier dependencies", "api description", 2)
+        for body in (f"{self.DESCRIBES}\n\n{self.CAVEAT}\n", f"{self.DESCRIBES} {self.CAVEAT}\n"):
+            with self.subTest(body=body):
+                self.assertEqual(self.found(body), ([described], []))
+
+    def test_never_two_blocks_back_after_it_or_without_a_shared_name(self) -> None:
+        for body in (
+            f"{self.DESCRIBES}\n\nIt is read once.\n\n{self.CAVEAT}\n",
+            f"{self.CAVEAT}\n\n{self.DESCRIBES}\n",
+            f"The `retries` option is a number.\n\n{self.CAVEAT}\n",
+        ):
+            with self.subTest(body=body):
+                self.assertEqual(self.found(body), ([], [self.CAVEAT]))
+
+    def test_never_a_table_cell_or_another_caveat(self) -> None:
+        table = "| Name | Meaning |\n| --- | --- |\n| `dependencies` | A list of decorators. |\n"
+        self.assertEqual(self.found(f"{table}\n{self.CAVEAT}\n", "blocks-5"), ([], [self.CAVEAT]))
+        other = "The `dependencies` list must not be empty."
+        pairs, unpaired = self.found(f"{other}\n\n{self.CAVEAT}\n")
+        self.assertEqual(pairs, [])
+        self.assertEqual(sorted(unpaired), sorted([other, self.CAVEAT]))
+
+    def test_an_instruction_in_reach_comes_first(self) -> None:
+        # The instruction is three prose blocks back, the description in the block before: the rules before 22 win.
+        call = "Pass a list to `decorate`."
+        body = f"{call}\n\nOne.\n\n{self.DESCRIBES}\n\n{self.CAVEAT}\n"
+        self.assertEqual(self.found(body), ([(11, call, "identifier decorate", "imperative", 1)], []))

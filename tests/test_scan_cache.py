@@ -76,6 +76,20 @@ class ScanCacheTest(CacheCase):
         names = [pair["name"] for pair in json.loads(cached)["pairs"] if pair["qualifier"]["quote"] == DOES_NOT]
         self.assertEqual(names, ["scan:aster-copy-v1:15"])
 
+    def test_a_pair_of_every_instruction_form_is_read_back(self) -> None:
+        # scan_version 22's form, "api description": a sentence that describes what the caveat names.
+        page = self.folder / "docs" / "aster-copy-v1.md"
+        described = "The `dependencies` parameter is an optional list of decorators."
+        caveat = "If one of the `dependencies` is missing, the `decorate` method raises an exception."
+        page.write_text(f"{V1_TEXT}\n## Decorators\n\n{described}\n\n{caveat}\n", encoding="utf-8")
+        code, _, err = main_quietly("pin", "--manifest", str(self.manifest), "--reanchor", str(page))
+        self.assertEqual(code, 0, err)
+        first, _ = self.scan()
+        second, read = self.scan()
+        self.assertEqual((second, read), (first, []))
+        pair = next(pair for pair in json.loads(second)["pairs"] if pair["qualifier"]["quote"] == caveat)
+        self.assertEqual((pair["instruction"]["quote"], pair["instruction_rule"]), (described, "api description"))
+
     def test_a_cache_the_lab_did_not_write_is_read_past(self) -> None:
         first, _ = self.scan()
         written = json.loads(self.cache.read_text(encoding="utf-8"))

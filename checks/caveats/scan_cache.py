@@ -39,7 +39,7 @@ CACHE_VERSION = 1
 CACHE_FOLDER = ".lab-cache"
 CACHE_KIND = "scan"
 # The instruction forms a pair may name (``pairing.FoundPair.instruction_form``), and the longest word kept.
-INSTRUCTION_FORMS = pairing.DIRECT_FORMS | pairing.INDIRECT_FORMS | {"reference entry"}
+INSTRUCTION_FORMS = pairing.DIRECT_FORMS | pairing.INDIRECT_FORMS | {"reference entry", pairing.DESCRIBED_FORM}
 MAX_WORD_CHARACTERS = 300
 NO_CACHE_VARIABLE = "LAB_NO_CACHE"
 # A cache larger than this is not read (a docs set of thousands of pages writes a few MB).
