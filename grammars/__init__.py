@@ -11,7 +11,9 @@ HTML blocks (``html_blocks``), MkDocs attribute lists and mkdocstrings
 directives (``mkdocs``), and MDX (``mdx``); "blocks-4" is "blocks-3" with the page
 reader of ``version4``, which also reads link reference definitions and the
 markup of headings; "blocks-5" is "blocks-4" with the page reader of
-``version5``, which also reads MDC's components (``mdc``). The records every grammar
+``version5``, which also reads MDC's components (``mdc``); "blocks-6" is "blocks-5"
+with the page reader of ``version6``, which reads an HTML or JSX element around a
+heading through instead of keeping it whole. The records every grammar
 yields are ``records``. The names other modules import from ``grammars`` are
 kept here.
 
@@ -81,6 +83,7 @@ __all__ = [
     "BLOCKS3_GRAMMAR",
     "BLOCKS4_GRAMMAR",
     "BLOCKS5_GRAMMAR",
+    "BLOCKS6_GRAMMAR",
     "MDX_GRAMMARS",
     "ADMONITION",
     "ADMONITION_INDENT",
@@ -151,13 +154,22 @@ BLOCKS2_GRAMMAR = "blocks-2"
 BLOCKS3_GRAMMAR = "blocks-3"
 BLOCKS4_GRAMMAR = "blocks-4"
 BLOCKS5_GRAMMAR = "blocks-5"
-GRAMMARS = (LESSON_GRAMMAR, BLOCKS_GRAMMAR, BLOCKS2_GRAMMAR, BLOCKS3_GRAMMAR, BLOCKS4_GRAMMAR, BLOCKS5_GRAMMAR)
+BLOCKS6_GRAMMAR = "blocks-6"
+GRAMMARS = (
+    LESSON_GRAMMAR,
+    BLOCKS_GRAMMAR,
+    BLOCKS2_GRAMMAR,
+    BLOCKS3_GRAMMAR,
+    BLOCKS4_GRAMMAR,
+    BLOCKS5_GRAMMAR,
+    BLOCKS6_GRAMMAR,
+)
 # The grammars that read real docs with ``block_sections`` (front matter, byte order mark, text before a heading).
-BLOCK_GRAMMARS = (BLOCKS_GRAMMAR, BLOCKS2_GRAMMAR, BLOCKS3_GRAMMAR, BLOCKS4_GRAMMAR, BLOCKS5_GRAMMAR)
+BLOCK_GRAMMARS = GRAMMARS[1:]
 # The grammars that read MDX (ESM lines, expressions, JSX elements): "blocks-3" and the ones after it.
-MDX_GRAMMARS = (BLOCKS3_GRAMMAR, BLOCKS4_GRAMMAR, BLOCKS5_GRAMMAR)
+MDX_GRAMMARS = (BLOCKS3_GRAMMAR, BLOCKS4_GRAMMAR, BLOCKS5_GRAMMAR, BLOCKS6_GRAMMAR)
 # The kinds of block the block grammars find (the lesson's are all "paragraph"; "tab" from "blocks-2" on,
-# "shortcode" to "expression" from "blocks-3" on, "component" under "blocks-5" only).
+# "shortcode" to "expression" from "blocks-3" on, "component" from "blocks-5" on).
 BLOCK_KINDS = (
     "paragraph",
     "fence",
@@ -197,6 +209,10 @@ def document_sections(text: str, grammar: str = LESSON_GRAMMAR, where: str = "te
         from grammars.version5 import PageReader as Version5Reader
 
         return block_sections(text, title, where, True, Version5Reader)
+    if grammar == BLOCKS6_GRAMMAR:
+        from grammars.version6 import PageReader as Version6Reader
+
+        return block_sections(text, title, where, True, Version6Reader)
     if grammar in BLOCK_GRAMMARS:
         return block_sections(text, title, where, grammar == BLOCKS2_GRAMMAR)
     if grammar != LESSON_GRAMMAR:
