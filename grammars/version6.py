@@ -9,15 +9,16 @@ CommonMark and MDX render those headings as headings. Here (rule P):
 
 - an element whose lines hold a *heading line* between its opening line and
   its closing line (``heading_lines``: an ATX heading, or a setext underline
-  under plain text, outside fences, comments and raw ``<pre>`` / ``<script>``
-  blocks) is *headed*: not kept whole. Its opening line starts an ordinary
-  HTML block (CommonMark's conditions 6 and 7, or an opening tag alone on its
-  line as rule E reads JSX), which also ends before a heading, a fence or an
-  element kept whole, and which, of tags alone, belongs to no block; each
-  heading opens its section; the Markdown between is read as the page is; its
-  closing line is a block of its own the same way, tags alone belonging to no
-  block. Both lines interrupt a paragraph and a list, as MDX reads a JSX tag
-  alone on its line.
+  under plain text; not in a fence, a comment, a raw ``<pre>`` / ``<script>``
+  block, or an HTML block of CommonMark's once it holds text) is *headed*:
+  not kept whole. Its opening line starts an ordinary HTML block
+  (CommonMark's conditions 6 and 7, or an opening tag alone on its line as
+  rule E reads JSX) which, while its lines are tags alone, also ends before a
+  heading, a fence or an element kept whole, and which, of tags alone,
+  belongs to no block; each heading opens its section; the Markdown between
+  is read as the page is; its closing line starts a block the same way. Both
+  lines interrupt a paragraph and a list, as MDX reads a JSX tag alone on its
+  line.
 - an element without a heading line inside is kept whole, as under
   "blocks-5", nested in a headed one or not; the lines it takes after its
   closing tag (on to the next blank line) end before a headed element's line.
@@ -42,7 +43,6 @@ from grammars.blocks import (
 from grammars.html_blocks import (
     ANY_TAG,
     RAW_END,
-    RAW_START,
     blank_line_end,
     element_pairs,
     holds_only_markup,
@@ -50,6 +50,7 @@ from grammars.html_blocks import (
     opens_alone,
     space_indent,
 )
+from grammars.mdx import is_esm_line
 from grammars.version5 import PageReader as Version5Reader
 
 
@@ -59,12 +60,16 @@ def heading_lines(texts: list[str]) -> list[int]:
     An ATX heading (``atx_heading_title``: up to three spaces in), or a setext
     underline (``===`` or ``---``, up to three spaces in) right under a run of
     plain text: lines since a blank line, a heading or a fence, the first of
-    which opens no block (no list item, quote, table, container, tag, brace or
-    colon line) and none of the others interrupts a paragraph. Lines inside a
-    fence (opened at any indent, closed at most 3 columns deeper, as rule K
-    reads them), a comment opened at the start of a line (to its ``-->``) and a
-    raw ``<pre>``, ``<script>``, ``<style>`` or ``<textarea>`` block (to its
-    closing tag) are never headings.
+    which opens no block (``opens_block``: no list item, quote, table,
+    container, HTML block, brace, ESM or ``::`` line) and none of the others
+    interrupts a paragraph. Never a heading: a line inside a fence (opened at
+    any indent, closed at most 3 columns deeper, as rule K reads them), a
+    comment opened at the start of a line (to its ``-->``), a raw ``<pre>``,
+    ``<script>``, ``<style>`` or ``<textarea>`` block (to its closing tag), or
+    an HTML block of CommonMark's once it holds text (a ``# comment<br />``
+    line inside a ``<table>``'s cells, before the blank line that ends it);
+    under tags alone (``<Box>`` then ``## Checklist``) a heading is one, as MDX
+    reads it.
     ``heading_lines(["<details>", "", "## In", "```", "# c", "```", "Title", "---"])`` -> ``[2, 7]``.
     """
     found: list[int] = []
@@ -72,7 +77,8 @@ def heading_lines(texts: list[str]) -> list[int]:
     fence_indent = 0
     # The marker that ends the comment or raw block the line is in, else None.
     raw_end = None
-    # What the lines since the last blank line, heading or fence are: None (none), "text" or "other" (a block's).
+    # The lines since the last blank line, heading or fence: None (none), "text" (a paragraph's), "markup" (an HTML
+    # block's, tags and comments alone so far), "html" (an HTML block's, with text) or "other" (another block's).
     run = None
     for index, text in enumerate(texts):
         if fence is not None:
@@ -92,6 +98,9 @@ def heading_lines(texts: list[str]) -> list[int]:
         if not content:
             run = None
             continue
+        if run == "html":
+            # CommonMark's HTML block runs on to the blank line: nothing in it is Markdown.
+            continue
         if content[0] in "`~":
             fence = fence_opening(content)
             if fence is not None:
@@ -99,17 +108,18 @@ def heading_lines(texts: list[str]) -> list[int]:
                 run = None
                 continue
         indent, rest = space_indent(text)
-        if content[0] == "<" and indent <= 3:
-            if rest.startswith("<!--"):
-                if "-->" not in rest[4:]:
-                    raw_end = "comment"
+        start = html_start(text) if content[0] == "<" else None
+        if start is not None and start[0] <= 2:
+            # A raw block or a comment: none of its lines is a heading. Inside tags alone it is that HTML block's (a
+            # comment is markup); anywhere else it is a block of its own, ended on the line that closes it.
+            closed = RAW_END.search(rest) is not None if start[0] == 1 else "-->" in rest[4:]
+            if not closed:
+                raw_end = "raw" if start[0] == 1 else "comment"
+            if run != "markup":
                 run = None
-                continue
-            if RAW_START.match(rest) is not None:
-                if RAW_END.search(rest) is None:
-                    raw_end = "raw"
-                run = None
-                continue
+            elif start[0] == 1:
+                run = "html"
+            continue
         if content[0] == "#" and atx_heading_title(text) is not None:
             found.append(index)
             run = None
@@ -118,14 +128,29 @@ def heading_lines(texts: list[str]) -> list[int]:
             run = None
         elif THEMATIC_BREAK.fullmatch(text):
             run = None
-        elif run is None:
-            opens = content[0] in "<{:" or text.startswith(("import", "export")) or starts_block(texts, index, True)
-            run = "other" if opens else "text"
-        elif run == "text":
-            start = html_start(text) if content[0] == "<" else None
-            if starts_block(texts, index, True) or (start is not None and start[0] <= 6):
-                run = "other"
+        elif run == "markup":
+            if not holds_only_markup(text):
+                run = "html"
+        elif run is None or (start is not None and start[0] <= 6):
+            # A block starts here: a run's first line, or an HTML block of conditions 3 to 6 (they interrupt).
+            if start is not None or (content[0] == "<" and indent <= 3 and opens_alone(text)):
+                run = "markup" if holds_only_markup(text) else "html"
+            else:
+                run = "other" if opens_block(texts, index) else "text"
+        elif run == "text" and starts_block(texts, index, True):
+            run = "other"
     return found
+
+
+def opens_block(texts: list[str], index: int) -> bool:
+    """Whether ``texts[index]``, where a block may start, may open one other than a paragraph: a line
+    ``starts_block`` names, an HTML block's first line (or an opening tag alone on its line), a brace, an ESM line or
+    a line of MDC's ``::``; ``False`` is certain, ``True`` may be a paragraph's line after all."""
+    text = texts[index]
+    content = text.lstrip(" \t")
+    if content[0] == "<":
+        return html_start(text) is not None or opens_alone(text)
+    return content[0] == "{" or content.startswith("::") or is_esm_line(text) or starts_block(texts, index, True)
 
 
 def headed_pairs(texts: list[str], pairs: dict[int, int]) -> dict[int, int]:
@@ -202,19 +227,23 @@ class PageReader(Version5Reader):
         return found
 
     def cut_block(self, index: int, after: int, kind: str, label: str) -> tuple[str, int, str]:
-        """The block of lines ``[index, after)`` as a headed element's tag lines read it: ended before the first
-        later line that is an ATX heading, opens a fence or opens an element kept whole whose closing tag is on a
-        later line; of tags alone, no block."""
+        """The HTML block of lines ``[index, after)`` as a headed element's tag line starts it: while its lines hold
+        tags and comments alone, it ends before a line that is an ATX heading, opens a fence or opens an element kept
+        whole whose closing tag is on a later line; once one holds text it runs on, as CommonMark's does. Of tags
+        alone, it is no block."""
         pairs = self.element_pairs()
-        for line in range(index + 1, after):
-            text = self.texts[line]
-            if (
-                atx_heading_title(text) is not None
-                or fence_opening(text.lstrip(" \t")) is not None
-                or pairs.get(line, line) > line
-            ):
-                after = line
-                break
-        if holds_only_markup("\n".join(self.texts[index:after])):
+        texts = self.texts
+        if holds_only_markup(texts[index]):
+            for line in range(index + 1, after):
+                text = texts[line]
+                if (
+                    atx_heading_title(text) is not None
+                    or fence_opening(text.lstrip(" \t")) is not None
+                    or pairs.get(line, line) > line
+                ):
+                    return "", line, ""
+                if not holds_only_markup(text):
+                    break
+        if holds_only_markup("\n".join(texts[index:after])):
             return "", after, ""
         return kind, after, label
