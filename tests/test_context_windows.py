@@ -367,7 +367,8 @@ class ReportWindowTest(LabTestCase):
             [
                 "1",
                 "save-copy-refuses-existing-path",
-                # The fixture's qualifier, under 80 characters: whole.
+                # The fixture's instruction, 26 characters, and its qualifier, 40: under 64, whole.
+                "Call save_copy(path, text)",
                 "This operation refuses an existing path.",
                 "docs/aster-copy-v1.md",
                 # The instruction opens line 5, the caveat line 7.
@@ -403,15 +404,3 @@ class NoChecksTest(LabTestCase):
         code, out, err = main_quietly("context", "--manifest", str(manifest))
         self.assertEqual((code, err), (0, ""))
         self.assertEqual(out, context_windows.NO_CHECKS + "\n")
-
-
-class CaveatExcerptTest(LabTestCase):
-    """The pairs table shows each caveat's start on one line, inert."""
-
-    def test_one_line_cut_and_inert(self) -> None:
-        self.assertEqual(report.caveat_excerpt("Never\n  close it twice."), "Never close it twice.")
-        long = "word " * 30
-        shown = report.caveat_excerpt(long)
-        self.assertEqual((len(shown), shown[-1]), (80, "…"))
-        self.assertEqual(shown[:-1], long[:79])
-        self.assertNotIn("\x1b", report.caveat_excerpt("a \x1b[2J b"))
