@@ -361,7 +361,10 @@ class ReportWindowTest(LabTestCase):
         checks = load_manifest(MANIFEST).span_checks
         page = self.report(checks)
         row = re.search(r'<tr class="pair[^"]*">(.*?)</tr>', page).group(1)
-        cells = [re.sub(r"<[^>]+>", " ", cell).split() for cell in re.findall(r"<td[^>]*>(.*?)</td>", row)]
+        cells = [
+            re.sub(r"<[^>]+>", " ", cell.replace("<wbr>", "")).split()
+            for cell in re.findall(r"<td[^>]*>(.*?)</td>", row)
+        ]
         self.assertEqual(
             [" ".join(cell) for cell in cells],
             [
@@ -389,7 +392,8 @@ class ReportWindowTest(LabTestCase):
         hostile = SpanCheck("scan:</td><script>x</script>", base.source_id, base.instruction, base.qualifier)
         page = self.report((hostile,))
         self.assertNotIn("<script>x", page)
-        self.assertIn('<a href="#pair-1">scan:&lt;/td&gt;&lt;script&gt;x&lt;/script&gt;</a>', page)
+        # The table's link may break the name after each "/" (an inert <wbr>, outside every entity).
+        self.assertIn('<a href="#pair-1">scan:&lt;/<wbr>td&gt;&lt;script&gt;x&lt;/<wbr>script&gt;</a>', page)
         self.assertIn("<h3>1. scan:&lt;/td&gt;&lt;script&gt;x&lt;/script&gt;</h3>", page)
 
 

@@ -90,6 +90,18 @@ class PairsTableTest(unittest.TestCase):
         # The page's text view shows line 7 as it is, both markers included.
         self.assertIn("&gt; &gt; worker; stop that one first, then call it again.", self.page)
 
+    def test_a_path_wraps_between_its_folders(self) -> None:
+        self.assertIn('<a href="#page-1">docs/<wbr>jobs.md</a>', self.table)
+
+    def test_every_column_has_a_set_width(self) -> None:
+        # Seven columns, each a <col> whose class the style sheet sizes (the two excerpts share what is left).
+        widths = re.findall(r'<col class="(w-[a-z]+)">', self.table)
+        self.assertEqual(widths, ["w-number", "w-name", "w-quote", "w-quote", "w-page", "w-lines", "w-verdict"])
+        for width in set(widths) - {"w-quote"}:
+            with self.subTest(width=width):
+                self.assertRegex(report.REPORT_CSS, rf"\.{width} {{ width: [0-9.]+em; }}")
+        self.assertIn("table-layout: fixed", report.REPORT_CSS)
+
     def test_the_filter_reads_the_pair_and_page_cells(self) -> None:
         # The script's filter box matches the pair's name and page: cells 1 and 4 of a row (0-based).
         self.assertIn("row.cells[1].textContent", report.SCRIPT)

@@ -66,7 +66,16 @@ code, pre, .text td, .lines td, .cap, .cutname { font-family: ui-monospace, SFMo
 nav.toc a, .views a { margin-right: .8rem; }
 .view { position: absolute; top: 0; }
 .pairs td small { color: #555; font-weight: normal; }
-.pairs td:nth-child(2), .pairs td:nth-child(3), .pairs td:nth-child(4) { max-width: 16em; overflow-wrap: anywhere; }
+.pairs { table-layout: fixed; width: 100%; min-width: 64em; font-size: 13px; line-height: 1.35; }
+.pairs td { overflow-wrap: anywhere; }
+.pairs td:nth-child(6) { white-space: nowrap; }
+.pairs td:nth-child(2), .pairs td:nth-child(5) { font-size: 12px; }
+.pairs .w-number { width: 2.6em; }
+.pairs .w-name { width: 10.5em; }
+.pairs .w-page { width: 8.5em; }
+.pairs .w-lines { width: 5.2em; }
+.pairs .w-verdict { width: 11.5em; }
+.pairs .w-tier { width: 3.6em; }
 .pairs th button { font: inherit; font-weight: 600; background: none; border: 0; padding: 0; cursor: pointer; }
 .pairs th[aria-sort="ascending"] button::after { content: " \\25b2"; }
 .pairs th[aria-sort="descending"] button::after { content: " \\25bc"; }
@@ -289,24 +298,36 @@ def excerpt(text: str, start: int, end: int) -> str:
     return visible(words)
 
 
+def breakable(markup: str) -> str:
+    """Escaped text with a line break allowed after each ``/``, so a path wraps between its folders, not mid-name:
+    ``breakable("docs/api")`` -> ``"docs/<wbr>api"`` (no entity holds a ``/``)."""
+    return markup.replace("/", "/<wbr>")
+
+
 def pairs_table(pairs: list[PairRow], columns: list[Column], pages: dict[str, int], annotations, member) -> str:
     """Every pair in one table: number, name (its card), the instruction's and the caveat's start, page, line, each
     column's verdict and window.
+
+    Its columns have set widths (the ``.w-`` rules of the style sheet): the browser lays out a
+    table of thousands of rows from its first, and the excerpts take the room
+    the short columns leave, so a row stays two or three lines high.
     """
     fields = {tier[0] for pair in pairs if (tier := tier_of(annotations.get(pair.check.name))) is not None}
     header = ["#", "pair", "instruction", "caveat", "page", "lines", *(visible(column.label) for column in columns)]
+    widths = ["number", "name", "quote", "quote", "page", "lines", *("verdict" for _ in columns)]
     if fields:
         header.append(f"scan {' or '.join(sorted(fields))}")
+        widths.append("tier")
     rows = []
     for pair in pairs:
         classes = " ".join(["pair", *(f"v-{view}" for view in member[pair.number])])
         path = visible(pair.source["path"])
         check, text = pair.check, pair.source["text"]
-        page_link = f'<a href="#page-{pages[check.source_id]}">{escaped(path)}</a>'
+        page_link = f'<a href="#page-{pages[check.source_id]}">{breakable(escaped(path))}</a>'
         cells = [
             f'<td data-key="{pair.number}">{pair.number}</td>',
             f'<td data-key="{escaped(visible(check.name))}">'
-            f'<a href="#pair-{pair.number}">{escaped(visible(check.name))}</a></td>',
+            f'<a href="#pair-{pair.number}">{breakable(escaped(visible(check.name)))}</a></td>',
             f"<td>{escaped(excerpt(text, check.instruction.start, check.instruction.end))}</td>",
             f"<td>{escaped(excerpt(text, check.qualifier.start, check.qualifier.end))}</td>",
             f'<td data-key="{escaped(path)}">{page_link}</td>',
@@ -325,8 +346,9 @@ def pairs_table(pairs: list[PairRow], columns: list[Column], pages: dict[str, in
             cells.append(f'<td data-key="{escaped(value)}">{escaped(value)}</td>')
         rows.append(f'<tr class="{classes}">{"".join(cells)}</tr>')
     head = "".join(f"<th>{escaped(cell)}</th>" for cell in header)
+    sizes = "".join(f'<col class="w-{width}">' for width in widths)
     return (
-        f'<table class="pairs" id="pair-table"><thead><tr>{head}</tr></thead>'
+        f'<table class="pairs" id="pair-table"><colgroup>{sizes}</colgroup><thead><tr>{head}</tr></thead>'
         f"<tbody>\n{chr(10).join(rows)}\n</tbody></table>"
     )
 
