@@ -4,8 +4,9 @@ Laid out for the questions a reader asks of a whole docs set, not for the
 size of the corpus times the policies:
 
 1. **Overview**: the verdict table per policy with the sizes built, then
-   every pair in one table (its verdict and recovering window under each
-   column, its page and line), each pair's name a link to its card. Links
+   every pair in one table (the start of its instruction and of its caveat,
+   its verdict and recovering window under each column, its page and line),
+   each pair's name a link to its card. Links
    above the table narrow it to the pairs split under any column, under one,
    or kept by all: a ``:target`` rule of the style sheet, so the views work
    without script.
