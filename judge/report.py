@@ -117,6 +117,9 @@ def location_sentence(location: Location) -> str:
     return head
 
 
+PLACEMENT_RULE = "a chunk starts at or after the previous one's start and ends at or past its end"
+
+
 def offset_sentence(location: Location) -> str:
     """Why a given offset was not trusted: what the source holds there, and where the chunk really is."""
     record = location.record
@@ -126,15 +129,14 @@ def offset_sentence(location: Location) -> str:
         start = location.given_start
         span = f"[{start}, {start + len(location.offset_holds)})"
         previous_start, previous_end = location.previous_span
-        broken = (
-            f"starts before the previous chunk of the source, [{previous_start}, {previous_end})"
-            if start < previous_start
-            else f"ends inside the previous chunk of the source, [{previous_start}, {previous_end})"
-        )
-        said = (
-            f"{given_offset(location)} holds the text, but {span} {broken}; a chunk starts at or after the "
-            "previous one's start and reaches past its end"
-        )
+        previous = f"[{previous_start}, {previous_end})"
+        if start < previous_start:
+            broken = f"starts before the previous chunk of the source, {previous}"
+        elif span == previous:
+            broken = "is the previous chunk of the source again"
+        else:
+            broken = f"ends inside the previous chunk of the source, {previous}"
+        said = f"{given_offset(location)} holds the text, but {span} {broken}; {PLACEMENT_RULE}"
     else:
         said = f"{given_offset(location)}: {differing_text(location)}"
     where = (

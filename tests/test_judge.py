@@ -448,8 +448,46 @@ class LocatingTest(JudgeTestCase):
         code, stdout, _ = in_process("judge", str(path), "--manifest", str(self.manifest))
         self.assertIn(
             "wrong offset, line 3: metadata.start_index 11 holds the text, but [11, 21) starts before the previous "
-            "chunk of the source, [23, 30); a chunk starts at or after the previous one's start and reaches past its "
+            "chunk of the source, [23, 30); a chunk starts at or after the previous one's start and ends at or past its "
             "end; the chunk is found at [32, 42) (exact by order)",
+            stdout,
+        )
+
+    def test_a_sliding_window_splitter_s_last_window_is_exact_at_its_offset(self) -> None:
+        # 35 lines of 41 characters (1,435): a heading, a note, 32 numbered steps, the note again. The
+        # splitter's windows, [(i, min(i + 800, len(text))) for i in range(0, len(text), 700)]: [0, 800),
+        # [700, 1435), and [1400, 1435), inside the one before and ending with it; its text, the note from
+        # its 7th character, is also [47, 82), so by its text alone it could not be told apart.
+        note = "Note: a retry waits for the server reply\n"
+        steps = "".join(f"Step {k:02d}: wait twice as long, then retry.\n" for k in range(1, 33))
+        text = "# Retries: when and how the client waits\n" + note + steps + note
+        self.use_source(text)
+        spans = [(i, min(i + 800, len(text))) for i in range(0, len(text), 700)]
+        self.assertEqual(spans, [(0, 800), (700, 1435), (1400, 1435)])
+        records = [{"source_id": "repeats", "text": text[a:b], "start": a, "end": b} for a, b in spans]
+        path = self.write_chunks(records)
+        result = self.judge_json(path)
+        self.assertEqual([chunk["state"] for chunk in result["chunks"]], ["exact_offset"] * 3)
+        self.assertEqual(located_spans(result, "repeats"), spans)
+        self.assertEqual((result["offsets_given"], result["offsets_wrong"], result["complete"]), (3, 0, True))
+        # [700, 800) is in the first two windows, [1400, 1435) in the last two: their non-whitespace characters.
+        twice = len("".join(text[700:800].split())) + len("".join(text[1400:1435].split()))
+        self.assertEqual(judged_row(result)["coverage"]["total"]["overlap_chars"], twice)
+        code, stdout, _ = in_process("judge", str(path), "--manifest", str(self.manifest))
+        self.assertEqual(
+            stdout.splitlines()[0], "chunks.jsonl: located 3 of 3 plain records: 3 exact at the given offset"
+        )
+        self.assertIn("offsets: 3 given, 0 wrong\n", stdout)
+
+    def test_an_offset_giving_the_previous_chunk_again_is_reported_as_such(self) -> None:
+        self.use_source(repeated_source())
+        # text.find from the previous start: both copies of "Repeat me." at 11, [11, 21); the second is at [32, 42).
+        records = [{"source_id": "repeats", "text": "Repeat me.", "start": 11} for _ in range(2)]
+        code, stdout, _ = in_process("judge", str(self.write_chunks(records)), "--manifest", str(self.manifest))
+        self.assertIn(
+            "wrong offset, line 2: start 11 holds the text, but [11, 21) is the previous chunk of the source again; "
+            "a chunk starts at or after the previous one's start and ends at or past its end; the chunk is found "
+            "at [32, 42) (exact by order)",
             stdout,
         )
 
