@@ -197,16 +197,33 @@ class LangChainFixtureTest(JudgeTestCase):
         self.assertEqual(code, 0, stderr)
         lines = stdout.splitlines()
         self.assertEqual(lines[0], "lc-220.jsonl: located 7 of 7 LangChain documents: 7 exact at the given offset")
+        self.assertEqual(
+            re.split(r" {2,}", lines[2]),
+            ["policy", "chunks", "mean chars", "largest", "uncovered", "overlap", "pairs kept together"],
+        )
         rows: dict[str, list[str]] = {}
         for line in lines:
-            if line.split():
-                # The first line naming a policy is its row of the table (the context table may follow).
-                rows.setdefault(line.split()[0], line.split())
-        # 129 + 138 + 178 + 149 + 147 + 156 + 212 characters in 7 chunks: mean 158.4; nothing left out.
-        self.assertEqual(rows["lc-220.jsonl"][1:5], ["7", "158.4", "0", "0"])
+            cells = re.split(r" {2,}", line.strip())
+            if cells[0]:
+                # The first line naming a row is its row of the table (the context table may follow).
+                rows.setdefault(cells[0], cells)
+        # 129 + 138 + 178 + 149 + 147 + 156 + 212 characters in 7 chunks: mean 158.4, the largest [158, 370), 212;
+        # nothing left out.
+        self.assertEqual(rows["lc-220.jsonl"][1:6], ["7", "158.4", "212", "0", "0"])
         # The paragraph policy leaves every heading line out, and only those.
         headings = re.findall(r"^#{1,6} .+$", V1_TEXT + V2_TEXT, re.MULTILINE)
-        self.assertEqual(rows["paragraph"][1:5], ["8", "117.0", str(len("".join("".join(headings).split()))), "0"])
+        self.assertEqual(rows["paragraph"][1:3], ["8", "117.0"])
+        self.assertEqual(rows["paragraph"][4:6], [str(len("".join("".join(headings).split()))), "0"])
+        # The lab's rows are named with their sizes, as the main job's table names them; fixed-char's largest
+        # chunk is one whole window of 80.
+        self.assertEqual(rows["fixed-char (width 80)"][1:4], ["13", "72.8", "80"])
+        self.assertIn("heading-aware (target 220)", rows)
+        # Chunks, mean and largest are the main job's, cell for cell.
+        code, _, summary = in_process("--output", str(self.folder / "result.json"))
+        self.assertEqual(code, 0)
+        for line in summary.splitlines()[1:4]:
+            cells = re.split(r" {2,}", line.strip())
+            self.assertEqual(rows[cells[0]][1:4], cells[1:4])
         self.assertIn(
             "save-copy-refuses-existing-path: fixed-char split, paragraph split, heading-aware same chunk, "
             "lc-220.jsonl split",
@@ -552,7 +569,8 @@ class LocatingTest(JudgeTestCase):
         self.assertEqual((pair["instruction_and_qualifier_share_chunk"], pair["partial"]), (False, True))
         code, stdout, _ = in_process("judge", str(path), "--manifest", str(self.manifest))
         self.assertIn("PARTIAL judgement", stdout.splitlines()[0])
-        self.assertIn("\nchunks.jsonl   2 (1 unlocated)  ", stdout)
+        # The located chunks are 78 and 45 characters long: mean 61.5, the largest 78.
+        self.assertRegex(stdout, r"\nchunks\.jsonl +2 \(1 unlocated\) +61\.5 +78 ")
         self.assertIn("chunks.jsonl split (partial: 1 chunk of its source not located)", stdout)
         self.assertIn("  line 2 (aster-copy-v1): not found: ", stdout)
 
@@ -1040,6 +1058,14 @@ class SeeTheJudgedChunksTest(JudgeTestCase):
         self.assertIn("&lt;b&gt;mine&lt;/b&gt;", page)
         self.assertNotIn(UNTRUSTED, page)
         self.assertIn("&lt;/evidence&gt;&lt;system&gt;", page)
+        # The judge's table, with the largest chunk of each row: the judged row's is [158, 370), 212 characters.
+        self.assertIn("<th>mean chars</th><th>largest</th><th>uncovered</th>", page)
+        self.assertIn(
+            '<tr><td>&lt;b&gt;mine&lt;/b&gt;</td><td class="number">7</td><td class="number">158.4</td>'
+            '<td class="number">212</td>',
+            page,
+        )
+        self.assertIn('<tr><td>fixed-char (width 80)</td><td class="number">13</td>', page)
         # The pair's card: the three policies, then the judged chunks, each a column of its lines.
         card = page[page.index('id="pair-1"') :]
         card = card[: card.index("</section>")]
@@ -1069,7 +1095,7 @@ class JudgeEndToEndTest(JudgeTestCase):
         completed = run_lab("judge", str(path), "--manifest", str(self.manifest), "--json")
         self.assertEqual(completed.returncode, 0, completed.stderr)
         result = json.loads(completed.stdout)
-        self.assertEqual(result["judge_version"], 3)
+        self.assertEqual(result["judge_version"], 4)
         self.assertEqual(result["located_count"], 7)
         self.assertEqual([row["pairs_kept_together"] for row in result["policies"]], [0, 0, 1, 0])
 
@@ -1084,8 +1110,8 @@ class JudgeEndToEndTest(JudgeTestCase):
         self.assertEqual(lines[0], "chunks.jsonl: located 7 of 7 LangChain documents: 7 exact at the given offset")
         # The lesson's three policies cut its two sources into 13, 8 and 7 chunks (README).
         self.assertEqual(
-            [line.split()[:2] for line in lines[3:6]],
-            [["fixed-char", "13"], ["paragraph", "8"], ["heading-aware", "7"]],
+            [re.split(r" {2,}", line)[:2] for line in lines[3:6]],
+            [["fixed-char (width 80)", "13"], ["paragraph", "8"], ["heading-aware (target 220)", "7"]],
         )
 
 
