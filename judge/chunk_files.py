@@ -341,7 +341,13 @@ def chunk_record(
     shape = record_shape(value, where)
     text_key, text, reference, start, end, offset_name = shape_fields(value, shape, where)
     if type(text) is not str or not text:
-        found = "nothing" if text is None else quoted(text)
+        if text is not None:
+            found = quoted(text)
+        elif text_key in value:
+            found = "null"
+        else:
+            # A record whose text sits under a key no shape reads ("content"): the keys it has say so.
+            found = f"nothing (its keys: {first_few([quoted_name(key) for key in value])})"
         raise IngestionError(
             "chunk_no_text", where, f"{SHAPE_NAMES[shape]} needs a non-empty {text_key} string, found {found}"
         )
