@@ -735,6 +735,22 @@ class BadChunkFilesTest(JudgeTestCase):
                 self.assertTrue(stderr.startswith(f"error: {code}: {path}:2"), stderr)
                 self.assertFalse(report.exists())
 
+    def test_a_record_without_its_text_says_what_it_holds(self) -> None:
+        needs = "error: chunk_no_text: {}:1: {} needs a non-empty {} string, found {}\n"
+        cases = [
+            (
+                {"source_id": V1, "content": "Call"},
+                ("plain record", "text", 'nothing (its keys: "source_id", "content")'),
+            ),
+            ({"source_id": V1, "text": None}, ("plain record", "text", "null")),
+            ({"page_content": None, "metadata": {}}, ("LangChain document", "page_content", "null")),
+        ]
+        for record, (shape, key, found) in cases:
+            with self.subTest(record=record):
+                path = self.write_chunks([record])
+                code, _, stderr = in_process("judge", str(path), "--manifest", str(self.manifest))
+                self.assertEqual((code, stderr), (1, needs.format(path, shape, key, found)))
+
     def test_bad_files_are_refused(self) -> None:
         path = self.folder / "bad.jsonl"
         cases = [
