@@ -260,13 +260,21 @@ def read_pinned_bytes(folder: Path, source: dict, where: str, grammar: str = LES
     raw = read_source_bytes(folder, source["path"], where, grammar_bounds(grammar).source_bytes)
     actual = hashlib.sha256(raw).hexdigest()
     if actual != source["sha256"]:
+        pinned, found = differing_prefixes(source["sha256"], actual)
         raise IngestionError(
             "hash_mismatch",
             where,
-            f"{quoted_name(source['path'])}: manifest pins {source['sha256'][:12]}…, file has {actual[:12]}…; "
+            f"{quoted_name(source['path'])}: manifest pins {pinned}, file has {found}; "
             "re-pin only if the edit is intended",
         )
     return raw
+
+
+def differing_prefixes(pinned: str, actual: str, shown: int = 12) -> tuple[str, str]:
+    """The two digests as short as ``shown`` hex digits, or as long as it takes for them to differ: a pin edited by
+    hand in its last digit is shown in full, not as two equal prefixes. A digest cut short ends with ``…``."""
+    length = max(shown, next((n for n, (a, b) in enumerate(zip(pinned, actual)) if a != b), len(pinned)) + 1)
+    return tuple(digest[:length] + ("…" if length < len(digest) else "") for digest in (pinned, actual))
 
 
 def read_pinned_text(folder: Path, source: dict, where: str, grammar: str = LESSON_GRAMMAR) -> str:

@@ -1040,7 +1040,7 @@ def pin_report_lines(outcome: PinOutcome, limit: int | None = None) -> list[str]
             if kind in kinds
         )
         lines.append(
-            f"… {counted(len(kinds), 'more source')} ({counts}): the manifest holds every pin; pin --list prints each"
+            f"… {counted(len(kinds), 'more source')} ({counts}): the manifest holds every pin; the same pin with --list prints each"
         )
     if outcome.folders and unchanged:
         lines.append(f"unchanged: {counted(len(unchanged), 'source')} already pinned at their current bytes")

@@ -23,7 +23,8 @@ text and offsets read as the splitter saw the file (a byte order mark and
 CRLF line ends mapped to the lab's text): at its own offset when that holds
 its text in order, else by order, else as a unique occurrence, else modulo
 whitespace. Chunks of one source come in order: each starts at or after the
-previous one's start and reaches past its end. A wrong offset is reported,
+previous one's start and ends at or past its end (a sliding window's last
+window ends where the one before ends). A wrong offset is reported,
 never trusted; a chunk that is ambiguous or not
 found is counted and left out, and verdicts it could change are marked
 partial. Then the chunks are judged beside the manifest's policies: the

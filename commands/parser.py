@@ -8,6 +8,7 @@ that runs it.
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
 import sys
 
@@ -217,6 +218,11 @@ def parsed_command_line(arguments: list[str]) -> argparse.Namespace | None:
         sys.stderr.write(parser.format_usage())
         print("error: usage: run.py: no command or --output given; run.py --help explains each", file=sys.stderr)
         return None
+    unknown = unknown_leading_option(arguments)
+    if unknown is not None:
+        parser.quick = False
+        close = difflib.get_close_matches(unknown.split("=", 1)[0], MAIN_OPTIONS, n=1)
+        parser.error(f"unrecognized arguments: {unknown}" + (f"; did you mean {close[0]}?" if close else ""))
     parser, args = parsed_arguments(parser, arguments)
     merged_manifest(parser, args)
     if args.handler is None and args.output is None:
@@ -227,6 +233,36 @@ def parsed_command_line(arguments: list[str]) -> argparse.Namespace | None:
             f"{' and '.join(misplaced)} before the command would be ignored by it; give the command's own options after its name"
         )
     return args
+
+
+# The options before a command (or of the main job), and those of them that take a value.
+MAIN_OPTIONS = ("--help", "--version", "--manifest", "--output", "--html")
+VALUE_OPTIONS = frozenset({"--manifest", "--output", "--html"})
+
+
+def unknown_leading_option(arguments: list[str]) -> str | None:
+    """The first option before any command that the main parser does not know (``--manfest``), else ``None``.
+
+    argparse would take the value after it for the command's name and refuse that instead ("invalid choice:
+    'm.json'"), naming the wrong word. An option is known when it is one of ``MAIN_OPTIONS``, ``-h``, or a prefix
+    of one of them alone (argparse's abbreviations: ``--out``); a value after one that takes it is skipped.
+    """
+    position = 0
+    while position < len(arguments):
+        argument = arguments[position]
+        if argument in COMMANDS or argument == "--" or not argument.startswith("-") or argument == "-":
+            return None
+        name, has_value = argument.split("=", 1)[0], "=" in argument
+        matches = [option for option in MAIN_OPTIONS if option.startswith(name)] if name.startswith("--") else []
+        if name == "-h" or name in MAIN_OPTIONS:
+            matches = [name]
+        if len(matches) > 1:
+            # Ambiguous ("--h"): argparse names the options it could be.
+            return None
+        if not matches:
+            return argument
+        position += 1 if has_value or matches[0] not in VALUE_OPTIONS else 2
+    return None
 
 
 def misplaced_options(args: argparse.Namespace) -> list[str]:

@@ -51,7 +51,9 @@ def run_validate(args: argparse.Namespace) -> int:
     manifest, manifest_error = readable_manifest(args.manifest)
     with Progress("validating") as progress:
         expected = None if manifest is None else manifest_build(manifest, progress)
-        kind, artifact, current = validate.read_validated(Path(args.file), progress, expected)
+        kind, artifact, current = validate.read_validated(
+            Path(args.file), progress, expected, label=printable(args.file)
+        )
     if manifest_error is not None:
         # The file is refused before its manifest, as when the manifest is read after it.
         raise manifest_error

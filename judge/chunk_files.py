@@ -305,6 +305,26 @@ def stale_export_refusal(
     )
 
 
+def shifted_offset_refusal(error: IngestionError, page: str, text: str, start: int | None, end: int | None):
+    """``error``, with where the chunk's text is when an offset past the page's end belongs to a chunk found once, a
+    few characters earlier: a splitter that counts its offsets from 1, or from a header it cut. ``page`` is the
+    pinned text, in the frame the offsets count in (no byte order mark or ``\\r`` dropped). Offsets no text could
+    hold (negative, reversed, an end alone) are returned as they are."""
+    if start is None or start < 0 or (end is not None and end < start):
+        return error
+    found = page.find(text)
+    if found == -1 or found >= start or page.find(text, found + 1) != -1:
+        return error
+    shift = start - found
+    counted = ": are the offsets counted from 1?" if shift == 1 else ""
+    return IngestionError(
+        error.code,
+        error.where,
+        f"{error.what}; the chunk's text is at [{found:,}, {found + len(text):,}), {shift:,} "
+        f"character{'' if shift == 1 else 's'} before{counted}",
+    )
+
+
 def chunk_record(
     value: object, line: int, where: str, resolver: SourceResolver, lengths: dict[str, int]
 ) -> ChunkRecord:
@@ -321,7 +341,13 @@ def chunk_record(
     shape = record_shape(value, where)
     text_key, text, reference, start, end, offset_name = shape_fields(value, shape, where)
     if type(text) is not str or not text:
-        found = "nothing" if text is None else quoted(text)
+        if text is not None:
+            found = quoted(text)
+        elif text_key in value:
+            found = "null"
+        else:
+            # A record whose text sits under a key no shape reads ("content"): the keys it has say so.
+            found = f"nothing (its keys: {first_few([quoted_name(key) for key in value])})"
         raise IngestionError(
             "chunk_no_text", where, f"{SHAPE_NAMES[shape]} needs a non-empty {text_key} string, found {found}"
         )
@@ -335,12 +361,16 @@ def chunk_record(
         source_id = resolver.only
     else:
         source_id = resolver.resolve(reference, where)
+    returns = "\r" in text
+    text = normalize_newlines(text) if returns else text
     try:
         checked_offsets(start, end, shape, lengths[source_id], where)
     except IngestionError as error:
-        raise stale_export_refusal(error, value, shape, resolver.sources.get(source_id), start, end) from error
-    returns = "\r" in text
-    text = normalize_newlines(text) if returns else text
+        source = resolver.sources.get(source_id)
+        refusal = stale_export_refusal(error, value, shape, source, start, end)
+        if refusal is error and source is not None and len(source["text"]) == lengths[source_id]:
+            refusal = shifted_offset_refusal(error, source["text"], text, start, end)
+        raise refusal from error
     return ChunkRecord(line, shape, source_id, text, start, end, offset_name, returns, carried_text(value, where))
 
 

@@ -414,17 +414,18 @@ def index_row(
     totals: dict[str, int] | None = None,
     carried: dict[int, str] | None = None,
 ) -> dict:
-    """One row of the judge's table: chunk count, mean length, coverage, pair verdicts and context figures.
+    """One row of the judge's table: chunk count, mean and largest length, coverage, pair verdicts, context figures.
 
     ``totals`` as in ``coverage``; ``carried`` as in ``pair_verdicts``.
     """
     verdicts = pair_verdicts(chunks, checks, unlocated, judged=kind == "judged", carried=carried)
-    characters = sum(chunk["end"] - chunk["start"] for chunk in chunks)
+    lengths = [chunk["end"] - chunk["start"] for chunk in chunks]
     return {
         "policy": name,
         "kind": kind,
         "chunk_count": len(chunks),
-        "mean_chars": round(characters / len(chunks), 1) if chunks else 0.0,
+        "mean_chars": round(sum(lengths) / len(chunks), 1) if chunks else 0.0,
+        "largest_chars": max(lengths, default=0),
         "coverage": coverage(sources, chunks, totals),
         "pairs_kept_together": sum(verdict["instruction_and_qualifier_share_chunk"] for verdict in verdicts),
         "pairs_carried": sum(verdict["caveat_carried"] for verdict in verdicts),

@@ -9,9 +9,17 @@ to place chunk texts "exactly as judge does" builds records and calls it.
 The placement rule (docs/judge.md, "How each chunk is located"): every
 sequential splitter emits the chunks of one source so that each one
 
-- starts at or after the previous chunk's start, and
-- reaches past the previous chunk's end, its own end counted with the
-  whitespace that follows it in the source.
+- starts at or after the previous chunk's start,
+- ends at or past the previous chunk's end (a sliding window's last window,
+  inside the one before, ends where it ends), the end of a chunk whose text
+  ends in a non-whitespace character counted with the whitespace that
+  follows it in the source, and
+- is not the previous chunk's span again.
+
+Placed by its text, a chunk goes first where it reaches past the previous
+end, and only failing that where it ends exactly there: a chunk that starts
+the next stretch of text is not sent back to a copy of it at the previous
+chunk's end.
 
 A given offset is trusted only when the source holds the chunk's text there
 *and* the rule holds; otherwise the chunk is placed by its text, trying in
@@ -78,10 +86,10 @@ class Location(NamedTuple):
     offset was not trusted (``None`` when it was right or absent):
     ``text_differs`` (the source holds other text there), ``not_found_value``
     (LangChain's ``-1``) or ``out_of_order`` (the text is there, but the
-    placement rule fails: it starts before the previous chunk's start or ends
-    inside the previous chunk). ``offset_holds`` is what the source holds at
-    that offset. ``headings_dropped``: matched only once heading lines were
-    set aside. ``places``: the first places an ambiguous chunk occurs.
+    placement rule fails: it starts before the previous chunk's start, is the
+    previous chunk's span again, or ends inside the previous chunk, short of
+    its end). ``offset_holds`` is what the source holds at that offset.
+    ``headings_dropped``: matched only once heading lines were set aside. ``places``: the first places an ambiguous chunk occurs.
     ``frame``: how the record's offsets counted the file (``offset_frame``).
     ``previous_span``: the previous chunk an ``out_of_order`` offset broke the rule against.
     """
@@ -295,14 +303,16 @@ class SourceLocator:
     """Places one source's chunks in the order given, keeping where the previous one lies.
 
     ``previous_start``/``previous_end`` are the previous located chunk's span
-    (``(0, 0)`` before the first). A next chunk must end past
+    (``(0, 0)`` before the first). A next chunk must end at or past
     ``previous_end``; one whose text ends in a non-whitespace character may
     have lost whitespace to a stripping splitter, so its end is counted with
-    the whitespace after it: ``reach_from`` is the least end such a chunk may
-    have, the start of the whitespace that runs through ``previous_end``
-    (never before ``previous_start``), else ``previous_end + 1``. A chunk
-    whose text ends in whitespace kept its end, and must pass ``previous_end`` itself.
-    No chunk takes the previous chunk's span again.
+    the whitespace after it. ``tail_end`` is the least end such a chunk may
+    have, the previous chunk's end before the whitespace it ends with (never
+    before ``previous_start``); ``reach_from`` the least end with which it
+    reaches past ``previous_end``: ``tail_end`` when whitespace runs on past
+    ``previous_end``, else ``previous_end + 1``. A chunk whose text ends in
+    whitespace kept its end: it may end at ``previous_end`` and reaches past
+    it from ``previous_end + 1``. No chunk takes the previous chunk's span again.
     """
 
     def __init__(self, text: str, file: FileText | None = None, frame: OffsetFrame = LAB_FRAME) -> None:
@@ -315,9 +325,7 @@ class SourceLocator:
         self._squashed_searches: Searches | None = None
         self._bare: SquashedText | None = None
         self._bare_searches: Searches | None = None
-        self.previous_start = 0
-        self.previous_end = 0
-        self.reach_from = self.least_end(0, 0)
+        self.remember(0, 0)
 
     def squashed_copy(self) -> tuple[SquashedText, Searches]:
         """The whitespace-free copy of the text and its searches, built on first need."""
@@ -333,25 +341,42 @@ class SourceLocator:
             self._bare_searches = Searches(self._bare.text)
         return self._bare, self._bare_searches
 
-    def least_end(self, start: int, end: int) -> int:
-        """The least end of a chunk that reaches past ``end`` (a chunk ``[start, end)`` placed before it)."""
-        if end < len(self.text) and self.text[end].isspace():
+    def remember(self, start: int, end: int) -> None:
+        """Make ``[start, end)`` the previous chunk, and work out the ends the rule then allows the next one."""
+        self.previous_start = start
+        self.previous_end = end
+        self.tail_end = end
+        if end > start and self.text[end - 1].isspace():
             # Back over the whitespace that runs into `end`, no further than `start`: C-speed, the chunk's length.
-            return start + len(self.text[start:end].rstrip())
-        return end + 1
+            self.tail_end = start + len(self.text[start:end].rstrip())
+        runs_on = end < len(self.text) and self.text[end].isspace()
+        self.reach_from = self.tail_end if runs_on else end + 1
 
     def least_end_of(self, text: str) -> int:
-        """The least end the rule allows a verbatim ``text`` placed next."""
+        """The least end with which a verbatim ``text`` placed next reaches past the previous chunk's end."""
         return self.previous_end + 1 if text[-1].isspace() else self.reach_from
 
-    def follows(self, start: int, text: str) -> bool:
-        """Whether ``text`` verbatim at ``start`` may come next: at or after the previous start, reaching past its end.
+    def contained_end_of(self, text: str) -> int:
+        """The end of a verbatim ``text`` placed next that ends where the previous chunk ends: the least end allowed."""
+        return self.previous_end if text[-1].isspace() else self.tail_end
 
+    def follows(self, start: int, text: str) -> bool:
+        """Whether ``text`` verbatim at ``start`` may come next: at or after the previous start, ending at or past its end.
+
+        A sliding window's last window, inside the one before, ends where it ends.
         Never the previous chunk's own span again: a repeated paragraph given the
         first copy's offset (what ``text.find`` answers) is not the next chunk.
         """
         end = start + len(text)
-        return start >= self.previous_start and end >= self.least_end_of(text) and not self.is_previous(start, end)
+        return start >= self.previous_start and end >= self.contained_end_of(text) and not self.is_previous(start, end)
+
+    def contained_place(self, text: str) -> int | None:
+        """Where a verbatim ``text`` ends where the previous chunk ends, when the source holds it there; else ``None``."""
+        end = self.contained_end_of(text)
+        start = end - len(text)
+        if start < self.previous_start or self.is_previous(start, end) or not self.text.startswith(text, start):
+            return None
+        return start
 
     def is_previous(self, start: int, end: int) -> bool:
         return start == self.previous_start and end == self.previous_end
@@ -385,9 +410,7 @@ class SourceLocator:
             (self.previous_start, self.previous_end) if issue == "out_of_order" else None,
         )
         if place.start is not None:
-            self.previous_start = place.start
-            self.previous_end = place.end
-            self.reach_from = self.least_end(place.start, place.end)
+            self.remember(place.start, place.end)
         return location
 
     def given_offsets(self, record: ChunkRecord) -> tuple[int | None, int | None]:
@@ -443,6 +466,10 @@ class SourceLocator:
             position = self.verbatim.after(text, low)
         if position != -1 and self.is_previous(position, position + len(text)):
             position = self.verbatim.after(text, position + 1)
+        if position == -1:
+            # Nowhere reaching past the previous end: ending where it ends (a sliding window's last window).
+            contained = self.contained_place(text)
+            position = -1 if contained is None else contained
         if position != -1:
             return Place("exact_order", position, position + len(text))
         places = self.verbatim.first_places(text)
@@ -464,7 +491,8 @@ class SourceLocator:
     def squashed_search(
         self, needle: str, copy: SquashedText, searches: Searches
     ) -> tuple[Place | None, list[tuple[int, int]]]:
-        """``needle`` in a whitespace-free copy: by the rule, else at its one place; else the places it has."""
+        """``needle`` in a whitespace-free copy: by the rule (reaching past, else ending where the previous chunk
+        ends), else at its one place; else the places it has."""
         if self.previous_end < len(self.text):
             # The match must start at or after the previous start and end where the next word
             # after it lies past the previous end: squashed positions of both bounds.
@@ -474,6 +502,12 @@ class SourceLocator:
                 position = searches.after(needle, position + 1)
             if position != -1:
                 return Place("modulo_whitespace", *copy.span(position, len(needle))), []
+        # Failing that, ending with the previous chunk's last non-whitespace character.
+        tail = copy.position_of(self.previous_end) - len(needle)
+        if tail >= copy.position_of(self.previous_start) and copy.text.startswith(needle, tail):
+            span = copy.span(tail, len(needle))
+            if not self.is_previous(*span):
+                return Place("modulo_whitespace", *span), []
         places = searches.first_places(needle)
         if len(places) == 1:
             return Place("modulo_whitespace", *copy.span(places[0], len(needle))), []

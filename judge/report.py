@@ -8,12 +8,13 @@ from judge.chunk_files import SHAPE_NAMES
 from judge.judgement import Judgement, context_text
 from judge.placement import BYTE_ORDER_MARK, LAB_FRAME, LOCATED_STATES, STATE_WORDS, STATES, Location
 from lab_io.errors import counted, first_difference, printable, quoted
-from views.summary import NO_SPAN_CHECKS
+from views.summary import NO_SPAN_CHECKS, sized_label
 
 # 2: whitespace-only chunks are judged, the "export" shape, offsets read in the splitter's frame
 # ("offset_frames"), "out_of_order" (with "previous_span") in place of "before_previous".
 # 3: caveats carried in a chunk's metadata are credited ("pairs_carried", each pair's "caveat_carried").
-JUDGE_VERSION = 3
+# 4: each row's largest chunk ("largest_chars"), as the main job's table shows it.
+JUDGE_VERSION = 4
 SHOWN_QUOTE = 40
 
 
@@ -44,7 +45,7 @@ def location_json(location: Location, orders: dict[int, int]) -> dict:
 
 
 def judgement_json(judgement: Judgement) -> dict:
-    """The ``judge --json`` document (``judge_version`` 3; shape in ``docs/judge.md``)."""
+    """The ``judge --json`` document (``judge_version`` 4; shape in ``docs/judge.md``)."""
     counts = judgement.counts
     orders = {chunk["line"]: chunk["order"] for chunk in judgement.chunks}
     return {
@@ -117,6 +118,9 @@ def location_sentence(location: Location) -> str:
     return head
 
 
+PLACEMENT_RULE = "a chunk starts at or after the previous one's start and ends at or past its end"
+
+
 def offset_sentence(location: Location) -> str:
     """Why a given offset was not trusted: what the source holds there, and where the chunk really is."""
     record = location.record
@@ -126,15 +130,14 @@ def offset_sentence(location: Location) -> str:
         start = location.given_start
         span = f"[{start}, {start + len(location.offset_holds)})"
         previous_start, previous_end = location.previous_span
-        broken = (
-            f"starts before the previous chunk of the source, [{previous_start}, {previous_end})"
-            if start < previous_start
-            else f"ends inside the previous chunk of the source, [{previous_start}, {previous_end})"
-        )
-        said = (
-            f"{given_offset(location)} holds the text, but {span} {broken}; a chunk starts at or after the "
-            "previous one's start and reaches past its end"
-        )
+        previous = f"[{previous_start}, {previous_end})"
+        if start < previous_start:
+            broken = f"starts before the previous chunk of the source, {previous}"
+        elif span == previous:
+            broken = "is the previous chunk of the source again"
+        else:
+            broken = f"ends inside the previous chunk of the source, {previous}"
+        said = f"{given_offset(location)} holds the text, but {span} {broken}; {PLACEMENT_RULE}"
     else:
         said = f"{given_offset(location)}: {differing_text(location)}"
     where = (
@@ -180,12 +183,17 @@ def differing_text(location: Location) -> str:
 
 
 COVERAGE_NOTE = "uncovered, overlap: non-whitespace characters of the sources in no chunk (the lab's own policies leave out headings, front matter and what their grammar reads as no block), in two or more chunks"
-TABLE_HEADER = ("policy", "chunks", "mean chars", "uncovered", "overlap", "pairs kept together")
-NUMERIC = frozenset({1, 2, 3, 4})
+TABLE_HEADER = ("policy", "chunks", "mean chars", "largest", "uncovered", "overlap", "pairs kept together")
+NUMERIC = frozenset({1, 2, 3, 4, 5})
 
 
 def table_rows(judgement: Judgement) -> list[tuple[str, ...]]:
-    """The table as display strings, header first; the judged row's pairs say when they are partial."""
+    """The table as display strings, header first; the judged row's pairs say when they are partial.
+
+    The lab's rows are named with their sizes and give the largest chunk, as the
+    main job's table does (``fixed-char (width 80)``), so a judged row of a few
+    huge chunks does not pass for one of small ones by its mean alone.
+    """
     rows = [TABLE_HEADER]
     for row in judgement.rows:
         total = row["coverage"]["total"]
@@ -198,11 +206,15 @@ def table_rows(judgement: Judgement) -> list[tuple[str, ...]]:
         chunks = f"{row['chunk_count']:,}"
         if row["kind"] == "judged" and not judgement.complete:
             chunks += f" ({len(judgement.locations) - row['chunk_count']:,} unlocated)"
+        label = row["policy"]
+        if row["kind"] == "lab":
+            label = sized_label(label, judgement.indexes[label]["config"])
         rows.append(
             (
-                printable(row["policy"]),
+                printable(label),
                 chunks,
                 f"{row['mean_chars']:.1f}",
+                f"{row['largest_chars']:,}",
                 f"{total['uncovered_chars']:,}",
                 f"{total['overlap_chars']:,}",
                 kept,

@@ -243,10 +243,12 @@ class ValidateCommand(LabTestCase):
         chunk["end"] = 271
         chunk["text"] = index["documents"][0]["text"][chunk["start"] : 271]
         reforge_index(index)
-        completed = run_lab("validate", str(self.write_json("tampered.json", result)))
+        tampered = self.write_json("tampered.json", result)
+        completed = run_lab("validate", str(tampered))
         self.assert_one_line_refusal(completed, "index_mismatch")
         self.assertEqual(
-            completed.stderr, "error: index_mismatch: indexes.paragraph.chunks[1].end: saved 271, derived 270\n"
+            completed.stderr,
+            f"error: index_mismatch: {tampered}: indexes.paragraph.chunks[1].end: saved 271, derived 270\n",
         )
 
     def test_refuses_values_of_the_wrong_type(self):

@@ -361,13 +361,17 @@ class ReportWindowTest(LabTestCase):
         checks = load_manifest(MANIFEST).span_checks
         page = self.report(checks)
         row = re.search(r'<tr class="pair[^"]*">(.*?)</tr>', page).group(1)
-        cells = [re.sub(r"<[^>]+>", " ", cell).split() for cell in re.findall(r"<td[^>]*>(.*?)</td>", row)]
+        cells = [
+            re.sub(r"<[^>]+>", " ", cell.replace("<wbr>", "")).split()
+            for cell in re.findall(r"<td[^>]*>(.*?)</td>", row)
+        ]
         self.assertEqual(
             [" ".join(cell) for cell in cells],
             [
                 "1",
                 "save-copy-refuses-existing-path",
-                # The fixture's qualifier, under 80 characters: whole.
+                # The fixture's instruction, 26 characters, and its qualifier, 40: under 64, whole.
+                "Call save_copy(path, text)",
                 "This operation refuses an existing path.",
                 "docs/aster-copy-v1.md",
                 # The instruction opens line 5, the caveat line 7.
@@ -388,7 +392,8 @@ class ReportWindowTest(LabTestCase):
         hostile = SpanCheck("scan:</td><script>x</script>", base.source_id, base.instruction, base.qualifier)
         page = self.report((hostile,))
         self.assertNotIn("<script>x", page)
-        self.assertIn('<a href="#pair-1">scan:&lt;/td&gt;&lt;script&gt;x&lt;/script&gt;</a>', page)
+        # The table's link may break the name after each "/" (an inert <wbr>, outside every entity).
+        self.assertIn('<a href="#pair-1">scan:&lt;/<wbr>td&gt;&lt;script&gt;x&lt;/<wbr>script&gt;</a>', page)
         self.assertIn("<h3>1. scan:&lt;/td&gt;&lt;script&gt;x&lt;/script&gt;</h3>", page)
 
 
@@ -403,15 +408,3 @@ class NoChecksTest(LabTestCase):
         code, out, err = main_quietly("context", "--manifest", str(manifest))
         self.assertEqual((code, err), (0, ""))
         self.assertEqual(out, context_windows.NO_CHECKS + "\n")
-
-
-class CaveatExcerptTest(LabTestCase):
-    """The pairs table shows each caveat's start on one line, inert."""
-
-    def test_one_line_cut_and_inert(self) -> None:
-        self.assertEqual(report.caveat_excerpt("Never\n  close it twice."), "Never close it twice.")
-        long = "word " * 30
-        shown = report.caveat_excerpt(long)
-        self.assertEqual((len(shown), shown[-1]), (80, "…"))
-        self.assertEqual(shown[:-1], long[:79])
-        self.assertNotIn("\x1b", report.caveat_excerpt("a \x1b[2J b"))

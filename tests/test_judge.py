@@ -197,16 +197,33 @@ class LangChainFixtureTest(JudgeTestCase):
         self.assertEqual(code, 0, stderr)
         lines = stdout.splitlines()
         self.assertEqual(lines[0], "lc-220.jsonl: located 7 of 7 LangChain documents: 7 exact at the given offset")
+        self.assertEqual(
+            re.split(r" {2,}", lines[2]),
+            ["policy", "chunks", "mean chars", "largest", "uncovered", "overlap", "pairs kept together"],
+        )
         rows: dict[str, list[str]] = {}
         for line in lines:
-            if line.split():
-                # The first line naming a policy is its row of the table (the context table may follow).
-                rows.setdefault(line.split()[0], line.split())
-        # 129 + 138 + 178 + 149 + 147 + 156 + 212 characters in 7 chunks: mean 158.4; nothing left out.
-        self.assertEqual(rows["lc-220.jsonl"][1:5], ["7", "158.4", "0", "0"])
+            cells = re.split(r" {2,}", line.strip())
+            if cells[0]:
+                # The first line naming a row is its row of the table (the context table may follow).
+                rows.setdefault(cells[0], cells)
+        # 129 + 138 + 178 + 149 + 147 + 156 + 212 characters in 7 chunks: mean 158.4, the largest [158, 370), 212;
+        # nothing left out.
+        self.assertEqual(rows["lc-220.jsonl"][1:6], ["7", "158.4", "212", "0", "0"])
         # The paragraph policy leaves every heading line out, and only those.
         headings = re.findall(r"^#{1,6} .+$", V1_TEXT + V2_TEXT, re.MULTILINE)
-        self.assertEqual(rows["paragraph"][1:5], ["8", "117.0", str(len("".join("".join(headings).split()))), "0"])
+        self.assertEqual(rows["paragraph"][1:3], ["8", "117.0"])
+        self.assertEqual(rows["paragraph"][4:6], [str(len("".join("".join(headings).split()))), "0"])
+        # The lab's rows are named with their sizes, as the main job's table names them; fixed-char's largest
+        # chunk is one whole window of 80.
+        self.assertEqual(rows["fixed-char (width 80)"][1:4], ["13", "72.8", "80"])
+        self.assertIn("heading-aware (target 220)", rows)
+        # Chunks, mean and largest are the main job's, cell for cell.
+        code, _, summary = in_process("--output", str(self.folder / "result.json"))
+        self.assertEqual(code, 0)
+        for line in summary.splitlines()[1:4]:
+            cells = re.split(r" {2,}", line.strip())
+            self.assertEqual(rows[cells[0]][1:4], cells[1:4])
         self.assertIn(
             "save-copy-refuses-existing-path: fixed-char split, paragraph split, heading-aware same chunk, "
             "lc-220.jsonl split",
@@ -448,8 +465,46 @@ class LocatingTest(JudgeTestCase):
         code, stdout, _ = in_process("judge", str(path), "--manifest", str(self.manifest))
         self.assertIn(
             "wrong offset, line 3: metadata.start_index 11 holds the text, but [11, 21) starts before the previous "
-            "chunk of the source, [23, 30); a chunk starts at or after the previous one's start and reaches past its "
+            "chunk of the source, [23, 30); a chunk starts at or after the previous one's start and ends at or past its "
             "end; the chunk is found at [32, 42) (exact by order)",
+            stdout,
+        )
+
+    def test_a_sliding_window_splitter_s_last_window_is_exact_at_its_offset(self) -> None:
+        # 35 lines of 41 characters (1,435): a heading, a note, 32 numbered steps, the note again. The
+        # splitter's windows, [(i, min(i + 800, len(text))) for i in range(0, len(text), 700)]: [0, 800),
+        # [700, 1435), and [1400, 1435), inside the one before and ending with it; its text, the note from
+        # its 7th character, is also [47, 82), so by its text alone it could not be told apart.
+        note = "Note: a retry waits for the server reply\n"
+        steps = "".join(f"Step {k:02d}: wait twice as long, then retry.\n" for k in range(1, 33))
+        text = "# Retries: when and how the client waits\n" + note + steps + note
+        self.use_source(text)
+        spans = [(i, min(i + 800, len(text))) for i in range(0, len(text), 700)]
+        self.assertEqual(spans, [(0, 800), (700, 1435), (1400, 1435)])
+        records = [{"source_id": "repeats", "text": text[a:b], "start": a, "end": b} for a, b in spans]
+        path = self.write_chunks(records)
+        result = self.judge_json(path)
+        self.assertEqual([chunk["state"] for chunk in result["chunks"]], ["exact_offset"] * 3)
+        self.assertEqual(located_spans(result, "repeats"), spans)
+        self.assertEqual((result["offsets_given"], result["offsets_wrong"], result["complete"]), (3, 0, True))
+        # [700, 800) is in the first two windows, [1400, 1435) in the last two: their non-whitespace characters.
+        twice = len("".join(text[700:800].split())) + len("".join(text[1400:1435].split()))
+        self.assertEqual(judged_row(result)["coverage"]["total"]["overlap_chars"], twice)
+        code, stdout, _ = in_process("judge", str(path), "--manifest", str(self.manifest))
+        self.assertEqual(
+            stdout.splitlines()[0], "chunks.jsonl: located 3 of 3 plain records: 3 exact at the given offset"
+        )
+        self.assertIn("offsets: 3 given, 0 wrong\n", stdout)
+
+    def test_an_offset_giving_the_previous_chunk_again_is_reported_as_such(self) -> None:
+        self.use_source(repeated_source())
+        # text.find from the previous start: both copies of "Repeat me." at 11, [11, 21); the second is at [32, 42).
+        records = [{"source_id": "repeats", "text": "Repeat me.", "start": 11} for _ in range(2)]
+        code, stdout, _ = in_process("judge", str(self.write_chunks(records)), "--manifest", str(self.manifest))
+        self.assertIn(
+            "wrong offset, line 2: start 11 holds the text, but [11, 21) is the previous chunk of the source again; "
+            "a chunk starts at or after the previous one's start and ends at or past its end; the chunk is found "
+            "at [32, 42) (exact by order)",
             stdout,
         )
 
@@ -514,7 +569,8 @@ class LocatingTest(JudgeTestCase):
         self.assertEqual((pair["instruction_and_qualifier_share_chunk"], pair["partial"]), (False, True))
         code, stdout, _ = in_process("judge", str(path), "--manifest", str(self.manifest))
         self.assertIn("PARTIAL judgement", stdout.splitlines()[0])
-        self.assertIn("\nchunks.jsonl   2 (1 unlocated)  ", stdout)
+        # The located chunks are 78 and 45 characters long: mean 61.5, the largest 78.
+        self.assertRegex(stdout, r"\nchunks\.jsonl +2 \(1 unlocated\) +61\.5 +78 ")
         self.assertIn("chunks.jsonl split (partial: 1 chunk of its source not located)", stdout)
         self.assertIn("  line 2 (aster-copy-v1): not found: ", stdout)
 
@@ -678,6 +734,22 @@ class BadChunkFilesTest(JudgeTestCase):
                 self.assertEqual(len(stderr.splitlines()), 1, stderr)
                 self.assertTrue(stderr.startswith(f"error: {code}: {path}:2"), stderr)
                 self.assertFalse(report.exists())
+
+    def test_a_record_without_its_text_says_what_it_holds(self) -> None:
+        needs = "error: chunk_no_text: {}:1: {} needs a non-empty {} string, found {}\n"
+        cases = [
+            (
+                {"source_id": V1, "content": "Call"},
+                ("plain record", "text", 'nothing (its keys: "source_id", "content")'),
+            ),
+            ({"source_id": V1, "text": None}, ("plain record", "text", "null")),
+            ({"page_content": None, "metadata": {}}, ("LangChain document", "page_content", "null")),
+        ]
+        for record, (shape, key, found) in cases:
+            with self.subTest(record=record):
+                path = self.write_chunks([record])
+                code, _, stderr = in_process("judge", str(path), "--manifest", str(self.manifest))
+                self.assertEqual((code, stderr), (1, needs.format(path, shape, key, found)))
 
     def test_bad_files_are_refused(self) -> None:
         path = self.folder / "bad.jsonl"
@@ -1002,6 +1074,14 @@ class SeeTheJudgedChunksTest(JudgeTestCase):
         self.assertIn("&lt;b&gt;mine&lt;/b&gt;", page)
         self.assertNotIn(UNTRUSTED, page)
         self.assertIn("&lt;/evidence&gt;&lt;system&gt;", page)
+        # The judge's table, with the largest chunk of each row: the judged row's is [158, 370), 212 characters.
+        self.assertIn("<th>mean chars</th><th>largest</th><th>uncovered</th>", page)
+        self.assertIn(
+            '<tr><td>&lt;b&gt;mine&lt;/b&gt;</td><td class="number">7</td><td class="number">158.4</td>'
+            '<td class="number">212</td>',
+            page,
+        )
+        self.assertIn('<tr><td>fixed-char (width 80)</td><td class="number">13</td>', page)
         # The pair's card: the three policies, then the judged chunks, each a column of its lines.
         card = page[page.index('id="pair-1"') :]
         card = card[: card.index("</section>")]
@@ -1031,7 +1111,7 @@ class JudgeEndToEndTest(JudgeTestCase):
         completed = run_lab("judge", str(path), "--manifest", str(self.manifest), "--json")
         self.assertEqual(completed.returncode, 0, completed.stderr)
         result = json.loads(completed.stdout)
-        self.assertEqual(result["judge_version"], 3)
+        self.assertEqual(result["judge_version"], 4)
         self.assertEqual(result["located_count"], 7)
         self.assertEqual([row["pairs_kept_together"] for row in result["policies"]], [0, 0, 1, 0])
 
@@ -1046,8 +1126,8 @@ class JudgeEndToEndTest(JudgeTestCase):
         self.assertEqual(lines[0], "chunks.jsonl: located 7 of 7 LangChain documents: 7 exact at the given offset")
         # The lesson's three policies cut its two sources into 13, 8 and 7 chunks (README).
         self.assertEqual(
-            [line.split()[:2] for line in lines[3:6]],
-            [["fixed-char", "13"], ["paragraph", "8"], ["heading-aware", "7"]],
+            [re.split(r" {2,}", line)[:2] for line in lines[3:6]],
+            [["fixed-char (width 80)", "13"], ["paragraph", "8"], ["heading-aware (target 220)", "7"]],
         )
 
 

@@ -98,6 +98,27 @@ class SplitterViewTest(JudgeFilesTestCase):
             f"error: chunk_offset_out_of_range: {chunks}:1: [12, 47) is outside the source text of 46 characters\n",
         )
 
+    def test_an_offset_past_the_end_says_where_the_chunk_s_text_is(self) -> None:
+        # The page without its mark and "\r": 40 characters, "It refuses twice." at [22, 39) (see PAGE).
+        manifest = self.pinned({"guide.md": PAGE.encode("utf-8")})
+        past = "error: chunk_offset_out_of_range: {}:1: [{}, {}) is outside the source text of 40 characters"
+        for text, start, end, hint in (
+            (
+                "It refuses twice.\n",
+                23,
+                41,
+                "; the chunk's text is at [22, 40), 1 character before: are the offsets counted from 1?",
+            ),
+            ("It refuses twice.\n", 26, 44, "; the chunk's text is at [22, 40), 4 characters before"),
+            # Not in the page, or in it more than once ("\n"): nothing to say.
+            ("It accepts twice.\n", 23, 41, ""),
+            ("\n", 40, 41, ""),
+        ):
+            with self.subTest(text=text, start=start):
+                chunks = self.write_chunks([{"source_id": "guide", "text": text, "start": start, "end": end}])
+                code, _, stderr = in_process("judge", str(chunks), "--manifest", str(manifest))
+                self.assertEqual((code, stderr), (1, past.format(chunks, start, end) + hint + "\n"))
+
     def test_an_exported_chunk_of_another_revision_says_so(self) -> None:
         # An export of the current pins, then one of its records moved past the page's end: refused as before, and
         # when the record names a revision other than the pinned one, the refusal says the page changed since.

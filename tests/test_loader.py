@@ -75,6 +75,14 @@ class EditedPinnedSource(LoaderTestCase):
         self.assertIn("aster-copy-v1", str(error))
         self.assertIn("34257e6c9c3e", str(error))
 
+    def test_a_pin_edited_in_its_last_digit_is_shown_in_full(self):
+        # Two 12-digit prefixes would read alike: the digests are shown as far as they differ, here whole.
+        actual = hashlib.sha256((self.folder / "docs" / "aster-copy-v1.md").read_bytes()).hexdigest()
+        edited = actual[:-1] + ("0" if actual[-1] != "0" else "1")
+        self.manifest["sources"][0]["sha256"] = edited
+        error = self.assert_refused("hash_mismatch")
+        self.assertIn(f"manifest pins {edited}, file has {actual};", str(error))
+
     def test_invalid_utf8_with_a_stale_pin_reports_the_hash_not_the_encoding(self):
         source = self.folder / "docs" / "aster-copy-v1.md"
         source.write_bytes(b"# T\n\xff\xfe\n")

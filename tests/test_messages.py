@@ -8,11 +8,14 @@ message must keep.
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import io
 import json
 import re
 import unittest
 
+import run
 from lab_io.errors import IngestionError, quoted, quoted_name, text_difference
 from results import validate
 from tests.support import LabTestCase, fixture_result, reforge_index, run_lab
@@ -274,6 +277,23 @@ class UsageNamesTheCommand(unittest.TestCase):
             with self.subTest(args=args):
                 completed = run_lab(*args)
                 self.assertEqual((completed.returncode, completed.stderr), (2, line))
+
+    def test_a_mistyped_main_job_option_is_named_not_the_value_after_it(self) -> None:
+        # argparse would read "m.json" as the command's name and refuse that ("invalid choice: 'm.json'").
+        usage = "error: usage: run.py: unrecognized arguments: {} (see --help)\n"
+        cases = {
+            ("--manfest", "m.json", "--output", "x.json"): usage.format("--manfest; did you mean --manifest?"),
+            ("--outptu", "x.json"): usage.format("--outptu; did you mean --output?"),
+            ("--output", "x.json", "--htm=y.html", "--bogus", "z"): usage.format("--bogus"),
+            ("-o", "x.json"): usage.format("-o"),
+        }
+        for args, line in cases.items():
+            with self.subTest(args=args):
+                err = io.StringIO()
+                # A usage error leaves argparse's way, by SystemExit, as a command line's does.
+                with contextlib.redirect_stderr(err), self.assertRaises(SystemExit) as exited:
+                    run.main(list(args))
+                self.assertEqual((exited.exception.code, err.getvalue()), (2, line))
 
 
 # A number of four or more digits written without a separator: what no count in a table may look like.

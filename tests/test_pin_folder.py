@@ -206,7 +206,7 @@ class LongPinReportTests(FolderTestCase):
         self.assertEqual(
             lines[-3:],
             [
-                "… 2 more sources (2 new): the manifest holds every pin; pin --list prints each",
+                "… 2 more sources (2 new): the manifest holds every pin; the same pin with --list prints each",
                 "passed over: 1 page the lab cannot take, each named above (pin --all-or-nothing refuses the whole pin instead)",
                 f"wrote {self.manifest}",
             ],

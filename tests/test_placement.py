@@ -2,7 +2,7 @@
 
 Each text is written for its test and every expected offset is counted by
 hand in the comment above it. The rule (docs/judge.md): a chunk starts at or
-after the previous chunk's start and reaches past its end, the end of a chunk
+after the previous chunk's start and ends at or past its end, the end of a chunk
 whose text ends in a non-whitespace character counted with the whitespace
 after it; a given offset is trusted only when its text is there and the rule
 holds; a verbatim place wins over a whitespace-insensitive one.
@@ -101,6 +101,85 @@ class PlacementRuleTest(unittest.TestCase):
         result = placed("A B\n\nC\n", records(("A B", 0), ("B", 2), ("C", 5)))
         self.assertEqual(
             result, [("exact_offset", 0, 3, None), ("exact_offset", 2, 3, None), ("exact_offset", 5, 6, None)]
+        )
+
+
+def sliding_windows(text: str) -> list[tuple[int, int]]:
+    """A sliding-window splitter as users write one: 800-character windows every 700 characters."""
+    return [(i, min(i + 800, len(text))) for i in range(0, len(text), 700)]
+
+
+class ContainedWindowTest(unittest.TestCase):
+    """A chunk that ends where the previous one ends (a sliding window's last window) follows the rule."""
+
+    # 35 lines of 41 characters, so line k starts at 41 * k: a heading, a note, 32 numbered steps, the note again.
+    NOTE = "Note: a retry waits for the server reply\n"
+    STEPS = "".join(f"Step {k:02d}: wait twice as long, then retry.\n" for k in range(1, 33))
+    PAGE = "# Retries: when and how the client waits\n" + NOTE + STEPS + NOTE
+
+    def test_the_page_is_as_counted(self) -> None:
+        self.assertEqual((len(self.NOTE), len(self.PAGE)), (41, 1_435))
+        # Windows start at 0, 700 and 1400; the last is cut at the page's end, 1435, inside [700, 1435).
+        self.assertEqual(sliding_windows(self.PAGE), [(0, 800), (700, 1435), (1400, 1435)])
+        # 1400 = 34 * 41 + 6: the last window is the closing note from its 7th character, which the opening
+        # note (line 1, from 41) holds too, at [47, 82).
+        self.assertEqual(self.PAGE[1400:1435], self.NOTE[6:])
+        self.assertEqual(self.PAGE[47:82], self.NOTE[6:])
+
+    def test_the_last_window_of_a_sliding_window_splitter_is_exact_at_its_offset(self) -> None:
+        spans = [(0, 800), (700, 1435), (1400, 1435)]
+        chunks = tuple(
+            ChunkRecord(line, "plain", "page", self.PAGE[start:end], start, end, "start")
+            for line, (start, end) in enumerate(spans, start=1)
+        )
+        self.assertEqual(placed(self.PAGE, chunks), [("exact_offset", start, end, None) for start, end in spans])
+
+    def test_without_offsets_the_last_window_is_placed_where_the_previous_one_ends(self) -> None:
+        # Nothing reaches past 1435, the page's end; the note's tail also at [47, 82) lies before 700.
+        spans = [(0, 800), (700, 1435), (1400, 1435)]
+        chunks = records(*((self.PAGE[start:end], None) for start, end in spans))
+        self.assertEqual(placed(self.PAGE, chunks), [("exact_order", start, end, None) for start, end in spans])
+
+    def test_a_window_may_end_where_the_previous_one_ends_inside_the_page(self) -> None:
+        # o0 n1 e2 _3 t4 w5 o6 _7 t8 h9 r10 e11 e12 \n13 #14 _15 F16 o17 u18 r19 \n20 f21 i22 v23 e24 \n25.
+        # Windows of 8 every 6 within the first section [0, 14): [0, 8), [6, 14), then "e\n" [12, 14), inside
+        # [6, 14) and ending with it; then the next section, [14, 26). "e\n" recurs at [24, 26), past 14.
+        text = "one two three\n# Four\nfive\n"
+        spans = [(0, 8), (6, 14), (12, 14), (14, 26)]
+        chunks = records(*((text[start:end], start) for start, end in spans))
+        self.assertEqual(placed(text, chunks), [("exact_offset", start, end, None) for start, end in spans])
+
+    def test_placed_by_text_a_chunk_goes_past_the_previous_end_before_it_goes_back_to_it(self) -> None:
+        # x0 a1 b2 a3 b4: windows of 3 without overlap, "xab" [0, 3) and "ab" [3, 5). "ab" also ends "xab",
+        # [1, 3), which the rule allows; the place reaching past 3 comes first.
+        self.assertEqual(
+            placed("xabab", records(("xab", None), ("ab", None))),
+            [("exact_order", 0, 3, None), ("exact_order", 3, 5, None)],
+        )
+
+    def test_modulo_whitespace_a_chunk_may_end_where_the_previous_one_ends(self) -> None:
+        # a0 _1 b2 \n3 c4 _5 d6 \n7 a8 _9 b10 \n11 c12 _13 d14: 15 characters. "a b\nc d\na b" [0, 11), then
+        # "a b\nc d" [8, 15) to the end; "b c d" is nowhere verbatim and, whitespace aside, at [2, 7) and
+        # [10, 15): the second ends where the previous chunk ends.
+        text = "a b\nc d\na b\nc d"
+        result = placed(text, records(("a b\nc d\na b", 0), ("a b\nc d", 8), ("b c d", None)))
+        self.assertEqual(
+            result,
+            [("exact_offset", 0, 11, None), ("exact_offset", 8, 15, None), ("modulo_whitespace", 10, 15, None)],
+        )
+
+    def test_the_previous_chunk_s_span_is_still_not_taken_again(self) -> None:
+        # "ab ab. ab ab. end\n": "ab ab. end" [7, 17), then "end" given at 14: inside [7, 17) and ending with it.
+        # "ab ab. end" given at 7 twice: the second is the previous span again, so not trusted there (not
+        # "exact_offset"); its one place in the source is that span, so the offset is not reported.
+        text = "ab ab. ab ab. end\n"
+        self.assertEqual(
+            placed(text, records(("ab ab. end", 7), ("end", 14))),
+            [("exact_offset", 7, 17, None), ("exact_offset", 14, 17, None)],
+        )
+        self.assertEqual(
+            placed(text, records(("ab ab. end", 7), ("ab ab. end", 7))),
+            [("exact_offset", 7, 17, None), ("exact_unique", 7, 17, None)],
         )
 
 

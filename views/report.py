@@ -4,8 +4,9 @@ Laid out for the questions a reader asks of a whole docs set, not for the
 size of the corpus times the policies:
 
 1. **Overview**: the verdict table per policy with the sizes built, then
-   every pair in one table (its verdict and recovering window under each
-   column, its page and line), each pair's name a link to its card. Links
+   every pair in one table (the start of its instruction and of its caveat,
+   its verdict and recovering window under each column, its page and line),
+   each pair's name a link to its card. Links
    above the table narrow it to the pairs split under any column, under one,
    or kept by all: a ``:target`` rule of the style sheet, so the views work
    without script.
@@ -28,6 +29,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import html
+import re
 from collections.abc import Callable, Mapping
 
 import chunk_index
@@ -65,7 +67,16 @@ code, pre, .text td, .lines td, .cap, .cutname { font-family: ui-monospace, SFMo
 nav.toc a, .views a { margin-right: .8rem; }
 .view { position: absolute; top: 0; }
 .pairs td small { color: #555; font-weight: normal; }
-.pairs td:nth-child(2), .pairs td:nth-child(3) { max-width: 16em; overflow-wrap: anywhere; }
+.pairs { table-layout: fixed; width: 100%; min-width: 64em; font-size: 13px; line-height: 1.35; }
+.pairs td { overflow-wrap: anywhere; }
+.pairs td:nth-child(6) { white-space: nowrap; }
+.pairs td:nth-child(2), .pairs td:nth-child(5) { font-size: 12px; }
+.pairs .w-number { width: 2.6em; }
+.pairs .w-name { width: 10.5em; }
+.pairs .w-page { width: 8.5em; }
+.pairs .w-lines { width: 5.2em; }
+.pairs .w-verdict { width: 11.5em; }
+.pairs .w-tier { width: 3.6em; }
 .pairs th button { font: inherit; font-weight: 600; background: none; border: 0; padding: 0; cursor: pointer; }
 .pairs th[aria-sort="ascending"] button::after { content: " \\25b2"; }
 .pairs th[aria-sort="descending"] button::after { content: " \\25bc"; }
@@ -145,7 +156,7 @@ SCRIPT = """
   filter.addEventListener("input", function () {
     var query = filter.value.toLowerCase();
     Array.prototype.forEach.call(body.rows, function (row) {
-      var words = (row.cells[1].textContent + " " + row.cells[2].textContent).toLowerCase();
+      var words = (row.cells[1].textContent + " " + row.cells[4].textContent).toLowerCase();
       row.hidden = query !== "" && words.indexOf(query) < 0;
     });
   });
@@ -256,34 +267,71 @@ def view_css(views: list[tuple[str, str]]) -> str:
 # --- the overview --------------------------------------------------------------------------
 
 
-# How much of a caveat the pairs table shows: enough to tell a pair at a glance; its card has it whole.
-CAVEAT_EXCERPT = 80
+# How much of each quote the pairs table shows: enough to judge a pair at a glance; its card has it whole.
+EXCERPT_CHARS = 64
+# The blockquote markers a line opens with (``> > text``): one ``>`` per level, each after optional indent.
+QUOTE_MARKERS = re.compile(r"(?:[ \t]*>)+")
 
 
-def caveat_excerpt(quote: str) -> str:
-    """A caveat's first ``CAVEAT_EXCERPT`` characters on one line, made visible (``visible``), ``…`` if cut:
-    ``caveat_excerpt("Never\\n  twice.")`` -> ``"Never twice."``."""
-    text = " ".join(quote.split())
-    return visible(text if len(text) <= CAVEAT_EXCERPT else text[: CAVEAT_EXCERPT - 1] + "…")
+def quote_depth(text: str, offset: int) -> int:
+    """How many blockquote markers open the line ``offset`` lies on: ``quote_depth("a\\n> > b", 6)`` -> ``2``."""
+    line_start = text.rfind("\n", 0, offset) + 1
+    markers = QUOTE_MARKERS.match(text, line_start)
+    return 0 if markers is None else markers.group().count(">")
+
+
+def excerpt(text: str, start: int, end: int) -> str:
+    """The start of the quote ``text[start:end]`` as one line of prose, made visible (``visible``), ``…`` if cut.
+
+    A quote in a blockquote shows each later line without the markers its
+    first line sits behind (``"passed\\n> to it"`` reads ``"passed to it"``), and
+    a long one is cut after a word where one ends past half ``EXCERPT_CHARS``.
+    ``excerpt("Never\\n  close it twice.", 0, 23)`` -> ``"Never close it twice."``.
+    """
+    quote = text[start:end]
+    depth = quote_depth(text, start)
+    if depth:
+        quote = re.sub(rf"\n(?:[ \t]*>){{1,{depth}}}", "\n", quote)
+    words = " ".join(quote.split())
+    if len(words) > EXCERPT_CHARS:
+        cut = words.rfind(" ", EXCERPT_CHARS // 2, EXCERPT_CHARS)
+        words = words[: cut if cut > 0 else EXCERPT_CHARS - 1] + "…"
+    return visible(words)
+
+
+def breakable(markup: str) -> str:
+    """Escaped text with a line break allowed after each ``/``, so a path wraps between its folders, not mid-name:
+    ``breakable("docs/api")`` -> ``"docs/<wbr>api"`` (no entity holds a ``/``)."""
+    return markup.replace("/", "/<wbr>")
 
 
 def pairs_table(pairs: list[PairRow], columns: list[Column], pages: dict[str, int], annotations, member) -> str:
-    """Every pair in one table: number, name (its card), the caveat's start, page, line, each column's verdict
-    and window."""
+    """Every pair in one table: number, name (its card), the instruction's and the caveat's start, page, line, each
+    column's verdict and window.
+
+    Its columns have set widths (the ``.w-`` rules of the style sheet): the browser lays out a
+    table of thousands of rows from its first, and the excerpts take the room
+    the short columns leave, so a row stays two or three lines high.
+    """
     fields = {tier[0] for pair in pairs if (tier := tier_of(annotations.get(pair.check.name))) is not None}
-    header = ["#", "pair", "caveat", "page", "lines", *(visible(column.label) for column in columns)]
+    header = ["#", "pair", "instruction", "caveat", "page", "lines", *(visible(column.label) for column in columns)]
+    widths = ["number", "name", "quote", "quote", "page", "lines", *("verdict" for _ in columns)]
     if fields:
         header.append(f"scan {' or '.join(sorted(fields))}")
+        widths.append("tier")
     rows = []
     for pair in pairs:
         classes = " ".join(["pair", *(f"v-{view}" for view in member[pair.number])])
         path = visible(pair.source["path"])
+        check, text = pair.check, pair.source["text"]
+        page_link = f'<a href="#page-{pages[check.source_id]}">{breakable(escaped(path))}</a>'
         cells = [
             f'<td data-key="{pair.number}">{pair.number}</td>',
-            f'<td data-key="{escaped(visible(pair.check.name))}">'
-            f'<a href="#pair-{pair.number}">{escaped(visible(pair.check.name))}</a></td>',
-            f"<td>{escaped(caveat_excerpt(pair.check.qualifier.quote))}</td>",
-            f'<td data-key="{escaped(path)}"><a href="#page-{pages[pair.check.source_id]}">{escaped(path)}</a></td>',
+            f'<td data-key="{escaped(visible(check.name))}">'
+            f'<a href="#pair-{pair.number}">{breakable(escaped(visible(check.name)))}</a></td>',
+            f"<td>{escaped(excerpt(text, check.instruction.start, check.instruction.end))}</td>",
+            f"<td>{escaped(excerpt(text, check.qualifier.start, check.qualifier.end))}</td>",
+            f'<td data-key="{escaped(path)}">{page_link}</td>',
             f'<td data-key="{pair.line}">{pair.line_range}</td>',
         ]
         for column, verdict in zip(columns, pair.verdicts):
@@ -299,8 +347,9 @@ def pairs_table(pairs: list[PairRow], columns: list[Column], pages: dict[str, in
             cells.append(f'<td data-key="{escaped(value)}">{escaped(value)}</td>')
         rows.append(f'<tr class="{classes}">{"".join(cells)}</tr>')
     head = "".join(f"<th>{escaped(cell)}</th>" for cell in header)
+    sizes = "".join(f'<col class="w-{width}">' for width in widths)
     return (
-        f'<table class="pairs" id="pair-table"><thead><tr>{head}</tr></thead>'
+        f'<table class="pairs" id="pair-table"><colgroup>{sizes}</colgroup><thead><tr>{head}</tr></thead>'
         f"<tbody>\n{chr(10).join(rows)}\n</tbody></table>"
     )
 
