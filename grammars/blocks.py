@@ -176,6 +176,19 @@ def closes_fence(line: str, fence: str, run: int) -> bool:
     return len(line) - len(rest) <= 3 and closing >= run and not rest[closing:].strip(" \t")
 
 
+def closes_fence_within(line: str, fence: tuple[str, int], indent: int) -> bool:
+    """Whether ``line`` closes ``fence``, opened ``indent`` columns in, at any indent up to 3 columns deeper than that.
+
+    As "blocks-4" pairs elements (``SPEC.md``, rule K): a fence shown indented inside another does not end it.
+    ``closes_fence_within("     ```", ("`", 3), 2)`` -> ``True``; ``"      ```"`` (6 columns) -> ``False``.
+    """
+    # A line without the fence's character cannot close it: most of a fence's body is passed on one check.
+    if fence[0] not in line:
+        return False
+    content = line.lstrip(" \t")
+    return closes_fence(content, *fence) and leading_columns(line[: len(line) - len(content)]) <= indent + 3
+
+
 def atx_heading_title(line: str) -> str | None:
     """The title if ``line`` is an ATX heading, else ``None``: ``"  ## Setup ##"`` -> ``"Setup"``.
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections import namedtuple
 
-from grammars.blocks import atx_heading_title, closes_fence, fence_opening, leading_columns
+from grammars.blocks import atx_heading_title, closes_fence_within, fence_opening, leading_columns
 from grammars.html_blocks import without_code_spans
 from grammars.records import LazyPattern
 from grammars.shortcodes import CAUTIONARY_SHORTCODES
@@ -75,12 +75,7 @@ def component_pairs(texts: list[str]) -> Components:
     fence_indent = 0
     for index, text in enumerate(texts):
         if fence is not None:
-            content = text.lstrip(" \t")
-            if (
-                fence[0] in text
-                and closes_fence(content, *fence)
-                and leading_columns(text[: len(text) - len(content)]) <= fence_indent + 3
-            ):
+            if closes_fence_within(text, fence, fence_indent):
                 fence = None
             continue
         content = text.lstrip(" \t")

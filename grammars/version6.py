@@ -35,7 +35,7 @@ from grammars.blocks import (
     SETEXT_UNDERLINE,
     THEMATIC_BREAK,
     atx_heading_title,
-    closes_fence,
+    closes_fence_within,
     fence_opening,
     leading_columns,
     starts_block,
@@ -82,12 +82,7 @@ def heading_lines(texts: list[str]) -> list[int]:
     run = None
     for index, text in enumerate(texts):
         if fence is not None:
-            content = text.lstrip(" \t")
-            if (
-                fence[0] in text
-                and closes_fence(content, *fence)
-                and leading_columns(text[: len(text) - len(content)]) <= fence_indent + 3
-            ):
+            if closes_fence_within(text, fence, fence_indent):
                 fence = None
             continue
         if raw_end is not None:
