@@ -1917,3 +1917,33 @@ class ScanVersionTwentyTwoTest(LabTestCase):
         call = "Pass a list to `decorate`."
         body = f"{call}\n\nOne.\n\n{self.DESCRIBES}\n\n{self.CAVEAT}\n"
         self.assertEqual(self.found(body), ([(11, call, "identifier decorate", "imperative", 1)], []))
+
+
+class ScanVersionTwentyThreeTest(LabTestCase):
+    """scan_version 23: a reference entry's description counts where the entry is available at all."""
+
+    def test_an_entry_s_availability_is_a_caveat_of_its_item(self) -> None:
+        # "# T\n\n## S\n\n" is [0, 11); "- " [11, 13); the item's sentence, the term with its description, from 13.
+        for description, cue in (
+            ("Only available on macOS 14 and up.", "only available"),
+            ("Not supported on Windows.", "not supported"),
+        ):
+            with self.subTest(description=description):
+                pairs, unpaired = scan(lesson(f"- `header` - {description}\n"), "blocks-5")
+                self.assertEqual(pairs, [])
+                self.assertEqual(
+                    [(u.span.start, u.span.quote, u.rule, u.cue) for u in unpaired],
+                    [(13, f"`header` - {description}", "limitation", cue)],
+                )
+
+    def test_an_entry_s_other_limitations_still_describe_it(self) -> None:
+        # What the option does ("does not print") is its description, no caveat, as before 23.
+        self.assertEqual(scan(lesson("- `--quiet` - Does not print the summary.\n"), "blocks-5"), ([], []))
+
+    def test_availability_counts_only_in_a_reference_entry_as_before_elsewhere(self) -> None:
+        cue, _ = caveat_of("Only available on macOS 14 and up.")
+        self.assertEqual((cue.rule, cue.cue), ("limitation", "only available"))
+        self.assertEqual(
+            caveat_of("`header` - Only available on macOS 14 and up.", reference=True)[0].cue, "only available"
+        )
+        self.assertIsNone(caveat_of("`header` - Does not print the summary.", reference=True)[0])

@@ -1,4 +1,4 @@
-"""Pair each caveat with its instruction, section by section: ``run.py scan``'s proposals (``scan_version`` 22).
+"""Pair each caveat with its instruction, section by section: ``run.py scan``'s proposals (``scan_version`` 23).
 
 Reads one source's sections block by block (``section_items``): every
 sentence with what the rules see in it (``classified``), and cautionary and
@@ -28,7 +28,7 @@ from checks.caveats.sentences import (
 )
 from load_documents import Span, SpanCheck
 
-SCAN_VERSION = 22
+SCAN_VERSION = 23
 # How far an instruction may sit from its caveat, in blocks of prose (code blocks are not counted):
 # the caveat's own block and this many before it, or this many after it; one that shares an
 # identifier with the caveat may sit as far back as IDENTIFIER_BLOCKS.
@@ -64,6 +64,12 @@ STATED_RULES = frozenset({"requirement", "limitation", "condition"})
 DESCRIBED_BLOCKS = 1
 DESCRIBED_LINK = "described, "
 DESCRIBED_FORM = "api description"
+# The cues a reference entry's description counts (``--quiet: Do not print.`` describes what the option does): the
+# ones that date it, say it fails, or label it; and from scan_version 23 the limitation that says where it is
+# available at all ("`header` - Only available on macOS 14 and up.", "`--ws` - Not supported on Windows."), which
+# labellers count as they count a version. On twenty-nine labelled sets: 4 more pairs of tier 2, 4 right.
+ENTRY_RULES = frozenset({"deprecation", "version", "error", "label"})
+AVAILABILITY_CUE = re.compile(r"availab|support", re.IGNORECASE)
 # The cues of a marker that stands for the notice after it ("**Deprecation notice:**", "**Warning:**").
 NOTICE_RULES = frozenset({"deprecation", "label", "risk", "version"})
 # A main clause addressed to the reader with "must": "…, you must subclass them".
@@ -380,7 +386,8 @@ def classified(
     run, and the answer is the same.
 
     - A reference entry (``--quiet: Do not print.``) instructs nothing, and only its deprecation, version,
-      error and label cues count, and a field marked as required: its other words describe what the option does.
+      error and label cues count, a field marked as required, and where it is available at all
+      (``is_availability``): its other words describe what the option does.
     - A question, a notice that the reader may skip something, and an observation of what an example shows
       ("Notice that …", "As you can see, …") is neither.
     - In a sentence whose leading condition ends before a main clause that instructs ("If you need X, use
@@ -431,7 +438,7 @@ def classified(
         # the code carries out, but in a note, which sets it apart.
         cues = [cue for cue in cues if cue.rule == "prohibition" or (cue.rule == "requirement" and in_note)]
     if reference_entry:
-        cues = [cue for cue in cues if cue.rule in ("deprecation", "version", "error", "label") or is_marker(cue)]
+        cues = [cue for cue in cues if cue.rule in ENTRY_RULES or is_marker(cue) or is_availability(cue)]
     clause_end = rules.condition_clause_end(reading)
     if clause_end is not None:
         main_form = (
@@ -482,6 +489,12 @@ def classified(
     if in_note and best.tier == 2 and not codeless:
         best = rules.Cue(best.rule, best.cue, best.tier - 1, best.start)
     return best, None
+
+
+def is_availability(cue: rules.Cue) -> bool:
+    """Whether a limitation says where a thing is available at all ("only available", "not supported"): in a
+    reference entry's description, a restriction of the entry as a version's is (scan_version 23)."""
+    return cue.rule == "limitation" and AVAILABILITY_CUE.search(cue.cue) is not None
 
 
 def is_marker(cue: rules.Cue) -> bool:
