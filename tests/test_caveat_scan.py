@@ -633,6 +633,47 @@ class BlocksDocsEndToEndTest(LabTestCase):
         self.assertEqual(recall["heading-aware"]["0"], 1.0)
 
 
+class SpanInNoChunkTest(LabTestCase):
+    """A caveat the grammar reads as no block (a paragraph of shortcode calls alone, blocks-4 on) is apart, not split
+    by a boundary: scan, the main job's pair-aware line and show say so alike."""
+
+    PAGE = "# Widget\n\n## Deploy\n\n{{< new-in 0.159.2 />}}\n\nTo deploy the widget, run `deploy`.\n"
+
+    def test_scan_and_the_pair_aware_line_say_apart(self) -> None:
+        manifest = write_widget_manifest(self, self.PAGE, {"markdown": "blocks-6", "policies": {"pair-aware": 1000}})
+        code, out, err = main_quietly("scan", "--json", "--manifest", str(manifest))
+        self.assertEqual((code, err), (0, ""))
+        report = json.loads(out)
+        # "# Widget\n\n" [0, 10), "## Deploy\n\n" [10, 21): the badge [21, 44) dates the instruction after it.
+        # Fixed-char's one chunk holds the page; the badge's
+        # paragraph is in no paragraph or heading-aware chunk.
+        (pair,) = report["pairs"]
+        self.assertEqual((pair["qualifier"]["start"], pair["qualifier"]["quote"]), (21, "{{< new-in 0.159.2 />}}"))
+        self.assertEqual(
+            {name: (verdict["same_chunk"], verdict["split_by"]) for name, verdict in pair["policies"].items()},
+            {
+                "fixed-char": (True, None),
+                "paragraph": (False, "apart"),
+                "heading-aware": (False, "apart"),
+                "pair-aware": (False, "apart"),
+            },
+        )
+        self.assertEqual(
+            [(policy["policy"], policy["split_by"]["apart"]) for policy in report["policies"]],
+            [("fixed-char", 0), ("paragraph", 1), ("heading-aware", 1), ("pair-aware", 1)],
+        )
+        code, out, _ = main_quietly("scan", "--manifest", str(manifest))
+        self.assertIn("paragraph apart (a span in no chunk), heading-aware apart (a span in no chunk)", out)
+        self.assertEqual(main_quietly("scan", "--add-checks", "--manifest", str(manifest))[0], 0)
+        code, out, err = main_quietly("--manifest", str(manifest), "--output", str(self.folder / "result.json"))
+        self.assertEqual((code, err), (0, ""))
+        self.assertIn(
+            "pair-aware respects 1 of 1 pair (both spans in one section, at most 4 x 1,000 = 4,000 chars apart); "
+            "1 of them has a span in no chunk (text the grammar reads as no block), so no chunk holds both",
+            out,
+        )
+
+
 class LongListsTest(LabTestCase):
     """On a docs set of many pairs, scan and context print twenty pairs and count the rest; --json has all."""
 

@@ -281,11 +281,22 @@ def pair_aware_lines(result: dict, names: tuple[str, ...] = (), section_cache: d
         f"pair-aware respects {kept:,} of {counted(len(placements), 'pair')}"
         f" (both spans in one section, at most {chunk_index.PAIR_CAP_MULTIPLE} x {target:,} = {cap:,} chars apart)"
     ]
+    together = pairs_in_one_chunk(result, chunk_index.PAIR_AWARE)
+    # A pair the rule joins lies in no one chunk when a span is in none: text the grammar reads as no block (a
+    # paragraph of shortcode calls alone); said here, so the line agrees with the table's count.
+    absent = sum(
+        placement.status == chunk_index.KEPT and not pair_key_in(chunk_index.pair_sort_key(placement.pair), together)
+        for placement in placements
+    )
+    if absent:
+        lines[0] += (
+            f"; {absent:,} of them {'has' if absent == 1 else 'have'} a span in no chunk (text the grammar reads"
+            " as no block), so no chunk holds both"
+        )
     if not split:
         return lines
     # A pair the rule does not join can still lie in one chunk (a block longer than
     # the cap, say): it is counted apart, so the line agrees with the table's count.
-    together = pairs_in_one_chunk(result, chunk_index.PAIR_AWARE)
     anyway = [placement for placement in split if pair_key_in(chunk_index.pair_sort_key(placement.pair), together)]
     split = [placement for placement in split if not pair_key_in(chunk_index.pair_sort_key(placement.pair), together)]
     if anyway:

@@ -9,7 +9,7 @@ import grammars
 from checks import span_checks
 from checks.caveats.decisions import found_key
 from checks.caveats.pairing import LOOK_BACK_BLOCKS, SCAN_VERSION, TIERS, scan_sources, scanned_sections
-from checks.caveats.verdicts import REASON_ORDER, declared_names, policy_verdict
+from checks.caveats.verdicts import APART_REASON, REASON_ORDER, declared_names, policy_verdict
 from lab_io.errors import counted, one_line, printable, quoted
 from load_documents import Span
 
@@ -137,9 +137,12 @@ def scan_report(
 
 
 def verdict_phrase(policy: str, verdict: dict) -> str:
-    """``"paragraph split (block break at 130)"`` or ``"heading-aware same chunk"``."""
+    """``"paragraph split (block break at 130)"``, ``"heading-aware same chunk"`` or ``"paragraph apart (a span in
+    no chunk)"``."""
     if verdict["same_chunk"]:
         return f"{policy} same chunk"
+    if verdict["split_by"] == APART_REASON:
+        return f"{policy} apart (a span in no chunk)"
     at = "" if verdict["boundary"] is None else f" at {verdict['boundary']}"
     return f"{policy} split ({verdict['split_by']}{at})"
 
@@ -151,7 +154,13 @@ def scan_table(report: dict, texts: dict[str, str] | None = None) -> str:
     ``texts`` that hold its two quotes, the quotes marked ``»…«``, so a reviewer can accept or reject it
     at a glance. Without ``texts`` the quotes are shown alone.
     """
-    header = ("policy", "found", "kept together", "split", *(f"by {reason}" for reason in REASON_ORDER))
+    header = (
+        "policy",
+        "found",
+        "kept together",
+        "split",
+        *(reason if reason == APART_REASON else f"by {reason}" for reason in REASON_ORDER),
+    )
     rows = [header]
     for policy in report["policies"]:
         rows.append(

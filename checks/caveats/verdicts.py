@@ -25,13 +25,17 @@ SPLIT_REASONS = MappingProxyType(
     }
 )
 HEADING_REASON = "heading"
-REASON_ORDER = (HEADING_REASON, "block break", "size target", "fixed-width cut")
+# Not in one chunk because a span lies in none: text the grammar reads as no block (a paragraph of shortcode calls
+# alone, under the block grammars from "blocks-4"), which no boundary cut away. ``show`` and the report say "apart".
+APART_REASON = "apart"
+REASON_ORDER = (HEADING_REASON, "block break", "size target", "fixed-width cut", APART_REASON)
 
 
 def policy_verdict(policy: str, chunks: span_checks.SourceChunks | None, headings: list[int], check) -> dict:
     """Whether one chunk of ``policy`` holds both spans of ``check``; if not, where and why they are cut.
 
-    The reason follows from the spans and the policy's rule: a heading between
+    The reason follows from the spans and the policy's rule: a span that no chunk
+    touches lies in none (``apart``, whatever lies between); else a heading between
     the spans ends every chunk; otherwise fixed-char cuts at its width,
     paragraph at every block break, and heading-aware only where the next block
     would take the group past its size target.
@@ -42,7 +46,11 @@ def policy_verdict(policy: str, chunks: span_checks.SourceChunks | None, heading
     if chunks is not None:
         if chunks.holding(low, high):
             return {"same_chunk": True, "split_by": None, "boundary": None}
-    boundary = None if chunks is None else chunks.first_edge_inside(low, high)
+    if chunks is None or not (
+        chunks.touching(instruction.start, instruction.end) and chunks.touching(qualifier.start, qualifier.end)
+    ):
+        return {"same_chunk": False, "split_by": APART_REASON, "boundary": None}
+    boundary = chunks.first_edge_inside(low, high)
     position = bisect_right(headings, low)
     if position < len(headings) and headings[position] < high:
         reason = HEADING_REASON
