@@ -1520,16 +1520,21 @@ class VersionBadgeTest(LabTestCase):
 
     def test_each_kind_of_badge(self) -> None:
         step = "Call `open_widget()` to open it.\n"
-        for badge, cue in (
-            ('<Since v="6.0.0" />', "Since component 6.0.0"),
-            ('<p><Since v="2.1.0" pkg="@widgets/lid" /></p>', "Since component 2.1.0"),
-            ('<VersionBadge version="2.9.1" />', "VersionBadge component 2.9.1"),
-            ("{{< new-in 0.140.0 >}}", "new-in 0.140.0"),
+        # The caveat is the badge itself: from scan_version 24 without the "<p>" around it.
+        for line, badge, cue in (
+            ('<Since v="6.0.0" />', '<Since v="6.0.0" />', "Since component 6.0.0"),
+            (
+                '<p><Since v="2.1.0" pkg="@widgets/lid" /></p>',
+                '<Since v="2.1.0" pkg="@widgets/lid" />',
+                "Since component 2.1.0",
+            ),
+            ('<VersionBadge version="2.9.1" />', '<VersionBadge version="2.9.1" />', "VersionBadge component 2.9.1"),
+            ("{{< new-in 0.140.0 >}}", "{{< new-in 0.140.0 >}}", "new-in 0.140.0"),
         ):
             for grammar in ("blocks-3", "blocks-4"):
-                with self.subTest(badge=badge, grammar=grammar):
+                with self.subTest(badge=line, grammar=grammar):
                     self.assertEqual(
-                        self.caveats(f"{badge}\n\n{step}", grammar),
+                        self.caveats(f"{line}\n\n{step}", grammar),
                         [(badge, "version", cue, step.strip(), "version badge, after")],
                     )
         self.assertEqual(
@@ -1947,3 +1952,37 @@ class ScanVersionTwentyThreeTest(LabTestCase):
             caveat_of("`header` - Only available on macOS 14 and up.", reference=True)[0].cue, "only available"
         )
         self.assertIsNone(caveat_of("`header` - Does not print the summary.", reference=True)[0])
+
+
+class ScanVersionTwentyFourTest(LabTestCase):
+    """scan_version 24: a badge on a definition's line dates its own entry, and is the badge alone."""
+
+    # "# T\n\n" [0, 5), "## Options\n\n" [5, 17), "`retries`\n" [17, 27), ": " [27, 29), the badge [29, 52).
+    BADGE = "{{< new-in 0.150.0 />}}"
+
+    def found(self, body: str) -> tuple[list[tuple], list[tuple]]:
+        pairs, unpaired = scan("# T\n\n## Options\n\n" + body, "blocks-6")
+        return (
+            [(p.qualifier.start, p.qualifier.quote, p.instruction.quote, p.link) for p in pairs],
+            [(u.span.start, u.span.quote) for u in unpaired],
+        )
+
+    def test_never_the_next_entry_s_instruction(self) -> None:
+        body = (
+            f"`retries`\n: {self.BADGE}\n: (`int`) How many times a call is tried.\n\n"
+            "`timeout`\n: (`int`) The seconds to wait. Set it to `0` to wait forever.\n"
+        )
+        self.assertEqual(self.found(body), ([], [(29, self.BADGE)]))
+
+    def test_its_own_entry_s_instruction_after_it(self) -> None:
+        body = f"`retries`\n: {self.BADGE}\n: (`int`) The tries. Set it to `0` to try once.\n"
+        self.assertEqual(
+            self.found(body), ([(29, self.BADGE, "Set it to `0` to try once.", "version badge, same entry")], [])
+        )
+
+    def test_a_badge_of_its_own_still_dates_the_text_after_it(self) -> None:
+        # "# T\n\n## Options\n\n" is [0, 17): the badge's paragraph starts there.
+        self.assertEqual(
+            self.found(f"{self.BADGE}\n\nSet `retries` to `0` to try once.\n"),
+            ([(17, self.BADGE, "Set `retries` to `0` to try once.", "version badge, after")], []),
+        )

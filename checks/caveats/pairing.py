@@ -1,4 +1,4 @@
-"""Pair each caveat with its instruction, section by section: ``run.py scan``'s proposals (``scan_version`` 23).
+"""Pair each caveat with its instruction, section by section: ``run.py scan``'s proposals (``scan_version`` 24).
 
 Reads one source's sections block by block (``section_items``): every
 sentence with what the rules see in it (``classified``), and cautionary and
@@ -28,7 +28,7 @@ from checks.caveats.sentences import (
 )
 from load_documents import Span, SpanCheck
 
-SCAN_VERSION = 23
+SCAN_VERSION = 24
 # How far an instruction may sit from its caveat, in blocks of prose (code blocks are not counted):
 # the caveat's own block and this many before it, or this many after it; one that shares an
 # identifier with the caveat may sit as far back as IDENTIFIER_BLOCKS.
@@ -122,7 +122,7 @@ VERSION_BADGE = re.compile(
 # ``<VersionBadge version="2.9.1" />``; alone, in a ``<p>`` or after a definition's ``:``) or Hugo's
 # ``{{< new-in 0.140.0 >}}``. It dates what follows it, as a version note does.
 BADGE_LINE = re.compile(
-    r"^[ \t]*(?::[ \t]+)?(?:<p>[ \t]*)?(?:"
+    r"^[ \t]*(?::[ \t]+)?(?:<p>[ \t]*)?(?P<badge>"
     r"<(?P<tag>Since|VersionBadge|Version|Added(?:In)?|NewIn|[A-Z][A-Za-z]*Version(?:Badge)?)"
     r"(?:[ \t]+[\w-]+=(?:\"[^\"\n]*\"|'[^'\n]*'|\{[^{}\n]*\}))*?"
     r"[ \t]+(?:v|version|since)=(?:\"|'|\{[ \t]*[\"'])v?(?P<version>\d+(?:\.\w+)*)[\"']\}?"
@@ -135,6 +135,8 @@ BADGE_LINE = re.compile(
     r"(?:[ \t]*</p>)?[ \t]*$",
     re.MULTILINE,
 )
+# A definition list's description line, as a badge's line opens (``BADGE_LINE`` matches from the line's start).
+DEFINITION_LINE = re.compile(r"[ \t]*:[ \t]")
 # Where a badge may open (``BADGE_LINE`` is tried only on such a line), and the longest line tried.
 BADGE_START = re.compile(
     r"<(?:Since|VersionBadge|Version|Added|NewIn|[A-Z][A-Za-z]*Version|Badge)\b|\{\{[<%][ \t]*(?:new|deprecated)-in\b"
@@ -196,6 +198,7 @@ class Item:
         "context",
         "lead",
         "ahead",
+        "in_entry",
         "_reading",
         "_instruction",
         "_identifiers",
@@ -230,8 +233,10 @@ class Item:
         # For a cell, the sentence that may be the table's lead: the last item of the block before the table.
         self.lead = lead
         self.caveat: rules.Cue | None = None
-        # A version badge ("New in version 1.4.", a note titled "Added in 0.55"): it dates what follows it.
+        # A version badge ("New in version 1.4.", a note titled "Added in 0.55"): it dates what follows it; one on a
+        # line of a block of more (a definition list's entry) dates what follows it in that block only.
         self.ahead = False
+        self.in_entry = False
         self._reading = UNREAD
         self._instruction = UNREAD
         self._identifiers = UNREAD
@@ -736,8 +741,14 @@ def section_items(page: Page, section: grammars.Section, dated: bool = False) ->
     for number, block in enumerate(blocks):
         if badges and badges[0].start() < block.end:
             # The badges before this block or inside it, each a caveat of its own (but for one shown in code or
-            # in a comment); a block of badges alone is read no further.
+            # in a comment); a block of badges alone is read no further. A badge on a definition's line (``: ``) in
+            # a block of more, a definition list's entry, dates that entry only (scan_version 24): "`allowRead`\n:
+            # {{< new-in 0.161.0 />}}\n: A slice of paths." The badges of an entry's term line (a ``<p>`` of
+            # "**Type:** …" and ``<Since v="4.11.0" />``) still date the text after them.
             code = block.kind in UNREAD_KINDS or indented[number]
+            alone = not code and all(
+                is_badge_line(line) for line in text[block.start : block.end].splitlines() if line.strip()
+            )
             while badges and badges[0].start() < block.end:
                 badge = badges.popleft()
                 floor = max(section.body_start, badge.start() - COMMENT_REACH)
@@ -748,10 +759,10 @@ def section_items(page: Page, section: grammars.Section, dated: bool = False) ->
                 ):
                     continue
                 prose_number += 1
-                items.append(badge_item(page, badge, prose_number))
-            if not code and all(
-                is_badge_line(line) for line in text[block.start : block.end].splitlines() if line.strip()
-            ):
+                item = badge_item(page, badge, prose_number)
+                item.in_entry = not alone and DEFINITION_LINE.match(text, badge.start()) is not None
+                items.append(item)
+            if alone:
                 continue
         if block.kind in UNREAD_KINDS or indented[number]:
             continue
@@ -1095,7 +1106,8 @@ def badge_item(page: Page, match: re.Match, prose_number: int) -> Item:
         rule, cue = "version", f"Badge component {match.group('badge_version')}"
     else:
         rule, cue = "version", f"{match.group('tag')} component {match.group('version')}"
-    start, end = trimmed(page.text, match.start(), match.end())
+    # The badge itself, not the definition's ":" or the "<p>" around it (scan_version 24).
+    start, end = match.span("badge")
     return whole_caveat(page, start, end, prose_number, rules.Cue(rule, cue, 1, 0))
 
 
@@ -1325,6 +1337,17 @@ def chosen_instruction(caveat: Item, before: list[Item], after: list[Item]) -> t
     if not any(usable(candidate, caveat) or usable_entry(candidate, caveat) for candidate in (*before, *after)):
         return described_api(caveat, before)
     if caveat.ahead:
+        if caveat.in_entry:
+            # A badge on a definition's line dates its entry: the entry's instruction after it, if it has one, never
+            # the next entry's (scan_version 24). The entry's block is the one counted after the badge's own, and its
+            # sentences before the badge (the term line, a line the block runs on from) come after it in ``after``.
+            entry = [
+                candidate
+                for candidate in after
+                if candidate.block == caveat.block + 1 and candidate.start >= caveat.end
+            ]
+            following = first_usable(entry, caveat)
+            return None if following is None else (following, "version badge, same entry", 2)
         # A version badge dates what follows it: the first instruction after it in reach (3 prose blocks).
         following = first_usable(after, caveat)
         if following is not None:
