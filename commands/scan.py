@@ -11,7 +11,7 @@ from commands.basics import EXIT_OK, manifest_to_build, report
 from commands.indexes import collector_skips_what_exists, manifest_indexes, manifest_outlines
 from commands.options import add_command, add_manifest_option, add_no_cache_option
 from lab_io import outputs
-from lab_io.errors import IngestionError, UsageError, counted, printable, quoted_name
+from lab_io.errors import IngestionError, UsageError, counted, first_few, printable, quoted_name
 from lab_io.indented_json import saved_json_bytes
 from lab_io.inert_json import printed_json_bytes
 from lab_io.outputs import checked_output, destination, emit
@@ -391,9 +391,7 @@ def covering(names: list[str], covered: list, effect: str) -> str:
     more = [pair.name for pair in covered if pair.name not in given]
     if not more:
         return f"{counted(len(names), 'pair')} ({effect}"
-    listed = ", ".join(printable(name) for name in more[:NAMED_COVERED])
-    if len(more) > NAMED_COVERED:
-        listed += f" and {len(more) - NAMED_COVERED:,} more"
+    listed = first_few([printable(name) for name in more], NAMED_COVERED)
     return f"{counted(len(names), 'pair')} and {len(more):,} more with the same source and quotes ({listed}; {effect}"
 
 
