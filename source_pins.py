@@ -1201,6 +1201,15 @@ def require_current(kind: str, artifact: dict, manifest: Manifest, where: str) -
     if kind == "result":
         expected = span_checks.checked_comparisons(indexes, manifest.span_checks)
         if chunk_index.digest(expected) != chunk_index.digest(artifact["comparisons"]):
+            moved = first_moved(expected, artifact["comparisons"])
+            if moved is not None:
+                # The contract lists the pairs in manifest order: a consumer may read pairs[i] as span_checks[i].
+                raise IngestionError(
+                    "stale_span_checks",
+                    where,
+                    f"the comparisons answer the same span checks in another order than the manifest declares now "
+                    f"({moved}): rebuild with the main job",
+                )
             names = first_few([printable(check.name) for check in manifest.span_checks]) or "none"
             raise IngestionError(
                 "stale_span_checks",
@@ -1208,6 +1217,30 @@ def require_current(kind: str, artifact: dict, manifest: Manifest, where: str) -
                 f"the comparisons answer other span checks than the manifest declares now (manifest: {names}); rebuild the result",
             )
     return indexes
+
+
+def first_moved(expected: list[dict], saved: list[dict]) -> str | None:
+    """When the saved comparisons are the expected ones with their pairs in another order, where the first pair is
+    out of place (``"scan:a:5" is span_checks[3], pairs[1] in the result``); otherwise ``None``.
+
+    Only the shape of several checks lists pairs; each is named, and names are unique in both.
+    """
+    if len(expected) != len(saved) or not all("pairs" in comparison for comparison in (*expected, *saved)):
+        return None
+
+    def by_name(comparisons: list[dict]) -> list[dict]:
+        return [
+            {**comparison, "pairs": sorted(comparison["pairs"], key=lambda pair: pair["name"])}
+            for comparison in comparisons
+        ]
+
+    if chunk_index.digest(by_name(expected)) != chunk_index.digest(by_name(saved)):
+        return None
+    for position, (wanted, found) in enumerate(zip(expected[0]["pairs"], saved[0]["pairs"])):
+        if wanted["name"] != found["name"]:
+            at = next(number for number, pair in enumerate(saved[0]["pairs"]) if pair["name"] == wanted["name"])
+            return f"{quoted_name(wanted['name'])} is span_checks[{position}], pairs[{at}] in the result"
+    return None
 
 
 def index_id_mismatches(indexes: dict, recorded: dict[str, str]) -> list[str]:

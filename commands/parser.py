@@ -55,14 +55,33 @@ class CommandArgumentParser(LabArgumentParser):
     """A command's parser: an argument it does not know is refused in the command's name (``run.py retrieve: ...``).
 
     argparse hands a command's unknown arguments back to the main parser, whose
-    refusal would name ``run.py`` alone; the command's parser refuses them itself.
+    refusal would name ``run.py`` alone; the command's parser refuses them itself,
+    with the command's own option a mistyped one is closest to (``--manfest``:
+    "did you mean --manifest?"). A command takes its options spelled in full:
+    argparse's abbreviations (``scan --add-check`` run as ``--add-checks``) are
+    off, so a command that writes never runs an option it guessed.
     """
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
     def parse_known_args(self, args=None, namespace=None):
         namespace, extras = super().parse_known_args(args, namespace)
         if extras:
-            self.error(f"unrecognized arguments: {' '.join(extras)}")
+            options = [option for option in self._option_string_actions if option.startswith("--")]
+            self.error(f"unrecognized arguments: {' '.join(extras)}" + closest_option(extras, options))
         return namespace, extras
+
+
+def closest_option(arguments: list[str], options) -> str:
+    """``"; did you mean --manifest?"`` for the first option of ``arguments`` close to one of ``options``, else ``""``."""
+    for argument in arguments:
+        if argument.startswith("--"):
+            close = difflib.get_close_matches(argument.split("=", 1)[0], options, n=1)
+            if close:
+                return f"; did you mean {close[0]}?"
+    return ""
 
 
 # The commands in the order --help lists them: each is a module ``commands.<name>``
@@ -221,8 +240,7 @@ def parsed_command_line(arguments: list[str]) -> argparse.Namespace | None:
     unknown = unknown_leading_option(arguments)
     if unknown is not None:
         parser.quick = False
-        close = difflib.get_close_matches(unknown.split("=", 1)[0], MAIN_OPTIONS, n=1)
-        parser.error(f"unrecognized arguments: {unknown}" + (f"; did you mean {close[0]}?" if close else ""))
+        parser.error(f"unrecognized arguments: {unknown}" + closest_option([unknown], MAIN_OPTIONS))
     parser, args = parsed_arguments(parser, arguments)
     merged_manifest(parser, args)
     if args.handler is None and args.output is None:

@@ -11,7 +11,7 @@ from commands.basics import EXIT_OK, manifest_to_build, report
 from commands.indexes import collector_skips_what_exists, manifest_indexes, manifest_outlines
 from commands.options import add_command, add_manifest_option, add_no_cache_option
 from lab_io import outputs
-from lab_io.errors import IngestionError, UsageError, counted, printable, quoted_name
+from lab_io.errors import IngestionError, UsageError, counted, first_few, printable, quoted_name
 from lab_io.indented_json import saved_json_bytes
 from lab_io.inert_json import printed_json_bytes
 from lab_io.outputs import checked_output, destination, emit
@@ -77,7 +77,8 @@ def register(commands: argparse._SubParsersAction) -> None:
         action="append",
         metavar="NAME",
         default=[],
-        help="declare the found pair NAME as a span check and record the decision (repeatable; needs --manifest)",
+        help="declare the found pair NAME as a span check and record the decision (repeatable; needs --manifest); "
+        "a decision holds for the pair's source and quotes, so it covers every found pair with them",
     )
     scan.add_argument(
         "--reject",
@@ -86,7 +87,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         default=[],
         help="record that the found pair NAME is no pair: it is never proposed or added again, and a check "
         "scan added for it is removed (repeatable; needs --manifest); decisions live in M's "
-        "<name>.decisions.json",
+        "<name>.decisions.json; it covers every found pair with NAME's source and quotes, and says which",
     )
     scan.add_argument(
         "--import",
@@ -251,14 +252,16 @@ def read_decisions(manifest_path: Path) -> tuple[list, dict | None]:
 def proposals(manifest_path: Path, found: tuple, tier: int) -> tuple[list, list, int, dict]:
     """The pairs and unpaired caveats ``scan`` reports: kept to ``tier``, rejected pairs left out.
 
-    Also how many were rejected and every decided pair's decision (none without a decisions file).
+    Also how many found pairs of ``tier`` or stronger a rejection left out (``--json``'s ``rejected``: pairs, not
+    decisions; one decision covers every pair of its source with its quotes) and every decided pair's decision
+    (none without a decisions file).
     """
     from checks.caveats import decisions, pairing
 
     recorded = read_decisions(manifest_path)[0]
     pairs, rejected = decisions.without_rejected(found[0], recorded)
     kept, unpaired = pairing.kept_to_tier((pairs, found[1]), tier)
-    return kept, unpaired, rejected, decisions.decision_of(recorded)
+    return kept, unpaired, sum(pair.tier <= tier for pair in rejected), decisions.decision_of(recorded)
 
 
 def add_scanned_checks(manifest_path: Path, pairs: list) -> str:
@@ -306,11 +309,13 @@ def review(manifest_path: Path, pairs: list, accepted: list[str], rejected: list
     """Record ``--accept`` and ``--reject`` decisions beside the manifest; declare the accepted, drop the rejected.
 
     Names are those the scan gives now (``scan --json`` lists them); a name it does not give is refused
-    before anything is written. An accepted pair becomes a span check (unless already declared); a
-    rejected pair's check that scan added (a ``scan:`` name, the same pair) is removed from the manifest.
-    Manifest and decisions file are written together, under the manifest lock.
+    before anything is written. A decision holds for the pair's source and quotes, so it covers every found
+    pair with them, not only the one named: the line names the others. Every pair an acceptance covers
+    becomes a span check (unless already declared); every check scan added for a pair a rejection covers (a
+    ``scan:`` name, the same pair) is removed from the manifest. Manifest and decisions file are written
+    together, under the manifest lock.
     """
-    from checks.caveats import decisions, declare, pairing
+    from checks.caveats import decisions, declare
 
     # A name given twice is one decision: declared once, counted once.
     accepted = list(dict.fromkeys(accepted))
@@ -326,9 +331,22 @@ def review(manifest_path: Path, pairs: list, accepted: list[str], rejected: list
                 "--accept" if name in accepted else "--reject",
                 f"{quoted_name(name)} is not a pair scan finds in this manifest (scan --json lists their names)",
             )
+    accepted_keys = {decisions.found_key(by_name[name]): name for name in reversed(accepted)}
+    for name in rejected:
+        if decisions.found_key(by_name[name]) in accepted_keys:
+            raise UsageError(
+                "usage",
+                "scan",
+                f"{quoted_name(accepted_keys[decisions.found_key(by_name[name])])} (--accept) and {quoted_name(name)} "
+                "(--reject) have the same source and quotes, so one decision covers both; give one of them",
+            )
     decided = [(decisions.ACCEPT, by_name[name]) for name in accepted] + [
         (decisions.REJECT, by_name[name]) for name in rejected
     ]
+    covered = {
+        decision: decisions.covered_pairs(pairs, [by_name[name] for name in names])
+        for decision, names in ((decisions.ACCEPT, accepted), (decisions.REJECT, rejected))
+    }
     shown = destination(manifest_path)
     path = decisions.decisions_path(manifest_path)
     with outputs.manifest_lock(manifest_path):
@@ -342,14 +360,8 @@ def review(manifest_path: Path, pairs: list, accepted: list[str], rejected: list
             )
             for decision in (decisions.ACCEPT, decisions.REJECT)
         }
-        new_checks = declare.checks_to_add([by_name[name] for name in accepted], current.span_checks)
-        rejected_pairs = [by_name[name] for name in rejected]
-        removed = [
-            check.name
-            for check in current.span_checks
-            if check.name.startswith(pairing.NAME_PREFIX)
-            and any(verdicts_same_pair(pair, check) for pair in rejected_pairs)
-        ]
+        new_checks = declare.checks_to_add(covered[decisions.ACCEPT], current.span_checks)
+        removed = scanned_checks_of(covered[decisions.REJECT], current.span_checks)
 
         def change(value: dict) -> None:
             value["span_checks"] = [entry for entry in value["span_checks"] if entry.get("name") not in removed]
@@ -358,17 +370,44 @@ def review(manifest_path: Path, pairs: list, accepted: list[str], rejected: list
         decisions_bytes = saved_json_bytes(decisions.decisions_value(existing, decided))
         write_manifest(manifest_path, change, [(path, decisions_bytes)])
     parts = []
-    if accepted:
-        already = f"; {again[decisions.ACCEPT]:,} accepted before" if again[decisions.ACCEPT] else ""
-        parts.append(
-            f"accepted {counted(len(accepted), 'pair')} ({counted(len(new_checks), 'span check')} added{already})"
-        )
-    if rejected:
-        already = f"; {again[decisions.REJECT]:,} rejected before" if again[decisions.REJECT] else ""
-        parts.append(
-            f"rejected {counted(len(rejected), 'pair')} ({counted(len(removed), 'scanned check')} removed{already})"
-        )
+    for decision, verb, names, effect in (
+        (decisions.ACCEPT, "accepted", accepted, f"{counted(len(new_checks), 'span check')} added"),
+        (decisions.REJECT, "rejected", rejected, f"{counted(len(removed), 'scanned check')} removed"),
+    ):
+        if names:
+            already = f"; {again[decision]:,} {verb} before" if again[decision] else ""
+            parts.append(f"{verb} {covering(names, covered[decision], effect)}{already})")
     return f"{'; '.join(parts)}: {shown}, decisions in {destination(path)}"
+
+
+NAMED_COVERED = 5
+
+
+def covering(names: list[str], covered: list, effect: str) -> str:
+    """``1 pair (1 scanned check removed`` or, when the decisions cover found pairs not named, ``1 pair and 3 more
+    with the same source and quotes (scan:p:53, scan:p:57, scan:p:61; 4 scanned checks removed`` (the first
+    ``NAMED_COVERED`` named, then how many more)."""
+    given = set(names)
+    more = [pair.name for pair in covered if pair.name not in given]
+    if not more:
+        return f"{counted(len(names), 'pair')} ({effect}"
+    listed = first_few([printable(name) for name in more], NAMED_COVERED)
+    return f"{counted(len(names), 'pair')} and {len(more):,} more with the same source and quotes ({listed}; {effect}"
+
+
+def scanned_checks_of(pairs: list, checks) -> set[str]:
+    """The names of the checks scan added (a ``scan:`` name) that are one of ``pairs`` (``same_pair``)."""
+    from checks.caveats import pairing
+
+    by_source: dict[str, list] = {}
+    for pair in pairs:
+        by_source.setdefault(pair.source_id, []).append(pair)
+    return {
+        check.name
+        for check in checks
+        if check.name.startswith(pairing.NAME_PREFIX)
+        and any(verdicts_same_pair(pair, check) for pair in by_source.get(check.source_id, ()))
+    }
 
 
 def verdicts_same_pair(pair, check) -> bool:
@@ -404,7 +443,7 @@ def import_pairs(manifest_path: Path, import_path: Path) -> str:
         entries = declare.checks_to_add(kept, current.span_checks)
         if entries:
             write_manifest(manifest_path, lambda value: value["span_checks"].extend(entries))
-    return imported.summary(len(entries), len(kept) - len(entries), rejected, where, shown)
+    return imported.summary(len(entries), len(kept) - len(entries), len(rejected), where, shown)
 
 
 def evaluate(args: argparse.Namespace, manifest, found: tuple) -> int:

@@ -76,6 +76,9 @@ class ReviewTest(LabTestCase):
         report = self.scanned()
         self.assertEqual(report["rejected"], 1)
         self.assertNotIn(DOES_NOT, [pair["qualifier"]["quote"] for pair in report["pairs"]])
+        # The pair is tier 2: at --tier 1 the listing would not hold it, so no rejection left it out.
+        code, out, _ = main_quietly("scan", "--json", "--tier", "1", "--manifest", str(self.manifest))
+        self.assertEqual((code, json.loads(out)["rejected"]), (0, 0))
         # Two lines above the listing section move the pair to line 15; the re-pinned text still holds it.
         page = self.folder / "docs" / "aster-copy-v1.md"
         page.write_text(
@@ -96,9 +99,7 @@ class ReviewTest(LabTestCase):
     def test_an_accepted_pair_becomes_a_span_check(self) -> None:
         code, out, err = main_quietly("scan", "--manifest", str(self.manifest), "--accept", "scan:aster-copy-v1:13")
         self.assertEqual((code, err), (0, ""))
-        self.assertEqual(
-            out, f"accepted 1 pair (1 span check added): {self.manifest}, decisions in {self.decisions}\n"
-        )
+        self.assertEqual(out, f"accepted 1 pair (1 span check added): {self.manifest}, decisions in {self.decisions}\n")
         self.assertEqual(self.check_names(), ["save-copy-refuses-existing-path", "scan:aster-copy-v1:13"])
         pair = next(pair for pair in self.scanned()["pairs"] if pair["name"] == "scan:aster-copy-v1:13")
         self.assertEqual((pair["decision"], pair["declared_as"]), ("accept", "scan:aster-copy-v1:13"))
@@ -125,9 +126,7 @@ class ReviewTest(LabTestCase):
         name = "scan:aster-copy-v1:13"
         code, out, err = main_quietly("scan", "--manifest", str(self.manifest), "--accept", name, "--accept", name)
         self.assertEqual((code, err), (0, ""))
-        self.assertEqual(
-            out, f"accepted 1 pair (1 span check added): {self.manifest}, decisions in {self.decisions}\n"
-        )
+        self.assertEqual(out, f"accepted 1 pair (1 span check added): {self.manifest}, decisions in {self.decisions}\n")
         self.assertEqual(self.check_names(), ["save-copy-refuses-existing-path", name])
         code, out, err = main_quietly("scan", "--manifest", str(self.manifest), "--reject", name, "--reject", name)
         self.assertEqual((code, err), (0, ""))
@@ -140,6 +139,45 @@ class ReviewTest(LabTestCase):
         self.assertEqual(code, 0)
         self.assertIn("(0 scanned checks removed)", out)
         self.assertEqual(self.check_names(), ["save-copy-refuses-existing-path"])
+
+    def test_a_decision_covers_every_pair_with_its_quotes(self) -> None:
+        # Two sections repeat one instruction and its caveat: two pairs (caveats on lines 6 and 11), one key.
+        section = "Call save_copy(path) to store a document.\nThis does not replace a document.\n"
+        page = self.folder / "docs" / "twice.md"
+        page.write_text(f"# Copies\n\n## Save\n\n{section}\n## Save again\n\n{section}", encoding="utf-8")
+        manifest = self.folder / "twice.json"
+        self.assertEqual(main_quietly("pin", "--manifest", str(manifest), str(page))[0], 0)
+        self.assertEqual(main_quietly("scan", "--add-checks", "--manifest", str(manifest))[0], 0)
+        first, second = "scan:docs/twice:6", "scan:docs/twice:11"
+        code, out, err = main_quietly("scan", "--manifest", str(manifest), "--accept", first, "--reject", second)
+        self.assertEqual((code, out), (2, ""))
+        self.assertEqual(
+            err,
+            f'error: usage: scan: "{first}" (--accept) and "{second}" (--reject) have the same source and quotes, so '
+            "one decision covers both; give one of them\n",
+        )
+        code, out, err = main_quietly("scan", "--manifest", str(manifest), "--reject", first)
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual(
+            out,
+            f"rejected 1 pair and 1 more with the same source and quotes ({second}; 2 scanned checks removed): "
+            f"{manifest}, decisions in {self.folder / 'twice.decisions.json'}\n",
+        )
+        self.assertEqual(json.loads(manifest.read_text(encoding="utf-8"))["span_checks"], [])
+        code, out, _ = main_quietly("scan", "--json", "--manifest", str(manifest))
+        self.assertEqual((json.loads(out)["rejected"], json.loads(out)["pairs"]), (2, []))
+
+    def test_a_long_cover_names_five_and_counts_the_rest(self) -> None:
+        from types import SimpleNamespace
+
+        from commands.scan import covering
+
+        covered = [SimpleNamespace(name=f"scan:p:{line}") for line in (4, 9, 14, 19, 24, 29, 34, 39)]
+        self.assertEqual(
+            covering(["scan:p:9"], covered, "0 span checks added"),
+            "1 pair and 7 more with the same source and quotes (scan:p:4, scan:p:14, scan:p:19, scan:p:24, "
+            "scan:p:29 and 2 more; 0 span checks added",
+        )
 
     def test_refusals_write_nothing(self) -> None:
         before = self.manifest.read_bytes()

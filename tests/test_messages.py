@@ -272,6 +272,23 @@ class UsageNamesTheCommand(unittest.TestCase):
             ): "error: usage: run.py show: unrecognized arguments: --bogus\\x1b[2J (see --help)\n",
             # Before any command, the options are the main job's.
             ("--bogus", "retrieve"): "error: usage: run.py: unrecognized arguments: --bogus (see --help)\n",
+            # A mistyped option is matched against the command's own options...
+            (
+                "scan",
+                "--manfest",
+                "m.json",
+            ): "error: usage: run.py scan: unrecognized arguments: --manfest m.json; did you mean --manifest? "
+            "(see --help)\n",
+            # ... and an abbreviation is not run as the option it starts (the manifest named is never read).
+            (
+                "scan",
+                "--add-check",
+                "--manifest",
+                "nowhere.json",
+            ): "error: usage: run.py scan: unrecognized arguments: --add-check; did you mean --add-checks? "
+            "(see --help)\n",
+            ("pin", "page.md", "--drop=y"): "error: usage: run.py pin: unrecognized arguments: --drop=y; did you "
+            "mean --drop-stale? (see --help)\n",
         }
         for args, line in cases.items():
             with self.subTest(args=args):

@@ -1224,6 +1224,26 @@ class CurrentResultTests(OwnDocumentsTestCase):
             self.lab("validate", "result.json", "--manifest", "manifest.json"), "stale_span_checks"
         )
 
+    def test_span_checks_in_another_order_are_named_as_such(self) -> None:
+        # The result lists its pairs in manifest order (docs/own-documents.md), so a reordered manifest is not
+        # what the result answers; the refusal says only the order changed.
+        manifest = self.copy_inputs()
+        listing = quote_check("listing", "aster-copy-v1", "Call list_copies()", "Listing documents")
+        saving = quote_check("saving", "aster-copy-v1", "Call save_copy(path, text)", "This operation refuses")
+        self.set_span_checks(manifest, [listing, saving])
+        self.assertEqual(self.lab("--manifest", "manifest.json", "--output", "result.json").returncode, 0)
+        self.set_span_checks(manifest, [saving, listing])
+        refused = self.lab("validate", "result.json", "--manifest", "manifest.json")
+        self.assertEqual(
+            (refused.returncode, refused.stderr),
+            (
+                1,
+                "error: stale_span_checks: result.json: the comparisons answer the same span checks in another order "
+                'than the manifest declares now ("saving" is span_checks[0], pairs[1] in the result): rebuild with '
+                "the main job\n",
+            ),
+        )
+
     def test_malformed_index_ids_are_usage_errors(self) -> None:
         good = "a" * 64
         for value in ("fixed-char", "nope=" + good, "paragraph=abc", "heading-aware=" + good.upper()):

@@ -5,7 +5,9 @@ Decisions live in a file beside the manifest (``manifest.json`` ->
 both quotes. A decision is matched to a found pair by source and by the two
 quotes, whitespace runs made one space, never by offsets or name: after an
 edit and a re-pin the same pair is still the one decided, wherever its lines
-moved. A rejected pair is never proposed, added as a check or imported again;
+moved. So one decision covers every found pair of its source with those two
+quotes (a page that repeats an instruction and its caveat holds several); the
+review names them all. A rejected pair is never proposed, added as a check or imported again;
 an accepted one is declared as a span check in the manifest. It reads no
 files; ``commands/scan.py`` does the I/O.
 """
@@ -123,8 +125,16 @@ def decision_of(decisions: list[Decision]) -> dict[tuple[str, str, str], str]:
     return {decision.key(): decision.decision for decision in decisions}
 
 
-def without_rejected(pairs: list, decisions: list[Decision]) -> tuple[list, int]:
-    """The found pairs no decision rejects, and how many were rejected."""
+def without_rejected(pairs: list, decisions: list[Decision]) -> tuple[list, list]:
+    """The found pairs no decision rejects, and the pairs a decision rejects."""
     decided = decision_of(decisions)
-    kept = [pair for pair in pairs if decided.get(found_key(pair)) != REJECT]
-    return kept, len(pairs) - len(kept)
+    kept, rejected = [], []
+    for pair in pairs:
+        (rejected if decided.get(found_key(pair)) == REJECT else kept).append(pair)
+    return kept, rejected
+
+
+def covered_pairs(pairs: list, named: list) -> list:
+    """Every pair of ``pairs`` a decision on ``named`` covers (same source, same quotes), in ``pairs``' order."""
+    keys = {found_key(pair) for pair in named}
+    return [pair for pair in pairs if found_key(pair) in keys]
