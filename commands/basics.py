@@ -46,17 +46,37 @@ def manifest_argument(value: str | None) -> Path:
     return DEFAULT_MANIFEST if value is None else Path(value)
 
 
+# The note ``manifest_to_build`` holds back until the run ends: on stderr after a run that succeeds, or folded into
+# the one line of a refusal (``with_pending_note``), so a refused run still says one line.
+PENDING_NOTES: list[str] = []
+
+
 def manifest_to_build(value: str | None) -> Path:
     """``manifest_argument`` for the commands that build from it (the main job, show, sweep, scan, context, judge).
 
     Falling back while the current folder holds a manifest of its own says so
-    on stderr (``unused_manifest_note``): that user meant their own.
+    on stderr (``unused_manifest_note``): that user meant their own. The note is
+    held back (``PENDING_NOTES``) until ``main`` knows how the run ends.
     """
     if value is None:
         note = unused_manifest_note(Path.cwd())
         if note is not None:
-            report(note, to_stderr=True)
+            PENDING_NOTES.append(note)
     return manifest_argument(value)
+
+
+def flush_pending_notes() -> None:
+    """Print the held-back notes on stderr (after a run that ended without a refusal), and forget them."""
+    for note in PENDING_NOTES:
+        report(note, to_stderr=True)
+    PENDING_NOTES.clear()
+
+
+def with_pending_note(refusal: str) -> str:
+    """A refusal's one line, the held-back note after it when there is one (``note: …`` kept as it reads), and the
+    notes forgotten: "error: unknown_name: --check: … (note: m.json in the current folder …)"."""
+    notes, PENDING_NOTES[:] = list(PENDING_NOTES), []
+    return refusal if not notes else f"{refusal} ({'; '.join(notes)})"
 
 
 # How much of a folder's JSON files the fallback note looks at: their names, and the head of each.

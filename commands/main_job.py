@@ -20,6 +20,7 @@ import types
 
 import chunk_index
 from checks import span_checks
+from commands import basics
 from commands.basics import (
     DEFAULT_MANIFEST,
     EXIT_OK,
@@ -171,6 +172,8 @@ def main(argv: list[str] | None = None) -> int:
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
     arguments = sys.argv[1:] if argv is None else list(argv)
+    # A run in the same process before this one (the tests run many) leaves no note behind.
+    basics.PENDING_NOTES.clear()
     try:
         # Every command reports on stdout: with it closed, refuse before writing anything anywhere.
         outputs.require_stdout()
@@ -188,12 +191,13 @@ def main(argv: list[str] | None = None) -> int:
                 handler = parser.current_handler(args)
         exit_code = handler(args)
         outputs.write_stdout(b"")
+        basics.flush_pending_notes()
         return exit_code
     except UsageError as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(basics.with_pending_note(f"error: {error}"), file=sys.stderr)
         return EXIT_USAGE
     except IngestionError as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(basics.with_pending_note(f"error: {error}"), file=sys.stderr)
         return EXIT_REFUSED
     except (KeyboardInterrupt, outputs.Interrupted) as interruption:
         number = getattr(interruption, "signal_number", signal.SIGINT)
@@ -215,7 +219,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: output_unwritable: stdout: {one_line(error.strerror or str(error))}", file=sys.stderr)
             return EXIT_USAGE
         where = printable(os.fsdecode(error.filename))
-        print(f"error: file_error: {where}: {one_line(error.strerror or str(error))}", file=sys.stderr)
+        line = f"error: file_error: {where}: {one_line(error.strerror or str(error))}"
+        print(basics.with_pending_note(line), file=sys.stderr)
         return EXIT_REFUSED
 
 

@@ -589,8 +589,26 @@ class WhichManifestTests(FolderTestCase):
         code, stdout, stderr = run_main("--output", "-")
         self.assertEqual(code, 0, stderr)
         self.assertEqual(stdout.encode("utf-8"), (ROOT / "expected-result.json").read_bytes())
-        self.assertTrue(stderr.startswith("note: manifest.json in the current folder is not used"), stderr)
+        # The note comes once the run has ended, after the table and the summary on stderr.
+        self.assertTrue(stderr.splitlines()[-1].startswith("note: manifest.json in the current folder is not used"))
         self.assertIn("built from manifest.json beside run.py (the lesson's fixture)\n", stderr)
+
+    def test_a_refusal_with_the_note_is_still_one_line(self) -> None:
+        # A user in their docs folder who forgot --manifest and names a check of theirs: the fixture's manifest has
+        # no such check, and the refusal says in the same line which manifest was read and how to pass theirs.
+        self.write("manifest.json", "{}")
+        os.chdir(self.folder)
+        code, stdout, stderr = run_main("show", "--check", "mine")
+        self.assertEqual((code, stdout), (2, ""))
+        self.assertEqual(len(stderr.splitlines()), 1, stderr)
+        self.assertTrue(stderr.startswith('error: unknown_name: --check: "mine" is not in the manifest'), stderr)
+        self.assertTrue(
+            stderr.endswith(
+                " (note: manifest.json in the current folder is not used: without --manifest the lab reads the "
+                "lesson's fixture manifest beside run.py; pass --manifest manifest.json to use yours)\n"
+            ),
+            stderr,
+        )
 
 
 class ExampleCorpusTests(LabTestCase):
