@@ -317,10 +317,11 @@ def shifted_offset_refusal(error: IngestionError, page: str, text: str, start: i
         return error
     shift = start - found
     counted = ": are the offsets counted from 1?" if shift == 1 else ""
+    # A span is written as the refused one is, without separators: "[1,400, 1,435)" reads as four numbers.
     return IngestionError(
         error.code,
         error.where,
-        f"{error.what}; the chunk's text is at [{found:,}, {found + len(text):,}), {shift:,} "
+        f"{error.what}; the chunk's text is at [{found}, {found + len(text)}), {shift:,} "
         f"character{'' if shift == 1 else 's'} before{counted}",
     )
 

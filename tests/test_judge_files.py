@@ -119,6 +119,22 @@ class SplitterViewTest(JudgeFilesTestCase):
                 code, _, stderr = in_process("judge", str(chunks), "--manifest", str(manifest))
                 self.assertEqual((code, stderr), (1, past.format(chunks, start, end) + hint + "\n"))
 
+    def test_the_span_past_the_end_and_the_hint_are_written_alike(self) -> None:
+        # "# Guide\n\n" [0, 9), a paragraph of 1,000 characters [9, 1009), a blank line, then "It refuses twice.\n"
+        # [1011, 1029): the page's end. Both spans are offsets, written without a thousands separator.
+        page = "# Guide\n\n" + "word " * 199 + "words\n\nIt refuses twice.\n"
+        manifest = self.pinned({"guide.md": page.encode("utf-8")})
+        chunks = self.write_chunks([{"source_id": "guide", "text": "It refuses twice.\n", "start": 1012, "end": 1030}])
+        code, _, stderr = in_process("judge", str(chunks), "--manifest", str(manifest))
+        self.assertEqual(
+            (code, stderr),
+            (
+                1,
+                f"error: chunk_offset_out_of_range: {chunks}:1: [1012, 1030) is outside the source text of 1,029 "
+                "characters; the chunk's text is at [1011, 1029), 1 character before: are the offsets counted from 1?\n",
+            ),
+        )
+
     def test_an_exported_chunk_of_another_revision_says_so(self) -> None:
         # An export of the current pins, then one of its records moved past the page's end: refused as before, and
         # when the record names a revision other than the pinned one, the refusal says the page changed since.
