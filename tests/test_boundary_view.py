@@ -967,3 +967,29 @@ class WindowWordsTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class BoundaryKindTest(unittest.TestCase):
+    """What a cut between two chunks is: a heading's only where the text on its two sides lies in two sections."""
+
+    def kind(self, chunks: list[dict], offset: int) -> str:
+        ordered = span_checks.SourceChunks(
+            tuple(chunks), [chunk["start"] for chunk in chunks], [chunk["end"] for chunk in chunks], True
+        )
+        return pair_verdicts.boundary_kind(ordered, offset, pair_verdicts.JUDGED_REASON)
+
+    def test_a_judged_chunk_that_crossed_a_heading_ends_in_the_section_it_ran_into(self) -> None:
+        # Sections A [0, 40) and B [40, 100): a judged chunk [0, 70) runs from A into B, the next starts at 70 in B.
+        crossing = {"start": 0, "end": 70, "section_id": "A", "section_ids": ["A", "B"]}
+        after = {"start": 70, "end": 100, "section_id": "B", "section_ids": ["B"]}
+        self.assertEqual(self.kind([crossing, after], 70), pair_verdicts.JUDGED_REASON)
+        # Cut at B's heading: the chunk before ends in A.
+        ending = {"start": 0, "end": 40, "section_id": "A", "section_ids": ["A"]}
+        starting = {"start": 40, "end": 100, "section_id": "B", "section_ids": ["B"]}
+        self.assertEqual(self.kind([ending, starting], 40), pair_verdicts.HEADING_REASON)
+
+    def test_the_lab_s_own_chunks_name_one_section_each(self) -> None:
+        chunks = [{"start": 0, "end": 40, "section_id": "A"}, {"start": 40, "end": 100, "section_id": "B"}]
+        self.assertEqual(self.kind(chunks, 40), pair_verdicts.HEADING_REASON)
+        chunks = [{"start": 0, "end": 60, "section_id": "B"}, {"start": 60, "end": 100, "section_id": "B"}]
+        self.assertEqual(self.kind(chunks, 60), pair_verdicts.JUDGED_REASON)

@@ -165,16 +165,26 @@ def inner_edges(chunks: span_checks.SourceChunks, low: int, high: int) -> list[i
 
 
 def boundary_kind(chunks: span_checks.SourceChunks, offset: int, reason: str) -> str:
-    """``heading`` when the chunks on either side of ``offset`` lie in different sections, else ``reason``."""
+    """``heading`` when the text on either side of ``offset`` lies in different sections, else ``reason``.
+
+    The section a chunk ends in is its last one: a judged chunk may cross a heading (its ``section_ids``), and
+    a cut after it, in the section it ran into, is no heading's. The lab's own chunks lie in one section each.
+    """
     before = [chunk for chunk in chunks.touching(offset - 1, offset)]
     after = [chunk for chunk in chunks.touching(offset, offset + 1)]
     if not before or not after:
         # Text outside every chunk on one side: look at the nearest chunk there instead.
         before = before or nearest(chunks, offset, before_offset=True)
         after = after or nearest(chunks, offset, before_offset=False)
-    if before and after and before[-1].get("section_id") != after[0].get("section_id"):
+    if before and after and last_section(before[-1]) != after[0].get("section_id"):
         return HEADING_REASON
     return reason
+
+
+def last_section(chunk: dict) -> str | None:
+    """The id of the section a chunk ends in: the last of a judged chunk's ``section_ids``, else its section."""
+    crossed = chunk.get("section_ids")
+    return crossed[-1] if crossed else chunk.get("section_id")
 
 
 def nearest(chunks: span_checks.SourceChunks, offset: int, before_offset: bool) -> list[dict]:
