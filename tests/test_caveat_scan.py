@@ -672,6 +672,10 @@ class SpanInNoChunkTest(LabTestCase):
             "1 of them has a span in no chunk (text the grammar reads as no block), so no chunk holds both",
             out,
         )
+        # The pair's own line says apart too: the badge is on line 5.
+        self.assertIn(
+            "scan:widget:5: fixed-char same chunk, paragraph apart, heading-aware apart, pair-aware apart\n", out
+        )
 
 
 class LongListsTest(LabTestCase):

@@ -197,10 +197,15 @@ def pair_verdict_lines(result: dict, names: tuple[str, ...] = ()) -> list[str]:
         return [NO_SPAN_CHECKS]
     lines = []
     # A scanned docs set declares thousands of pairs; the table above counts them all, and only the first are listed.
+    listed = {comparison["strategy"]: listed_spans(comparison) for comparison in result["comparisons"]}
+    wanted = {source_id for spans in listed.values() for source_id, _, _ in spans}
+    # Each policy's chunks of the listed pairs' pages, read once, only when a pair it does not keep asks.
+    chunks: dict[str, dict] = {}
     for position, (name, _) in enumerate(first[:LISTED_VERDICTS]):
         label = name if name is not None else (names[position] if position < len(names) else "instruction + qualifier")
         verdicts = ", ".join(
-            f"{policy} {'same chunk' if pairs[position][1] else 'split'}" for policy, pairs in outcomes.items()
+            f"{policy} {'same chunk' if pairs[position][1] else pair_word(result, policy, listed[policy][position], wanted, chunks)}"
+            for policy, pairs in outcomes.items()
         )
         lines.append(f"{printable(label)}: {verdicts}")
     if len(first) > LISTED_VERDICTS:
@@ -213,6 +218,36 @@ def pair_verdict_lines(result: dict, names: tuple[str, ...] = ()) -> list[str]:
 
 
 LISTED_VERDICTS = 20
+
+
+def listed_spans(comparison: dict) -> list[tuple[str | None, list[int], list[int]]]:
+    """``(source_id, instruction_span, qualifier_span)`` of the first ``LISTED_VERDICTS`` pairs of a comparison of
+    either shape (the spec's one pair names no source: its index has one document)."""
+    if "pairs" in comparison:
+        return [
+            (pair["source_id"], pair["instruction_span"], pair["qualifier_span"])
+            for pair in comparison["pairs"][:LISTED_VERDICTS]
+        ]
+    return [(None, comparison["instruction_span"], comparison["qualifier_span"])]
+
+
+def pair_word(result: dict, policy: str, spans: tuple, wanted: set, read: dict) -> str:
+    """``split``, or ``apart`` when a span of a pair not kept lies in no chunk of ``policy`` (text the grammar reads
+    as no block), as ``scan``, ``show`` and the report say it. ``read`` keeps each policy's chunks of the ``wanted``
+    pages (``span_checks.chunks_by_source``) once they are read."""
+    source_id, instruction, qualifier = spans
+    index = result["indexes"].get(policy)
+    if index is None:
+        return "split"
+    if policy not in read:
+        read[policy] = span_checks.chunks_by_source(index, wanted if source_id is not None else None)
+    by_source = read[policy]
+    chunks = by_source.get(source_id) if source_id is not None else next(iter(by_source.values()), None)
+    if chunks is None or not (chunks.touching(*instruction) and chunks.touching(*qualifier)):
+        return "apart"
+    return "split"
+
+
 """The main job prints at most this many pairs' verdict lines (the table counts every pair)."""
 
 
