@@ -312,6 +312,22 @@ class UsageNamesTheCommand(unittest.TestCase):
                     run.main(list(args))
                 self.assertEqual((exited.exception.code, err.getvalue()), (2, line))
 
+    def test_the_options_checked_before_a_command_are_the_main_parser_s(self) -> None:
+        # unknown_leading_option names MAIN_OPTIONS and VALUE_OPTIONS itself: they must be the parser's own.
+        from commands import parser
+
+        built = parser.build_parser(quick=True)
+        longs = {option for action in built._actions for option in action.option_strings if option.startswith("--")}
+        # A store action takes the value after it (--manifest M); --help and --version take none.
+        takes_value = {
+            option
+            for action in built._actions
+            for option in action.option_strings
+            if option.startswith("--") and type(action).__name__ == "_StoreAction"
+        }
+        self.assertEqual(set(parser.MAIN_OPTIONS), longs)
+        self.assertEqual(set(parser.VALUE_OPTIONS), takes_value)
+
 
 # A number of four or more digits written without a separator: what no count in a table may look like.
 UNSEPARATED = re.compile(r"(?<![\d,.])\d{4,}")
