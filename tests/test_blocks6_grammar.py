@@ -9,7 +9,8 @@ import unittest
 
 import grammars
 from grammars.version6 import headed_pairs, heading_lines
-from tests.support import LabTestCase, run_lab
+from tests.support import LabTestCase
+from tests.test_caveat_scan import main_quietly
 
 TITLE = "Page"
 
@@ -235,19 +236,21 @@ class Blocks6InTheLab(LabTestCase):
         # "<details>\n" [0, 10); a blank line; "## Setup\n" [11, 20); a blank line; "Run it.\n" [21, 29); a blank
         # line; "</details>\n" [30, 41).
         (docs / "a.md").write_text("<details>\n\n## Setup\n\nRun it.\n\n</details>\n", encoding="utf-8")
-        pinned = run_lab("pin", "--markdown", "blocks-6", "--manifest", "m.json", "docs", cwd=self.folder)
-        self.assertEqual(pinned.returncode, 0, pinned.stderr)
-        self.assertEqual(json.loads((self.folder / "m.json").read_text(encoding="utf-8"))["markdown"], "blocks-6")
-        built = run_lab("--manifest", "m.json", "--output", "r.json", cwd=self.folder)
-        self.assertEqual(built.returncode, 0, built.stderr)
-        paragraph = json.loads((self.folder / "r.json").read_text(encoding="utf-8"))["indexes"]["paragraph"]
+        manifest, result = self.folder / "m.json", self.folder / "r.json"
+        # In-process, as a user's three commands: pin, build, validate.
+        code, _, err = main_quietly("pin", "--markdown", "blocks-6", "--manifest", str(manifest), str(docs))
+        self.assertEqual(code, 0, err)
+        self.assertEqual(json.loads(manifest.read_text(encoding="utf-8"))["markdown"], "blocks-6")
+        code, _, err = main_quietly("--manifest", str(manifest), "--output", str(result))
+        self.assertEqual(code, 0, err)
+        paragraph = json.loads(result.read_text(encoding="utf-8"))["indexes"]["paragraph"]
         self.assertEqual(
             paragraph["config"], {"strategy": "paragraph", "version": 1, "max_chars": None, "markdown": "blocks-6"}
         )
         # One chunk, "Run it.\n" alone: the tags are no block (under blocks-5, one chunk [0, 41)).
         self.assertEqual([(c["start"], c["end"]) for c in paragraph["chunks"]], [(21, 29)])
-        validated = run_lab("validate", "r.json", "--manifest", "m.json", cwd=self.folder)
-        self.assertEqual(validated.returncode, 0, validated.stderr)
+        code, _, err = main_quietly("validate", str(result), "--manifest", str(manifest))
+        self.assertEqual(code, 0, err)
 
 
 if __name__ == "__main__":
