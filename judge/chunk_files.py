@@ -357,7 +357,8 @@ def chunk_record(
             raise IngestionError(
                 "chunk_source_missing",
                 where,
-                f"this {SHAPE_NAMES[shape]} names no source ({SOURCE_FIELD_HELP[shape]}) and the manifest has several",
+                f"this {SHAPE_NAMES[shape]} names no source ({SOURCE_FIELD_HELP[shape]}) and the manifest has several"
+                + unread_source_keys(value, shape),
             )
         source_id = resolver.only
     else:
@@ -390,6 +391,22 @@ def carried_text(record: dict, where: str) -> str | None:
             "chunk_metadata", where, f"metadata.carried_caveats_text must be a string, found {quoted(text)}"
         )
     return " ".join(text.split()) or None
+
+
+# Keys a pipeline names a record's page by that no shape reads: said when a record names no source, so the user
+# knows which key to rename.
+SOURCE_LIKE_KEYS = ("path", "source", "file", "file_path", "filename", "file_name", "doc_id", "document_id", "url")
+
+
+def unread_source_keys(record: dict, shape: str) -> str:
+    """``'; its "path" key is not read: put the page's source id or path in source_id'`` for a record that names its
+    page under a key its shape does not read, else ``""``."""
+    found = [key for key in SOURCE_LIKE_KEYS if key in record]
+    if not found:
+        return ""
+    keys = " and ".join(quoted_name(key) for key in found[:2])
+    verb = "key is" if len(found) == 1 else "keys are"
+    return f"; its {keys} {verb} not read: put the page's source id or path in {SOURCE_FIELD_HELP[shape]}"
 
 
 SOURCE_FIELD_HELP = {

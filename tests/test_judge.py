@@ -751,6 +751,18 @@ class BadChunkFilesTest(JudgeTestCase):
                 code, _, stderr = in_process("judge", str(path), "--manifest", str(self.manifest))
                 self.assertEqual((code, stderr), (1, needs.format(path, shape, key, found)))
 
+    def test_a_record_naming_its_page_under_a_key_no_shape_reads_is_told_which(self) -> None:
+        path = self.write_chunks([{"path": "docs/aster-copy-v1.md", "text": "Call save_copy", "start": 51}])
+        code, _, stderr = in_process("judge", str(path), "--manifest", str(self.manifest))
+        self.assertEqual(
+            (code, stderr),
+            (
+                1,
+                f"error: chunk_source_missing: {path}:1: this plain record names no source (source_id) and the manifest"
+                ' has several; its "path" key is not read: put the page\'s source id or path in source_id\n',
+            ),
+        )
+
     def test_bad_files_are_refused(self) -> None:
         path = self.folder / "bad.jsonl"
         cases = [
