@@ -49,7 +49,9 @@ MAX_SWEEP_CELLS = 2_000_000
 
 NEVER_ACROSS_HEADING = "never: a heading separates them"
 NEVER_IN_HEADING = "never: a span touches a heading line, which no chunk holds"
-NEVER_OUTSIDE_PARAGRAPHS = "never: a span reaches blank lines outside the section's paragraphs"
+NEVER_OUTSIDE_PARAGRAPHS = (
+    "never: a span lies outside the section's blocks (blank lines, or text the grammar reads as no block)"
+)
 
 
 @dataclass(frozen=True)

@@ -676,6 +676,13 @@ class SpanInNoChunkTest(LabTestCase):
         self.assertIn(
             "scan:widget:5: fixed-char same chunk, paragraph apart, heading-aware apart, pair-aware apart\n", out
         )
+        # No heading-aware target keeps it, and sweep says why in the same terms.
+        code, out, _ = main_quietly("sweep", "--manifest", str(manifest))
+        self.assertIn(
+            "scan:widget:5 (widget): never: a span lies outside the section's blocks (blank lines, or text the grammar "
+            "reads as no block)",
+            out,
+        )
 
 
 class LongListsTest(LabTestCase):
