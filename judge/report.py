@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from checks import span_checks
 from judge.chunk_files import SHAPE_NAMES
 from judge.judgement import Judgement, context_text
 from judge.placement import BYTE_ORDER_MARK, LAB_FRAME, LOCATED_STATES, STATE_WORDS, STATES, Location
@@ -250,6 +251,18 @@ def located_line(judgement: Judgement) -> str:
     return f"{printable(judgement.name)}: located {located:,} of {total}: {', '.join(parts)}{verdict}"
 
 
+def split_word(pair: dict, by_source: dict) -> str:
+    """``split``, or ``apart`` when a span of the pair lies in no chunk of the row (text the grammar reads as no
+    block, or text the judged chunks leave out), as the main job, scan and show say it. A partial pair stays
+    ``split``: the chunk that holds the span may be one that was not located."""
+    if pair["partial"]:
+        return "split"
+    chunks = by_source.get(pair["source_id"])
+    if chunks is None or not (chunks.touching(*pair["instruction_span"]) and chunks.touching(*pair["qualifier_span"])):
+        return "apart"
+    return "split"
+
+
 def pair_lines(judgement: Judgement) -> list[str]:
     """One line per span check: its verdict under each policy and the judged chunks; the first ``LISTED_PAIRS``.
 
@@ -257,11 +270,15 @@ def pair_lines(judgement: Judgement) -> list[str]:
     """
     lines = []
     checks = judgement.rows[0]["pairs"]
+    # Each row's chunks of the listed pairs' pages, read once: a pair not kept whose span lies in no chunk is apart.
+    wanted = {check["source_id"] for check in checks[:LISTED_PAIRS]}
+    chunk_sets = [*(index["chunks"] for index in judgement.indexes.values()), judgement.chunks]
+    by_row = [span_checks.chunks_by_source({"chunks": chunks}, wanted) for chunks in chunk_sets]
     for position, check in enumerate(checks):
         verdicts = []
-        for row in judgement.rows:
+        for row, by_source in zip(judgement.rows, by_row):
             pair = row["pairs"][position]
-            word = "same chunk" if pair["instruction_and_qualifier_share_chunk"] else "split"
+            word = "same chunk" if pair["instruction_and_qualifier_share_chunk"] else split_word(pair, by_source)
             if pair["caveat_carried"]:
                 word = "carried"
             if pair["partial"]:

@@ -676,6 +676,18 @@ class SpanInNoChunkTest(LabTestCase):
         self.assertIn(
             "scan:widget:5: fixed-char same chunk, paragraph apart, heading-aware apart, pair-aware apart\n", out
         )
+        # judge of the paragraph chunks, exported: the judged row says apart too.
+        exported = self.folder / "paragraph.jsonl"
+        code, _, err = main_quietly(
+            "export", str(self.folder / "result.json"), "--policy", "paragraph", "--output", str(exported)
+        )
+        self.assertEqual(code, 0, err)
+        code, out, _ = main_quietly("judge", str(exported), "--manifest", str(manifest))
+        self.assertIn(
+            "scan:widget:5: fixed-char same chunk, paragraph apart, heading-aware apart, pair-aware apart, "
+            "paragraph.jsonl apart\n",
+            out,
+        )
         # No heading-aware target keeps it, and sweep says why in the same terms.
         code, out, _ = main_quietly("sweep", "--manifest", str(manifest))
         self.assertIn(
