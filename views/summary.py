@@ -218,6 +218,7 @@ def pair_verdict_lines(result: dict, names: tuple[str, ...] = ()) -> list[str]:
 
 
 LISTED_VERDICTS = 20
+"""The main job prints at most this many pairs' verdict lines (the table counts every pair)."""
 
 
 def listed_spans(comparison: dict) -> list[tuple[str | None, list[int], list[int]]]:
@@ -246,9 +247,6 @@ def pair_word(result: dict, policy: str, spans: tuple, wanted: set, read: dict) 
     if chunks is None or not (chunks.touching(*instruction) and chunks.touching(*qualifier)):
         return "apart"
     return "split"
-
-
-"""The main job prints at most this many pairs' verdict lines (the table counts every pair)."""
 
 
 def declared_names(result: dict, names: tuple[str, ...] = ()) -> dict[str, str]:
