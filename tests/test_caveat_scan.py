@@ -697,6 +697,34 @@ class SpanInNoChunkTest(LabTestCase):
         )
 
 
+class OnePairLineTest(LabTestCase):
+    """The main job's line for a manifest of one span check: its result names no source, so the pair is placed by
+    the chunk that holds its instruction, not by the first page's chunks."""
+
+    def test_a_split_pair_on_the_second_page_is_split(self) -> None:
+        docs = self.folder / "docs"
+        docs.mkdir()
+        (docs / "a.md").write_text("# A\n\nIntro text here.\n", encoding="utf-8")
+        (docs / "b.md").write_text("# B\n\nRun `x` to start.\n\nIt never stops.\n", encoding="utf-8")
+        manifest = self.folder / "m.json"
+        code, _, err = main_quietly("pin", "--markdown", "blocks-6", "--manifest", str(manifest), str(docs))
+        self.assertEqual(code, 0, err)
+        value = json.loads(manifest.read_text(encoding="utf-8"))
+        value["span_checks"] = [
+            {
+                "name": "one",
+                "source_id": "docs/b",
+                "instruction": {"quote": "Run `x` to start."},
+                "qualifier": {"quote": "It never stops."},
+            }
+        ]
+        manifest.write_text(json.dumps(value), encoding="utf-8")
+        code, out, err = main_quietly("--manifest", str(manifest), "--output", str(self.folder / "r.json"))
+        self.assertEqual((code, err), (0, ""))
+        # Two paragraphs of one section: the paragraph policy's block break parts them; no span is outside a chunk.
+        self.assertIn("one: fixed-char same chunk, paragraph split, heading-aware same chunk\n", out)
+
+
 class LongListsTest(LabTestCase):
     """On a docs set of many pairs, scan and context print twenty pairs and count the rest; --json has all."""
 

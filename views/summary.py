@@ -198,7 +198,7 @@ def pair_verdict_lines(result: dict, names: tuple[str, ...] = ()) -> list[str]:
     lines = []
     # A scanned docs set declares thousands of pairs; the table above counts them all, and only the first are listed.
     listed = {comparison["strategy"]: listed_spans(comparison) for comparison in result["comparisons"]}
-    wanted = {source_id for spans in listed.values() for source_id, _, _ in spans}
+    wanted = {source_id for spans in listed.values() for source_id, _, _ in spans if isinstance(source_id, str)}
     # Each policy's chunks of the listed pairs' pages, read once, only when a pair it does not keep asks.
     chunks: dict[str, dict] = {}
     for position, (name, _) in enumerate(first[:LISTED_VERDICTS]):
@@ -221,15 +221,23 @@ LISTED_VERDICTS = 20
 """The main job prints at most this many pairs' verdict lines (the table counts every pair)."""
 
 
-def listed_spans(comparison: dict) -> list[tuple[str | None, list[int], list[int]]]:
+def listed_spans(comparison: dict) -> list[tuple[str | tuple, list[int], list[int]]]:
     """``(source_id, instruction_span, qualifier_span)`` of the first ``LISTED_VERDICTS`` pairs of a comparison of
-    either shape (the spec's one pair names no source: its index has one document)."""
+    either shape; a single-pair result names no source, and gives the ids of the chunks holding its instruction in
+    its place."""
     if "pairs" in comparison:
         return [
             (pair["source_id"], pair["instruction_span"], pair["qualifier_span"])
             for pair in comparison["pairs"][:LISTED_VERDICTS]
         ]
-    return [(None, comparison["instruction_span"], comparison["qualifier_span"])]
+    # The one pair's source is the one whose chunk holds its instruction (``pair_word``); none when no chunk does.
+    return [
+        (
+            tuple(comparison["instruction_containing_chunk_ids"]),
+            comparison["instruction_span"],
+            comparison["qualifier_span"],
+        )
+    ]
 
 
 def pair_word(result: dict, policy: str, spans: tuple, wanted: set, read: dict) -> str:
@@ -240,10 +248,17 @@ def pair_word(result: dict, policy: str, spans: tuple, wanted: set, read: dict) 
     index = result["indexes"].get(policy)
     if index is None:
         return "split"
-    if policy not in read:
-        read[policy] = span_checks.chunks_by_source(index, wanted if source_id is not None else None)
-    by_source = read[policy]
-    chunks = by_source.get(source_id) if source_id is not None else next(iter(by_source.values()), None)
+    if isinstance(source_id, tuple):
+        # A single-pair result names no source: the chunk holding its instruction does; with none, say no more.
+        holders = {chunk["chunk_id"]: chunk["source_id"] for chunk in index["chunks"] if chunk["chunk_id"] in source_id}
+        if not holders:
+            return "split"
+        source_id = next(iter(holders.values()))
+        chunks = span_checks.chunks_by_source(index, {source_id}).get(source_id)
+    else:
+        if policy not in read:
+            read[policy] = span_checks.chunks_by_source(index, wanted)
+        chunks = read[policy].get(source_id)
     if chunks is None or not (chunks.touching(*instruction) and chunks.touching(*qualifier)):
         return "apart"
     return "split"
