@@ -993,3 +993,13 @@ class BoundaryKindTest(unittest.TestCase):
         self.assertEqual(self.kind(chunks, 40), pair_verdicts.HEADING_REASON)
         chunks = [{"start": 0, "end": 60, "section_id": "B"}, {"start": 60, "end": 100, "section_id": "B"}]
         self.assertEqual(self.kind(chunks, 60), pair_verdicts.JUDGED_REASON)
+
+
+class OverviewHintsTest(unittest.TestCase):
+    def test_the_split_only_hint_names_the_number_show_draws(self) -> None:
+        from commands import show
+
+        hint = dict(terminal.OVERVIEW_HINTS)["--split-only"]
+        self.assertEqual(
+            hint, f"the chunks around the first {show.SPLIT_PAIRS_DRAWN} split pairs (with --all, every one)"
+        )

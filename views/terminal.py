@@ -418,7 +418,7 @@ def judged_terminal_view(
 OVERVIEW_HINTS = (
     ("--source ID", "one page, chunk by chunk under each policy"),
     ("--check NAME", "the chunks around one pair"),
-    ("--split-only", "the chunks around every split pair"),
+    ("--split-only", "the chunks around the first 20 split pairs (with --all, every one)"),
     ("--all", "every page under every policy"),
 )
 
