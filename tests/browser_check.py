@@ -6,7 +6,8 @@
 It drives Chromium (or Chrome) over its DevTools pipe with the standard
 library alone, loads the report from ``file://``, and checks: every link
 points at an element of the page, every pair of the table is one click from
-its card, the split-only view shows exactly the split pairs, nothing is
+its card, a click on any column header sorts the pairs table by it, the
+split-only view shows exactly the split pairs, nothing is
 loaded from anywhere, and the page loads within ``--max-load`` seconds. It
 then loads the page again with script turned off and checks the views still
 work. It prints the figures (bytes, load time, nodes, links, page height)
@@ -62,6 +63,25 @@ FIGURES_SCRIPT = """(() => {
     height: document.documentElement.scrollHeight,
     load_ms: navigation ? navigation.loadEventEnd : -1,
   };
+})()"""
+# Each column header of the pairs table clicked once: the columns whose rows are then out of order (by the cell's
+# data-key, else its text; numbers as numbers), as a reader sorting the table would find them.
+SORT_SCRIPT = """(() => {
+  const table = document.getElementById("pair-table");
+  if (!table) { return []; }
+  const key = (cell) => (cell.hasAttribute("data-key") ? cell.getAttribute("data-key") : cell.textContent);
+  const before = (x, y) => (x === "" || y === "" || isNaN(x) || isNaN(y)) ? x.localeCompare(y) <= 0 : x - y <= 0;
+  const unsorted = [];
+  Array.from(table.tHead.rows[0].cells).forEach((head, column) => {
+    const button = head.querySelector("button");
+    if (!button) { return; }
+    button.click();
+    const keys = Array.from(table.tBodies[0].rows, (row) => key(row.cells[column]));
+    if (!keys.every((value, index) => index === 0 || before(keys[index - 1], value))) {
+      unsorted.push(head.textContent);
+    }
+  });
+  return unsorted;
 })()"""
 # Rows and cards shown once the split-only view is the target (hidden ones have no layout box).
 SPLIT_VIEW_SCRIPT = """(() => {
@@ -210,6 +230,8 @@ def problems(figures: dict, split_view: dict, unscripted_view: dict, max_load: f
                 f"the split-only view {name} shows {view['rows']} rows and {view['cards']} cards"
                 f" for {figures['split_rows']} split pairs"
             )
+    if figures["unsorted_columns"]:
+        found.append(f"a click on {', '.join(figures['unsorted_columns'])} leaves the pairs table out of order")
     if figures["loaded_from_elsewhere"]:
         found.append(f"{figures['loaded_from_elsewhere']} elements load something from elsewhere")
     if figures["load_ms"] > max_load * 1000:
@@ -236,6 +258,7 @@ def check_report(
                     evaluated(browser, session, f"(() => {{ location.hash = {json.dumps(at)}; return true; }})()")
                 picture = browser.send("Page.captureScreenshot", {"format": "png"}, session)
                 screenshot.write_bytes(base64.b64decode(picture["data"]))
+            figures["unsorted_columns"] = evaluated(browser, session, SORT_SCRIPT)
             split_view = evaluated(browser, session, SPLIT_VIEW_SCRIPT)
             quiet, _ = open_page(browser, url, script=False)
             unscripted = evaluated(browser, quiet, SPLIT_VIEW_SCRIPT)

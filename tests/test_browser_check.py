@@ -26,6 +26,7 @@ SOUND = {
     "loaded_from_elsewhere": 0,
     "height": 1700,
     "load_ms": 120.0,
+    "unsorted_columns": [],
 }
 SPLIT_VIEW = {"rows": 2, "cards": 2}
 
@@ -51,6 +52,7 @@ class BrowserCheckTest(unittest.TestCase):
             ({}, {"rows": 3, "cards": 2}, "the split-only view with script shows 3 rows"),
             ({"loaded_from_elsewhere": 1}, SPLIT_VIEW, "1 elements load something"),
             ({"load_ms": 2500.0}, SPLIT_VIEW, "loads in 2.50 s, over 2 s"),
+            ({"unsorted_columns": ["caveat"]}, SPLIT_VIEW, "a click on caveat leaves the pairs table out of order"),
         ]
         for change, split_view, expected in cases:
             with self.subTest(expected=expected):

@@ -128,7 +128,10 @@ SCRIPT = """
   if (!table) { return; }
   var body = table.tBodies[0];
   var heads = table.tHead.rows[0].cells;
-  function key(row, column) { return row.cells[column].getAttribute("data-key") || ""; }
+  function key(row, column) {
+    var cell = row.cells[column];
+    return cell.hasAttribute("data-key") ? cell.getAttribute("data-key") : cell.textContent;
+  }
   Array.prototype.forEach.call(heads, function (head, column) {
     var button = document.createElement("button");
     button.type = "button";
