@@ -490,9 +490,9 @@ class OneRoleTest(LabTestCase):
             with self.subTest(sentence=sentence):
                 cue, form = caveat_of(sentence)
                 self.assertEqual((cue.cue, form), (expected, None))
-        # A sentence whose own opening verb is "make sure" or "be sure" is the step the reader takes.
-        self.assertEqual(caveat_of("Make sure to call `close()`."), (None, "imperative"))
-        self.assertEqual(caveat_of("Please be sure that the branch is rebased."), (None, "imperative"))
+        # After a purpose, "be sure" is the step the reader takes; opening the sentence, from scan_version 25, a
+        # requirement (ScanVersionTwentyFiveTest).
+        self.assertEqual(caveat_of("To report it, be sure to include the version."), (None, "to-clause"))
         self.assertEqual(caveat_of("To use it, you have to await it."), (None, "to-clause"))
         self.assertEqual(caveat_of("If it is distroless, you have to set the entrypoint.")[1], "second person")
         self.assertEqual(caveat_of("If it is distroless, you have to set the entrypoint.", note=True)[0].cue, "have to")
@@ -756,12 +756,13 @@ class ScanVersionThreeInstructionTest(LabTestCase):
         cases = {
             "Widgets are configured using the `widget` command.": "api usage",
             "Pools may be managed using the `pool` command.": "api usage",
-            "Please be sure that the widget is closed.": "imperative",
             "To report a bug, please be sure to include the version.": "to-clause",
         }
         for sentence, form in cases.items():
             with self.subTest(sentence=sentence):
                 self.assertEqual(caveat_of(sentence), (None, form))
+        # From scan_version 25 a sentence that opens on "be sure" is a requirement, no step (ScanVersionTwentyFive).
+        self.assertEqual(caveat_of("Please be sure that the widget is closed.")[1], None)
         self.assertEqual(form_of("Installation is as simple as:", before_fence=True), "api usage")
         # A shortcode tag is markup, so the step opens with its verb.
         self.assertEqual(form_of("{{< step >}} **Add the widget**"), "imperative")
@@ -1986,3 +1987,33 @@ class ScanVersionTwentyFourTest(LabTestCase):
             self.found(f"{self.BADGE}\n\nSet `retries` to `0` to try once.\n"),
             ([(17, self.BADGE, "Set `retries` to `0` to try once.", "version badge, after")], []),
         )
+
+
+class ScanVersionTwentyFiveTest(LabTestCase):
+    """scan_version 25: a sentence that opens on "Make sure", "Be sure" or "Ensure that" states a requirement of
+    what it qualifies; it is a caveat, no instruction. After a purpose or a condition it is still the step."""
+
+    def test_an_opening_make_sure_is_a_requirement(self) -> None:
+        for sentence, cue in (
+            ("Make sure to call `close()`.", "make sure"),
+            ("Please be sure that the branch is rebased.", "be sure"),
+            ("Ensure that the `GH_TOKEN` variable is set.", "ensure that"),
+            ("Also make sure the queue is empty.", "make sure"),
+        ):
+            with self.subTest(sentence=sentence):
+                found, form = caveat_of(sentence)
+                self.assertEqual((found.rule, found.cue, form), ("requirement", cue, None))
+
+    def test_after_a_purpose_or_a_condition_it_is_the_step(self) -> None:
+        self.assertEqual(caveat_of("To report it, be sure to include the version."), (None, "to-clause"))
+        self.assertEqual(caveat_of("If it is slow, make sure the cache is on.")[1], "imperative")
+
+    def test_it_qualifies_the_instruction_before_it(self) -> None:
+        # "# T\n\n## S\n\n" is [0, 11): the instruction there, the requirement after it in its block.
+        text = lesson("Run `deploy` to publish the site. Make sure the `GH_TOKEN` variable is set.\n")
+        pairs, unpaired = scan(text)
+        self.assertEqual(
+            [(p.instruction.start, p.instruction.quote, p.qualifier.quote, p.rule) for p in pairs],
+            [(11, "Run `deploy` to publish the site.", "Make sure the `GH_TOKEN` variable is set.", "requirement")],
+        )
+        self.assertEqual(unpaired, [])

@@ -1,4 +1,4 @@
-"""Pair each caveat with its instruction, section by section: ``run.py scan``'s proposals (``scan_version`` 24).
+"""Pair each caveat with its instruction, section by section: ``run.py scan``'s proposals (``scan_version`` 25).
 
 Reads one source's sections block by block (``section_items``): every
 sentence with what the rules see in it (``classified``), and cautionary and
@@ -28,7 +28,7 @@ from checks.caveats.sentences import (
 )
 from load_documents import Span, SpanCheck
 
-SCAN_VERSION = 24
+SCAN_VERSION = 25
 # How far an instruction may sit from its caveat, in blocks of prose (code blocks are not counted):
 # the caveat's own block and this many before it, or this many after it; one that shares an
 # identifier with the caveat may sit as far back as IDENTIFIER_BLOCKS.
@@ -510,9 +510,9 @@ def is_marker(cue: rules.Cue) -> bool:
 def restricts(cue: rules.Cue, reading: str, framed: bool, in_note: bool = False, adds=None) -> bool:
     """Whether a cue in an instruction's sentence restricts the instruction itself, making the sentence a caveat.
 
-    A prohibition ("Do not …", "you cannot …"), ``must``, ``make sure`` and ``ensure that`` (but for the
-    sentence's own opening verb, or after a purpose or a condition: "Make sure the branch is rebased" and
-    "To report it, be sure to include the version" are the step itself), a risk told as
+    A prohibition ("Do not …", "you cannot …"), ``must``, ``make sure`` and ``ensure that`` (but after a
+    purpose or a condition: "To report it, be sure to include the version" is the step itself; from
+    scan_version 25 "Make sure the branch is rebased", opening its sentence, is a requirement), a risk told as
     such ("with caution", "carefully"), an "only" in the sentence's first words ("You can only use …",
     "Only use …"), and "you need to" or "you have to" inside a note, or outside one when it adds a
     requirement to another step (``adds_requirement``, read once per sentence by ``adds``) and the sentence
@@ -521,8 +521,9 @@ def restricts(cue: rules.Cue, reading: str, framed: bool, in_note: bool = False,
     """
     if cue.tier == 3:
         return False
-    if cue.cue in ("make sure", "be sure", "ensure that") and (framed or rules.opens_sentence(reading, cue.start)):
-        # "Make sure your branch is rebased.", "To report it, be sure to include …": the step itself.
+    if cue.cue in ("make sure", "be sure", "ensure that") and framed:
+        # "To report it, be sure to include …": the step itself. Opening the sentence ("Make sure your branch is
+        # rebased.") it restricts the step it follows (scan_version 25): labelled a caveat more often than a step.
         return False
     if cue.cue == "must" and framed and not in_note and re.search(r"(?<!\w)you\s+$", reading[: cue.start], re.I):
         # "To get the value, you must cast it", "If you wish to X, you must Y": the step, as "you need to" is.

@@ -1,4 +1,4 @@
-"""What makes a sentence a caveat or an instruction: the scan's rules on one sentence (``scan_version`` 24).
+"""What makes a sentence a caveat or an instruction: the scan's rules on one sentence (``scan_version`` 25).
 
 The rules and their limits are stated in ``docs/caveats.md``; this module is
 where they live. Every test reads one sentence with its code masked
