@@ -51,6 +51,11 @@ class SourceChunks(namedtuple("SourceChunks", ("chunks", "starts", "ends", "orde
             return self.chunks[bisect_right(self.ends, start) : bisect_left(self.starts, end)]
         return tuple(chunk for chunk in self.chunks if chunk["start"] < end and start < chunk["end"])
 
+    def any_span_outside(self, *spans) -> bool:
+        """Whether one of ``spans`` (``(start, end)`` pairs) shares no character with any chunk: a pair with such a
+        span is apart, whatever boundary lies between (text the grammar reads as no block)."""
+        return any(not self.touching(start, end) for start, end in spans)
+
     def first_edge_inside(self, low: int, high: int) -> int | None:
         """The smallest chunk start or end strictly between ``low`` and ``high``, or ``None``."""
         if not self.ordered:

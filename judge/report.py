@@ -258,7 +258,7 @@ def split_word(pair: dict, by_source: dict) -> str:
     if pair["partial"]:
         return "split"
     chunks = by_source.get(pair["source_id"])
-    if chunks is None or not (chunks.touching(*pair["instruction_span"]) and chunks.touching(*pair["qualifier_span"])):
+    if chunks is None or chunks.any_span_outside(pair["instruction_span"], pair["qualifier_span"]):
         return "apart"
     return "split"
 

@@ -259,7 +259,7 @@ def pair_word(result: dict, policy: str, spans: tuple, wanted: set, read: dict) 
         if policy not in read:
             read[policy] = span_checks.chunks_by_source(index, wanted)
         chunks = read[policy].get(source_id)
-    if chunks is None or not (chunks.touching(*instruction) and chunks.touching(*qualifier)):
+    if chunks is None or chunks.any_span_outside(instruction, qualifier):
         return "apart"
     return "split"
 

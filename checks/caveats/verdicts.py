@@ -46,8 +46,8 @@ def policy_verdict(policy: str, chunks: span_checks.SourceChunks | None, heading
     if chunks is not None:
         if chunks.holding(low, high):
             return {"same_chunk": True, "split_by": None, "boundary": None}
-    if chunks is None or not (
-        chunks.touching(instruction.start, instruction.end) and chunks.touching(qualifier.start, qualifier.end)
+    if chunks is None or chunks.any_span_outside(
+        (instruction.start, instruction.end), (qualifier.start, qualifier.end)
     ):
         return {"same_chunk": False, "split_by": APART_REASON, "boundary": None}
     boundary = chunks.first_edge_inside(low, high)
