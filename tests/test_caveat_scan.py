@@ -471,6 +471,33 @@ class UntrustedTextTest(LabTestCase):
         self.assertIn("\\u001b[2J", caveat_report.scan_table(report))
 
 
+    def test_both_quotes_of_a_long_line_are_in_view(self) -> None:
+        # One line of 300 characters: the instruction opens it, the caveat closes it, 200 characters of filler
+        # between. Rows are wrapped at spaces to CONTEXT_WIDTH - 2: the first holds "»", the last "«" and the
+        # caveat's own "»"; the rows between hold no mark and are one "…".
+        instruction = "Call open_widget(name) first."
+        filler = " ".join(["word"] * 40)
+        caveat = "It never closes."
+        line = f"{instruction} {filler} {caveat}"
+        text = line + "\n"
+        starts = {"instruction": 0, "qualifier": line.index(caveat)}
+        spans = {
+            role: {"start": start, "end": start + len(quote)}
+            for (role, start), quote in zip(starts.items(), (instruction, caveat))
+        }
+        lines = caveat_report.context_lines(text, chunk_index.newline_offsets(text), *spans.values())
+        self.assertTrue(lines[0].startswith(f"  1 │ »{instruction}« word"), lines[0])
+        self.assertTrue(lines[-1].startswith("    │ … "), lines[-1])
+        self.assertTrue(lines[-1].endswith(f"»{caveat}«"), lines[-1])
+        self.assertTrue(all(len(row) <= caveat_report.CONTEXT_WIDTH + 8 for row in lines))
+        # A line that fits is one row, whole.
+        short = f"{instruction} {caveat}\n"
+        spans["qualifier"] = {"start": len(instruction) + 1, "end": len(short) - 1}
+        self.assertEqual(
+            caveat_report.context_lines(short, chunk_index.newline_offsets(short), *spans.values()),
+            [f"  1 │ »{instruction}« »{caveat}«"],
+        )
+
 class ShowNarrowingTest(LabTestCase):
     """``show --check``, ``--source`` and ``--split-only`` narrow the terminal view."""
 

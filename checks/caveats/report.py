@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from bisect import bisect_right
 
 import chunk_index
@@ -235,7 +236,7 @@ def line_spans(newlines: list[int], length: int, line: int) -> tuple[int, int]:
 def context_lines(text: str, newlines: list[int], instruction: dict, qualifier: dict) -> list[str]:
     """The lines holding both quotes, numbered, each quote marked ``»…«``; long gaps and long spans elided.
 
-    Every line is shown escaped (``one_line``) and cut to ``CONTEXT_WIDTH`` characters. A span of more
+    Every line is shown escaped (``one_line``), a long one in the rows that hold a mark (``marked_rows``). A span of more
     than ``CONTEXT_SPAN`` lines shows its first two and its last; between shown lines, a gap of at most
     ``CONTEXT_GAP`` lines is shown, a longer one is one ``┆ N lines not shown`` line.
     """
@@ -268,29 +269,45 @@ def context_lines(text: str, newlines: list[int], instruction: dict, qualifier: 
             lines.append(f"  {'':>{width}} ┆ {number}")
             continue
         start, end = line_spans(newlines, len(text), number)
-        inside = sorted(mark for mark in marks if start <= mark <= end)
-        # A long line is shown from a little before its first mark, so the marked quote is in view.
-        shown_from = (
-            max(start, inside[0] - CONTEXT_LEAD) if inside and inside[0] - start > CONTEXT_WIDTH // 2 else start
-        )
-        pieces = ["…"] if shown_from > start else []
-        position = shown_from
-        for offset in inside:
-            if offset < shown_from:
-                continue
+        pieces = []
+        position = start
+        for offset in sorted(mark for mark in marks if start <= mark <= end):
             pieces.append(one_line(text[position:offset]))
             pieces.append(marks[offset])
             position = offset
         pieces.append(one_line(text[position:end]))
-        line = "".join(pieces)
-        if len(line) > CONTEXT_WIDTH:
-            line = line[:CONTEXT_WIDTH] + "…"
-        lines.append(f"  {number:>{width}} │ {line}".rstrip())
+        for place, row in enumerate(marked_rows("".join(pieces))):
+            label = f"{number:>{width}}" if place == 0 else " " * width
+            lines.append(f"  {label} │ {row}".rstrip())
     return lines
 
 
+def marked_rows(line: str) -> list[str]:
+    """A numbered line as the rows it is shown in: whole when it fits ``CONTEXT_WIDTH``, else wrapped at spaces and
+    cut to the rows that hold a quote's mark (``»``, ``«``), each gap between them, and the rest after the last,
+    shown as ``…`` (a line of no mark, inside a long quote, shows its first row).
+
+    A long line holding both quotes ("»Gather the error details.« … »However, capturing them costs …«") shows both,
+    however far apart they are on it.
+    """
+    if len(line) <= CONTEXT_WIDTH:
+        return [line]
+    rows = textwrap.wrap(line, CONTEXT_WIDTH - 2, break_on_hyphens=False)
+    kept = [place for place, row in enumerate(rows) if "»" in row or "«" in row] or [0]
+    shown = []
+    previous = -1
+    for place in kept:
+        row = rows[place]
+        if place > previous + 1:
+            row = "… " + row
+        shown.append(row)
+        previous = place
+    if previous < len(rows) - 1:
+        shown[-1] += " …"
+    return shown
+
+
 CONTEXT_WIDTH = 110
-CONTEXT_LEAD = 20
 CONTEXT_GAP = 2
 CONTEXT_SPAN = 4
 LISTED_PAIRS = 20
