@@ -354,6 +354,18 @@ class FixtureScanTest(LabTestCase):
 class AddChecksTest(LabTestCase):
     """``scan --add-checks``: atomic, existing checks untouched, nothing twice."""
 
+    def test_the_line_counts_the_pairs_no_review_decided(self) -> None:
+        # The fixture's four found pairs; one accepted first (which declares it), so three are not reviewed.
+        manifest = self.copy_inputs()
+        code, _, _ = main_quietly("scan", "--accept", "scan:aster-copy-v1:13", "--manifest", str(manifest))
+        self.assertEqual(code, 0)
+        code, out, _ = main_quietly("scan", "--add-checks", "--manifest", str(manifest))
+        self.assertEqual(code, 0)
+        self.assertIn(
+            "added 2 span checks to " + str(manifest) + " (2 already declared); 3 of the 4 pairs not reviewed: ",
+            out,
+        )
+
     def test_twice_adds_nothing_and_keeps_every_check(self) -> None:
         manifest = self.copy_inputs()
         before = json.loads(manifest.read_text(encoding="utf-8"))
