@@ -1208,6 +1208,26 @@ class ScanVersionSixTest(LabTestCase):
         self.assertNotIn("identifier org", [pair[2] for pair in pairs_of(text)])
         self.assertEqual(rules.URL.sub(" ", "see https://cmake.org/download now"), "see  /download now")
 
+    def test_a_paths_placeholder_names_no_code(self) -> None:
+        # Both links hold the site's version placeholder: it links nothing, so the caveat takes the nearest step.
+        text = lesson(
+            "Install the package as the [guide](https://example.org/docs/<WIDGET_VERSION>/setup/) says.\n\n"
+            "Then build the widgets.\n\n"
+            "The lid must stay closed, see [limits](https://example.org/docs/<WIDGET_VERSION>/limits/).\n"
+        )
+        self.assertEqual(
+            [pair[1:3] for pair in pairs_of(text)],
+            [("Then build the widgets.", "nearest")],
+        )
+        for path in ("/docs/<WIDGET_VERSION>/a", "/docs/{version}/a", "/docs/{{ site.version }}/a"):
+            reading = f"See [x](https://example.org{path}) and save_copy()."
+            self.assertEqual(
+                rules.sentence_identifiers(reading, reading, 0, len(reading), []), {"save_copy"}, reading
+            )
+        # Outside a path's slashes, a name in angle brackets is read as before.
+        reading = "Set <WIDGET_VERSION> first."
+        self.assertIn("WIDGET_VERSION", rules.sentence_identifiers(reading, reading, 0, len(reading), []))
+
     def test_a_file_name_is_no_imperative(self) -> None:
         self.assertIsNone(rules.opening_imperative("launch.json"))
         self.assertEqual(rules.opening_imperative("Launch the widget server."), "launch")

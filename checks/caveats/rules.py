@@ -991,11 +991,16 @@ def sentence_identifiers(text: str, masked: str, start: int, end: int, code_span
 
     A URL's host names no code: outside code spans the names are read with every URL's scheme and host left
     out (in a link's target, an autolink, a bare ``https://…``), so ``https://cmake.org/download`` gives no
-    ``org``; its path still counts.
+    ``org``; its path still counts, but for a placeholder between its slashes (``/docs/<K6_VERSION>/``).
     """
     prose = masked[start:end]
     if "://" in prose:
         prose = URL.sub(" ", prose)
+    if "/<" in prose or "/{" in prose:
+        # A path's placeholder (``/docs/k6/<K6_VERSION>/``, ``/{version}/``) is filled in when the site is built: it
+        # names no code, and a site whose every link holds one would link every sentence to every other
+        # (scan_version 26).
+        prose = PATH_PLACEHOLDER.sub(" ", prose)
     # A call needs its "(", a dotted name its dot between words, an option its "-": a pattern is searched only where
     # what it needs is.
     names = set()
@@ -1016,6 +1021,8 @@ def sentence_identifiers(text: str, masked: str, start: int, end: int, code_span
 # A URL's scheme and host, bare or in a link's target: its path may name a package (``/pytest-asyncio/``), its
 # host names a site.
 URL = re.compile(r"[A-Za-z][\w+.-]*://[^/\s)<>\]]*")
+# A placeholder between a path's slashes: ``<NAME>``, ``{name}`` or ``{{ name }}``.
+PATH_PLACEHOLDER = re.compile(r"(?<=/)(?:<[A-Za-z_][\w.-]{0,60}>|\{\{?[ \t]*[A-Za-z_.$][\w.-]{0,60}[ \t]*\}?\})(?=/)")
 
 
 def identifier_like(word: str) -> bool:
