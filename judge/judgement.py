@@ -12,6 +12,7 @@ from functools import cached_property
 from pathlib import Path
 
 import chunk_index
+import grammars
 from checks import context_windows, span_checks
 from checks.context_windows import non_whitespace
 from judge.chunk_files import ChunkRecord, read_chunk_records
@@ -204,21 +205,27 @@ def require_bounded_overlap(chunks: list[dict], where: str) -> None:
             )
 
 
-def source_coverage(text: str, spans: list[tuple[int, int]], total: int | None = None) -> dict:
+def source_coverage(text: str, spans: list[tuple[int, int]], counted: tuple[int, int | None] = (0, None)) -> dict:
     """How much of ``text``'s non-whitespace no span holds (``uncovered_chars``) and two or more hold (``overlap_chars``).
 
     Whitespace is left out on purpose: splitters strip it at chunk edges, so
     counting blank lines would report losses no reader notices; a dropped
-    heading or a lost sentence counts in full. ``total``: the text's own
-    count of non-whitespace characters, when already known.
+    heading or a lost sentence counts in full. ``counted``: where the counted
+    text starts (after the front matter the grammar reads, which no page
+    renders and pipelines drop, so a chunker that drops it loses nothing) and
+    its count of non-whitespace characters, when already known.
     """
+    counted_from, total = counted
     uncovered = 0
     overlap = 0
     # One sweep by start: `held` is where the chunks so far reach, `doubled` where two of them
     # do; a gap before a start is uncovered, a stretch below `held` held twice (counted once).
-    held = 0
-    doubled = 0
+    held = counted_from
+    doubled = counted_from
     for start, end in sorted(spans):
+        start = max(start, counted_from)
+        if start >= end:
+            continue
         if start > held:
             uncovered += non_whitespace(text, held, start)
         twice_end = min(end, held)
@@ -230,25 +237,26 @@ def source_coverage(text: str, spans: list[tuple[int, int]], total: int | None =
     if held < len(text):
         uncovered += non_whitespace(text, held, len(text))
     return {
-        "non_whitespace_chars": non_whitespace(text, 0, len(text)) if total is None else total,
+        "non_whitespace_chars": non_whitespace(text, counted_from, len(text)) if total is None else total,
         "uncovered_chars": uncovered,
         "overlap_chars": overlap,
     }
 
 
-def coverage(sources: tuple[dict, ...], chunks: list[dict], totals: dict[str, int] | None = None) -> dict:
+def coverage(sources: tuple[dict, ...], chunks: list[dict], counted: dict[str, tuple[int, int]] | None = None) -> dict:
     """Per source (by ``source_id``) and in total, the coverage of ``chunks``.
 
-    ``totals``: each source's count of non-whitespace characters, counted once for every row.
+    ``counted``: each source's ``(start, count)`` as ``source_coverage`` takes it, worked out once for every row
+    (``counted_text``); a source it leaves out is counted whole.
     """
-    totals = totals or {}
+    counted = counted or {}
     spans: dict[str, list[tuple[int, int]]] = {source["source_id"]: [] for source in sources}
     for chunk in chunks:
         spans[chunk["source_id"]].append((chunk["start"], chunk["end"]))
     per_source = [
         {
             "source_id": source["source_id"],
-            **source_coverage(source["text"], spans[source["source_id"]], totals.get(source["source_id"])),
+            **source_coverage(source["text"], spans[source["source_id"]], counted.get(source["source_id"], (0, None))),
         }
         for source in sources
     ]
@@ -257,6 +265,17 @@ def coverage(sources: tuple[dict, ...], chunks: list[dict], totals: dict[str, in
         for key in ("non_whitespace_chars", "uncovered_chars", "overlap_chars")
     }
     return {"sources": per_source, "total": total}
+
+
+def counted_text(sources: tuple[dict, ...], grammar: str) -> dict[str, tuple[int, int]]:
+    """Each source's counted text for coverage: where it starts (after the front matter a block grammar reads; the
+    lesson's grammar reads none) and its non-whitespace characters."""
+    counted = {}
+    for source in sources:
+        text = source["text"]
+        start = grammars.front_matter_end(text, source["source_id"]) if grammar in grammars.BLOCK_GRAMMARS else 0
+        counted[source["source_id"]] = (start, non_whitespace(text, start, len(text)))
+    return counted
 
 
 # --- span checks -------------------------------------------------------------------
@@ -411,12 +430,12 @@ def index_row(
     checks: tuple,
     unlocated: dict,
     section_of=None,
-    totals: dict[str, int] | None = None,
+    counted: dict[str, tuple[int, int]] | None = None,
     carried: dict[int, str] | None = None,
 ) -> dict:
     """One row of the judge's table: chunk count, mean and largest length, coverage, pair verdicts, context figures.
 
-    ``totals`` as in ``coverage``; ``carried`` as in ``pair_verdicts``.
+    ``counted`` as in ``coverage``; ``carried`` as in ``pair_verdicts``.
     """
     verdicts = pair_verdicts(chunks, checks, unlocated, judged=kind == "judged", carried=carried)
     lengths = [chunk["end"] - chunk["start"] for chunk in chunks]
@@ -426,7 +445,7 @@ def index_row(
         "chunk_count": len(chunks),
         "mean_chars": round(sum(lengths) / len(chunks), 1) if chunks else 0.0,
         "largest_chars": max(lengths, default=0),
-        "coverage": coverage(sources, chunks, totals),
+        "coverage": coverage(sources, chunks, counted),
         "pairs_kept_together": sum(verdict["instruction_and_qualifier_share_chunk"] for verdict in verdicts),
         "pairs_carried": sum(verdict["caveat_carried"] for verdict in verdicts),
         "pairs": verdicts,
@@ -516,16 +535,16 @@ def judged_file(
         indexes = chunk_index.build_indexes(manifest.sources, configs, advance, section_cache)
     else:
         indexes = chunk_index.build_outlines(configs, manifest.sources, advance, section_cache)
-    totals = {
-        source["source_id"]: non_whitespace(source["text"], 0, len(source["text"])) for source in manifest.sources
-    }
+    counted = counted_text(manifest.sources, grammar)
     rows = [
-        index_row(policy, "lab", index["chunks"], manifest.sources, manifest.span_checks, {}, None, totals)
+        index_row(policy, "lab", index["chunks"], manifest.sources, manifest.span_checks, {}, None, counted)
         for policy, index in indexes.items()
     ]
     section_of = pair_sections(manifest.sources, grammar, finders=finders)
     carried = {record.line: record.carried for record in records if record.carried is not None}
     rows.append(
-        index_row(label, "judged", judged, manifest.sources, manifest.span_checks, missing, section_of, totals, carried)
+        index_row(
+            label, "judged", judged, manifest.sources, manifest.span_checks, missing, section_of, counted, carried
+        )
     )
     return Judgement(label, printable(str(chunks_path)), records[0].shape, locations, judged, rows, indexes)

@@ -15,7 +15,7 @@ from views.summary import NO_SPAN_CHECKS, sized_label
 # ("offset_frames"), "out_of_order" (with "previous_span") in place of "before_previous".
 # 3: caveats carried in a chunk's metadata are credited ("pairs_carried", each pair's "caveat_carried").
 # 4: each row's largest chunk ("largest_chars"), as the main job's table shows it.
-JUDGE_VERSION = 4
+JUDGE_VERSION = 5
 SHOWN_QUOTE = 40
 
 
@@ -46,7 +46,7 @@ def location_json(location: Location, orders: dict[int, int]) -> dict:
 
 
 def judgement_json(judgement: Judgement) -> dict:
-    """The ``judge --json`` document (``judge_version`` 4; shape in ``docs/judge.md``)."""
+    """The ``judge --json`` document (``judge_version`` 5; shape in ``docs/judge.md``)."""
     counts = judgement.counts
     orders = {chunk["line"]: chunk["order"] for chunk in judgement.chunks}
     return {
@@ -183,7 +183,7 @@ def differing_text(location: Location) -> str:
     )
 
 
-COVERAGE_NOTE = "uncovered, overlap: non-whitespace characters of the sources in no chunk (the lab's own policies leave out headings, front matter and what their grammar reads as no block), in two or more chunks"
+COVERAGE_NOTE = "uncovered, overlap: non-whitespace characters of the sources (front matter left out) in no chunk (the lab's own policies leave out headings and what their grammar reads as no block), in two or more chunks"
 TABLE_HEADER = ("policy", "chunks", "mean chars", "largest", "uncovered", "overlap", "pairs kept together")
 NUMERIC = frozenset({1, 2, 3, 4, 5})
 

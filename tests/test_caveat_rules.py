@@ -1221,9 +1221,7 @@ class ScanVersionSixTest(LabTestCase):
         )
         for path in ("/docs/<WIDGET_VERSION>/a", "/docs/{version}/a", "/docs/{{ site.version }}/a"):
             reading = f"See [x](https://example.org{path}) and save_copy()."
-            self.assertEqual(
-                rules.sentence_identifiers(reading, reading, 0, len(reading), []), {"save_copy"}, reading
-            )
+            self.assertEqual(rules.sentence_identifiers(reading, reading, 0, len(reading), []), {"save_copy"}, reading)
         # Outside a path's slashes, a name in angle brackets is read as before.
         reading = "Set <WIDGET_VERSION> first."
         self.assertIn("WIDGET_VERSION", rules.sentence_identifiers(reading, reading, 0, len(reading), []))

@@ -482,7 +482,6 @@ class UntrustedTextTest(LabTestCase):
         # Without the texts, the quotes alone, as escaped JSON.
         self.assertIn("\\u001b[2J", caveat_report.scan_table(report))
 
-
     def test_both_quotes_of_a_long_line_are_in_view(self) -> None:
         # One line of 300 characters: the instruction opens it, the caveat closes it, 200 characters of filler
         # between. Rows are wrapped at spaces to CONTEXT_WIDTH - 2: the first holds "»", the last "«" and the
@@ -509,6 +508,7 @@ class UntrustedTextTest(LabTestCase):
             caveat_report.context_lines(short, chunk_index.newline_offsets(short), *spans.values()),
             [f"  1 │ »{instruction}« »{caveat}«"],
         )
+
 
 class ShowNarrowingTest(LabTestCase):
     """``show --check``, ``--source`` and ``--split-only`` narrow the terminal view."""

@@ -622,6 +622,26 @@ class CoverageTest(JudgeTestCase):
         self.assertEqual(coverage["sources"], [{"source_id": "small", **expected}])
         self.assertEqual(coverage["total"], expected)
 
+    def test_front_matter_is_counted_for_no_chunker(self) -> None:
+        # Under a block grammar "---\ntitle: T\n---\n" (17 characters, 13 of them non-whitespace) is front matter:
+        # no page renders it, so it is in no count. Left are "# T" (2) and "ab cd" (4): 6 non-whitespace.
+        text = "---\ntitle: T\n---\n# T\n\nab cd\n"
+        (self.folder / "docs" / "fm.md").write_text(text, encoding="utf-8")
+        self.manifest.unlink()
+        code, _, stderr = in_process(
+            "pin", "--markdown", "blocks-6", str(self.folder / "docs" / "fm.md"), "--manifest", str(self.manifest)
+        )
+        self.assertEqual(code, 0, stderr)
+        source_id = load_manifest(self.manifest).sources[0]["source_id"]
+        dropped = judged_row(self.judge_json(self.write_chunks([{"source_id": source_id, "text": "ab cd"}])))
+        self.assertEqual(
+            dropped["coverage"]["total"], {"non_whitespace_chars": 6, "uncovered_chars": 2, "overlap_chars": 0}
+        )
+        kept = judged_row(self.judge_json(self.write_chunks([{"source_id": source_id, "text": text}])))
+        self.assertEqual(
+            kept["coverage"]["total"], {"non_whitespace_chars": 6, "uncovered_chars": 0, "overlap_chars": 0}
+        )
+
     def test_the_whitespace_free_copy_maps_back_to_source_offsets(self) -> None:
         copy = judge.SquashedText("  a b\n\n cd \t")
         self.assertEqual(copy.text, "abcd")
@@ -1123,7 +1143,7 @@ class JudgeEndToEndTest(JudgeTestCase):
         completed = run_lab("judge", str(path), "--manifest", str(self.manifest), "--json")
         self.assertEqual(completed.returncode, 0, completed.stderr)
         result = json.loads(completed.stdout)
-        self.assertEqual(result["judge_version"], 4)
+        self.assertEqual(result["judge_version"], 5)
         self.assertEqual(result["located_count"], 7)
         self.assertEqual([row["pairs_kept_together"] for row in result["policies"]], [0, 0, 1, 0])
 
