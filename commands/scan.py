@@ -200,6 +200,9 @@ def act_on_pairs(args: argparse.Namespace, manifest_path: Path, manifest, found,
         report(caveat_report.scan_table(findings, texts))
     if html_path is not None:
         outputs.write_outputs([(html_path, scan_report_page(manifest, indexes, pairs))])
+    stale = unmatched_decisions(manifest_path, found) if decided else None
+    if stale is not None:
+        report(stale, to_stderr=args.json)
     if args.add_checks:
         line = add_scanned_checks(manifest_path, pairs, decided)
         report(line, to_stderr=args.json)
@@ -262,6 +265,25 @@ def proposals(manifest_path: Path, found: tuple, tier: int) -> tuple[list, list,
     pairs, rejected = decisions.without_rejected(found[0], recorded)
     kept, unpaired = pairing.kept_to_tier((pairs, found[1]), tier)
     return kept, unpaired, sum(pair.tier <= tier for pair in rejected), decisions.decision_of(recorded)
+
+
+def unmatched_decisions(manifest_path: Path, found: tuple) -> str | None:
+    """A line naming the recorded decisions no pair found now has the source and quotes of (an edit changed a
+    quote, or took it away: the pair, if still there, is a new one and proposed again); ``None`` if every one
+    matches."""
+    from checks.caveats.decisions import found_key
+
+    recorded = read_decisions(manifest_path)[0]
+    keys = {found_key(pair) for pair in found[0]}
+    # The last decision of a pair is the one that holds (``decision_of``).
+    latest = {decision.key(): decision for decision in recorded}
+    names = [printable(decision.name) for key, decision in latest.items() if key not in keys]
+    if not names:
+        return None
+    return (
+        f"{counted(len(names), 'decision')} of the decisions file {'matches' if len(names) == 1 else 'match'} no "
+        f"pair found now (a quote edited or gone; a pair still there is proposed again): {first_few(names)}"
+    )
 
 
 def add_scanned_checks(manifest_path: Path, pairs: list, decided: dict) -> str:
@@ -372,6 +394,8 @@ def review(manifest_path: Path, pairs: list, accepted: list[str], rejected: list
         }
         new_checks = declare.checks_to_add(covered[decisions.ACCEPT], current.span_checks)
         removed = scanned_checks_of(covered[decisions.REJECT], current.span_checks)
+        # In the manifest's order, to name them.
+        removed_names = [check.name for check in current.span_checks if check.name in removed]
 
         def change(value: dict) -> None:
             value["span_checks"] = [entry for entry in value["span_checks"] if entry.get("name") not in removed]
@@ -382,7 +406,12 @@ def review(manifest_path: Path, pairs: list, accepted: list[str], rejected: list
     parts = []
     for decision, verb, names, effect in (
         (decisions.ACCEPT, "accepted", accepted, f"{counted(len(new_checks), 'span check')} added"),
-        (decisions.REJECT, "rejected", rejected, f"{counted(len(removed), 'scanned check')} removed"),
+        (
+            decisions.REJECT,
+            "rejected",
+            rejected,
+            f"{counted(len(removed), 'scanned check')} removed{named(removed_names)}",
+        ),
     ):
         if names:
             already = f"; {again[decision]:,} {verb} before" if again[decision] else ""
@@ -391,6 +420,12 @@ def review(manifest_path: Path, pairs: list, accepted: list[str], rejected: list
 
 
 NAMED_COVERED = 5
+
+
+def named(removed: list[str]) -> str:
+    """The checks a rejection removed, named: after an edit a check's name may be another pair's now (a check
+    ``scan:p:40`` of a pair on line 41, and the pair on line 40 declared as ``scan:p:40~2``)."""
+    return f": {first_few([printable(name) for name in removed], NAMED_COVERED)}" if removed else ""
 
 
 def covering(names: list[str], covered: list, effect: str) -> str:

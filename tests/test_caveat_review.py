@@ -51,7 +51,8 @@ class ReviewTest(LabTestCase):
         self.assertEqual((code, err), (0, ""))
         self.assertEqual(
             out,
-            f"rejected 1 pair (1 scanned check removed): {self.manifest}, decisions in {self.decisions}\n",
+            f"rejected 1 pair (1 scanned check removed: scan:aster-copy-v1:13): {self.manifest}, decisions in "
+            f"{self.decisions}\n",
         )
         # The check scan added for it is gone; the others stay.
         self.assertEqual(
@@ -96,6 +97,29 @@ class ReviewTest(LabTestCase):
         self.assertEqual(code, 0)
         self.assertFalse(any(name.startswith("scan:aster-copy-v1:15") for name in json.loads(out)["checks"]))
 
+    def test_a_decision_an_edit_left_unmatched_is_named(self) -> None:
+        name = "scan:aster-copy-v1:13"
+        self.assertEqual(main_quietly("scan", "--manifest", str(self.manifest), "--reject", name)[0], 0)
+        code, out, err = main_quietly("scan", "--manifest", str(self.manifest))
+        self.assertEqual((code, err), (0, ""))
+        self.assertNotIn("matches no pair", out)
+        # One word of the rejected caveat changes: the decision's quote is no longer the page's.
+        page = self.folder / "docs" / "aster-copy-v1.md"
+        page.write_text(V1_TEXT.replace(DOES_NOT, DOES_NOT.replace("does not", "never")), encoding="utf-8")
+        code, _, err = main_quietly("pin", "--manifest", str(self.manifest), "--reanchor", str(page))
+        self.assertEqual(code, 0, err)
+        line = (
+            "1 decision of the decisions file matches no pair found now (a quote edited or gone; a pair still there "
+            f"is proposed again): {name}"
+        )
+        code, out, err = main_quietly("scan", "--manifest", str(self.manifest))
+        self.assertEqual((code, err), (0, ""))
+        self.assertIn(line, out.splitlines())
+        # With --json the document stays JSON: the line goes to stderr.
+        code, out, err = main_quietly("scan", "--json", "--manifest", str(self.manifest))
+        self.assertEqual((code, err), (0, line + "\n"))
+        self.assertEqual(json.loads(out)["rejected"], 0)
+
     def test_an_accepted_pair_becomes_a_span_check(self) -> None:
         code, out, err = main_quietly("scan", "--manifest", str(self.manifest), "--accept", "scan:aster-copy-v1:13")
         self.assertEqual((code, err), (0, ""))
@@ -131,7 +155,8 @@ class ReviewTest(LabTestCase):
         code, out, err = main_quietly("scan", "--manifest", str(self.manifest), "--reject", name, "--reject", name)
         self.assertEqual((code, err), (0, ""))
         self.assertEqual(
-            out, f"rejected 1 pair (1 scanned check removed): {self.manifest}, decisions in {self.decisions}\n"
+            out,
+            f"rejected 1 pair (1 scanned check removed: {name}): {self.manifest}, decisions in {self.decisions}\n",
         )
 
     def test_a_hand_declared_check_is_never_removed(self) -> None:
@@ -160,7 +185,8 @@ class ReviewTest(LabTestCase):
         self.assertEqual((code, err), (0, ""))
         self.assertEqual(
             out,
-            f"rejected 1 pair and 1 more with the same source and quotes ({second}; 2 scanned checks removed): "
+            f"rejected 1 pair and 1 more with the same source and quotes ({second}; 2 scanned checks removed: {first}, "
+            f"{second}): "
             f"{manifest}, decisions in {self.folder / 'twice.decisions.json'}\n",
         )
         self.assertEqual(json.loads(manifest.read_text(encoding="utf-8"))["span_checks"], [])
