@@ -92,7 +92,11 @@ def run_build(args) -> int:
             emit(inert_json_pieces(result_pieces), None)
     names = tuple(check.name for check in manifest.span_checks)
     lines = [summary.summary_table(result, names, index_sizes, section_cache)]
-    for note in (summary.oversized_line(result), summary.lesson_sizes_note(manifest.grammar, configs)):
+    for note in (
+        summary.oversized_line(result),
+        summary.chunkless_line(result),
+        summary.lesson_sizes_note(manifest.grammar, configs),
+    ):
         if note is not None:
             lines.append(note)
     lines.extend((manifest_origin(args.manifest), f"wrote {destination(output)}"))

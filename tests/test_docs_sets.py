@@ -302,6 +302,20 @@ class PipelineSizesTests(DocsSetTestCase):
         self.assertEqual(built.returncode, 0, built.stderr)
         self.assertNotIn("over twice", built.stdout)
 
+    def test_a_page_of_components_alone_is_named_under_the_table(self) -> None:
+        # An API page whose text the site fills in from a component: front matter, a heading and the element alone.
+        self.write("docs/api.md", '---\ntitle: x\n---\n# x\n\n<Autofunction function="pkg.x" />\n')
+        self.write("docs/page.md", PAGE)
+        self.assertEqual(self.lab("pin", "--markdown", "blocks-6", "--manifest", "m.json", "docs").returncode, 0)
+        built = self.lab("--manifest", "m.json", "--output", "r.json")
+        self.assertEqual(built.returncode, 0, built.stderr)
+        self.assertIn(
+            "1 source of 2 holds no chunk under any policy (headings, front matter, elements or components alone, "
+            "which the grammar reads as nothing to retrieve; a site that fills a component in at build time is not "
+            "read here): docs/api\n",
+            built.stdout,
+        )
+
     def test_the_lesson_grammar_keeps_the_lesson_s_sizes_without_a_note(self) -> None:
         self.write("docs/page.md", PAGE)
         self.assertEqual(self.lab("pin", "--manifest", "m.json", "docs").returncode, 0)

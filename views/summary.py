@@ -18,7 +18,7 @@ from operator import itemgetter, sub
 import chunk_index
 from checks import span_checks
 from grammars import LESSON_GRAMMAR
-from lab_io.errors import counted, printable
+from lab_io.errors import counted, first_few, printable
 from lab_io.indented_json import saved_json_bytes
 
 
@@ -400,6 +400,33 @@ def oversized_line(result: dict) -> str | None:
         f"{printable(chunk['source_id'])} lines {chunk['start_line']}-{chunk['end_line']}; "
         "a block (a list, a table, a fence, a container, an HTML or JSX element) is never cut, so one longer than the "
         "target is a chunk of its own"
+    )
+
+
+def chunkless_line(result: dict) -> str | None:
+    """One line counting the sources no policy cuts a chunk of, naming the first few, or ``None`` when every source
+    has one.
+
+    Under a block grammar a page of front matter, headings and elements alone holds nothing to retrieve: an API
+    reference's ``<Autofunction function="streamlit.pydeck_chart" />``, whose text the site's build fills in, is
+    such a page. Its caveats are in no index, and no verdict says so.
+    """
+    indexes = list(result["indexes"].values())
+    if not indexes:
+        return None
+    held = set()
+    for index in indexes:
+        held.update(map(itemgetter("source_id"), index["chunks"]))
+    # Every index holds the same documents.
+    documents = indexes[0]["documents"]
+    empty = [document["source_id"] for document in documents if document["source_id"] not in held]
+    if not empty:
+        return None
+    return (
+        f"{counted(len(empty), 'source')} of {len(documents):,} {'holds' if len(empty) == 1 else 'hold'} no chunk under "
+        "any policy (headings, front matter, elements or components alone, which the grammar reads as nothing to "
+        f"retrieve; a site that fills a component in at build time is not read here): "
+        f"{first_few([printable(source_id) for source_id in empty])}"
     )
 
 
