@@ -962,7 +962,10 @@ class WindowWordsTest(unittest.TestCase):
 
         at_zero = SimpleNamespace(anchor_order=3, window=0)
         self.assertEqual(window_words(at_zero, KEPT), "same chunk")
-        self.assertEqual(window_words(at_zero, SPLIT), "k=0 recovers it (the chunk where the instruction starts)")
+        self.assertEqual(
+            window_words(at_zero, SPLIT),
+            "k=0 recovers the caveat (in the chunk where the instruction starts; the instruction itself is cut)",
+        )
 
 
 if __name__ == "__main__":

@@ -256,7 +256,11 @@ def window_words(window, state: str = KEPT) -> str:
     if window is None or window.anchor_order is None:
         return "no chunk holds the instruction"
     if window.window == 0:
-        return "same chunk" if state == KEPT else "k=0 recovers it (the chunk where the instruction starts)"
+        return (
+            "same chunk"
+            if state == KEPT
+            else "k=0 recovers the caveat (in the chunk where the instruction starts; the instruction itself is cut)"
+        )
     if window.window is not None:
         return f"k={window.window} recovers it (chunks {window.orders[0]}–{window.orders[-1]})"
     crossing = window.window_crossing_headings
