@@ -368,17 +368,19 @@ def context_figures(name: str, chunks: list[dict], checks: tuple, section_of=Non
     return context_windows.policy_context(name, chunks, checks, section_of)
 
 
-def context_text(rows: list[dict], complete: bool = True) -> str:
+def context_text(rows: list[dict], complete: bool = True, pair_lines: bool = True) -> str:
     """The context table of ``context_windows`` over every row, names made printable.
 
-    A judged row with unlocated chunks is named ``NAME (partial)`` there too.
+    A judged row with unlocated chunks is named ``NAME (partial)`` there too. ``pair_lines``: with each pair's
+    smallest windows (the first 20), which the HTML report's pairs table holds for every pair instead.
     """
     figures = [row["context"] for row in rows]
     shown = [
         {**entry, "policy": printable(entry["policy"]) + ("" if complete or row["kind"] == "lab" else " (partial)")}
         for entry, row in zip(figures, rows)
     ]
-    return context_windows.context_table(shown, [pair["name"] for pair in rows[0]["pairs"]])
+    names = [pair["name"] for pair in rows[0]["pairs"]] if pair_lines else []
+    return context_windows.context_table(shown, names)
 
 
 # --- the judgement -------------------------------------------------------------------

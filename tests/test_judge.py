@@ -1123,6 +1123,10 @@ class SeeTheJudgedChunksTest(JudgeTestCase):
         # The context figures keep their columns, and a line longer than the page wraps rather than widening it.
         self.assertIn("pre.wrapped { white-space: pre-wrap; overflow-wrap: anywhere; }", page)
         self.assertRegex(page, r'<pre class="wrapped">recall: pairs whose qualifier comes back')
+        # Each pair's windows are the pairs table's: the text's list of them, and its pointer to --json, are not.
+        self.assertNotIn("smallest window per pair", page)
+        self.assertNotIn("--json lists", page)
+        self.assertIn("smallest window per pair", stdout)
 
     def test_the_report_may_not_overwrite_an_input(self) -> None:
         path = self.write_chunks(langchain_records(with_start=True))

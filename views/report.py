@@ -584,13 +584,13 @@ def html_report(
 
 
 def context_block(judgement) -> list[str]:
-    """The context figures' table (``context_windows``) as preformatted text, escaped."""
+    """The context figures' table (``context_windows``) as preformatted text, escaped; each pair's windows are in
+    the pairs table, every pair's, so the text's first twenty and its pointer to ``--json`` are left out."""
     import judge
 
+    text = judge.context_text(judgement.rows, judgement.complete, pair_lines=False)
     # Its table keeps its columns; a line longer than the page (the summary under it) wraps instead of widening it.
-    return [
-        f'<pre class="wrapped">{escaped(visible_lines(judge.context_text(judgement.rows, judgement.complete)))}</pre>'
-    ]
+    return [f'<pre class="wrapped">{escaped(visible_lines(text))}</pre>']
 
 
 def judge_html_report(
