@@ -269,8 +269,8 @@ def proposals(manifest_path: Path, found: tuple, tier: int) -> tuple[list, list,
 
 def unmatched_decisions(manifest_path: Path, found: tuple) -> str | None:
     """A line naming the recorded decisions no pair found now has the source and quotes of (an edit changed a
-    quote, or took it away: the pair, if still there, is a new one and proposed again); ``None`` if every one
-    matches."""
+    quote or took it away, or a newer scan_version pairs the caveat with another instruction: what is found is a
+    new pair, proposed again); ``None`` if every one matches."""
     from checks.caveats.decisions import found_key
 
     recorded = read_decisions(manifest_path)[0]
@@ -282,7 +282,8 @@ def unmatched_decisions(manifest_path: Path, found: tuple) -> str | None:
         return None
     return (
         f"{counted(len(names), 'decision')} of the decisions file {'matches' if len(names) == 1 else 'match'} no "
-        f"pair found now (a quote edited or gone; a pair still there is proposed again): {first_few(names)}"
+        f"pair found now (an edit or a newer scan_version gave its caveat other quotes or another instruction): "
+        f"{first_few(names)}"
     )
 
 

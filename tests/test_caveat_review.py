@@ -109,8 +109,8 @@ class ReviewTest(LabTestCase):
         code, _, err = main_quietly("pin", "--manifest", str(self.manifest), "--reanchor", str(page))
         self.assertEqual(code, 0, err)
         line = (
-            "1 decision of the decisions file matches no pair found now (a quote edited or gone; a pair still there "
-            f"is proposed again): {name}"
+            "1 decision of the decisions file matches no pair found now (an edit or a newer scan_version gave its "
+            f"caveat other quotes or another instruction): {name}"
         )
         code, out, err = main_quietly("scan", "--manifest", str(self.manifest))
         self.assertEqual((code, err), (0, ""))
