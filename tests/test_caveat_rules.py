@@ -2035,3 +2035,38 @@ class ScanVersionTwentyFiveTest(LabTestCase):
             [(11, "Run `deploy` to publish the site.", "Make sure the `GH_TOKEN` variable is set.", "requirement")],
         )
         self.assertEqual(unpaired, [])
+
+
+class ScanVersionTwentySevenTest(LabTestCase):
+    """scan_version 27: a caveat in a list item takes no sentence of an earlier item at its own depth or deeper (a
+    sibling's, or one under a sibling); a parent item's sentence it may take."""
+
+    def test_a_siblings_instruction_is_out_of_reach(self) -> None:
+        # The only instruction before the caveat in its block is the item before: the lead-in paragraph is taken.
+        text = lesson(
+            "Build the widget with the steps below.\n\n- Run `build` to compile the widget.\n"
+            "- Bytes can't be passed as a value.\n"
+        )
+        self.assertEqual(
+            pairs_of(text),
+            [("Bytes can't be passed as a value.", "Build the widget with the steps below.", "nearest", "imperative")],
+        )
+        # With no other instruction in reach, the caveat is reported unpaired, not given the sibling's.
+        only_items = lesson("- Run `build` to compile the widget.\n- Bytes can't be passed as a value.\n")
+        pairs, unpaired = scan(only_items, "blocks-3")
+        self.assertEqual((pairs, [item.span.quote for item in unpaired]), ([], ["Bytes can't be passed as a value."]))
+
+    def test_a_parent_items_instruction_stays_in_reach(self) -> None:
+        text = lesson("- Run `build` to compile the widget.\n  - It can't run twice.\n- Run `lint` to check it.\n")
+        self.assertEqual(
+            pairs_of(text), [("It can't run twice.", "Run `build` to compile the widget.", "anaphor It", "imperative")]
+        )
+        # Under a sibling, deeper than the caveat's item, is out of reach too.
+        text = lesson("- Set up:\n  - Run `build` to compile the widget.\n- Bytes can't be passed as a value.\n")
+        self.assertEqual(pairs_of(text), [])
+
+    def test_item_openings_and_depths(self) -> None:
+        block = "- a\n  - b\n\t- c\n> - d\n1. e\n"
+        starts, levels = pairing.item_openings(block, 0, len(block))
+        self.assertEqual(starts, [0, 4, 10, 15, 21])
+        self.assertEqual(levels, [0, 2, 4, 2, 0])

@@ -28,7 +28,7 @@ from checks.caveats.sentences import (
 )
 from load_documents import Span, SpanCheck
 
-SCAN_VERSION = 26
+SCAN_VERSION = 27
 # How far an instruction may sit from its caveat, in blocks of prose (code blocks are not counted):
 # the caveat's own block and this many before it, or this many after it; one that shares an
 # identifier with the caveat may sit as far back as IDENTIFIER_BLOCKS.
@@ -99,6 +99,8 @@ UNREAD_KINDS = frozenset({"fence", "esm", "expression", "directive"})
 # The blocks whose first line is their opening marker, text after it on that line or not ("{{% note %}} Mind it.").
 MARKED_KINDS = frozenset({"admonition", "shortcode", "html"})
 LIST_ITEM_OPENING = re.compile(r"[ \t>]*(?:[-*+]|\d{1,9}[.)])[ \t]+$")
+# A list item's marker opening a line of a list block, its indent (quote markers included) the group.
+ITEM_MARKER = re.compile(r"(?m)^([ \t>]*)(?:[-*+]|\d{1,9}[.)])[ \t]+")
 # A MyST directive fence that holds an admonition (```` ```{note} ````, ``~~~{warning}``): prose, not code.
 DIRECTIVE_OPENING = re.compile(r"[ \t]*(?:`{3,}|~{3,})[ \t]*\{(?P<label>[A-Za-z][\w-]*)\}[^\n]*\n?")
 # A MyST directive's options, the lines opening its body (``:class: dropdown``, ``:open:``): settings, not prose.
@@ -209,6 +211,7 @@ class Item:
         "_back_reference",
         "_opens_item",
         "_instructs_as_entry",
+        "list_item",
     )
 
     def __init__(
@@ -247,6 +250,8 @@ class Item:
         self._back_reference = UNREAD
         self._opens_item = UNREAD
         self._instructs_as_entry = UNREAD
+        # In a list block: where the item the sentence is in opens and how deep its marker is indented (columns).
+        self.list_item: tuple[int, int] | None = None
 
     @property
     def reading(self) -> str:
@@ -807,6 +812,7 @@ def section_items(page: Page, section: grammars.Section, dated: bool = False) ->
         # "You can set these fields:" and then the table of fields: the cells qualify that sentence.
         lead = items[-1] if is_table and items and items[-1].block == prose_number - 1 else None
         list_item = block.kind == "list"
+        openings = item_openings(masked, block.start, block.end) if list_item else None
         block_anchors = anchors_in_block(page, block.end)
         for position, (start, end) in enumerate(spans):
             before_fence = next_is_fence and position == len(spans) - 1
@@ -814,6 +820,9 @@ def section_items(page: Page, section: grammars.Section, dated: bool = False) ->
             if is_table:
                 item.in_table = True
                 item.lead = lead
+            elif openings is not None and openings[0] and openings[0][0] <= start:
+                place = bisect_right(openings[0], start) - 1
+                item.list_item = (openings[0][place], openings[1][place])
             if notice is not None or sentence_holds_cue(item, block_anchors):
                 caveat, item._instruction = item.classification()
                 reading = item.reading
@@ -1227,6 +1236,8 @@ def candidates_around(items: list[Item], index: int) -> tuple[list[Item], list[I
         if candidate.block < caveat.block - IDENTIFIER_BLOCKS:
             break
         before.append(candidate)
+    if caveat.list_item is not None:
+        before = [candidate for candidate in before if not in_earlier_item(candidate, caveat)]
     after = []
     for position in range(index + 1, min(index + 1 + MAX_CANDIDATES, len(items))):
         candidate = items[position]
@@ -1234,6 +1245,33 @@ def candidates_around(items: list[Item], index: int) -> tuple[list[Item], list[I
             break
         after.append(candidate)
     return before, after
+
+
+def in_earlier_item(candidate: Item, caveat: Item) -> bool:
+    """Whether ``candidate`` is in an earlier item of the caveat's list at the caveat item's depth or deeper: a
+    sibling's sentence, or one under a sibling (scan_version 27). A parent item's sentence is not.
+
+    A list's items are told one by one: "Bytes can't be passed as a value" in one item restricts bytes, not the
+    DataFrames of the item before. On thirty-three labelled sets, 77 pairs of tier 2 took a sibling's sentence, 20
+    of them right (0.26, against 0.55 for all).
+    """
+    item = candidate.list_item
+    return (
+        item is not None
+        and candidate.block == caveat.block
+        and item[0] < caveat.list_item[0]
+        and item[1] >= caveat.list_item[1]
+    )
+
+
+def item_openings(masked: str, start: int, end: int) -> tuple[list[int], list[int]]:
+    """Where each item of a list block ``masked[start:end]`` opens (its line's start), and its marker's indent in
+    columns (a tab is 4, a quote marker counts), in text order."""
+    starts, levels = [], []
+    for match in ITEM_MARKER.finditer(masked, start, end):
+        starts.append(match.start())
+        levels.append(len(match.group(1).expandtabs(4)))
+    return starts, levels
 
 
 def shared_link(candidate: Item, caveat: Item, identifiers: bool) -> tuple[str, int] | None:
