@@ -66,6 +66,15 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     scan.add_argument("--tier", type=int, choices=(1, 2, 3), default=2, help=TIER_HELP)
     scan.add_argument(
+        "--source",
+        dest="scan_sources",
+        metavar="ID",
+        action="append",
+        default=[],
+        help="scan, list, review and declare only this page's pairs (repeatable; as show --source): the table "
+        "counts its pairs alone, --accept and --reject take its names, --add-checks adds its pairs",
+    )
+    scan.add_argument(
         "--add-checks",
         action="store_true",
         help="append the found pairs (of --tier or stronger) to the span_checks of the manifest named by "
@@ -129,6 +138,10 @@ def run_scan(args: argparse.Namespace) -> int:
     if len(writes) + (args.evaluate is not None) > 1:
         chosen = writes + (["--evaluate"] if args.evaluate is not None else [])
         raise UsageError("usage", "scan", f"{' and '.join(chosen)} do different things; give one of them")
+    if args.scan_sources and (args.evaluate is not None or args.import_file is not None):
+        # An evaluation measures every labelled page, and an import names its pages itself.
+        other = "--evaluate" if args.evaluate is not None else "--import"
+        raise UsageError("usage", "scan", f"--source does not narrow {other}: {other} reads the pages it names")
     if writes and args.manifest is None:
         # As pin: the fallback is the lesson's fixture, whose manifest the reference result depends on.
         raise UsageError("usage", "scan", f"{writes[0]} needs --manifest M: the manifest to change")
@@ -155,21 +168,41 @@ def run_scan(args: argparse.Namespace) -> int:
         section_cache: dict = {}
         # What is declared in the manifest is found afresh, never read from a file beside it.
         no_cache = args.no_cache or bool(args.add_checks or args.accept or args.reject)
-        found, cache = scanned_pairs(manifest_path, manifest, no_cache, section_cache)
-        code = act_on_pairs(args, manifest_path, manifest, found, section_cache, html_path)
+        scanned = narrowed(manifest, args.scan_sources)
+        found, cache = scanned_pairs(manifest_path, scanned, no_cache, section_cache, manifest)
+        code = act_on_pairs(args, manifest_path, scanned, found, section_cache, html_path)
         if code == EXIT_OK:
             cache.save(outputs=(html_path,))
         return code
 
 
-def scanned_pairs(manifest_path: Path, manifest, no_cache: bool, section_cache: dict | None = None):
+def narrowed(manifest, source_ids: list[str]):
+    """The manifest as ``scan --source`` reads it: the named sources alone, and the checks on them; the manifest
+    itself without ``source_ids``. An id the manifest lacks is refused as ``show --source`` refuses it."""
+    if not source_ids:
+        return manifest
+    from commands.show import require_known
+
+    require_known("--source", source_ids, [source["source_id"] for source in manifest.sources], manifest)
+    wanted = set(source_ids)
+    return manifest._replace(
+        sources=tuple(source for source in manifest.sources if source["source_id"] in wanted),
+        span_checks=tuple(check for check in manifest.span_checks if check.source_id in wanted),
+    )
+
+
+def scanned_pairs(manifest_path: Path, manifest, no_cache: bool, section_cache: dict | None = None, whole=None):
     """The pairs and unpaired caveats of every pinned source, with a progress line, and the cache to save once
-    the command succeeds (``scan_cache``; ``no_cache``: none read or written)."""
+    the command succeeds (``scan_cache``; ``no_cache``: none read or written). ``whole``: the manifest
+    ``manifest`` narrows (``scan --source``), whose other pages keep their cached findings."""
     from checks.caveats import scan_cache
 
     path = scan_cache.cache_path(manifest_path, no_cache)
+    kept = None if whole is None or whole is manifest else {source["source_id"] for source in whole.sources}
     with Progress("scanning", len(manifest.sources), source_bytes(manifest.sources)) as progress:
-        return scan_cache.scan_sources_cached(manifest.sources, manifest.grammar, path, section_cache, progress.advance)
+        return scan_cache.scan_sources_cached(
+            manifest.sources, manifest.grammar, path, section_cache, progress.advance, kept
+        )
 
 
 def act_on_pairs(args: argparse.Namespace, manifest_path: Path, manifest, found, section_cache, html_path) -> int:
@@ -177,7 +210,7 @@ def act_on_pairs(args: argparse.Namespace, manifest_path: Path, manifest, found,
     if args.evaluate is not None:
         return evaluate(args, manifest, found)
     if args.accept or args.reject:
-        report(review(manifest_path, found[0], args.accept, args.reject))
+        report(review(manifest_path, found[0], args.accept, args.reject, bool(args.scan_sources)))
         return EXIT_OK
     pairs, unpaired, rejected, decided = proposals(manifest_path, found, args.tier)
     # The verdicts only ask where chunks lie, on the pages that hold a pair; the report page shows them whole, ids
@@ -200,7 +233,7 @@ def act_on_pairs(args: argparse.Namespace, manifest_path: Path, manifest, found,
         report(caveat_report.scan_table(findings, texts))
     if html_path is not None:
         outputs.write_outputs([(html_path, scan_report_page(manifest, indexes, pairs))])
-    stale = unmatched_decisions(manifest_path, found) if decided else None
+    stale = unmatched_decisions(manifest_path, found, manifest) if decided else None
     if stale is not None:
         report(stale, to_stderr=args.json)
     if args.add_checks:
@@ -267,17 +300,23 @@ def proposals(manifest_path: Path, found: tuple, tier: int) -> tuple[list, list,
     return kept, unpaired, sum(pair.tier <= tier for pair in rejected), decisions.decision_of(recorded)
 
 
-def unmatched_decisions(manifest_path: Path, found: tuple) -> str | None:
+def unmatched_decisions(manifest_path: Path, found: tuple, manifest) -> str | None:
     """A line naming the recorded decisions no pair found now has the source and quotes of (an edit changed a
     quote or took it away, or a newer scan_version pairs the caveat with another instruction: what is found is a
-    new pair, proposed again); ``None`` if every one matches."""
+    new pair, proposed again); ``None`` if every one matches. Only the decisions on ``manifest``'s pages count."""
     from checks.caveats.decisions import found_key
 
     recorded = read_decisions(manifest_path)[0]
     keys = {found_key(pair) for pair in found[0]}
     # The last decision of a pair is the one that holds (``decision_of``).
     latest = {decision.key(): decision for decision in recorded}
-    names = [printable(decision.name) for key, decision in latest.items() if key not in keys]
+    # Only the pages scanned are asked (``scan --source`` scans some).
+    scanned = {source["source_id"] for source in manifest.sources}
+    names = [
+        printable(decision.name)
+        for key, decision in latest.items()
+        if key not in keys and decision.source_id in scanned
+    ]
     if not names:
         return None
     return (
@@ -338,7 +377,7 @@ def write_manifest(manifest_path: Path, change, more: list | None = None) -> Non
     outputs.write_outputs([(manifest_path, manifest_bytes), *(more or [])])
 
 
-def review(manifest_path: Path, pairs: list, accepted: list[str], rejected: list[str]) -> str:
+def review(manifest_path: Path, pairs: list, accepted: list[str], rejected: list[str], narrowed: bool = False) -> str:
     """Record ``--accept`` and ``--reject`` decisions beside the manifest; declare the accepted, drop the rejected.
 
     Names are those the scan gives now (``scan --json`` lists them); a name it does not give is refused
@@ -362,7 +401,8 @@ def review(manifest_path: Path, pairs: list, accepted: list[str], rejected: list
             raise UsageError(
                 "unknown_name",
                 "--accept" if name in accepted else "--reject",
-                f"{quoted_name(name)} is not a pair scan finds in this manifest (scan --json lists their names)",
+                f"{quoted_name(name)} is not a pair scan finds in "
+                f"{'the pages --source names' if narrowed else 'this manifest'} (scan --json lists their names)",
             )
     accepted_keys = {decisions.found_key(by_name[name]): name for name in reversed(accepted)}
     for name in rejected:

@@ -181,6 +181,26 @@ def held(option: str, typed: str, known: list[str]) -> str:
     return f"it has {counted(len(known), noun)}: {first_few([quoted_name(name) for name in known])}"
 
 
+def require_known(option: str, given: list[str], known: list[str], manifest) -> None:
+    """Refuse the first of ``given`` (``--source`` ids or ``--check`` names) the manifest does not hold, naming what
+    it holds instead: for a page's path given as ``--source``, its id."""
+    known_set = set(known)
+    unknown = [name for name in given if name not in known_set]
+    if not unknown:
+        return
+    meant = meant_source(unknown[0], manifest) if option == "--source" else None
+    if meant is not None:
+        # A page's path for its id: the one answer, not the list.
+        raise UsageError(
+            "unknown_name",
+            option,
+            f"{quoted_name(unknown[0])} is not in the manifest: that page's source id is {quoted_name(meant)}",
+        )
+    raise UsageError(
+        "unknown_name", option, f"{quoted_name(unknown[0])} is not in the manifest; {held(option, unknown[0], known)}"
+    )
+
+
 def show_narrowing(args: argparse.Namespace, manifest):
     """The ``show`` filters as a ``terminal.Narrowing``, or ``None`` when none is given; unknown names refused."""
     from views import terminal
@@ -193,21 +213,7 @@ def show_narrowing(args: argparse.Namespace, manifest):
     known_sources = [source["source_id"] for source in manifest.sources]
     known_checks = [check.name for check in manifest.span_checks]
     for option, given, known in (("--source", source_ids, known_sources), ("--check", check_names, known_checks)):
-        unknown = [name for name in given if name not in known]
-        if unknown:
-            meant = meant_source(unknown[0], manifest) if option == "--source" else None
-            if meant is not None:
-                # A page's path for its id: the one answer, not the list.
-                raise UsageError(
-                    "unknown_name",
-                    option,
-                    f"{quoted_name(unknown[0])} is not in the manifest: that page's source id is {quoted_name(meant)}",
-                )
-            raise UsageError(
-                "unknown_name",
-                option,
-                f"{quoted_name(unknown[0])} is not in the manifest; {held(option, unknown[0], known)}",
-            )
+        require_known(option, given, known, manifest)
     # On a docs set every split pair drawn runs to megabytes: the first few, unless --all or named by --check.
     capped = split_only and not check_names and not getattr(args, "show_all", False)
     limit = SPLIT_PAIRS_DRAWN if capped and len(manifest.sources) > OVERVIEW_SOURCES else None

@@ -351,6 +351,54 @@ class FixtureScanTest(LabTestCase):
         self.assertIn("4 pairs found in 2 sources", completed.stdout)
 
 
+class SourceNarrowingTest(LabTestCase):
+    """``scan --source ID``: the named pages alone are scanned, listed, reviewed and declared."""
+
+    def test_the_table_counts_the_named_page_alone(self) -> None:
+        # The fixture's second page holds one found pair (line 7); the first page's three are left out.
+        code, out, err = main_quietly("scan", "--source", "aster-copy-v2")
+        self.assertEqual((code, err), (0, ""))
+        self.assertIn("1 pair found in 1 source (tier 2 and stronger)", out.splitlines())
+        self.assertNotIn("scan:aster-copy-v1:", out)
+        code, out, _ = main_quietly("scan", "--json", "--source", "aster-copy-v2")
+        self.assertEqual([pair["name"] for pair in json.loads(out)["pairs"]], ["scan:aster-copy-v2:7"])
+
+    def test_names_and_paths_are_refused_as_show_refuses_them(self) -> None:
+        code, out, err = main_quietly("scan", "--source", "aster-copy-v3")
+        self.assertEqual((code, out), (2, ""))
+        self.assertTrue(
+            err.startswith('error: unknown_name: --source: "aster-copy-v3" is not in the manifest; it has 2 sources'),
+            err,
+        )
+        code, _, err = main_quietly("scan", "--source", "docs/aster-copy-v1.md")
+        self.assertEqual(
+            (code, err),
+            (
+                2,
+                'error: unknown_name: --source: "docs/aster-copy-v1.md" is not in the manifest: that page\'s source id '
+                'is "aster-copy-v1"\n',
+            ),
+        )
+        code, _, err = main_quietly("scan", "--source", "aster-copy-v1", "--evaluate", "labels.json")
+        self.assertEqual(
+            (code, err),
+            (2, "error: usage: scan: --source does not narrow --evaluate: --evaluate reads the pages it names\n"),
+        )
+
+    def test_review_and_declaration_take_the_named_pages_pairs(self) -> None:
+        manifest = self.copy_inputs()
+        code, _, err = main_quietly(
+            "scan", "--manifest", str(manifest), "--source", "aster-copy-v2", "--reject", "scan:aster-copy-v1:13"
+        )
+        self.assertEqual(code, 2)
+        self.assertIn('"scan:aster-copy-v1:13" is not a pair scan finds in the pages --source names', err)
+        code, out, _ = main_quietly("scan", "--add-checks", "--manifest", str(manifest), "--source", "aster-copy-v2")
+        self.assertEqual(code, 0)
+        self.assertIn(f"added 1 span check to {manifest} (0 already declared)", out)
+        names = [check["name"] for check in json.loads(manifest.read_text(encoding="utf-8"))["span_checks"]]
+        self.assertEqual(names, ["save-copy-refuses-existing-path", "scan:aster-copy-v2:7"])
+
+
 class AddChecksTest(LabTestCase):
     """``scan --add-checks``: atomic, existing checks untouched, nothing twice."""
 

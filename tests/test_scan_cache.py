@@ -48,6 +48,19 @@ class CacheCase(LabTestCase):
 class ScanCacheTest(CacheCase):
     """``scan`` and ``context --scanned`` read only the pages that changed, and answer the same."""
 
+    def test_a_scan_of_one_page_keeps_the_others_findings(self) -> None:
+        whole, read = self.scan()
+        self.assertEqual(read, ["aster-copy-v1", "aster-copy-v2"])
+        # --source reads its page (cached: none), and the cache still holds both pages for the next whole scan.
+        one, read = self.scan("--source", "aster-copy-v2")
+        self.assertEqual(read, [])
+        self.assertEqual({pair["source_id"] for pair in json.loads(one)["pairs"]}, {"aster-copy-v2"})
+        self.assertEqual(
+            set(json.loads(self.cache.read_text(encoding="utf-8"))["pages"]), {"aster-copy-v1", "aster-copy-v2"}
+        )
+        again, read = self.scan()
+        self.assertEqual((again, read), (whole, []))
+
     def test_a_second_scan_reads_no_page_and_answers_the_same(self) -> None:
         first, read = self.scan()
         self.assertEqual(read, ["aster-copy-v1", "aster-copy-v2"])

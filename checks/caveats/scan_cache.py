@@ -254,14 +254,22 @@ class PendingCache:
 
 
 def scan_sources_cached(
-    sources, grammar: str, path: Path | None, section_cache: dict | None = None, progress=None
+    sources, grammar: str, path: Path | None, section_cache: dict | None = None, progress=None, kept=None
 ) -> tuple[tuple[list, list], PendingCache]:
     """``pairing.scan_sources``, each page's findings taken from the cache at ``path`` where they are current
-    (``None``: no cache), and the cache to write once the command succeeds. The same answer either way."""
+    (``None``: no cache), and the cache to write once the command succeeds. The same answer either way.
+
+    ``kept``: every source id of the manifest when ``sources`` are some of its pages (``scan --source``): the
+    cached findings of the others stay as they were, those of pages no longer pinned go.
+    """
     key = None if path is None else rules_key(grammar)
     old = {} if key is None else read_entries(path, key)
+    ids = {source["source_id"] for source in sources}
     entries: dict = {}
-    changed = set(old) != {source["source_id"] for source in sources}
+    if kept is not None:
+        entries = {source_id: entry for source_id, entry in old.items() if source_id in kept and source_id not in ids}
+        ids |= set(entries)
+    changed = set(old) != ids
     pairs: list = []
     unpaired: list = []
     classifications: dict = {}
