@@ -1902,7 +1902,9 @@ class ScanVersionTwentyTwoTest(LabTestCase):
     """scan_version 22: a caveat no instruction in reach takes is paired with the sentence just before it that
     describes, in code, what it names."""
 
-    DESCRIBES = "The `dependencies` parameter is an optional list of decorators."
+    # (From scan_version 28 a sentence whose subject is the code it names, "The `dependencies` parameter is …", is an
+    # instruction itself: this description opens on its own word.)
+    DESCRIBES = "Decorators listed in `dependencies` run before it."
     CAVEAT = "If one of the `dependencies` is missing, the `decorate` method raises an exception."
 
     def found(self, body: str, grammar: str = "lesson") -> tuple[list[tuple], list[str]]:
@@ -1923,7 +1925,7 @@ class ScanVersionTwentyTwoTest(LabTestCase):
         for body in (
             f"{self.DESCRIBES}\n\nIt is read once.\n\n{self.CAVEAT}\n",
             f"{self.CAVEAT}\n\n{self.DESCRIBES}\n",
-            f"The `retries` option is a number.\n\n{self.CAVEAT}\n",
+            f"Each retry waits a second.\n\n{self.CAVEAT}\n",
         ):
             with self.subTest(body=body):
                 self.assertEqual(self.found(body), ([], [self.CAVEAT]))
@@ -2070,3 +2072,41 @@ class ScanVersionTwentySevenTest(LabTestCase):
         starts, levels = pairing.item_openings(block, 0, len(block))
         self.assertEqual(starts, [0, 4, 10, 15, 21])
         self.assertEqual(levels, [0, 2, 4, 2, 0])
+
+
+class ScanVersionTwentyEightTest(LabTestCase):
+    """scan_version 28: a sentence whose subject is a name given as code, then its verb, names the API for what it
+    does: an instruction of form ``api description``, indirect (its pairs are tier 2 at best)."""
+
+    def test_a_code_subject_and_its_verb_is_an_api_description(self) -> None:
+        for sentence in (
+            "`preload` is a Route property for preparing route data.",
+            "The `uvx` command invokes a tool without installing it.",
+            "The `dependencies` parameter is an optional list of decorators.",
+            "A `Sample` value returns the recorded result.",
+        ):
+            with self.subTest(sentence=sentence):
+                self.assertEqual(caveat_of(sentence), (None, "api description"))
+
+    def test_other_sentences_read_as_before(self) -> None:
+        # A subject that is no code, a pointer, a table's cell, a reference entry, and one with a cue (a caveat).
+        self.assertEqual(caveat_of("Decorators listed in `dependencies` run before it."), (None, None))
+        self.assertEqual(caveat_of("See `preload` for more."), (None, None))
+        self.assertEqual(
+            pairing.classified(reading("`preload` is a Route property."), False, False, False, False, True),
+            (None, None),
+        )
+        self.assertEqual(caveat_of("`preload` - is a Route property.", reference=True), (None, None))
+        found, form = caveat_of("`preload` is not called for a hash route.")
+        self.assertEqual((found.rule, form), ("limitation", None))
+
+    def test_it_is_the_instruction_its_caveat_takes(self) -> None:
+        # "# T\n\n## S\n\n" is [0, 11): the description opens the section, the caveat follows in the next block.
+        description = "`preload` is a Route property for preparing route data."
+        caveat = "It runs only when `preloadData` is truthy."
+        pairs, unpaired = scan(lesson(f"{description}\n\n{caveat}\n"))
+        self.assertEqual(
+            [(p.instruction.start, p.instruction.quote, p.instruction_form, p.link, p.tier) for p in pairs],
+            [(11, description, "api description", "anaphor It", 2)],
+        )
+        self.assertEqual(unpaired, [])

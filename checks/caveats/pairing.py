@@ -28,7 +28,7 @@ from checks.caveats.sentences import (
 )
 from load_documents import Span, SpanCheck
 
-SCAN_VERSION = 27
+SCAN_VERSION = 28
 # How far an instruction may sit from its caveat, in blocks of prose (code blocks are not counted):
 # the caveat's own block and this many before it, or this many after it; one that shares an
 # identifier with the caveat may sit as far back as IDENTIFIER_BLOCKS.
@@ -45,8 +45,9 @@ TIERS = (1, 2, 3)
 DEFAULT_TIER = 2
 # The forms that tell the reader what to do outright.
 DIRECT_FORMS = frozenset({"imperative", "to-clause", "second person"})
-# The instruction forms whose pairs are no stronger than tier 2: they instruct less directly.
-INDIRECT_FORMS = frozenset({"tutorial step", "api usage", "step before code"})
+# The instruction forms whose pairs are no stronger than tier 2: they instruct less directly. The last, a sentence
+# whose subject is a name given as code ("`preload` is a Route property for …", scan_version 28), is ``DESCRIBED_FORM``.
+INDIRECT_FORMS = frozenset({"tutorial step", "api usage", "step before code", "api description"})
 # The forms whose pairs are tier 3 (scan_version 19): the author's own narrated step ("Now we return the scopes.")
 # is what a tutorial tells, not what the reader is told to do; on nineteen labelled sets 8 of its 44 pairs of
 # tier 2 were right, against 0.54 of all (docs/caveats.md, "Tiers").
@@ -492,6 +493,10 @@ def classified(
         ]
     best = rules.strongest_cue(cues)
     if best is None:
+        if form is None and not table_cell and not reference_entry and rules.API_SUBJECT.match(reading) is not None:
+            # "`preload` is a Route property for preparing route data": the API named for what it does, an
+            # instruction as the labels count one (scan_version 28), indirect.
+            return None, DESCRIBED_FORM
         return None, form
     if rules.EXAMPLE_OPENING.match(reading) and best.tier < 3:
         # "For example, …" shows a case of a caveat more than it states one.

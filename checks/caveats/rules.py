@@ -433,6 +433,29 @@ API_USAGE = re.compile(
 )
 # Searched behind a quick look for the literals every match holds (anchors.Guarded): the same answers, sooner.
 API_USAGE = anchors.Guarded(API_USAGE)
+# A sentence whose subject is a name given as code, then its verb (scan_version 28): "`preload` is a Route property for
+# preparing route data", "The `uvx` command invokes a tool": the API named, and what it does for the reader who uses
+# it. Read at the sentence's start only.
+API_SUBJECT_NOUNS = (
+    r"(?:command|subcommand|option|function|method|setting|flag|field|property|parameter|hook|component|class|module"
+    r"|directive|key|attribute|argument|prop|variable|api|endpoint|backend|plugin|helper|type|interface|decorator|macro"
+    r"|config|configuration|file|package|tool|task|event|header|value)s?"
+)
+API_SUBJECT_VERBS = (
+    r"(?:is|are|was|can|will|does|do|returns?|takes?|accepts?|sets?|gets?|creates?|makes?|runs?|invokes?|calls?|lets?"
+    r"|allows?|enables?|adds?|removes?|defines?|configures?|specifies?|controls?|determines?|tells?|provides?|gives?"
+    r"|reads?|writes?|loads?|starts?|stops?|opens?|closes?|sends?|uses?|works?|applies?|renders?|registers?|exports?"
+    r"|imports?|installs?|builds?|generates?|prints?|shows?|lists?|checks?|validates?|parses?|converts?|wraps?|holds?"
+    r"|keeps?|changes?|updates?|triggers?|handles?|resolves?|matches?|marks?)"
+)
+API_SUBJECT = re.compile(
+    r"\s*(?:(?:the|a|an)\s+)?\x00+(?:\s*(?:and|or|,)\s*\x00+)*(?:\s+"
+    + API_SUBJECT_NOUNS
+    + r")?\s+"
+    + API_SUBJECT_VERBS
+    + r"\b",
+    re.IGNORECASE,
+)
 # "Be sure that …", "Please be sure to …": an imperative whose verb the list cannot hold alone.
 BE_SURE = re.compile(r"(?:(?:please|just|also|and|then)\s+)*be\s+sure\b", re.IGNORECASE)
 # A pointer elsewhere is no instruction: "See the reference", "For more details, read …".
