@@ -549,6 +549,28 @@ class UntrustedTextTest(LabTestCase):
         self.assertTrue(lines[-1].startswith("    │ … "), lines[-1])
         self.assertTrue(lines[-1].endswith(f"»{caveat}«"), lines[-1])
         self.assertTrue(all(len(row) <= caveat_report.CONTEXT_WIDTH + 8 for row in lines))
+        # A line of 130 spaces between the two quotes' lines is one blank row.
+        spaced = f"{instruction}\n{' ' * 130}\n{caveat}\n"
+        spans = {
+            "instruction": {"start": 0, "end": len(instruction)},
+            "qualifier": {"start": spaced.index(caveat), "end": spaced.index(caveat) + len(caveat)},
+        }
+        self.assertEqual(
+            caveat_report.context_lines(spaced, chunk_index.newline_offsets(spaced), *spans.values()),
+            [f"  1 │ »{instruction}«", "  2 │", f"  3 │ »{caveat}«"],
+        )
+        # A line of 200,000 characters: only the stretches around its marks are shown, each quote in view.
+        filler = "word " * 40_000
+        huge = f"{instruction} {filler}{caveat}\n"
+        spans = {
+            "instruction": {"start": 0, "end": len(instruction)},
+            "qualifier": {"start": huge.index(caveat), "end": huge.index(caveat) + len(caveat)},
+        }
+        rows = caveat_report.context_lines(huge, chunk_index.newline_offsets(huge), *spans.values())
+        self.assertLessEqual(len(rows), 6)
+        self.assertTrue(rows[0].startswith(f"  1 │ »{instruction}«"), rows[0])
+        self.assertTrue(rows[-1].endswith(f"»{caveat}«"), rows[-1])
+        self.assertTrue(all(len(row) <= caveat_report.CONTEXT_WIDTH + 8 for row in rows))
         # A line that fits is one row, whole.
         short = f"{instruction} {caveat}\n"
         spans["qualifier"] = {"start": len(instruction) + 1, "end": len(short) - 1}

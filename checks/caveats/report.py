@@ -269,17 +269,42 @@ def context_lines(text: str, newlines: list[int], instruction: dict, qualifier: 
             lines.append(f"  {'':>{width}} ┆ {number}")
             continue
         start, end = line_spans(newlines, len(text), number)
+        inside = sorted(mark for mark in marks if start <= mark <= end)
         pieces = []
-        position = start
-        for offset in sorted(mark for mark in marks if start <= mark <= end):
-            pieces.append(one_line(text[position:offset]))
-            pieces.append(marks[offset])
-            position = offset
-        pieces.append(one_line(text[position:end]))
+        for stretch_start, stretch_end in near_marks(start, end, inside):
+            if stretch_start > start and (not pieces or pieces[-1] != " … "):
+                pieces.append(" … ")
+            position = stretch_start
+            for offset in inside:
+                if stretch_start <= offset <= stretch_end:
+                    pieces.append(one_line(text[position:offset]))
+                    pieces.append(marks[offset])
+                    position = offset
+            pieces.append(one_line(text[position:stretch_end]))
+            if stretch_end < end:
+                pieces.append(" … ")
         for place, row in enumerate(marked_rows("".join(pieces))):
             label = f"{number:>{width}}" if place == 0 else " " * width
             lines.append(f"  {label} │ {row}".rstrip())
     return lines
+
+
+def near_marks(start: int, end: int, inside: list[int]) -> list[tuple[int, int]]:
+    """The stretches of the line ``[start, end)`` that are shown: all of it, or for a line longer than
+    ``LONG_LINE`` only ``CONTEXT_WIDTH`` characters either side of each mark in it (``inside``; the first
+    ``CONTEXT_WIDTH`` when there is none), merged, so a page's one line of megabytes is not wrapped whole."""
+    if end - start <= LONG_LINE:
+        return [(start, end)]
+    if not inside:
+        return [(start, start + CONTEXT_WIDTH)]
+    stretches: list[tuple[int, int]] = []
+    for mark in inside:
+        low, high = max(start, mark - CONTEXT_WIDTH), min(end, mark + CONTEXT_WIDTH)
+        if stretches and low <= stretches[-1][1]:
+            stretches[-1] = (stretches[-1][0], max(stretches[-1][1], high))
+        else:
+            stretches.append((low, high))
+    return stretches
 
 
 def marked_rows(line: str) -> list[str]:
@@ -292,7 +317,8 @@ def marked_rows(line: str) -> list[str]:
     """
     if len(line) <= CONTEXT_WIDTH:
         return [line]
-    rows = textwrap.wrap(line, CONTEXT_WIDTH - 2, break_on_hyphens=False)
+    # Room for the "… " before a row and the " …" after it. A line of spaces alone wraps into no row: one blank.
+    rows = textwrap.wrap(line, CONTEXT_WIDTH - 4, break_on_hyphens=False) or [""]
     kept = [place for place, row in enumerate(rows) if "»" in row or "«" in row] or [0]
     shown = []
     previous = -1
@@ -308,6 +334,8 @@ def marked_rows(line: str) -> list[str]:
 
 
 CONTEXT_WIDTH = 110
+# A line longer than this is shown only around its marks (``near_marks``).
+LONG_LINE = 20 * CONTEXT_WIDTH
 CONTEXT_GAP = 2
 CONTEXT_SPAN = 4
 LISTED_PAIRS = 20
