@@ -1222,6 +1222,9 @@ class ScanVersionSixTest(LabTestCase):
         for path in ("/docs/<WIDGET_VERSION>/a", "/docs/{version}/a", "/docs/{{ site.version }}/a"):
             reading = f"See [x](https://example.org{path}) and save_copy()."
             self.assertEqual(rules.sentence_identifiers(reading, reading, 0, len(reading), []), {"save_copy"}, reading)
+        # From scan_version 28 one that ends the path too.
+        reading = "See (https://example.org/docs/<WIDGET_VERSION>) and save_copy()."
+        self.assertEqual(rules.sentence_identifiers(reading, reading, 0, len(reading), []), {"save_copy"})
         # Outside a path's slashes, a name in angle brackets is read as before.
         reading = "Set <WIDGET_VERSION> first."
         self.assertIn("WIDGET_VERSION", rules.sentence_identifiers(reading, reading, 0, len(reading), []))
@@ -2069,9 +2072,31 @@ class ScanVersionTwentySevenTest(LabTestCase):
 
     def test_item_openings_and_depths(self) -> None:
         block = "- a\n  - b\n\t- c\n> - d\n1. e\n"
-        starts, levels = pairing.item_openings(block, 0, len(block))
-        self.assertEqual(starts, [0, 4, 10, 15, 21])
-        self.assertEqual(levels, [0, 2, 4, 2, 0])
+        places, owners = pairing.item_openings(block, 0, len(block))
+        self.assertEqual(places, [0, 4, 10, 15, 21])
+        self.assertEqual(owners, [(0, 0), (4, 2), (10, 4), (15, 2), (21, 0)])
+        # A paragraph after a blank line, indented to the parent's content (column 2), is the parent's again; a
+        # line running on a paragraph, unindented, stays with it; one at the margin after a blank is no item's.
+        block = "- a\n  - b\n\n  c\nlazy\n\nd\n"
+        self.assertEqual(pairing.item_openings(block, 0, len(block)), ([0, 4, 11, 21], [(0, 0), (4, 2), (0, 0), None]))
+
+    def test_a_parents_paragraph_after_its_children_takes_their_instructions(self) -> None:
+        # The caveat is the top item's paragraph after its nested list: the children are its own item's, in reach.
+        text = lesson(
+            "- Configure the server in `server.toml`.\n  - Set `port` to the port to listen on.\n"
+            "  - Read the `host` field.\n\n  The `port` must not be below 1024.\n"
+        )
+        self.assertEqual(
+            pairs_of(text),
+            [
+                (
+                    "The `port` must not be below 1024.",
+                    "Set `port` to the port to listen on.",
+                    "identifier port",
+                    "imperative",
+                )
+            ],
+        )
 
 
 class ScanVersionTwentyEightTest(LabTestCase):

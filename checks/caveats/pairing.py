@@ -20,6 +20,7 @@ import grammars
 from checks.caveats import anchors, rules
 from checks.caveats.masking import fence_spans, masked_code
 from checks.caveats.sentences import (
+    LINE_INDENT,
     after_opening_marker,
     marker_line,
     normalized_text,
@@ -826,8 +827,7 @@ def section_items(page: Page, section: grammars.Section, dated: bool = False) ->
                 item.in_table = True
                 item.lead = lead
             elif openings is not None and openings[0] and openings[0][0] <= start:
-                place = bisect_right(openings[0], start) - 1
-                item.list_item = (openings[0][place], openings[1][place])
+                item.list_item = openings[1][bisect_right(openings[0], start) - 1]
             if notice is not None or sentence_holds_cue(item, block_anchors):
                 caveat, item._instruction = item.classification()
                 reading = item.reading
@@ -1269,14 +1269,46 @@ def in_earlier_item(candidate: Item, caveat: Item) -> bool:
     )
 
 
-def item_openings(masked: str, start: int, end: int) -> tuple[list[int], list[int]]:
-    """Where each item of a list block ``masked[start:end]`` opens (its line's start), and its marker's indent in
-    columns (a tab is 4, a quote marker counts), in text order."""
-    starts, levels = [], []
-    for match in ITEM_MARKER.finditer(masked, start, end):
-        starts.append(match.start())
-        levels.append(len(match.group(1).expandtabs(4)))
-    return starts, levels
+def item_openings(masked: str, start: int, end: int) -> tuple[list[int], list[tuple[int, int] | None]]:
+    """The items of a list block ``masked[start:end]`` as the places where the item a line belongs to changes, and
+    that item: where it opens (its marker line's start) and its marker's indent in columns (a tab is 4, a quote
+    marker counts); ``None`` for text that belongs to no item. In text order.
+
+    A marker line opens an item, closing the ones at its indent or deeper. A paragraph after a blank line belongs to
+    the innermost open item whose content it is indented to (under ``- `` at 2, from column 4): "  The `port` must
+    not be below 1024." after a nested list is its parent item's again. A line that runs on a paragraph stays with
+    it, indented or not (a lazy continuation).
+    ``item_openings("- a\n  - b\n\n  c\n", 0, 15)`` -> ``([0, 4, 11], [(0, 0), (4, 2), (0, 0)])``.
+    """
+    places: list[int] = []
+    owners: list[tuple[int, int] | None] = []
+    open_items: list[tuple[int, int, int]] = []  # (opening, indent, content column)
+    after_blank = True
+    line_start = start
+    while line_start < end:
+        newline = masked.find("\n", line_start, end)
+        line_end = end if newline == -1 else newline
+        marker = ITEM_MARKER.match(masked, line_start, line_end)
+        if marker is not None:
+            indent = len(marker.group(1).expandtabs(4))
+            while open_items and open_items[-1][1] >= indent:
+                open_items.pop()
+            open_items.append((line_start, indent, len(masked[line_start : marker.end()].expandtabs(4))))
+            places.append(line_start)
+            owners.append((line_start, indent))
+            after_blank = False
+        elif not masked[line_start:line_end].strip(" \t>"):
+            after_blank = True
+        else:
+            if after_blank:
+                indent = len(LINE_INDENT.match(masked, line_start, line_end).group(0).expandtabs(4))
+                while open_items and indent < open_items[-1][2]:
+                    open_items.pop()
+                places.append(line_start)
+                owners.append(open_items[-1][:2] if open_items else None)
+            after_blank = False
+        line_start = line_end + 1
+    return places, owners
 
 
 def shared_link(candidate: Item, caveat: Item, identifiers: bool) -> tuple[str, int] | None:
@@ -1321,13 +1353,18 @@ def item_head(caveat: Item, before: list[Item]) -> Item | None:
     """The sentence opening the list item that ``caveat`` continues, when it instructs or is a reference entry
     whose description is an imperative (``--ws-max-size <int> - Set the size.``) and no caveat itself; ``None``
     otherwise (an entry that describes, ``samesite - A string that …``, instructs nothing), or when the caveat
-    opens its item."""
+    opens its item. From scan_version 28 the item is the one the caveat belongs to by indentation
+    (``item_openings``): a paragraph of an item after its nested items has no head here, and the links that
+    follow weigh the nested items' sentences."""
     if caveat.context is None or not caveat.context[1] or caveat.opens_item:
         return None
     for candidate in before:
         if candidate.block != caveat.block:
             return None
         if candidate.opens_item:
+            if caveat.list_item is not None and candidate.list_item != caveat.list_item:
+                # A nested item's opening between the caveat and its item's.
+                return None
             return candidate if usable(candidate, caveat) or usable_entry(candidate, caveat) else None
     return None
 

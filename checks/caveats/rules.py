@@ -1044,8 +1044,11 @@ def sentence_identifiers(text: str, masked: str, start: int, end: int, code_span
 # A URL's scheme and host, bare or in a link's target: its path may name a package (``/pytest-asyncio/``), its
 # host names a site.
 URL = re.compile(r"[A-Za-z][\w+.-]*://[^/\s)<>\]]*")
-# A placeholder between a path's slashes: ``<NAME>``, ``{name}`` or ``{{ name }}``.
-PATH_PLACEHOLDER = re.compile(r"(?<=/)(?:<[A-Za-z_][\w.-]{0,60}>|\{\{?[ \t]*[A-Za-z_.$][\w.-]{0,60}[ \t]*\}?\})(?=/)")
+# A placeholder between a path's slashes: ``<NAME>``, ``{name}`` or ``{{ name }}``; from scan_version 28 also one that
+# ends the path (``…/k6/<K6_VERSION>)``, before a query, a fragment or the link's end).
+PATH_PLACEHOLDER = re.compile(
+    r"(?<=/)(?:<[A-Za-z_][\w.-]{0,60}>|\{\{?[ \t]*[A-Za-z_.$][\w.-]{0,60}[ \t]*\}?\})(?=[/)#?\]\s]|$)"
+)
 
 
 def identifier_like(word: str) -> bool:
