@@ -170,7 +170,8 @@ def run_scan(args: argparse.Namespace) -> int:
         no_cache = args.no_cache or bool(args.add_checks or args.accept or args.reject)
         scanned = narrowed(manifest, args.scan_sources)
         found, cache = scanned_pairs(manifest_path, scanned, no_cache, section_cache, manifest)
-        code = act_on_pairs(args, manifest_path, scanned, found, section_cache, html_path)
+        pinned = {source["source_id"] for source in manifest.sources}
+        code = act_on_pairs(args, manifest_path, scanned, found, section_cache, html_path, pinned)
         if code == EXIT_OK:
             cache.save(outputs=(html_path,))
         return code
@@ -205,7 +206,9 @@ def scanned_pairs(manifest_path: Path, manifest, no_cache: bool, section_cache: 
         )
 
 
-def act_on_pairs(args: argparse.Namespace, manifest_path: Path, manifest, found, section_cache, html_path) -> int:
+def act_on_pairs(
+    args: argparse.Namespace, manifest_path: Path, manifest, found, section_cache, html_path, pinned=None
+) -> int:
     """Measure, review, or list the found pairs (and write the report and the checks) as the options say."""
     if args.evaluate is not None:
         return evaluate(args, manifest, found)
@@ -233,7 +236,7 @@ def act_on_pairs(args: argparse.Namespace, manifest_path: Path, manifest, found,
         report(caveat_report.scan_table(findings, texts))
     if html_path is not None:
         outputs.write_outputs([(html_path, scan_report_page(manifest, indexes, pairs))])
-    stale = unmatched_decisions(manifest_path, found, manifest) if decided else None
+    stale = unmatched_decisions(manifest_path, found, manifest, pinned) if decided else None
     if stale is not None:
         report(stale, to_stderr=args.json)
     if args.add_checks:
@@ -300,29 +303,31 @@ def proposals(manifest_path: Path, found: tuple, tier: int) -> tuple[list, list,
     return kept, unpaired, sum(pair.tier <= tier for pair in rejected), decisions.decision_of(recorded)
 
 
-def unmatched_decisions(manifest_path: Path, found: tuple, manifest) -> str | None:
+def unmatched_decisions(manifest_path: Path, found: tuple, manifest, pinned: set | None = None) -> str | None:
     """A line naming the recorded decisions no pair found now has the source and quotes of (an edit changed a
     quote or took it away, or a newer scan_version pairs the caveat with another instruction: what is found is a
-    new pair, proposed again); ``None`` if every one matches. Only the decisions on ``manifest``'s pages count."""
+    new pair, proposed again), and those on a page no longer pinned (``pinned``: the manifest's source ids);
+    ``None`` if every one matches. Of the pages pinned, only ``manifest``'s (``scan --source`` scans some) are asked.
+    """
     from checks.caveats.decisions import found_key
 
     recorded = read_decisions(manifest_path)[0]
     keys = {found_key(pair) for pair in found[0]}
     # The last decision of a pair is the one that holds (``decision_of``).
     latest = {decision.key(): decision for decision in recorded}
-    # Only the pages scanned are asked (``scan --source`` scans some).
     scanned = {source["source_id"] for source in manifest.sources}
     names = [
         printable(decision.name)
         for key, decision in latest.items()
-        if key not in keys and decision.source_id in scanned
+        if (decision.source_id in scanned and key not in keys)
+        or (pinned is not None and decision.source_id not in pinned)
     ]
     if not names:
         return None
     return (
         f"{counted(len(names), 'decision')} of the decisions file {'matches' if len(names) == 1 else 'match'} no "
-        f"pair found now (an edit or a newer scan_version gave its caveat other quotes or another instruction): "
-        f"{first_few(names)}"
+        "pair found now (an edit or a newer scan_version gave its caveat other quotes or another instruction, or "
+        f"its page is no longer pinned): {first_few(names)}"
     )
 
 
@@ -333,24 +338,30 @@ def add_scanned_checks(manifest_path: Path, pairs: list, decided: dict) -> str:
     Read, change and write under the manifest lock, against the manifest as it
     is then: a pin or another scan that ran meanwhile is seen, never undone.
     """
-    from checks.caveats import declare
+    from checks.caveats import declare, pairing
     from checks.caveats.decisions import found_key
+    from checks.caveats.verdicts import declared_names
 
     shown = destination(manifest_path)
     with outputs.manifest_lock(manifest_path):
         current = load_manifest(manifest_path)
         entries = declare.checks_to_add(pairs, current.span_checks)
-        if not entries:
-            return f"manifest unchanged: {shown} (all {counted(len(pairs), 'found pair')} already declared)"
-        write_manifest(manifest_path, lambda value: value["span_checks"].extend(entries))
-    declared = len(pairs) - len(entries)
-    line = f"added {counted(len(entries), 'span check')} to {shown} ({declared} already declared)"
-    unreviewed = sum(found_key(pair) not in decided for pair in pairs)
+        # A pair declared by a check of your own is one you read; one scan declared, or none, is not, unless decided.
+        unreviewed = sum(
+            found_key(pair) not in decided and (declared_as is None or declared_as.startswith(pairing.NAME_PREFIX))
+            for pair, declared_as in zip(pairs, declared_names(pairs, current.span_checks))
+        )
+        if entries:
+            write_manifest(manifest_path, lambda value: value["span_checks"].extend(entries))
+    if entries:
+        line = f"added {counted(len(entries), 'span check')} to {shown} ({len(pairs) - len(entries)} already declared)"
+    else:
+        line = f"manifest unchanged: {shown} (all {counted(len(pairs), 'found pair')} already declared)"
     if unreviewed:
         # About half of the proposals of a real docs set are right: a check declared unread is a guess measured.
         line += (
-            f"; {unreviewed:,} of the {counted(len(pairs), 'pair')} not reviewed: read them (scan, or --html), "
-            "and scan --reject NAME removes a wrong one and its check"
+            f"; {unreviewed:,} of {counted(len(pairs), 'pair')} not reviewed: read {'it' if unreviewed == 1 else 'them'}"
+            " (scan, or --html), and scan --reject NAME removes a wrong one and its check"
         )
     return line
 

@@ -110,7 +110,7 @@ class ReviewTest(LabTestCase):
         self.assertEqual(code, 0, err)
         line = (
             "1 decision of the decisions file matches no pair found now (an edit or a newer scan_version gave its "
-            f"caveat other quotes or another instruction): {name}"
+            f"caveat other quotes or another instruction, or its page is no longer pinned): {name}"
         )
         code, out, err = main_quietly("scan", "--manifest", str(self.manifest))
         self.assertEqual((code, err), (0, ""))
@@ -119,6 +119,22 @@ class ReviewTest(LabTestCase):
         code, out, err = main_quietly("scan", "--json", "--manifest", str(self.manifest))
         self.assertEqual((code, err), (0, line + "\n"))
         self.assertEqual(json.loads(out)["rejected"], 0)
+
+    def test_a_decision_on_a_page_no_longer_pinned_is_named(self) -> None:
+        name = "scan:aster-copy-v1:13"
+        self.assertEqual(main_quietly("scan", "--manifest", str(self.manifest), "--reject", name)[0], 0)
+        # The page goes from the manifest, and the checks on it with it.
+        value = json.loads(self.manifest.read_text(encoding="utf-8"))
+        value["sources"] = [source for source in value["sources"] if source["source_id"] != "aster-copy-v1"]
+        value["span_checks"] = [check for check in value["span_checks"] if check["source_id"] != "aster-copy-v1"]
+        self.manifest.write_text(json.dumps(value), encoding="utf-8")
+        code, out, err = main_quietly("scan", "--manifest", str(self.manifest))
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual(
+            out.splitlines()[-1],
+            "1 decision of the decisions file matches no pair found now (an edit or a newer scan_version gave its "
+            f"caveat other quotes or another instruction, or its page is no longer pinned): {name}",
+        )
 
     def test_an_accepted_pair_becomes_a_span_check(self) -> None:
         code, out, err = main_quietly("scan", "--manifest", str(self.manifest), "--accept", "scan:aster-copy-v1:13")
