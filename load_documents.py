@@ -410,6 +410,13 @@ def span_source_id(value: object, check_source_id: str) -> str:
     return check_source_id
 
 
+def named_entry(value: object) -> str:
+    """`` ("scan:docs/faq:227")`` for an entry that has a name, so a refusal says which check it is without the
+    manifest open; ``""`` for one that has none (which its own refusal then names)."""
+    name = value.get("name") if type(value) is dict else None
+    return f" ({quoted_name(name)})" if type(name) is str and name else ""
+
+
 def checked_span_check(value: object, texts: dict[str, str], where: str) -> SpanCheck:
     """One entry of ``span_checks``: a name, a loaded source and two confirmed spans.
 
@@ -588,7 +595,8 @@ def manifest_from_value(value: object, folder: Path, label: str) -> Manifest:
     if type(checks) is not list:
         raise IngestionError("span_checks_not_list", f"{label}: span_checks", "expected a list")
     span_checks = tuple(
-        checked_span_check(check, texts, f"{label}: span_checks[{index}]") for index, check in enumerate(checks)
+        checked_span_check(check, texts, f"{label}: span_checks[{index}]{named_entry(check)}")
+        for index, check in enumerate(checks)
     )
     # A set, not a scan of the names before each: a scanned docs set declares thousands of checks.
     names: set[str] = set()

@@ -142,6 +142,11 @@ class PinOutcome:
     passed_over: tuple[str, ...] = ()
 
 
+# Where a span check's span was refused: ``m.json: span_checks[5] ("scan:docs/faq:227").qualifier`` (its name when it
+# has one, as ``load_documents.named_entry`` gives it).
+REFUSED_SPAN = re.compile(r': span_checks\[(\d+)\](?: \("(?:[^"\\]|\\.)*"\))?\.(instruction|qualifier)$')
+
+
 def manifest_relative_path(typed: str, folder: Path, where: str) -> str:
     """The path a manifest in ``folder`` records for the file typed as ``typed``.
 
@@ -836,7 +841,7 @@ def verified_manifest(
         return manifest_from_value(value, folder, label)
     except IngestionError as error:
         hint = "; the manifest is unchanged"
-        refused_span = re.search(r": span_checks\[(\d+)\]\.(instruction|qualifier)$", error.where)
+        refused_span = REFUSED_SPAN.search(error.where)
         if refused_span is not None and unmoved:
             why = unmoved.get((int(refused_span.group(1)), refused_span.group(2)))
             hint = f"; {why}{hint}" if why else hint

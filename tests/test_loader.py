@@ -194,7 +194,7 @@ class ManifestRefusals(LoaderTestCase):
                 self.manifest = json.loads(json.dumps(original))
                 self.manifest["span_checks"][0][role][key] = value
                 error = self.assert_refused(code)
-                self.assertIn(f"span_checks[0].{role}", error.where)
+                self.assertIn(f'span_checks[0] ("save-copy-refuses-existing-path").{role}', error.where)
 
     def test_span_check_of_an_unknown_source(self):
         self.manifest["span_checks"][0]["source_id"] = "aster-copy-v9"
@@ -217,7 +217,9 @@ class SpanCheckQuery(LoaderTestCase):
             with self.subTest(value=value):
                 self.manifest["span_checks"][0]["query"] = value
                 error = self.assert_refused("span_check_query")
-                self.assertEqual(error.where, f"{self.manifest_path}: span_checks[0]")
+                self.assertEqual(
+                    error.where, f'{self.manifest_path}: span_checks[0] ("save-copy-refuses-existing-path")'
+                )
 
     def test_other_keys_are_still_refused(self):
         self.manifest["span_checks"][0]["question"] = "how?"

@@ -154,7 +154,7 @@ class StaleQuoteShown(LabTestCase):
         # its end (fewer than 40 after it), the quote too: one ellipsis each, before the quotes.
         at = 7 + sentence.index("above")
         self.assertIn(
-            f"span_checks[0].instruction: text at [7, {7 + len(sentence)}) parts from the manifest's quote at "
+            f'span_checks[0] ("cpu").instruction: text at [7, {7 + len(sentence)}) parts from the manifest\'s quote at '
             f'offset {at}: the text has …"ontainer, and never over the node\'s capacity.\\n", '
             f'the quote …"ontainer, and never above the node\'s capacity.", which occurs 0 times;',
             completed.stderr,

@@ -354,7 +354,7 @@ class RepinTests(OwnDocumentsTestCase):
                     (
                         1,
                         "",
-                        'error: pair_across_sources: manifest.json: span_checks[0]: instruction in "aster-copy-v1", '
+                        'error: pair_across_sources: manifest.json: span_checks[0] ("save-copy-refuses-existing-path"): instruction in "aster-copy-v1", '
                         'qualifier in ["x"]: no chunk crosses a source, so the pair could never share one; '
                         "declare both spans in one source; the manifest is unchanged\n",
                     ),
@@ -542,7 +542,7 @@ class ReanchorAmongPlacesTests(OwnDocumentsTestCase):
         # The check whose quote really changed is refused; the only stale span left is its qualifier.
         self.assertEqual(
             refused.split("; the manifest is unchanged")[0],
-            'error: stale_span_check: m.json: span_checks[0].qualifier: text at [8, 44) is "Note: a Pod can not '
+            'error: stale_span_check: m.json: span_checks[0] ("node").qualifier: text at [8, 44) is "Note: a Pod can not '
             'outlive its node", the manifest quotes "Note: a Pod cannot outlive its node.", which occurs 0 times',
         )
         among = "the nearest of the 2 places its quote occurs"
@@ -591,7 +591,7 @@ class ReanchorAmongPlacesTests(OwnDocumentsTestCase):
         refused = self.refused_reanchor()
         self.assertEqual(
             refused.split("; the manifest is unchanged")[0],
-            'error: stale_span_check: m.json: span_checks[1].instruction: text at [134, 149) is "First remove th", '
+            'error: stale_span_check: m.json: span_checks[1] ("two").instruction: text at [134, 149) is "First remove th", '
             'the manifest quotes "Create the Pod:", which occurs 3 times, at [54, 69), [161, 176), [211, 226); '
             "--reanchor took none of its 3 places: the nearest, [161, 176), would move it by +27, its qualifier by "
             "+77, and an edit above both would move them alike",
@@ -668,7 +668,7 @@ class ReanchorAmongPlacesTests(OwnDocumentsTestCase):
         refused = self.refused_reanchor()
         self.assertEqual(
             refused.split("; the manifest is unchanged")[0],
-            f"error: stale_span_check: m.json: span_checks[1].instruction: text at [134, 149) is "
+            f'error: stale_span_check: m.json: span_checks[1] ("two").instruction: text at [134, 149) is '
             f'"{new_text[134:149]}", the manifest quotes "Create the Pod:", which occurs 2 times, at [54, 69), '
             "[214, 229); --reanchor took none of its 2 places: the two nearest its old start 134, [54, 69) and "
             "[214, 229), lie 80 and 80 characters from it, so neither is clearly the one it was (the nearer must be "
