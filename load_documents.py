@@ -19,7 +19,7 @@ from collections import namedtuple
 from pathlib import Path, PurePosixPath
 
 from grammars import BLOCK_GRAMMARS, GRAMMARS, LESSON_GRAMMAR
-from lab_io.errors import IngestionError, parting, printable, quoted, quoted_name
+from lab_io.errors import IngestionError, counted, first_few, parting, printable, quoted, quoted_name
 from lab_io.strict_json import parse_json_bytes, read_bounded
 
 
@@ -587,8 +587,33 @@ def manifest_from_value(value: object, folder: Path, label: str) -> Manifest:
     sources = checked_manifest_sources(value, label)
     grammar = manifest_grammar(value, label)
     policy_sizes = manifest_policy_sizes(value, label)
+    edited: IngestionError | None = None
+    others: list[str] = []
     for index, source in enumerate(sources):
-        source["text"] = read_pinned_text(folder, source, f"{label}: {source_label(source, index)}", grammar)
+        where = f"{label}: {source_label(source, index)}"
+        if edited is not None:
+            # After the first edited page, the rest are only compared with their pins, to say how many more are.
+            try:
+                read_pinned_bytes(folder, source, where, grammar)
+            except IngestionError as error:
+                if error.code == "hash_mismatch":
+                    others.append(quoted_name(source["source_id"]))
+            continue
+        try:
+            source["text"] = read_pinned_text(folder, source, where, grammar)
+        except IngestionError as error:
+            if error.code != "hash_mismatch":
+                raise
+            edited = error
+    if edited is not None:
+        if others:
+            edited = IngestionError(
+                edited.code,
+                edited.where,
+                f"{edited.what}; {counted(len(others), 'more page')} {'differs' if len(others) == 1 else 'differ'} from {'its pin' if len(others) == 1 else 'their pins'} too: "
+                f"{first_few(others)}",
+            )
+        raise edited
     sources.sort(key=lambda source: source["source_id"])
     texts = {source["source_id"]: source["text"] for source in sources}
     checks = value.get("span_checks", [])

@@ -75,6 +75,15 @@ class EditedPinnedSource(LoaderTestCase):
         self.assertIn("aster-copy-v1", str(error))
         self.assertIn("34257e6c9c3e", str(error))
 
+    def test_every_edited_page_is_counted_in_the_one_line(self):
+        # Both pages edited: the first in the manifest's order is named whole, the other counted and named after it.
+        for name in ("aster-copy-v1.md", "aster-copy-v2.md"):
+            source = self.folder / "docs" / name
+            source.write_bytes(source.read_bytes() + b"\nAn added line.\n")
+        error = self.assert_refused("hash_mismatch")
+        self.assertTrue(str(error).startswith("hash_mismatch: ") and 'sources[0] ("aster-copy-v1")' in str(error))
+        self.assertTrue(str(error).endswith('; 1 more page differs from its pin too: "aster-copy-v2"'), str(error))
+
     def test_a_pin_edited_in_its_last_digit_is_shown_in_full(self):
         # Two 12-digit prefixes would read alike: the digests are shown as far as they differ, here whole.
         actual = hashlib.sha256((self.folder / "docs" / "aster-copy-v1.md").read_bytes()).hexdigest()
