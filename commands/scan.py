@@ -213,7 +213,7 @@ def act_on_pairs(
     if args.evaluate is not None:
         return evaluate(args, manifest, found)
     if args.accept or args.reject:
-        report(review(manifest_path, found[0], args.accept, args.reject, bool(args.scan_sources)))
+        report(review(manifest_path, found[0], args.accept, args.reject, bool(args.scan_sources), manifest.span_checks))
         return EXIT_OK
     pairs, unpaired, rejected, decided = proposals(manifest_path, found, args.tier)
     # The verdicts only ask where chunks lie, on the pages that hold a pair; the report page shows them whole, ids
@@ -388,7 +388,14 @@ def write_manifest(manifest_path: Path, change, more: list | None = None) -> Non
     outputs.write_outputs([(manifest_path, manifest_bytes), *(more or [])])
 
 
-def review(manifest_path: Path, pairs: list, accepted: list[str], rejected: list[str], narrowed: bool = False) -> str:
+def review(
+    manifest_path: Path,
+    pairs: list,
+    accepted: list[str],
+    rejected: list[str],
+    narrowed: bool = False,
+    checks: tuple = (),
+) -> str:
     """Record ``--accept`` and ``--reject`` decisions beside the manifest; declare the accepted, drop the rejected.
 
     Names are those the scan gives now (``scan --json`` lists them); a name it does not give is refused
@@ -409,9 +416,18 @@ def review(manifest_path: Path, pairs: list, accepted: list[str], rejected: list
         raise UsageError("usage", "scan", f"{quoted_name(both[0])} is given to both --accept and --reject")
     for name in accepted + rejected:
         if name not in by_name:
+            option = "--accept" if name in accepted else "--reject"
+            now = found_as(name, pairs, checks)
+            if now is not None:
+                # A check's name keeps the line it was declared on; the scan names the pair by its line now.
+                raise UsageError(
+                    "unknown_name",
+                    option,
+                    f"{quoted_name(name)} is a declared check's name; scan finds its pair now as {quoted_name(now)}",
+                )
             raise UsageError(
                 "unknown_name",
-                "--accept" if name in accepted else "--reject",
+                option,
                 f"{quoted_name(name)} is not a pair scan finds in "
                 f"{'the pages --source names' if narrowed else 'this manifest'} (scan --json lists their names)",
             )
@@ -469,6 +485,15 @@ def review(manifest_path: Path, pairs: list, accepted: list[str], rejected: list
             already = f"; {again[decision]:,} {verb} before" if again[decision] else ""
             parts.append(f"{verb} {covering(names, covered[decision], effect)}{already})")
     return f"{'; '.join(parts)}: {shown}, decisions in {destination(path)}"
+
+
+def found_as(name: str, pairs: list, checks: tuple) -> str | None:
+    """The name the scan gives now to the found pair that the declared check ``name`` is, if one is."""
+    from checks.caveats.verdicts import declared_names
+
+    if not any(check.name == name for check in checks):
+        return None
+    return next((pair.name for pair, declared in zip(pairs, declared_names(pairs, checks)) if declared == name), None)
 
 
 NAMED_COVERED = 5

@@ -120,6 +120,25 @@ class ReviewTest(LabTestCase):
         self.assertEqual((code, err), (0, line + "\n"))
         self.assertEqual(json.loads(out)["rejected"], 0)
 
+    def test_a_declared_checks_old_name_points_to_the_pairs_name_now(self) -> None:
+        self.assertEqual(main_quietly("scan", "--add-checks", "--manifest", str(self.manifest))[0], 0)
+        # Two lines above the listing section move the pair from line 13 to 15; its check keeps its name.
+        page = self.folder / "docs" / "aster-copy-v1.md"
+        page.write_text(
+            V1_TEXT.replace("## List documents\n", "An added paragraph.\n\n## List documents\n"), encoding="utf-8"
+        )
+        self.assertEqual(main_quietly("pin", "--manifest", str(self.manifest), "--reanchor", str(page))[0], 0)
+        code, out, err = main_quietly("scan", "--manifest", str(self.manifest), "--reject", "scan:aster-copy-v1:13")
+        self.assertEqual(
+            (code, out, err),
+            (
+                2,
+                "",
+                'error: unknown_name: --reject: "scan:aster-copy-v1:13" is a declared check\'s name; scan finds its '
+                'pair now as "scan:aster-copy-v1:15"\n',
+            ),
+        )
+
     def test_a_decision_on_a_page_no_longer_pinned_is_named(self) -> None:
         name = "scan:aster-copy-v1:13"
         self.assertEqual(main_quietly("scan", "--manifest", str(self.manifest), "--reject", name)[0], 0)
