@@ -460,6 +460,15 @@ def review(
             )
             for decision in (decisions.ACCEPT, decisions.REJECT)
         }
+        # And how many were decided the other way before: a rejection overturned says so.
+        turned = {
+            decision: sum(
+                before.get(decisions.found_key(pair)) not in (None, decision)
+                for made, pair in decided
+                if made == decision
+            )
+            for decision in (decisions.ACCEPT, decisions.REJECT)
+        }
         new_checks = declare.checks_to_add(covered[decisions.ACCEPT], current.span_checks)
         removed = scanned_checks_of(covered[decisions.REJECT], current.span_checks)
         # In the manifest's order, to name them.
@@ -483,6 +492,9 @@ def review(
     ):
         if names:
             already = f"; {again[decision]:,} {verb} before" if again[decision] else ""
+            if turned[decision]:
+                other = "rejected" if decision == decisions.ACCEPT else "accepted"
+                already += f"; {turned[decision]:,} {other} before, now {verb}"
             parts.append(f"{verb} {covering(names, covered[decision], effect)}{already})")
     return f"{'; '.join(parts)}: {shown}, decisions in {destination(path)}"
 

@@ -139,6 +139,17 @@ class ReviewTest(LabTestCase):
             ),
         )
 
+    def test_a_decision_overturned_says_so(self) -> None:
+        name = "scan:aster-copy-v1:13"
+        self.assertEqual(main_quietly("scan", "--manifest", str(self.manifest), "--reject", name)[0], 0)
+        code, out, err = main_quietly("scan", "--manifest", str(self.manifest), "--accept", name)
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual(
+            out,
+            f"accepted 1 pair (1 span check added; 1 rejected before, now accepted): {self.manifest}, decisions in "
+            f"{self.decisions}\n",
+        )
+
     def test_a_decision_on_a_page_no_longer_pinned_is_named(self) -> None:
         name = "scan:aster-copy-v1:13"
         self.assertEqual(main_quietly("scan", "--manifest", str(self.manifest), "--reject", name)[0], 0)
