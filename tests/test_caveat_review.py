@@ -202,7 +202,8 @@ class ReviewTest(LabTestCase):
         self.assertEqual((code, err), (0, ""))
         self.assertEqual(
             out,
-            f"rejected 1 pair (1 scanned check removed: {name}): {self.manifest}, decisions in {self.decisions}\n",
+            f"rejected 1 pair (1 scanned check removed: {name}; 1 accepted before, now rejected): {self.manifest}, "
+            f"decisions in {self.decisions}\n",
         )
 
     def test_a_hand_declared_check_is_never_removed(self) -> None:
