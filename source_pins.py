@@ -796,26 +796,56 @@ def moved_line(place: NewPlace) -> str:
 STALE_NAMED = 3
 
 
-def dropped_checks(value: dict, texts: dict[str, str]) -> list[tuple[int, str]]:
+def dropped_checks(value: dict, texts: dict[str, str], accepted: frozenset = frozenset()) -> list[tuple[int, str]]:
     """Remove each span check of which a span of a source in ``texts`` is stale; a line per check, with its index.
 
     ``[(3, 'dropped span_checks[3] ("open"): its qualifier quotes "It must not run twice.", which occurs 0
     times in the new text')]``, the index as it was. Run after ``reanchored_spans``, so what is left stale has
     no one honest new place: the quote is gone or occurs several times. The remaining checks keep their
-    order; ``scan --add-checks`` proposes a pair again where the new text holds one.
+    order; ``scan --add-checks`` proposes a pair again where the new text holds one. A check a review accepted
+    (``accepted``: the decisions' keys, ``decisions.pair_key``) says so, and how to declare it again.
     """
+    from checks.caveats.decisions import pair_key
+
     stale: dict[int, str] = {}
     for pinned in pinned_spans(value, texts):
         if pinned.index in stale or not pinned.stale:
             continue
         found = len(quote_offsets(pinned.text, pinned.span["quote"]))
-        stale[pinned.index] = (
+        line = (
             f"dropped {pinned.check}: its {pinned.role} quotes {quoted(pinned.span['quote'])}, which occurs "
             f"{found:,} {'time' if found == 1 else 'times'} in the new text"
         )
+        check = value["span_checks"][pinned.index]
+        quotes = [
+            check[role].get("quote") if type(check.get(role)) is dict else None for role in ("instruction", "qualifier")
+        ]
+        if (
+            accepted
+            and all(type(quote) is str for quote in quotes)
+            and pair_key(check["source_id"], *quotes) in accepted
+        ):
+            line += "; a review accepted it: once the page holds its quotes again, scan --accept declares it again"
+        stale[pinned.index] = line
     if stale:
         value["span_checks"] = [check for index, check in enumerate(value["span_checks"]) if index not in stale]
     return sorted(stale.items())
+
+
+def accepted_keys(manifest_path: Path) -> frozenset:
+    """The keys of the pairs a review accepted, from the decisions file beside the manifest; none when there is no
+    file or it cannot be read (``scan`` refuses such a file; ``pin`` only names what it drops with them)."""
+    from checks.caveats import decisions
+    from lab_io.strict_json import read_json_file
+
+    path = decisions.decisions_path(manifest_path)
+    if not os.path.lexists(path):
+        return frozenset()
+    try:
+        recorded = decisions.parsed_decisions(read_json_file(path), printable(str(path)))
+    except IngestionError:
+        return frozenset()
+    return frozenset(key for key, made in decisions.decision_of(recorded).items() if made == decisions.ACCEPT)
 
 
 def verified_manifest(
@@ -990,7 +1020,7 @@ def pin_sources(
             "the manifest is unchanged",
         )
     moves, unmoved = reanchored_spans(value, texts) if reanchor or drop_stale else ([], {})
-    drops = dropped_checks(value, texts) if drop_stale else []
+    drops = dropped_checks(value, texts, accepted_keys(manifest_path)) if drop_stale else []
     # A check dropped is named once, as dropped, even if one of its spans could move.
     gone = {index for index, _ in drops}
     moved = [line for index, line in moves if index not in gone]

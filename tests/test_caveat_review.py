@@ -139,6 +139,30 @@ class ReviewTest(LabTestCase):
             ),
         )
 
+    def test_an_accepted_check_dropped_with_its_quote_says_how_to_get_it_back(self) -> None:
+        name = "scan:aster-copy-v1:13"
+        self.assertEqual(main_quietly("scan", "--manifest", str(self.manifest), "--accept", name)[0], 0)
+        page = self.folder / "docs" / "aster-copy-v1.md"
+        page.write_text(V1_TEXT.replace(" " + DOES_NOT, ""), encoding="utf-8")
+        code, out, err = main_quietly("pin", "--manifest", str(self.manifest), "--drop-stale", str(page))
+        self.assertEqual(code, 0, err)
+        dropped = [line for line in out.splitlines() if line.startswith("dropped ")]
+        self.assertEqual(len(dropped), 1, out)
+        self.assertTrue(
+            dropped[0].endswith(
+                "; a review accepted it: once the page holds its quotes again, scan --accept declares it again"
+            ),
+            dropped[0],
+        )
+        # The text back: the pair is found again, accepted, and no check holds it until --accept declares it.
+        page.write_text(V1_TEXT, encoding="utf-8")
+        self.assertEqual(main_quietly("pin", "--manifest", str(self.manifest), str(page))[0], 0)
+        code, out, _ = main_quietly("scan", "--manifest", str(self.manifest))
+        self.assertIn(" · accepted, no check holds it: --accept declares it", out)
+        self.assertEqual(main_quietly("scan", "--manifest", str(self.manifest), "--accept", name)[0], 0)
+        code, out, _ = main_quietly("scan", "--manifest", str(self.manifest))
+        self.assertNotIn("no check holds it", out)
+
     def test_a_decision_overturned_says_so(self) -> None:
         name = "scan:aster-copy-v1:13"
         self.assertEqual(main_quietly("scan", "--manifest", str(self.manifest), "--reject", name)[0], 0)

@@ -188,7 +188,14 @@ def scan_table(report: dict, texts: dict[str, str] | None = None) -> str:
     newlines: dict[str, list[int]] = {}
     for pair in pairs[:LISTED_PAIRS]:
         declared = "" if pair["declared_as"] is None else f" · declared as {printable(pair['declared_as'])}"
-        accepted = " · accepted" if pair["decision"] == "accept" else ""
+        accepted = ""
+        if pair["decision"] == "accept":
+            # Accepted, but its check gone (pin --drop-stale removed it when its quotes were): say how to get it back.
+            accepted = (
+                " · accepted"
+                if pair["declared_as"] is not None
+                else " · accepted, no check holds it: --accept declares it"
+            )
         lines.append("")
         lines.append(
             f"{printable(pair['name'])} · tier {pair['tier']} · {pair['rule']} {quoted(pair['cue'])} · "
