@@ -18,7 +18,9 @@ Validate OLD and NEW (saved results or single saved indexes), then per policy
 list the chunk ids kept, removed and added; among the added, those whose text
 already existed in OLD (an embedding keyed by text_sha256 is reusable) and those
 whose text is new; and why each document's revision changed (text, version or
-metadata). The summary ends with the count of embeddings to compute.
+metadata). Between two results, also the span checks added and removed and
+whose verdict changed (kept together, or split). The summary ends with the
+count of embeddings to compute.
 
 Two results are compared policy by policy; a single index on each side is
 compared with the other whatever its policy. --policy narrows both sides to one

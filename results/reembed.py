@@ -32,7 +32,8 @@ from load_documents import SOURCE_FIELDS
 from results import validate
 
 # 2: each compared pair also says which chunks were re-cut and, between pair-aware indexes, which pairs changed.
-DIFF_VERSION = 2
+# 3: and, between two results, which span checks were added or removed and whose verdict changed.
+DIFF_VERSION = 3
 
 # The fields a document revision is computed from, besides the source_id that
 # names the document: a difference in any of them changes the revision.
@@ -179,6 +180,7 @@ POLICY_DIFF_FIELDS = (
     "recut",
     "pairs_added",
     "pairs_removed",
+    "checks",
 )
 
 
@@ -193,7 +195,9 @@ class PolicyDiff(namedtuple("PolicyDiff", POLICY_DIFF_FIELDS)):
         return len({chunk["text_sha256"] for chunk in self.needing_embedding})
 
 
-def diff_indexes(old_policy: str, old_index: dict, new_policy: str, new_index: dict) -> PolicyDiff:
+def diff_indexes(
+    old_policy: str, old_index: dict, new_policy: str, new_index: dict, checks: dict | None = None
+) -> PolicyDiff:
     """Which chunks of ``new_index`` are kept, added and reusable, against ``old_index``.
 
     A chunk is kept when its ``chunk_id`` is in both. An added chunk is
@@ -229,6 +233,7 @@ def diff_indexes(old_policy: str, old_index: dict, new_policy: str, new_index: d
         ],
         pairs_added=pairs_added,
         pairs_removed=pairs_removed,
+        checks=checks,
     )
 
 
@@ -267,21 +272,69 @@ def diff_files(
     ``old_policy="paragraph", new_policy="heading-aware"`` on one result file
     shows what switching policies costs.
     """
-    old = load_indexes(old_path, progress)
+    old, old_artifact = validated_file(old_path, progress)
     if progress is not None:
         progress.stage(f"validating {printable(str(new_path))}", 0, 0)
-    new = load_indexes(new_path, progress)
+    new, new_artifact = validated_file(new_path, progress)
     old_indexes = selected_indexes(old, old_policy)
     new_indexes = selected_indexes(new, new_policy)
     pairs = paired_indexes(old_indexes, new_indexes)
+    old_verdicts = result_verdicts(old.kind, old_artifact)
+    new_verdicts = result_verdicts(new.kind, new_artifact)
     return FileDiff(
         old,
         new,
         [
-            diff_indexes(old_name, old_indexes[old_name], new_name, new_indexes[new_name])
+            diff_indexes(
+                old_name,
+                old_indexes[old_name],
+                new_name,
+                new_indexes[new_name],
+                check_changes(old_verdicts, new_verdicts, old_name, new_name),
+            )
             for old_name, new_name in pairs
         ],
     )
+
+
+ONE_CHECK = "(the one span check)"
+"""What a result of exactly one check, the spec's shape, which names none, calls it."""
+
+
+def result_verdicts(kind: str, artifact: dict) -> dict[str, dict[str, bool]] | None:
+    """Per policy of a saved result, each span check's name and whether one chunk holds both its spans; ``None``
+    for a single index, which holds no verdicts. A result of one check names it ``ONE_CHECK``."""
+    if kind != "result":
+        return None
+    verdicts = {}
+    for comparison in artifact["comparisons"]:
+        pairs = comparison.get("pairs")
+        if pairs is None:
+            verdicts[comparison["strategy"]] = {ONE_CHECK: comparison["instruction_and_qualifier_share_chunk"]}
+        else:
+            verdicts[comparison["strategy"]] = {
+                pair["name"]: pair["instruction_and_qualifier_share_chunk"] for pair in pairs
+            }
+    return verdicts
+
+
+def check_changes(old: dict | None, new: dict | None, old_policy: str, new_policy: str) -> dict | None:
+    """Between two results, for one compared pair of policies: the span checks only the new one holds
+    (``added``, each with its verdict), those only the old one holds (``removed``), and those whose verdict
+    differs (``changed``), each list in the new (or for ``removed`` the old) result's order; ``None`` unless both
+    files are results."""
+    if old is None or new is None or old_policy not in old or new_policy not in new:
+        return None
+    before, after = old[old_policy], new[new_policy]
+    return {
+        "added": [{"name": name, "kept_together": kept} for name, kept in after.items() if name not in before],
+        "removed": [{"name": name, "kept_together": kept} for name, kept in before.items() if name not in after],
+        "changed": [
+            {"name": name, "kept_together_before": before[name], "kept_together": kept}
+            for name, kept in after.items()
+            if name in before and before[name] != kept
+        ],
+    }
 
 
 # --- showing the diff ------------------------------------------------------------
@@ -313,6 +366,7 @@ def diff_json(diff: FileDiff) -> dict:
                 "recut": [chunk_reference(chunk) for chunk in policy.recut],
                 "pairs_added": policy.pairs_added,
                 "pairs_removed": policy.pairs_removed,
+                "checks": policy.checks,
                 "embeddings_to_compute": policy.embeddings_to_compute,
             }
             for policy in diff.policies
@@ -371,6 +425,7 @@ def policy_lines(policy: PolicyDiff, with_documents: bool) -> list[str]:
         unlisted = len(policy.pairs_added) + len(policy.pairs_removed) - listed
         if unlisted:
             lines.append(f"  … {unlisted:,} more: --json lists every pair")
+    lines.extend(check_lines(policy.checks))
     if policy.recut:
         lines.append(f"  re-cut: {counted(len(policy.recut), 'chunk')} of unchanged documents, a span no old chunk had")
     lines.extend(f"  embed {needed_chunk_line(chunk)}" for chunk in policy.needing_embedding)
@@ -379,6 +434,35 @@ def policy_lines(policy: PolicyDiff, with_documents: bool) -> list[str]:
 
 LISTED_PAIRS = 10
 """The diff summary names at most this many added and this many removed pairs; ``--json`` holds them all."""
+
+
+def check_lines(checks: dict | None) -> list[str]:
+    """The span checks two results differ by, in words: a count, then the verdicts that changed, the checks added
+    and removed (at most ``LISTED_PAIRS`` lines of each); nothing when they differ by none.
+
+    ``["  span checks: 1 verdict changed, 1 added, 0 removed", '  now split: "scan:docs/a:250" (kept before)', …]``
+    """
+    if not checks or not (checks["added"] or checks["removed"] or checks["changed"]):
+        return []
+    lines = [
+        f"  span checks: {len(checks['changed']):,} verdict{'' if len(checks['changed']) == 1 else 's'} changed, "
+        f"{len(checks['added']):,} added, {len(checks['removed']):,} removed"
+    ]
+    words = {True: "kept", False: "split"}
+    lines.extend(
+        f"  now {words[change['kept_together']]}: {quoted_name(change['name'])} "
+        f"({words[change['kept_together_before']]} before)"
+        for change in checks["changed"][:LISTED_PAIRS]
+    )
+    lines.extend(
+        f"  check added: {quoted_name(check['name'])} ({words[check['kept_together']]})"
+        for check in checks["added"][:LISTED_PAIRS]
+    )
+    lines.extend(f"  check removed: {quoted_name(check['name'])}" for check in checks["removed"][:LISTED_PAIRS])
+    unlisted = sum(max(len(checks[key]) - LISTED_PAIRS, 0) for key in ("changed", "added", "removed"))
+    if unlisted:
+        lines.append(f"  … {unlisted:,} more: --json lists every check")
+    return lines
 
 
 def pair_line(pair: dict) -> str:

@@ -179,6 +179,50 @@ class DiffAfterSourceEditTest(ReembedTestCase):
         self.assertEqual(pair["needs_embedding"][0]["text_sha256"], chunk_index.sha(self.edited_paragraph()))
 
 
+class DiffOfVerdictsTest(ReembedTestCase):
+    """Between two results, the span checks added and removed and the verdicts that changed, per policy."""
+
+    def build(self, manifest: Path, name: str) -> Path:
+        output = self.folder / name
+        completed = run_lab("--manifest", str(manifest), "--output", str(output))
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        return output
+
+    def test_a_check_removed_and_a_verdict_flipped_are_named(self) -> None:
+        manifest = self.copy_inputs()
+        self.assertEqual(run_lab("scan", "--add-checks", "--manifest", str(manifest)).returncode, 0)
+        old = self.build(manifest, "old.json")
+        # One scanned check left out, and heading-aware at 100: the fixture's instruction paragraph, [50, 130), and
+        # the qualifier's after it no longer fit one group of 100, so its pair is split there now.
+        value = json.loads(manifest.read_text(encoding="utf-8"))
+        value["span_checks"] = [check for check in value["span_checks"] if check["name"] != "scan:aster-copy-v2:7"]
+        value["policies"] = {"heading-aware": 100}
+        manifest.write_text(json.dumps(value), encoding="utf-8")
+        new = self.build(manifest, "new.json")
+        completed = run_lab("diff", str(old), str(new), "--policy", "heading-aware", "--json")
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        document = json.loads(completed.stdout)
+        self.assertEqual(document["diff_version"], 3)
+        checks = document["policies"][0]["checks"]
+        self.assertEqual(checks["added"], [])
+        self.assertEqual([check["name"] for check in checks["removed"]], ["scan:aster-copy-v2:7"])
+        self.assertIn(
+            {"name": "save-copy-refuses-existing-path", "kept_together_before": True, "kept_together": False},
+            checks["changed"],
+        )
+        summary = run_lab("diff", str(old), str(new), "--policy", "heading-aware").stdout.splitlines()
+        self.assertIn('  now split: "save-copy-refuses-existing-path" (kept before)', summary)
+        self.assertIn('  check removed: "scan:aster-copy-v2:7"', summary)
+        # A single index holds no verdicts: nothing to compare.
+        self.assertIsNone(reembed.check_changes(None, {"paragraph": {}}, "paragraph", "paragraph"))
+
+    def test_identical_results_differ_by_no_check(self) -> None:
+        path = self.save_fixture_result()
+        policy = reembed.diff_files(path, path).policies[0]
+        self.assertEqual(policy.checks, {"added": [], "removed": [], "changed": []})
+        self.assertEqual(reembed.check_lines(policy.checks), [])
+
+
 class DiffRevisionReasonsTest(ReembedTestCase):
     def test_reasons_follow_the_changed_fields(self) -> None:
         cases = [
