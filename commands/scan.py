@@ -83,19 +83,22 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     scan.add_argument(
         "--accept",
-        action="append",
+        action="extend",
+        nargs="+",
         metavar="NAME",
         default=[],
-        help="declare the found pair NAME as a span check and record the decision (repeatable; needs --manifest); "
+        help="declare the found pair NAME as a span check and record the decision (one or more names, repeatable; "
+        "needs --manifest); "
         "a decision holds for the pair's source and quotes, so it covers every found pair with them",
     )
     scan.add_argument(
         "--reject",
-        action="append",
+        action="extend",
+        nargs="+",
         metavar="NAME",
         default=[],
         help="record that the found pair NAME is no pair: it is never proposed or added again, and a check "
-        "scan added for it is removed (repeatable; needs --manifest); decisions live in M's "
+        "scan added for it is removed (one or more names, repeatable; needs --manifest); decisions live in M's "
         "<name>.decisions.json; it covers every found pair with NAME's source and quotes, and says which",
     )
     scan.add_argument(

@@ -163,6 +163,14 @@ class ReviewTest(LabTestCase):
         code, out, _ = main_quietly("scan", "--manifest", str(self.manifest))
         self.assertNotIn("no check holds it", out)
 
+    def test_one_option_takes_several_names(self) -> None:
+        code, out, err = main_quietly(
+            "scan", "--manifest", str(self.manifest), "--reject", "scan:aster-copy-v1:13", "scan:aster-copy-v2:7"
+        )
+        self.assertEqual((code, err), (0, ""))
+        self.assertTrue(out.startswith("rejected 2 pairs (0 scanned checks removed): "), out)
+        self.assertEqual(len(json.loads(self.decisions.read_text(encoding="utf-8"))["decisions"]), 2)
+
     def test_a_decision_overturned_says_so(self) -> None:
         name = "scan:aster-copy-v1:13"
         self.assertEqual(main_quietly("scan", "--manifest", str(self.manifest), "--reject", name)[0], 0)
