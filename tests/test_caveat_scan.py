@@ -863,6 +863,26 @@ class LongListsTest(LabTestCase):
         self.assertEqual(sum(line.startswith("  scan:widget:") for line in windows), 20)
         self.assertIn("  … 3 more pairs: --json lists every one", windows)
 
+    def test_the_pages_with_most_pairs_are_named_when_some_are_not_listed(self) -> None:
+        # Three pages of 12, 8 and 3 such sections: 23 pairs, 20 listed; the line names the pages by count.
+        def page(count: int) -> str:
+            return "# Widgets\n" + "".join(
+                f"\n## Part {n}\n\nCall open_widget_{n}(name) to open a widget.\n\nThis call refuses a name that is "
+                "already open.\n"
+                for n in range(count)
+            )
+
+        (self.folder / "docs").mkdir()
+        for name, count in (("a", 3), ("b", 12), ("c", 8)):
+            (self.folder / "docs" / f"{name}.md").write_text(page(count), encoding="utf-8")
+        manifest = self.folder / "m.json"
+        self.assertEqual(
+            main_quietly("pin", "--markdown", "blocks-6", "--manifest", str(manifest), str(self.folder / "docs"))[0], 0
+        )
+        code, out, err = main_quietly("scan", "--manifest", str(manifest))
+        self.assertEqual((code, err), (0, ""))
+        self.assertIn("most pairs: docs/b 12, docs/c 8, docs/a 3 (scan --source ID lists one page's)", out.splitlines())
+
 
 class ExampleCorpusTest(LabTestCase):
     """On the made-up docs site in docs/examples (block grammar), scan finds the six pairs declared by hand."""

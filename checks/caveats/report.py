@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import textwrap
 from bisect import bisect_right
+from collections import Counter
 
 import chunk_index
 import grammars
@@ -178,6 +179,12 @@ def scan_table(report: dict, texts: dict[str, str] | None = None) -> str:
     sources = len({pair["source_id"] for pair in pairs})
     kept = "" if report["tier"] == max(TIERS) else f" (tier {report['tier']} and stronger)"
     lines.append(f"{counted(len(pairs), 'pair')} found in {counted(sources, 'source')}{kept}")
+    if len(pairs) > LISTED_PAIRS and sources > 1:
+        # More than the view lists: where they are, so a review can go page by page.
+        per_source = Counter(pair["source_id"] for pair in pairs).most_common(PAGES_COUNTED)
+        counts = ", ".join(f"{printable(source_id)} {count:,}" for source_id, count in per_source)
+        more = f" and {sources - len(per_source):,} more" if sources > len(per_source) else ""
+        lines.append(f"most pairs: {counts}{more} (scan --source ID lists one page's)")
     if report["unpaired"]:
         lines.append(
             f"{counted(len(report['unpaired']), 'caveat')} without an instruction (none in reach: same section, "
@@ -347,3 +354,5 @@ CONTEXT_GAP = 2
 CONTEXT_SPAN = 4
 LISTED_PAIRS = 20
 """``scan`` prints the quotes and verdicts of at most this many pairs; the table counts them all."""
+PAGES_COUNTED = 5
+"""The pages with the most pairs the view names, when it lists fewer pairs than it found."""
