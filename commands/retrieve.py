@@ -8,6 +8,7 @@ from pathlib import Path
 from commands.basics import EXIT_OK, manifest_to_build, report
 from commands.indexes import collector_skips_what_exists, manifest_indexes
 from commands.options import add_command, add_manifest_option
+from lab_io.errors import UsageError
 from lab_io.inert_json import printed_json_bytes
 from lab_io.outputs import emit
 from lab_io.progress import Progress, source_bytes
@@ -55,6 +56,12 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="also rank this JSON Lines file of another chunker's chunks (read and placed as judge reads them)",
     )
     retrieve.add_argument(
+        "--name",
+        dest="chunks_name",
+        metavar="NAME",
+        help="the --chunks row's name (default: chunks:FILE), as judge --name names it; not blank, nor a policy's",
+    )
+    retrieve.add_argument(
         "--run",
         metavar="FILE",
         help='also judge your own retriever\'s results: one JSON line per span check, {"check": NAME, '
@@ -78,6 +85,12 @@ def run_retrieve(args: argparse.Namespace) -> int:
     import checks.retrieval as retrieval
     from checks.retrieval.report import retrieval_table
 
+    if args.chunks_name is not None:
+        if args.retrieve_chunks is None:
+            raise UsageError("usage", "retrieve", "--name names the row of --chunks FILE; give --chunks too")
+        from commands.judge import require_own_name
+
+        require_own_name(args.chunks_name, Path(args.retrieve_chunks))
     manifest_path = manifest_to_build(args.manifest)
     manifest = load_manifest(manifest_path)
     depth = retrieval.DEPTH if args.depth is None else args.depth
@@ -89,7 +102,7 @@ def run_retrieve(args: argparse.Namespace) -> int:
 
         label = judge.manifest_label(args.manifest)
         if args.retrieve_chunks is not None:
-            chunks = judged.chunks_ranked_index(Path(args.retrieve_chunks), manifest, label)
+            chunks = judged.chunks_ranked_index(Path(args.retrieve_chunks), manifest, label, args.chunks_name)
             notes.append(judged.chunks_note(chunks))
         if args.run is not None:
             run = judged.read_run(Path(args.run), manifest, label, chunks)

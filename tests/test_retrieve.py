@@ -228,6 +228,24 @@ class RunFiles(LabTestCase):
         self.assertEqual((completed.returncode, completed.stderr), (0, ""), completed.stderr)
         return json.loads(completed.stdout)
 
+    def test_the_chunks_row_takes_its_name_from_name(self):
+        chunk_file = self.write_lines("chunks.jsonl", [self.record(chunk) for chunk in self.chunks])
+        document = self.retrieve_json("--chunks", str(chunk_file), "--name", "md-recursive-800")
+        self.assertEqual(
+            [row["policy"] for row in document["policies"]], [*chunk_index.DEFAULT_POLICY_NAMES, "md-recursive-800"]
+        )
+        for options, message in (
+            (("--name", "x"), "error: usage: retrieve: --name names the row of --chunks FILE; give --chunks too\n"),
+            (
+                ("--chunks", str(chunk_file), "--name", "paragraph"),
+                'error: judge_name: --name: "paragraph" names one of the lab\'s policies; give the judged chunks '
+                "--name NAME\n",
+            ),
+        ):
+            with self.subTest(options=options):
+                completed = run_lab("retrieve", "--manifest", str(EXAMPLES), *options)
+                self.assertEqual((completed.returncode, completed.stderr), (2, message))
+
     def test_a_run_of_a_policys_own_top_ten_gives_its_figures(self):
         chunk_words = [words(chunk["text"]) for chunk in self.chunks]
         lines = []

@@ -33,8 +33,9 @@ RUN_KEYS = frozenset({"check", "results"})
 MAX_RUN_RESULTS = 10_000
 
 
-def chunks_ranked_index(path: Path, manifest, manifest_label: str) -> RankedIndex:
-    """The chunk file at ``path`` read and placed as ``judge`` does, as an index in index order."""
+def chunks_ranked_index(path: Path, manifest, manifest_label: str, name: str | None = None) -> RankedIndex:
+    """The chunk file at ``path`` read and placed as ``judge`` does, as an index in index order, named ``name``
+    (``retrieve --name``) or ``chunks:FILE``."""
     records, locations = judge.placed_chunk_file(path, manifest, manifest_label)
     located = {chunk["line"]: chunk for chunk in judge.judged_chunks(locations, manifest.sources, manifest.grammar)}
     placed = sorted(zip(records, locations), key=lambda pair: (pair[0].source_id, pair[0].line))
@@ -44,8 +45,7 @@ def chunks_ranked_index(path: Path, manifest, manifest_label: str) -> RankedInde
         units.append(Unit(record.source_id, location.start, location.end, record.text))
         chunks.append(located.get(record.line))
     places = [place for place, chunk in enumerate(chunks) if chunk is not None]
-    name = f"chunks:{path.name}"
-    return RankedIndex(name, "chunks", units, window_neighbours(chunks, places), judged=True)
+    return RankedIndex(name or f"chunks:{path.name}", "chunks", units, window_neighbours(chunks, places), judged=True)
 
 
 class Run:
