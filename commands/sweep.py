@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 
 from chunk_index import collector_paused
 from commands.basics import EXIT_OK, manifest_to_build, report
@@ -46,7 +47,13 @@ def sweep_size(value: str) -> int:
     from checks import size_sweep
 
     if not value.isascii() or not value.isdigit() or not 1 <= int(value) <= size_sweep.MAX_SIZE:
-        raise argparse.ArgumentTypeError(f"a size is a whole number from 1 to {size_sweep.MAX_SIZE:,}, found {value!r}")
+        # "700,800,900" is three sizes run together: they are given apart, as the shell splits them.
+        apart = (
+            "; give several sizes separated by spaces: --sizes 700 800 900" if re.search(r"\d[,;]\s*\d", value) else ""
+        )
+        raise argparse.ArgumentTypeError(
+            f"a size is a whole number from 1 to {size_sweep.MAX_SIZE:,}, found {value!r}{apart}"
+        )
     return int(value)
 
 

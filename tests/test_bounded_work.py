@@ -184,6 +184,14 @@ class Ceilings(LabTestCase):
         sizes = [str(size) for size in range(1, size_sweep.MAX_SIZE_COUNT + 2)]
         self.assert_one_line_refusal(run_lab("sweep", "--sizes", *sizes), "too_many_sizes", exit_code=2)
 
+    def test_sizes_run_together_are_told_apart(self):
+        completed = run_lab("sweep", "--sizes", "700,800,900")
+        self.assertEqual(completed.returncode, 2)
+        self.assertIn(
+            "found '700,800,900'; give several sizes separated by spaces: --sizes 700 800 900", completed.stderr
+        )
+        self.assertNotIn("separated by spaces", run_lab("sweep", "--sizes", "0").stderr)
+
     def test_the_help_states_the_ceilings_the_sweep_enforces(self):
         completed = run_lab("sweep", "--help")
         flat = " ".join(completed.stdout.split())
