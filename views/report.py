@@ -74,7 +74,7 @@ nav.toc a, .views a { margin-right: .8rem; }
 .pairs .w-number { width: 2.6em; }
 .pairs .w-name { width: 10.5em; }
 .pairs .w-page { width: 8.5em; }
-.pairs .w-lines { width: 5.2em; }
+.pairs .w-lines { width: 7em; }
 .pairs .w-verdict { width: 11.5em; }
 .pairs .w-tier { width: 3.6em; }
 .pairs th button { font: inherit; font-weight: 600; background: none; border: 0; padding: 0; cursor: pointer; }
