@@ -2135,3 +2135,20 @@ class ScanVersionTwentyEightTest(LabTestCase):
             [(11, description, "api description", "anaphor It", 2)],
         )
         self.assertEqual(unpaired, [])
+
+
+class ScanVersionTwentyNineTest(LabTestCase):
+    """scan_version 29: a sentence of links alone is no caveat, whatever its link texts say."""
+
+    def test_an_index_of_links_is_no_caveat(self) -> None:
+        index = "[unless](#method-unless) [whereNot](#method-wherenot) [cannot](#method-cannot)\n"
+        pairs, unpaired = scan(lesson(f"Call `collect()` to make a collection.\n\n{index}"), "blocks-6")
+        self.assertEqual((pairs, unpaired), ([], []))
+        # A sentence with words of its own besides a link still holds its cue.
+        pairs, _ = scan(lesson("Call `collect()` to make a collection.\n\nIt fails unless [keys](#keys) are set.\n"))
+        self.assertEqual([p.qualifier.quote for p in pairs], ["It fails unless [keys](#keys) are set."])
+
+    def test_links_only(self) -> None:
+        self.assertTrue(rules.is_links_only("- [a](#a), [b][ref] | [c](https://example.org/c)."))
+        self.assertFalse(rules.is_links_only("See [a](#a) unless it fails."))
+        self.assertFalse(rules.is_links_only("[a](#a) is never called twice."))

@@ -29,7 +29,7 @@ from checks.caveats.sentences import (
 )
 from load_documents import Span, SpanCheck
 
-SCAN_VERSION = 28
+SCAN_VERSION = 29
 # How far an instruction may sit from its caveat, in blocks of prose (code blocks are not counted):
 # the caveat's own block and this many before it, or this many after it; one that shares an
 # identifier with the caveat may sit as far back as IDENTIFIER_BLOCKS.
@@ -726,7 +726,11 @@ def sentence_holds_cue(item: Item, block_anchors: rules.CheckSearch | None) -> b
     known = page.classifications
     answer = known.get(masked)
     if answer is None:
-        answer = may_hold_cue(page, item.start, item.end, block_anchors) and holds_cue(item.reading)
+        answer = (
+            may_hold_cue(page, item.start, item.end, block_anchors)
+            and not rules.is_links_only(masked)
+            and holds_cue(item.reading)
+        )
         known[masked] = answer
     return answer
 

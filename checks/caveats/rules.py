@@ -1009,6 +1009,17 @@ def opening_anaphor(reading: str) -> str | None:
     return None if match is None else " ".join(match.group("anaphor").split())
 
 
+# A sentence of links alone, inline or by reference, between list markers, commas or bars: an index of a page's
+# methods (Laravel's "[unless](#method-unless) [where](#method-where) …") whose link texts are names, no prose.
+LINKS_ONLY = re.compile(r"(?:[\s,;·|*+-]*\[[^\]\n]{0,200}\](?:\([^)\s]{0,500}\)|\[[^\]\n]{0,100}\]))+[\s,;·|.]*")
+
+
+def is_links_only(masked_sentence: str) -> bool:
+    """Whether a sentence is links alone (``LINKS_ONLY``): no caveat, whatever its link texts say (scan_version 29).
+    ``is_links_only("[unless](#method-unless) [where](#method-where)")`` -> ``True``."""
+    return masked_sentence.lstrip(" \t\n,;·|*+-")[:1] == "[" and LINKS_ONLY.fullmatch(masked_sentence) is not None
+
+
 def sentence_identifiers(text: str, masked: str, start: int, end: int, code_spans: list[tuple[int, int]]) -> frozenset:
     """The names a sentence gives as code: call names, code-span words, snake_case/dotted/camelCase words, options.
 
