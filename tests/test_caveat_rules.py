@@ -2152,3 +2152,28 @@ class ScanVersionTwentyNineTest(LabTestCase):
         self.assertTrue(rules.is_links_only("- [a](#a), [b][ref] | [c](https://example.org/c)."))
         self.assertFalse(rules.is_links_only("See [a](#a) unless it fails."))
         self.assertFalse(rules.is_links_only("[a](#a) is never called twice."))
+
+
+class ScanVersionThirtyTest(LabTestCase):
+    """scan_version 30: an HTML element's block that holds a Markdown table is read as a table, cell by cell."""
+
+    TABLE = (
+        "| Command | Description |\n| --- | --- |\n"
+        "| `$table->spatialIndex('location');` | Adds a spatial index (except SQLite). |\n"
+    )
+
+    def test_a_wrapped_tables_cell_qualifies_its_lead(self) -> None:
+        lead = "Use these index methods to index a column:"
+        for body in (f'{lead}\n\n<div class="overflow-auto">\n\n{self.TABLE}\n</div>\n', f"{lead}\n\n{self.TABLE}"):
+            with self.subTest(wrapped=body.count("<div")):
+                pairs, unpaired = scan(lesson(body), "blocks-6")
+                self.assertEqual(
+                    [(p.qualifier.quote, p.instruction.quote, p.link) for p in pairs],
+                    [("Adds a spatial index (except SQLite).", lead, "table lead")],
+                )
+                self.assertEqual(unpaired, [])
+
+    def test_an_element_without_a_table_is_read_as_prose(self) -> None:
+        block = grammars.Block("html", 0, 40)
+        self.assertFalse(pairing.holds_table("<div>\n\n| a | b |\n\nNo rule here.\n</div>\n", block))
+        self.assertTrue(pairing.holds_table("<div>\n\n| a | b |\n|:---|---:|\n</div>\n", block))

@@ -29,7 +29,7 @@ from checks.caveats.sentences import (
 )
 from load_documents import Span, SpanCheck
 
-SCAN_VERSION = 29
+SCAN_VERSION = 30
 # How far an instruction may sit from its caveat, in blocks of prose (code blocks are not counted):
 # the caveat's own block and this many before it, or this many after it; one that shares an
 # identifier with the caveat may sit as far back as IDENTIFIER_BLOCKS.
@@ -101,6 +101,8 @@ UNREAD_KINDS = frozenset({"fence", "esm", "expression", "directive"})
 # The blocks whose first line is their opening marker, text after it on that line or not ("{{% note %}} Mind it.").
 MARKED_KINDS = frozenset({"admonition", "shortcode", "html"})
 LIST_ITEM_OPENING = re.compile(r"[ \t>]*(?:[-*+]|\d{1,9}[.)])[ \t]+$")
+# A Markdown table's delimiter row, on a line of its own: two cells or more of dashes (colons for alignment).
+TABLE_DELIMITER_ROW = re.compile(r"(?m)^[ \t>]*\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)+\|?[ \t]*$")
 # A list item's marker opening a line of a list block, its indent (quote markers included) the group.
 ITEM_MARKER = re.compile(r"(?m)^([ \t>]*)(?:[-*+]|\d{1,9}[.)])[ \t]+")
 # A MyST directive fence that holds an admonition (```` ```{note} ````, ``~~~{warning}``): prose, not code.
@@ -784,7 +786,7 @@ def section_items(page: Page, section: grammars.Section, dated: bool = False) ->
             continue
         prose_number += 1
         next_is_fence = number + 1 < len(blocks) and (blocks[number + 1].kind == "fence" or indented[number + 1])
-        is_table = block.kind == "table"
+        is_table = block.kind == "table" or (block.kind == "html" and holds_table(masked, block))
         first = block.start if is_table else text_start(masked, block)
         spans = (
             table_cell_spans(masked, first, block.end) if is_table else sentence_spans(masked, first, block.end, fences)
@@ -862,6 +864,13 @@ def section_items(page: Page, section: grammars.Section, dated: bool = False) ->
         prose_number += 1
         items.append(badge_item(page, badge, prose_number))
     return items
+
+
+def holds_table(masked: str, block: grammars.Block) -> bool:
+    """Whether an HTML element's block holds a Markdown table (a delimiter row, ``| --- | --- |``): then it is read
+    as a table is, cell by cell (scan_version 30). Laravel wraps each table in ``<div class="overflow-auto">``; read
+    as prose, its rows ran together into sentences that each began with the row before's closing ``|``."""
+    return TABLE_DELIMITER_ROW.search(masked, block.start, block.end) is not None
 
 
 def is_indented_code(text: str, block: grammars.Block) -> bool:
