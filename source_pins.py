@@ -803,10 +803,9 @@ def dropped_checks(value: dict, texts: dict[str, str], accepted: frozenset = fro
     times in the new text')]``, the index as it was. Run after ``reanchored_spans``, so what is left stale has
     no one honest new place: the quote is gone or occurs several times. The remaining checks keep their
     order; ``scan --add-checks`` proposes a pair again where the new text holds one. A check a review accepted
-    (``accepted``: the decisions' keys, ``decisions.pair_key``) says so, and how to declare it again.
+    (``accepted``: the decisions' keys: the source id and both quotes, each run of whitespace one space) says so, and
+    how to declare it again.
     """
-    from checks.caveats.decisions import pair_key
-
     stale: dict[int, str] = {}
     for pinned in pinned_spans(value, texts):
         if pinned.index in stale or not pinned.stale:
@@ -816,36 +815,24 @@ def dropped_checks(value: dict, texts: dict[str, str], accepted: frozenset = fro
             f"dropped {pinned.check}: its {pinned.role} quotes {quoted(pinned.span['quote'])}, which occurs "
             f"{found:,} {'time' if found == 1 else 'times'} in the new text"
         )
-        check = value["span_checks"][pinned.index]
-        quotes = [
-            check[role].get("quote") if type(check.get(role)) is dict else None for role in ("instruction", "qualifier")
-        ]
-        if (
-            accepted
-            and all(type(quote) is str for quote in quotes)
-            and pair_key(check["source_id"], *quotes) in accepted
-        ):
-            line += "; a review accepted it: once the page holds its quotes again, scan --accept declares it again"
+        if accepted and accepted_check_key(value["span_checks"][pinned.index]) in accepted:
+            line += "; a review accepted it: scan --accept declares it again once the scan finds its pair again"
         stale[pinned.index] = line
     if stale:
         value["span_checks"] = [check for index, check in enumerate(value["span_checks"]) if index not in stale]
     return sorted(stale.items())
 
 
-def accepted_keys(manifest_path: Path) -> frozenset:
-    """The keys of the pairs a review accepted, from the decisions file beside the manifest; none when there is no
-    file or it cannot be read (``scan`` refuses such a file; ``pin`` only names what it drops with them)."""
-    from checks.caveats import decisions
-    from lab_io.strict_json import read_json_file
-
-    path = decisions.decisions_path(manifest_path)
-    if not os.path.lexists(path):
-        return frozenset()
-    try:
-        recorded = decisions.parsed_decisions(read_json_file(path), printable(str(path)))
-    except IngestionError:
-        return frozenset()
-    return frozenset(key for key, made in decisions.decision_of(recorded).items() if made == decisions.ACCEPT)
+def accepted_check_key(check: dict) -> tuple | None:
+    """A check's key as review decisions key a pair: its source id and both quotes, each run of whitespace one
+    space; ``None`` for an entry without them (the loader refuses it anyway)."""
+    source_id = check.get("source_id")
+    quotes = [
+        check[role].get("quote") if type(check.get(role)) is dict else None for role in ("instruction", "qualifier")
+    ]
+    if type(source_id) is not str or not all(type(quote) is str for quote in quotes):
+        return None
+    return source_id, *(" ".join(quote.split()) for quote in quotes)
 
 
 def verified_manifest(
@@ -944,6 +931,7 @@ def pin_sources(
     drop_stale: bool = False,
     titles: str = TITLE_SOURCES[0],
     progress=None,
+    accepted: frozenset = frozenset(),
 ) -> PinOutcome:
     """Pin each requested file (or every page under a requested folder) into the manifest at ``manifest_path``.
 
@@ -956,6 +944,7 @@ def pin_sources(
     ``titles`` (``TITLE_SOURCES``) says where a new page's title comes from when ``--title`` gives none: its
     front matter's ``title`` (``front_matter_title``), else its id; or its id. A page pinned before keeps its.
     ``progress`` (``lab_io.progress.Progress``), if given, counts the pages read once the folders are walked.
+    ``accepted``: the keys of the pairs a review accepted (``dropped_checks`` names them when it drops one).
     A new page of a folder that the lab cannot take is passed over with its
     reason (``page_problem``); ``all_or_nothing`` refuses the pin instead.
     """
@@ -1020,7 +1009,7 @@ def pin_sources(
             "the manifest is unchanged",
         )
     moves, unmoved = reanchored_spans(value, texts) if reanchor or drop_stale else ([], {})
-    drops = dropped_checks(value, texts, accepted_keys(manifest_path)) if drop_stale else []
+    drops = dropped_checks(value, texts, accepted) if drop_stale else []
     # A check dropped is named once, as dropped, even if one of its spans could move.
     gone = {index for index, _ in drops}
     moved = [line for index, line in moves if index not in gone]

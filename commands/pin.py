@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 import os
+from pathlib import Path
 
 import grammars
 from commands.basics import EXIT_OK, report
 from commands.options import add_command, add_manifest_option
 from lab_io import outputs
-from lab_io.errors import UsageError, printable
+from lab_io.errors import IngestionError, UsageError, printable
 from lab_io.outputs import checked_output, destination, emit
 from lab_io.progress import Progress
 
@@ -171,6 +172,7 @@ def run_pin(args: argparse.Namespace) -> int:
                 args.drop_stale,
                 args.titles,
                 progress,
+                accepted_keys(manifest_path) if args.drop_stale else frozenset(),
             )
         if outcome.manifest_bytes is not None:
             emit(outcome.manifest_bytes, manifest_path)
@@ -196,3 +198,19 @@ def require_utf8_argument(option: str, value: str) -> None:
             option,
             f"{printable(value)} holds a byte that is not UTF-8 at character {error.start}; the manifest stores UTF-8 text",
         ) from None
+
+
+def accepted_keys(manifest_path: Path) -> frozenset:
+    """The keys of the pairs a review accepted, from the decisions file beside the manifest; none when there is no
+    file or it cannot be read (``scan`` refuses such a file; ``pin`` only names what it drops with them)."""
+    from checks.caveats import decisions
+    from lab_io.strict_json import read_json_file
+
+    path = decisions.decisions_path(manifest_path)
+    if not os.path.lexists(path):
+        return frozenset()
+    try:
+        recorded = decisions.parsed_decisions(read_json_file(path), printable(str(path)))
+    except IngestionError:
+        return frozenset()
+    return frozenset(key for key, made in decisions.decision_of(recorded).items() if made == decisions.ACCEPT)

@@ -150,7 +150,7 @@ class ReviewTest(LabTestCase):
         self.assertEqual(len(dropped), 1, out)
         self.assertTrue(
             dropped[0].endswith(
-                "; a review accepted it: once the page holds its quotes again, scan --accept declares it again"
+                "; a review accepted it: scan --accept declares it again once the scan finds its pair again"
             ),
             dropped[0],
         )
@@ -170,6 +170,17 @@ class ReviewTest(LabTestCase):
         self.assertEqual((code, err), (0, ""))
         self.assertTrue(out.startswith("rejected 2 pairs (0 scanned checks removed): "), out)
         self.assertEqual(len(json.loads(self.decisions.read_text(encoding="utf-8"))["decisions"]), 2)
+
+    def test_a_check_without_its_source_or_quotes_has_no_decision_key(self) -> None:
+        import source_pins
+
+        self.assertIsNone(source_pins.accepted_check_key({"name": "x", "instruction": {"quote": "a"}}))
+        self.assertEqual(
+            source_pins.accepted_check_key(
+                {"source_id": "s", "instruction": {"quote": "Call  it."}, "qualifier": {"quote": "It\nfails."}}
+            ),
+            ("s", "Call it.", "It fails."),
+        )
 
     def test_a_decision_overturned_says_so(self) -> None:
         name = "scan:aster-copy-v1:13"
