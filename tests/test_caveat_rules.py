@@ -2173,7 +2173,20 @@ class ScanVersionThirtyTest(LabTestCase):
                 )
                 self.assertEqual(unpaired, [])
 
-    def test_an_element_without_a_table_is_read_as_prose(self) -> None:
-        block = grammars.Block("html", 0, 40)
-        self.assertFalse(pairing.holds_table("<div>\n\n| a | b |\n\nNo rule here.\n</div>\n", block))
-        self.assertTrue(pairing.holds_table("<div>\n\n| a | b |\n|:---|---:|\n</div>\n", block))
+    def test_only_the_tables_lines_are_cells(self) -> None:
+        text = "<div>\n\n| a | b |\n|:-:|--:|\n| c | d |\n\nNo rule here.\n</div>\n"
+        block = grammars.Block("html", 0, len(text))
+        start = text.index("| a")
+        self.assertEqual(pairing.html_table_runs(text, block), [(start, text.index("\nNo rule"))])
+        for body in ("<div>\n\n| a | b |\n\nNo rule here.\n</div>\n", "<div>\n" + " " * 5000 + "x\n</div>\n"):
+            self.assertEqual(pairing.html_table_runs(body, grammars.Block("html", 0, len(body))), [])
+        # The element's prose before its table stays prose: its caveat takes its instruction by its anaphor.
+        body = (
+            "<details>\n<summary>Uploads</summary>\n\nCall `upload(file)` to send a file. It must not be larger than "
+            f"10 MB.\n\n{self.TABLE}\n</details>\n"
+        )
+        pairs, _ = scan(lesson(body), "blocks-6")
+        self.assertIn(
+            ("It must not be larger than 10 MB.", "Call `upload(file)` to send a file.", "anaphor It"),
+            [(p.qualifier.quote, p.instruction.quote, p.link) for p in pairs],
+        )

@@ -14,6 +14,7 @@ import re
 from bisect import bisect_right
 from collections import deque
 from dataclasses import dataclass
+from itertools import accumulate
 
 import chunk_index
 import grammars
@@ -101,8 +102,6 @@ UNREAD_KINDS = frozenset({"fence", "esm", "expression", "directive"})
 # The blocks whose first line is their opening marker, text after it on that line or not ("{{% note %}} Mind it.").
 MARKED_KINDS = frozenset({"admonition", "shortcode", "html"})
 LIST_ITEM_OPENING = re.compile(r"[ \t>]*(?:[-*+]|\d{1,9}[.)])[ \t]+$")
-# A Markdown table's delimiter row, on a line of its own: two cells or more of dashes (colons for alignment).
-TABLE_DELIMITER_ROW = re.compile(r"(?m)^[ \t>]*\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)+\|?[ \t]*$")
 # A list item's marker opening a line of a list block, its indent (quote markers included) the group.
 ITEM_MARKER = re.compile(r"(?m)^([ \t>]*)(?:[-*+]|\d{1,9}[.)])[ \t]+")
 # A MyST directive fence that holds an admonition (```` ```{note} ````, ``~~~{warning}``): prose, not code.
@@ -786,11 +785,20 @@ def section_items(page: Page, section: grammars.Section, dated: bool = False) ->
             continue
         prose_number += 1
         next_is_fence = number + 1 < len(blocks) and (blocks[number + 1].kind == "fence" or indented[number + 1])
-        is_table = block.kind == "table" or (block.kind == "html" and holds_table(masked, block))
+        is_table = block.kind == "table"
         first = block.start if is_table else text_start(masked, block)
-        spans = (
-            table_cell_spans(masked, first, block.end) if is_table else sentence_spans(masked, first, block.end, fences)
-        )
+        # Which of the spans are a table's cells: all of a table's; of an HTML element's, those of the Markdown
+        # tables it holds (scan_version 30); else none.
+        cells: list[bool] | None = None
+        if is_table:
+            spans = table_cell_spans(masked, first, block.end)
+        else:
+            runs = html_table_runs(text, block) if block.kind == "html" else []
+            spans, cells = (
+                (sentence_spans(masked, first, block.end, fences), None)
+                if not runs
+                else spans_around_tables(masked, first, block.end, fences, runs)
+            )
         whole = rules.cautionary_cue(block)
         rule = "cautionary block"
         if whole is None:
@@ -822,14 +830,18 @@ def section_items(page: Page, section: grammars.Section, dated: bool = False) ->
             # requirement of what follows (scan_version 11).
             notice = (prose_number - 1, PREREQUISITE_CUE)
         # "You can set these fields:" and then the table of fields: the cells qualify that sentence.
-        lead = items[-1] if is_table and items and items[-1].block == prose_number - 1 else None
+        lead = items[-1] if (is_table or cells) and items and items[-1].block == prose_number - 1 else None
         list_item = block.kind == "list"
         openings = item_openings(masked, block.start, block.end) if list_item else None
         block_anchors = anchors_in_block(page, block.end)
         for position, (start, end) in enumerate(spans):
             before_fence = next_is_fence and position == len(spans) - 1
-            item = Item(page, start, end, prose_number, (before_fence, list_item, in_note, codeless, is_table), aside)
-            if is_table:
+            cell = is_table or (cells is not None and cells[position])
+            if cells is not None and cell and position and not cells[position - 1]:
+                # A table after prose of its own element: that prose's last sentence is the table's lead.
+                lead = items[-1]
+            item = Item(page, start, end, prose_number, (before_fence, list_item, in_note, codeless, cell), aside)
+            if cell:
                 item.in_table = True
                 item.lead = lead
             elif openings is not None and openings[0] and openings[0][0] <= start:
@@ -866,11 +878,51 @@ def section_items(page: Page, section: grammars.Section, dated: bool = False) ->
     return items
 
 
-def holds_table(masked: str, block: grammars.Block) -> bool:
-    """Whether an HTML element's block holds a Markdown table (a delimiter row, ``| --- | --- |``): then it is read
-    as a table is, cell by cell (scan_version 30). Laravel wraps each table in ``<div class="overflow-auto">``; read
-    as prose, its rows ran together into sentences that each began with the row before's closing ``|``."""
-    return TABLE_DELIMITER_ROW.search(masked, block.start, block.end) is not None
+def html_table_runs(text: str, block: grammars.Block) -> list[tuple[int, int]]:
+    """The Markdown tables an HTML element's block holds, as ``[start, end)`` of their lines (scan_version 30): a
+    header row, its delimiter row (``grammars.blocks.is_table_delimiter``), and the rows after it that hold a ``|``.
+
+    Laravel wraps each table in ``<div class="overflow-auto">``; read as prose, its rows ran together into
+    sentences that each began with the row before's closing ``|``. The element's other lines stay prose.
+    """
+    runs: list[tuple[int, int]] = []
+    lines = text[block.start : block.end].splitlines(keepends=True)
+    starts = list(accumulate((len(line) for line in lines), initial=block.start))
+    index = 1
+    while index < len(lines):
+        if "|" in lines[index - 1] and grammars.is_table_delimiter(lines[index].rstrip("\n")):
+            end = index + 1
+            while end < len(lines) and "|" in lines[end] and lines[end].strip():
+                end += 1
+            runs.append((starts[index - 1], starts[end]))
+            index = end + 1
+        else:
+            index += 1
+    return runs
+
+
+def spans_around_tables(
+    masked: str, start: int, end: int, fences, runs: list[tuple[int, int]]
+) -> tuple[list[tuple[int, int]], list[bool]]:
+    """The sentences of ``masked[start:end]`` with the table ``runs`` in it read cell by cell, and for each span
+    whether it is a cell."""
+    spans: list[tuple[int, int]] = []
+    cells: list[bool] = []
+    position = start
+    for run_start, run_end in runs:
+        if position < run_start:
+            prose = sentence_spans(masked, position, run_start, fences)
+            spans.extend(prose)
+            cells.extend([False] * len(prose))
+        table = table_cell_spans(masked, run_start, min(run_end, end))
+        spans.extend(table)
+        cells.extend([True] * len(table))
+        position = run_end
+    if position < end:
+        prose = sentence_spans(masked, position, end, fences)
+        spans.extend(prose)
+        cells.extend([False] * len(prose))
+    return spans, cells
 
 
 def is_indented_code(text: str, block: grammars.Block) -> bool:
