@@ -143,8 +143,8 @@ class PinOutcome:
 
 
 # Where a span check's span was refused: ``m.json: span_checks[5] ("scan:docs/faq:227").qualifier`` (its name when it
-# has one, as ``load_documents.named_entry`` gives it).
-REFUSED_SPAN = re.compile(r': span_checks\[(\d+)\](?: \("(?:[^"\\]|\\.)*"\))?\.(instruction|qualifier)$')
+# has one, as ``load_documents.named_entry`` gives it, shortened or not).
+REFUSED_SPAN = re.compile(r": span_checks\[(\d+)\](?: \(.*\))?\.(instruction|qualifier)$")
 
 
 def manifest_relative_path(typed: str, folder: Path, where: str) -> str:

@@ -341,7 +341,7 @@ def add_scanned_checks(manifest_path: Path, pairs: list, decided: dict) -> str:
     Read, change and write under the manifest lock, against the manifest as it
     is then: a pin or another scan that ran meanwhile is seen, never undone.
     """
-    from checks.caveats import declare, pairing
+    from checks.caveats import declare, imported, pairing
     from checks.caveats.decisions import found_key
     from checks.caveats.verdicts import declared_names
 
@@ -349,9 +349,11 @@ def add_scanned_checks(manifest_path: Path, pairs: list, decided: dict) -> str:
     with outputs.manifest_lock(manifest_path):
         current = load_manifest(manifest_path)
         entries = declare.checks_to_add(pairs, current.span_checks)
-        # A pair declared by a check of your own is one you read; one scan declared, or none, is not, unless decided.
+        # A pair declared by a check of your own is one you read; one scan or --import declared, or none, is not,
+        # unless a review decided it.
+        machine = (pairing.NAME_PREFIX, imported.NAME_PREFIX)
         unreviewed = sum(
-            found_key(pair) not in decided and (declared_as is None or declared_as.startswith(pairing.NAME_PREFIX))
+            found_key(pair) not in decided and (declared_as is None or declared_as.startswith(machine))
             for pair, declared_as in zip(pairs, declared_names(pairs, current.span_checks))
         )
         if entries:

@@ -351,6 +351,15 @@ class ImportTest(LabTestCase):
         )
         return main_quietly("scan", "--manifest", str(self.manifest), "--import", str(path))
 
+    def test_an_imported_pair_counts_as_not_reviewed(self) -> None:
+        self.assertEqual(
+            self.imported({"source_id": "aster-copy-v1", "instruction": LISTING, "caveat": DOES_NOT})[0], 0
+        )
+        # Four pairs found: the hand-written check holds one (read), --import declared another (not read).
+        code, out, _ = main_quietly("scan", "--add-checks", "--manifest", str(self.manifest))
+        self.assertEqual(code, 0)
+        self.assertIn("; 3 of 4 pairs not reviewed: read them", out)
+
     def test_an_imported_pair_validates_like_a_declared_one(self) -> None:
         code, out, err = self.imported(
             {"source_id": "aster-copy-v1", "instruction": LISTING, "caveat": DOES_NOT},

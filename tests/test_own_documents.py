@@ -464,6 +464,19 @@ POD_CHECKS = {
 }
 
 
+class RefusedSpanPlaceTests(LabTestCase):
+    """Which span a refusal names is read back from its place, whatever the check's name."""
+
+    def test_a_long_names_shortened_form_is_read_too(self) -> None:
+        import source_pins
+        from lab_io.errors import quoted_name
+
+        for name in ("cpu", "n" * 300, 'a "quoted" \\ name'):
+            with self.subTest(name=name[:10]):
+                where = f"m.json: span_checks[5] ({quoted_name(name)}).qualifier"
+                self.assertEqual(source_pins.REFUSED_SPAN.search(where).groups(), ("5", "qualifier"))
+
+
 class ReanchorAmongPlacesTests(OwnDocumentsTestCase):
     """--reanchor and --drop-stale move a span whose quote now occurs at several places only to a clear one.
 
