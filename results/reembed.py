@@ -301,38 +301,54 @@ ONE_CHECK = "(the one span check)"
 """What a result of exactly one check, the spec's shape, which names none, calls it."""
 
 
-def result_verdicts(kind: str, artifact: dict) -> dict[str, dict[str, bool]] | None:
-    """Per policy of a saved result, each span check's name and whether one chunk holds both its spans; ``None``
-    for a single index, which holds no verdicts. A result of one check names it ``ONE_CHECK``."""
+def result_verdicts(kind: str, artifact: dict) -> dict[str, dict[str, tuple]] | None:
+    """Per policy of a saved result, each span check's name, whether one chunk holds both its spans, and its two
+    spans; ``None`` for a single index, which holds no verdicts. A result of one check names it ``ONE_CHECK``."""
     if kind != "result":
         return None
     verdicts = {}
     for comparison in artifact["comparisons"]:
         pairs = comparison.get("pairs")
         if pairs is None:
-            verdicts[comparison["strategy"]] = {ONE_CHECK: comparison["instruction_and_qualifier_share_chunk"]}
-        else:
-            verdicts[comparison["strategy"]] = {
-                pair["name"]: pair["instruction_and_qualifier_share_chunk"] for pair in pairs
-            }
+            pairs = [{**comparison, "name": ONE_CHECK}]
+        verdicts[comparison["strategy"]] = {
+            pair["name"]: (
+                pair["instruction_and_qualifier_share_chunk"],
+                (tuple(pair["instruction_span"]), tuple(pair["qualifier_span"])),
+            )
+            for pair in pairs
+        }
     return verdicts
+
+
+def named_one_check(side: dict, other: dict) -> dict:
+    """``side`` with its ``ONE_CHECK`` named as the check of ``other`` that has its spans, when one has: a result of
+    one check (the spec's shape) names none, and the same check in a result of two is then the same check."""
+    if ONE_CHECK not in side:
+        return side
+    spans = side[ONE_CHECK][1]
+    name = next((name for name, (_, other_spans) in other.items() if other_spans == spans), None)
+    if name is None or name in side:
+        return side
+    return {(name if key == ONE_CHECK else key): value for key, value in side.items()}
 
 
 def check_changes(old: dict | None, new: dict | None, old_policy: str, new_policy: str) -> dict | None:
     """Between two results, for one compared pair of policies: the span checks only the new one holds
     (``added``, each with its verdict), those only the old one holds (``removed``), and those whose verdict
     differs (``changed``), each list in the new (or for ``removed`` the old) result's order; ``None`` unless both
-    files are results."""
+    files are results. Checks are matched by name; a result's one unnamed check by its spans."""
     if old is None or new is None or old_policy not in old or new_policy not in new:
         return None
-    before, after = old[old_policy], new[new_policy]
+    before = named_one_check(old[old_policy], new[new_policy])
+    after = named_one_check(new[new_policy], before)
     return {
-        "added": [{"name": name, "kept_together": kept} for name, kept in after.items() if name not in before],
-        "removed": [{"name": name, "kept_together": kept} for name, kept in before.items() if name not in after],
+        "added": [{"name": name, "kept_together": kept} for name, (kept, _) in after.items() if name not in before],
+        "removed": [{"name": name, "kept_together": kept} for name, (kept, _) in before.items() if name not in after],
         "changed": [
-            {"name": name, "kept_together_before": before[name], "kept_together": kept}
-            for name, kept in after.items()
-            if name in before and before[name] != kept
+            {"name": name, "kept_together_before": before[name][0], "kept_together": kept}
+            for name, (kept, _) in after.items()
+            if name in before and before[name][0] != kept
         ],
     }
 

@@ -216,6 +216,21 @@ class DiffOfVerdictsTest(ReembedTestCase):
         # A single index holds no verdicts: nothing to compare.
         self.assertIsNone(reembed.check_changes(None, {"paragraph": {}}, "paragraph", "paragraph"))
 
+    def test_a_results_one_unnamed_check_is_matched_by_its_spans(self) -> None:
+        # The fixture's result holds one check in the spec's shape, which names none; the same check, named, is in a
+        # result of four: it is no check removed, and the three others are added.
+        old = self.save_fixture_result()
+        manifest = self.copy_inputs()
+        self.assertEqual(run_lab("scan", "--add-checks", "--manifest", str(manifest)).returncode, 0)
+        new = self.build(manifest, "new.json")
+        checks = reembed.diff_files(old, new, "paragraph", "paragraph").policies[0].checks
+        self.assertEqual(checks["removed"], [])
+        self.assertEqual(checks["changed"], [])
+        self.assertEqual(
+            sorted(check["name"] for check in checks["added"]),
+            ["scan:aster-copy-v1:13", "scan:aster-copy-v1:7#2", "scan:aster-copy-v2:7"],
+        )
+
     def test_identical_results_differ_by_no_check(self) -> None:
         path = self.save_fixture_result()
         policy = reembed.diff_files(path, path).policies[0]
