@@ -501,7 +501,17 @@ def review(
                 other = "rejected" if decision == decisions.ACCEPT else "accepted"
                 already += f"; {turned[decision]:,} {other} before, now {verb}"
             parts.append(f"{verb} {covering(names, covered[decision], effect)}{already})")
-    return f"{'; '.join(parts)}: {shown}, decisions in {destination(path)}"
+    line = f"{'; '.join(parts)}: {shown}, decisions in {destination(path)}"
+    # A name scan gives a pair now may be a declared check's that holds another pair (its lines moved): the decision
+    # is the named pair's, as scan names it; say which other pair the check of that name is.
+    for name in accepted + rejected:
+        now = found_as(name, pairs, checks)
+        if now is not None and now != name:
+            line += (
+                f"\nnote: {quoted_name(name)} is the pair scan names so now; the declared check of that name is the "
+                f"pair scan finds as {quoted_name(now)}"
+            )
+    return line
 
 
 def found_as(name: str, pairs: list, checks: tuple) -> str | None:

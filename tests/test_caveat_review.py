@@ -193,6 +193,21 @@ class ReviewTest(LabTestCase):
             f"{self.decisions}\n",
         )
 
+    def test_a_name_that_is_another_pairs_check_now_is_noted(self) -> None:
+        self.assertEqual(main_quietly("scan", "--add-checks", "--manifest", str(self.manifest))[0], 0)
+        # Six lines after the title: the pairs of lines 7 and 13 are on lines 13 and 19 now. The check named
+        # "scan:aster-copy-v1:13" holds the listing pair, which scan names ":19"; ":13" is the refuses pair's name now.
+        page = self.folder / "docs" / "aster-copy-v1.md"
+        page.write_text(V1_TEXT.replace("API\n\n", "API\n\nOne.\n\nTwo.\n\nThree.\n\n", 1), encoding="utf-8")
+        self.assertEqual(main_quietly("pin", "--manifest", str(self.manifest), "--reanchor", str(page))[0], 0)
+        code, out, err = main_quietly("scan", "--manifest", str(self.manifest), "--reject", "scan:aster-copy-v1:13")
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual(
+            out.splitlines()[-1],
+            'note: "scan:aster-copy-v1:13" is the pair scan names so now; the declared check of that name is the pair '
+            'scan finds as "scan:aster-copy-v1:19"',
+        )
+
     def test_a_decision_on_a_page_no_longer_pinned_is_named(self) -> None:
         name = "scan:aster-copy-v1:13"
         self.assertEqual(main_quietly("scan", "--manifest", str(self.manifest), "--reject", name)[0], 0)
