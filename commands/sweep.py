@@ -47,10 +47,17 @@ def sweep_size(value: str) -> int:
     from checks import size_sweep
 
     if not value.isascii() or not value.isdigit() or not 1 <= int(value) <= size_sweep.MAX_SIZE:
-        # "700,800,900" is three sizes run together: they are given apart, as the shell splits them.
-        apart = (
-            "; give several sizes separated by spaces: --sizes 700 800 900" if re.search(r"\d[,;]\s*\d", value) else ""
-        )
+        # "700,800,900" is three sizes run together: they are given apart, as the shell splits them; "1,000" is one
+        # size written with a thousands separator.
+        hints = []
+        if re.fullmatch(r"\d{1,3}(?:,\d{3})+", value) and int(value.replace(",", "")) <= size_sweep.MAX_SIZE:
+            hints.append(f"write it without separators: {value.replace(',', '')}")
+        parts = re.split(r"[,;]\s*", value)
+        if len(parts) > 1 and all(
+            re.fullmatch(r"[1-9]\d*", part) and int(part) <= size_sweep.MAX_SIZE for part in parts
+        ):
+            hints.append(f"give several sizes separated by spaces: --sizes {' '.join(parts)}")
+        apart = f"; {', or '.join(hints)}" if hints else ""
         raise argparse.ArgumentTypeError(
             f"a size is a whole number from 1 to {size_sweep.MAX_SIZE:,}, found {value!r}{apart}"
         )

@@ -191,6 +191,10 @@ class Ceilings(LabTestCase):
             "found '700,800,900'; give several sizes separated by spaces: --sizes 700 800 900", completed.stderr
         )
         self.assertNotIn("separated by spaces", run_lab("sweep", "--sizes", "0").stderr)
+        self.assertIn(
+            "found '1,000'; write it without separators: 1000 (see --help)",
+            run_lab("sweep", "--sizes", "1,000").stderr,
+        )
 
     def test_the_help_states_the_ceilings_the_sweep_enforces(self):
         completed = run_lab("sweep", "--help")

@@ -2150,6 +2150,7 @@ class ScanVersionTwentyNineTest(LabTestCase):
 
     def test_links_only(self) -> None:
         self.assertTrue(rules.is_links_only("- [a](#a), [b][ref] | [c](https://example.org/c)."))
+        self.assertTrue(rules.is_links_only('[unless](#u "Unless, when it fails") [where](#w)'))
         self.assertFalse(rules.is_links_only("See [a](#a) unless it fails."))
         self.assertFalse(rules.is_links_only("[a](#a) is never called twice."))
 
