@@ -596,8 +596,10 @@ def manifest_from_value(value: object, folder: Path, label: str) -> Manifest:
             try:
                 read_pinned_bytes(folder, source, where, grammar)
             except IngestionError as error:
-                if error.code == "hash_mismatch":
-                    others.append(quoted_name(source["source_id"]))
+                # Edited, or gone or unreadable since it was pinned: either way the pin no longer holds.
+                others.append(
+                    quoted_name(source["source_id"]) + ("" if error.code == "hash_mismatch" else f" ({error.code})")
+                )
             continue
         try:
             source["text"] = read_pinned_text(folder, source, where, grammar)
@@ -607,11 +609,11 @@ def manifest_from_value(value: object, folder: Path, label: str) -> Manifest:
             edited = error
     if edited is not None:
         if others:
+            differ = "differs from its pin" if len(others) == 1 else "differ from their pins"
             edited = IngestionError(
                 edited.code,
                 edited.where,
-                f"{edited.what}; {counted(len(others), 'more page')} {'differs' if len(others) == 1 else 'differ'} from {'its pin' if len(others) == 1 else 'their pins'} too: "
-                f"{first_few(others)}",
+                f"{edited.what}; {counted(len(others), 'more page')} {differ} too: {first_few(others)}",
             )
         raise edited
     sources.sort(key=lambda source: source["source_id"])

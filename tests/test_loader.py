@@ -84,6 +84,15 @@ class EditedPinnedSource(LoaderTestCase):
         self.assertTrue(str(error).startswith("hash_mismatch: ") and 'sources[0] ("aster-copy-v1")' in str(error))
         self.assertTrue(str(error).endswith('; 1 more page differs from its pin too: "aster-copy-v2"'), str(error))
 
+    def test_a_page_gone_after_the_edited_one_is_counted_with_its_reason(self):
+        source = self.folder / "docs" / "aster-copy-v1.md"
+        source.write_bytes(source.read_bytes() + b"\nAn added line.\n")
+        (self.folder / "docs" / "aster-copy-v2.md").unlink()
+        error = self.assert_refused("hash_mismatch")
+        self.assertTrue(
+            str(error).endswith('; 1 more page differs from its pin too: "aster-copy-v2" (source_missing)'), str(error)
+        )
+
     def test_a_pin_edited_in_its_last_digit_is_shown_in_full(self):
         # Two 12-digit prefixes would read alike: the digests are shown as far as they differ, here whole.
         actual = hashlib.sha256((self.folder / "docs" / "aster-copy-v1.md").read_bytes()).hexdigest()
