@@ -550,7 +550,7 @@ class UntrustedTextTest(LabTestCase):
         self.assertTrue(lines[-1].startswith("    │ … "), lines[-1])
         self.assertTrue(lines[-1].endswith(f"»{caveat}«"), lines[-1])
         self.assertTrue(all(len(row) <= caveat_report.CONTEXT_WIDTH + 8 for row in lines))
-        # A line of 130 spaces between the two quotes' lines is one blank row.
+        # A line of 130 spaces between the two quotes' lines is one blank row (as one of 5,000 below).
         spaced = f"{instruction}\n{' ' * 130}\n{caveat}\n"
         spans = {
             "instruction": {"start": 0, "end": len(instruction)},
@@ -559,6 +559,11 @@ class UntrustedTextTest(LabTestCase):
         self.assertEqual(
             caveat_report.context_lines(spaced, chunk_index.newline_offsets(spaced), *spans.values()),
             [f"  1 │ »{instruction}«", "  2 │", f"  3 │ »{caveat}«"],
+        )
+        wide = spaced.replace(" " * 130, " " * 5000)
+        spans["qualifier"] = {"start": wide.index(caveat), "end": wide.index(caveat) + len(caveat)}
+        self.assertEqual(
+            caveat_report.context_lines(wide, chunk_index.newline_offsets(wide), *spans.values())[1], "  2 │"
         )
         # A line of 200,000 characters: only the stretches around its marks are shown, each quote in view.
         filler = "word " * 40_000

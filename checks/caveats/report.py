@@ -284,6 +284,10 @@ def context_lines(text: str, newlines: list[int], instruction: dict, qualifier: 
             continue
         start, end = line_spans(newlines, len(text), number)
         inside = sorted(mark for mark in marks if start <= mark <= end)
+        if not inside and not text[start:end].strip():
+            # A line of spaces alone, however long: a blank row.
+            lines.append(f"  {number:>{width}} │")
+            continue
         pieces = []
         for stretch_start, stretch_end in near_marks(start, end, inside):
             if stretch_start > start and (not pieces or pieces[-1] != " … "):
