@@ -2191,3 +2191,38 @@ class ScanVersionThirtyTest(LabTestCase):
             ("It must not be larger than 10 MB.", "Call `upload(file)` to send a file.", "anaphor It"),
             [(p.qualifier.quote, p.instruction.quote, p.link) for p in pairs],
         )
+
+
+class ScanVersionThirtyOneTest(LabTestCase):
+    """scan_version 31: a caveat of a section titled as caveats that no instruction of its section takes qualifies
+    the last instruction of the nearest section before that has one."""
+
+    def test_a_limitations_sections_caveat_takes_the_section_befores_instruction(self) -> None:
+        body = (
+            "Enable automatic resolution with `--auto`.\n\nIt resolves the extensions a script imports.\n\n"
+            "### Limitations\n\nExtensions must be signed.\n"
+        )
+        # "must" is of tier 1, of tier 2 in a section without code (an outright requirement); the link is of tier 2.
+        pairs, unpaired = scan(lesson(body), "blocks-6")
+        self.assertEqual(
+            [(p.qualifier.quote, p.instruction.quote, p.link, p.tier) for p in pairs],
+            [("Extensions must be signed.", "Enable automatic resolution with `--auto`.", "caveats section", 2)],
+        )
+        self.assertEqual(unpaired, [])
+
+    def test_another_title_keeps_its_caveat_unpaired(self) -> None:
+        body = "Enable automatic resolution with `--auto`.\n\n### Scripts\n\nOnly official extensions are supported.\n"
+        pairs, unpaired = scan(lesson(body), "blocks-6")
+        self.assertEqual((pairs, [u.span.quote for u in unpaired]), ([], ["Only official extensions are supported."]))
+
+    def test_the_titles_read_as_caveats(self) -> None:
+        for title in (
+            "Limitations",
+            "Known issues",
+            "Caveats and gotchas",
+            "Unsupported settings",
+            "Security considerations",
+        ):
+            self.assertIsNotNone(pairing.CAVEATS_SECTION.search(title), title)
+        for title in ("Usage", "Limiting rates", "Warningless builds", "Notes"):
+            self.assertIsNone(pairing.CAVEATS_SECTION.search(title), title)
