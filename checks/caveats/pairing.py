@@ -840,8 +840,8 @@ def section_items(page: Page, section: grammars.Section, dated: bool = False) ->
         # "You can set these fields:" and then the table of fields: the cells qualify that sentence.
         lead = items[-1] if (is_table or cells) and items and items[-1].block == prose_number - 1 else None
         list_item = block.kind == "list"
-        openings = item_openings(masked, block.start, block.end) if list_item else None
         block_anchors = anchors_in_block(page, block.end)
+        first_item = len(items)
         for position, (start, end) in enumerate(spans):
             before_fence = next_is_fence and position == len(spans) - 1
             cell = is_table or (cells is not None and cells[position])
@@ -852,8 +852,6 @@ def section_items(page: Page, section: grammars.Section, dated: bool = False) ->
             if cell:
                 item.in_table = True
                 item.lead = lead
-            elif openings is not None and openings[0] and openings[0][0] <= start:
-                item.list_item = openings[1][bisect_right(openings[0], start) - 1]
             if notice is not None or sentence_holds_cue(item, block_anchors):
                 caveat, item._instruction = item.classification()
                 reading = item.reading
@@ -877,6 +875,14 @@ def section_items(page: Page, section: grammars.Section, dated: bool = False) ->
                     if marker is not None and marker.rule in NOTICE_RULES:
                         pending_notice = (prose_number, rules.Cue(marker.rule, marker.cue, marker.tier, 0))
             items.append(item)
+        if list_item and any(item.caveat is not None for item in items[first_item:]):
+            # Which item each sentence is in matters only to a caveat of this list and the sentences of the same
+            # block it weighs (``in_earlier_item``, ``item_head``): told for a list that holds one.
+            places, owners = item_openings(masked, block.start, block.end)
+            if places:
+                for item in items[first_item:]:
+                    if places[0] <= item.start:
+                        item.list_item = owners[bisect_right(places, item.start) - 1]
     for badge in badges:
         # After the section's last block: it dates nothing that follows, and is reported as it is.
         if in_comment(text, badge.start(), max(section.body_start, badge.start() - COMMENT_REACH)):
