@@ -102,6 +102,12 @@ def register(commands: argparse._SubParsersAction) -> None:
         "<name>.decisions.json; it covers every found pair with NAME's source and quotes, and says which",
     )
     scan.add_argument(
+        "--forget-unmatched",
+        action="store_true",
+        help="remove from the decisions file every decision no pair found now matches (the ones scan names: a quote "
+        "edited or gone, a newer scan_version, a page no longer pinned); needs --manifest",
+    )
+    scan.add_argument(
         "--import",
         dest="import_file",
         metavar="FILE",
@@ -134,6 +140,7 @@ def run_scan(args: argparse.Namespace) -> int:
         for option, given in (
             ("--add-checks", args.add_checks),
             ("--accept/--reject", args.accept or args.reject),
+            ("--forget-unmatched", args.forget_unmatched),
             ("--import", args.import_file is not None),
         )
         if given
@@ -152,7 +159,7 @@ def run_scan(args: argparse.Namespace) -> int:
     if writes:
         # The manifest is rewritten in place: refuse a link or a device before any work.
         checked_output(str(manifest_path), (), stdout_allowed=False)
-    if args.accept or args.reject:
+    if args.accept or args.reject or args.forget_unmatched:
         from checks.caveats import decisions
 
         checked_output(str(decisions.decisions_path(manifest_path)), (), stdout_allowed=False)
@@ -170,7 +177,7 @@ def run_scan(args: argparse.Namespace) -> int:
         # Each page's sections, read for the scan and kept for the outlines its verdicts need.
         section_cache: dict = {}
         # What is declared in the manifest is found afresh, never read from a file beside it.
-        no_cache = args.no_cache or bool(args.add_checks or args.accept or args.reject)
+        no_cache = args.no_cache or bool(args.add_checks or args.accept or args.reject or args.forget_unmatched)
         scanned = narrowed(manifest, args.scan_sources)
         found, cache = scanned_pairs(manifest_path, scanned, no_cache, section_cache, manifest)
         pinned = {source["source_id"] for source in manifest.sources}
@@ -215,6 +222,9 @@ def act_on_pairs(
     """Measure, review, or list the found pairs (and write the report and the checks) as the options say."""
     if args.evaluate is not None:
         return evaluate(args, manifest, found)
+    if args.forget_unmatched:
+        report(forget_unmatched(manifest_path, found, manifest, pinned))
+        return EXIT_OK
     if args.accept or args.reject:
         report(review(manifest_path, found[0], args.accept, args.reject, bool(args.scan_sources), manifest.span_checks))
         return EXIT_OK
@@ -306,32 +316,63 @@ def proposals(manifest_path: Path, found: tuple, tier: int) -> tuple[list, list,
     return kept, unpaired, sum(pair.tier <= tier for pair in rejected), decisions.decision_of(recorded)
 
 
-def unmatched_decisions(manifest_path: Path, found: tuple, manifest, pinned: set | None = None) -> str | None:
-    """A line naming the recorded decisions no pair found now has the source and quotes of (an edit changed a
-    quote or took it away, or a newer scan_version pairs the caveat with another instruction: what is found is a
-    new pair, proposed again), and those on a page no longer pinned (``pinned``: the manifest's source ids);
-    ``None`` if every one matches. Of the pages pinned, only ``manifest``'s (``scan --source`` scans some) are asked.
-    """
+def unmatched(recorded: list, found: tuple, manifest, pinned: set | None = None) -> list:
+    """The recorded decisions (the last of each pair's) that no pair found now has the source and quotes of (an
+    edit changed a quote or took it away, or a newer scan_version pairs the caveat with another instruction: what is
+    found is a new pair, proposed again), and those on a page no longer pinned (``pinned``: the manifest's source
+    ids). Of the pages pinned, only ``manifest``'s (``scan --source`` scans some) are asked."""
     from checks.caveats.decisions import found_key
 
-    recorded = read_decisions(manifest_path)[0]
     keys = {found_key(pair) for pair in found[0]}
     # The last decision of a pair is the one that holds (``decision_of``).
     latest = {decision.key(): decision for decision in recorded}
     scanned = {source["source_id"] for source in manifest.sources}
-    names = [
-        printable(decision.name)
+    return [
+        decision
         for key, decision in latest.items()
         if (decision.source_id in scanned and key not in keys)
         or (pinned is not None and decision.source_id not in pinned)
     ]
-    if not names:
+
+
+def decision_names(decisions: list) -> str:
+    """``"scan:docs/a:5" (rejected), "scan:docs/b:9" (accepted)``: the first few, and how many more."""
+    words = {"accept": "accepted", "reject": "rejected"}
+    return first_few([f"{quoted_name(decision.name)} ({words[decision.decision]})" for decision in decisions])
+
+
+def unmatched_decisions(manifest_path: Path, found: tuple, manifest, pinned: set | None = None) -> str | None:
+    """A line naming the decisions no pair found now matches (``unmatched``) and how to drop them; ``None`` if
+    every one matches."""
+    gone = unmatched(read_decisions(manifest_path)[0], found, manifest, pinned)
+    if not gone:
         return None
     return (
-        f"{counted(len(names), 'decision')} of the decisions file {'matches' if len(names) == 1 else 'match'} no "
+        f"{counted(len(gone), 'decision')} of the decisions file {'matches' if len(gone) == 1 else 'match'} no "
         "pair found now (an edit or a newer scan_version gave its caveat other quotes or another instruction, or "
-        f"its page is no longer pinned): {first_few(names)}"
+        f"its page is no longer pinned): {decision_names(gone)}; scan --forget-unmatched drops them"
     )
+
+
+def forget_unmatched(manifest_path: Path, found: tuple, manifest, pinned: set) -> str:
+    """Remove from the decisions file every decision ``unmatched`` names, under the manifest lock; say which."""
+    from checks.caveats import decisions
+
+    path = decisions.decisions_path(manifest_path)
+    with outputs.manifest_lock(manifest_path):
+        recorded, existing = read_decisions(manifest_path)
+        gone = unmatched(recorded, found, manifest, pinned)
+        if not gone:
+            return f"decisions unchanged: every decision in {destination(path)} matches a pair found now"
+        keys = {decision.key() for decision in gone}
+        kept = [
+            entry
+            for entry in existing["decisions"]
+            if decisions.pair_key(entry["source_id"], entry["instruction"]["quote"], entry["qualifier"]["quote"])
+            not in keys
+        ]
+        outputs.write_outputs([(path, saved_json_bytes({**existing, "decisions": kept}))])
+    return f"forgot {counted(len(gone), 'decision')} that no pair found now matches: {decision_names(gone)}: {destination(path)}"
 
 
 def add_scanned_checks(manifest_path: Path, pairs: list, decided: dict) -> str:

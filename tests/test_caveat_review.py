@@ -110,7 +110,8 @@ class ReviewTest(LabTestCase):
         self.assertEqual(code, 0, err)
         line = (
             "1 decision of the decisions file matches no pair found now (an edit or a newer scan_version gave its "
-            f"caveat other quotes or another instruction, or its page is no longer pinned): {name}"
+            f'caveat other quotes or another instruction, or its page is no longer pinned): "{name}" (rejected); scan '
+            "--forget-unmatched drops them"
         )
         code, out, err = main_quietly("scan", "--manifest", str(self.manifest))
         self.assertEqual((code, err), (0, ""))
@@ -221,8 +222,20 @@ class ReviewTest(LabTestCase):
         self.assertEqual(
             out.splitlines()[-1],
             "1 decision of the decisions file matches no pair found now (an edit or a newer scan_version gave its "
-            f"caveat other quotes or another instruction, or its page is no longer pinned): {name}",
+            f'caveat other quotes or another instruction, or its page is no longer pinned): "{name}" (rejected); scan '
+            "--forget-unmatched drops them",
         )
+        # --forget-unmatched drops it from the decisions file; the line is gone.
+        code, out, err = main_quietly("scan", "--manifest", str(self.manifest), "--forget-unmatched")
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual(
+            out, f'forgot 1 decision that no pair found now matches: "{name}" (rejected): {self.decisions}\n'
+        )
+        self.assertEqual(json.loads(self.decisions.read_text(encoding="utf-8"))["decisions"], [])
+        code, out, _ = main_quietly("scan", "--manifest", str(self.manifest))
+        self.assertNotIn("matches no pair", out)
+        code, out, _ = main_quietly("scan", "--manifest", str(self.manifest), "--forget-unmatched")
+        self.assertEqual(out, f"decisions unchanged: every decision in {self.decisions} matches a pair found now\n")
 
     def test_an_accepted_pair_becomes_a_span_check(self) -> None:
         code, out, err = main_quietly("scan", "--manifest", str(self.manifest), "--accept", "scan:aster-copy-v1:13")
