@@ -8,7 +8,7 @@ from pathlib import Path
 from commands.basics import EXIT_OK, manifest_to_build, report
 from commands.indexes import collector_skips_what_exists, manifest_indexes
 from commands.options import add_command, add_manifest_option
-from lab_io.errors import UsageError
+from lab_io.errors import UsageError, counted
 from lab_io.inert_json import printed_json_bytes
 from lab_io.outputs import emit
 from lab_io.progress import Progress, source_bytes
@@ -113,6 +113,15 @@ def run_retrieve(args: argparse.Namespace) -> int:
             document = retrieval.measured(
                 manifest.span_checks, indexes, chunks, run, depth, str(manifest_path), progress
             )
+    unasked = sum(check.query is None for check in manifest.span_checks)
+    if unasked:
+        # The instruction's own words find the chunk that holds them: a rank of 1 there measures little.
+        notes.append(
+            f"{unasked:,} of {counted(len(manifest.span_checks), 'span check')} "
+            f"{'has' if unasked == 1 else 'have'} no \"query\": each is asked with "
+            "its instruction's own text, which the chunk holding it matches best; a check's \"query\", worded as "
+            "your users ask, is the truer test (docs/retrieval.md)"
+        )
     if args.json:
         emit(printed_json_bytes(document), None)
     else:

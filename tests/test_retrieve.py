@@ -228,6 +228,19 @@ class RunFiles(LabTestCase):
         self.assertEqual((completed.returncode, completed.stderr), (0, ""), completed.stderr)
         return json.loads(completed.stdout)
 
+    def test_checks_without_a_query_are_counted_under_the_table(self):
+        # The fixture's one check has no "query"; docs/examples' have theirs.
+        completed = run_lab("retrieve")
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        self.assertEqual(
+            completed.stdout.splitlines()[-1],
+            '1 of 1 span check has no "query": each is asked with its instruction\'s own text, which the chunk holding '
+            'it matches best; a check\'s "query", worded as your users ask, is the truer test (docs/retrieval.md)',
+        )
+        unasked = sum(check.query is None for check in self.manifest.span_checks)
+        examples = run_lab("retrieve", "--manifest", str(EXAMPLES)).stdout
+        self.assertEqual('no "query"' in examples, unasked > 0)
+
     def test_the_chunks_row_takes_its_name_from_name(self):
         chunk_file = self.write_lines("chunks.jsonl", [self.record(chunk) for chunk in self.chunks])
         document = self.retrieve_json("--chunks", str(chunk_file), "--name", "md-recursive-800")
