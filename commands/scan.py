@@ -372,7 +372,10 @@ def forget_unmatched(manifest_path: Path, found: tuple, manifest, pinned: set) -
             not in keys
         ]
         outputs.write_outputs([(path, saved_json_bytes({**existing, "decisions": kept}))])
-    return f"forgot {counted(len(gone), 'decision')} that no pair found now matches: {decision_names(gone)}: {destination(path)}"
+    return (
+        f"forgot {counted(len(gone), 'decision')} that no pair found now matches: {decision_names(gone)}: "
+        f"{destination(path)}"
+    )
 
 
 def add_scanned_checks(manifest_path: Path, pairs: list, decided: dict) -> str:
@@ -406,7 +409,8 @@ def add_scanned_checks(manifest_path: Path, pairs: list, decided: dict) -> str:
     if unreviewed:
         # About half of the proposals of a real docs set are right: a check declared unread is a guess measured.
         line += (
-            f"; {unreviewed:,} of {counted(len(pairs), 'pair')} not reviewed: read {'it' if unreviewed == 1 else 'them'}"
+            f"; {unreviewed:,} of {counted(len(pairs), 'pair')} not reviewed: "
+            f"read {'it' if unreviewed == 1 else 'them'}"
             " (scan, or --html), and scan --reject NAME removes a wrong one and its check"
         )
     return line

@@ -423,7 +423,8 @@ def chunkless_line(result: dict) -> str | None:
     if not empty:
         return None
     return (
-        f"{counted(len(empty), 'source')} of {len(documents):,} {'holds' if len(empty) == 1 else 'hold'} no chunk under "
+        f"{counted(len(empty), 'source')} of {len(documents):,} {'holds' if len(empty) == 1 else 'hold'} "
+        "no chunk under "
         "any policy (headings, front matter, elements or components alone, which the grammar reads as nothing to "
         f"retrieve; a site that fills a component in at build time is not read here): "
         f"{first_few([printable(source_id) for source_id in empty])}"

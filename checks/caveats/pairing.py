@@ -48,7 +48,8 @@ DEFAULT_TIER = 2
 # The forms that tell the reader what to do outright.
 DIRECT_FORMS = frozenset({"imperative", "to-clause", "second person"})
 # The instruction forms whose pairs are no stronger than tier 2: they instruct less directly. The last, a sentence
-# whose subject is a name given as code ("`preload` is a Route property for …", scan_version 28), is ``DESCRIBED_FORM``.
+# whose subject is a name given as code ("`preload` is a Route property for …", scan_version 28), is
+# ``DESCRIBED_FORM``.
 INDIRECT_FORMS = frozenset({"tutorial step", "api usage", "step before code", "api description"})
 # The forms whose pairs are tier 3 (scan_version 19): the author's own narrated step ("Now we return the scopes.")
 # is what a tutorial tells, not what the reader is told to do; on nineteen labelled sets 8 of its 44 pairs of

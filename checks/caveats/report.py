@@ -250,8 +250,8 @@ def line_spans(newlines: list[int], length: int, line: int) -> tuple[int, int]:
 def context_lines(text: str, newlines: list[int], instruction: dict, qualifier: dict) -> list[str]:
     """The lines holding both quotes, numbered, each quote marked ``»…«``; long gaps and long spans elided.
 
-    Every line is shown escaped (``one_line``), a long one in the rows that hold a mark (``marked_rows``). A span of more
-    than ``CONTEXT_SPAN`` lines shows its first two and its last; between shown lines, a gap of at most
+    Every line is shown escaped (``one_line``), a long one in the rows that hold a mark (``marked_rows``). A span
+    of more than ``CONTEXT_SPAN`` lines shows its first two and its last; between shown lines, a gap of at most
     ``CONTEXT_GAP`` lines is shown, a longer one is one ``┆ N lines not shown`` line.
     """
     spans = sorted(((instruction["start"], instruction["end"]), (qualifier["start"], qualifier["end"])))
@@ -330,8 +330,8 @@ def marked_rows(line: str) -> list[str]:
     cut to the rows that hold a quote's mark (``»``, ``«``), each gap between them, and the rest after the last,
     shown as ``…`` (a line of no mark, inside a long quote, shows its first row).
 
-    A long line holding both quotes ("»Gather the error details.« … »However, capturing them costs …«") shows both,
-    however far apart they are on it.
+    A long line holding both quotes ("»Gather the error details.« … »However, capturing them costs …«") shows
+    both, however far apart they are on it.
     """
     if len(line) <= CONTEXT_WIDTH:
         return [line]

@@ -1009,8 +1009,9 @@ def opening_anaphor(reading: str) -> str | None:
     return None if match is None else " ".join(match.group("anaphor").split())
 
 
-# A sentence of links alone, inline (with a title or not) or by reference, between list markers, commas or bars: an index of a page's
-# methods (Laravel's "[unless](#method-unless) [where](#method-where) …") whose link texts are names, no prose.
+# A sentence of links alone, inline (with a title or not) or by reference, between list markers, commas or bars:
+# an index of a page's methods (Laravel's "[unless](#method-unless) [where](#method-where) …") whose link texts are
+# names, no prose.
 LINKS_ONLY = re.compile(
     r"(?:[\s,;·|*+-]*\[[^\]\n]{0,200}\](?:\([^)\s]{0,500}(?:[ \t]+\"[^\"\n]{0,200}\")?\)|\[[^\]\n]{0,100}\]))+"
     r"[\s,;·|.]*"
