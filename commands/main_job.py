@@ -95,6 +95,7 @@ def run_build(args) -> int:
     for note in (
         summary.oversized_line(result),
         summary.chunkless_line(result),
+        summary.included_line(result),
         summary.lesson_sizes_note(manifest.grammar, configs),
     ):
         if note is not None:

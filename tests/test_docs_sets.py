@@ -316,6 +316,19 @@ class PipelineSizesTests(DocsSetTestCase):
             built.stdout,
         )
 
+    def test_a_page_that_pulls_text_in_is_named_under_the_table(self) -> None:
+        # A Hugo include shortcode on one page; the same shortcode shown in a fence on another pulls nothing in.
+        self.write("docs/statsd.md", '# StatsD\n\nSend metrics to StatsD.\n\n{{< docs/shared source="k6" >}}\n')
+        self.write("docs/shortcodes.md", '# Shortcodes\n\nWrite one like this:\n\n```\n{{% include "a.md" %}}\n```\n')
+        self.assertEqual(self.lab("pin", "--markdown", "blocks-6", "--manifest", "m.json", "docs").returncode, 0)
+        built = self.lab("--manifest", "m.json", "--output", "r.json")
+        self.assertEqual(built.returncode, 0, built.stderr)
+        self.assertIn(
+            "1 source pulls other files' text in where the site is built (an include shortcode, a Liquid include, a "
+            "snippet line): the lab reads each page as written, so that text is in none of its chunks: docs/statsd\n",
+            built.stdout,
+        )
+
     def test_the_lesson_grammar_keeps_the_lesson_s_sizes_without_a_note(self) -> None:
         self.write("docs/page.md", PAGE)
         self.assertEqual(self.lab("pin", "--manifest", "m.json", "docs").returncode, 0)

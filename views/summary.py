@@ -11,6 +11,8 @@ It reads no files and writes none.
 from __future__ import annotations
 
 import json
+import re
+from bisect import bisect_right
 from collections import namedtuple
 from itertools import compress
 from operator import itemgetter, sub
@@ -428,6 +430,50 @@ def chunkless_line(result: dict) -> str | None:
         "any policy (headings, front matter, elements or components alone, which the grammar reads as nothing to "
         f"retrieve; a site that fills a component in at build time is not read here): "
         f"{first_few([printable(source_id) for source_id in empty])}"
+    )
+
+
+# A page that pulls another file's text in where it is built: a Hugo shortcode named for inclusion (``{{< docs/shared
+# … >}}``, ``{{% include "x.md" %}}``, ``readfile``), a Liquid include (``{% include x.md %}``) or a MkDocs snippet
+# line (``--8<-- "x.md"``).
+INCLUDED_TEXT = re.compile(
+    r"\{\{[<%][ \t]*(?:[\w.-]+/)*(?:include|readfile|shared|partial|snippet|embed|reuse)[\w.-]*(?=[\s>%/])"
+    r"|\{%-?[ \t]*include(?:_relative)?[ \t]"
+    r"|^[ \t]*-{2,}8<-{2,}",
+    re.MULTILINE,
+)
+
+
+FENCE_LINE = re.compile(r"^[ \t]*(?:`{3,}|~{3,})", re.MULTILINE)
+
+
+def includes_text(text: str) -> bool:
+    """Whether a page pulls another file's text in (``INCLUDED_TEXT``) outside a fenced code block, where a page
+    that documents the shortcode shows one: ``includes_text('{{< readfile "a.md" >}}')`` -> ``True``."""
+    fences = None
+    for match in INCLUDED_TEXT.finditer(text):
+        if fences is None:
+            fences = [fence.start() for fence in FENCE_LINE.finditer(text)]
+        # Inside a fence when an odd number of fence lines come before it.
+        if bisect_right(fences, match.start()) % 2 == 0:
+            return True
+    return False
+
+
+def included_line(result: dict) -> str | None:
+    """One line counting the sources that pull other files' text in where the site is built (``INCLUDED_TEXT``),
+    naming the first few, or ``None`` when none does: the lab reads each page as written, so the text pulled in, and
+    its caveats, is in no chunk of it (k6's ``{{< docs/shared … >}}`` holds the StatsD output's removal notice)."""
+    indexes = list(result["indexes"].values())
+    if not indexes:
+        return None
+    including = [document["source_id"] for document in indexes[0]["documents"] if includes_text(document["text"])]
+    if not including:
+        return None
+    return (
+        f"{counted(len(including), 'source')} {'pulls' if len(including) == 1 else 'pull'} other files' text in "
+        "where the site is built (an include shortcode, a Liquid include, a snippet line): the lab reads each page as "
+        f"written, so that text is in none of its chunks: {first_few([printable(name) for name in including])}"
     )
 
 
