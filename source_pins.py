@@ -772,12 +772,38 @@ def reanchored_spans(value: dict, texts: dict[str, str]) -> tuple[list[tuple[int
                 unmoved[(index, role)] = why
                 continue
             moved.append((index, moved_line(place)))
+        gap = gap_change(value["span_checks"][index], places, unmoved, index)
+        if gap and moved and moved[-1][0] == index:
+            # Most moves shift both spans alike; one that changes how far apart they are is the one to look at.
+            moved[-1] = (
+                index,
+                f"{moved[-1][1]}; its two spans are now {abs(gap):,} characters "
+                f"{'farther apart' if gap > 0 else 'nearer'}",
+            )
         # Applied once the whole check is decided: each shift above is measured from the old offsets.
         for role, place in places.items():
             if (index, role) not in unmoved:
                 span = place.pinned.span
                 span["start"], span["end"] = place.start, place.start + len(span["quote"])
     return moved, unmoved
+
+
+def gap_change(check: dict, places: dict, unmoved: dict, index: int) -> int:
+    """How much farther apart (positive) or nearer (negative) a check's two spans' starts are once the spans of
+    ``places`` that move have moved; 0 when they keep their distance, or a span has no offsets."""
+    starts = {}
+    for role in ("instruction", "qualifier"):
+        span = check.get(role) if type(check) is dict else None
+        if type(span) is not dict or type(span.get("start")) is not int:
+            return 0
+        place = places.get(role)
+        starts[role] = (
+            span["start"],
+            place.start if place is not None and (index, role) not in unmoved else span["start"],
+        )
+    before = abs(starts["qualifier"][0] - starts["instruction"][0])
+    after = abs(starts["qualifier"][1] - starts["instruction"][1])
+    return after - before
 
 
 def moved_line(place: NewPlace) -> str:

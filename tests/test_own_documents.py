@@ -584,7 +584,9 @@ class ReanchorAmongPlacesTests(OwnDocumentsTestCase):
         self.assertEqual(
             self.pin_lines("--reanchor"),
             [
-                f'moved span_checks[0] ("one").qualifier: [102, 124) -> [106, 128), {among} (next nearest [256, 278))',
+                # The edit lies between check one's spans: its instruction holds at 54, its qualifier 48 -> 52 from it.
+                f'moved span_checks[0] ("one").qualifier: [102, 124) -> [106, 128), {among} (next nearest [256, 278)); '
+                "its two spans are now 4 characters farther apart",
                 f'moved span_checks[1] ("two").instruction: [134, 149) -> [138, 153), {among} (next nearest [54, 69))',
                 'moved span_checks[1] ("two").qualifier: [182, 204) -> [186, 208)',
                 'moved span_checks[2] ("delete").instruction: [206, 222) -> [210, 226)',
