@@ -329,6 +329,19 @@ class PipelineSizesTests(DocsSetTestCase):
             built.stdout,
         )
 
+    def test_a_fence_closes_at_its_own_kind_of_line(self) -> None:
+        from views.summary import includes_text
+
+        include = '{{< include "y.md" >}}\n'
+        for text, pulls in (
+            ("~~~\n```\n~~~\n\n" + include, True),  # the ``` inside the ~~~ fence closes nothing
+            ("````\n```\n" + include + "````\n", False),  # a shorter run closes nothing either
+            ("```\n" + include, False),  # a fence never closed runs to the end
+            ("{{< embedded-video id=1 >}}\n", False),
+        ):
+            with self.subTest(text=text):
+                self.assertEqual(includes_text(text), pulls)
+
     def test_the_lesson_grammar_keeps_the_lesson_s_sizes_without_a_note(self) -> None:
         self.write("docs/page.md", PAGE)
         self.assertEqual(self.lab("pin", "--manifest", "m.json", "docs").returncode, 0)

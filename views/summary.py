@@ -437,27 +437,47 @@ def chunkless_line(result: dict) -> str | None:
 # … >}}``, ``{{% include "x.md" %}}``, ``readfile``), a Liquid include (``{% include x.md %}``) or a MkDocs snippet
 # line (``--8<-- "x.md"``).
 INCLUDED_TEXT = re.compile(
-    r"\{\{[<%][ \t]*(?:[\w.-]+/)*(?:include|readfile|shared|partial|snippet|embed|reuse)[\w.-]*(?=[\s>%/])"
+    r"\{\{[<%][ \t]*(?:[\w.-]+/)*(?:include|readfile|shared|partial|snippet|reuse)[\w.-]*(?=[\s>%/])"
     r"|\{%-?[ \t]*include(?:_relative)?[ \t]"
     r"|^[ \t]*-{2,}8<-{2,}",
     re.MULTILINE,
 )
 
 
-FENCE_LINE = re.compile(r"^[ \t]*(?:`{3,}|~{3,})", re.MULTILINE)
+FENCE_LINE = re.compile(r"^[ \t]*(`{3,}|~{3,})", re.MULTILINE)
 
 
 def includes_text(text: str) -> bool:
     """Whether a page pulls another file's text in (``INCLUDED_TEXT``) outside a fenced code block, where a page
-    that documents the shortcode shows one: ``includes_text('{{< readfile "a.md" >}}')`` -> ``True``."""
-    fences = None
+    that documents the shortcode shows one: ``includes_text('{{< readfile "a.md" >}}')`` -> ``True``.
+
+    A fence closes at a line of its own character at least as long as its opening, as Markdown reads it, so a
+    ```` ``` ```` inside a ``~~~`` fence closes nothing.
+    """
+    fenced = None
     for match in INCLUDED_TEXT.finditer(text):
-        if fences is None:
-            fences = [fence.start() for fence in FENCE_LINE.finditer(text)]
-        # Inside a fence when an odd number of fence lines come before it.
-        if bisect_right(fences, match.start()) % 2 == 0:
+        if fenced is None:
+            fenced = fenced_spans(text)
+        place = bisect_right(fenced, (match.start(), len(text))) - 1
+        if place < 0 or fenced[place][1] <= match.start():
             return True
     return False
+
+
+def fenced_spans(text: str) -> list[tuple[int, int]]:
+    """``[start, end)`` of each fenced code block, in order; one never closed runs to the end of the text."""
+    spans = []
+    opening = None
+    for fence in FENCE_LINE.finditer(text):
+        marks = fence.group(1)
+        if opening is None:
+            opening = (fence.start(), marks[0], len(marks))
+        elif marks[0] == opening[1] and len(marks) >= opening[2]:
+            spans.append((opening[0], fence.end()))
+            opening = None
+    if opening is not None:
+        spans.append((opening[0], len(text)))
+    return spans
 
 
 def included_line(result: dict) -> str | None:
