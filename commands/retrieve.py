@@ -118,9 +118,9 @@ def run_retrieve(args: argparse.Namespace) -> int:
         # The instruction's own words find the chunk that holds them: a rank of 1 there measures little.
         notes.append(
             f"{unasked:,} of {counted(len(manifest.span_checks), 'span check')} "
-            f"{'has' if unasked == 1 else 'have'} no \"query\": each is asked with "
-            "its instruction's own text, which the chunk holding it matches best; a check's \"query\", worded as "
-            "your users ask, is the truer test (docs/retrieval.md)"
+            f"{'has' if unasked == 1 else 'have'} no \"query\": the baseline asks each with "
+            "its instruction's own text, which the chunk holding it usually matches best; a check's \"query\", worded "
+            "as your users ask, is the truer test (docs/retrieval.md)"
         )
     if args.json:
         emit(printed_json_bytes(document), None)

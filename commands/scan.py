@@ -361,9 +361,13 @@ def forget_unmatched(manifest_path: Path, found: tuple, manifest, pinned: set) -
     path = decisions.decisions_path(manifest_path)
     with outputs.manifest_lock(manifest_path):
         recorded, existing = read_decisions(manifest_path)
+        if existing is None:
+            return f"decisions unchanged: there is no decisions file ({destination(path)})"
         gone = unmatched(recorded, found, manifest, pinned)
         if not gone:
-            return f"decisions unchanged: every decision in {destination(path)} matches a pair found now"
+            # With --source only the pages it names were scanned: the others' decisions were not asked.
+            scope = "on the pages scanned " if pinned is not None and len(pinned) > len(manifest.sources) else ""
+            return f"decisions unchanged: every decision {scope}in {destination(path)} matches a pair found now"
         keys = {decision.key() for decision in gone}
         kept = [
             entry

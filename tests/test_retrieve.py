@@ -234,8 +234,9 @@ class RunFiles(LabTestCase):
         self.assertEqual(completed.returncode, 0, completed.stderr)
         self.assertEqual(
             completed.stdout.splitlines()[-1],
-            '1 of 1 span check has no "query": each is asked with its instruction\'s own text, which the chunk holding '
-            'it matches best; a check\'s "query", worded as your users ask, is the truer test (docs/retrieval.md)',
+            '1 of 1 span check has no "query": the baseline asks each with its instruction\'s own text, which the chunk '
+            'holding it usually matches best; a check\'s "query", worded as your users ask, is the truer test '
+            "(docs/retrieval.md)",
         )
         unasked = sum(check.query is None for check in self.manifest.span_checks)
         examples = run_lab("retrieve", "--manifest", str(EXAMPLES)).stdout
