@@ -183,6 +183,22 @@ class ReviewTest(LabTestCase):
             ("s", "Call it.", "It fails."),
         )
 
+    def test_forget_unmatched_without_a_decisions_file_says_so(self) -> None:
+        code, out, err = main_quietly("scan", "--manifest", str(self.manifest), "--forget-unmatched")
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual(out, f"decisions unchanged: there is no decisions file ({self.decisions})\n")
+        self.assertFalse(self.decisions.exists())
+        self.assertEqual(
+            main_quietly("scan", "--manifest", str(self.manifest), "--reject", "scan:aster-copy-v1:13")[0], 0
+        )
+        code, out, _ = main_quietly(
+            "scan", "--manifest", str(self.manifest), "--forget-unmatched", "--source", "aster-copy-v2"
+        )
+        self.assertEqual(
+            out,
+            f"decisions unchanged: every decision on the pages scanned in {self.decisions} matches a pair found now\n",
+        )
+
     def test_a_decision_overturned_says_so(self) -> None:
         name = "scan:aster-copy-v1:13"
         self.assertEqual(main_quietly("scan", "--manifest", str(self.manifest), "--reject", name)[0], 0)
