@@ -2226,3 +2226,17 @@ class ScanVersionThirtyOneTest(LabTestCase):
             self.assertIsNotNone(pairing.CAVEATS_SECTION.search(title), title)
         for title in ("Usage", "Limiting rates", "Warningless builds", "Notes"):
             self.assertIsNone(pairing.CAVEATS_SECTION.search(title), title)
+
+
+class CaveatsSectionViewTest(LabTestCase):
+    """A caveats section's pair names both sections in its context (scan_version 31)."""
+
+    def test_both_sections_are_named(self) -> None:
+        from checks.caveats import report as caveat_report
+
+        text = lesson("Enable it with `--auto`.\n\n### Limitations\n\nExtensions must be signed.\n")
+        sections = tuple(grammars.document_sections(text, "blocks-6", "doc", "doc"))
+        starts = [section.heading_start for section in sections]
+        first, last = text.index("Enable"), text.index("signed.") + len("signed.")
+        self.assertEqual(caveat_report.pair_section(sections, starts, first, last), "S -> Limitations")
+        self.assertEqual(caveat_report.pair_section(sections, starts, first, first + 5), "S")

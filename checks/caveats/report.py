@@ -35,6 +35,16 @@ def section_title(sections, offset: int, starts: list[int] | None = None) -> str
     return sections[max(position, 0)].title if sections else ""
 
 
+def pair_section(sections, starts: list[int], first: int, last: int) -> str:
+    """The title of the section holding a pair, or, for a pair whose spans lie in two (a caveats section's caveat,
+    scan_version 31), both: ``"Use automatic resolution -> Limitations"``."""
+    opening = section_title(sections, first, starts)
+    closing = section_title(sections, max(last - 1, first), starts)
+    if bisect_right(starts, first) == bisect_right(starts, max(last - 1, first)):
+        return opening
+    return f"{opening} -> {closing}"
+
+
 def scan_report(
     manifest,
     indexes: dict,
@@ -90,7 +100,7 @@ def scan_report(
                 "tier": pair.tier,
                 "caveat_tier": pair.caveat_tier,
                 "context": {
-                    "section": section_title(sections[pair.source_id], first, headings[pair.source_id]),
+                    "section": pair_section(sections[pair.source_id], headings[pair.source_id], first, last),
                     "first_line": line_of(lines, first),
                     "last_line": line_of(lines, max(last - 1, first)),
                 },
