@@ -33,7 +33,9 @@ instruction is the sentence it restricts: an imperative, "To X, ...", "you can
 just after it (a version badge dates what follows it, a list item's caveat
 qualifies its own item), across code blocks, never across a heading. Each pair names its rule, cue, link and a tier (1 strongest); --tier
 keeps the stronger ones. Each pair is judged under every policy the manifest
-builds: kept together, or split and by what. Review sticks: --reject drops a pair for good
+builds: kept together, or split and by what (a heading, a block break, the
+size target, a fixed-width cut), or apart (a span in no chunk at all, as text
+the grammar reads as no block). Review sticks: --reject drops a pair for good
 (recorded beside the manifest), --accept declares it; --add-checks declares
 every pair not declared yet; --import declares pairs from another tool;
 --evaluate measures the rules against hand labels. Rules and limits:
