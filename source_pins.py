@@ -55,6 +55,7 @@ from load_documents import (
     grammar_bounds,
     manifest_from_value,
     manifest_grammar,
+    named_entry,
     quote_offsets,
     read_manifest_value,
     read_source_bytes,
@@ -589,9 +590,7 @@ def pinned_spans(value: dict, texts: dict[str, str]):
             source_id = span_source_id(span, check.get("source_id"))
             text = texts.get(source_id) if type(source_id) is str else None
             if text is not None:
-                yield PinnedSpan(
-                    index, f"span_checks[{index}] ({quoted_name(str(check.get('name')))})", role, span, text
-                )
+                yield PinnedSpan(index, f"span_checks[{index}]{named_entry(check)}", role, span, text)
 
 
 def only_place(text: str, quote: str) -> int | None:

@@ -230,7 +230,7 @@ def act_on_pairs(
     if args.accept or args.reject:
         report(review(manifest_path, found[0], args.accept, args.reject, bool(args.scan_sources), manifest.span_checks))
         return EXIT_OK
-    pairs, unpaired, rejected, decided = proposals(manifest_path, found, args.tier)
+    pairs, unpaired, rejected, decided, recorded = proposals(manifest_path, found, args.tier)
     # The verdicts only ask where chunks lie, on the pages that hold a pair; the report page shows them whole, ids
     # and all.
     indexes = (
@@ -251,7 +251,7 @@ def act_on_pairs(
         report(caveat_report.scan_table(findings, texts))
     if html_path is not None:
         outputs.write_outputs([(html_path, scan_report_page(manifest, indexes, pairs))])
-    stale = unmatched_decisions(manifest_path, found, manifest, pinned) if decided else None
+    stale = unmatched_decisions(recorded, found, manifest, pinned) if recorded else None
     if stale is not None:
         report(stale, to_stderr=args.json)
     if args.add_checks:
@@ -303,19 +303,19 @@ def read_decisions(manifest_path: Path) -> tuple[list, dict | None]:
     return decisions.parsed_decisions(value, printable(str(path))), value
 
 
-def proposals(manifest_path: Path, found: tuple, tier: int) -> tuple[list, list, int, dict]:
+def proposals(manifest_path: Path, found: tuple, tier: int) -> tuple[list, list, int, dict, list]:
     """The pairs and unpaired caveats ``scan`` reports: kept to ``tier``, rejected pairs left out.
 
     Also how many found pairs of ``tier`` or stronger a rejection left out (``--json``'s ``rejected``: pairs, not
-    decisions; one decision covers every pair of its source with its quotes) and every decided pair's decision
-    (none without a decisions file).
+    decisions; one decision covers every pair of its source with its quotes), every decided pair's decision
+    (none without a decisions file) and the decisions as recorded, read once for the command.
     """
     from checks.caveats import decisions, pairing
 
     recorded = read_decisions(manifest_path)[0]
     pairs, rejected = decisions.without_rejected(found[0], recorded)
     kept, unpaired = pairing.kept_to_tier((pairs, found[1]), tier)
-    return kept, unpaired, sum(pair.tier <= tier for pair in rejected), decisions.decision_of(recorded)
+    return kept, unpaired, sum(pair.tier <= tier for pair in rejected), decisions.decision_of(recorded), recorded
 
 
 def unmatched(recorded: list, found: tuple, manifest, pinned: set | None = None) -> list:
@@ -343,10 +343,10 @@ def decision_names(decisions: list) -> str:
     return first_few([f"{quoted_name(decision.name)} ({words[decision.decision]})" for decision in decisions])
 
 
-def unmatched_decisions(manifest_path: Path, found: tuple, manifest, pinned: set | None = None) -> str | None:
+def unmatched_decisions(recorded: list, found: tuple, manifest, pinned: set | None = None) -> str | None:
     """A line naming the decisions no pair found now matches (``unmatched``) and how to drop them; ``None`` if
     every one matches."""
-    gone = unmatched(read_decisions(manifest_path)[0], found, manifest, pinned)
+    gone = unmatched(recorded, found, manifest, pinned)
     if not gone:
         return None
     return (
@@ -470,10 +470,11 @@ def review(
     both = sorted(set(accepted) & set(rejected))
     if both:
         raise UsageError("usage", "scan", f"{quoted_name(both[0])} is given to both --accept and --reject")
+    found_as = pairs_of_checks(pairs, checks)
     for name in accepted + rejected:
         if name not in by_name:
             option = "--accept" if name in accepted else "--reject"
-            now = found_as(name, pairs, checks)
+            now = found_as.get(name)
             if now is not None:
                 # A check's name keeps the line it was declared on; the scan names the pair by its line now.
                 raise UsageError(
@@ -556,7 +557,7 @@ def review(
     # A name scan gives a pair now may be a declared check's that holds another pair (its lines moved): the decision
     # is the named pair's, as scan names it; say which other pair the check of that name is.
     for name in accepted + rejected:
-        now = found_as(name, pairs, checks)
+        now = found_as.get(name)
         if now is not None and now != name:
             line += (
                 f"\nnote: {quoted_name(name)} is the pair scan names so now; the declared check of that name is the "
@@ -565,13 +566,12 @@ def review(
     return line
 
 
-def found_as(name: str, pairs: list, checks: tuple) -> str | None:
-    """The name the scan gives now to the found pair that the declared check ``name`` is, if one is."""
+def pairs_of_checks(pairs: list, checks: tuple) -> dict[str, str]:
+    """Each declared check's name, and the name the scan gives now to the found pair that check is (those that are
+    one): after an edit a check keeps the line it was declared on, the scan names the pair by its line now."""
     from checks.caveats.verdicts import declared_names
 
-    if not any(check.name == name for check in checks):
-        return None
-    return next((pair.name for pair, declared in zip(pairs, declared_names(pairs, checks)) if declared == name), None)
+    return {declared: pair.name for pair, declared in zip(pairs, declared_names(pairs, checks)) if declared is not None}
 
 
 NAMED_COVERED = 5
