@@ -338,6 +338,10 @@ class PipelineSizesTests(DocsSetTestCase):
             ("````\n```\n" + include + "````\n", False),  # a shorter run closes nothing either
             ("```\n" + include, False),  # a fence never closed runs to the end
             ("{{< embedded-video id=1 >}}\n", False),
+            ('Intro.\n  --8<-- "a.md"\n', True),  # a snippet line, indented
+            ('Say --8<-- "a.md" mid-line.\n', False),  # a snippet mark is one only at its line's start
+            ('```\n--8<-- "a.md"\n```\n', False),
+            ("a 8<- b\n--8<-\n", False),  # its dashes run two or more on both sides
         ):
             with self.subTest(text=text):
                 self.assertEqual(includes_text(text), pulls)
