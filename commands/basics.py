@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from lab_io.errors import printable
-from lab_io.outputs import emit_text
+from lab_io.outputs import emit_text, looks_like_manifest
 
 # The lab's own version, printed by ``--version``; the saved formats carry their own versions.
 LAB_VERSION = "1.1.0"
@@ -83,7 +83,6 @@ def with_pending_note(refusal: str) -> str:
 NOTE_FILES_LOOKED_AT = 200
 # The note names at most this many of them, and says when there are others.
 NOTE_MANIFESTS_NAMED = 3
-MANIFEST_HEAD_BYTES = 4096
 
 
 def unused_manifest_note(folder: Path) -> str | None:
@@ -133,16 +132,6 @@ def other_manifests(folder: Path) -> list[str]:
     except OSError:
         return []
     return [name for name in names if looks_like_manifest(folder / name)][: NOTE_MANIFESTS_NAMED + 1]
-
-
-def looks_like_manifest(path: Path) -> bool:
-    """Whether a JSON file opens as the lab's manifests do: an object naming ``sources``, not a saved result."""
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(MANIFEST_HEAD_BYTES)
-    except OSError:
-        return False
-    return head.lstrip().startswith(b"{") and b'"sources"' in head and b'"execution_mode"' not in head
 
 
 def report(text: str, to_stderr: bool = False) -> None:

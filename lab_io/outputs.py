@@ -474,6 +474,20 @@ def checked_output(value: str, protected: tuple[Path, ...], stdout_allowed: bool
     return path
 
 
+# How much of a JSON file ``looks_like_manifest`` reads: manifests name their sources near the top.
+MANIFEST_HEAD_BYTES = 4096
+
+
+def looks_like_manifest(path: Path) -> bool:
+    """Whether a JSON file opens as the lab's manifests do: an object naming ``sources``, not a saved result."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(MANIFEST_HEAD_BYTES)
+    except OSError:
+        return False
+    return head.lstrip().startswith(b"{") and b'"sources"' in head and b'"execution_mode"' not in head
+
+
 def is_write_protected(path: Path, mode: int) -> bool:
     """Whether an existing file says "do not write me": no write bit at all, or none for this user.
 
