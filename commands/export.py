@@ -91,7 +91,7 @@ def run_export(args: argparse.Namespace) -> int:
     else:
         # Checked against the file and the manifest before any work, then against the sources it pins:
         # the manifest is read once, for those and for the build the file is compared with.
-        checked_output(args.export_output, (source, manifest_path))
+        checked_output(args.export_output, (source, manifest_path), before_inputs=True)
         manifest, note = given_manifest(args.manifest, source)
         inputs = (
             outputs.manifest_inputs(manifest_path) if manifest is None else (manifest_path, *manifest.source_paths())
@@ -218,7 +218,7 @@ def run_judged_export(args: argparse.Namespace) -> int:
 
     chunks_path = Path(args.export_chunks)
     manifest_path = manifest_to_build(args.manifest)
-    checked_output(args.export_output, (chunks_path, manifest_path))
+    checked_output(args.export_output, (chunks_path, manifest_path), before_inputs=True)
     manifest = load_manifest(manifest_path)
     output = checked_output(args.export_output, (chunks_path, manifest_path, *manifest.source_paths()))
     records = judge.read_chunk_records(

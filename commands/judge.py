@@ -95,7 +95,7 @@ def run_judge(args: argparse.Namespace) -> int:
     html_path = None
     if args.judge_html is not None:
         # Refused before any work: the report may not overwrite an input.
-        checked_report(args.judge_html, None, (manifest_path, chunks_path))
+        checked_report(args.judge_html, None, (manifest_path, chunks_path), before_inputs=True)
     manifest = load_manifest(manifest_path)
     if args.judge_html is not None:
         html_path = checked_report(args.judge_html, None, (manifest_path, chunks_path, *manifest.source_paths()))

@@ -58,7 +58,7 @@ def run_build(args) -> int:
     """
     manifest_path = manifest_to_build(args.manifest)
     # Checked against the manifest before any work, then against the sources it names.
-    checked_output(args.output, (manifest_path,))
+    checked_output(args.output, (manifest_path,), before_inputs=True)
     manifest = load_manifest(manifest_path)
     inputs = (manifest_path, *manifest.source_paths())
     output = checked_output(args.output, inputs)

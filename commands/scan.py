@@ -160,7 +160,7 @@ def run_scan(args: argparse.Namespace) -> int:
     manifest_path = manifest_to_build(args.manifest)
     if writes:
         # The manifest is rewritten in place: refuse a link or a device before any work.
-        checked_output(str(manifest_path), (), stdout_allowed=False)
+        checked_output(str(manifest_path), (), stdout_allowed=False, writes_manifest=True)
     if args.accept or args.reject or args.forget_unmatched:
         from checks.caveats import decisions
 
@@ -168,7 +168,7 @@ def run_scan(args: argparse.Namespace) -> int:
     html_path = None
     if args.scan_html is not None:
         # Refused before any work: the report may not overwrite the manifest.
-        outputs.checked_report(args.scan_html, None, (manifest_path,))
+        outputs.checked_report(args.scan_html, None, (manifest_path,), before_inputs=True)
     with collector_paused():
         manifest = load_manifest(manifest_path)
         if args.scan_html is not None:

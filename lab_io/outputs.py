@@ -421,7 +421,13 @@ def lab_file_problem(resolved: str) -> str | None:
     return None
 
 
-def checked_output(value: str, protected: tuple[Path, ...], stdout_allowed: bool = True) -> Path | None:
+def checked_output(
+    value: str,
+    protected: tuple[Path, ...],
+    stdout_allowed: bool = True,
+    writes_manifest: bool = False,
+    before_inputs: bool = False,
+) -> Path | None:
     """The ``--output`` path, refused before any work if writing it would lose something.
 
     ``-`` means stdout and returns ``None``. Refused: a name ending in ``/``
@@ -431,7 +437,13 @@ def checked_output(value: str, protected: tuple[Path, ...], stdout_allowed: bool
     (``lab_file_problem``: ``--output run.py`` would replace the lab,
     ``--html README.md`` its guide), and a path whose state cannot be read.
     A link loop is a link (``output_is_link``), or a missing folder when it
-    stands for the folder.
+    stands for the folder. An existing Markdown page is refused too, and an
+    existing manifest unless the file written is one (``writes_manifest``:
+    ``pin``, ``scan --add-checks``), whichever manifest the command reads
+    (``replaced_kind``): ``export r.json --output m.json`` without
+    ``--manifest`` would otherwise replace the user's pins and checks. A
+    check made before the manifest is read (``before_inputs``) leaves that to
+    the check after it, which first says whether the file is one of the inputs.
     """
     if value == "-":
         return None
@@ -465,6 +477,9 @@ def checked_output(value: str, protected: tuple[Path, ...], stdout_allowed: bool
     lab_problem = lab_file_problem(resolved)
     if lab_problem is not None:
         raise UsageError("output_is_lab_file", where, lab_problem)
+    replaced = None if mode is None or before_inputs else replaced_kind(path, writes_manifest)
+    if replaced is not None:
+        raise UsageError(f"output_is_{replaced}", where, REPLACED_PROBLEMS[replaced])
     if mode is not None and is_write_protected(path, mode):
         raise UsageError(
             "output_read_only",
@@ -472,6 +487,25 @@ def checked_output(value: str, protected: tuple[Path, ...], stdout_allowed: bool
             "is write-protected; the lab will not replace it behind its protection (chmod u+w it, or name another file)",
         )
     return path
+
+
+# What the lab never writes but a manifest: an existing file of these kinds is no --output (``replaced_kind``).
+PAGE_SUFFIXES = (".md", ".mdx", ".markdown")
+REPLACED_PROBLEMS = {
+    "manifest": "is a manifest (it opens naming its sources); writing it would lose its pins and span checks, so "
+    "name another file",
+    "page": "is a Markdown page; the lab writes JSON, JSON Lines or HTML and never replaces a page, so name another "
+    "file",
+}
+
+
+def replaced_kind(path: Path, manifest_allowed: bool = False) -> str | None:
+    """``"manifest"`` for a file that opens as a manifest does (``looks_like_manifest``) unless ``manifest_allowed``,
+    ``"page"`` for another one named as a Markdown page, else ``None``: what an output must not replace (a manifest
+    may have any name, ``m.md`` too)."""
+    if looks_like_manifest(path):
+        return None if manifest_allowed else "manifest"
+    return "page" if path.suffix.lower() in PAGE_SUFFIXES else None
 
 
 # How much of a JSON file ``looks_like_manifest`` reads: manifests name their sources near the top.
@@ -519,11 +553,11 @@ def manifest_inputs(manifest_path: Path) -> tuple[Path, ...]:
     return tuple(paths)
 
 
-def checked_report(value: str, output: Path | None, protected: tuple[Path, ...]) -> Path:
+def checked_report(value: str, output: Path | None, protected: tuple[Path, ...], before_inputs: bool = False) -> Path:
     """The ``--html`` path, refused like ``--output`` and also when it names the result file."""
     if value == "-":
         raise UsageError("html_to_stdout", value, "the report is a page to open in a browser; name a file")
-    path = checked_output(value, protected, stdout_allowed=False)
+    path = checked_output(value, protected, stdout_allowed=False, before_inputs=before_inputs)
     if output is not None and os.path.realpath(path) == os.path.realpath(output):
         raise UsageError("html_is_output", value, "is also the --output file; name another file for the report")
     return path

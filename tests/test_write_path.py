@@ -340,6 +340,27 @@ class OutputChecks(LabTestCase):
         self.assertEqual(protected.read_bytes(), b"keep me\n")
         self.assertEqual(protected.stat().st_mode & 0o777, 0o444)
 
+    def test_no_output_replaces_a_manifest_or_a_page_the_command_does_not_read(self):
+        # Without --manifest the lab reads its own; the user's manifest and pages beside it are still not outputs.
+        users_manifest = self.folder / "m.json"
+        users_manifest.write_bytes(self.manifest.read_bytes())
+        page = self.folder / "docs" / "aster-copy-v1.md"
+        for target, code in ((users_manifest, "output_is_manifest"), (page, "output_is_page")):
+            before = target.read_bytes()
+            for args in (
+                ["export", str(self.result), "--policy", "paragraph", "--output", str(target)],
+                ["--output", str(target)],
+                ["--output", str(self.folder / "r.json"), "--html", str(target)],
+            ):
+                with self.subTest(target=target.name, args=args[0]):
+                    self.assert_one_line_refusal(run_lab(*args), code, exit_code=2)
+                    self.assertEqual(target.read_bytes(), before)
+        self.assertFalse((self.folder / "r.json").exists())
+        # A page or a manifest not there yet is written like any other file, and a result is replaced as before.
+        for target in (self.folder / "new.md", self.result):
+            with self.subTest(target=target.name):
+                self.assertEqual(run_lab("--output", str(target)).returncode, 0)
+
     def test_export_never_overwrites_the_manifest_or_a_source(self):
         source = self.folder / "docs" / "aster-copy-v1.md"
         cases = [
