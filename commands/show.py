@@ -21,7 +21,8 @@ Print every document's text chunk by chunk for each policy: order, id prefix,
 lines, [start, end), the instruction and qualifier marked, and the boundary
 that splits them. On a docs set (more than 10 sources) without --source,
 --check or --split-only it prints an overview instead: the verdict table and
-every split pair on one line; --all prints everything. There --split-only
+the first 20 split pairs, a line each (--list lists every one); --all prints
+everything. There --split-only
 draws the first 20 split pairs and counts the rest (--all draws every one). Colour only on a
 terminal with NO_COLOR unset; plain markers otherwise, so the view can be
 piped and diffed.
