@@ -324,8 +324,8 @@ class PipelineSizesTests(DocsSetTestCase):
         built = self.lab("--manifest", "m.json", "--output", "r.json")
         self.assertEqual(built.returncode, 0, built.stderr)
         self.assertIn(
-            "1 source pulls other files' text in where the site is built (an include shortcode, a Liquid include, a "
-            "snippet line): the lab reads each page as written, so that text is in none of its chunks: docs/statsd\n",
+            "1 source pulls other files' text in where the site is built (an include shortcode, an mdBook or Liquid "
+            "include, a snippet line): the lab reads each page as written, so that text is in none of its chunks: docs/statsd\n",
             built.stdout,
         )
 
@@ -338,6 +338,10 @@ class PipelineSizesTests(DocsSetTestCase):
             ("````\n```\n" + include + "````\n", False),  # a shorter run closes nothing either
             ("```\n" + include, False),  # a fence never closed runs to the end
             ("{{< embedded-video id=1 >}}\n", False),
+            ("{{#rustdoc_include ../listings/ch02/main.rs:here}}\n", True),  # mdBook
+            ("{{#include ../listings/main.rs}}\n", True),
+            ('{{< shared id="metric-queries" >}}\nText.\n{{< /shared >}}\n', False),  # the page's own text, shared out
+            ('{{< docs/shared source="loki" lookup="x.md" >}}\n', True),
             ('Intro.\n  --8<-- "a.md"\n', True),  # a snippet line, indented
             ('Say --8<-- "a.md" mid-line.\n', False),  # a snippet mark is one only at its line's start
             ('```\n--8<-- "a.md"\n```\n', False),

@@ -434,10 +434,13 @@ def chunkless_line(result: dict) -> str | None:
 
 
 # A page that pulls another file's text in where it is built: a Hugo shortcode named for inclusion (``{{< docs/shared
-# … >}}``, ``{{% include "x.md" %}}``, ``readfile``), a Liquid include (``{% include x.md %}``) or a MkDocs snippet
-# line (``--8<-- "x.md"``).
+# … >}}``, ``{{% include "x.md" %}}``, ``readfile``; not Grafana's ``{{< shared id="x" >}}``, which marks the page's own
+# text for other pages to pull in), an mdBook include (``{{#include x.rs}}``, ``{{#rustdoc_include …}}``), a Liquid
+# include (``{% include x.md %}``) or a MkDocs snippet line (``--8<-- "x.md"``).
 INCLUDED_TEXT = re.compile(
-    r"\{(?:\{[<%][ \t]*(?:[\w.-]+/)*(?:include|readfile|shared|partial|snippet|reuse)[\w.-]*(?=[\s>%/])"
+    r"\{(?:\{[<%](?![ \t]*shared[ \t]+id=)[ \t]*(?:[\w.-]+/)*(?:include|readfile|shared|partial|snippet|reuse)[\w.-]*"
+    r"(?=[\s>%/])"
+    r"|\{#(?:include|rustdoc_include|playground)[ \t]"
     r"|%-?[ \t]*include(?:_relative)?[ \t])"
 )
 # A MkDocs snippet line, matched at a line's start: found by its literal ``8<-`` (``included_places``), since a
@@ -510,7 +513,7 @@ def included_line(result: dict) -> str | None:
         return None
     return (
         f"{counted(len(including), 'source')} {'pulls' if len(including) == 1 else 'pull'} other files' text in "
-        "where the site is built (an include shortcode, a Liquid include, a snippet line): the lab reads each page as "
+        "where the site is built (an include shortcode, an mdBook or Liquid include, a snippet line): the lab reads each page as "
         f"written, so that text is in none of its chunks: {first_few([printable(name) for name in including])}"
     )
 
