@@ -2223,9 +2223,55 @@ class ScanVersionThirtyOneTest(LabTestCase):
             "Unsupported settings",
             "Security considerations",
         ):
-            self.assertIsNotNone(pairing.CAVEATS_SECTION.search(title), title)
+            self.assertTrue(pairing.is_caveats_title(title), title)
         for title in ("Usage", "Limiting rates", "Warningless builds", "Notes"):
-            self.assertIsNone(pairing.CAVEATS_SECTION.search(title), title)
+            self.assertFalse(pairing.is_caveats_title(title), title)
+
+
+class ScanVersionThirtyTwoTest(LabTestCase):
+    """scan_version 32: a title labelling one message or example, a word of a name and the singular "Warning" make no
+    caveats section; what a ``<script>``, ``<style>`` or ``<template>`` element holds is no prose."""
+
+    def test_a_message_or_a_names_word_titles_no_caveats_section(self) -> None:
+        for title in (
+            "Error: Tenant ID contains unsupported character",
+            "Example 3: Send the Warning stream to a file",
+            "Warning: could not find the target",
+            "Warning stream",
+            "Write-Warning",
+            "stats.warnings",
+        ):
+            self.assertFalse(pairing.is_caveats_title(title), title)
+        for title in ("Known limitations", "Commands that do not exit are not supported", "Upgrade considerations"):
+            self.assertTrue(pairing.is_caveats_title(title), title)
+        body = (
+            "### Error: Unsafe tenant ID\n\nChoose a different tenant ID.\n\n"
+            "### Error: Tenant ID contains unsupported character\n\nTenant IDs must not hold a slash.\n"
+        )
+        pairs, unpaired = scan(lesson(body), "blocks-6")
+        self.assertEqual((pairs, [u.span.quote for u in unpaired]), ([], ["Tenant IDs must not hold a slash."]))
+
+    def test_a_script_elements_text_is_no_sentence(self) -> None:
+        script = '<script type="text/x-template">\n{{#unless result}}\nYou must not see this.\n{{/unless}}\n</script>\n'
+        text = lesson("Run the query first.\n\n" + script + "\nThe query must not be empty.\n")
+        start = text.index("<script")
+        self.assertEqual(
+            pairing.raw_text_bodies(text, start, start + len(script)), [(start, text.index("</script>") + 9)]
+        )
+        pairs, unpaired = scan(text, "blocks-6")
+        self.assertEqual(
+            [(p.qualifier.quote, p.instruction.quote) for p in pairs],
+            [("The query must not be empty.", "Run the query first.")],
+        )
+        self.assertEqual(unpaired, [])
+        # One never closed runs to its block's end; one mentioned after text on its line is none.
+        for block, bodies in (
+            ("<style>\np { color: red }\n", [(0, 25)]),  # 7 + 1 + 16 + 1 characters
+            ("<div>\nIf not using `<script setup>`, call it.\n</div>\n", []),
+            ("<scripts>\nA custom element.\n</scripts>\n", []),
+        ):
+            with self.subTest(block=block):
+                self.assertEqual(pairing.raw_text_bodies(block + "after", 0, len(block)), bodies)
 
 
 class CaveatsSectionViewTest(LabTestCase):

@@ -30,7 +30,7 @@ from checks.caveats.sentences import (
 )
 from load_documents import Span, SpanCheck
 
-SCAN_VERSION = 31
+SCAN_VERSION = 32
 # How far an instruction may sit from its caveat, in blocks of prose (code blocks are not counted):
 # the caveat's own block and this many before it, or this many after it; one that shares an
 # identifier with the caveat may sit as far back as IDENTIFIER_BLOCKS.
@@ -69,9 +69,12 @@ DESCRIBED_BLOCKS = 1
 # A section whose title says it lists caveats (scan_version 31): its caveats with no instruction in it qualify what the
 # sections before it instruct (``section_before``), looked for at most this many sections back.
 CAVEATS_SECTION = re.compile(
-    r"(?i)(?<!\w)(?:limitations?|caveats?|known\s+(?:issues|limitations|problems)|gotchas?|warnings?|considerations?"
-    r"|restrictions?|unsupported|not\s+supported|pitfalls?)(?!\w)"
+    r"(?i)(?<![\w.-])(?:limitations?|caveats?|known\s+(?:issues|limitations|problems)|gotchas?|warnings"
+    r"|considerations?|restrictions?|unsupported|not\s+supported|pitfalls?)(?![\w.-])"
 )
+# A title that labels one message or example ("Error: Tenant ID contains unsupported character", "Example 3: …") names
+# no caveats section, whatever words follow its label (scan_version 32).
+LABELLED_TITLE = re.compile(r"(?i)^\W*(?:errors?|examples?|exception|warning|fatal|message|issue)\b[^:]{0,20}:\s")
 CAVEATS_SECTION_REACH = 3
 CAVEATS_SECTION_LINK = "caveats section"
 DESCRIBED_LINK = "described, "
@@ -966,10 +969,14 @@ def directive_body(text: str, start: int, end: int) -> tuple[str, int, int] | No
 # Paired shortcodes whose body is code, as a fence's is (scan_version 8): Hugo's own ``highlight`` and the ``code``,
 # ``codeblock`` and ``code-toggle`` (one configuration shown as TOML, YAML and JSON) of docs sites.
 CODE_SHORTCODES = frozenset({"highlight", "code", "codeblock", "code-block", "code-toggle"})
+# The HTML elements whose content a browser shows as no text (``raw_text_bodies``), by lowercased name.
+RAW_TEXT_OPENING = re.compile(r"<(script|style|template)(?=[\s>/])[^>]*>", re.IGNORECASE)
+RAW_TEXT_CLOSINGS = {name: re.compile(rf"</{name}\s*>", re.IGNORECASE) for name in ("script", "style", "template")}
 
 
 def with_code_shortcodes(text: str, sections, fences: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """``fences`` and the bodies of the code shortcodes of ``sections`` (between their marker lines), in text order.
+    """``fences``, the bodies of the code shortcodes of ``sections`` (between their marker lines) and the raw text of
+    their HTML elements (``raw_text_bodies``), in text order.
 
     A shortcode pair is a block of its own under "blocks-3" and "blocks-4" (kind ``shortcode``, labelled by its
     name); a fence inside such a body is inside its span already.
@@ -982,6 +989,8 @@ def with_code_shortcodes(text: str, sections, fences: list[tuple[int, int]]) -> 
                 closing_line = text.rfind("\n", block.start, block.end - 1) + 1
                 if 0 < body_start < closing_line:
                     bodies.append((body_start, closing_line))
+            elif block.kind == "html":
+                bodies.extend(raw_text_bodies(text, block.start, block.end))
     if not bodies:
         return fences
     spans = []
@@ -991,6 +1000,30 @@ def with_code_shortcodes(text: str, sections, fences: list[tuple[int, int]]) -> 
         else:
             spans.append((start, end))
     return spans
+
+
+def raw_text_bodies(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """``[start, end)`` of what each ``<script>``, ``<style>`` or ``<template>`` element opening a line of
+    ``text[start:end]`` (an HTML block) holds, opening tag to closing tag; one never closed runs to the block's end
+    (scan_version 32).
+
+    A browser shows none of it as text: a Handlebars template (``{{#unless this.log_result}}``) or sample log lines
+    in ``<script type="text/plain">`` on Loki's LogQL simulator page were caveats and instructions.
+    """
+    bodies = []
+    place = start
+    while True:
+        opening = RAW_TEXT_OPENING.search(text, place, end)
+        if opening is None:
+            return bodies
+        if text[text.rfind("\n", 0, opening.start()) + 1 : opening.start()].strip(" \t"):
+            # Not the first thing on its line: an element mentioned in prose or code ("if not using `<script setup>`").
+            place = opening.end()
+            continue
+        closing = RAW_TEXT_CLOSINGS[opening.group(1).lower()].search(text, opening.end(), end)
+        body_end = end if closing is None else closing.end()
+        bodies.append((opening.start(), body_end))
+        place = body_end
 
 
 def prose_fences(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -1675,7 +1708,7 @@ def scan_sections(
         if history:
             continue
         items = section_items(page, section, dated)
-        caveats_section = section.heading_start < section.body_start and CAVEATS_SECTION.search(section.title)
+        caveats_section = section.heading_start < section.body_start and is_caveats_title(section.title)
         for index, item in enumerate(items):
             cue = item.caveat
             if cue is None:
@@ -1718,6 +1751,13 @@ def scan_sections(
             )
         earlier.append(items)
     return pairs, unpaired
+
+
+def is_caveats_title(title: str) -> bool:
+    """Whether a section's title says it lists caveats (``CAVEATS_SECTION``): "Limitations", "Known issues", "Upgrade
+    considerations"; from scan_version 32 not a word of a name (``Write-Warning``, ``stats.warnings``), the singular
+    "Warning" ("Warning stream") or a message's or an example's label (``LABELLED_TITLE``)."""
+    return LABELLED_TITLE.match(title) is None and CAVEATS_SECTION.search(title) is not None
 
 
 def section_before(earlier: deque, caveat: Item) -> tuple[Item, str, int] | None:
