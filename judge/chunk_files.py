@@ -266,7 +266,8 @@ def shape_fields(record: dict, shape: str, where: str) -> tuple[str, object, str
 
 
 def checked_offsets(start: int | None, end: int | None, shape: str, text_length: int, where: str) -> None:
-    """Refuse offsets no text could hold: negative, reversed, an end alone, or past the source's end."""
+    """Refuse offsets no text could hold: negative, reversed, an end alone, or past the source's end (which
+    ``chunk_record`` then takes as a wrong offset, but for a stale export's)."""
     if start is None:
         if end is not None:
             raise IngestionError("chunk_offset_incomplete", where, f"an end offset ({end}) without a start")
@@ -278,6 +279,12 @@ def checked_offsets(start: int | None, end: int | None, shape: str, text_length:
         raise IngestionError(
             "chunk_offset_out_of_range", where, f"{shown} is outside the source text of {text_length:,} characters"
         )
+
+
+def past_the_end(start: int | None, end: int | None) -> bool:
+    """Whether offsets refused by ``checked_offsets`` are only past the page's end: a start, not negative, and an end
+    not before it. Offsets no text could hold (negative, reversed, an end alone) are refused whatever the page."""
+    return start is not None and start >= 0 and (end is None or end >= start)
 
 
 def stale_export_refusal(
@@ -305,34 +312,15 @@ def stale_export_refusal(
     )
 
 
-def shifted_offset_refusal(error: IngestionError, page: str, text: str, start: int | None, end: int | None):
-    """``error``, with where the chunk's text is when an offset past the page's end belongs to a chunk found once, a
-    few characters earlier: a splitter that counts its offsets from 1, or from a header it cut. ``page`` is the
-    pinned text, in the frame the offsets count in (no byte order mark or ``\\r`` dropped). Offsets no text could
-    hold (negative, reversed, an end alone) are returned as they are."""
-    if start is None or start < 0 or (end is not None and end < start):
-        return error
-    found = page.find(text)
-    if found == -1 or found >= start or page.find(text, found + 1) != -1:
-        return error
-    shift = start - found
-    counted = ": are the offsets counted from 1?" if shift == 1 else ""
-    # A span is written as the refused one is, without separators: "[1,400, 1,435)" reads as four numbers.
-    return IngestionError(
-        error.code,
-        error.where,
-        f"{error.what}; the chunk's text is at [{found}, {found + len(text)}), {shift:,} "
-        f"character{'' if shift == 1 else 's'} before{counted}",
-    )
-
-
 def chunk_record(
     value: object, line: int, where: str, resolver: SourceResolver, lengths: dict[str, int]
 ) -> ChunkRecord:
     """One parsed line as a ``ChunkRecord``: a known shape, a pinned source, text, sane offsets.
 
     ``lengths`` are the sources' lengths as a splitter reading the file counts
-    them (byte order mark and ``\\r`` included): an offset past that is refused.
+    them (byte order mark and ``\\r`` included): an offset past that is kept, a
+    wrong offset for placement to report, but in a record ``export`` wrote of
+    another revision of its page, which is refused (``stale_export_refusal``).
     A text of whitespace alone is a chunk too (it holds nothing that counts).
     """
     if type(value) is not dict:
@@ -368,11 +356,11 @@ def chunk_record(
     try:
         checked_offsets(start, end, shape, lengths[source_id], where)
     except IngestionError as error:
-        source = resolver.sources.get(source_id)
-        refusal = stale_export_refusal(error, value, shape, source, start, end)
-        if refusal is error and source is not None and len(source["text"]) == lengths[source_id]:
-            refusal = shifted_offset_refusal(error, source["text"], text, start, end)
-        raise refusal from error
+        refusal = stale_export_refusal(error, value, shape, resolver.sources.get(source_id), start, end)
+        if refusal is not error or not past_the_end(start, end):
+            raise refusal from error
+        # An offset past the page's end is a wrong offset like any other (a page edited after chunking, a
+        # splitter counting from 1): the chunk is placed by its text and the offset reported, not trusted.
     return ChunkRecord(line, shape, source_id, text, start, end, offset_name, returns, carried_text(value, where))
 
 

@@ -149,6 +149,19 @@ def offset_sentence(location: Location) -> str:
     return f"wrong offset, line {record.line}: {said}; the chunk is {printable(where)}"
 
 
+def shift_note(wrong: list[Location]) -> str:
+    """When every wrong offset is the same distance after where its chunk was found, that distance, and what makes it
+    1: ``"; every one 1 character after its chunk's place, as when offsets count from 1"``; else ``""``."""
+    shifts = {location.given_start - location.start for location in wrong if location.located}
+    if len(wrong) < 1 or len(shifts) != 1 or any(not location.located for location in wrong):
+        return ""
+    shift = shifts.pop()
+    if shift <= 0:
+        return ""
+    cause = ", as when offsets count from 1" if shift == 1 else ""
+    return f"; every one {counted(shift, 'character')} after its chunk's place{cause}"
+
+
 def given_offset(location: Location) -> str:
     """``"metadata.start_index 85"``, and its place in the lab's text when the splitter counted dropped characters."""
     record = location.record
@@ -168,6 +181,9 @@ def differing_text(location: Location) -> str:
     """
     holds = location.offset_holds
     start = location.given_start
+    if not holds:
+        # Only an offset at or past the page's end holds nothing of a non-empty chunk.
+        return "past the source's end"
     text = location.record.text
     if text.startswith(BYTE_ORDER_MARK) and not holds.startswith(BYTE_ORDER_MARK):
         text = text[len(BYTE_ORDER_MARK) :]
@@ -248,7 +264,10 @@ def located_line(judgement: Judgement) -> str:
         # metadata writes its chunks, or as a chunk of an older revision of the page can happen to match.
         parts.append(f"{dropped:,} of them only once heading lines were set aside")
     verdict = "" if judgement.complete else "; PARTIAL judgement: unlocated chunks are left out of every figure"
-    return f"{printable(judgement.name)}: located {located:,} of {total}: {', '.join(parts)}{verdict}"
+    wrong = sum(1 for location in judgement.locations if location.offset_wrong)
+    # Said on the first line, where it is read; the offsets' lines come under the coverage.
+    offsets = f"; {counted(wrong, 'wrong offset')}, not trusted (listed below)" if wrong else ""
+    return f"{printable(judgement.name)}: located {located:,} of {total}: {', '.join(parts)}{verdict}{offsets}"
 
 
 def split_word(pair: dict, by_source: dict) -> str:
@@ -374,7 +393,9 @@ def judgement_text(judgement: Judgement) -> str:
     wrong = [location for location in judgement.locations if location.offset_wrong]
     given = sum(location.record.start is not None for location in judgement.locations)
     if given:
-        lines.append(f"offsets: {given:,} given, {len(wrong):,} wrong" + (": not trusted" if wrong else ""))
+        lines.append(
+            f"offsets: {given:,} given, {len(wrong):,} wrong" + (": not trusted" if wrong else "") + shift_note(wrong)
+        )
     frames = [f"  {frame_sentence(source_id, frame)}" for source_id, frame in offset_frames(judgement)]
     lines.extend(listed(frames, "sources whose offsets count dropped characters"))
     lines.extend(listed([f"  {offset_sentence(location)}" for location in wrong], "wrong offsets"))

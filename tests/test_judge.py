@@ -689,7 +689,13 @@ class LongListsTest(JudgeTestCase):
         lines = self.judge_text(wrong + missing)
         offset_lines = [line for line in lines if line.startswith("  wrong offset, line ")]
         self.assertEqual(len(offset_lines), 10)
-        self.assertIn("offsets: 15 given, 15 wrong: not trusted", lines)
+        # Each one 1 character after its chunk's place: the line says so, and the first line counts them.
+        self.assertIn(
+            "offsets: 15 given, 15 wrong: not trusted; every one 1 character after its chunk's place, as when offsets "
+            "count from 1",
+            lines,
+        )
+        self.assertTrue(lines[0].endswith("; 15 wrong offsets, not trusted (listed below)"), lines[0])
         self.assertIn("  … 5 more wrong offsets: judge --json lists every one", lines)
         unlocated = [line for line in lines if line.startswith("  line ") and "not found" in line]
         self.assertEqual(len(unlocated), 10)
@@ -732,10 +738,8 @@ class BadChunkFilesTest(JudgeTestCase):
             ("chunk_offset_type", json.dumps({"source_id": V1, "text": "Call", "start": "51"})),
             ("chunk_offset_type", json.dumps({"source_id": V1, "text": "Call", "start": True})),
             ("chunk_offset_type", json.dumps({"source_id": V1, "text": "Call", "start": 51.0})),
-            ("chunk_offset_out_of_range", json.dumps({"source_id": V1, "text": "Call", "start": 751})),
             ("chunk_offset_out_of_range", json.dumps({"source_id": V1, "text": "Call", "start": -2})),
             ("chunk_offset_out_of_range", json.dumps({"source_id": V1, "text": "Call", "start": 60, "end": 51})),
-            ("chunk_offset_out_of_range", json.dumps({"source_id": V1, "text": "Call", "start": 51, "end": 900})),
             ("chunk_offset_incomplete", json.dumps({"source_id": V1, "text": "Call", "end": 55})),
             ("chunk_shape_unclear", json.dumps({"source_id": V1, "text": "Call", "start": 51, "start_index": 51})),
             ("chunk_shape_mixed", json.dumps({"page_content": "Call", "metadata": {"source": V1}})),
