@@ -465,31 +465,34 @@ def review(
     """
     from checks.caveats import decisions, declare
 
-    # A name given twice is one decision: declared once, counted once.
-    accepted = list(dict.fromkeys(accepted))
-    rejected = list(dict.fromkeys(rejected))
     by_name = {pair.name: pair for pair in pairs}
-    both = sorted(set(accepted) & set(rejected))
-    if both:
-        raise UsageError("usage", "scan", f"{quoted_name(both[0])} is given to both --accept and --reject")
     found_as = pairs_of_checks(pairs, checks)
-    for name in accepted + rejected:
-        if name not in by_name:
-            option = "--accept" if name in accepted else "--reject"
-            now = found_as.get(name)
-            if now is not None:
-                # A check's name keeps the line it was declared on; the scan names the pair by its line now.
-                raise UsageError(
-                    "unknown_name",
-                    option,
-                    f"{quoted_name(name)} is a declared check's name; scan finds its pair now as {quoted_name(now)}",
-                )
+    # A declared check's name keeps the line it was declared on, where a saved report shows it; the scan names the
+    # pair by its line now. The name is taken for that pair, and a note says so.
+    taken_as = []
+
+    def current_name(name: str, option: str) -> str:
+        if name in by_name:
+            return name
+        now = found_as.get(name)
+        if now is None:
             raise UsageError(
                 "unknown_name",
                 option,
                 f"{quoted_name(name)} is not a pair scan finds in "
                 f"{'the pages --source names' if narrowed else 'this manifest'} (scan --json lists their names)",
             )
+        taken_as.append(
+            f"note: {option} {quoted_name(name)}: a declared check's name; scan finds its pair now as {quoted_name(now)}"
+        )
+        return now
+
+    # A name given twice is one decision: declared once, counted once.
+    accepted = list(dict.fromkeys(current_name(name, "--accept") for name in accepted))
+    rejected = list(dict.fromkeys(current_name(name, "--reject") for name in rejected))
+    both = sorted(set(accepted) & set(rejected))
+    if both:
+        raise UsageError("usage", "scan", f"{quoted_name(both[0])} is given to both --accept and --reject")
     accepted_keys = {decisions.found_key(by_name[name]): name for name in reversed(accepted)}
     for name in rejected:
         if decisions.found_key(by_name[name]) in accepted_keys:
@@ -555,7 +558,7 @@ def review(
                 other = "rejected" if decision == decisions.ACCEPT else "accepted"
                 already += f"; {turned[decision]:,} {other} before, now {verb}"
             parts.append(f"{verb} {covering(names, covered[decision], effect)}{already})")
-    line = f"{'; '.join(parts)}: {shown}, decisions in {destination(path)}"
+    line = "\n".join([*taken_as, f"{'; '.join(parts)}: {shown}, decisions in {destination(path)}"])
     # A name scan gives a pair now may be a declared check's that holds another pair (its lines moved): the decision
     # is the named pair's, as scan names it; say which other pair the check of that name is.
     for name in accepted + rejected:

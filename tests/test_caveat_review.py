@@ -121,7 +121,7 @@ class ReviewTest(LabTestCase):
         self.assertEqual((code, err), (0, line + "\n"))
         self.assertEqual(json.loads(out)["rejected"], 0)
 
-    def test_a_declared_checks_old_name_points_to_the_pairs_name_now(self) -> None:
+    def test_a_declared_checks_old_name_decides_its_pair_as_named_now(self) -> None:
         self.assertEqual(main_quietly("scan", "--add-checks", "--manifest", str(self.manifest))[0], 0)
         # Two lines above the listing section move the pair from line 13 to 15; its check keeps its name.
         page = self.folder / "docs" / "aster-copy-v1.md"
@@ -129,15 +129,20 @@ class ReviewTest(LabTestCase):
             V1_TEXT.replace("## List documents\n", "An added paragraph.\n\n## List documents\n"), encoding="utf-8"
         )
         self.assertEqual(main_quietly("pin", "--manifest", str(self.manifest), "--reanchor", str(page))[0], 0)
+        # The name a saved report shows decides the pair, as scan names it now, and a note says so.
         code, out, err = main_quietly("scan", "--manifest", str(self.manifest), "--reject", "scan:aster-copy-v1:13")
+        self.assertEqual((code, err), (0, ""))
         self.assertEqual(
-            (code, out, err),
-            (
-                2,
-                "",
-                'error: unknown_name: --reject: "scan:aster-copy-v1:13" is a declared check\'s name; scan finds its '
-                'pair now as "scan:aster-copy-v1:15"\n',
-            ),
+            out,
+            'note: --reject "scan:aster-copy-v1:13": a declared check\'s name; scan finds its pair now as '
+            f'"scan:aster-copy-v1:15"\nrejected 1 pair (1 scanned check removed: scan:aster-copy-v1:13): {self.manifest}, '
+            f"decisions in {self.decisions}\n",
+        )
+        names = [check["name"] for check in json.loads(self.manifest.read_text(encoding="utf-8"))["span_checks"]]
+        self.assertNotIn("scan:aster-copy-v1:13", names)
+        decided = json.loads(self.decisions.read_text(encoding="utf-8"))["decisions"]
+        self.assertEqual(
+            [(entry["decision"], entry["name"]) for entry in decided], [("reject", "scan:aster-copy-v1:15")]
         )
 
     def test_an_accepted_check_dropped_with_its_quote_says_how_to_get_it_back(self) -> None:
