@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import importlib
+import re
 import sys
 
 from commands.basics import EXIT_CODES_HELP, EXIT_USAGE, LAB_VERSION
@@ -36,7 +37,9 @@ class LabArgumentParser(argparse.ArgumentParser):
         if self.quick:
             raise FullParserNeeded
         # argparse quotes some values and not others; one_line makes any of them one inert line.
-        self.exit(EXIT_USAGE, f"error: usage: {self.prog}: {one_line(message)} (see --help)\n")
+        self.exit(
+            EXIT_USAGE, f"error: usage: {self.prog}: {one_line(message)}{closest_command(message)} (see --help)\n"
+        )
 
     def print_help(self, file=None) -> None:
         if self.quick:
@@ -82,6 +85,16 @@ def closest_option(arguments: list[str], options) -> str:
             if close:
                 return f"; did you mean {close[0]}?"
     return ""
+
+
+INVALID_COMMAND = re.compile(r"argument COMMAND: invalid choice: '([^']*)'")
+
+
+def closest_command(message: str) -> str:
+    """``"; did you mean scan?"`` for argparse's refusal of a mistyped command (``scna``), else ``""``."""
+    refused = INVALID_COMMAND.search(message)
+    close = difflib.get_close_matches(refused.group(1), COMMANDS, n=1) if refused else []
+    return f"; did you mean {close[0]}?" if close else ""
 
 
 # The commands in the order --help lists them: each is a module ``commands.<name>``

@@ -295,6 +295,17 @@ class UsageNamesTheCommand(unittest.TestCase):
                 completed = run_lab(*args)
                 self.assertEqual((completed.returncode, completed.stderr), (2, line))
 
+    def test_a_mistyped_command_is_matched_against_the_commands(self) -> None:
+        # argparse lists the choices (its wording of them varies between Python versions); the lab adds the closest.
+        for typed, close in (("scna", "; did you mean scan?"), ("valdate", "; did you mean validate?"), ("xyz", "")):
+            with self.subTest(typed=typed):
+                completed = run_lab(typed)
+                self.assertEqual(completed.returncode, 2)
+                self.assertTrue(
+                    completed.stderr.startswith("error: usage: run.py: argument COMMAND: invalid choice: ")
+                )
+                self.assertTrue(completed.stderr.endswith(f"){close} (see --help)\n"), completed.stderr)
+
     def test_a_mistyped_main_job_option_is_named_not_the_value_after_it(self) -> None:
         # argparse would read "m.json" as the command's name and refuse that ("invalid choice: 'm.json'").
         usage = "error: usage: run.py: unrecognized arguments: {} (see --help)\n"
