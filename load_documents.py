@@ -265,7 +265,7 @@ def read_pinned_bytes(folder: Path, source: dict, where: str, grammar: str = LES
             "hash_mismatch",
             where,
             f"{quoted_name(source['path'])}: manifest pins {pinned}, file has {found}; "
-            "re-pin only if the edit is intended",
+            "re-pin (pin --reanchor, which moves its span checks with their quotes) only if the edit is intended",
         )
     return raw
 
