@@ -2274,6 +2274,27 @@ class ScanVersionThirtyTwoTest(LabTestCase):
                 self.assertEqual(pairing.raw_text_bodies(block + "after", 0, len(block)), bodies)
 
 
+class ScanVersionThirtyThreeTest(LabTestCase):
+    """scan_version 33: "Note that …" marks a caveat of tier 2; "Note:" and "notably" stay of tier 3."""
+
+    def test_note_that_is_of_tier_2(self) -> None:
+        for sentence, tier in (
+            ("Note that the handle is closed after each call.", 2),
+            ("Note: the handle is closed after each call.", 3),
+            ("Notably, the handle is closed after each call.", 3),
+        ):
+            with self.subTest(sentence=sentence):
+                cue, _ = caveat_of(sentence)
+                self.assertEqual((cue.rule, cue.tier), ("label", tier))
+        pairs, _ = scan(
+            lesson("Call `open(path)` to read a file.\n\nNote that the handle is closed after each call.\n")
+        )
+        self.assertEqual(
+            [(p.instruction.quote, p.qualifier.quote, p.tier) for p in pairs],
+            [("Call `open(path)` to read a file.", "Note that the handle is closed after each call.", 2)],
+        )
+
+
 class CaveatsSectionViewTest(LabTestCase):
     """A caveats section's pair names both sections in its context (scan_version 31)."""
 
