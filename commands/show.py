@@ -87,7 +87,9 @@ def add_show_filters(show: argparse.ArgumentParser) -> None:
         "--list",
         dest="show_list",
         action="store_true",
-        help=f"on a docs set, the overview lists every split pair on a line instead of the first {OVERVIEW_PAIRS}",
+        help=f"on a docs set, the overview lists every split pair on a line instead of the first {OVERVIEW_PAIRS}, "
+        "then every source with no chunk and every one that pulls other files' text in (the main job names the first "
+        "few)",
     )
 
 

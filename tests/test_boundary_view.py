@@ -834,6 +834,26 @@ class DocsSetOverviewTest(LabTestCase):
         self.assertEqual(listed, [f"f-never-works-{number}" for number in range(1, 24)])
         self.assertNotIn("more split pairs", completed.stdout)
 
+    def test_list_names_every_source_the_main_job_names_the_first_few_of(self) -> None:
+        manifest = self.docs_set(11)
+        value = json.loads(manifest.read_text(encoding="utf-8"))
+        # Pages 8 to 11 pull a shared file in (four: one more than the main job's line names).
+        for source in value["sources"][7:]:
+            data = f'# {source["title"]}\n\n{{{{< readfile "shared.md" >}}}}\n'.encode("utf-8")
+            (self.folder / source["path"]).write_bytes(data)
+            source["sha256"] = hashlib.sha256(data).hexdigest()
+        manifest.write_text(json.dumps(value), encoding="utf-8")
+        built = run_lab("--manifest", str(manifest), "--output", str(self.folder / "r.json"), env=PLAIN)
+        self.assertEqual(built.returncode, 0, built.stderr)
+        pulls = next(line for line in built.stdout.splitlines() if "pull other files' text in" in line)
+        self.assertTrue(pulls.startswith("4 sources pull"), pulls)
+        # In source id order, as the indexes hold them: "p10" sorts before "p8".
+        self.assertTrue(pulls.endswith(": p10, p11, p8 and 1 more (show --list names every one)"), pulls)
+        listed = run_lab("show", "--manifest", str(manifest), "--list", env=PLAIN).stdout.splitlines()
+        start = listed.index("sources that pull other files' text in where the site is built: 4")
+        self.assertEqual(listed[start + 1 :], ["  p10", "  p11", "  p8", "  p9"])
+        self.assertNotIn("sources with no chunk under the policies shown", "\n".join(listed))
+
     def test_list_where_no_overview_is_printed_says_so(self) -> None:
         # Three pages draw every page: --list has nothing to lengthen, which one line on stderr says.
         completed = run_lab("show", "--manifest", str(self.docs_set(3)), "--list", env=PLAIN)

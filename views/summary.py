@@ -20,7 +20,7 @@ from operator import itemgetter, sub
 import chunk_index
 from checks import span_checks
 from grammars import LESSON_GRAMMAR
-from lab_io.errors import counted, first_few, printable
+from lab_io.errors import LISTED_ENTRIES, counted, first_few, printable
 from lab_io.indented_json import saved_json_bytes
 
 
@@ -413,24 +413,41 @@ def chunkless_line(result: dict) -> str | None:
     reference's ``<Autofunction function="streamlit.pydeck_chart" />``, whose text the site's build fills in, is
     such a page. Its caveats are in no index, and no verdict says so.
     """
-    indexes = list(result["indexes"].values())
-    if not indexes:
-        return None
-    held = set()
-    for index in indexes:
-        held.update(map(itemgetter("source_id"), index["chunks"]))
-    # Every index holds the same documents.
-    documents = indexes[0]["documents"]
-    empty = [document["source_id"] for document in documents if document["source_id"] not in held]
+    empty = chunkless_sources(result)
     if not empty:
         return None
+    documents = next(iter(result["indexes"].values()))["documents"]
     return (
         f"{counted(len(empty), 'source')} of {len(documents):,} {'holds' if len(empty) == 1 else 'hold'} "
         "no chunk under "
         "any policy (headings, front matter, elements or components alone, which the grammar reads as nothing to "
         f"retrieve; a site that fills a component in at build time is not read here): "
-        f"{first_few([printable(source_id) for source_id in empty])}"
+        f"{first_few([printable(source_id) for source_id in empty])}{ALL_NAMED_HINT if len(empty) > LISTED_ENTRIES else ''}"
     )
+
+
+# Said after a line that names the first few of more sources: where every one is named.
+ALL_NAMED_HINT = " (show --list names every one)"
+
+
+def chunkless_sources(result: dict) -> list[str]:
+    """The ids of the sources no policy of ``result`` cuts a chunk of, in the indexes' order (``chunkless_line``)."""
+    indexes = list(result["indexes"].values())
+    if not indexes:
+        return []
+    held = set()
+    for index in indexes:
+        held.update(map(itemgetter("source_id"), index["chunks"]))
+    # Every index holds the same documents.
+    return [document["source_id"] for document in indexes[0]["documents"] if document["source_id"] not in held]
+
+
+def including_sources(result: dict) -> list[str]:
+    """The ids of the sources that pull other files' text in where the site is built (``included_line``)."""
+    indexes = list(result["indexes"].values())
+    if not indexes:
+        return []
+    return [document["source_id"] for document in indexes[0]["documents"] if includes_text(document["text"])]
 
 
 # A page that pulls another file's text in where it is built: a Hugo shortcode named for inclusion (``{{< docs/shared
@@ -505,16 +522,14 @@ def included_line(result: dict) -> str | None:
     """One line counting the sources that pull other files' text in where the site is built (``INCLUDED_TEXT``),
     naming the first few, or ``None`` when none does: the lab reads each page as written, so the text pulled in, and
     its caveats, is in no chunk of it (k6's ``{{< docs/shared … >}}`` holds the StatsD output's removal notice)."""
-    indexes = list(result["indexes"].values())
-    if not indexes:
-        return None
-    including = [document["source_id"] for document in indexes[0]["documents"] if includes_text(document["text"])]
+    including = including_sources(result)
     if not including:
         return None
     return (
         f"{counted(len(including), 'source')} {'pulls' if len(including) == 1 else 'pull'} other files' text in "
         "where the site is built (an include shortcode, an mdBook or Liquid include, a snippet line): the lab reads each page as "
         f"written, so that text is in none of its chunks: {first_few([printable(name) for name in including])}"
+        f"{ALL_NAMED_HINT if len(including) > LISTED_ENTRIES else ''}"
     )
 
 

@@ -34,7 +34,14 @@ from views.pictures import (
     marker,
     policy_view,
 )
-from views.summary import NO_SPAN_CHECKS, aligned_rows, growth_sentence, summary_rows
+from views.summary import (
+    NO_SPAN_CHECKS,
+    aligned_rows,
+    chunkless_sources,
+    growth_sentence,
+    including_sources,
+    summary_rows,
+)
 from views.visible_text import CUT_MARK, LEGEND_TERMS, visible
 
 RESET = "\x1b[0m"
@@ -472,6 +479,15 @@ def overview_view(
             f"  … {rest:,} more split {'pair' if rest == 1 else 'pairs'} (the first {listed:,} are listed): show --list "
             "lists every one, show --check NAME draws one, show --split-only --all draws every one"
         )
+    if listed is None:
+        # Every source the main job's notes name the first few of: what is in no chunk, what is pulled in elsewhere.
+        for heading, names in (
+            ("sources with no chunk under the policies shown", chunkless_sources(result)),
+            ("sources that pull other files' text in where the site is built", including_sources(result)),
+        ):
+            if names:
+                lines.extend(["", painter.paint(f"{heading}: {len(names):,}", "heading")])
+                lines.extend(f"  {visible(name)}" for name in names)
     return "\n".join(lines) + "\n"
 
 
