@@ -152,11 +152,11 @@ def offset_sentence(location: Location) -> str:
 def shift_note(wrong: list[Location]) -> str:
     """When every wrong offset is the same distance after where its chunk was found, that distance, and what makes it
     1: ``"; every one 1 character after its chunk's place, as when offsets count from 1"``; else ``""``."""
-    shifts = {location.given_start - location.start for location in wrong if location.located}
-    if len(wrong) < 1 or len(shifts) != 1 or any(not location.located for location in wrong):
+    if not wrong or not all(location.located for location in wrong):
         return ""
+    shifts = {location.given_start - location.start for location in wrong}
     shift = shifts.pop()
-    if shift <= 0:
+    if shifts or shift <= 0:
         return ""
     cause = ", as when offsets count from 1" if shift == 1 else ""
     return f"; every one {counted(shift, 'character')} after its chunk's place{cause}"
