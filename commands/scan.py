@@ -162,11 +162,11 @@ def run_scan(args: argparse.Namespace) -> int:
     manifest_path = manifest_to_build(args.manifest)
     if writes:
         # The manifest is rewritten in place: refuse a link or a device before any work.
-        checked_output(str(manifest_path), (), stdout_allowed=False, writes_manifest=True)
+        checked_output(str(manifest_path), (), stdout_allowed=False, replaces="manifest")
     if args.accept or args.reject or args.forget_unmatched:
         from checks.caveats import decisions
 
-        checked_output(str(decisions.decisions_path(manifest_path)), (), stdout_allowed=False)
+        checked_output(str(decisions.decisions_path(manifest_path)), (), stdout_allowed=False, replaces="decisions")
     html_path = None
     if args.scan_html is not None:
         # Refused before any work: the report may not overwrite the manifest.
@@ -301,8 +301,17 @@ def read_decisions(manifest_path: Path) -> tuple[list, dict | None]:
     path = decisions.decisions_path(manifest_path)
     if not os.path.lexists(path):
         return [], None
-    value = read_json_file(path)
-    return decisions.parsed_decisions(value, printable(str(path))), value
+    try:
+        value = read_json_file(path)
+        return decisions.parsed_decisions(value, printable(str(path))), value
+    except IngestionError as error:
+        # Named as what it is: a file the user may not know scan reads, whose loss is theirs to weigh.
+        raise IngestionError(
+            error.code,
+            error.where,
+            f"{error.what}; this is the manifest's review decisions file (scan --accept and --reject write it): "
+            "restore it, or move it away to start the review anew without its decisions",
+        ) from error
 
 
 def proposals(manifest_path: Path, found: tuple, tier: int) -> tuple[list, list, int, dict, list]:

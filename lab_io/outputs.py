@@ -425,7 +425,7 @@ def checked_output(
     value: str,
     protected: tuple[Path, ...],
     stdout_allowed: bool = True,
-    writes_manifest: bool = False,
+    replaces: str | None = None,
     before_inputs: bool = False,
 ) -> Path | None:
     """The ``--output`` path, refused before any work if writing it would lose something.
@@ -438,9 +438,10 @@ def checked_output(
     ``--html README.md`` its guide), and a path whose state cannot be read.
     A link loop is a link (``output_is_link``), or a missing folder when it
     stands for the folder. An existing Markdown page is refused too, and an
-    existing manifest unless the file written is one (``writes_manifest``:
-    ``pin``, ``scan --add-checks``), whichever manifest the command reads
-    (``replaced_kind``): ``export r.json --output m.json`` without
+    existing manifest or review decisions file unless the file written is one
+    (``replaces``: ``"manifest"`` for ``pin`` and ``scan --add-checks``,
+    ``"decisions"`` for ``scan --reject``), whichever manifest the command
+    reads (``replaced_kind``): ``export r.json --output m.json`` without
     ``--manifest`` would otherwise replace the user's pins and checks. A
     check made before the manifest is read (``before_inputs``) leaves that to
     the check after it, which first says whether the file is one of the inputs.
@@ -477,7 +478,7 @@ def checked_output(
     lab_problem = lab_file_problem(resolved)
     if lab_problem is not None:
         raise UsageError("output_is_lab_file", where, lab_problem)
-    replaced = None if mode is None or before_inputs else replaced_kind(path, writes_manifest)
+    replaced = None if mode is None or before_inputs else replaced_kind(path, replaces)
     if replaced is not None:
         raise UsageError(f"output_is_{replaced}", where, REPLACED_PROBLEMS[replaced])
     if mode is not None and is_write_protected(path, mode):
@@ -489,23 +490,32 @@ def checked_output(
     return path
 
 
-# What the lab never writes but a manifest: an existing file of these kinds is no --output (``replaced_kind``).
+# What the lab writes only as a manifest or its review: an existing file of these kinds is no --output
+# (``replaced_kind``).
 PAGE_SUFFIXES = (".md", ".mdx", ".markdown")
 REPLACED_PROBLEMS = {
     "manifest": "is a manifest (it opens naming its sources); writing it would lose its pins and span checks, so "
     "name another file",
+    "decisions": "is a manifest's review decisions file (scan --accept and --reject write it); writing it would lose "
+    "the decisions, so name another file",
     "page": "is a Markdown page; the lab writes JSON, JSON Lines or HTML and never replaces a page, so name another "
     "file",
 }
 
 
-def replaced_kind(path: Path, manifest_allowed: bool = False) -> str | None:
-    """``"manifest"`` for a file that opens as a manifest does (``looks_like_manifest``) unless ``manifest_allowed``,
-    ``"page"`` for another one named as a Markdown page, else ``None``: what an output must not replace (a manifest
-    may have any name, ``m.md`` too)."""
-    if looks_like_manifest(path):
-        return None if manifest_allowed else "manifest"
-    return "page" if path.suffix.lower() in PAGE_SUFFIXES else None
+def replaced_kind(path: Path, replaces: str | None = None) -> str | None:
+    """``"manifest"`` for a file that opens as a manifest does (``looks_like_manifest``), ``"decisions"`` for one
+    that opens as a decisions file does, ``"page"`` for another one named as a Markdown page, else ``None``: what an
+    output must not replace, but for the kind it ``replaces`` on purpose (a manifest may have any name, ``m.md``
+    too)."""
+    head = json_head(path)
+    if is_manifest_head(head):
+        kind = "manifest"
+    elif head.startswith(b"{") and b'"decisions_version"' in head:
+        kind = "decisions"
+    else:
+        kind = "page" if path.suffix.lower() in PAGE_SUFFIXES else None
+    return None if kind == replaces else kind
 
 
 # How much of a JSON file ``looks_like_manifest`` reads: manifests name their sources near the top.
@@ -514,12 +524,21 @@ MANIFEST_HEAD_BYTES = 4096
 
 def looks_like_manifest(path: Path) -> bool:
     """Whether a JSON file opens as the lab's manifests do: an object naming ``sources``, not a saved result."""
+    return is_manifest_head(json_head(path))
+
+
+def is_manifest_head(head: bytes) -> bool:
+    """Whether a file's head (``json_head``) opens as a manifest does: an object naming ``sources``, not a result."""
+    return head.startswith(b"{") and b'"sources"' in head and b'"execution_mode"' not in head
+
+
+def json_head(path: Path) -> bytes:
+    """The first ``MANIFEST_HEAD_BYTES`` of a file, leading whitespace dropped; ``b""`` when it cannot be read."""
     try:
         with open(path, "rb") as handle:
-            head = handle.read(MANIFEST_HEAD_BYTES)
+            return handle.read(MANIFEST_HEAD_BYTES).lstrip()
     except OSError:
-        return False
-    return head.lstrip().startswith(b"{") and b'"sources"' in head and b'"execution_mode"' not in head
+        return b""
 
 
 def is_write_protected(path: Path, mode: int) -> bool:

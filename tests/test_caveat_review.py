@@ -373,12 +373,41 @@ class ReviewTest(LabTestCase):
         )
 
     def test_a_malformed_decisions_file_is_refused(self) -> None:
-        for value in ({"decisions": []}, {"decisions_version": 1, "decisions": [{"decision": "maybe"}]}):
+        named = "; this is the manifest's review decisions file (scan --accept and --reject write it): restore it, or "
+        for value, code_name in (
+            (json.dumps({"decisions": []}), "bad_decisions"),
+            (json.dumps({"decisions_version": 1, "decisions": [{"decision": "maybe"}]}), "bad_decisions"),
+            ("<!doctype html>\n", "json_syntax"),
+        ):
             with self.subTest(value=value):
-                self.decisions.write_text(json.dumps(value), encoding="utf-8")
+                self.decisions.write_text(value, encoding="utf-8")
                 code, _, err = main_quietly("scan", "--manifest", str(self.manifest))
                 self.assertEqual(code, 1)
-                self.assertTrue(err.startswith("error: bad_decisions: "), err)
+                self.assertTrue(err.startswith(f"error: {code_name}: "), err)
+                self.assertIn(named, err)
+
+    def test_no_output_replaces_the_decisions_file(self) -> None:
+        self.assertEqual(
+            main_quietly("scan", "--manifest", str(self.manifest), "--reject", "scan:aster-copy-v1:13")[0], 0
+        )
+        before = self.decisions.read_bytes()
+        result = self.folder / "result.json"
+        self.assertEqual(main_quietly("--manifest", str(self.manifest), "--output", str(result))[0], 0)
+        for args in (
+            ("scan", "--manifest", str(self.manifest), "--html", str(self.decisions)),
+            ("export", str(result), "--policy", "paragraph", "--output", str(self.decisions)),
+            ("--output", str(self.decisions)),
+        ):
+            with self.subTest(args=args[0]):
+                code, out, err = main_quietly(*args)
+                self.assertEqual((code, out), (2, ""))
+                self.assertTrue(err.startswith(f"error: output_is_decisions: {self.decisions}: "), err)
+                self.assertEqual(self.decisions.read_bytes(), before)
+        # scan --reject itself still rewrites it.
+        self.assertEqual(
+            main_quietly("scan", "--manifest", str(self.manifest), "--accept", "scan:aster-copy-v1:13")[0], 0
+        )
+        self.assertNotEqual(self.decisions.read_bytes(), before)
 
     def test_decisions_match_by_quotes_not_by_name(self) -> None:
         pair = decisions.Decision("reject", "old-name", "doc", "Call  f().", "It\nnever\tcloses.")

@@ -18,7 +18,13 @@ from tests.support import ROOT
 CODE = re.compile(r"[a-z][a-z0-9_]*")
 # Codes built at run time: ``duplicate_{field}`` over these two fields, ``output_is_{kind}`` over the kinds of file an
 # output must not replace (``lab_io.outputs.REPLACED_PROBLEMS``).
-COMPOSED_CODES = {"duplicate_source_id", "duplicate_path", "output_is_manifest", "output_is_page"}
+COMPOSED_CODES = {
+    "duplicate_source_id",
+    "duplicate_path",
+    "output_is_manifest",
+    "output_is_decisions",
+    "output_is_page",
+}
 
 
 def lab_sources() -> list:
