@@ -221,10 +221,8 @@ def run_judged_export(args: argparse.Namespace) -> int:
     checked_output(args.export_output, (chunks_path, manifest_path), before_inputs=True)
     manifest = load_manifest(manifest_path)
     output = checked_output(args.export_output, (chunks_path, manifest_path, *manifest.source_paths()))
-    records = judge.read_chunk_records(
-        chunks_path, manifest.sources, manifest.folder, judge.manifest_label(args.manifest)
-    )
-    locations = judge.locate_chunks(records, manifest.sources)
+    # Placed as judge places them: offsets that count a file's byte order mark or its "\r" are mapped to the lab's text.
+    records, locations = judge.placed_chunk_file(chunks_path, manifest, judge.manifest_label(args.manifest))
     chunks = judge.judged_chunks(locations, manifest.sources, manifest.grammar)
     texts = document_texts(manifest.sources)
     revisions = {

@@ -72,6 +72,26 @@ class SplitterViewTest(JudgeFilesTestCase):
             stdout.splitlines(),
         )
 
+    def test_export_of_chunks_places_them_as_judge_does(self) -> None:
+        # The LlamaIndex slices below, their mark and "\r" counted (the last ends at 46, past the lab's 40): export
+        # --chunks maps them to the lab's text as judge does, every chunk located, none left out.
+        manifest = self.pinned({"guide.md": PAGE_BYTES})
+        slices = (("\ufeff# Guide\r\n", 0, 10), ("Call run().\r\n", 12, 25), ("It refuses twice.\r\n", 27, 46))
+        chunks = self.write_chunks(
+            [
+                {"text": text, "metadata": {"file_name": "guide.md"}, "start_char_idx": start, "end_char_idx": end}
+                for text, start, end in slices
+            ]
+        )
+        exported = self.folder / "exported.jsonl"
+        code, stdout, stderr = in_process(
+            "export", "--chunks", str(chunks), "--manifest", str(manifest), "--output", str(exported)
+        )
+        self.assertEqual((code, stderr), (0, ""))
+        self.assertEqual(stdout, f"exported 3 judged chunks of {chunks} to {exported}\n")
+        spans = [json.loads(line)["metadata"] for line in exported.read_text(encoding="utf-8").splitlines()]
+        self.assertEqual([(entry["start"], entry["end"]) for entry in spans], [(0, 8), (9, 21), (22, 40)])
+
     def test_llamaindex_nodes_that_count_every_carriage_return(self) -> None:
         manifest = self.pinned({"guide.md": PAGE_BYTES})
         # The file's own slices, mark and "\r" counted: "\ufeff# Guide\r\n" [0, 10), "Call run().\r\n"
