@@ -33,7 +33,7 @@ from results import validate
 
 # 2: each compared pair also says which chunks were re-cut and, between pair-aware indexes, which pairs changed.
 # 3: and, between two results, which span checks were added or removed and whose verdict changed.
-DIFF_VERSION = 3
+DIFF_VERSION = 4
 
 # The fields a document revision is computed from, besides the source_id that
 # names the document: a difference in any of them changes the revision.
@@ -252,15 +252,30 @@ def pair_changes(old_config: dict, new_config: dict) -> tuple[list[dict], list[d
     )
 
 
-class FileDiff(namedtuple("FileDiff", ("old", "new", "policies"))):
-    """Two validated files (``SavedIndexes``) and one ``PolicyDiff`` per compared pair of indexes."""
+class FileDiff(namedtuple("FileDiff", ("old", "new", "policies", "only_old", "only_new"), defaults=((), ()))):
+    """Two validated files (``SavedIndexes``), one ``PolicyDiff`` per compared pair of indexes, and the indexes of a
+    policy only one side holds (``(policy, index)``, in the lab's policy order): pair-aware added to a manifest is a
+    new index, every chunk of it to embed."""
 
     __slots__ = ()
 
     @property
     def embeddings_to_compute(self) -> int:
-        """The sum over policies: each policy's vectors live in their own index."""
-        return sum(policy.embeddings_to_compute for policy in self.policies)
+        """The sum over policies: each policy's vectors live in their own index, a new one's all to compute."""
+        return sum(policy.embeddings_to_compute for policy in self.policies) + sum(
+            distinct_texts(index) for _, index in self.only_new
+        )
+
+
+def distinct_texts(index: dict) -> int:
+    """How many embeddings a new index needs: one per distinct chunk text."""
+    return len({chunk["text_sha256"] for chunk in index["chunks"]})
+
+
+def unpaired_indexes(indexes: dict[str, dict], pairs: list[tuple[str, str]], side: int) -> list[tuple[str, dict]]:
+    """The indexes of ``indexes`` that no pair of ``pairs`` compares (``side`` 0 old, 1 new), in the file's order."""
+    compared = {pair[side] for pair in pairs}
+    return [(name, index) for name, index in indexes.items() if name not in compared]
 
 
 def diff_files(
@@ -294,6 +309,8 @@ def diff_files(
             )
             for old_name, new_name in pairs
         ],
+        unpaired_indexes(old_indexes, pairs, 0),
+        unpaired_indexes(new_indexes, pairs, 1),
     )
 
 
@@ -387,6 +404,19 @@ def diff_json(diff: FileDiff) -> dict:
             }
             for policy in diff.policies
         ],
+        "only_old": [
+            {"policy": name, "index_id": index["index_id"], "chunks": len(index["chunks"])}
+            for name, index in diff.only_old
+        ],
+        "only_new": [
+            {
+                "policy": name,
+                "index_id": index["index_id"],
+                "chunks": len(index["chunks"]),
+                "embeddings_to_compute": distinct_texts(index),
+            }
+            for name, index in diff.only_new
+        ],
         "embeddings_to_compute": diff.embeddings_to_compute,
     }
 
@@ -444,12 +474,17 @@ def policy_lines(policy: PolicyDiff, with_documents: bool) -> list[str]:
     lines.extend(check_lines(policy.checks))
     if policy.recut:
         lines.append(f"  re-cut: {counted(len(policy.recut), 'chunk')} of unchanged documents, a span no old chunk had")
-    lines.extend(f"  embed {needed_chunk_line(chunk)}" for chunk in policy.needing_embedding)
+    lines.extend(f"  embed {needed_chunk_line(chunk)}" for chunk in policy.needing_embedding[:LISTED_EMBEDS])
+    unlisted = len(policy.needing_embedding) - LISTED_EMBEDS
+    if unlisted > 0:
+        lines.append(f"  … {unlisted:,} more chunks to embed: --json lists every one")
     return lines
 
 
 LISTED_PAIRS = 10
 """The diff summary names at most this many added and this many removed pairs; ``--json`` holds them all."""
+LISTED_EMBEDS = 20
+"""The diff summary names at most this many chunks to embed per policy, as the main job lists its first 20 pairs."""
 
 
 def check_lines(checks: dict | None) -> list[str]:
@@ -518,6 +553,16 @@ def diff_summary(diff: FileDiff) -> str:
         lines.extend(document_lines(diff.policies[0].documents))
     for policy in diff.policies:
         lines.extend(policy_lines(policy, not shared_documents))
+    for name, index in diff.only_new:
+        lines.append(
+            f"{name}: only in the new file: a new index of {counted(len(index['chunks']), 'chunk')}, "
+            f"{distinct_texts(index):,} distinct to embed"
+        )
+    for name, index in diff.only_old:
+        lines.append(
+            f"{name}: only in the old file: its index of {counted(len(index['chunks']), 'chunk')} has no counterpart "
+            "to compare with (drop it, or diff that policy against another with --old-policy and --new-policy)"
+        )
     lines.append(f"embeddings to compute: {diff.embeddings_to_compute}")
     return "\n".join(lines)
 

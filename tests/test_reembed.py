@@ -170,7 +170,9 @@ class DiffAfterSourceEditTest(ReembedTestCase):
         machine = run_lab("diff", str(self.old_path), str(self.new_path), "--policy", "paragraph", "--json")
         self.assertEqual(machine.returncode, 0, machine.stderr)
         plan = json.loads(machine.stdout)
-        self.assertEqual(list(plan), ["diff_version", "old", "new", "policies", "embeddings_to_compute"])
+        self.assertEqual(
+            list(plan), ["diff_version", "old", "new", "policies", "only_old", "only_new", "embeddings_to_compute"]
+        )
         self.assertEqual(plan["embeddings_to_compute"], 1)
         (pair,) = plan["policies"]
         self.assertEqual((pair["old_policy"], pair["new_policy"]), ("paragraph", "paragraph"))
@@ -188,6 +190,67 @@ class DiffOfVerdictsTest(ReembedTestCase):
         self.assertEqual(completed.returncode, 0, completed.stderr)
         return output
 
+    def test_a_policy_only_one_side_holds_is_named_and_its_chunks_counted(self) -> None:
+        manifest = self.copy_inputs()
+        old = self.build(manifest, "old.json")
+        value = json.loads(manifest.read_text(encoding="utf-8"))
+        value["policies"] = {"pair-aware": 220}
+        manifest.write_text(json.dumps(value), encoding="utf-8")
+        new = self.build(manifest, "new.json")
+        index = json.loads(new.read_text(encoding="utf-8"))["indexes"]["pair-aware"]
+        chunks, distinct = len(index["chunks"]), len({chunk["text_sha256"] for chunk in index["chunks"]})
+        completed = run_lab("diff", str(old), str(new), "--json")
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        document = json.loads(completed.stdout)
+        self.assertEqual(document["only_old"], [])
+        self.assertEqual(
+            document["only_new"],
+            [
+                {
+                    "policy": "pair-aware",
+                    "index_id": index["index_id"],
+                    "chunks": chunks,
+                    "embeddings_to_compute": distinct,
+                }
+            ],
+        )
+        # The three policies both hold are unchanged: the new index's texts are all there is to embed.
+        self.assertEqual(document["embeddings_to_compute"], distinct)
+        summary = run_lab("diff", str(old), str(new)).stdout.splitlines()
+        self.assertIn(
+            f"pair-aware: only in the new file: a new index of {chunks} chunks, {distinct} distinct to embed", summary
+        )
+        self.assertEqual(summary[-1], f"embeddings to compute: {distinct}")
+        backwards = run_lab("diff", str(new), str(old), "--json").stdout
+        self.assertEqual(
+            json.loads(backwards)["only_old"],
+            [{"policy": "pair-aware", "index_id": index["index_id"], "chunks": chunks}],
+        )
+        self.assertEqual(json.loads(backwards)["embeddings_to_compute"], 0)
+
+    def test_the_chunks_to_embed_are_listed_up_to_twenty(self) -> None:
+        from results import reembed
+
+        needed = [
+            {
+                "source_id": "p",
+                "order": n,
+                "start": n,
+                "end": n + 1,
+                "start_line": 1,
+                "end_line": 1,
+                "text": f"t{n}",
+                "text_sha256": str(n),
+            }
+            for n in range(23)
+        ]
+        policy = reembed.PolicyDiff(
+            "paragraph", "paragraph", "a", "b", [], [], [], needed, [], needed, [], [], [], None
+        )
+        lines = reembed.policy_lines(policy, False)
+        self.assertEqual(sum(line.startswith("  embed ") for line in lines), 20)
+        self.assertEqual(lines[-1], "  … 3 more chunks to embed: --json lists every one")
+
     def test_a_check_removed_and_a_verdict_flipped_are_named(self) -> None:
         manifest = self.copy_inputs()
         self.assertEqual(run_lab("scan", "--add-checks", "--manifest", str(manifest)).returncode, 0)
@@ -202,7 +265,7 @@ class DiffOfVerdictsTest(ReembedTestCase):
         completed = run_lab("diff", str(old), str(new), "--policy", "heading-aware", "--json")
         self.assertEqual(completed.returncode, 0, completed.stderr)
         document = json.loads(completed.stdout)
-        self.assertEqual(document["diff_version"], 3)
+        self.assertEqual(document["diff_version"], 4)
         checks = document["policies"][0]["checks"]
         self.assertEqual(checks["added"], [])
         self.assertEqual([check["name"] for check in checks["removed"]], ["scan:aster-copy-v2:7"])
