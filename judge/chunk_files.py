@@ -60,6 +60,8 @@ class ChunkRecord(NamedTuple):
     carriage_returns: bool = False
     # ``metadata.carried_caveats_text`` (what ``export --carry-caveats`` writes), whitespace collapsed; None if none.
     carried: str | None = None
+    # An exported record's ``metadata.document_revision`` (a string), else None: which revision of its page it is of.
+    revision: str | None = None
 
 
 class SourceResolver:
@@ -296,9 +298,8 @@ def stale_export_refusal(
     hold (an end alone, a negative start, an end before its start) are no edit's doing."""
     if shape != "export" or source is None or start is None or start < 0 or (end is not None and end < start):
         return error
-    metadata = record.get("metadata")
-    revision = metadata.get("document_revision") if type(metadata) is dict else None
-    if type(revision) is not str:
+    revision = record_revision(record)
+    if revision is None:
         return error
     pinned = chunk_index.document_record(source)["document_revision"]
     if revision == pinned:
@@ -361,7 +362,25 @@ def chunk_record(
             raise refusal from error
         # An offset past the page's end is a wrong offset like any other (a page edited after chunking, a
         # splitter counting from 1): the chunk is placed by its text and the offset reported, not trusted.
-    return ChunkRecord(line, shape, source_id, text, start, end, offset_name, returns, carried_text(value, where))
+    return ChunkRecord(
+        line,
+        shape,
+        source_id,
+        text,
+        start,
+        end,
+        offset_name,
+        returns,
+        carried_text(value, where),
+        record_revision(value),
+    )
+
+
+def record_revision(record: dict) -> str | None:
+    """An exported record's ``metadata.document_revision``, when it is a string; else ``None``."""
+    metadata = record.get("metadata")
+    revision = metadata.get("document_revision") if type(metadata) is dict else None
+    return revision if type(revision) is str else None
 
 
 def carried_text(record: dict, where: str) -> str | None:

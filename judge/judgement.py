@@ -7,7 +7,7 @@ what a person reads of the result is in ``report``.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
@@ -397,6 +397,8 @@ class Judgement:
     chunks: list[dict]
     rows: list[dict]
     indexes: dict
+    # Each source's pinned revision (``document_revision``), to tell an exported record of an older one.
+    revisions: dict = field(default_factory=dict)
 
     # Each is a pass over every location, asked for by several lines of the report: counted once.
     @cached_property
@@ -549,4 +551,7 @@ def judged_file(
             label, "judged", judged, manifest.sources, manifest.span_checks, missing, section_of, counted, carried
         )
     )
-    return Judgement(label, printable(str(chunks_path)), records[0].shape, locations, judged, rows, indexes)
+    revisions = {
+        source["source_id"]: chunk_index.document_record(source)["document_revision"] for source in manifest.sources
+    }
+    return Judgement(label, printable(str(chunks_path)), records[0].shape, locations, judged, rows, indexes, revisions)

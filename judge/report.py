@@ -270,6 +270,25 @@ def located_line(judgement: Judgement) -> str:
     return f"{printable(judgement.name)}: located {located:,} of {total}: {', '.join(parts)}{verdict}{offsets}"
 
 
+def stale_records_line(judgement: Judgement) -> str | None:
+    """A line when records ``export`` wrote are of another revision of their page than the one pinned now (their
+    ``metadata.document_revision``): chunks exported before an edit, placed by their text where it still is."""
+    pinned = judgement.revisions
+    stale = [
+        location.record
+        for location in judgement.locations
+        if location.record.revision is not None and location.record.revision != pinned.get(location.record.source_id)
+    ]
+    if not stale:
+        return None
+    pages = len({record.source_id for record in stale})
+    return (
+        f"note: {counted(len(stale), 'record')} of {counted(pages, 'page')} are of another revision of the page than the "
+        "manifest pins (exported before an edit): export again from a build of the current pins to judge them as "
+        "they are now"
+    )
+
+
 def split_word(pair: dict, by_source: dict) -> str:
     """``split``, or ``apart`` when a span of the pair lies in no chunk of the row (text the grammar reads as no
     block, or text the judged chunks leave out), as the main job, scan and show say it. A partial pair stays
@@ -382,6 +401,9 @@ def judgement_text(judgement: Judgement) -> str:
     of pages gives a page to read; ``--json`` holds every chunk and source.
     """
     lines = [located_line(judgement)]
+    stale = stale_records_line(judgement)
+    if stale is not None:
+        lines.append(stale)
     unlocated = [f"  {location_sentence(location)}" for location in judgement.locations if not location.located]
     lines.extend(listed(unlocated, "unlocated chunks"))
     lines.append("")

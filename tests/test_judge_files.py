@@ -204,6 +204,25 @@ class LabExportTest(JudgeFilesTestCase):
         self.assertEqual(code, 0, stderr)
         return path
 
+    def test_an_export_made_before_an_edit_is_said_to_be(self) -> None:
+        # "# Guide\n\nCall run().\n\nIt refuses twice.\n": the paragraph policy exports its two paragraphs.
+        manifest = self.pinned({"guide.md": PAGE.encode("utf-8")})
+        chunks = self.exported(manifest, "paragraph")
+        (self.folder / "guide.md").write_text(PAGE + "\nOne more line.\n", encoding="utf-8")
+        code, _, stderr = in_process("pin", str(self.folder / "guide.md"), "--manifest", str(manifest))
+        self.assertEqual(code, 0, stderr)
+        code, stdout, stderr = in_process("judge", str(chunks), "--manifest", str(manifest))
+        self.assertEqual((code, stderr), (0, ""))
+        self.assertEqual(
+            stdout.splitlines()[1],
+            "note: 2 records of 1 page are of another revision of the page than the manifest pins (exported before an "
+            "edit): export again from a build of the current pins to judge them as they are now",
+        )
+        # An export of the current pins draws no such note.
+        (self.folder / "result.json").unlink()
+        code, stdout, _ = in_process("judge", str(self.exported(manifest, "paragraph")), "--manifest", str(manifest))
+        self.assertNotIn("another revision", stdout)
+
     def test_each_policy_s_export_judges_as_its_own_row(self) -> None:
         # The lesson's fixture (lesson grammar) and docs/examples (blocks, a BOM page and a CRLF page).
         for manifest in (ROOT / "manifest.json", ROOT / "docs" / "examples" / "manifest.json"):
