@@ -239,14 +239,17 @@ class FalseAlarmTest(LabTestCase):
 
     def test_a_stated_fact_in_a_section_without_code(self) -> None:
         # scan_version 21: there an outright requirement, limitation or condition (tier 1 elsewhere) is of tier 2,
-        # a prohibition or an error of tier 3, as a weaker cue of any rule is.
+        # a prohibition or an error of tier 3, as a weaker cue of any rule is; from scan_version 34 a requirement or
+        # a limitation of tier 2 stays of tier 2 ("needs to", "does not"), a condition of tier 2 ("except") is of tier 3.
         cases = {
             "Every plugin must be written in Python.": 2,
             "Suspension is not supported on the web.": 2,
             "Input checks run only for the first agent.": 2,
             "You cannot pay attention to your crush.": 3,
             "The run fails before it connects.": 3,
-            "Every plugin needs to be written in Python.": 3,
+            "Every plugin needs to be written in Python.": 2,
+            "The server does not parse the log lines.": 2,
+            "Every field is copied, except the id.": 3,
         }
         for sentence, tier in cases.items():
             with self.subTest(sentence=sentence):
@@ -347,7 +350,7 @@ class SentenceRulesTest(LabTestCase):
 
     def test_a_section_without_code(self) -> None:
         # Narration's cues are tier 3 there; a version cue keeps its tier.
-        pairs, unpaired = scan(lesson("Keep the line moving.\n\nThese features require uv version 0.5.3 or later.\n"))
+        pairs, unpaired = scan(lesson("Keep the line moving.\n\nThese features came with uv version 0.5.3 or later.\n"))
         self.assertEqual([(item.rule, item.caveat_tier) for item in pairs], [("version", 2)])
 
 
@@ -2293,6 +2296,28 @@ class ScanVersionThirtyThreeTest(LabTestCase):
             [(p.instruction.quote, p.qualifier.quote, p.tier) for p in pairs],
             [("Call `open(path)` to read a file.", "Note that the handle is closed after each call.", 2)],
         )
+
+
+class ScanVersionThirtyFourTest(LabTestCase):
+    """scan_version 34: a list item's caveat takes no sentence of a later item at its depth or deeper either; in a
+    section without code a requirement or a limitation of tier 2 keeps its tier."""
+
+    def test_a_later_siblings_instruction_is_out_of_reach(self) -> None:
+        # The caveat ends the first item; the only instruction after it is the next item's: the caveat is unpaired.
+        body = "- Bytes can't be passed as a value.\n- Run `build` to compile the widget.\n"
+        pairs, unpaired = scan(lesson(body), "blocks-3")
+        self.assertEqual((pairs, [item.span.quote for item in unpaired]), ([], ["Bytes can't be passed as a value."]))
+        # A sentence after the list is in no item of it: in reach.
+        after = lesson(body + "\nRun `check` afterwards.\n")
+        self.assertEqual(
+            [(p.qualifier.quote, p.instruction.quote) for p in scan(after, "blocks-3")[0]],
+            [("Bytes can't be passed as a value.", "Run `check` afterwards.")],
+        )
+
+    def test_a_limitation_of_tier_2_keeps_it_without_code(self) -> None:
+        # "does not" (limitation, tier 2): of tier 2 from 34 in a section without code, of tier 3 under 33.
+        pairs, _ = scan(lesson("Keep the line moving.\n\nThe server does not parse the log lines.\n"))
+        self.assertEqual([(p.rule, p.caveat_tier, p.tier) for p in pairs], [("limitation", 2, 2)])
 
 
 class CaveatsSectionViewTest(LabTestCase):
