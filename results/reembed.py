@@ -253,9 +253,9 @@ def pair_changes(old_config: dict, new_config: dict) -> tuple[list[dict], list[d
 
 
 class FileDiff(namedtuple("FileDiff", ("old", "new", "policies", "only_old", "only_new"), defaults=((), ()))):
-    """Two validated files (``SavedIndexes``), one ``PolicyDiff`` per compared pair of indexes, and the indexes of a
-    policy only one side holds (``(policy, index)``, in the lab's policy order): pair-aware added to a manifest is a
-    new index, every chunk of it to embed."""
+    """Two validated files (``SavedIndexes``), one ``PolicyDiff`` per compared pair of indexes, and, between two whole
+    results, the indexes of a policy only one of them holds (``(policy, index)``, in the file's order): pair-aware
+    added to a manifest is a new index, every chunk of it to embed."""
 
     __slots__ = ()
 
@@ -309,9 +309,18 @@ def diff_files(
             )
             for old_name, new_name in pairs
         ],
-        unpaired_indexes(old_indexes, pairs, 0),
-        unpaired_indexes(new_indexes, pairs, 1),
+        *only_one_side(old, new, old_policy, new_policy, old_indexes, new_indexes, pairs),
     )
+
+
+def only_one_side(
+    old: SavedIndexes, new: SavedIndexes, old_policy, new_policy, old_indexes: dict, new_indexes: dict, pairs: list
+) -> tuple[list, list]:
+    """The indexes of a policy only one of two whole results holds: none when either side is a single index or is
+    narrowed to one (``--policy``), whose other indexes no one asked to compare."""
+    if old.kind != "result" or new.kind != "result" or old_policy is not None or new_policy is not None:
+        return [], []
+    return unpaired_indexes(old_indexes, pairs, 0), unpaired_indexes(new_indexes, pairs, 1)
 
 
 ONE_CHECK = "(the one span check)"

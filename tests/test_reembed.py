@@ -221,6 +221,9 @@ class DiffOfVerdictsTest(ReembedTestCase):
             f"pair-aware: only in the new file: a new index of {chunks} chunks, {distinct} distinct to embed", summary
         )
         self.assertEqual(summary[-1], f"embeddings to compute: {distinct}")
+        # Narrowed to one policy on a side, the other indexes are not compared, nor counted.
+        narrowed = json.loads(run_lab("diff", str(old), str(new), "--old-policy", "paragraph", "--json").stdout)
+        self.assertEqual((narrowed["only_old"], narrowed["only_new"], narrowed["embeddings_to_compute"]), ([], [], 0))
         backwards = run_lab("diff", str(new), str(old), "--json").stdout
         self.assertEqual(
             json.loads(backwards)["only_old"],
