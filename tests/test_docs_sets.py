@@ -340,12 +340,15 @@ class PipelineSizesTests(DocsSetTestCase):
             ("{{< embedded-video id=1 >}}\n", False),
             ("{{#rustdoc_include ../listings/ch02/main.rs:here}}\n", True),  # mdBook
             ("{{#include ../listings/main.rs}}\n", True),
+            ("```rust\n{{#include ../listings/main.rs}}\n```\n", True),  # mdBook fills a listing's fence in
+            ("```\n\\{{#include ../listings/main.rs}}\n```\n", False),  # escaped: shown as written
             ('{{< shared id="metric-queries" >}}\nText.\n{{< /shared >}}\n', False),  # the page's own text, shared out
             ('{{< docs/shared source="loki" lookup="x.md" >}}\n', True),
             ('Intro.\n  --8<-- "a.md"\n', True),  # a snippet line, indented
             ('Say --8<-- "a.md" mid-line.\n', False),  # a snippet mark is one only at its line's start
             ('```\n--8<-- "a.md"\n```\n', False),
             ("a 8<- b\n--8<-\n", False),  # its dashes run two or more on both sides
+            ("x " + "8<-" * 2000 + '\n--8<-- "a.md"\n', True),  # a line of many marks, then a snippet line
         ):
             with self.subTest(text=text):
                 self.assertEqual(includes_text(text), pulls)

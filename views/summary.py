@@ -457,9 +457,11 @@ def including_sources(result: dict) -> list[str]:
 INCLUDED_TEXT = re.compile(
     r"\{(?:\{[<%](?![ \t]*shared[ \t]+id=)[ \t]*(?:[\w.-]+/)*(?:include|readfile|shared|partial|snippet|reuse)[\w.-]*"
     r"(?=[\s>%/])"
-    r"|\{#(?:include|rustdoc_include|playground)[ \t]"
     r"|%-?[ \t]*include(?:_relative)?[ \t])"
 )
+# An mdBook include, which mdBook fills in wherever it stands, inside a listing's fence too; one escaped with a
+# backslash (``\{{#include x.rs}}``) is shown as written.
+MDBOOK_INCLUDE = re.compile(r"(?<!\\)\{\{#(?:include|rustdoc_include|playground)[ \t]")
 # A MkDocs snippet line, matched at a line's start: found by its literal ``8<-`` (``included_places``), since a
 # pattern anchored at every line's start is tried at every character of the page (a tenth of the main job's time on
 # 500 pages).
@@ -471,12 +473,15 @@ FENCE_LINE = re.compile(r"^[ \t]*(`{3,}|~{3,})", re.MULTILINE)
 
 
 def includes_text(text: str) -> bool:
-    """Whether a page pulls another file's text in (``included_places``) outside a fenced code block, where a page
-    that documents the shortcode shows one: ``includes_text('{{< readfile "a.md" >}}')`` -> ``True``.
+    """Whether a page pulls another file's text in: an mdBook include anywhere (``MDBOOK_INCLUDE``), or another one
+    (``included_places``) outside a fenced code block, where a page that documents the shortcode shows one:
+    ``includes_text('{{< readfile "a.md" >}}')`` -> ``True``.
 
     A fence closes at a line of its own character at least as long as its opening, as Markdown reads it, so a
     ```` ``` ```` inside a ``~~~`` fence closes nothing.
     """
+    if MDBOOK_INCLUDE.search(text) is not None:
+        return True
     places = included_places(text)
     if not places:
         return False
@@ -498,7 +503,10 @@ def included_places(text: str) -> list[int]:
         snippet = SNIPPET_LINE.match(text, line_start)
         if snippet is not None and snippet.end() > mark:
             places.append(line_start)
-        mark = text.find(SNIPPET_MARK, mark + len(SNIPPET_MARK))
+        # A line is a snippet line or not once: the next mark looked for is on a later line (a line of many marks
+        # is read once, not once a mark).
+        line_end = text.find("\n", mark)
+        mark = -1 if line_end == -1 else text.find(SNIPPET_MARK, line_end)
     return sorted(places)
 
 
