@@ -94,7 +94,9 @@ def run_export(args: argparse.Namespace) -> int:
         checked_output(args.export_output, (source, manifest_path), before_inputs=True)
         manifest, note = given_manifest(args.manifest, source)
         inputs = (
-            outputs.manifest_inputs(manifest_path) if manifest is None else (manifest_path, *manifest.source_paths())
+            outputs.manifest_inputs(manifest_path)
+            if manifest is None
+            else (manifest_path, outputs.decisions_file(manifest_path), *manifest.source_paths())
         )
     output = checked_output(args.export_output, (source, *inputs))
     with Progress(f"validating {printable(args.file)}") as progress:
@@ -220,7 +222,8 @@ def run_judged_export(args: argparse.Namespace) -> int:
     manifest_path = manifest_to_build(args.manifest)
     checked_output(args.export_output, (chunks_path, manifest_path), before_inputs=True)
     manifest = load_manifest(manifest_path)
-    output = checked_output(args.export_output, (chunks_path, manifest_path, *manifest.source_paths()))
+    inputs = (chunks_path, manifest_path, outputs.decisions_file(manifest_path), *manifest.source_paths())
+    output = checked_output(args.export_output, inputs)
     # Placed as judge places them: offsets that count a file's byte order mark or its "\r" are mapped to the lab's text.
     records, locations = judge.placed_chunk_file(chunks_path, manifest, judge.manifest_label(args.manifest))
     chunks = judge.judged_chunks(locations, manifest.sources, manifest.grammar)

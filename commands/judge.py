@@ -10,6 +10,7 @@ from commands.basics import EXIT_OK, manifest_to_build, report
 from commands.options import add_command, add_manifest_option
 from lab_io.errors import UsageError, printable, quoted_name
 from lab_io.inert_json import inert_json_text
+from lab_io import outputs
 from lab_io.outputs import checked_report, destination, emit, write_outputs
 from lab_io.progress import Progress, source_bytes
 from load_documents import load_manifest
@@ -98,7 +99,11 @@ def run_judge(args: argparse.Namespace) -> int:
         checked_report(args.judge_html, None, (manifest_path, chunks_path), before_inputs=True)
     manifest = load_manifest(manifest_path)
     if args.judge_html is not None:
-        html_path = checked_report(args.judge_html, None, (manifest_path, chunks_path, *manifest.source_paths()))
+        html_path = checked_report(
+            args.judge_html,
+            None,
+            (manifest_path, chunks_path, outputs.decisions_file(manifest_path), *manifest.source_paths()),
+        )
     # The table and the JSON ask only where the lab's chunks lie; the report shows them whole.
     with Progress("judging") as progress:
         judgement = judge.judge_chunks(

@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import io
+import json
 import os
 import signal
 import stat
@@ -478,9 +479,10 @@ def checked_output(
     lab_problem = lab_file_problem(resolved)
     if lab_problem is not None:
         raise UsageError("output_is_lab_file", where, lab_problem)
-    replaced = None if mode is None or before_inputs else replaced_kind(path, replaces)
-    if replaced is not None:
-        raise UsageError(f"output_is_{replaced}", where, REPLACED_PROBLEMS[replaced])
+    if not before_inputs:
+        replaced = replaced_kind(path, replaces, mode is not None)
+        if replaced is not None:
+            raise UsageError(f"output_is_{replaced}", where, REPLACED_PROBLEMS[replaced])
     if mode is not None and is_write_protected(path, mode):
         raise UsageError(
             "output_read_only",
@@ -490,32 +492,53 @@ def checked_output(
     return path
 
 
-# What the lab writes only as a manifest or its review: an existing file of these kinds is no --output
+# What the lab writes only as a manifest or its review, and never as a page: an output of these kinds is refused
 # (``replaced_kind``).
 PAGE_SUFFIXES = (".md", ".mdx", ".markdown")
 REPLACED_PROBLEMS = {
-    "manifest": "is a manifest (it opens naming its sources); writing it would lose its pins and span checks, so "
-    "name another file",
+    "manifest": "is a manifest (it holds its sources); writing it would lose its pins and span checks, so name another "
+    "file",
     "decisions": "is a manifest's review decisions file (scan --accept and --reject write it); writing it would lose "
     "the decisions, so name another file",
-    "page": "is a Markdown page; the lab writes JSON, JSON Lines or HTML and never replaces a page, so name another "
-    "file",
+    "page": "names a Markdown page; the lab writes JSON, JSON Lines or HTML, never a page, so name another file",
 }
 
 
-def replaced_kind(path: Path, replaces: str | None = None) -> str | None:
-    """``"manifest"`` for a file that opens as a manifest does (``looks_like_manifest``), ``"decisions"`` for one
-    that opens as a decisions file does, ``"page"`` for another one named as a Markdown page, else ``None``: what an
-    output must not replace, but for the kind it ``replaces`` on purpose (a manifest may have any name, ``m.md``
-    too)."""
+def replaced_kind(path: Path, replaces: str | None = None, exists: bool = True) -> str | None:
+    """What an output must not be, but for the kind it ``replaces`` on purpose (``pin`` its manifest, whatever the
+    name, ``m.md`` too): ``"page"`` for a name of a Markdown page, existing or not (the lab writes none, so a second
+    run would find its own page), and, of an existing file, ``"manifest"`` for one that reads as a manifest
+    (``is_manifest_file``) and ``"decisions"`` for a review decisions file; else ``None``."""
+    if replaces == "manifest":
+        return None
+    if path.suffix.lower() in PAGE_SUFFIXES:
+        return "page"
+    if not exists:
+        return None
     head = json_head(path)
-    if is_manifest_head(head):
-        kind = "manifest"
-    elif head.startswith(b"{") and b'"decisions_version"' in head:
-        kind = "decisions"
-    else:
-        kind = "page" if path.suffix.lower() in PAGE_SUFFIXES else None
-    return None if kind == replaces else kind
+    if replaces != "decisions" and head.startswith(b"{") and b'"decisions_version"' in head:
+        return "decisions"
+    return "manifest" if is_manifest_file(path, head) else None
+
+
+def is_manifest_file(path: Path, head: bytes) -> bool:
+    """Whether the file whose ``json_head`` is ``head`` reads as a manifest: a JSON object whose ``sources`` is a list.
+
+    A saved result opens on ``"execution_mode"``, so it is told by its head; any other JSON object within a
+    manifest's bound is read whole, whatever the order of its keys. A JSON Lines file stops at its first line."""
+    if not head.startswith(b"{") or (b'"sources"' not in head and len(head) < MANIFEST_HEAD_BYTES):
+        return False
+    if head[1:].lstrip().startswith(b'"execution_mode"'):
+        return False
+    from load_documents import DOCS_SET_BOUNDS
+
+    try:
+        if os.path.getsize(path) > DOCS_SET_BOUNDS.manifest_bytes:
+            return False
+        value = json.loads(path.read_bytes())
+    except (OSError, ValueError):
+        return False
+    return type(value) is dict and type(value.get("sources")) is list
 
 
 # How much of a JSON file ``looks_like_manifest`` reads: manifests name their sources near the top.
@@ -551,15 +574,21 @@ def is_write_protected(path: Path, mode: int) -> bool:
     return os.geteuid() != 0 and not os.access(path, os.W_OK) if hasattr(os, "geteuid") else False
 
 
+def decisions_file(manifest_path: Path) -> Path:
+    """Where a manifest's review decisions live: ``lab/manifest.json`` -> ``lab/manifest.decisions.json``."""
+    return manifest_path.with_name(f"{manifest_path.stem}.decisions.json")
+
+
 def manifest_inputs(manifest_path: Path) -> tuple[Path, ...]:
-    """The manifest and every source path it names, read leniently, for the "output is not an input" check.
+    """The manifest, its review decisions file (``decisions_file``) and every source path it names, read leniently,
+    for the "output is not an input" check.
 
     Nothing is verified here (the command that loads the manifest does that);
-    a manifest that cannot be read still protects its own file.
+    a manifest that cannot be read still protects its own file and its decisions.
     """
     from load_documents import read_manifest_value
 
-    paths = [Path(manifest_path)]
+    paths = [Path(manifest_path), decisions_file(Path(manifest_path))]
     try:
         value = read_manifest_value(Path(manifest_path))
     except Exception:  # noqa: BLE001 - any unreadable manifest protects only itself; the loader reports why.

@@ -387,23 +387,30 @@ class ReviewTest(LabTestCase):
                 self.assertIn(named, err)
 
     def test_no_output_replaces_the_decisions_file(self) -> None:
+        # scan reads the decisions file beside its manifest: given --manifest, every command protects that path as an
+        # input, even before the file exists.
+        code, _, err = main_quietly("scan", "--manifest", str(self.manifest), "--html", str(self.decisions))
+        self.assertEqual(code, 2)
+        self.assertTrue(err.startswith(f"error: output_is_input: {self.decisions}: "), err)
+        self.assertFalse(self.decisions.exists())
         self.assertEqual(
             main_quietly("scan", "--manifest", str(self.manifest), "--reject", "scan:aster-copy-v1:13")[0], 0
         )
         before = self.decisions.read_bytes()
         result = self.folder / "result.json"
         self.assertEqual(main_quietly("--manifest", str(self.manifest), "--output", str(result))[0], 0)
-        for args in (
-            ("scan", "--manifest", str(self.manifest), "--html", str(self.decisions)),
-            ("export", str(result), "--policy", "paragraph", "--output", str(self.decisions)),
-            ("--output", str(self.decisions)),
+        # Without --manifest (the lab's own read), an existing decisions file is refused by what it holds.
+        for args, code_name in (
+            (("--manifest", str(self.manifest), "--output", str(self.decisions)), "output_is_input"),
+            (("export", str(result), "--policy", "paragraph", "--output", str(self.decisions)), "output_is_decisions"),
+            (("--output", str(self.decisions)), "output_is_decisions"),
         ):
-            with self.subTest(args=args[0]):
+            with self.subTest(args=args[:2]):
                 code, out, err = main_quietly(*args)
                 self.assertEqual((code, out), (2, ""))
-                self.assertTrue(err.startswith(f"error: output_is_decisions: {self.decisions}: "), err)
+                self.assertTrue(err.startswith(f"error: {code_name}: {self.decisions}: "), err)
                 self.assertEqual(self.decisions.read_bytes(), before)
-        # scan --reject itself still rewrites it.
+        # scan --accept itself still rewrites it.
         self.assertEqual(
             main_quietly("scan", "--manifest", str(self.manifest), "--accept", "scan:aster-copy-v1:13")[0], 0
         )

@@ -344,22 +344,34 @@ class OutputChecks(LabTestCase):
         # Without --manifest the lab reads its own; the user's manifest and pages beside it are still not outputs.
         users_manifest = self.folder / "m.json"
         users_manifest.write_bytes(self.manifest.read_bytes())
+        # A manifest written by hand, its span checks first: "sources" only after the first 4 KB.
+        value = json.loads(self.manifest.read_text(encoding="utf-8"))
+        by_hand = self.folder / "by-hand.json"
+        by_hand.write_text(json.dumps({"note": "x" * 5000, **value}), encoding="utf-8")
         page = self.folder / "docs" / "aster-copy-v1.md"
-        for target, code in ((users_manifest, "output_is_manifest"), (page, "output_is_page")):
+        for target, code in (
+            (users_manifest, "output_is_manifest"),
+            (by_hand, "output_is_manifest"),
+            (page, "output_is_page"),
+        ):
             before = target.read_bytes()
             for args in (
                 ["export", str(self.result), "--policy", "paragraph", "--output", str(target)],
                 ["--output", str(target)],
                 ["--output", str(self.folder / "r.json"), "--html", str(target)],
             ):
-                with self.subTest(target=target.name, args=args[0]):
+                with self.subTest(target=target.name, args=args[:2]):
                     self.assert_one_line_refusal(run_lab(*args), code, exit_code=2)
                     self.assertEqual(target.read_bytes(), before)
         self.assertFalse((self.folder / "r.json").exists())
-        # A page or a manifest not there yet is written like any other file, and a result is replaced as before.
-        for target in (self.folder / "new.md", self.result):
-            with self.subTest(target=target.name):
-                self.assertEqual(run_lab("--output", str(target)).returncode, 0)
+        # A page's name is refused even before the page exists: the lab writes none, so a second run would refuse it.
+        self.assert_one_line_refusal(run_lab("--output", str(self.folder / "new.md")), "output_is_page", exit_code=2)
+        self.assertFalse((self.folder / "new.md").exists())
+        # A result is replaced as before, and pin still rewrites its own manifest, whatever its name.
+        self.assertEqual(run_lab("--output", str(self.result)).returncode, 0)
+        named_as_page = self.folder / "m.md"
+        self.assertEqual(run_lab("pin", "--manifest", str(named_as_page), str(page)).returncode, 0)
+        self.assertEqual(run_lab("pin", "--manifest", str(named_as_page), str(page)).returncode, 0)
 
     def test_export_never_overwrites_the_manifest_or_a_source(self):
         source = self.folder / "docs" / "aster-copy-v1.md"

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lab_io.errors import IngestionError, quoted
+from lab_io.outputs import decisions_file
 
 DECISIONS_VERSION = 1
 ACCEPT = "accept"
@@ -39,8 +40,9 @@ class Decision:
 
 
 def decisions_path(manifest_path: Path) -> Path:
-    """Where a manifest's decisions live: ``lab/manifest.json`` -> ``lab/manifest.decisions.json``."""
-    return manifest_path.with_name(f"{manifest_path.stem}.decisions.json")
+    """Where a manifest's decisions live: ``lab/manifest.json`` -> ``lab/manifest.decisions.json``
+    (``lab_io.outputs.decisions_file``, which every command's outputs are kept from)."""
+    return decisions_file(manifest_path)
 
 
 def pair_key(source_id: str, instruction: str, qualifier: str) -> tuple[str, str, str]:
