@@ -15,6 +15,7 @@ from lab_io.errors import LISTED_ENTRIES, UsageError, counted, first_few, quoted
 from lab_io.outputs import emit
 from lab_io.progress import Progress, source_bytes
 from load_documents import load_manifest
+from views.summary import OVERVIEW_SOURCES
 
 SHOW_DESCRIPTION = """\
 Print every document's text chunk by chunk for each policy: order, id prefix,
@@ -27,8 +28,6 @@ draws the first 20 split pairs and counts the rest (--all draws every one). Colo
 terminal with NO_COLOR unset; plain markers otherwise, so the view can be
 piped and diffed.
 """
-# More sources than this make a docs set: show prints its overview unless told what to draw.
-OVERVIEW_SOURCES = 10
 # On a docs set, show --split-only draws this many split pairs (about 25 lines each) unless --all is given.
 SPLIT_PAIRS_DRAWN = 20
 # On a docs set, the overview lists this many split pairs, a line each, unless --list is given.

@@ -853,6 +853,27 @@ class DocsSetOverviewTest(LabTestCase):
         start = listed.index("sources that pull other files' text in where the site is built: 4")
         self.assertEqual(listed[start + 1 :], ["  p10", "  p11", "  p8", "  p9"])
         self.assertNotIn("sources with no chunk under the policies shown", "\n".join(listed))
+        # Without span checks the overview still lists them.
+        value["span_checks"] = []
+        manifest.write_text(json.dumps(value), encoding="utf-8")
+        listed = run_lab("show", "--manifest", str(manifest), "--list", env=PLAIN).stdout.splitlines()
+        self.assertEqual(
+            listed[-5:],
+            ["sources that pull other files' text in where the site is built: 4", "  p10", "  p11", "  p8", "  p9"],
+        )
+
+    def test_a_manifest_of_ten_sources_or_fewer_names_every_one(self) -> None:
+        # show draws every page of such a manifest, no overview: the main job's line names all four, no hint.
+        manifest = self.docs_set(10)
+        value = json.loads(manifest.read_text(encoding="utf-8"))
+        for source in value["sources"][6:]:
+            data = f'# {source["title"]}\n\n{{{{< readfile "shared.md" >}}}}\n'.encode("utf-8")
+            (self.folder / source["path"]).write_bytes(data)
+            source["sha256"] = hashlib.sha256(data).hexdigest()
+        manifest.write_text(json.dumps(value), encoding="utf-8")
+        built = run_lab("--manifest", str(manifest), "--output", str(self.folder / "r.json"), env=PLAIN)
+        pulls = next(line for line in built.stdout.splitlines() if "pull other files' text in" in line)
+        self.assertTrue(pulls.endswith("of its chunks: p10, p7, p8, p9"), pulls)
 
     def test_list_where_no_overview_is_printed_says_so(self) -> None:
         # Three pages draw every page: --list has nothing to lengthen, which one line on stderr says.

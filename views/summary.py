@@ -422,12 +422,22 @@ def chunkless_line(result: dict) -> str | None:
         "no chunk under "
         "any policy (headings, front matter, elements or components alone, which the grammar reads as nothing to "
         f"retrieve; a site that fills a component in at build time is not read here): "
-        f"{first_few([printable(source_id) for source_id in empty])}{ALL_NAMED_HINT if len(empty) > LISTED_ENTRIES else ''}"
+        f"{named_sources([printable(source_id) for source_id in empty], len(documents))}"
     )
 
 
-# Said after a line that names the first few of more sources: where every one is named.
+# More sources than this make a docs set: show prints its overview unless told what to draw.
+OVERVIEW_SOURCES = 10
+# Said after a line that names the first few of a docs set's sources: where every one is named (``show --list``).
 ALL_NAMED_HINT = " (show --list names every one)"
+
+
+def named_sources(names: list[str], documents: int) -> str:
+    """The sources a line names: every one when the manifest is no docs set (``show`` draws every page there, no
+    overview), else the first few and where every one is named."""
+    if documents <= OVERVIEW_SOURCES:
+        return first_few(names, len(names))
+    return first_few(names) + (ALL_NAMED_HINT if len(names) > LISTED_ENTRIES else "")
 
 
 def chunkless_sources(result: dict) -> list[str]:
@@ -533,11 +543,12 @@ def included_line(result: dict) -> str | None:
     including = including_sources(result)
     if not including:
         return None
+    documents = len(next(iter(result["indexes"].values()))["documents"])
     return (
         f"{counted(len(including), 'source')} {'pulls' if len(including) == 1 else 'pull'} other files' text in "
-        "where the site is built (an include shortcode, an mdBook or Liquid include, a snippet line): the lab reads each page as "
-        f"written, so that text is in none of its chunks: {first_few([printable(name) for name in including])}"
-        f"{ALL_NAMED_HINT if len(including) > LISTED_ENTRIES else ''}"
+        "where the site is built (an include shortcode, an mdBook or Liquid include, a snippet line): the lab reads "
+        f"each page as written, so that text is in none of its chunks: "
+        f"{named_sources([printable(name) for name in including], documents)}"
     )
 
 

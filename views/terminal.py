@@ -460,7 +460,7 @@ def overview_view(
     lines.append("")
     if not checks:
         lines.append(NO_SPAN_CHECKS)
-        return "\n".join(lines) + "\n"
+        return "\n".join(lines + (listed_sources(result, painter) if listed is None else [])) + "\n"
     rows = pair_verdicts.pair_rows(sources, checks, columns)
     split = [row for row in rows if row.split_anywhere]
     lines.append(painter.paint(f"split pairs: {len(split):,} of {len(rows):,}", "heading"))
@@ -480,15 +480,22 @@ def overview_view(
             "lists every one, show --check NAME draws one, show --split-only --all draws every one"
         )
     if listed is None:
-        # Every source the main job's notes name the first few of: what is in no chunk, what is pulled in elsewhere.
-        for heading, names in (
-            ("sources with no chunk under the policies shown", chunkless_sources(result)),
-            ("sources that pull other files' text in where the site is built", including_sources(result)),
-        ):
-            if names:
-                lines.extend(["", painter.paint(f"{heading}: {len(names):,}", "heading")])
-                lines.extend(f"  {visible(name)}" for name in names)
+        lines.extend(listed_sources(result, painter))
     return "\n".join(lines) + "\n"
+
+
+def listed_sources(result: dict, painter: Painter) -> list[str]:
+    """Every source the main job's notes name the first few of (``show --list``): what is in no chunk under the shown
+    policies, what is pulled in elsewhere where the site is built; each a heading then a line a source."""
+    lines = []
+    for heading, names in (
+        ("sources with no chunk under the policies shown", chunkless_sources(result)),
+        ("sources that pull other files' text in where the site is built", including_sources(result)),
+    ):
+        if names:
+            lines.extend(["", painter.paint(f"{heading}: {len(names):,}", "heading")])
+            lines.extend(f"  {visible(name)}" for name in names)
+    return lines
 
 
 def overview_verdict(verdict) -> str:
