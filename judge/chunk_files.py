@@ -11,7 +11,6 @@ import os
 from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 
-import chunk_index
 from lab_io.errors import IngestionError, first_few, printable, quoted, quoted_name
 from lab_io.strict_json import StrictParser, json_text, read_bounded
 from load_documents import normalize_newlines
@@ -269,7 +268,7 @@ def shape_fields(record: dict, shape: str, where: str) -> tuple[str, object, str
 
 def checked_offsets(start: int | None, end: int | None, shape: str, text_length: int, where: str) -> None:
     """Refuse offsets no text could hold: negative, reversed, an end alone, or past the source's end (which
-    ``chunk_record`` then takes as a wrong offset, but for a stale export's)."""
+    ``chunk_record`` then takes as a wrong offset)."""
     if start is None:
         if end is not None:
             raise IngestionError("chunk_offset_incomplete", where, f"an end offset ({end}) without a start")
@@ -289,30 +288,6 @@ def past_the_end(start: int | None, end: int | None) -> bool:
     return start is not None and start >= 0 and (end is None or end >= start)
 
 
-def stale_export_refusal(
-    error: IngestionError, record: dict, shape: str, source: dict | None, start: int | None, end: int | None
-) -> IngestionError:
-    """``error``, told as what it most likely is when an exported record reaches past its page's end and is of
-    another revision of its page than the one pinned now (its ``metadata.document_revision``): chunks exported
-    before the page was edited and re-pinned. Any other refusal is returned as it is: offsets no text could
-    hold (an end alone, a negative start, an end before its start) are no edit's doing."""
-    if shape != "export" or source is None or start is None or start < 0 or (end is not None and end < start):
-        return error
-    revision = record_revision(record)
-    if revision is None:
-        return error
-    pinned = chunk_index.document_record(source)["document_revision"]
-    if revision == pinned:
-        return error
-    return IngestionError(
-        error.code,
-        error.where,
-        f"{error.what}; the record is of revision {quoted(revision[:12])} of {quoted_name(source['source_id'])}, the "
-        f"manifest pins revision {quoted(pinned[:12])}: these chunks were exported before the page changed, so export "
-        "them again from a build of the current pins",
-    )
-
-
 def chunk_record(
     value: object, line: int, where: str, resolver: SourceResolver, lengths: dict[str, int]
 ) -> ChunkRecord:
@@ -320,8 +295,8 @@ def chunk_record(
 
     ``lengths`` are the sources' lengths as a splitter reading the file counts
     them (byte order mark and ``\\r`` included): an offset past that is kept, a
-    wrong offset for placement to report, but in a record ``export`` wrote of
-    another revision of its page, which is refused (``stale_export_refusal``).
+    wrong offset for placement to report (and a record ``export`` wrote of
+    another revision of its page is noted as such: ``judge.report``).
     A text of whitespace alone is a chunk too (it holds nothing that counts).
     """
     if type(value) is not dict:
@@ -356,10 +331,9 @@ def chunk_record(
     text = normalize_newlines(text) if returns else text
     try:
         checked_offsets(start, end, shape, lengths[source_id], where)
-    except IngestionError as error:
-        refusal = stale_export_refusal(error, value, shape, resolver.sources.get(source_id), start, end)
-        if refusal is not error or not past_the_end(start, end):
-            raise refusal from error
+    except IngestionError:
+        if not past_the_end(start, end):
+            raise
         # An offset past the page's end is a wrong offset like any other (a page edited after chunking, a
         # splitter counting from 1): the chunk is placed by its text and the offset reported, not trusted.
     return ChunkRecord(

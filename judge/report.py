@@ -182,7 +182,9 @@ def differing_text(location: Location) -> str:
     holds = location.offset_holds
     start = location.given_start
     if not holds:
-        # Only an offset at or past the page's end holds nothing of a non-empty chunk.
+        # A non-empty chunk given an empty span, or an offset at or past the page's end: nothing is held there.
+        if location.given_end is not None and location.given_end <= start:
+            return f"[{start}, {location.given_end}) is an empty span"
         return "past the source's end"
     text = location.record.text
     if text.startswith(BYTE_ORDER_MARK) and not holds.startswith(BYTE_ORDER_MARK):
@@ -283,9 +285,9 @@ def stale_records_line(judgement: Judgement) -> str | None:
         return None
     pages = len({record.source_id for record in stale})
     return (
-        f"note: {counted(len(stale), 'record')} of {counted(pages, 'page')} are of another revision of the page than the "
-        "manifest pins (exported before an edit): export again from a build of the current pins to judge them as "
-        "they are now"
+        f"note: {counted(len(stale), 'record')} of {counted(pages, 'page')} {'is' if len(stale) == 1 else 'are'} of "
+        "another revision of the page than the manifest pins (exported before an edit): export again from a build of "
+        "the current pins to judge them as they are now"
     )
 
 
