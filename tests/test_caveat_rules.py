@@ -2243,9 +2243,15 @@ class ScanVersionThirtyTwoTest(LabTestCase):
             "Warning stream",
             "Write-Warning",
             "stats.warnings",
+            "warnings.filter",
         ):
             self.assertFalse(pairing.is_caveats_title(title), title)
-        for title in ("Known limitations", "Commands that do not exit are not supported", "Upgrade considerations"):
+        for title in (
+            "Known limitations",
+            "Commands that do not exit are not supported",
+            "Upgrade considerations",
+            "Limitations.",
+        ):
             self.assertTrue(pairing.is_caveats_title(title), title)
         body = (
             "### Error: Unsafe tenant ID\n\nChoose a different tenant ID.\n\n"

@@ -73,7 +73,7 @@ DESCRIBED_BLOCKS = 1
 # sections before it instruct (``section_before``), looked for at most this many sections back.
 CAVEATS_SECTION = re.compile(
     r"(?i)(?<![\w.-])(?:limitations?|caveats?|known\s+(?:issues|limitations|problems)|gotchas?|warnings"
-    r"|considerations?|restrictions?|unsupported|not\s+supported|pitfalls?)(?![\w.-])"
+    r"|considerations?|restrictions?|unsupported|not\s+supported|pitfalls?)(?!\w)(?![.-]\w)"
 )
 # A title that labels one message or example ("Error: Tenant ID contains unsupported character", "Example 3: …") names
 # no caveats section, whatever words follow its label (scan_version 32).
