@@ -482,27 +482,20 @@ def review(
     found_as = pairs_of_checks(pairs, checks)
     # A declared check's name keeps the line it was declared on, where a saved report shows it; the scan names the
     # pair by its line now. The name is taken for that pair, and a note says so.
-    taken_as = []
-
-    def current_name(name: str, option: str) -> str:
-        if name in by_name:
-            return name
-        now = found_as.get(name)
-        if now is None:
-            raise UsageError(
-                "unknown_name",
-                option,
-                f"{quoted_name(name)} is not a pair scan finds in "
-                f"{'the pages --source names' if narrowed else 'this manifest'} (scan --json lists their names)",
-            )
-        taken_as.append(
-            f"note: {option} {quoted_name(name)}: a declared check's name; scan finds its pair now as {quoted_name(now)}"
-        )
-        return now
-
+    given = {"--accept": accepted, "--reject": rejected}
+    now = {
+        option: [current_name(name, option, by_name, found_as, narrowed) for name in names]
+        for option, names in given.items()
+    }
+    taken_as = [
+        f"note: {option} {quoted_name(name)}: a declared check's name; scan finds its pair now as {quoted_name(current)}"
+        for option, names in given.items()
+        for name, current in zip(names, now[option])
+        if current != name
+    ]
     # A name given twice is one decision: declared once, counted once.
-    accepted = list(dict.fromkeys(current_name(name, "--accept") for name in accepted))
-    rejected = list(dict.fromkeys(current_name(name, "--reject") for name in rejected))
+    accepted = list(dict.fromkeys(now["--accept"]))
+    rejected = list(dict.fromkeys(now["--reject"]))
     both = sorted(set(accepted) & set(rejected))
     if both:
         raise UsageError("usage", "scan", f"{quoted_name(both[0])} is given to both --accept and --reject")
@@ -582,6 +575,22 @@ def review(
                 f"pair scan finds as {quoted_name(now)}"
             )
     return line
+
+
+def current_name(name: str, option: str, by_name: dict, found_as: dict, narrowed: bool) -> str:
+    """The name scan gives now to the pair ``name`` decides: ``name`` itself, or the pair a declared check of that
+    name is (``pairs_of_checks``); refused (``unknown_name``) when it is neither."""
+    if name in by_name:
+        return name
+    now = found_as.get(name)
+    if now is None:
+        raise UsageError(
+            "unknown_name",
+            option,
+            f"{quoted_name(name)} is not a pair scan finds in "
+            f"{'the pages --source names' if narrowed else 'this manifest'} (scan --json lists their names)",
+        )
+    return now
 
 
 def pairs_of_checks(pairs: list, checks: tuple) -> dict[str, str]:
