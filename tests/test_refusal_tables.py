@@ -13,18 +13,13 @@ import ast
 import re
 import unittest
 
+from lab_io.outputs import REPLACED_PROBLEMS
 from tests.support import ROOT
 
 CODE = re.compile(r"[a-z][a-z0-9_]*")
 # Codes built at run time: ``duplicate_{field}`` over these two fields, ``output_is_{kind}`` over the kinds of file an
-# output must not replace (``lab_io.outputs.REPLACED_PROBLEMS``).
-COMPOSED_CODES = {
-    "duplicate_source_id",
-    "duplicate_path",
-    "output_is_manifest",
-    "output_is_decisions",
-    "output_is_page",
-}
+# output must not be (the keys of ``lab_io.outputs.REPLACED_PROBLEMS``).
+COMPOSED_CODES = {"duplicate_source_id", "duplicate_path"} | {f"output_is_{kind}" for kind in REPLACED_PROBLEMS}
 
 
 def lab_sources() -> list:
