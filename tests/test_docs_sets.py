@@ -325,7 +325,8 @@ class PipelineSizesTests(DocsSetTestCase):
         self.assertEqual(built.returncode, 0, built.stderr)
         self.assertIn(
             "1 source pulls other files' text in where the site is built (an include shortcode, an mdBook or Liquid "
-            "include, a snippet line): the lab reads each page as written, so that text is in none of its chunks: docs/statsd\n",
+            "include, an MDX partial, a snippet line): the lab reads each page as written, so that text is in none of "
+            "its chunks: docs/statsd\n",
             built.stdout,
         )
 
@@ -338,6 +339,9 @@ class PipelineSizesTests(DocsSetTestCase):
             ("````\n```\n" + include + "````\n", False),  # a shorter run closes nothing either
             ("```\n" + include, False),  # a fence never closed runs to the end
             ("{{< embedded-video id=1 >}}\n", False),
+            ('import Warning from "../components/_Warning.mdx"\n\n<Warning />\n', True),  # an MDX partial, used
+            ('import Warning from "../components/_Warning.mdx"\n\nNo use of it.\n', False),
+            ('import { Tabs } from "@theme/Tabs"\n\n<Tabs />\n', False),  # a component, not a page's text
             ("{{#rustdoc_include ../listings/ch02/main.rs:here}}\n", True),  # mdBook
             ("{{#include ../listings/main.rs}}\n", True),
             ("```rust\n{{#include ../listings/main.rs}}\n```\n", True),  # mdBook fills a listing's fence in

@@ -469,6 +469,9 @@ INCLUDED_TEXT = re.compile(
     r"(?=[\s>%/])"
     r"|%-?[ \t]*include(?:_relative)?[ \t])"
 )
+# An MDX partial: a Markdown or MDX file imported as a component (Docusaurus's ``import Warning from
+# "./_warning.mdx"``), its text rendered where the page uses it (``<Warning />``).
+MDX_PARTIAL_IMPORT = re.compile(r"import[ \t]+([A-Z]\w*)[ \t]+from[ \t]+['\"][^'\"\n]+\.mdx?['\"]")
 # An mdBook include, which mdBook fills in wherever it stands, inside a listing's fence too; one escaped with a
 # backslash (``\{{#include x.rs}}``) is shown as written.
 MDBOOK_INCLUDE = re.compile(r"(?<!\\)\{\{#(?:include|rustdoc_include|playground)[ \t]")
@@ -483,14 +486,14 @@ FENCE_LINE = re.compile(r"^[ \t]*(`{3,}|~{3,})", re.MULTILINE)
 
 
 def includes_text(text: str) -> bool:
-    """Whether a page pulls another file's text in: an mdBook include anywhere (``MDBOOK_INCLUDE``), or another one
-    (``included_places``) outside a fenced code block, where a page that documents the shortcode shows one:
+    """Whether a page pulls another file's text in: an mdBook include anywhere (``MDBOOK_INCLUDE``), an MDX partial it
+    uses (``uses_mdx_partial``), or another one (``included_places``) outside a fenced code block, where a page that documents the shortcode shows one:
     ``includes_text('{{< readfile "a.md" >}}')`` -> ``True``.
 
     A fence closes at a line of its own character at least as long as its opening, as Markdown reads it, so a
     ```` ``` ```` inside a ``~~~`` fence closes nothing.
     """
-    if MDBOOK_INCLUDE.search(text) is not None:
+    if MDBOOK_INCLUDE.search(text) is not None or uses_mdx_partial(text):
         return True
     places = included_places(text)
     if not places:
@@ -499,6 +502,16 @@ def includes_text(text: str) -> bool:
     for start in places:
         place = bisect_right(fenced, (start, len(text))) - 1
         if place < 0 or fenced[place][1] <= start:
+            return True
+    return False
+
+
+def uses_mdx_partial(text: str) -> bool:
+    """Whether the page imports a Markdown or MDX file as a component at a line's start (``MDX_PARTIAL_IMPORT``) and
+    uses it after: ``import Note from "./_note.mdx"`` then ``<Note />``."""
+    for match in MDX_PARTIAL_IMPORT.finditer(text):
+        line_start = text.rfind("\n", 0, match.start()) + 1
+        if not text[line_start : match.start()].strip() and f"<{match.group(1)}" in text[match.end() :]:
             return True
     return False
 
@@ -546,8 +559,8 @@ def included_line(result: dict) -> str | None:
     documents = len(next(iter(result["indexes"].values()))["documents"])
     return (
         f"{counted(len(including), 'source')} {'pulls' if len(including) == 1 else 'pull'} other files' text in "
-        "where the site is built (an include shortcode, an mdBook or Liquid include, a snippet line): the lab reads "
-        f"each page as written, so that text is in none of its chunks: "
+        "where the site is built (an include shortcode, an mdBook or Liquid include, an MDX partial, a snippet line): "
+        "the lab reads each page as written, so that text is in none of its chunks: "
         f"{named_sources([printable(name) for name in including], documents)}"
     )
 
