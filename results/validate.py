@@ -606,8 +606,16 @@ def validate_artifact(value: object, progress=None) -> tuple[str, dict]:
         return "result", validate_result(value, progress)
     if type(value) is dict and "index_id" in value:
         return "index", validate_index(value, progress=progress)
+    manifest = type(value) is dict and type(value.get("sources")) is list
     raise IngestionError(
-        "unknown_artifact", "(top)", 'expected a saved result (with "indexes") or a saved index (with "index_id")'
+        "unknown_artifact",
+        "(top)",
+        'expected a saved result (with "indexes") or a saved index (with "index_id")'
+        + (
+            "; this is a manifest: build a result from it (run.py --manifest M --output result.json) and give that"
+            if manifest
+            else ""
+        ),
     )
 
 

@@ -279,7 +279,15 @@ class ValidateCommand(LabTestCase):
     def test_a_missing_or_non_json_file(self):
         self.assert_one_line_refusal(run_lab("validate", str(self.folder / "none.json")), "file_missing")
         self.assert_one_line_refusal(run_lab("validate", str(ROOT / "docs" / "aster-copy-v1.md")), "json_syntax")
-        self.assert_one_line_refusal(run_lab("validate", str(ROOT / "manifest.json")), "unknown_artifact")
+        completed = run_lab("validate", str(ROOT / "manifest.json"))
+        self.assert_one_line_refusal(completed, "unknown_artifact")
+        # A manifest given where a result belongs is named as one, with the way to a result.
+        self.assertIn(
+            "; this is a manifest: build a result from it (run.py --manifest M --output result.json)", completed.stderr
+        )
+        other = self.folder / "other.json"
+        other.write_text('{"hello": 1}', encoding="utf-8")
+        self.assertNotIn("manifest", run_lab("validate", str(other)).stderr)
 
 
 class Imports(LabTestCase):
