@@ -480,6 +480,13 @@ def policy_lines(policy: PolicyDiff, with_documents: bool) -> list[str]:
         unlisted = len(policy.pairs_added) + len(policy.pairs_removed) - listed
         if unlisted:
             lines.append(f"  … {unlisted:,} more: --json lists every pair")
+        if not policy.kept:
+            # Why a few moved pairs gave a whole index new ids: what a vector store keyed by id must know.
+            lines.append(
+                "  every chunk id is new: a pair-aware index's pairs are part of its config, which each chunk id "
+                "hashes, so a pair added, removed or moved (an edit above it shifts its spans) renames every chunk; "
+                "only the new texts need embeddings"
+            )
     lines.extend(check_lines(policy.checks))
     if policy.recut:
         lines.append(f"  re-cut: {counted(len(policy.recut), 'chunk')} of unchanged documents, a span no old chunk had")

@@ -320,6 +320,15 @@ class Validation(PageTestCase):
         )
         self.assertEqual(policy["pairs_removed"], [])
         self.assertEqual(policy["embeddings_to_compute"], 1)
+        # Every id changed with the config: the summary says why, so a vector store keyed by id is not surprised.
+        summary = run_lab("diff", str(old_path), str(self.result_path), "--policy", "pair-aware").stdout.splitlines()
+        self.assertIn("  chunk ids: 0 kept, 3 removed, 2 added", summary)
+        self.assertIn(
+            "  every chunk id is new: a pair-aware index's pairs are part of its config, which each chunk id hashes, so "
+            "a pair added, removed or moved (an edit above it shifts its spans) renames every chunk; only the new texts "
+            "need embeddings",
+            summary,
+        )
 
 
 class CarriedCaveats(PageTestCase):
