@@ -834,18 +834,23 @@ class DocsSetOverviewTest(LabTestCase):
         self.assertEqual(listed, [f"f-never-works-{number}" for number in range(1, 24)])
         self.assertNotIn("more split pairs", completed.stdout)
 
-    def test_list_names_every_source_the_main_job_names_the_first_few_of(self) -> None:
-        manifest = self.docs_set(11)
+    def pulling_in(self, pages: int, pulling: int) -> tuple[Path, dict, str]:
+        """A docs set of ``pages`` whose last ``pulling`` pages pull a shared file in: the manifest, its value, and
+        the main job's line that names them."""
+        manifest = self.docs_set(pages)
         value = json.loads(manifest.read_text(encoding="utf-8"))
-        # Pages 8 to 11 pull a shared file in (four: one more than the main job's line names).
-        for source in value["sources"][7:]:
+        for source in value["sources"][pages - pulling :]:
             data = f'# {source["title"]}\n\n{{{{< readfile "shared.md" >}}}}\n'.encode("utf-8")
             (self.folder / source["path"]).write_bytes(data)
             source["sha256"] = hashlib.sha256(data).hexdigest()
         manifest.write_text(json.dumps(value), encoding="utf-8")
         built = run_lab("--manifest", str(manifest), "--output", str(self.folder / "r.json"), env=PLAIN)
         self.assertEqual(built.returncode, 0, built.stderr)
-        pulls = next(line for line in built.stdout.splitlines() if "pull other files' text in" in line)
+        return manifest, value, next(line for line in built.stdout.splitlines() if "pull other files' text in" in line)
+
+    def test_list_names_every_source_the_main_job_names_the_first_few_of(self) -> None:
+        # Pages 8 to 11 pull a shared file in (four: one more than the main job's line names).
+        manifest, value, pulls = self.pulling_in(11, 4)
         self.assertTrue(pulls.startswith("4 sources pull"), pulls)
         # In source id order, as the indexes hold them: "p10" sorts before "p8".
         self.assertTrue(pulls.endswith(": p10, p11, p8 and 1 more (show --list names every one)"), pulls)
@@ -864,15 +869,7 @@ class DocsSetOverviewTest(LabTestCase):
 
     def test_a_manifest_of_ten_sources_or_fewer_names_every_one(self) -> None:
         # show draws every page of such a manifest, no overview: the main job's line names all four, no hint.
-        manifest = self.docs_set(10)
-        value = json.loads(manifest.read_text(encoding="utf-8"))
-        for source in value["sources"][6:]:
-            data = f'# {source["title"]}\n\n{{{{< readfile "shared.md" >}}}}\n'.encode("utf-8")
-            (self.folder / source["path"]).write_bytes(data)
-            source["sha256"] = hashlib.sha256(data).hexdigest()
-        manifest.write_text(json.dumps(value), encoding="utf-8")
-        built = run_lab("--manifest", str(manifest), "--output", str(self.folder / "r.json"), env=PLAIN)
-        pulls = next(line for line in built.stdout.splitlines() if "pull other files' text in" in line)
+        _, _, pulls = self.pulling_in(10, 4)
         self.assertTrue(pulls.endswith("of its chunks: p10, p7, p8, p9"), pulls)
 
     def test_list_where_no_overview_is_printed_says_so(self) -> None:
