@@ -91,12 +91,12 @@ def run_export(args: argparse.Namespace) -> int:
     else:
         # Checked against the file and the manifest before any work, then against the sources it pins:
         # the manifest is read once, for those and for the build the file is compared with.
-        checked_output(args.export_output, (source, manifest_path), before_inputs=True)
+        checked_output(args.export_output, (source, *outputs.manifest_files(manifest_path)), before_inputs=True)
         manifest, note = given_manifest(args.manifest, source)
         inputs = (
             outputs.manifest_inputs(manifest_path)
             if manifest is None
-            else (manifest_path, outputs.decisions_file(manifest_path), *manifest.source_paths())
+            else outputs.manifest_files(manifest_path, manifest)
         )
     output = checked_output(args.export_output, (source, *inputs))
     with Progress(f"validating {printable(args.file)}") as progress:
@@ -220,9 +220,9 @@ def run_judged_export(args: argparse.Namespace) -> int:
 
     chunks_path = Path(args.export_chunks)
     manifest_path = manifest_to_build(args.manifest)
-    checked_output(args.export_output, (chunks_path, manifest_path), before_inputs=True)
+    checked_output(args.export_output, (chunks_path, *outputs.manifest_files(manifest_path)), before_inputs=True)
     manifest = load_manifest(manifest_path)
-    inputs = (chunks_path, manifest_path, outputs.decisions_file(manifest_path), *manifest.source_paths())
+    inputs = (chunks_path, *outputs.manifest_files(manifest_path, manifest))
     output = checked_output(args.export_output, inputs)
     # Placed as judge places them: offsets that count a file's byte order mark or its "\r" are mapped to the lab's text.
     records, locations = judge.placed_chunk_file(chunks_path, manifest, judge.manifest_label(args.manifest))

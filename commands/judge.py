@@ -96,13 +96,11 @@ def run_judge(args: argparse.Namespace) -> int:
     html_path = None
     if args.judge_html is not None:
         # Refused before any work: the report may not overwrite an input.
-        checked_report(args.judge_html, None, (manifest_path, chunks_path), before_inputs=True)
+        checked_report(args.judge_html, None, (chunks_path, *outputs.manifest_files(manifest_path)), before_inputs=True)
     manifest = load_manifest(manifest_path)
     if args.judge_html is not None:
         html_path = checked_report(
-            args.judge_html,
-            None,
-            (manifest_path, chunks_path, outputs.decisions_file(manifest_path), *manifest.source_paths()),
+            args.judge_html, None, (chunks_path, *outputs.manifest_files(manifest_path, manifest))
         )
     # The table and the JSON ask only where the lab's chunks lie; the report shows them whole.
     with Progress("judging") as progress:

@@ -33,7 +33,7 @@ from commands.basics import (
 from lab_io import outputs
 from lab_io.errors import IngestionError, UsageError, one_line, printable
 from lab_io.indented_json import saved_json_pieces
-from lab_io.outputs import checked_output, checked_report, decisions_file, destination, emit, write_outputs
+from lab_io.outputs import checked_output, checked_report, destination, emit, manifest_files, write_outputs
 from lab_io.progress import Progress, source_bytes
 from lab_io.strict_json import MAX_ARTIFACT_BYTES
 from load_documents import load_manifest
@@ -58,9 +58,9 @@ def run_build(args) -> int:
     """
     manifest_path = manifest_to_build(args.manifest)
     # Checked against the manifest before any work, then against the sources it names.
-    checked_output(args.output, (manifest_path,), before_inputs=True)
+    checked_output(args.output, manifest_files(manifest_path), before_inputs=True)
     manifest = load_manifest(manifest_path)
-    inputs = (manifest_path, decisions_file(manifest_path), *manifest.source_paths())
+    inputs = manifest_files(manifest_path, manifest)
     output = checked_output(args.output, inputs)
     html_path = None if args.html is None else checked_report(args.html, output, inputs)
     configs = chunk_index.manifest_policy_configs(manifest)

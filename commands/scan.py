@@ -170,15 +170,11 @@ def run_scan(args: argparse.Namespace) -> int:
     html_path = None
     if args.scan_html is not None:
         # Refused before any work: the report may not overwrite the manifest.
-        outputs.checked_report(
-            args.scan_html, None, (manifest_path, outputs.decisions_file(manifest_path)), before_inputs=True
-        )
+        outputs.checked_report(args.scan_html, None, outputs.manifest_files(manifest_path), before_inputs=True)
     with collector_paused():
         manifest = load_manifest(manifest_path)
         if args.scan_html is not None:
-            html_path = outputs.checked_report(
-                args.scan_html, None, (manifest_path, outputs.decisions_file(manifest_path), *manifest.source_paths())
-            )
+            html_path = outputs.checked_report(args.scan_html, None, outputs.manifest_files(manifest_path, manifest))
         if args.import_file is not None:
             report(import_pairs(manifest_path, Path(args.import_file)))
             return EXIT_OK

@@ -438,12 +438,12 @@ def checked_output(
     (``lab_file_problem``: ``--output run.py`` would replace the lab,
     ``--html README.md`` its guide), and a path whose state cannot be read.
     A link loop is a link (``output_is_link``), or a missing folder when it
-    stands for the folder. An existing Markdown page is refused too, and an
-    existing manifest or review decisions file unless the file written is one
-    (``replaces``: ``"manifest"`` for ``pin`` and ``scan --add-checks``,
-    ``"decisions"`` for ``scan --reject``), whichever manifest the command
-    reads (``replaced_kind``): ``export r.json --output m.json`` without
-    ``--manifest`` would otherwise replace the user's pins and checks. A
+    stands for the folder. A Markdown page's name is refused too, existing or
+    not, and an existing manifest or review decisions file, unless the file
+    written is one (``replaces``: ``"manifest"`` for ``pin`` and ``scan
+    --add-checks``, ``"decisions"`` for ``scan --reject``), whichever manifest
+    the command reads (``replaced_kind``): ``export r.json --output m.json``
+    without ``--manifest`` would otherwise replace the user's pins and checks. A
     check made before the manifest is read (``before_inputs``) leaves that to
     the check after it, which first says whether the file is one of the inputs.
     """
@@ -505,43 +505,52 @@ REPLACED_PROBLEMS = {
 
 
 def replaced_kind(path: Path, replaces: str | None = None, exists: bool = True) -> str | None:
-    """What an output must not be, but for the kind it ``replaces`` on purpose (``pin`` its manifest, whatever the
-    name, ``m.md`` too): ``"page"`` for a name of a Markdown page, existing or not (the lab writes none, so a second
-    run would find its own page), and, of an existing file, ``"manifest"`` for one that reads as a manifest
-    (``is_manifest_file``) and ``"decisions"`` for a review decisions file; else ``None``."""
-    if replaces == "manifest":
-        return None
-    if path.suffix.lower() in PAGE_SUFFIXES:
+    """What an output must not be, but for the kind it ``replaces`` on purpose (``pin`` its manifest, whatever its
+    name, ``m.md`` too; ``scan --reject`` its decisions file): ``"page"`` for a name of a Markdown page, existing or
+    not (the lab writes none, so a second run would find its own page), and, of an existing file, ``"manifest"`` for
+    one that reads as a manifest (``is_manifest_file``) and ``"decisions"`` for a review decisions file; else
+    ``None``. A manifest written on purpose is still no existing page or decisions file."""
+    page = path.suffix.lower() in PAGE_SUFFIXES
+    if replaces != "manifest" and page:
         return "page"
     if not exists:
         return None
     head = json_head(path)
     if replaces != "decisions" and head.startswith(b"{") and b'"decisions_version"' in head:
         return "decisions"
-    return "manifest" if is_manifest_file(path, head) else None
+    manifest = is_manifest_file(path, head)
+    if replaces == "manifest":
+        return "page" if page and not manifest else None
+    return "manifest" if manifest else None
 
 
 def is_manifest_file(path: Path, head: bytes) -> bool:
     """Whether the file whose ``json_head`` is ``head`` reads as a manifest: a JSON object whose ``sources`` is a list.
 
     A saved result opens on ``"execution_mode"``, so it is told by its head; any other JSON object within a
-    manifest's bound is read whole, whatever the order of its keys. A JSON Lines file stops at its first line."""
-    if not head.startswith(b"{") or (b'"sources"' not in head and len(head) < MANIFEST_HEAD_BYTES):
-        return False
-    if head[1:].lstrip().startswith(b'"execution_mode"'):
+    manifest's bound is read whole and parsed, whatever the order of its keys (a JSON Lines file is read whole too,
+    its parse stopping after the first line). One that does not parse is a manifest when its head names
+    ``"sources"``: a manifest in the middle of a hand edit is still one."""
+    if not head.startswith(b"{") or head[1:].lstrip().startswith(b'"execution_mode"'):
         return False
     from load_documents import DOCS_SET_BOUNDS
 
     try:
-        if os.path.getsize(path) > DOCS_SET_BOUNDS.manifest_bytes:
+        size = os.path.getsize(path)
+        if b'"sources"' not in head and size <= MANIFEST_HEAD_BYTES:
+            return False
+        if size > DOCS_SET_BOUNDS.manifest_bytes:
             return False
         value = json.loads(path.read_bytes())
-    except (OSError, ValueError):
+    except OSError:
         return False
+    except ValueError:
+        return b'"sources"' in head
     return type(value) is dict and type(value.get("sources")) is list
 
 
-# How much of a JSON file ``looks_like_manifest`` reads: manifests name their sources near the top.
+# How much of a file ``json_head`` reads: enough for a manifest the lab wrote to name its sources (a quick guess,
+# ``looks_like_manifest``, for the note on an unused manifest), and for a saved result's first key.
 MANIFEST_HEAD_BYTES = 4096
 
 
@@ -577,6 +586,14 @@ def is_write_protected(path: Path, mode: int) -> bool:
 def decisions_file(manifest_path: Path) -> Path:
     """Where a manifest's review decisions live: ``lab/manifest.json`` -> ``lab/manifest.decisions.json``."""
     return manifest_path.with_name(f"{manifest_path.stem}.decisions.json")
+
+
+def manifest_files(manifest_path: Path, manifest=None) -> tuple[Path, ...]:
+    """What no output of a command reading ``manifest_path`` may be: the manifest, its review decisions file
+    (``decisions_file``, which ``scan`` reads even before it exists) and, given the loaded ``manifest``, every source
+    it pins."""
+    sources = () if manifest is None else manifest.source_paths()
+    return (manifest_path, decisions_file(manifest_path), *sources)
 
 
 def manifest_inputs(manifest_path: Path) -> tuple[Path, ...]:

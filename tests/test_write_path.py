@@ -347,11 +347,15 @@ class OutputChecks(LabTestCase):
         # A manifest written by hand, its span checks first: "sources" only after the first 4 KB.
         value = json.loads(self.manifest.read_text(encoding="utf-8"))
         by_hand = self.folder / "by-hand.json"
-        by_hand.write_text(json.dumps({"note": "x" * 5000, **value}), encoding="utf-8")
+        by_hand.write_text("\n" + json.dumps({"note": "x" * 5000, **value}), encoding="utf-8")
+        # And one in the middle of a hand edit: a trailing comma, which no JSON reader takes.
+        mid_edit = self.folder / "mid-edit.json"
+        mid_edit.write_text(json.dumps(value, indent=2)[:-2] + ",\n}", encoding="utf-8")
         page = self.folder / "docs" / "aster-copy-v1.md"
         for target, code in (
             (users_manifest, "output_is_manifest"),
             (by_hand, "output_is_manifest"),
+            (mid_edit, "output_is_manifest"),
             (page, "output_is_page"),
         ):
             before = target.read_bytes()
@@ -372,6 +376,8 @@ class OutputChecks(LabTestCase):
         named_as_page = self.folder / "m.md"
         self.assertEqual(run_lab("pin", "--manifest", str(named_as_page), str(page)).returncode, 0)
         self.assertEqual(run_lab("pin", "--manifest", str(named_as_page), str(page)).returncode, 0)
+        # But not over a page that is no manifest.
+        self.assert_one_line_refusal(run_lab("pin", "--manifest", str(page), str(page)), "output_is_page", exit_code=2)
 
     def test_export_never_overwrites_the_manifest_or_a_source(self):
         source = self.folder / "docs" / "aster-copy-v1.md"
