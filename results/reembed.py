@@ -316,10 +316,19 @@ def diff_files(
 def only_one_side(
     old: SavedIndexes, new: SavedIndexes, old_policy, new_policy, old_indexes: dict, new_indexes: dict, pairs: list
 ) -> tuple[list, list]:
-    """The indexes of a policy only one of two whole results holds: none when either side is a single index or is
-    narrowed to one (``--policy``), whose other indexes no one asked to compare."""
-    if old.kind != "result" or new.kind != "result" or old_policy is not None or new_policy is not None:
-        return [], []
+    """The indexes of a policy only one of two whole results holds. Where a side is a single index or narrowed to one
+    (``--policy``), that side's index when no index is compared at all (``diff old.json new.json --new-policy
+    pair-aware``, the old file holding none: a new index, every text to embed); the other indexes no one asked to
+    compare are not named."""
+    old_asked = old.kind != "result" or old_policy is not None
+    new_asked = new.kind != "result" or new_policy is not None
+    if old_asked or new_asked:
+        if pairs:
+            return [], []
+        return (
+            unpaired_indexes(old_indexes, pairs, 0) if old_asked else [],
+            unpaired_indexes(new_indexes, pairs, 1) if new_asked else [],
+        )
     return unpaired_indexes(old_indexes, pairs, 0), unpaired_indexes(new_indexes, pairs, 1)
 
 

@@ -224,6 +224,12 @@ class DiffOfVerdictsTest(ReembedTestCase):
         # Narrowed to one policy on a side, the other indexes are not compared, nor counted.
         narrowed = json.loads(run_lab("diff", str(old), str(new), "--old-policy", "paragraph", "--json").stdout)
         self.assertEqual((narrowed["only_old"], narrowed["only_new"], narrowed["embeddings_to_compute"]), ([], [], 0))
+        # Narrowed to the policy the old file lacks, nothing is compared: that index is the new one, all to embed.
+        asked = json.loads(run_lab("diff", str(old), str(new), "--new-policy", "pair-aware", "--json").stdout)
+        self.assertEqual(
+            ([entry["policy"] for entry in asked["only_new"]], asked["only_old"], asked["embeddings_to_compute"]),
+            (["pair-aware"], [], distinct),
+        )
         backwards = run_lab("diff", str(new), str(old), "--json").stdout
         self.assertEqual(
             json.loads(backwards)["only_old"],
