@@ -2320,6 +2320,34 @@ class ScanVersionThirtyFourTest(LabTestCase):
             [("Bytes can't be passed as a value.", "Run `check` afterwards.")],
         )
 
+    def test_the_caveats_own_nested_items_stay_in_reach_and_a_parents_next_item_does_not(self) -> None:
+        # The caveat ends the first item; its own nested item instructs, and is in reach.
+        own = "- Bytes can't be passed as a value.\n  - Run `build` to compile the widget.\n"
+        self.assertEqual(
+            [(p.qualifier.quote, p.instruction.quote) for p in scan(lesson(own), "blocks-3")[0]],
+            [("Bytes can't be passed as a value.", "Run `build` to compile the widget.")],
+        )
+        # The caveat is a nested item; the next item of its parent's list comes after its item has ended: the parent's
+        # own sentence is taken, not that item's.
+        parents = "- Set up:\n  - Bytes can't be passed as a value.\n- Run `build` to compile the widget.\n"
+        self.assertEqual(
+            [(p.qualifier.quote, p.instruction.quote) for p in scan(lesson(parents), "blocks-3")[0]],
+            [("Bytes can't be passed as a value.", "Set up:")],
+        )
+
+    def test_item_ends(self) -> None:
+        # "- a" [0, 4), "  - b" at 4, "\t- c" at 10, "> - d" at 15, "1. e" at 21, 26 characters: each item ends at
+        # the next marker at its indent or nearer the margin; a paragraph of a parent item ends the items in it.
+        block = "- a\n  - b\n\t- c\n> - d\n1. e\n"
+        places, owners = pairing.item_openings(block, 0, len(block))
+        self.assertEqual(
+            pairing.item_ends(places, owners, len(block)),
+            {(0, 0): 21, (4, 2): 15, (10, 4): 15, (15, 2): 21, (21, 0): 26},
+        )
+        block = "- a\n  - b\n\n  c\nlazy\n\nd\n"
+        places, owners = pairing.item_openings(block, 0, len(block))
+        self.assertEqual(pairing.item_ends(places, owners, len(block)), {(0, 0): 21, (4, 2): 11})
+
     def test_a_limitation_of_tier_2_keeps_it_without_code(self) -> None:
         # "does not" (limitation, tier 2): of tier 2 from 34 in a section without code, of tier 3 under 33.
         pairs, _ = scan(lesson("Keep the line moving.\n\nThe server does not parse the log lines.\n"))
