@@ -2305,8 +2305,9 @@ class ScanVersionThirtyThreeTest(LabTestCase):
 
 
 class ScanVersionThirtyFourTest(LabTestCase):
-    """scan_version 34: a list item's caveat takes no sentence of a later item at its depth or deeper either; in a
-    section without code a requirement or a limitation of tier 2 keeps its tier."""
+    """scan_version 34: a list item's caveat takes no sentence of an item after its own has ended (from 35 told by
+    where its item ends, its own nested items in reach); in a section without code a requirement or a limitation of
+    tier 2 keeps its tier."""
 
     def test_a_later_siblings_instruction_is_out_of_reach(self) -> None:
         # The caveat ends the first item; the only instruction after it is the next item's: the caveat is unpaired.

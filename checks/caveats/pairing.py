@@ -30,7 +30,7 @@ from checks.caveats.sentences import (
 )
 from load_documents import Span, SpanCheck
 
-SCAN_VERSION = 34
+SCAN_VERSION = 35
 # How far an instruction may sit from its caveat, in blocks of prose (code blocks are not counted):
 # the caveat's own block and this many before it, or this many after it; one that shares an
 # identifier with the caveat may sit as far back as IDENTIFIER_BLOCKS.
@@ -70,7 +70,8 @@ STATED_AT_TIER_2 = frozenset({"requirement", "limitation"})
 # and its form ``api description`` (docs/caveats.md, "How a caveat is paired").
 DESCRIBED_BLOCKS = 1
 # A section whose title says it lists caveats (scan_version 31): its caveats with no instruction in it qualify what the
-# sections before it instruct (``section_before``), looked for at most this many sections back.
+# sections before it instruct (``section_before``), looked for at most this many sections back. The word is the
+# title's own, not a name's (32), and may end the title on a full stop (35: "Limitations.", which 32 refused).
 CAVEATS_SECTION = re.compile(
     r"(?i)(?<![\w.-])(?:limitations?|caveats?|known\s+(?:issues|limitations|problems)|gotchas?|warnings"
     r"|considerations?|restrictions?|unsupported|not\s+supported|pitfalls?)(?!\w)(?![.-]\w)"
@@ -1397,7 +1398,8 @@ def in_earlier_item(candidate: Item, caveat: Item) -> bool:
 def in_later_item(candidate: Item, caveat: Item) -> bool:
     """Whether ``candidate`` is in an item of the caveat's list after the caveat's own item has ended (its nested
     items are its own): the next sibling's sentence, one under it, or the next item of a parent (scan_version 34,
-    as ``in_earlier_item`` before it). A caveat at the end of one item ("Note that any value but zero may make the
+    as ``in_earlier_item`` before it; from 35 told by where the item ends, ``item_ends``, where 34 compared marker
+    indents and so kept the caveat from its own nested items). A caveat at the end of one item ("Note that any value but zero may make the
     cluster unavailable") restricts that item's setting, not the next one's. On forty labelled sets, 81 pairs of
     tier 2 took such a sentence, 30 of them right (0.37)."""
     return (
