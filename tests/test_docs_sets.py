@@ -341,6 +341,8 @@ class PipelineSizesTests(DocsSetTestCase):
             ("{{< embedded-video id=1 >}}\n", False),
             ('import Warning from "../components/_Warning.mdx"\n\n<Warning />\n', True),  # an MDX partial, used
             ('import Warning from "../components/_Warning.mdx"\n\nNo use of it.\n', False),
+            ('import Note from "./_note.mdx"\n\n<NoteCard />\n', False),  # another component's name
+            ('```jsx\nimport Note from "./_note.mdx";\n\n<Note />\n```\n', False),  # shown in a fence
             ('import { Tabs } from "@theme/Tabs"\n\n<Tabs />\n', False),  # a component, not a page's text
             ("{{#rustdoc_include ../listings/ch02/main.rs:here}}\n", True),  # mdBook
             ("{{#include ../listings/main.rs}}\n", True),

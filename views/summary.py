@@ -486,14 +486,14 @@ FENCE_LINE = re.compile(r"^[ \t]*(`{3,}|~{3,})", re.MULTILINE)
 
 
 def includes_text(text: str) -> bool:
-    """Whether a page pulls another file's text in: an mdBook include anywhere (``MDBOOK_INCLUDE``), an MDX partial it
-    uses (``uses_mdx_partial``), or another one (``included_places``) outside a fenced code block, where a page that documents the shortcode shows one:
+    """Whether a page pulls another file's text in: an mdBook include anywhere (``MDBOOK_INCLUDE``), or another one
+    (``included_places``) outside a fenced code block, where a page that documents the shortcode shows one:
     ``includes_text('{{< readfile "a.md" >}}')`` -> ``True``.
 
     A fence closes at a line of its own character at least as long as its opening, as Markdown reads it, so a
     ```` ``` ```` inside a ``~~~`` fence closes nothing.
     """
-    if MDBOOK_INCLUDE.search(text) is not None or uses_mdx_partial(text):
+    if MDBOOK_INCLUDE.search(text) is not None:
         return True
     places = included_places(text)
     if not places:
@@ -506,20 +506,23 @@ def includes_text(text: str) -> bool:
     return False
 
 
-def uses_mdx_partial(text: str) -> bool:
-    """Whether the page imports a Markdown or MDX file as a component at a line's start (``MDX_PARTIAL_IMPORT``) and
-    uses it after: ``import Note from "./_note.mdx"`` then ``<Note />``."""
+def mdx_partial_places(text: str) -> list[int]:
+    """Where the page imports a Markdown or MDX file as a component at a line's start (``MDX_PARTIAL_IMPORT``) that
+    it uses after (``<Note />``, not ``<NoteCard />``): ``import Note from "./_note.mdx"``."""
+    places = []
     for match in MDX_PARTIAL_IMPORT.finditer(text):
         line_start = text.rfind("\n", 0, match.start()) + 1
-        if not text[line_start : match.start()].strip() and f"<{match.group(1)}" in text[match.end() :]:
-            return True
-    return False
+        used = re.compile(rf"<{match.group(1)}(?![\w.-])").search(text, match.end())
+        if not text[line_start : match.start()].strip() and used is not None:
+            places.append(match.start())
+    return places
 
 
 def included_places(text: str) -> list[int]:
-    """Where the page pulls another file's text in: an include shortcode or a Liquid include (``INCLUDED_TEXT``),
-    or a MkDocs snippet line (``SNIPPET_LINE``, from the start of its line), in text order."""
-    places = [match.start() for match in INCLUDED_TEXT.finditer(text)]
+    """Where the page pulls another file's text in: an include shortcode or a Liquid include (``INCLUDED_TEXT``), an
+    MDX partial it uses (``mdx_partial_places``), or a MkDocs snippet line (``SNIPPET_LINE``, from the start of its
+    line), in text order."""
+    places = [match.start() for match in INCLUDED_TEXT.finditer(text)] + mdx_partial_places(text)
     mark = text.find(SNIPPET_MARK)
     while mark != -1:
         line_start = text.rfind("\n", 0, mark) + 1

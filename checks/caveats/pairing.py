@@ -1399,9 +1399,9 @@ def in_later_item(candidate: Item, caveat: Item) -> bool:
     """Whether ``candidate`` is in an item of the caveat's list after the caveat's own item has ended (its nested
     items are its own): the next sibling's sentence, one under it, or the next item of a parent (scan_version 34,
     as ``in_earlier_item`` before it; from 35 told by where the item ends, ``item_ends``, where 34 compared marker
-    indents and so kept the caveat from its own nested items). A caveat at the end of one item ("Note that any value but zero may make the
-    cluster unavailable") restricts that item's setting, not the next one's. On forty labelled sets, 81 pairs of
-    tier 2 took such a sentence, 30 of them right (0.37)."""
+    indents and so kept the caveat from its own nested items). A caveat at the end of one item ("Note that any
+    value but zero may make the cluster unavailable") restricts that item's setting, not the next one's. On
+    forty-one labelled sets, 89 pairs of tier 2 took such a sentence, 34 of them right (0.38)."""
     return (
         candidate.list_item is not None
         and candidate.block == caveat.block
