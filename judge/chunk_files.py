@@ -266,37 +266,29 @@ def shape_fields(record: dict, shape: str, where: str) -> tuple[str, object, str
     return "text", record.get("text"), source, start, end, names[0]
 
 
-def checked_offsets(start: int | None, end: int | None, shape: str, text_length: int, where: str) -> None:
-    """Refuse offsets no text could hold: negative, reversed, an end alone, or past the source's end (which
-    ``chunk_record`` then takes as a wrong offset)."""
+def checked_offsets(start: int | None, end: int | None, shape: str, where: str) -> None:
+    """Refuse offsets no text could hold: a negative start, an end before its start, an end alone. An offset past the
+    source's end is no refusal: the chunk is placed by its text and the offset reported as wrong, as one inside it
+    (a page edited after chunking, a splitter counting from 1)."""
     if start is None:
         if end is not None:
             raise IngestionError("chunk_offset_incomplete", where, f"an end offset ({end}) without a start")
         return
     if shape == "langchain" and start == LANGCHAIN_NOT_FOUND:
         return
-    if start < 0 or start > text_length or (end is not None and not start <= end <= text_length):
-        shown = f"[{start}, {end})" if end is not None else f"start {start}"
+    shown = f"[{start}, {end})" if end is not None else f"start {start}"
+    if start < 0:
         raise IngestionError(
-            "chunk_offset_out_of_range", where, f"{shown} is outside the source text of {text_length:,} characters"
+            "chunk_offset_out_of_range", where, f"{shown} starts before the text: an offset is 0 or more"
         )
+    if end is not None and end < start:
+        raise IngestionError("chunk_offset_out_of_range", where, f"{shown} ends before it starts")
 
 
-def past_the_end(start: int | None, end: int | None) -> bool:
-    """Whether offsets refused by ``checked_offsets`` are only past the page's end: a start, not negative, and an end
-    not before it. Offsets no text could hold (negative, reversed, an end alone) are refused whatever the page."""
-    return start is not None and start >= 0 and (end is None or end >= start)
+def chunk_record(value: object, line: int, where: str, resolver: SourceResolver) -> ChunkRecord:
+    """One parsed line as a ``ChunkRecord``: a known shape, a pinned source, text, sane offsets (``checked_offsets``:
+    one past the source's end is kept, a wrong offset for placement to report).
 
-
-def chunk_record(
-    value: object, line: int, where: str, resolver: SourceResolver, lengths: dict[str, int]
-) -> ChunkRecord:
-    """One parsed line as a ``ChunkRecord``: a known shape, a pinned source, text, sane offsets.
-
-    ``lengths`` are the sources' lengths as a splitter reading the file counts
-    them (byte order mark and ``\\r`` included): an offset past that is kept, a
-    wrong offset for placement to report (and a record ``export`` wrote of
-    another revision of its page is noted as such: ``judge.report``).
     A text of whitespace alone is a chunk too (it holds nothing that counts).
     """
     if type(value) is not dict:
@@ -329,13 +321,7 @@ def chunk_record(
         source_id = resolver.resolve(reference, where)
     returns = "\r" in text
     text = normalize_newlines(text) if returns else text
-    try:
-        checked_offsets(start, end, shape, lengths[source_id], where)
-    except IngestionError:
-        if not past_the_end(start, end):
-            raise
-        # An offset past the page's end is a wrong offset like any other (a page edited after chunking, a
-        # splitter counting from 1): the chunk is placed by its text and the offset reported, not trusted.
+    checked_offsets(start, end, shape, where)
     return ChunkRecord(
         line,
         shape,
@@ -404,15 +390,13 @@ def read_chunk_records(
     sources: tuple[dict, ...],
     folder: Path,
     manifest_label: str = "the manifest",
-    lengths: dict[str, int] | None = None,
 ) -> tuple[ChunkRecord, ...]:
     """Every record of the JSON Lines file at ``path``, strictly read; one refusal names ``FILE:LINE``.
 
     Each line is one JSON object parsed with the lab's strict reader; a blank
     line (other than after the last record) and a file mixing record shapes
     are refused, and so is a file over ``MAX_CHUNKS_BYTES`` or ``MAX_CHUNK_LINES``.
-    ``manifest_label`` names the manifest when a record's source is not one of its own;
-    ``lengths`` (by source id) bound the offsets, the sources' own lengths by default.
+    ``manifest_label`` names the manifest when a record's source is not one of its own.
     """
     label = printable(str(path))
     text = json_text(read_bounded(path, MAX_CHUNKS_BYTES, label), label)
@@ -424,8 +408,6 @@ def read_chunk_records(
     if not lines:
         raise IngestionError("no_chunks", label, "the file holds no chunk records")
     resolver = SourceResolver(sources, folder, manifest_label)
-    if lengths is None:
-        lengths = {source["source_id"]: len(source["text"]) for source in sources}
     records = []
     # Nothing of a parsed line outlives its record, so strings are not shared between lines.
     parser = StrictParser(share_strings=False)
@@ -441,7 +423,7 @@ def read_chunk_records(
             raise IngestionError(
                 "chunk_not_object", where, f"expected a JSON object, found a list; {ONE_DOCUMENT_HINT}"
             )
-        record = chunk_record(value, number, where, resolver, lengths)
+        record = chunk_record(value, number, where, resolver)
         if records and record.shape != records[0].shape:
             raise IngestionError(
                 "chunk_shape_mixed",

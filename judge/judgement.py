@@ -483,14 +483,9 @@ def judge_chunks(
         return judged_file(chunks_path, manifest, name, manifest_label, whole_indexes, progress)
 
 
-def splitter_texts(manifest, manifest_label: str = "the manifest") -> tuple[dict[str, str], dict[str, int]]:
-    """How a splitter reading the pinned files saw them: ``(file_texts, lengths)``, by source id.
-
-    ``file_texts`` holds each source's file text (``load_documents.read_file_text``:
-    byte order mark and ``\\r`` kept) where it differs from the lab's text, for
-    ``locate_chunks``; ``lengths`` every source's length as the file reads, the
-    bound of a record's offsets (``read_chunk_records``, ``chunk_record``).
-    """
+def splitter_texts(manifest, manifest_label: str = "the manifest") -> dict[str, str]:
+    """How a splitter reading the pinned files saw them: each source's file text (``load_documents.read_file_text``:
+    byte order mark and ``\\r`` kept) where it differs from the lab's text, by source id, for ``locate_chunks``."""
     file_texts = {}
     for source in manifest.sources:
         file_text = read_file_text(
@@ -498,10 +493,7 @@ def splitter_texts(manifest, manifest_label: str = "the manifest") -> tuple[dict
         )
         if file_text != source["text"]:
             file_texts[source["source_id"]] = file_text
-    lengths = {
-        source["source_id"]: len(file_texts.get(source["source_id"], source["text"])) for source in manifest.sources
-    }
-    return file_texts, lengths
+    return file_texts
 
 
 def placed_chunk_file(
@@ -512,8 +504,8 @@ def placed_chunk_file(
     ``(records, locations)``, both in file order. What another command that
     takes a chunk file (``retrieve --chunks``) calls to place it exactly so.
     """
-    file_texts, lengths = splitter_texts(manifest, manifest_label)
-    records = read_chunk_records(chunks_path, manifest.sources, manifest.folder, manifest_label, lengths)
+    file_texts = splitter_texts(manifest, manifest_label)
+    records = read_chunk_records(chunks_path, manifest.sources, manifest.folder, manifest_label)
     return records, locate_chunks(records, manifest.sources, file_texts)
 
 

@@ -76,7 +76,7 @@ def read_run(path: Path, manifest, manifest_label: str, chunks: RankedIndex | No
     checks = {check.name for check in manifest.span_checks}
     resolver = judge.SourceResolver(manifest.sources, manifest.folder, manifest_label)
     # Offsets and text as the retriever's splitter saw each file, as judge reads them.
-    file_texts, lengths = judge.splitter_texts(manifest, manifest_label)
+    file_texts = judge.splitter_texts(manifest, manifest_label)
     sources = {source["source_id"]: source for source in manifest.sources}
     spans = {} if chunks is None else chunk_spans(chunks)
     placements: dict[tuple, tuple[int | None, int | None]] = {}
@@ -96,7 +96,7 @@ def read_run(path: Path, manifest, manifest_label: str, chunks: RankedIndex | No
         seen[name] = number
         returned = []
         for place, value in enumerate(values):
-            record = chunk_record(value, number, f"{where}: results[{place}]", resolver, lengths)
+            record = chunk_record(value, number, f"{where}: results[{place}]", resolver)
             start, end = placed_alone(record, sources[record.source_id], placements, file_texts)
             unit = Unit(record.source_id, start, end, record.text)
             unplaced += start is None
