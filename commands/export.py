@@ -57,7 +57,8 @@ def register(commands: argparse._SubParsersAction) -> None:
         dest="export_output",
         metavar="FILE",
         default="-",
-        help="write the JSON Lines here, atomically; '-' (the default) for stdout; never FILE, the manifest or a source",
+        help="write the JSON Lines here, atomically; '-' (the default) for stdout; never FILE, the manifest, its review "
+        "decisions or a source",
     )
     add_manifest_option(
         export,

@@ -436,7 +436,7 @@ def named_sources(names: list[str], documents: int) -> str:
     """The sources a line names: every one when the manifest is no docs set (``show`` draws every page there, no
     overview), else the first few and where every one is named."""
     if documents <= OVERVIEW_SOURCES:
-        return first_few(names, len(names))
+        return ", ".join(names)
     return first_few(names) + (ALL_NAMED_HINT if len(names) > LISTED_ENTRIES else "")
 
 

@@ -460,7 +460,9 @@ def overview_view(
     lines.append("")
     if not checks:
         lines.append(NO_SPAN_CHECKS)
-        return "\n".join(lines + (listed_sources(result, painter) if listed is None else [])) + "\n"
+        if listed is None:
+            lines.extend(listed_sources(result, painter))
+        return "\n".join(lines) + "\n"
     rows = pair_verdicts.pair_rows(sources, checks, columns)
     split = [row for row in rows if row.split_anywhere]
     lines.append(painter.paint(f"split pairs: {len(split):,} of {len(rows):,}", "heading"))
