@@ -99,7 +99,7 @@ def run_export(args: argparse.Namespace) -> int:
             if manifest is None
             else outputs.manifest_files(manifest_path, manifest)
         )
-    output = checked_output(args.export_output, (source, *inputs))
+    output = checked_output(args.export_output, (source, *inputs), writes="export")
     with Progress(f"validating {printable(args.file)}") as progress:
         expected, stale = manifest_expected(manifest, args.manifest, source, progress)
         note = note or stale
@@ -224,7 +224,7 @@ def run_judged_export(args: argparse.Namespace) -> int:
     checked_output(args.export_output, (chunks_path, *outputs.manifest_files(manifest_path)), before_inputs=True)
     manifest = load_manifest(manifest_path)
     inputs = (chunks_path, *outputs.manifest_files(manifest_path, manifest))
-    output = checked_output(args.export_output, inputs)
+    output = checked_output(args.export_output, inputs, writes="export")
     # Placed as judge places them: offsets that count a file's byte order mark or its "\r" are mapped to the lab's text.
     records, locations = judge.placed_chunk_file(chunks_path, manifest, judge.manifest_label(args.manifest))
     chunks = judge.judged_chunks(locations, manifest.sources, manifest.grammar)

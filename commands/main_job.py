@@ -61,7 +61,7 @@ def run_build(args) -> int:
     checked_output(args.output, manifest_files(manifest_path), before_inputs=True)
     manifest = load_manifest(manifest_path)
     inputs = manifest_files(manifest_path, manifest)
-    output = checked_output(args.output, inputs)
+    output = checked_output(args.output, inputs, writes="result")
     html_path = None if args.html is None else checked_report(args.html, output, inputs)
     configs = chunk_index.manifest_policy_configs(manifest)
     text_bytes = source_bytes(manifest.sources)

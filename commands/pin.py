@@ -156,7 +156,7 @@ def run_pin(args: argparse.Namespace) -> int:
         raise UsageError("pin_metadata", "pin", "--source-id, --title and --url need exactly one file PATH")
     requests = [source_pins.PinRequest(path, **metadata) for path in args.paths]
     # The manifest is rewritten in place, so it must be a writable regular file (or new).
-    manifest_path = checked_output(args.manifest, (), stdout_allowed=False, replaces="manifest")
+    manifest_path = checked_output(args.manifest, (), stdout_allowed=False, writes="manifest")
     if manifest_path is None:
         raise UsageError("manifest_to_stdout", "--manifest", "pin rewrites a manifest file; name one")
     # Read, change and write under one lock: a concurrent pin waits and then sees this one's sources.

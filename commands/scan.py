@@ -162,11 +162,11 @@ def run_scan(args: argparse.Namespace) -> int:
     manifest_path = manifest_to_build(args.manifest)
     if writes:
         # The manifest is rewritten in place: refuse a link or a device before any work.
-        checked_output(str(manifest_path), (), stdout_allowed=False, replaces="manifest")
+        checked_output(str(manifest_path), (), stdout_allowed=False, writes="manifest")
     if args.accept or args.reject or args.forget_unmatched:
         from checks.caveats import decisions
 
-        checked_output(str(decisions.decisions_path(manifest_path)), (), stdout_allowed=False, replaces="decisions")
+        checked_output(str(decisions.decisions_path(manifest_path)), (), stdout_allowed=False, writes="decisions")
     html_path = None
     if args.scan_html is not None:
         # Refused before any work: the report may not overwrite the manifest.

@@ -426,7 +426,7 @@ def checked_output(
     value: str,
     protected: tuple[Path, ...],
     stdout_allowed: bool = True,
-    replaces: str | None = None,
+    writes: str | None = None,
     before_inputs: bool = False,
 ) -> Path | None:
     """The ``--output`` path, refused before any work if writing it would lose something.
@@ -439,11 +439,13 @@ def checked_output(
     ``--html README.md`` its guide), and a path whose state cannot be read.
     A link loop is a link (``output_is_link``), or a missing folder when it
     stands for the folder. A Markdown page's name is refused too, existing or
-    not, and an existing manifest or review decisions file, unless the file
-    written is one (``replaces``: ``"manifest"`` for ``pin`` and ``scan
-    --add-checks``, ``"decisions"`` for ``scan --reject``), whichever manifest
-    the command reads (``replaced_kind``): ``export r.json --output m.json``
-    without ``--manifest`` would otherwise replace the user's pins and checks. A
+    not, and an existing file of the lab's own (a manifest, a review decisions
+    file, a saved result, an HTML report, an export) unless the file written is
+    of its kind (``writes``: ``"manifest"`` for ``pin``, ``"result"`` for the
+    main job's ``--output``, …), whichever manifest the command reads
+    (``replaced_kind``): ``export r.json --output m.json`` without
+    ``--manifest`` would otherwise replace the user's pins and checks, and
+    ``scan --html result.json`` the result a later ``diff`` needs. A
     check made before the manifest is read (``before_inputs``) leaves that to
     the check after it, which first says whether the file is one of the inputs.
     """
@@ -480,7 +482,7 @@ def checked_output(
     if lab_problem is not None:
         raise UsageError("output_is_lab_file", where, lab_problem)
     if not before_inputs:
-        replaced = replaced_kind(path, replaces, mode is not None)
+        replaced = replaced_kind(path, writes, mode is not None)
         if replaced is not None:
             raise UsageError(f"output_is_{replaced}", where, REPLACED_PROBLEMS[replaced])
     if mode is not None and is_write_protected(path, mode):
@@ -492,36 +494,53 @@ def checked_output(
     return path
 
 
-# What the lab writes only as a manifest or its review, and never as a page: an output of these kinds is refused
-# (``replaced_kind``).
+# The kinds of file the lab writes, each replaced only by one of its kind, and what it never writes (a page): an output
+# of another kind over one is refused (``replaced_kind``).
 PAGE_SUFFIXES = (".md", ".mdx", ".markdown")
 REPLACED_PROBLEMS = {
     "manifest": "is a manifest (it holds its sources); writing it would lose its pins and span checks, so name another "
     "file",
     "decisions": "is a manifest's review decisions file (scan --accept and --reject write it); writing it would lose "
     "the decisions, so name another file",
+    "result": "is a saved result (validate and diff read it); only a result replaces it, so name another file",
+    "report": "is an HTML report the lab wrote; only a report replaces it, so name another file",
+    "export": "is an export the lab wrote (JSON Lines of chunk records); only an export replaces it, so name another "
+    "file",
     "page": "names a Markdown page; the lab writes JSON, JSON Lines or HTML, never a page, so name another file",
 }
+# How a report the lab writes says so in its head (``views.report.html_page``).
+REPORT_GENERATOR = b'<meta name="generator" content="chunk-boundary lab">'
 
 
-def replaced_kind(path: Path, replaces: str | None = None, exists: bool = True) -> str | None:
-    """What an output must not be, but for the kind it ``replaces`` on purpose (``pin`` its manifest, whatever its
-    name, ``m.md`` too; ``scan --reject`` its decisions file): ``"page"`` for a name of a Markdown page, existing or
-    not (the lab writes none, so a second run would find its own page), and, of an existing file, ``"manifest"`` for
-    one that reads as a manifest (``is_manifest_file``) and ``"decisions"`` for a review decisions file; else
-    ``None``. A manifest written on purpose is still no existing page or decisions file."""
+def replaced_kind(path: Path, writes: str | None = None, exists: bool = True) -> str | None:
+    """What an output of the kind it ``writes`` must not be: ``"page"`` for a name of a Markdown page, existing or not
+    (the lab writes none, so a second run would find its own page), and, of an existing file, the kind of the lab's
+    own file it is (``existing_kind``) when that is another kind than the one written; else ``None``. A manifest may
+    have any name (``pin --manifest m.md``), but is still no existing page of another kind."""
     page = path.suffix.lower() in PAGE_SUFFIXES
-    if replaces != "manifest" and page:
+    if writes != "manifest" and page:
         return "page"
     if not exists:
         return None
+    kind = existing_kind(path)
+    if writes == "manifest" and page and kind is None:
+        return "page"
+    return kind if kind is not None and kind != writes else None
+
+
+def existing_kind(path: Path) -> str | None:
+    """Which of the lab's own kinds of file ``path`` holds, told from its head (a manifest read whole,
+    ``is_manifest_file``): ``"decisions"``, ``"result"``, ``"report"``, ``"export"``, ``"manifest"``, or ``None``."""
     head = json_head(path)
-    if replaces != "decisions" and head.startswith(b"{") and b'"decisions_version"' in head:
+    if head.startswith(b"{") and b'"decisions_version"' in head:
         return "decisions"
-    manifest = is_manifest_file(path, head)
-    if replaces == "manifest":
-        return "page" if page and not manifest else None
-    return "manifest" if manifest else None
+    if head.startswith(b"{") and head[1:].lstrip().startswith(b'"execution_mode"'):
+        return "result"
+    if head.startswith(b"<!DOCTYPE html>") and REPORT_GENERATOR in head:
+        return "report"
+    if head.startswith(b'{"id":"') and b'"metadata":{"source_id":' in head and b'"document_revision":' in head:
+        return "export"
+    return "manifest" if is_manifest_file(path, head) else None
 
 
 def is_manifest_file(path: Path, head: bytes) -> bool:
@@ -622,7 +641,7 @@ def checked_report(value: str, output: Path | None, protected: tuple[Path, ...],
     """The ``--html`` path, refused like ``--output`` and also when it names the result file."""
     if value == "-":
         raise UsageError("html_to_stdout", value, "the report is a page to open in a browser; name a file")
-    path = checked_output(value, protected, stdout_allowed=False, before_inputs=before_inputs)
+    path = checked_output(value, protected, stdout_allowed=False, writes="report", before_inputs=before_inputs)
     if output is not None and os.path.realpath(path) == os.path.realpath(output):
         raise UsageError("html_is_output", value, "is also the --output file; name another file for the report")
     return path

@@ -379,6 +379,32 @@ class OutputChecks(LabTestCase):
         # But not over a page that is no manifest.
         self.assert_one_line_refusal(run_lab("pin", "--manifest", str(page), str(page)), "output_is_page", exit_code=2)
 
+    def test_each_kind_of_file_the_lab_writes_is_replaced_only_by_its_kind(self):
+        report, export = self.folder / "report.html", self.folder / "export.jsonl"
+        result = self.result
+        manifest = ["--manifest", str(self.manifest)]
+        self.assertEqual(run_lab(*manifest, "--output", str(result), "--html", str(report)).returncode, 0)
+        self.assertEqual(run_lab("export", str(result), "--policy", "paragraph", "--output", str(export)).returncode, 0)
+        # Each again, over its own kind: replaced.
+        self.assertEqual(run_lab(*manifest, "--output", str(result), "--html", str(report)).returncode, 0)
+        self.assertEqual(run_lab("export", str(result), "--policy", "paragraph", "--output", str(export)).returncode, 0)
+        for args, target, code in (
+            (["scan", *manifest, "--html", str(result)], result, "output_is_result"),
+            ([*manifest, "--output", str(report)], report, "output_is_report"),
+            ([*manifest, "--output", str(self.folder / "r2.json"), "--html", str(export)], export, "output_is_export"),
+            (["export", str(result), "--policy", "paragraph", "--output", str(report)], report, "output_is_report"),
+        ):
+            with self.subTest(args=args[:3], target=target.name):
+                before = target.read_bytes()
+                self.assert_one_line_refusal(run_lab(*args), code, exit_code=2)
+                self.assertEqual(target.read_bytes(), before)
+        # A file of the user's own, of no kind the lab writes, is theirs to overwrite.
+        other = self.folder / "notes.html"
+        other.write_text("<!DOCTYPE html>\n<title>mine</title>\n", encoding="utf-8")
+        self.assertEqual(
+            run_lab(*manifest, "--output", str(self.folder / "r3.json"), "--html", str(other)).returncode, 0
+        )
+
     def test_export_never_overwrites_the_manifest_or_a_source(self):
         source = self.folder / "docs" / "aster-copy-v1.md"
         cases = [

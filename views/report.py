@@ -189,6 +189,8 @@ def html_page(title: str, extra_css: str, body: list[str], script: str = SCRIPT)
             '<html lang="en">',
             "<head>",
             '<meta charset="utf-8">',
+            # Tells the lab's report from another page, so no other output of the lab replaces it (lab_io.outputs).
+            '<meta name="generator" content="chunk-boundary lab">',
             f'<meta http-equiv="Content-Security-Policy" content="{policy}">',
             '<meta name="viewport" content="width=device-width, initial-scale=1">',
             f"<title>{html.escape(title)}</title>",
