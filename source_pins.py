@@ -1259,13 +1259,35 @@ def require_current(kind: str, artifact: dict, manifest: Manifest, where: str) -
                     f"the comparisons answer the same span checks in another order than the manifest declares now "
                     f"({moved}): rebuild with the main job",
                 )
-            names = first_few([printable(check.name) for check in manifest.span_checks]) or "none"
             raise IngestionError(
                 "stale_span_checks",
                 where,
-                f"the comparisons answer other span checks than the manifest declares now (manifest: {names}); rebuild the result",
+                f"the comparisons answer other span checks than the manifest declares now "
+                f"({checks_difference(manifest.span_checks, artifact['comparisons'])}); rebuild the result",
             )
     return indexes
+
+
+def checks_difference(checks: tuple, saved: list[dict]) -> str:
+    """Which span checks the manifest and a saved result's comparisons differ by, named (the first few of each side):
+    ``"the manifest declares 1 the result does not: scan:a:5; the result answers 1 the manifest does not: scan:a:3"``;
+    when both name the same checks, that their spans differ. A result of the spec's one-check shape names none."""
+    declared = [check.name for check in checks]
+    answered = [pair["name"] for pair in (saved[0].get("pairs", []) if saved else []) if "name" in pair]
+    only_declared = [name for name in declared if name not in set(answered)]
+    only_answered = [name for name in answered if name not in set(declared)]
+    parts = []
+    if only_declared:
+        parts.append(
+            f"the manifest declares {len(only_declared):,} the result does not: "
+            f"{first_few([printable(name) for name in only_declared])}"
+        )
+    if only_answered:
+        parts.append(
+            f"the result answers {len(only_answered):,} the manifest does not: "
+            f"{first_few([printable(name) for name in only_answered])}"
+        )
+    return "; ".join(parts) or "checks of the same names declare other spans"
 
 
 def first_moved(expected: list[dict], saved: list[dict]) -> str | None:

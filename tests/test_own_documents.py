@@ -6,6 +6,7 @@ texts themselves (``str.index``), never from reading the lab's output back.
 
 from __future__ import annotations
 
+import argparse
 import copy
 import hashlib
 import json
@@ -1235,8 +1236,22 @@ class CurrentResultTests(OwnDocumentsTestCase):
         self.set_span_checks(
             manifest, [quote_check("other", "aster-copy-v1", "Call list_copies()", "Listing documents")]
         )
-        self.assert_one_line_refusal(
-            self.lab("validate", "result.json", "--manifest", "manifest.json"), "stale_span_checks"
+        refused = self.lab("validate", "result.json", "--manifest", "manifest.json")
+        self.assert_one_line_refusal(refused, "stale_span_checks")
+        # The lesson's result answers its one check in the spec's shape, which names none: the new check is named.
+        self.assertIn("(the manifest declares 1 the result does not: other)", refused.stderr)
+
+    def test_a_stale_result_names_the_checks_it_differs_by(self) -> None:
+        from source_pins import checks_difference
+
+        checks = (argparse.Namespace(name="a"), argparse.Namespace(name="b"))
+        saved = [{"pairs": [{"name": "b"}, {"name": "c"}]}]
+        self.assertEqual(
+            checks_difference(checks, saved),
+            "the manifest declares 1 the result does not: a; the result answers 1 the manifest does not: c",
+        )
+        self.assertEqual(
+            checks_difference(checks[1:], [{"pairs": [{"name": "b"}]}]), "checks of the same names declare other spans"
         )
 
     def test_span_checks_in_another_order_are_named_as_such(self) -> None:
