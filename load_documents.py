@@ -471,6 +471,14 @@ def read_manifest_value(manifest_path: Path) -> object:
     label = printable(str(manifest_path))
     raw = read_bounded(manifest_path, DOCS_SET_BOUNDS.manifest_bytes, label)
     value = parse_json_bytes(raw, label)
+    if type(value) is dict and "sources" not in value and ("indexes" in value or "index_id" in value):
+        # A saved result or index given as the manifest: said so, before any of its keys is refused as unknown.
+        raise IngestionError(
+            "not_a_manifest",
+            label,
+            "is a saved result or index, not a manifest; give the manifest it was built from (or none, for the "
+            "lesson's) and the result where a command reads one (validate RESULT --manifest M)",
+        )
     grammar = value.get("markdown", LESSON_GRAMMAR) if type(value) is dict else LESSON_GRAMMAR
     limit = grammar_bounds(grammar).manifest_bytes
     if len(raw) > limit:

@@ -285,6 +285,12 @@ class ValidateCommand(LabTestCase):
         self.assertIn(
             "; this is a manifest: build a result from it (run.py --manifest M --output result.json)", completed.stderr
         )
+        # And a result given where a manifest belongs is named as one.
+        result = self.folder / "result.json"
+        self.assertEqual(run_lab("--output", str(result)).returncode, 0)
+        self.assert_one_line_refusal(
+            run_lab("--manifest", str(result), "--output", str(self.folder / "r2.json")), "not_a_manifest"
+        )
         other = self.folder / "other.json"
         other.write_text('{"hello": 1}', encoding="utf-8")
         self.assertNotIn("manifest", run_lab("validate", str(other)).stderr)
