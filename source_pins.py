@@ -1271,8 +1271,12 @@ def require_current(kind: str, artifact: dict, manifest: Manifest, where: str) -
 def checks_difference(checks: tuple, saved: list[dict]) -> str:
     """Which span checks the manifest and a saved result's comparisons differ by, named (the first few of each side):
     ``"the manifest declares 1 the result does not: scan:a:5; the result answers 1 the manifest does not: scan:a:3"``;
-    when both name the same checks, that their spans differ. A result of the spec's one-check shape names none."""
+    when both name the same checks, that their spans differ. A result of the spec's one-check shape names none, and
+    is said to be one."""
     declared = [check.name for check in checks]
+    if saved and "pairs" not in saved[0]:
+        # The spec's shape answers one check and names none: say so, with the manifest's count.
+        return f"the result answers the spec's one unnamed check; the manifest declares {len(declared):,}"
     answered = [pair["name"] for pair in (saved[0].get("pairs", []) if saved else []) if "name" in pair]
     only_declared = [name for name in declared if name not in set(answered)]
     only_answered = [name for name in answered if name not in set(declared)]

@@ -24,6 +24,7 @@ import errno
 import io
 import json
 import os
+import re
 import signal
 import stat
 import sys
@@ -528,19 +529,69 @@ def replaced_kind(path: Path, writes: str | None = None, exists: bool = True) ->
     return kind if kind is not None and kind != writes else None
 
 
+# What a saved result's or index's head holds, whatever its keys' order or indentation: the spec's mode, a
+# comparison's verdict, or a chunk's id beside its text hash.
+RESULT_MARKS = re.compile(rb'"execution_mode"\s*:\s*"|"instruction_and_qualifier_share_chunk"\s*:')
+# A JSON object's first key, and the first keys of the reports commands print with --json (``FIRST_KEY``).
+FIRST_KEY = re.compile(rb'\{\s*"([^"\\]{1,40})"\s*:')
+COMMAND_REPORT_KEYS = frozenset(
+    {b"diff_version", b"judge_version", b"scan_version", b"retrieve_version", b"context_version", b"sweep_version"}
+)
+# How far the first record of an export may run: a chunk is a block of a page, at most a page's bound.
+FIRST_RECORD_BYTES = 8 << 20
+
+
 def existing_kind(path: Path) -> str | None:
-    """Which of the lab's own kinds of file ``path`` holds, told from its head (a manifest read whole,
-    ``is_manifest_file``): ``"decisions"``, ``"result"``, ``"report"``, ``"export"``, ``"manifest"``, or ``None``."""
-    head = json_head(path)
+    """Which of the lab's own kinds of file ``path`` holds, told from its head and first line (a manifest read whole,
+    ``is_manifest_file``): ``"decisions"``, ``"result"`` (a saved result or index, its keys in any order),
+    ``"report"``, ``"export"``, ``"manifest"``, or ``None``. A file the lab cannot read is refused
+    (``output_unreadable``): what it holds cannot be told, so it is not replaced."""
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(MANIFEST_HEAD_BYTES)
+            first_line = raw if b"\n" in raw else raw + handle.readline(FIRST_RECORD_BYTES)
+    except OSError as error:
+        raise UsageError(
+            "output_unreadable",
+            printable(str(path)),
+            f"exists and cannot be read to tell what it holds ({error.strerror or error}); name another file",
+        ) from error
+    head = without_mark(raw)
+    first_key = FIRST_KEY.match(head)
+    if first_key is not None and first_key.group(1) in COMMAND_REPORT_KEYS:
+        # A command's --json saved by the shell (diff, judge, scan, …): no file of the lab's, whatever it quotes.
+        return None
     if head.startswith(b"{") and b'"decisions_version"' in head:
         return "decisions"
-    if head.startswith(b"{") and head[1:].lstrip().startswith(b'"execution_mode"'):
+    if head.startswith(b"{") and (
+        RESULT_MARKS.search(head) is not None or (b'"chunk_id"' in head and b'"text_sha256"' in head)
+    ):
         return "result"
     if head.startswith(b"<!DOCTYPE html>") and REPORT_GENERATOR in head:
         return "report"
-    if head.startswith(b'{"id":"') and b'"metadata":{"source_id":' in head and b'"document_revision":' in head:
+    if (
+        first_key is not None
+        and first_key.group(1) == b"id"
+        and is_export_record(without_mark(first_line).split(b"\n")[0])
+    ):
         return "export"
     return "manifest" if is_manifest_file(path, head) else None
+
+
+def is_export_record(line: bytes) -> bool:
+    """Whether one line is a record ``export`` writes: ``{"id", "text", "metadata": {"source_id", …}}``."""
+    try:
+        value = json.loads(line)
+    except (ValueError, RecursionError):
+        return False
+    metadata = value.get("metadata") if type(value) is dict else None
+    return type(metadata) is dict and "id" in value and "text" in value and "source_id" in metadata
+
+
+def without_mark(data: bytes) -> bytes:
+    """``data`` without a leading UTF-8 byte order mark and whitespace (a manifest saved with one is still one)."""
+    data = data.lstrip()
+    return data[3:].lstrip() if data.startswith(b"\xef\xbb\xbf") else data
 
 
 def is_manifest_file(path: Path, head: bytes) -> bool:
@@ -563,7 +614,7 @@ def is_manifest_file(path: Path, head: bytes) -> bool:
         value = json.loads(path.read_bytes())
     except OSError:
         return False
-    except ValueError:
+    except (ValueError, RecursionError):
         return b'"sources"' in head
     return type(value) is dict and type(value.get("sources")) is list
 
@@ -584,10 +635,11 @@ def is_manifest_head(head: bytes) -> bool:
 
 
 def json_head(path: Path) -> bytes:
-    """The first ``MANIFEST_HEAD_BYTES`` of a file, leading whitespace dropped; ``b""`` when it cannot be read."""
+    """The first ``MANIFEST_HEAD_BYTES`` of a file, a byte order mark and leading whitespace dropped; ``b""`` when it
+    cannot be read."""
     try:
         with open(path, "rb") as handle:
-            return handle.read(MANIFEST_HEAD_BYTES).lstrip()
+            return without_mark(handle.read(MANIFEST_HEAD_BYTES))
     except OSError:
         return b""
 

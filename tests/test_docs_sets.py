@@ -343,6 +343,7 @@ class PipelineSizesTests(DocsSetTestCase):
             ('import Warning from "../components/_Warning.mdx"\n\nNo use of it.\n', False),
             ('import Note from "./_note.mdx"\n\n<NoteCard />\n', False),  # another component's name
             ('```jsx\nimport Note from "./_note.mdx";\n\n<Note />\n```\n', False),  # shown in a fence
+            ('import Note from "./_note.mdx"\n\n```jsx\n<Note />\n```\n', False),  # used only in a fence
             ('import { Tabs } from "@theme/Tabs"\n\n<Tabs />\n', False),  # a component, not a page's text
             ("{{#rustdoc_include ../listings/ch02/main.rs:here}}\n", True),  # mdBook
             ("{{#include ../listings/main.rs}}\n", True),

@@ -301,9 +301,7 @@ class UsageNamesTheCommand(unittest.TestCase):
             with self.subTest(typed=typed):
                 completed = run_lab(typed)
                 self.assertEqual(completed.returncode, 2)
-                self.assertTrue(
-                    completed.stderr.startswith("error: usage: run.py: argument COMMAND: invalid choice: ")
-                )
+                self.assertTrue(completed.stderr.startswith("error: usage: run.py: argument COMMAND: invalid choice: "))
                 self.assertTrue(completed.stderr.endswith(f"){close} (see --help)\n"), completed.stderr)
 
     def test_a_mistyped_main_job_option_is_named_not_the_value_after_it(self) -> None:

@@ -1238,8 +1238,8 @@ class CurrentResultTests(OwnDocumentsTestCase):
         )
         refused = self.lab("validate", "result.json", "--manifest", "manifest.json")
         self.assert_one_line_refusal(refused, "stale_span_checks")
-        # The lesson's result answers its one check in the spec's shape, which names none: the new check is named.
-        self.assertIn("(the manifest declares 1 the result does not: other)", refused.stderr)
+        # The lesson's result answers its one check in the spec's shape, which names none: said so.
+        self.assertIn("(the result answers the spec's one unnamed check; the manifest declares 1)", refused.stderr)
 
     def test_a_stale_result_names_the_checks_it_differs_by(self) -> None:
         from source_pins import checks_difference

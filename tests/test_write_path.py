@@ -405,6 +405,36 @@ class OutputChecks(LabTestCase):
             run_lab(*manifest, "--output", str(self.folder / "r3.json"), "--html", str(other)).returncode, 0
         )
 
+    def test_the_kinds_are_told_whatever_the_layout(self):
+        from lab_io.outputs import existing_kind
+
+        result = json.loads(self.result.read_text(encoding="utf-8"))
+        manifest = json.loads(self.manifest.read_text(encoding="utf-8"))
+        cases = {
+            # A result re-indented with its keys sorted, and one policy's index saved alone: validate reads both.
+            "sorted.json": (json.dumps(result, sort_keys=True), "result"),
+            "index.json": (json.dumps(result["indexes"]["paragraph"]), "result"),
+            # A manifest saved with a byte order mark (which the loader refuses, so it still holds the pins).
+            "bom.json": ("\ufeff" + json.dumps(manifest), "manifest"),
+            # An export whose first record runs past the first 4 KB.
+            "long.jsonl": (
+                json.dumps(
+                    {"id": "a" * 64, "text": "x " * 4000, "metadata": {"source_id": "p", "document_revision": "r"}}
+                )
+                + "\n",
+                "export",
+            ),
+            # Nested past what a reader recurses through: no kind, and no traceback.
+            "deep.json": ('{"a":' + "[" * 100_000 + "]" * 100_000 + ' , "x": "' + "y" * 5000 + '"}', None),
+            # A command's --json saved by the shell.
+            "diff.json": (json.dumps({"diff_version": 4, "policies": [{"chunk_id": "a", "text_sha256": "b"}]}), None),
+        }
+        for name, (text, kind) in cases.items():
+            with self.subTest(name=name):
+                path = self.folder / name
+                path.write_text(text, encoding="utf-8")
+                self.assertEqual(existing_kind(path), kind)
+
     def test_export_never_overwrites_the_manifest_or_a_source(self):
         source = self.folder / "docs" / "aster-copy-v1.md"
         cases = [

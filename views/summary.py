@@ -499,23 +499,32 @@ def includes_text(text: str) -> bool:
     if not places:
         return False
     fenced = fenced_spans(text)
-    for start in places:
-        place = bisect_right(fenced, (start, len(text))) - 1
-        if place < 0 or fenced[place][1] <= start:
-            return True
-    return False
+    return any(not in_spans(fenced, start) for start in places)
 
 
 def mdx_partial_places(text: str) -> list[int]:
     """Where the page imports a Markdown or MDX file as a component at a line's start (``MDX_PARTIAL_IMPORT``) that
     it uses after (``<Note />``, not ``<NoteCard />``): ``import Note from "./_note.mdx"``."""
     places = []
+    fenced = None
     for match in MDX_PARTIAL_IMPORT.finditer(text):
         line_start = text.rfind("\n", 0, match.start()) + 1
-        used = re.compile(rf"<{match.group(1)}(?![\w.-])").search(text, match.end())
-        if not text[line_start : match.start()].strip() and used is not None:
-            places.append(match.start())
+        if text[line_start : match.start()].strip():
+            continue
+        if fenced is None:
+            fenced = fenced_spans(text)
+        # A use shown in a fenced block renders nothing; the import's own place is weighed by ``includes_text``.
+        for used in re.finditer(rf"<{match.group(1)}(?![\w.-])", text[match.end() :]):
+            if not in_spans(fenced, match.end() + used.start()):
+                places.append(match.start())
+                break
     return places
+
+
+def in_spans(spans: list[tuple[int, int]], place: int) -> bool:
+    """Whether ``place`` lies in one of ``spans`` (sorted, not overlapping)."""
+    index = bisect_right(spans, (place, float("inf"))) - 1
+    return index >= 0 and spans[index][1] > place
 
 
 def included_places(text: str) -> list[int]:
