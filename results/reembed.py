@@ -33,7 +33,7 @@ from results import validate
 
 # 2: each compared pair also says which chunks were re-cut and, between pair-aware indexes, which pairs changed.
 # 3: and, between two results, which span checks were added or removed and whose verdict changed.
-DIFF_VERSION = 4
+DIFF_VERSION = 5
 
 # The fields a document revision is computed from, besides the source_id that
 # names the document: a difference in any of them changes the revision.
@@ -346,14 +346,30 @@ def result_verdicts(kind: str, artifact: dict) -> dict[str, dict[str, tuple]] | 
         pairs = comparison.get("pairs")
         if pairs is None:
             pairs = [{**comparison, "name": ONE_CHECK}]
+        index = artifact["indexes"].get(comparison["strategy"], {})
+        texts = {document["source_id"]: document["text"] for document in index.get("documents", [])}
         verdicts[comparison["strategy"]] = {
             pair["name"]: (
                 pair["instruction_and_qualifier_share_chunk"],
                 (tuple(pair["instruction_span"]), tuple(pair["qualifier_span"])),
+                pair_quotes(pair, texts),
             )
             for pair in pairs
         }
     return verdicts
+
+
+def pair_quotes(pair: dict, texts: dict[str, str]) -> tuple[str, str] | None:
+    """The text of a compared pair's two spans in its source, as the result holds it; ``None`` for the spec's one
+    check, which names no source."""
+    text = texts.get(pair.get("source_id"))
+    if text is None:
+        return None
+    (instruction_start, instruction_end), (qualifier_start, qualifier_end) = (
+        pair["instruction_span"],
+        pair["qualifier_span"],
+    )
+    return text[instruction_start:instruction_end], text[qualifier_start:qualifier_end]
 
 
 def named_one_check(side: dict, other: dict) -> dict:
@@ -362,7 +378,7 @@ def named_one_check(side: dict, other: dict) -> dict:
     if ONE_CHECK not in side:
         return side
     spans = side[ONE_CHECK][1]
-    name = next((name for name, (_, other_spans) in other.items() if other_spans == spans), None)
+    name = next((name for name, (_, other_spans, _) in other.items() if other_spans == spans), None)
     if name is None or name in side:
         return side
     return {(name if key == ONE_CHECK else key): value for key, value in side.items()}
@@ -378,12 +394,21 @@ def check_changes(old: dict | None, new: dict | None, old_policy: str, new_polic
     before = named_one_check(old[old_policy], new[new_policy])
     after = named_one_check(new[new_policy], before)
     return {
-        "added": [{"name": name, "kept_together": kept} for name, (kept, _) in after.items() if name not in before],
-        "removed": [{"name": name, "kept_together": kept} for name, (kept, _) in before.items() if name not in after],
+        "added": [{"name": name, "kept_together": kept} for name, (kept, _, _) in after.items() if name not in before],
+        "removed": [
+            {"name": name, "kept_together": kept} for name, (kept, _, _) in before.items() if name not in after
+        ],
         "changed": [
             {"name": name, "kept_together_before": before[name][0], "kept_together": kept}
-            for name, (kept, _) in after.items()
+            for name, (kept, _, _) in after.items()
             if name in before and before[name][0] != kept
+        ],
+        # A check of the same name whose quotes read otherwise now (dropped by pin --drop-stale, declared again by
+        # scan --add-checks after an edit): the same name, another pair (diff_version 5).
+        "requoted": [
+            {"name": name, "kept_together": kept}
+            for name, (kept, _, quotes) in after.items()
+            if name in before and quotes is not None and before[name][2] is not None and before[name][2] != quotes
         ],
     }
 
@@ -518,11 +543,12 @@ def check_lines(checks: dict | None) -> list[str]:
 
     ``["  span checks: 1 verdict changed, 1 added, 0 removed", '  now split: "scan:docs/a:250" (kept before)', …]``
     """
-    if not checks or not (checks["added"] or checks["removed"] or checks["changed"]):
+    if not checks or not (checks["added"] or checks["removed"] or checks["changed"] or checks["requoted"]):
         return []
+    requoted = f", {len(checks['requoted']):,} with other quotes" if checks["requoted"] else ""
     lines = [
         f"  span checks: {len(checks['changed']):,} verdict{'' if len(checks['changed']) == 1 else 's'} changed, "
-        f"{len(checks['added']):,} added, {len(checks['removed']):,} removed"
+        f"{len(checks['added']):,} added, {len(checks['removed']):,} removed{requoted}"
     ]
     words = {True: "kept", False: "split"}
     lines.extend(
@@ -535,7 +561,12 @@ def check_lines(checks: dict | None) -> list[str]:
         for check in checks["added"][:LISTED_PAIRS]
     )
     lines.extend(f"  check removed: {quoted_name(check['name'])}" for check in checks["removed"][:LISTED_PAIRS])
-    unlisted = sum(max(len(checks[key]) - LISTED_PAIRS, 0) for key in ("changed", "added", "removed"))
+    lines.extend(
+        f"  other quotes: {quoted_name(check['name'])} (its instruction or qualifier reads otherwise now; "
+        f"{words[check['kept_together']]})"
+        for check in checks["requoted"][:LISTED_PAIRS]
+    )
+    unlisted = sum(max(len(checks[key]) - LISTED_PAIRS, 0) for key in ("changed", "added", "removed", "requoted"))
     if unlisted:
         lines.append(f"  … {unlisted:,} more: --json lists every check")
     return lines

@@ -260,6 +260,26 @@ class DiffOfVerdictsTest(ReembedTestCase):
         self.assertEqual(sum(line.startswith("  embed ") for line in lines), 20)
         self.assertEqual(lines[-1], "  … 3 more chunks to embed: --json lists every one")
 
+    def test_a_check_of_the_same_name_with_other_quotes_is_named(self) -> None:
+        manifest = self.copy_inputs()
+        self.assertEqual(run_lab("scan", "--add-checks", "--manifest", str(manifest)).returncode, 0)
+        old = self.build(manifest, "old.json")
+        # The check keeps its name, its qualifier now another sentence of the page (as --drop-stale then --add-checks
+        # give after an edit of the quote).
+        value = json.loads(manifest.read_text(encoding="utf-8"))
+        check = next(entry for entry in value["span_checks"] if entry["name"] == "scan:aster-copy-v2:7")
+        check["qualifier"] = {"quote": "This version's conflict response uses a different teaching contract."}
+        manifest.write_text(json.dumps(value), encoding="utf-8")
+        new = self.build(manifest, "new.json")
+        document = json.loads(run_lab("diff", str(old), str(new), "--policy", "paragraph", "--json").stdout)
+        self.assertEqual(
+            [entry["name"] for entry in document["policies"][0]["checks"]["requoted"]], ["scan:aster-copy-v2:7"]
+        )
+        summary = run_lab("diff", str(old), str(new), "--policy", "paragraph").stdout
+        self.assertIn(
+            '  other quotes: "scan:aster-copy-v2:7" (its instruction or qualifier reads otherwise now; ', summary
+        )
+
     def test_a_check_removed_and_a_verdict_flipped_are_named(self) -> None:
         manifest = self.copy_inputs()
         self.assertEqual(run_lab("scan", "--add-checks", "--manifest", str(manifest)).returncode, 0)
@@ -274,7 +294,7 @@ class DiffOfVerdictsTest(ReembedTestCase):
         completed = run_lab("diff", str(old), str(new), "--policy", "heading-aware", "--json")
         self.assertEqual(completed.returncode, 0, completed.stderr)
         document = json.loads(completed.stdout)
-        self.assertEqual(document["diff_version"], 4)
+        self.assertEqual(document["diff_version"], 5)
         checks = document["policies"][0]["checks"]
         self.assertEqual(checks["added"], [])
         self.assertEqual([check["name"] for check in checks["removed"]], ["scan:aster-copy-v2:7"])
@@ -306,7 +326,7 @@ class DiffOfVerdictsTest(ReembedTestCase):
     def test_identical_results_differ_by_no_check(self) -> None:
         path = self.save_fixture_result()
         policy = reembed.diff_files(path, path).policies[0]
-        self.assertEqual(policy.checks, {"added": [], "removed": [], "changed": []})
+        self.assertEqual(policy.checks, {"added": [], "removed": [], "changed": [], "requoted": []})
         self.assertEqual(reembed.check_lines(policy.checks), [])
 
 
