@@ -8,9 +8,9 @@ from pathlib import Path
 import chunk_index
 from commands.basics import EXIT_OK, manifest_to_build, report
 from commands.options import add_command, add_manifest_option
+from lab_io import outputs
 from lab_io.errors import UsageError, printable, quoted_name
 from lab_io.inert_json import inert_json_text
-from lab_io import outputs
 from lab_io.outputs import checked_report, destination, emit, write_outputs
 from lab_io.progress import Progress, source_bytes
 from load_documents import load_manifest
