@@ -597,11 +597,11 @@ def without_mark(data: bytes) -> bytes:
 def is_manifest_file(path: Path, head: bytes) -> bool:
     """Whether the file whose ``json_head`` is ``head`` reads as a manifest: a JSON object whose ``sources`` is a list.
 
-    A saved result opens on ``"execution_mode"``, so it is told by its head; any other JSON object within a
+    Asked once the file is told to be no other kind of the lab's (``existing_kind``): a JSON object within a
     manifest's bound is read whole and parsed, whatever the order of its keys (a JSON Lines file is read whole too,
     its parse stopping after the first line). One that does not parse is a manifest when its head names
     ``"sources"``: a manifest in the middle of a hand edit is still one."""
-    if not head.startswith(b"{") or head[1:].lstrip().startswith(b'"execution_mode"'):
+    if not head.startswith(b"{"):
         return False
     from load_documents import DOCS_SET_BOUNDS
 
@@ -625,12 +625,9 @@ MANIFEST_HEAD_BYTES = 4096
 
 
 def looks_like_manifest(path: Path) -> bool:
-    """Whether a JSON file opens as the lab's manifests do: an object naming ``sources``, not a saved result."""
-    return is_manifest_head(json_head(path))
-
-
-def is_manifest_head(head: bytes) -> bool:
-    """Whether a file's head (``json_head``) opens as a manifest does: an object naming ``sources``, not a result."""
+    """Whether a JSON file opens as the lab's manifests do: an object naming ``sources``, not a saved result (a quick
+    guess from its head, for a note; what an output must not replace is told by ``existing_kind``)."""
+    head = json_head(path)
     return head.startswith(b"{") and b'"sources"' in head and b'"execution_mode"' not in head
 
 

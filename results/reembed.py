@@ -192,7 +192,7 @@ class PolicyDiff(namedtuple("PolicyDiff", POLICY_DIFF_FIELDS)):
     @property
     def embeddings_to_compute(self) -> int:
         """Distinct new texts: two added chunks with the same text need one embedding."""
-        return len({chunk["text_sha256"] for chunk in self.needing_embedding})
+        return distinct_texts(self.needing_embedding)
 
 
 def diff_indexes(
@@ -263,13 +263,13 @@ class FileDiff(namedtuple("FileDiff", ("old", "new", "policies", "only_old", "on
     def embeddings_to_compute(self) -> int:
         """The sum over policies: each policy's vectors live in their own index, a new one's all to compute."""
         return sum(policy.embeddings_to_compute for policy in self.policies) + sum(
-            distinct_texts(index) for _, index in self.only_new
+            distinct_texts(index["chunks"]) for _, index in self.only_new
         )
 
 
-def distinct_texts(index: dict) -> int:
-    """How many embeddings a new index needs: one per distinct chunk text."""
-    return len({chunk["text_sha256"] for chunk in index["chunks"]})
+def distinct_texts(chunks: list[dict]) -> int:
+    """How many embeddings ``chunks`` need: one per distinct text."""
+    return len({chunk["text_sha256"] for chunk in chunks})
 
 
 def unpaired_indexes(indexes: dict[str, dict], pairs: list[tuple[str, str]], side: int) -> list[tuple[str, dict]]:
@@ -456,7 +456,7 @@ def diff_json(diff: FileDiff) -> dict:
                 "policy": name,
                 "index_id": index["index_id"],
                 "chunks": len(index["chunks"]),
-                "embeddings_to_compute": distinct_texts(index),
+                "embeddings_to_compute": distinct_texts(index["chunks"]),
             }
             for name, index in diff.only_new
         ],
@@ -612,7 +612,7 @@ def diff_summary(diff: FileDiff) -> str:
     for name, index in diff.only_new:
         lines.append(
             f"{name}: only in the new file: a new index of {counted(len(index['chunks']), 'chunk')}, "
-            f"{distinct_texts(index):,} distinct to embed"
+            f"{distinct_texts(index['chunks']):,} distinct to embed"
         )
     for name, index in diff.only_old:
         lines.append(
