@@ -302,13 +302,18 @@ class PipelineSizesTests(DocsSetTestCase):
         self.assertEqual(built.returncode, 0, built.stderr)
         self.assertNotIn("over twice", built.stdout)
 
+    def pinned_and_built(self):
+        """The pages written under docs/ pinned under blocks-6 into m.json, and the main job's run on them."""
+        self.assertEqual(self.lab("pin", "--markdown", "blocks-6", "--manifest", "m.json", "docs").returncode, 0)
+        built = self.lab("--manifest", "m.json", "--output", "r.json")
+        self.assertEqual(built.returncode, 0, built.stderr)
+        return built
+
     def test_a_page_of_components_alone_is_named_under_the_table(self) -> None:
         # An API page whose text the site fills in from a component: front matter, a heading and the element alone.
         self.write("docs/api.md", '---\ntitle: x\n---\n# x\n\n<Autofunction function="pkg.x" />\n')
         self.write("docs/page.md", PAGE)
-        self.assertEqual(self.lab("pin", "--markdown", "blocks-6", "--manifest", "m.json", "docs").returncode, 0)
-        built = self.lab("--manifest", "m.json", "--output", "r.json")
-        self.assertEqual(built.returncode, 0, built.stderr)
+        built = self.pinned_and_built()
         self.assertIn(
             "1 source of 2 holds no chunk under any policy (headings, front matter, elements or components alone, "
             "which the grammar reads as nothing to retrieve; a site that fills a component in at build time is not "
@@ -320,9 +325,7 @@ class PipelineSizesTests(DocsSetTestCase):
         # A Hugo include shortcode on one page; the same shortcode shown in a fence on another pulls nothing in.
         self.write("docs/statsd.md", '# StatsD\n\nSend metrics to StatsD.\n\n{{< docs/shared source="k6" >}}\n')
         self.write("docs/shortcodes.md", '# Shortcodes\n\nWrite one like this:\n\n```\n{{% include "a.md" %}}\n```\n')
-        self.assertEqual(self.lab("pin", "--markdown", "blocks-6", "--manifest", "m.json", "docs").returncode, 0)
-        built = self.lab("--manifest", "m.json", "--output", "r.json")
-        self.assertEqual(built.returncode, 0, built.stderr)
+        built = self.pinned_and_built()
         self.assertIn(
             "1 source pulls other files' text in where the site is built (an include shortcode, an mdBook or Liquid "
             "include, an MDX partial, a snippet line): the lab reads each page as written, so that text is in none of "
