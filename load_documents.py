@@ -377,8 +377,12 @@ def checked_span(value: object, text: str, where: str, source_id: str = "the sou
     if type(start) is not int or type(end) is not int:
         raise IngestionError("span_not_int", where, "start and end must be whole numbers")
     if not 0 <= start < end <= len(text):
+        # Most often a page cut shorter under its span: say where the quote is now, as a stale span does.
+        now = describe_occurrences(quote_offsets(text, quote), len(quote))
         raise IngestionError(
-            "span_out_of_range", where, f"[{start}, {end}) is not inside the text of {len(text):,} characters"
+            "span_out_of_range",
+            where,
+            f"[{start}, {end}) is not inside the text of {len(text):,} characters; its quote {now}",
         )
     found = text[start:end]
     if found != quote:

@@ -871,8 +871,9 @@ def verified_manifest(
 ) -> Manifest:
     """The edited manifest checked exactly as a build loads it; any refusal says nothing was written.
 
-    A span check that no longer matches a re-pinned text is refused here, so a
-    pin never leaves a manifest whose checks went stale without a word. ``stale``
+    A span check that no longer matches a re-pinned text (its offsets hold other
+    text, or lie past the end of a page cut shorter) is refused here, so a pin
+    never leaves a manifest whose checks went stale without a word. ``stale``
     names the spans of the files pinned that no longer hold their quotes
     (``PinnedSpan.stale``); the refusal offers ``--reanchor`` and ``--drop-stale``
     as remedies only where they were not tried and could help. ``unmoved``
@@ -891,7 +892,7 @@ def verified_manifest(
             hint += " (if that edit is intended too, pin both files in one call)"
         elif error.code == "source_missing":
             hint += " (if the file was removed on purpose, remove its entry and its span checks from the manifest)"
-        elif error.code in ("stale_span_check", "quote_not_found", "quote_ambiguous"):
+        elif error.code in ("stale_span_check", "quote_not_found", "quote_ambiguous", "span_out_of_range"):
             stale = stale or []
             if len(stale) > 1:
                 named = first_few(stale, STALE_NAMED)
