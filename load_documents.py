@@ -12,6 +12,7 @@ It does not chunk, hash documents or judge spans: that is ``chunk_index`` and
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 import stat
@@ -376,8 +377,12 @@ def checked_span(value: object, text: str, where: str, source_id: str = "the sou
     if type(start) is not int or type(end) is not int:
         raise IngestionError("span_not_int", where, "start and end must be whole numbers")
     if not 0 <= start < end <= len(text):
+        # Most often a page cut shorter under its span: say where the quote is now, as a stale span does.
+        now = describe_occurrences(quote_offsets(text, quote), len(quote))
         raise IngestionError(
-            "span_out_of_range", where, f"[{start}, {end}) is not inside the text of {len(text):,} characters"
+            "span_out_of_range",
+            where,
+            f"[{start}, {end}) is not inside the text of {len(text):,} characters; its quote {now}",
         )
     found = text[start:end]
     if found != quote:
@@ -470,7 +475,13 @@ def read_manifest_value(manifest_path: Path) -> object:
     """
     label = printable(str(manifest_path))
     raw = read_bounded(manifest_path, DOCS_SET_BOUNDS.manifest_bytes, label)
-    value = parse_json_bytes(raw, label)
+    try:
+        value = parse_json_bytes(raw, label)
+    except IngestionError as error:
+        hint = not_a_manifest_hint(manifest_path, raw, error)
+        if hint is None:
+            raise
+        raise IngestionError(error.code, error.where, f"{error.what}; {hint}") from error
     if type(value) is dict and "sources" not in value and ("indexes" in value or "index_id" in value):
         # A saved result or index given as the manifest: said so, before any of its keys is refused as unknown.
         raise IngestionError(
@@ -489,6 +500,38 @@ def read_manifest_value(manifest_path: Path) -> object:
             'a docs set\'s manifest names a block grammar ("markdown")',
         )
     return value
+
+
+MARKDOWN_SUFFIXES = frozenset({".md", ".mdx", ".markdown"})
+MARKDOWN_PAGE_HINT = (
+    "this is a Markdown page, not a manifest: --manifest names the JSON file that pins the pages "
+    "(run.py pin --markdown blocks-6 --manifest m.json PAGE writes one)"
+)
+JSON_LINES_MANIFEST_HINT = (
+    "this looks like JSON Lines, one object per line (chunks, an export, pairs), not a manifest: give it where the "
+    "command reads such a file (judge CHUNKS --manifest M, scan --import PAIRS --manifest M)"
+)
+
+
+def not_a_manifest_hint(manifest_path: Path, raw: bytes, error: IngestionError) -> str | None:
+    """What a file given as the manifest is instead, once it failed to parse as JSON: a Markdown page or JSON Lines.
+
+    A page is told by its suffix or by opening as one (a heading, front matter); JSON Lines by an object alone on
+    line 1 with more after it. ``None`` for any other file: the parser's own complaint is then the whole answer.
+    """
+    cause = error.__cause__
+    if error.code not in ("json_syntax", "json_trailing_data") or not isinstance(cause, json.JSONDecodeError):
+        return None
+    opening = raw.lstrip()
+    if manifest_path.suffix.lower() in MARKDOWN_SUFFIXES or opening.startswith((b"#", b"---")):
+        return MARKDOWN_PAGE_HINT
+    if error.code == "json_trailing_data" and cause.lineno >= 2:
+        try:
+            first = json.loads(raw.split(b"\n", 1)[0].decode("utf-8"))
+        except (ValueError, RecursionError):
+            return None
+        return JSON_LINES_MANIFEST_HINT if type(first) is dict else None
+    return None
 
 
 def check_manifest_size(manifest_bytes: bytes, grammar: str, where: str, advice: str) -> None:

@@ -17,7 +17,12 @@ if sys.version_info < (3, 10):
     )
     raise SystemExit(2)
 
-from commands.main_job import main  # noqa: E402 (after the version check, which must come first)
+try:
+    from commands.main_job import main  # noqa: E402 (after the version check, which must come first)
+except KeyboardInterrupt:
+    # Ctrl-C while the lab is still being imported: nothing is written yet, and main's own handler is not there.
+    sys.stderr.write("error: interrupted: run.py: stopped by SIGINT; every output file is whole or as it was\n")
+    raise SystemExit(130)
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -45,6 +45,9 @@ from lab_io.errors import (
     text_difference,
 )
 from lab_io.indented_json import saved_json_bytes
+from lab_io.outputs import COMMAND_REPORT_KEYS, FIRST_KEY
+from lab_io.outputs import PAGE_SUFFIXES as NAMED_PAGE_SUFFIXES
+from lab_io.outputs import existing_kind, json_head
 from load_documents import (
     LINK_HINT,
     SOURCE_FIELDS,
@@ -871,8 +874,9 @@ def verified_manifest(
 ) -> Manifest:
     """The edited manifest checked exactly as a build loads it; any refusal says nothing was written.
 
-    A span check that no longer matches a re-pinned text is refused here, so a
-    pin never leaves a manifest whose checks went stale without a word. ``stale``
+    A span check that no longer matches a re-pinned text (its offsets hold other
+    text, or lie past the end of a page cut shorter) is refused here, so a pin
+    never leaves a manifest whose checks went stale without a word. ``stale``
     names the spans of the files pinned that no longer hold their quotes
     (``PinnedSpan.stale``); the refusal offers ``--reanchor`` and ``--drop-stale``
     as remedies only where they were not tried and could help. ``unmoved``
@@ -891,7 +895,7 @@ def verified_manifest(
             hint += " (if that edit is intended too, pin both files in one call)"
         elif error.code == "source_missing":
             hint += " (if the file was removed on purpose, remove its entry and its span checks from the manifest)"
-        elif error.code in ("stale_span_check", "quote_not_found", "quote_ambiguous"):
+        elif error.code in ("stale_span_check", "quote_not_found", "quote_ambiguous", "span_out_of_range"):
             stale = stale or []
             if len(stale) > 1:
                 named = first_few(stale, STALE_NAMED)
@@ -939,12 +943,45 @@ def page_problem(
                 "mdx_page", where, f"{quoted_name(relative)} is {reason}; or pin it by name to read it as Markdown"
             )
         return reason
+    if not request.from_folder and PurePosixPath(relative).suffix.lower() not in NAMED_PAGE_SUFFIXES:
+        refuse_lab_file(folder / relative, relative, where)
     try:
         return pinnable_file(folder, relative, where, grammar)
     except IngestionError as error:
         if all_or_nothing or not request.from_folder or error.code not in PASSED_OVER_CODES:
             raise
         return f"{error.code}: {error.what}"
+
+
+# The lab's own files, as ``existing_kind`` tells them, which a pin named on the command line refuses as pages.
+LAB_FILE_KINDS = {
+    "manifest": "a manifest (it pins sources; a manifest is given as --manifest M)",
+    "decisions": "a manifest's review decisions file (scan --accept and --reject write it)",
+    "result": "a saved result or index (the main job writes it)",
+    "export": "an export the lab wrote (JSON Lines of chunk records; judge reads it)",
+    "report": "an HTML report the lab wrote",
+    "command report": "a command's --json report (scan, judge, diff, …)",
+}
+
+
+def refuse_lab_file(path: Path, relative: str, where: str) -> None:
+    """Refuse a file named on the command line, not named as a page (``.md``, ``.mdx``, ``.markdown``), that is one
+    of the lab's own (``existing_kind``) or a command's ``--json`` report: read as a page, its JSON or HTML would be
+    chunked and scanned as docs text. One that cannot be read is left to the page's own checks, which say why."""
+    try:
+        kind = existing_kind(path)
+    except UsageError:
+        return
+    first_key = FIRST_KEY.match(json_head(path))
+    if kind is None and first_key is not None and first_key.group(1) in COMMAND_REPORT_KEYS:
+        kind = "command report"
+    if kind is not None:
+        raise IngestionError(
+            "source_is_lab_file",
+            where,
+            f"{quoted_name(relative)} is {LAB_FILE_KINDS[kind]}, not a page; pin the docs' Markdown pages or their "
+            "folder",
+        )
 
 
 def pin_sources(

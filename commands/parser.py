@@ -12,11 +12,12 @@ import difflib
 import importlib
 import re
 import sys
+from pathlib import Path
 
 from commands.basics import EXIT_CODES_HELP, EXIT_USAGE, LAB_VERSION
 from commands.options import MANIFEST_HELP, wrapped
 from lab_io.errors import one_line, printable
-from lab_io.outputs import emit_text
+from lab_io.outputs import emit_text, looks_like_manifest
 
 
 class FullParserNeeded(Exception):
@@ -73,8 +74,27 @@ class CommandArgumentParser(LabArgumentParser):
         namespace, extras = super().parse_known_args(args, namespace)
         if extras:
             options = [option for option in self._option_string_actions if option.startswith("--")]
-            self.error(f"unrecognized arguments: {' '.join(extras)}" + closest_option(extras, options))
+            hint = closest_option(extras, options) or (misplaced_manifest(extras) if "--manifest" in options else "")
+            self.error(f"unrecognized arguments: {' '.join(extras)}" + hint)
         return namespace, extras
+
+
+def misplaced_manifest(arguments: list[str]) -> str:
+    """``"; a manifest is given as --manifest m.json"`` for the first word of ``arguments`` naming a manifest, else ``""``.
+
+    A manifest given where the command takes no word (``scan m.json``) is the commonest slip of all: said so,
+    rather than the word only being refused.
+    """
+    for argument in arguments:
+        if not argument.startswith("-") and is_manifest_path(argument):
+            return f"; a manifest is given as --manifest {argument}"
+    return ""
+
+
+def is_manifest_path(argument: str) -> bool:
+    """Whether ``argument`` names an existing file that opens as a manifest (``looks_like_manifest``)."""
+    path = Path(argument)
+    return path.is_file() and looks_like_manifest(path)
 
 
 def closest_option(arguments: list[str], options) -> str:
@@ -91,10 +111,24 @@ INVALID_COMMAND = re.compile(r"argument COMMAND: invalid choice: '([^']*)'")
 
 
 def closest_command(message: str) -> str:
-    """``"; did you mean scan?"`` for argparse's refusal of a mistyped command (``scna``), else ``""``."""
+    """``"; did you mean scan?"`` for argparse's refusal of a mistyped command (``scna``), else ``""``.
+
+    A word that is a file name is never matched to a command; it says which option takes it: a manifest's ``--manifest``
+    (``run.py m.json``), any other ``.json`` name the main job's ``--output`` (``run.py --manifest m.json r.json``).
+    """
     refused = INVALID_COMMAND.search(message)
-    close = difflib.get_close_matches(refused.group(1), COMMANDS, n=1) if refused else []
-    return f"; did you mean {close[0]}?" if close else ""
+    if refused is None:
+        return ""
+    word = refused.group(1)
+    # A word with a dot or a slash names a file, never a mistyped command ("notes.txt" is not "context").
+    close = [] if "." in word or "/" in word else difflib.get_close_matches(word, COMMANDS, n=1)
+    if close:
+        return f"; did you mean {close[0]}?"
+    if is_manifest_path(word):
+        return f"; a manifest is given as --manifest {one_line(word)}"
+    if word.lower().endswith(".json"):
+        return f"; did you mean --output {one_line(word)}?"
+    return ""
 
 
 # The commands in the order --help lists them: each is a module ``commands.<name>``

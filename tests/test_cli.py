@@ -121,6 +121,29 @@ class RefusedRuns(LabTestCase):
                 self.assert_one_line_refusal(completed, code)
                 self.assert_output_untouched()
 
+    def test_a_page_or_json_lines_given_as_the_manifest_is_named_as_such(self):
+        # What --manifest was given instead of a manifest is said beside the parser's complaint, code unchanged.
+        page_hint = "; this is a Markdown page, not a manifest: --manifest names the JSON file that pins the pages"
+        lines_hint = "; this looks like JSON Lines, one object per line (chunks, an export, pairs), not a manifest"
+        cases = (
+            ("notes.md", "# Notes\n\nCall open() first.\n", "json_syntax", page_hint),
+            ("notes.txt", "---\ntitle: Notes\n---\n\nText.\n", "json_syntax", page_hint),
+            ("chunks.jsonl", '{"text": "a"}\n{"text": "b"}\n', "json_trailing_data", lines_hint),
+            ("broken.json", '{"sources": [}', "json_syntax", None),
+            ("two.json", '{"sources": []} []', "json_trailing_data", None),
+        )
+        for name, text, code, hint in cases:
+            with self.subTest(name=name):
+                given = self.folder / name
+                given.write_text(text, encoding="utf-8")
+                completed = run_lab("--manifest", str(given), "--output", str(self.output))
+                self.assert_one_line_refusal(completed, code)
+                self.assertEqual(self.output.read_text(encoding="utf-8"), "an earlier result\n")
+                if hint is None:
+                    self.assertNotIn("; this", completed.stderr)
+                else:
+                    self.assertIn(hint, completed.stderr)
+
     def test_a_missing_manifest(self):
         completed = run_lab("--manifest", str(self.folder / "none.json"), "--output", str(self.output))
         self.assert_one_line_refusal(completed, "file_missing")

@@ -343,6 +343,43 @@ UNSEPARATED = re.compile(r"(?<![\d,.])\d{4,}")
 PAIRS = 1200
 
 
+class FileWithoutItsOption(LabTestCase):
+    """A file named where no word belongs: the refusal names the option that takes it."""
+
+    def test_a_file_given_without_its_option_names_the_option(self) -> None:
+        # A manifest is recognised by opening as one, whatever its name; any other .json word of the main job's
+        # place is the --output it lacks; a word that is neither gets the plain refusal.
+        self.copy_inputs()
+        (self.folder / "pins.json").write_text('{"sources": []}\n', encoding="utf-8")
+        (self.folder / "notes.txt").write_text("notes\n", encoding="utf-8")
+        unrecognized = "error: usage: run.py {}: unrecognized arguments: {} (see --help)\n"
+        for args, line in (
+            (
+                ("scan", "manifest.json"),
+                unrecognized.format("scan", "manifest.json; a manifest is given as --manifest manifest.json"),
+            ),
+            (
+                ("show", "pins.json"),
+                unrecognized.format("show", "pins.json; a manifest is given as --manifest pins.json"),
+            ),
+            (("sweep", "notes.txt"), unrecognized.format("sweep", "notes.txt")),
+            (("scan", "absent.json"), unrecognized.format("scan", "absent.json")),
+        ):
+            with self.subTest(args=args):
+                completed = run_lab(*args, cwd=self.folder)
+                self.assertEqual((completed.returncode, completed.stderr), (2, line))
+        for args, close in (
+            (("manifest.json",), "; a manifest is given as --manifest manifest.json"),
+            (("--manifest", "manifest.json", "result.json"), "; did you mean --output result.json?"),
+            (("notes.txt",), ""),
+        ):
+            with self.subTest(args=args):
+                completed = run_lab(*args, cwd=self.folder)
+                self.assertEqual(completed.returncode, 2)
+                self.assertTrue(completed.stderr.startswith("error: usage: run.py: argument COMMAND: invalid choice: "))
+                self.assertTrue(completed.stderr.endswith(f"){close} (see --help)\n"), completed.stderr)
+
+
 class CountsSeparated(unittest.TestCase):
     """Every count a table prints has its thousands separated by a comma (1,200 pairs, 1,150 kept)."""
 

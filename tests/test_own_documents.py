@@ -393,6 +393,56 @@ class RepinTests(OwnDocumentsTestCase):
         build = self.lab("--manifest", "manifest.json", "--output", "result.json")
         self.assertEqual(build.returncode, 0, build.stderr)
 
+    def pin_a_spool_page_and_cut_it(self, cut: str) -> tuple[Path, bytes, str]:
+        """Pin a page with one check below a long paragraph, then replace the page by ``cut`` (shorter than the
+        check's offsets); the manifest, its bytes before the re-pin, and the check's name."""
+        instruction, qualifier = "Call wind_spool(n).", "It must not wind past 40 turns."
+        text = "# Spool\n\n" + "Spools hold paper. " * 10 + "\n\n" + instruction + "\n\n" + qualifier + "\n"
+        page = self.write_source("docs/spool.md", text)
+        self.assertEqual(
+            self.lab("pin", "--markdown", "blocks-4", "--manifest", "m.json", "docs/spool.md").returncode, 0
+        )
+        spans = [
+            {"start": text.index(quote), "end": text.index(quote) + len(quote), "quote": quote}
+            for quote in (instruction, qualifier)
+        ]
+        manifest = self.folder / "m.json"
+        self.set_span_checks(
+            manifest, [{"name": "wind", "source_id": "docs/spool", "instruction": spans[0], "qualifier": spans[1]}]
+        )
+        # Both spans start past the end of the cut page: the offsets no longer lie inside its text.
+        self.assertLess(len(cut), spans[0]["start"])
+        page.write_text(cut, encoding="utf-8")
+        return manifest, manifest.read_bytes(), "wind"
+
+    def test_a_page_cut_shorter_than_a_span_is_refused_with_where_its_quote_went_and_reanchor_offered(self) -> None:
+        cut = "# Spool\n\nCall wind_spool(n).\n\nIt must not wind past 40 turns.\n"
+        manifest, before, name = self.pin_a_spool_page_and_cut_it(cut)
+        refused = self.lab("pin", "--manifest", "m.json", "docs/spool.md")
+        self.assert_one_line_refusal(refused, "span_out_of_range")
+        self.assertIn(f'span_checks[0] ("{name}").instruction: ', refused.stderr)
+        at = cut.index("Call wind_spool(n).")
+        self.assertIn(f"its quote occurs once, at [{at}, {at + len('Call wind_spool(n).')})", refused.stderr)
+        self.assertIn("pin again with --reanchor", refused.stderr)
+        self.assertEqual(manifest.read_bytes(), before)
+        moved = self.lab("pin", "--manifest", "m.json", "--reanchor", "docs/spool.md")
+        self.assertEqual(moved.returncode, 0, moved.stderr)
+        check = json.loads(manifest.read_text(encoding="utf-8"))["span_checks"][0]
+        self.assertEqual(check["instruction"]["start"], at)
+
+    def test_a_span_past_the_end_whose_quote_is_gone_is_offered_drop_stale_after_reanchor(self) -> None:
+        manifest, before, name = self.pin_a_spool_page_and_cut_it("# Spool\n\nSpools hold paper.\n")
+        refused = self.lab("pin", "--manifest", "m.json", "--reanchor", "docs/spool.md")
+        self.assert_one_line_refusal(refused, "span_out_of_range")
+        self.assertIn("its quote occurs 0 times", refused.stderr)
+        self.assertNotIn("pin again with --reanchor", refused.stderr)
+        self.assertIn("--drop-stale also removes each check whose quote is gone", refused.stderr)
+        self.assertEqual(manifest.read_bytes(), before)
+        dropped = self.lab("pin", "--manifest", "m.json", "--drop-stale", "docs/spool.md")
+        self.assertEqual(dropped.returncode, 0, dropped.stderr)
+        self.assertIn(f'dropped span_checks[0] ("{name}"): its instruction quotes ', dropped.stdout)
+        self.assertEqual(json.loads(manifest.read_text(encoding="utf-8"))["span_checks"], [])
+
     def test_quote_only_checks_follow_an_edit(self) -> None:
         manifest = self.copy_inputs()
         self.set_span_checks(

@@ -252,6 +252,41 @@ class RemovedPageTests(FolderTestCase):
         self.assertEqual(self.manifest.read_bytes(), before)
 
 
+class LabFileAsPageTests(FolderTestCase):
+    """A file named to pin that is one of the lab's own files (docs/own-documents.md, Refusals) is refused, not pinned
+    as a page: its JSON would be chunked and scanned as the docs' text."""
+
+    # Each as the documents describe the kind, written by hand: the first lines the lab tells it by.
+    LAB_FILES = [
+        ("other.json", '{"sources": [], "span_checks": []}\n', "is a manifest"),
+        ("m.decisions.json", '{"decisions_version": 1, "decisions": []}\n', "is a manifest's review decisions file"),
+        ("result.json", '{\n  "execution_mode": "offline",\n  "indexes": {}\n}\n', "is a saved result or index"),
+        ("chunks.jsonl", '{"id": "c1", "text": "Call it.", "metadata": {"source_id": "docs/index"}}\n', "is an export"),
+        ("pairs.json", '{"scan_version": 1, "pairs": []}\n', "is a command's --json report"),
+    ]
+
+    def test_each_lab_file_named_to_pin_is_refused_and_the_manifest_kept(self) -> None:
+        self.write_site()
+        self.pin("docs")
+        before = self.manifest.read_bytes()
+        for name, content, kind in self.LAB_FILES:
+            with self.subTest(name=name):
+                self.write(name, content)
+                code, stdout, stderr = run_main("pin", "--manifest", str(self.manifest), str(self.folder / name))
+                self.assertEqual((code, stdout), (1, ""))
+                self.assertEqual(len(stderr.splitlines()), 1, stderr)
+                self.assertTrue(stderr.startswith("error: source_is_lab_file: "), stderr)
+                self.assertIn(f'"{name}" {kind}', stderr)
+                self.assertEqual(self.manifest.read_bytes(), before)
+
+    def test_a_text_file_or_a_page_that_reads_like_json_is_still_pinned(self) -> None:
+        self.write("notes.txt", "# Notes\n\nCall open_widget(name) once.\n")
+        # A page is a page by its name, whatever its first line holds.
+        self.write("docs/data.md", '{"sources": [], "span_checks": []}\n')
+        self.pin("notes.txt", "docs/data.md", markdown="blocks-6")
+        self.assertEqual([entry["source_id"] for entry in self.manifest_value()["sources"]], ["notes", "docs/data"])
+
+
 class FolderRefusalTests(FolderTestCase):
     """A folder pin is refused as a whole, in one line naming the file, and the manifest is left as it was."""
 

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import ast
+import contextlib
 import glob
+import io
 import json
 import os
 import re
+import runpy
 import shutil
 import subprocess
 import sys
+import unittest
 
 from commands import main_job
 from commands import parser as command_parser
@@ -279,6 +283,36 @@ class OldInterpreter(LabTestCase):
             timeout=60,
         )
         self.assertEqual((completed.returncode, completed.stdout, completed.stderr), (2, "", self.EXPECTED))
+
+
+class InterruptedStartup(unittest.TestCase):
+    """Ctrl-C while ``run.py`` is still importing the lab ends as at any other moment: one line, exit 130."""
+
+    def test_ctrl_c_during_the_import_is_one_line_and_exit_130(self):
+        class InterruptingFinder:
+            # Stands in for the key press: the import of the command line is where startup spends its time.
+            def find_spec(self, name, path=None, target=None):
+                if name == "commands.main_job":
+                    raise KeyboardInterrupt
+                return None
+
+        saved = sys.modules.pop("commands.main_job")
+        sys.meta_path.insert(0, InterruptingFinder())
+        stderr = io.StringIO()
+        try:
+            with contextlib.redirect_stderr(stderr), self.assertRaises(SystemExit) as stopped:
+                try:
+                    runpy.run_path(str(ROOT / "run.py"), run_name="__main__")
+                except KeyboardInterrupt:
+                    self.fail("the interrupt escaped run.py as a traceback")
+        finally:
+            del sys.meta_path[0]
+            sys.modules["commands.main_job"] = saved
+        self.assertEqual(stopped.exception.code, 130)
+        self.assertEqual(
+            stderr.getvalue(),
+            "error: interrupted: run.py: stopped by SIGINT; every output file is whole or as it was\n",
+        )
 
 
 def python_3_9() -> str | None:
