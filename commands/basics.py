@@ -12,7 +12,7 @@ import os
 import sys
 from pathlib import Path
 
-from lab_io.errors import printable
+from lab_io.errors import LISTED_ENTRIES, printable
 from lab_io.outputs import emit_text, looks_like_manifest
 
 # The lab's own version, printed by ``--version``; the saved formats carry their own versions.
@@ -132,6 +132,21 @@ def other_manifests(folder: Path) -> list[str]:
     except OSError:
         return []
     return [name for name in names if looks_like_manifest(folder / name)][: NOTE_MANIFESTS_NAMED + 1]
+
+
+# An unknown name is matched against at most this many known ones for the closest.
+MAX_CLOSE_LOOKUP = 10_000
+
+
+def closest_names(typed: str, known: list[str]) -> list[str]:
+    """The few names of ``known`` closest to ``typed`` (``difflib``'s), for a refusal of a name the lab does not
+    hold: ``closest_names("docs/a:52", ["scan:docs/a:52", "scan:docs/b:9"])`` -> ``["scan:docs/a:52"]``. None are
+    looked for among more than ``MAX_CLOSE_LOOKUP`` (difflib weighs each)."""
+    if len(known) > MAX_CLOSE_LOOKUP:
+        return []
+    import difflib
+
+    return difflib.get_close_matches(typed, known, n=LISTED_ENTRIES)
 
 
 def report(text: str, to_stderr: bool = False) -> None:

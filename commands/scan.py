@@ -7,7 +7,7 @@ from pathlib import Path
 
 import load_documents
 from chunk_index import collector_paused
-from commands.basics import EXIT_OK, manifest_to_build, report
+from commands.basics import EXIT_OK, closest_names, manifest_to_build, report
 from commands.indexes import collector_skips_what_exists, manifest_indexes, manifest_outlines
 from commands.options import add_command, add_manifest_option, add_no_cache_option
 from lab_io import outputs
@@ -580,11 +580,14 @@ def current_name(name: str, option: str, by_name: dict, found_as: dict, narrowed
         return name
     now = found_as.get(name)
     if now is None:
+        # A name typed without its "scan:", or on a line an edit moved: the pairs named most like it.
+        close = closest_names(name, list(by_name))
+        hint = f"; the closest: {', '.join(quoted_name(found) for found in close)}" if close else ""
         raise UsageError(
             "unknown_name",
             option,
             f"{quoted_name(name)} is not a pair scan finds in "
-            f"{'the pages --source names' if narrowed else 'this manifest'} (scan --json lists their names)",
+            f"{'the pages --source names' if narrowed else 'this manifest'}{hint} (scan --json lists their names)",
         )
     return now
 

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import difflib
 import os
 import sys
 from pathlib import Path
 
 import chunk_index
-from commands.basics import EXIT_OK, manifest_to_build
+from commands.basics import EXIT_OK, closest_names, manifest_to_build
 from commands.options import add_command, add_manifest_option
-from lab_io.errors import LISTED_ENTRIES, UsageError, counted, first_few, quoted_name
+from lab_io.errors import UsageError, counted, first_few, quoted_name
 from lab_io.outputs import emit
 from lab_io.progress import Progress, source_bytes
 from load_documents import load_manifest
@@ -32,8 +31,6 @@ piped and diffed.
 SPLIT_PAIRS_DRAWN = 20
 # On a docs set, the overview lists this many split pairs, a line each, unless --list is given.
 OVERVIEW_PAIRS = 20
-# An unknown name is matched against at most this many known ones for the closest.
-MAX_CLOSE_LOOKUP = 10_000
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -176,8 +173,7 @@ def held(option: str, typed: str, known: list[str]) -> str:
     noun = "source" if option == "--source" else "span check"
     if not known:
         return f"it has no {noun}s"
-    # The closest names are looked for among a docs set's, not a hundred thousand (difflib weighs each).
-    close = difflib.get_close_matches(typed, known, n=LISTED_ENTRIES) if len(known) <= MAX_CLOSE_LOOKUP else []
+    close = closest_names(typed, known)
     if close:
         return f"it has {counted(len(known), noun)}; the closest: {', '.join(quoted_name(name) for name in close)}"
     return f"it has {counted(len(known), noun)}: {first_few([quoted_name(name) for name in known])}"

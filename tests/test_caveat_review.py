@@ -372,6 +372,19 @@ class ReviewTest(LabTestCase):
             (code, err), (2, "error: usage: scan: --accept/--reject needs --manifest M: the manifest to change\n")
         )
 
+    def test_a_name_typed_without_its_prefix_or_a_letter_off_is_refused_naming_the_pair_meant(self) -> None:
+        # docs/caveats.md: an unknown name is refused naming the found pairs whose names are closest to it.
+        before = self.manifest.read_bytes()
+        for typed in ("aster-copy-v1:13", "scan:aster-copy-v:13"):
+            with self.subTest(typed=typed):
+                code, out, err = main_quietly("scan", "--manifest", str(self.manifest), "--reject", typed)
+                self.assertEqual((code, out), (2, ""))
+                self.assertEqual(len(err.splitlines()), 1, err)
+                self.assertTrue(err.startswith(f'error: unknown_name: --reject: "{typed}" is not a pair scan'), err)
+                self.assertIn('; the closest: "scan:aster-copy-v1:13"', err)
+                self.assertEqual(self.manifest.read_bytes(), before)
+                self.assertFalse(self.decisions.exists())
+
     def test_a_malformed_decisions_file_is_refused(self) -> None:
         named = "; this is the manifest's review decisions file (scan --accept and --reject write it): restore it, or "
         for value, code_name in (
