@@ -28,6 +28,7 @@ from checks.caveats.sentences import (
     sentence_spans,
     table_cell_spans,
 )
+from grammars.shortcodes import CODE_SHORTCODES
 from load_documents import Span, SpanCheck
 
 SCAN_VERSION = 35
@@ -977,9 +978,6 @@ def directive_body(text: str, start: int, end: int) -> tuple[str, int, int] | No
     return opening.group("label").lower(), body_start, max(body_start, body_end)
 
 
-# Paired shortcodes whose body is code, as a fence's is (scan_version 8): Hugo's own ``highlight`` and the ``code``,
-# ``codeblock`` and ``code-toggle`` (one configuration shown as TOML, YAML and JSON) of docs sites.
-CODE_SHORTCODES = frozenset({"highlight", "code", "codeblock", "code-block", "code-toggle"})
 # The HTML elements whose content a browser shows as no text (``raw_text_bodies``), by lowercased name.
 RAW_TEXT_OPENING = re.compile(r"<(script|style|template)(?=[\s>/])[^>]*>", re.IGNORECASE)
 RAW_TEXT_CLOSINGS = {name: re.compile(rf"</{name}\s*>", re.IGNORECASE) for name in ("script", "style", "template")}

@@ -1,0 +1,119 @@
+"""What "blocks-7" reads on top of "blocks-6" (``SPEC.md``, "The block grammar, version 7"): shortcodes around headings.
+
+Rule D keeps a paired Hugo shortcode whole from its opening line through its
+closing line, and under "blocks-6" that holds for one that wraps Markdown
+headings too: a ``{{< tabs >}}`` of ``{{% codetab %}}`` panes, each a whole
+tutorial of ``###`` steps, is one block and one section (61,958 characters on
+one page of a public docs set read at a target of 1,000), so none of its
+headings opens a section. Hugo renders those headings as headings, and a
+Markdown splitter reads them so. Here (rule Q), as rule P reads an element:
+
+- a paired shortcode whose body is Markdown (``MARKDOWN_BODY``: one written
+  ``{{% name %}}``, which Hugo renders as Markdown, or a layout container
+  of ``LAYOUT_SHORTCODES``, ``{{< tabs >}}``; never a cautionary one, which a
+  theme draws as one callout, nor a code one, ``{{< highlight >}}``), whose
+  opening and closing markers are each alone on their lines and whose lines
+  hold a *heading line* (``version6.heading_lines``; a line inside a code
+  shortcode is none) between the two, is *headed*: not kept whole. Its two marker lines belong to no block and end
+  the paragraph or list above them; each heading opens its section; the
+  Markdown between is read as the page is, shortcodes inside it by these
+  same rules.
+- any other paired shortcode is kept whole, as under "blocks-6", nested in a
+  headed one or not.
+
+Every other rule is "blocks-6"'s; a page none of whose shortcodes holds a
+heading line is read exactly as under "blocks-6".
+"""
+
+from __future__ import annotations
+
+from grammars.shortcodes import CODE_SHORTCODES, is_lone_closing_marker, opening_marker, shortcode_kind
+from grammars.version6 import PageReader as Version6Reader
+from grammars.version6 import headed_pairs
+
+# The shortcodes docs themes lay Markdown out with, written ``{{< name >}}`` too: tab sets and their tabs, steps,
+# columns and collapsible sections.
+LAYOUT_SHORTCODES = frozenset(
+    {
+        "accordion",
+        "codetab",
+        "collapse",
+        "column",
+        "columns",
+        "details",
+        "expand",
+        "step",
+        "steps",
+        "tab",
+        "tabpane",
+        "tabs",
+    }
+)
+
+
+def markdown_body(text: str) -> bool:
+    """Whether ``text``, a paired shortcode's opening line, opens one whose body is Markdown and is its marker alone
+    (indent at most 3): ``{{% codetab %}}``, ``{{< tabs "Python" "Go" >}}``; not ``{{% warning %}}`` (a callout),
+    ``{{< highlight go >}}`` (code) or ``{{< figure src="a.png" >}}`` (a template of its own)."""
+    marker = opening_marker(text)
+    content = text.lstrip(" ").rstrip(" \t")
+    if marker is None or marker.end != len(content) or shortcode_kind(marker)[0] != "shortcode":
+        return False
+    name = marker.name.lower()
+    return name not in CODE_SHORTCODES and (content.startswith("{{%") or name in LAYOUT_SHORTCODES)
+
+
+def without_code_bodies(texts: list[str], pairs: dict[int, int]) -> list[str]:
+    """``texts`` with every line strictly inside a code shortcode's pair blank: a ``# comment`` there heads nothing."""
+    blanked = None
+    for opening, closing in pairs.items():
+        marker = opening_marker(texts[opening])
+        if marker is not None and marker.name.lower() in CODE_SHORTCODES and closing - opening > 1:
+            if blanked is None:
+                blanked = list(texts)
+            blanked[opening + 1 : closing] = [""] * (closing - opening - 1)
+    return texts if blanked is None else blanked
+
+
+class PageReader(Version6Reader):
+    """The "blocks-7" rules for one page's lines: "blocks-6"'s, with a shortcode around a heading read through."""
+
+    def __init__(self, texts: list[str]) -> None:
+        super().__init__(texts)
+        # The opening lines of the headed shortcodes (found with the pairs, on first use).
+        self._headed_openings: frozenset[int] = frozenset()
+
+    def shortcode_pairs(self) -> dict[int, int]:
+        """The pairs of the shortcodes kept whole: "blocks-6"'s, less the headed ones."""
+        if self._shortcode_pairs is None:
+            pairs = super().shortcode_pairs()
+            texts = self.texts
+            candidates = {
+                opening: closing
+                for opening, closing in pairs.items()
+                if closing > opening and markdown_body(texts[opening]) and is_lone_closing_marker(texts[closing])
+            }
+            headed = headed_pairs(without_code_bodies(texts, pairs), candidates) if candidates else {}
+            if headed:
+                self._headed_openings = frozenset(headed)
+                self._shortcode_pairs = {
+                    opening: closing for opening, closing in pairs.items() if opening not in headed
+                }
+        return self._shortcode_pairs
+
+    def interrupts(self, index: int) -> bool:
+        # A headed shortcode's opening line ends the paragraph or list above it, as its closing line does (a lone
+        # closing marker).
+        if super().interrupts(index):
+            return True
+        return self.texts[index].lstrip(" ")[:1] == "{" and self.headed_opening(index)
+
+    def headed_opening(self, index: int) -> bool:
+        """Whether ``texts[index]`` opens a headed shortcode."""
+        self.shortcode_pairs()
+        return index in self._headed_openings
+
+    def brace_block(self, index: int) -> tuple[str, int, str] | None:
+        if self.headed_opening(index):
+            return "", index + 1, ""
+        return super().brace_block(index)

@@ -1,0 +1,165 @@
+"""The block grammar, version 7 (``SPEC.md``, "The block grammar, version 7"): "blocks-6" with a Hugo shortcode around
+a heading read through. Each rule on a short text written for the test; offsets counted by hand, and "blocks-6" read
+on the same text to show it unchanged there."""
+
+from __future__ import annotations
+
+import json
+import unittest
+
+from grammars.version7 import markdown_body
+from tests.support import LabTestCase
+from tests.test_blocks6_grammar import TITLE, read
+from tests.test_caveat_scan import main_quietly
+
+
+def read7(text: str):
+    return read(text, "blocks-7")
+
+
+class ShortcodesAroundHeadings(unittest.TestCase):
+    """Rule Q: a shortcode whose body is Markdown, with a heading line inside, is not kept whole."""
+
+    def test_tabs_around_headings(self) -> None:
+        # "# Install\n" [0, 10); a blank line; "Pick one.\n" [11, 21); a blank line; "{{< tabs >}}\n" (13) [22, 35);
+        # '{{% tab "pip" %}}\n' (18) [35, 53); a blank line; "### pip\n" [54, 62); a blank line;
+        # "Run `pip install x`.\n" (21) [63, 84); a blank line; "{{% /tab %}}\n" (13) [85, 98);
+        # '{{% tab "uv" %}}\n' (17) [98, 115); a blank line; "### uv\n" [116, 123); a blank line;
+        # "Run `uv add x`.\n" (16) [124, 140); a blank line; "{{% /tab %}}\n" [141, 154); "{{< /tabs >}}\n" (14)
+        # [154, 168).
+        text = (
+            '# Install\n\nPick one.\n\n{{< tabs >}}\n{{% tab "pip" %}}\n\n### pip\n\nRun `pip install x`.\n\n'
+            '{{% /tab %}}\n{{% tab "uv" %}}\n\n### uv\n\nRun `uv add x`.\n\n{{% /tab %}}\n{{< /tabs >}}\n'
+        )
+        self.assertEqual(len(text), 168)
+        # Every marker line is no block; each tab's heading opens its section.
+        self.assertEqual(
+            read7(text),
+            [
+                ("Install", 0, 10, [("paragraph", 11, 21, "")]),
+                ("pip", 54, 62, [("paragraph", 63, 84, "")]),
+                ("uv", 116, 123, [("paragraph", 124, 140, "")]),
+            ],
+        )
+        # blocks-6: one shortcode block [22, 168) labelled "tabs", and neither heading opens a section.
+        self.assertEqual(read(text), [("Install", 0, 10, [("paragraph", 11, 21, ""), ("shortcode", 22, 168, "tabs")])])
+
+    def test_marker_lines_end_a_paragraph(self) -> None:
+        # "Intro.\n" [0, 7); "{{< steps >}}\n" (14) [7, 21) ends it; "## One\n" [21, 28); "Do it.\n" [28, 35), ended by
+        # "{{< /steps >}}\n" (15) [35, 50).
+        text = "Intro.\n{{< steps >}}\n## One\nDo it.\n{{< /steps >}}\n"
+        self.assertEqual(len(text), 50)
+        self.assertEqual(
+            read7(text), [(TITLE, 0, 0, [("paragraph", 0, 7, "")]), ("One", 21, 28, [("paragraph", 28, 35, "")])]
+        )
+        self.assertEqual(read(text), [(TITLE, 0, 0, [("paragraph", 0, 7, ""), ("shortcode", 7, 50, "steps")])])
+
+    def test_any_percent_shortcode_has_a_markdown_body(self) -> None:
+        # "{{% foo %}}\n" (12) [0, 12); "## A\n" [12, 17); "Text.\n" [17, 23); "{{% /foo %}}\n" (13) [23, 36). Hugo
+        # renders a {{% %}} body as Markdown, whatever the shortcode's name; a {{< foo >}} of a name it does not know
+        # is a template of its own, kept whole.
+        text = "{{% foo %}}\n## A\nText.\n{{% /foo %}}\n"
+        self.assertEqual(len(text), 36)
+        self.assertEqual(read7(text), [("A", 12, 17, [("paragraph", 17, 23, "")])])
+        angle = "{{< foo >}}\n## A\nText.\n{{< /foo >}}\n"
+        self.assertEqual(read7(angle), [(TITLE, 0, 0, [("shortcode", 0, 36, "foo")])])
+
+    def test_nested_shortcodes_are_judged_each_on_its_own(self) -> None:
+        # "{{< tabs >}}\n" [0, 13); '{{% tab "a" %}}\n' (16) [13, 29); a blank line; "### A\n" [30, 36); a blank line;
+        # "Use a.\n" [37, 44); a blank line; "{{% /tab %}}\n" [45, 58); '{{% tab "b" %}}\n' [58, 74); a blank line;
+        # "Use b.\n" [75, 82); a blank line; "{{% /tab %}}\n" [83, 96); "{{< /tabs >}}\n" [96, 110).
+        text = (
+            '{{< tabs >}}\n{{% tab "a" %}}\n\n### A\n\nUse a.\n\n{{% /tab %}}\n{{% tab "b" %}}\n\nUse b.\n\n'
+            "{{% /tab %}}\n{{< /tabs >}}\n"
+        )
+        self.assertEqual(len(text), 110)
+        # Tab "b" holds no heading: kept whole, [58, 96), in the section "A" opened inside tab "a".
+        self.assertEqual(read7(text), [("A", 30, 36, [("paragraph", 37, 44, ""), ("shortcode", 58, 96, "tab")])])
+        self.assertEqual(read(text), [(TITLE, 0, 0, [("shortcode", 0, 110, "tabs")])])
+
+
+class ShortcodesKeptWhole(unittest.TestCase):
+    """Rule Q: every other paired shortcode is kept whole, as under "blocks-6"."""
+
+    def assert_as_blocks6(self, text: str, expected) -> None:
+        self.assertEqual(read7(text), expected)
+        self.assertEqual(read(text), expected)
+
+    def test_a_callout_around_a_heading(self) -> None:
+        # "{{% warning %}}\n" (16) [0, 16); "## Careful\n" [16, 27); "It never retries.\n" [27, 45);
+        # "{{% /warning %}}\n" (17) [45, 62): a theme draws one callout.
+        text = "{{% warning %}}\n## Careful\nIt never retries.\n{{% /warning %}}\n"
+        self.assertEqual(len(text), 62)
+        self.assert_as_blocks6(text, [(TITLE, 0, 0, [("admonition", 0, 62, "warning")])])
+
+    def test_code_heads_nothing(self) -> None:
+        # "{{< highlight sh >}}\n" (21) [0, 21); "# not a heading\n" (16) [21, 37); "{{< /highlight >}}\n" (19) [37, 56).
+        text = "{{< highlight sh >}}\n# not a heading\n{{< /highlight >}}\n"
+        self.assertEqual(len(text), 56)
+        self.assert_as_blocks6(text, [(TITLE, 0, 0, [("shortcode", 0, 56, "highlight")])])
+        # Inside tabs, a code shortcode's "# c" and a fence's "# install" make no heading line of the tabs either:
+        # "{{< tabs >}}\n" [0, 13), "{{< highlight sh >}}\n" [13, 34), "# c\n" [34, 38), "{{< /highlight >}}\n"
+        # [38, 57), "{{< /tabs >}}\n" [57, 71).
+        text = "{{< tabs >}}\n{{< highlight sh >}}\n# c\n{{< /highlight >}}\n{{< /tabs >}}\n"
+        self.assertEqual(len(text), 71)
+        self.assert_as_blocks6(text, [(TITLE, 0, 0, [("shortcode", 0, 71, "tabs")])])
+        # "{{< tabs >}}\n" [0, 13), "```sh\n" [13, 19), "# install\n" [19, 29), "```\n" [29, 33), "{{< /tabs >}}\n"
+        # [33, 47).
+        text = "{{< tabs >}}\n```sh\n# install\n```\n{{< /tabs >}}\n"
+        self.assertEqual(len(text), 47)
+        self.assert_as_blocks6(text, [(TITLE, 0, 0, [("shortcode", 0, 47, "tabs")])])
+
+    def test_a_marker_with_text_after_it(self) -> None:
+        # "{{< tabs >}} Pick one.\n" (23) [0, 23); a blank line; "## A\n" [24, 29); a blank line; "Use a.\n" [30, 37);
+        # a blank line; "{{< /tabs >}}\n" [38, 52): the opening marker is not alone on its line.
+        text = "{{< tabs >}} Pick one.\n\n## A\n\nUse a.\n\n{{< /tabs >}}\n"
+        self.assertEqual(len(text), 52)
+        self.assert_as_blocks6(text, [(TITLE, 0, 0, [("shortcode", 0, 52, "tabs")])])
+
+    def test_no_heading_inside(self) -> None:
+        # "{{< tabs >}}\n" [0, 13); "Use a.\n" [13, 20); "{{< /tabs >}}\n" [20, 34); a blank line; "After.\n" [35, 42).
+        text = "{{< tabs >}}\nUse a.\n{{< /tabs >}}\n\nAfter.\n"
+        self.assertEqual(len(text), 42)
+        self.assert_as_blocks6(text, [(TITLE, 0, 0, [("shortcode", 0, 34, "tabs"), ("paragraph", 35, 42, "")])])
+
+    def test_markdown_body(self) -> None:
+        for line, expected in (
+            ("{{% codetab %}}", True),
+            ('{{< tabs "Python" "Go" >}}', True),
+            ("  {{< details >}}  ", True),
+            ("{{% warning %}}", False),
+            ('{{< alert color="warning" >}}', False),
+            ("{{< highlight go >}}", False),
+            ("{{% code %}}", False),
+            ('{{< figure src="a.png" >}}', False),
+            ("{{< tabs >}} text", False),
+            ("{{< /tabs >}}", False),
+            ("    {{< tabs >}}", False),
+        ):
+            with self.subTest(line=line):
+                self.assertEqual(markdown_body(line), expected)
+
+
+class Blocks7InTheLab(LabTestCase):
+    """blocks-7 end to end: pinned, built, its config named, a heading inside tabs its own section."""
+
+    def test_pin_and_build(self) -> None:
+        docs = self.folder / "docs"
+        docs.mkdir()
+        # "{{< tabs >}}\n" [0, 13); a blank line; "## Setup\n" [14, 23); a blank line; "Run it.\n" [24, 32); a blank
+        # line; "{{< /tabs >}}\n" [33, 47).
+        (docs / "a.md").write_text("{{< tabs >}}\n\n## Setup\n\nRun it.\n\n{{< /tabs >}}\n", encoding="utf-8")
+        manifest, result = self.folder / "m.json", self.folder / "r.json"
+        code, _, err = main_quietly("pin", "--markdown", "blocks-7", "--manifest", str(manifest), str(docs))
+        self.assertEqual(code, 0, err)
+        self.assertEqual(json.loads(manifest.read_text(encoding="utf-8"))["markdown"], "blocks-7")
+        code, _, err = main_quietly("--manifest", str(manifest), "--output", str(result))
+        self.assertEqual(code, 0, err)
+        paragraph = json.loads(result.read_text(encoding="utf-8"))["indexes"]["paragraph"]
+        self.assertEqual(
+            paragraph["config"], {"strategy": "paragraph", "version": 1, "max_chars": None, "markdown": "blocks-7"}
+        )
+        # One chunk, "Run it.\n" alone: the marker lines are no block (under blocks-6, one chunk [0, 47)).
+        self.assertEqual([(c["start"], c["end"]) for c in paragraph["chunks"]], [(24, 32)])
+        code, _, err = main_quietly("validate", str(result), "--manifest", str(manifest))
+        self.assertEqual(code, 0, err)
