@@ -505,7 +505,7 @@ def read_manifest_value(manifest_path: Path) -> object:
 MARKDOWN_SUFFIXES = frozenset({".md", ".mdx", ".markdown"})
 MARKDOWN_PAGE_HINT = (
     "this is a Markdown page, not a manifest: --manifest names the JSON file that pins the pages "
-    "(run.py pin --markdown blocks-6 --manifest m.json PAGE writes one)"
+    f"(run.py pin --markdown {BLOCK_GRAMMARS[-1]} --manifest m.json PAGE writes one)"
 )
 JSON_LINES_MANIFEST_HINT = (
     "this looks like JSON Lines, one object per line (chunks, an export, pairs), not a manifest: give it where the "

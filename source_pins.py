@@ -851,6 +851,64 @@ def dropped_checks(value: dict, texts: dict[str, str], accepted: frozenset = fro
     return sorted(stale.items())
 
 
+def listed_checks(value: dict) -> list:
+    """The manifest's ``span_checks`` when it is a list, else none (the loader refuses any other)."""
+    checks = value.get("span_checks", [])
+    return checks if type(checks) is list else []
+
+
+def removed_sources(
+    value: dict, asked: list[PinRequest], folder: Path, accepted: frozenset, indexes_before: dict[int, int]
+) -> list[str]:
+    """Remove each source under a folder of ``asked`` whose file is gone, with its span checks; a line for each.
+
+    What ``--drop-stale`` does for a page deleted from a folder pinned again: its checks' quotes are gone with it.
+    Only a source whose path lies under a folder named in this pin is removed, never one pinned file by file or
+    from elsewhere (that is still refused, ``source_missing``). Each check removed is named with its index as it
+    was before the pin (``indexes_before``, by the check's identity), and one a review accepted says so.
+    """
+    roots = [
+        PurePosixPath(PurePath(os.path.relpath(os.path.abspath(request.path), os.path.abspath(folder))).as_posix())
+        for request in asked
+        if is_folder(request.path)
+    ]
+    gone: dict[str, str] = {}
+    kept = []
+    for entry in value["sources"]:
+        path = entry.get("path") if type(entry) is dict else None
+        under = type(path) is str and any(
+            root == PurePosixPath(".") or root in PurePosixPath(path).parents for root in roots
+        )
+        if under and type(entry.get("source_id")) is str and not os.path.lexists(folder / path):
+            gone[entry["source_id"]] = path
+        else:
+            kept.append(entry)
+    if not gone:
+        return []
+    value["sources"] = kept
+    checks = listed_checks(value)
+    removed = [check for check in checks if type(check) is dict and check.get("source_id") in gone]
+    lines = []
+    for source_id, path in gone.items():
+        count = sum(1 for check in removed if check["source_id"] == source_id)
+        lines.append(
+            f"dropped source {quoted_name(source_id)}: {quoted_name(path)} no longer exists"
+            + (f" (with its {counted(count, 'span check')}, each named below)" if count else "")
+        )
+    for check in sorted(removed, key=lambda check: indexes_before.get(id(check), 0)):
+        line = (
+            f"dropped span_checks[{indexes_before.get(id(check), 0)}]{named_entry(check)}: its source "
+            f"{quoted_name(check['source_id'])} was removed"
+        )
+        if accepted and accepted_check_key(check) in accepted:
+            line += "; a review accepted it: scan --accept declares it again once the scan finds its pair again"
+        lines.append(line)
+    if removed:
+        removed_ids = {id(check) for check in removed}
+        value["span_checks"] = [check for check in checks if id(check) not in removed_ids]
+    return lines
+
+
 def accepted_check_key(check: dict) -> tuple | None:
     """A check's key as review decisions key a pair: its source id and both quotes, each run of whitespace one
     space; ``None`` for an entry without them (the loader refuses it anyway)."""
@@ -894,7 +952,10 @@ def verified_manifest(
         if error.code == "hash_mismatch":
             hint += " (if that edit is intended too, pin both files in one call)"
         elif error.code == "source_missing":
-            hint += " (if the file was removed on purpose, remove its entry and its span checks from the manifest)"
+            hint += (
+                " (if the file was removed on purpose, pin its folder again with --drop-stale, which removes its entry "
+                "and its span checks, naming each; or remove them from the manifest by hand)"
+            )
         elif error.code in ("stale_span_check", "quote_not_found", "quote_ambiguous", "span_out_of_range"):
             stale = stale or []
             if len(stale) > 1:
@@ -1015,6 +1076,7 @@ def pin_sources(
     folder = manifest_path.parent
     value = manifest_to_update(manifest_path, markdown)
     grammar = manifest_grammar(value, label)
+    asked = requests
     requests, skipped, folders = expanded_requests(requests, manifest_path, grammar, label)
     if progress is not None:
         progress.stage("pinning", len(requests), 0, unit="pages")
@@ -1070,12 +1132,16 @@ def pin_sources(
             f"every page found was passed over ({counted(len(passed_over), 'page')}; the first {passed_over[0]}); "
             "the manifest is unchanged",
         )
+    # Each check's index as it was, for the lines of a removed page's checks, named after any other drop.
+    indexes_before = {id(check): index for index, check in enumerate(listed_checks(value))}
     moves, unmoved = reanchored_spans(value, texts) if reanchor or drop_stale else ([], {})
     drops = dropped_checks(value, texts, accepted) if drop_stale else []
     # A check dropped is named once, as dropped, even if one of its spans could move.
     gone = {index for index, _ in drops}
     moved = [line for index, line in moves if index not in gone]
     dropped = [line for _, line in drops]
+    if drop_stale:
+        dropped = removed_sources(value, asked, folder, accepted, indexes_before) + dropped
     unchanged = not moved and not dropped and all(change.kind == "unchanged" for change in changes)
     manifest_bytes = None if unchanged and os.path.lexists(manifest_path) else saved_json_bytes(value)
     if manifest_bytes is not None:

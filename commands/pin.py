@@ -128,7 +128,8 @@ def register(commands: argparse._SubParsersAction) -> None:
         action="store_true",
         help="after an edit, move what --reanchor moves, then remove each span check whose quote is gone from the "
         "new text or occurs more than once with no place --reanchor takes (one line per check removed; scan "
-        "--add-checks proposes a pair again where the new text holds one)",
+        "--add-checks proposes a pair again where the new text holds one); a page pinned before that is gone "
+        "from a folder PATH is removed too, with its span checks, each named",
     )
     pin.add_argument(
         "--list",

@@ -257,6 +257,41 @@ class RepinTests(OwnDocumentsTestCase):
         build = self.lab("--manifest", "manifest.json", "--output", "result.json")
         self.assertEqual(build.returncode, 0, build.stderr)
 
+    def test_drop_stale_removes_a_page_deleted_from_the_folder_with_its_checks(self) -> None:
+        self.write_source("docs/a.md", "# A\n\nCall start_a() first.\n\nIt must not run twice.\n")
+        self.write_source("docs/b.md", "# B\n\nCall start_b() first.\n\nIt needs a lock.\n")
+        self.assertEqual(self.lab("pin", "--markdown", "blocks-4", "--manifest", "m.json", "docs").returncode, 0)
+        manifest = self.folder / "m.json"
+        checks = [
+            quote_check("a1", "docs/a", "Call start_a() first.", "It must not run twice."),
+            quote_check("b1", "docs/b", "Call start_b() first.", "It needs a lock."),
+            quote_check("a2", "docs/a", "Call start_a() first.", "It must not run twice."),
+        ]
+        self.set_span_checks(manifest, checks)
+        (self.folder / "docs" / "a.md").unlink()
+        before = manifest.read_bytes()
+        # Without --drop-stale, or pinning file by file, a deleted page is still refused, with the way out.
+        for args in (("docs",), ("--drop-stale", "docs/b.md")):
+            with self.subTest(args=args):
+                refused = self.lab("pin", "--manifest", "m.json", *args)
+                self.assert_one_line_refusal(refused, "source_missing")
+                self.assertIn("pin its folder again with --drop-stale", refused.stderr)
+                self.assertEqual(manifest.read_bytes(), before)
+        dropped = self.lab("pin", "--manifest", "m.json", "--drop-stale", "docs")
+        self.assertEqual(dropped.returncode, 0, dropped.stderr)
+        self.assertEqual(
+            dropped.stdout.splitlines()[:3],
+            [
+                'dropped source "docs/a": "docs/a.md" no longer exists (with its 2 span checks, each named below)',
+                'dropped span_checks[0] ("a1"): its source "docs/a" was removed',
+                'dropped span_checks[2] ("a2"): its source "docs/a" was removed',
+            ],
+        )
+        value = self.read_json("m.json")
+        self.assertEqual([entry["source_id"] for entry in value["sources"]], ["docs/b"])
+        self.assertEqual([check["name"] for check in value["span_checks"]], ["b1"])
+        self.assertEqual(self.lab("--manifest", "m.json", "--output", "r.json").returncode, 0)
+
     def test_every_span_check_moved_is_named(self) -> None:
         # 25 checks moved by one edit: each line is the only record of an edit made to the manifest, so none is
         # cut short as the pinned pages are.

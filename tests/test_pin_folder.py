@@ -238,7 +238,7 @@ class SharedMetadataTests(FolderTestCase):
 
 
 class RemovedPageTests(FolderTestCase):
-    """A page deleted from the folder is not dropped from the manifest behind the user's back."""
+    """A page deleted from the folder is not dropped from the manifest behind the user's back (only by --drop-stale)."""
 
     def test_a_deleted_page_refuses_the_pin_and_says_how_to_remove_it(self) -> None:
         self.write_site()
@@ -248,7 +248,12 @@ class RemovedPageTests(FolderTestCase):
         with self.assertRaises(IngestionError) as raised:
             self.pin("docs")
         self.assertEqual(raised.exception.code, "source_missing")
-        self.assertTrue(raised.exception.what.endswith("remove its entry and its span checks from the manifest)"))
+        self.assertTrue(
+            raised.exception.what.endswith(
+                "pin its folder again with --drop-stale, which removes its entry and its span checks, naming each; "
+                "or remove them from the manifest by hand)"
+            )
+        )
         self.assertEqual(self.manifest.read_bytes(), before)
 
 
