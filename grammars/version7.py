@@ -81,15 +81,27 @@ def markdown_body(text: str) -> bool:
 
 
 def without_code_bodies(texts: list[str], pairs: dict[int, int]) -> list[str]:
-    """``texts`` with every line strictly inside a code shortcode's pair blank: a ``# comment`` there heads nothing."""
-    blanked = None
-    for opening, closing in pairs.items():
-        marker = opening_marker(texts[opening])
-        if marker is not None and marker.name.lower() in CODE_SHORTCODES and closing - opening > 1:
-            if blanked is None:
-                blanked = list(texts)
+    """``texts`` with every line strictly inside a code shortcode's pair blank: a ``# comment`` there heads nothing.
+
+    Each line is blanked once: a code pair inside another's body is passed over (pairs nest and never cross), so a
+    page of code shortcodes nested thousands deep stays linear in its lines.
+    """
+    bodies = sorted(
+        (opening, closing)
+        for opening, closing in pairs.items()
+        if closing - opening > 1
+        and (marker := opening_marker(texts[opening])) is not None
+        and marker.name.lower() in CODE_SHORTCODES
+    )
+    if not bodies:
+        return texts
+    blanked = list(texts)
+    reach = 0
+    for opening, closing in bodies:
+        if opening >= reach:
             blanked[opening + 1 : closing] = [""] * (closing - opening - 1)
-    return texts if blanked is None else blanked
+            reach = closing
+    return blanked
 
 
 class PageReader(Version6Reader):

@@ -5,9 +5,11 @@ on the same text to show it unchanged there."""
 from __future__ import annotations
 
 import json
+import random
 import unittest
 
-from grammars.version7 import markdown_body
+from grammars.shortcodes import shortcode_pairs
+from grammars.version7 import markdown_body, without_code_bodies
 from tests.support import LabTestCase
 from tests.test_blocks6_grammar import TITLE, read
 from tests.test_caveat_scan import main_quietly
@@ -138,6 +140,44 @@ class ShortcodesKeptWhole(unittest.TestCase):
         ):
             with self.subTest(line=line):
                 self.assertEqual(markdown_body(line), expected)
+
+
+class CodeBodies(unittest.TestCase):
+    """Rule Q: a line strictly inside a code shortcode's pair is never a heading line, however the pairs nest."""
+
+    def test_nested_code_shortcodes(self) -> None:
+        # Lines: 0 "{{< tabs >}}", 1 "{{< code >}}", 2 "{{< highlight >}}", 3 "# a", 4 "{{< /highlight >}}",
+        # 5 "# b", 6 "{{< /code >}}", 7 "## H", 8 "{{< /tabs >}}": lines 2 to 5 are inside the code pair (1, 6), 3 inside
+        # the highlight pair (2, 4) too; "## H" is outside both.
+        texts = [
+            "{{< tabs >}}",
+            "{{< code >}}",
+            "{{< highlight >}}",
+            "# a",
+            "{{< /highlight >}}",
+            "# b",
+            "{{< /code >}}",
+            "## H",
+            "{{< /tabs >}}",
+        ]
+        pairs = {2: 4, 1: 6, 0: 8}
+        self.assertEqual(
+            without_code_bodies(texts, pairs),
+            ["{{< tabs >}}", "{{< code >}}", "", "", "", "", "{{< /code >}}", "## H", "{{< /tabs >}}"],
+        )
+
+    def test_random_nestings_equal_the_definition(self) -> None:
+        # The definition: line i is blank when some code pair (o, c) has o < i < c; every other line is as it was.
+        pieces = ("{{< code >}}", "{{< /code >}}", "{{% highlight sh %}}", "{{% /highlight %}}", "{{< tabs >}}")
+        pieces += ("{{< /tabs >}}", "# c", "text", "{{< code >}}x{{< /code >}}")
+        rng = random.Random(7)
+        for _ in range(300):
+            texts = [rng.choice(pieces) for _ in range(rng.randint(0, 14))]
+            pairs = shortcode_pairs(texts)
+            code = [(o, c) for o, c in pairs.items() if "code" in texts[o] or "highlight" in texts[o]]
+            expected = ["" if any(o < i < c for o, c in code) else text for i, text in enumerate(texts)]
+            with self.subTest(texts=texts):
+                self.assertEqual(without_code_bodies(texts, pairs), expected)
 
 
 class BlankSpaceParagraphs(unittest.TestCase):
