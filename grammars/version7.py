@@ -16,7 +16,7 @@ Markdown splitter reads them so. Here (rule Q), as rule P reads an element:
   opening and closing markers are each alone on their lines and whose lines
   hold a *heading line* (``version6.heading_lines``; a line inside a code
   shortcode is none) between the two, is *headed*: not kept whole. Its two marker lines belong to no block and end
-  the paragraph or list above them; each heading opens its section; the
+  the paragraph, list or HTML block above them; each heading opens its section; the
   Markdown between is read as the page is, shortcodes inside it by these
   same rules.
 - any other paired shortcode is kept whole, as under "blocks-6", nested in a
@@ -109,8 +109,10 @@ class PageReader(Version6Reader):
 
     def __init__(self, texts: list[str]) -> None:
         super().__init__(texts)
-        # The opening lines of the headed shortcodes (found with the pairs, on first use).
+        # The opening lines of the headed shortcodes, and those with their closing lines (found with the pairs, on
+        # first use).
         self._headed_openings: frozenset[int] = frozenset()
+        self._headed_markers: frozenset[int] = frozenset()
 
     def shortcode_pairs(self) -> dict[int, int]:
         """The pairs of the shortcodes kept whole: "blocks-6"'s, less the headed ones."""
@@ -125,6 +127,7 @@ class PageReader(Version6Reader):
             headed = headed_pairs(without_code_bodies(texts, pairs), candidates) if candidates else {}
             if headed:
                 self._headed_openings = frozenset(headed)
+                self._headed_markers = self._headed_openings | frozenset(headed.values())
                 self._shortcode_pairs = {
                     opening: closing for opening, closing in pairs.items() if opening not in headed
                 }
@@ -154,3 +157,20 @@ class PageReader(Version6Reader):
         if self.headed_opening(index):
             return "", index + 1, ""
         return super().brace_block(index)
+
+    def html_block(self, index: int) -> tuple[str, int, str] | None:
+        """ "blocks-6"'s HTML block, ended before a headed shortcode's marker line: that line belongs to no block, so
+        an HTML block above it (``<img src="a.png">`` then ``{{% /tab %}}``) no longer runs on through it to the next
+        blank line, taking the next tab's heading with it. Of tags and comments alone, it is no block."""
+        found = super().html_block(index)
+        self.shortcode_pairs()
+        if found is None or not self._headed_markers:
+            return found
+        kind, after, label = found
+        markers = self._headed_markers
+        for line in range(index + 1, after):
+            if line in markers:
+                if not kind or holds_only_markup("\n".join(self.texts[index:line])):
+                    return "", line, ""
+                return kind, line, label
+        return found

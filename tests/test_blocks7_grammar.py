@@ -56,6 +56,21 @@ class ShortcodesAroundHeadings(unittest.TestCase):
         )
         self.assertEqual(read(text), [(TITLE, 0, 0, [("paragraph", 0, 7, ""), ("shortcode", 7, 50, "steps")])])
 
+    def test_marker_lines_end_an_html_block(self) -> None:
+        # "{{< tabs >}}\n" [0, 13); "## A\n" [13, 18); "<p>See the table.</p>\n" (22) [18, 40), an HTML block that runs
+        # on to a blank line; "{{< /tabs >}}\n" (14) [40, 54) ends it; "After.\n" [54, 61).
+        text = "{{< tabs >}}\n## A\n<p>See the table.</p>\n{{< /tabs >}}\nAfter.\n"
+        self.assertEqual(len(text), 61)
+        self.assertEqual(read7(text), [("A", 13, 18, [("html", 18, 40, "p"), ("paragraph", 54, 61, "")])])
+        self.assertEqual(read(text), [(TITLE, 0, 0, [("shortcode", 0, 54, "tabs"), ("paragraph", 54, 61, "")])])
+        # "{{% tab %}}\n" (12) [0, 12); '<div class="x">\n' (16) [12, 28); a blank line; "## A\n" [29, 34); a blank
+        # line; "text\n" [35, 40); a blank line; "</div>\n" [41, 48), tags alone up to "{{% /tab %}}\n" (13) [48, 61):
+        # no block; a blank line; "After.\n" [62, 69).
+        text = '{{% tab %}}\n<div class="x">\n\n## A\n\ntext\n\n</div>\n{{% /tab %}}\n\nAfter.\n'
+        self.assertEqual(len(text), 69)
+        self.assertEqual(read7(text), [("A", 29, 34, [("paragraph", 35, 40, ""), ("paragraph", 62, 69, "")])])
+        self.assertEqual(read(text), [(TITLE, 0, 0, [("shortcode", 0, 61, "tab"), ("paragraph", 62, 69, "")])])
+
     def test_any_percent_shortcode_has_a_markdown_body(self) -> None:
         # "{{% foo %}}\n" (12) [0, 12); "## A\n" [12, 17); "Text.\n" [17, 23); "{{% /foo %}}\n" (13) [23, 36). Hugo
         # renders a {{% %}} body as Markdown, whatever the shortcode's name; a {{< foo >}} of a name it does not know
