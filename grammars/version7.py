@@ -14,8 +14,9 @@ Markdown splitter reads them so. Here (rule Q), as rule P reads an element:
   of ``LAYOUT_SHORTCODES``, ``{{< tabs >}}``; never a cautionary one, which a
   theme draws as one callout, nor a code one, ``{{< highlight >}}``), whose
   opening and closing markers are each alone on their lines and whose lines
-  hold a *heading line* (``version6.heading_lines``; a line inside a code
-  shortcode is none) between the two, is *headed*: not kept whole. Its two marker lines belong to no block and end
+  hold a *heading line* (``version6.heading_lines``, read on ``heading_texts``:
+  a line inside a code shortcode is none, and such marker lines are blank) between
+  the two, is *headed*: not kept whole. Its two marker lines belong to no block and end
   the paragraph, list or HTML block above them; each heading opens its section; the
   Markdown between is read as the page is, shortcodes inside it by these
   same rules.
@@ -104,6 +105,19 @@ def without_code_bodies(texts: list[str], pairs: dict[int, int]) -> list[str]:
     return blanked
 
 
+def heading_texts(texts: list[str], pairs: dict[int, int], candidates: dict[int, int]) -> list[str]:
+    """``texts`` as rule Q looks for heading lines in them: a code shortcode's body blank (``without_code_bodies``),
+    and the opening and closing lines of ``candidates`` (the pairs that may be headed) blank too. Such a marker line
+    belongs to no block and ends the block above it, as a blank line does: ``Title`` then ``---`` right under
+    ``{{% tab %}}`` is a setext heading, and ``---`` right under ``{{% /tab %}}`` is a break, not an underline."""
+    blanked = without_code_bodies(texts, pairs)
+    if blanked is texts:
+        blanked = list(texts)
+    for opening, closing in candidates.items():
+        blanked[opening] = blanked[closing] = ""
+    return blanked
+
+
 class PageReader(Version6Reader):
     """The "blocks-7" rules for one page's lines: "blocks-6"'s, with a shortcode around a heading read through."""
 
@@ -124,7 +138,7 @@ class PageReader(Version6Reader):
                 for opening, closing in pairs.items()
                 if closing > opening and markdown_body(texts[opening]) and is_lone_closing_marker(texts[closing])
             }
-            headed = headed_pairs(without_code_bodies(texts, pairs), candidates) if candidates else {}
+            headed = headed_pairs(heading_texts(texts, pairs, candidates), candidates) if candidates else {}
             if headed:
                 self._headed_openings = frozenset(headed)
                 self._headed_markers = self._headed_openings | frozenset(headed.values())

@@ -71,6 +71,29 @@ class ShortcodesAroundHeadings(unittest.TestCase):
         self.assertEqual(read7(text), [("A", 29, 34, [("paragraph", 35, 40, ""), ("paragraph", 62, 69, "")])])
         self.assertEqual(read(text), [(TITLE, 0, 0, [("shortcode", 0, 61, "tab"), ("paragraph", 62, 69, "")])])
 
+    def test_marker_lines_read_as_blank_lines_for_headings(self) -> None:
+        # "{{< tabs >}}\n" [0, 13); "Title\n" [13, 19) and "-----\n" [19, 25), a setext heading right under the marker
+        # line; "text\n" [25, 30); "{{< /tabs >}}\n" [30, 44).
+        text = "{{< tabs >}}\nTitle\n-----\ntext\n{{< /tabs >}}\n"
+        self.assertEqual(len(text), 44)
+        self.assertEqual(read7(text), [("Title", 13, 25, [("paragraph", 25, 30, "")])])
+        self.assertEqual(read(text), [(TITLE, 0, 0, [("shortcode", 0, 44, "tabs")])])
+        # "{{% tab %}}\n" (12) [0, 12); "## A\n" [12, 17); '<img src="a.png">\n' (18) [17, 35), tags alone;
+        # "{{% /tab %}}\n" (13) [35, 48); "{{% tab %}}\n" [48, 60); "## B\n" [60, 65); "Text.\n" [65, 71);
+        # "{{% /tab %}}\n" [71, 84). "## B" is no line of the image's HTML block: the second tab is headed too, and
+        # section "A", of the image alone, holds no block.
+        text = '{{% tab %}}\n## A\n<img src="a.png">\n{{% /tab %}}\n{{% tab %}}\n## B\nText.\n{{% /tab %}}\n'
+        self.assertEqual(len(text), 84)
+        self.assertEqual(read7(text), [("B", 60, 65, [("paragraph", 65, 71, "")])])
+        self.assertEqual(read(text), [(TITLE, 0, 0, [("shortcode", 0, 48, "tab"), ("shortcode", 48, 84, "tab")])])
+        # "{{< tabs >}}\n" [0, 13); a blank line; "{{% tab %}}\n" [14, 26); a blank line; "text\n" [27, 32);
+        # "{{% /tab %}}\n" [32, 45) ends the paragraph, so "---\n" [45, 49) is a break, not an underline: no heading in
+        # the tabs, kept whole; "{{< /tabs >}}\n" [49, 63).
+        text = "{{< tabs >}}\n\n{{% tab %}}\n\ntext\n{{% /tab %}}\n---\n{{< /tabs >}}\n"
+        self.assertEqual(len(text), 63)
+        self.assertEqual(read7(text), [(TITLE, 0, 0, [("shortcode", 0, 63, "tabs")])])
+        self.assertEqual(read(text), [(TITLE, 0, 0, [("shortcode", 0, 63, "tabs")])])
+
     def test_any_percent_shortcode_has_a_markdown_body(self) -> None:
         # "{{% foo %}}\n" (12) [0, 12); "## A\n" [12, 17); "Text.\n" [17, 23); "{{% /foo %}}\n" (13) [23, 36). Hugo
         # renders a {{% %}} body as Markdown, whatever the shortcode's name; a {{< foo >}} of a name it does not know
