@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import re
 
-from grammars.html_blocks import holds_only_markup
+from grammars.html_blocks import holds_only_markup, html_start
 from grammars.shortcodes import CODE_SHORTCODES, is_lone_closing_marker, opening_marker, shortcode_kind
 from grammars.version6 import PageReader as Version6Reader
 from grammars.version6 import headed_pairs
@@ -127,6 +127,9 @@ class PageReader(Version6Reader):
         # first use).
         self._headed_openings: frozenset[int] = frozenset()
         self._headed_markers: frozenset[int] = frozenset()
+        # For each line, the first line from it on that is blank or a headed shortcode's marker line (built on first
+        # use, on a page with headed shortcodes).
+        self._stops: list[int] | None = None
 
     def shortcode_pairs(self) -> dict[int, int]:
         """The pairs of the shortcodes kept whole: "blocks-6"'s, less the headed ones."""
@@ -172,15 +175,33 @@ class PageReader(Version6Reader):
             return "", index + 1, ""
         return super().brace_block(index)
 
-    def html_block(self, index: int) -> tuple[str, int, str] | None:
-        """ "blocks-6"'s HTML block, ended before a headed shortcode's marker line: that line belongs to no block, so
-        an HTML block above it (``<img src="a.png">`` then ``{{% /tab %}}``) no longer runs on through it to the next
-        blank line, taking the next tab's heading with it. Of tags and comments alone, it is no block."""
-        found = super().html_block(index)
+    def blank_line_after(self, index: int) -> int:
+        """Where an HTML block that runs on to a blank line ends: there, or before a headed shortcode's marker line,
+        which belongs to no block (``<img src="a.png">`` then ``{{% /tab %}}``); looked up in one table a page, so a
+        page of many such blocks stays linear."""
         self.shortcode_pairs()
+        if not self._headed_markers:
+            return super().blank_line_after(index)
+        if self._stops is None:
+            texts = self.texts
+            markers = self._headed_markers
+            stops = [len(texts)] * (len(texts) + 1)
+            for line in range(len(texts) - 1, -1, -1):
+                stops[line] = line if line in markers or not texts[line].strip() else stops[line + 1]
+            self._stops = stops
+        return self._stops[index + 1] if index + 1 < len(self.texts) else len(self.texts)
+
+    def html_block(self, index: int) -> tuple[str, int, str] | None:
+        """ "blocks-6"'s HTML block, ended before a headed shortcode's marker line (``blank_line_after``), inside an
+        element kept whole too: that line belongs to no block. Of tags and comments alone, it is no block. A comment
+        or a raw block (CommonMark's conditions 1 to 5) runs on to its own end, as before."""
+        found = super().html_block(index)
         if found is None or not self._headed_markers:
             return found
         kind, after, label = found
+        start = html_start(self.texts[index])
+        if start is not None and start[0] <= 5 and index not in self.element_pairs():
+            return found
         markers = self._headed_markers
         for line in range(index + 1, after):
             if line in markers:

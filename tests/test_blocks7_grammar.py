@@ -71,6 +71,14 @@ class ShortcodesAroundHeadings(unittest.TestCase):
         self.assertEqual(read7(text), [("A", 29, 34, [("paragraph", 35, 40, ""), ("paragraph", 62, 69, "")])])
         self.assertEqual(read(text), [(TITLE, 0, 0, [("shortcode", 0, 61, "tab"), ("paragraph", 62, 69, "")])])
 
+    def test_a_comment_runs_on_to_its_end(self) -> None:
+        # "{{% tab %}}\n" [0, 12); "## A\n" [12, 17); "<!--\n" [17, 22) opens a comment that runs on through
+        # "{{% /tab %}}\n" (13) [22, 35) to "-->\n" [35, 39): no block, and no "-->" left as text; "Text.\n" [39, 45).
+        text = "{{% tab %}}\n## A\n<!--\n{{% /tab %}}\n-->\nText.\n"
+        self.assertEqual(len(text), 45)
+        self.assertEqual(read7(text), [("A", 12, 17, [("paragraph", 39, 45, "")])])
+        self.assertEqual(read(text), [(TITLE, 0, 0, [("shortcode", 0, 35, "tab"), ("paragraph", 35, 45, "")])])
+
     def test_marker_lines_read_as_blank_lines_for_headings(self) -> None:
         # "{{< tabs >}}\n" [0, 13); "Title\n" [13, 19) and "-----\n" [19, 25), a setext heading right under the marker
         # line; "text\n" [25, 30); "{{< /tabs >}}\n" [30, 44).
