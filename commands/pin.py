@@ -75,9 +75,9 @@ def register(commands: argparse._SubParsersAction) -> None:
         "blocks-7: front matter, fences, admonitions, /// and ::: containers, content tabs, Hugo shortcodes, HTML "
         "blocks, attribute lists, mkdocstrings directives, MDX pages, link reference definitions, the markup of "
         "headings, MDC's ::name components (Nuxt Content), and headings inside HTML or JSX elements (<details>, "
-        "<Tabs>) or Hugo shortcodes ({{< tabs >}}) as sections; it also starts the manifest at a pipeline's sizes "
-        "(1,000 characters). blocks to blocks-6 are its earlier versions, kept so saved results validate. An "
-        "existing manifest keeps its own",
+        "<Tabs>) or Hugo shortcodes ({{< tabs >}}) as sections, and a spacer paragraph (&nbsp;) as nothing; it "
+        "also starts the manifest at a pipeline's sizes (1,000 characters). blocks to blocks-6 are its earlier "
+        "versions, kept so saved results validate. An existing manifest keeps its own",
     )
     add_manifest_option(pin, "the manifest to update or start", required=True)
     pin.add_argument(

@@ -1,4 +1,5 @@
-"""What "blocks-7" reads on top of "blocks-6" (``SPEC.md``, "The block grammar, version 7"): shortcodes around headings.
+"""What "blocks-7" reads on top of "blocks-6" (``SPEC.md``, "The block grammar, version 7"): shortcodes around headings,
+and paragraphs of blank space.
 
 Rule D keeps a paired Hugo shortcode whole from its opening line through its
 closing line, and under "blocks-6" that holds for one that wraps Markdown
@@ -21,12 +22,21 @@ Markdown splitter reads them so. Here (rule Q), as rule P reads an element:
 - any other paired shortcode is kept whole, as under "blocks-6", nested in a
   headed one or not.
 
+And (rule R) a paragraph of nothing but HTML's character references for blank
+space (``&nbsp;``, ``&#160;``, ``&emsp;``, …), tags and comments renders as
+blank space: it belongs to no block, as a paragraph of tags alone does
+(``&nbsp;`` alone between two paragraphs, a page's spacer, was a chunk of its own).
+
 Every other rule is "blocks-6"'s; a page none of whose shortcodes holds a
-heading line is read exactly as under "blocks-6".
+heading line and none of whose paragraphs is such a spacer is read exactly as
+under "blocks-6".
 """
 
 from __future__ import annotations
 
+import re
+
+from grammars.html_blocks import holds_only_markup
 from grammars.shortcodes import CODE_SHORTCODES, is_lone_closing_marker, opening_marker, shortcode_kind
 from grammars.version6 import PageReader as Version6Reader
 from grammars.version6 import headed_pairs
@@ -48,6 +58,13 @@ LAYOUT_SHORTCODES = frozenset(
         "tabpane",
         "tabs",
     }
+)
+
+
+# HTML's character references for blank space, by name or number (names are case-sensitive, as HTML reads them):
+# no-break, en, em and thin spaces and the zero-width one.
+BLANK_REFERENCE = re.compile(
+    r"&(?:nbsp|ensp|emsp|thinsp|ZeroWidthSpace|#0*160|#0*819[45]|#0*8201|#0*8203|#[xX]0*(?:[aA]0|200[29bB]));"
 )
 
 
@@ -100,6 +117,14 @@ class PageReader(Version6Reader):
                     opening: closing for opening, closing in pairs.items() if opening not in headed
                 }
         return self._shortcode_pairs
+
+    def holds_text(self, first: int, after: int) -> bool:
+        """Whether the paragraph of lines ``[first, after)`` holds text: not when it is blank space once its character
+        references for blank space are taken out (rule R), nor when "blocks-6" finds none."""
+        texts = self.texts[first:after]
+        if any("&" in text for text in texts) and holds_only_markup(BLANK_REFERENCE.sub("", "\n".join(texts))):
+            return False
+        return super().holds_text(first, after)
 
     def interrupts(self, index: int) -> bool:
         # A headed shortcode's opening line ends the paragraph or list above it, as its closing line does (a lone

@@ -1,5 +1,5 @@
 """The block grammar, version 7 (``SPEC.md``, "The block grammar, version 7"): "blocks-6" with a Hugo shortcode around
-a heading read through. Each rule on a short text written for the test; offsets counted by hand, and "blocks-6" read
+a heading read through, and a paragraph of blank space no block. Each rule on a short text written for the test; offsets counted by hand, and "blocks-6" read
 on the same text to show it unchanged there."""
 
 from __future__ import annotations
@@ -138,6 +138,58 @@ class ShortcodesKeptWhole(unittest.TestCase):
         ):
             with self.subTest(line=line):
                 self.assertEqual(markdown_body(line), expected)
+
+
+class BlankSpaceParagraphs(unittest.TestCase):
+    """Rule R: a paragraph of character references for blank space, tags and comments alone is no block."""
+
+    def test_a_spacer_is_no_block(self) -> None:
+        # "# T\n" [0, 4); a blank line; "&nbsp;\n" [5, 12); a blank line; "Text.\n" [13, 19).
+        text = "# T\n\n&nbsp;\n\nText.\n"
+        self.assertEqual(len(text), 19)
+        self.assertEqual(read7(text), [("T", 0, 4, [("paragraph", 13, 19, "")])])
+        self.assertEqual(read(text), [("T", 0, 4, [("paragraph", 5, 12, ""), ("paragraph", 13, 19, "")])])
+        # "&nbsp;&#160;\n" (13) [5, 18) and "<br>\n" [18, 23) are one paragraph of blank space and a tag; then "Text.\n"
+        # [24, 30).
+        text = "# T\n\n&nbsp;&#160;\n<br>\n\nText.\n"
+        self.assertEqual(len(text), 30)
+        self.assertEqual(read7(text), [("T", 0, 4, [("paragraph", 24, 30, "")])])
+        # A section of nothing else holds no block: it is no section.
+        self.assertEqual(read7("# T\n\n&emsp;\n"), [])
+
+    def test_text_beside_a_reference_is_text(self) -> None:
+        # "A&nbsp;B\n" [5, 14) is text; "&amp;\n" [15, 21) shows an ampersand; "&NBSP;\n" [22, 29) is no reference HTML
+        # knows (names are case-sensitive), so it shows as written.
+        text = "# T\n\nA&nbsp;B\n\n&amp;\n\n&NBSP;\n"
+        self.assertEqual(len(text), 29)
+        expected = [("T", 0, 4, [("paragraph", 5, 14, ""), ("paragraph", 15, 21, ""), ("paragraph", 22, 29, "")])]
+        self.assertEqual(read7(text), expected)
+        self.assertEqual(read(text), expected)
+
+    def test_references_of_blank_space(self) -> None:
+        for reference in (
+            "&nbsp;",
+            "&ensp;",
+            "&emsp;",
+            "&thinsp;",
+            "&ZeroWidthSpace;",
+            "&#160;",
+            "&#0160;",
+            "&#xA0;",
+            "&#xa0;",
+            "&#8194;",
+            "&#8195;",
+            "&#8201;",
+            "&#8203;",
+            "&#x200B;",
+            "&#X2009;",
+        ):
+            # "# T\n\n" [0, 5), the reference and its line's end, a blank line, then "Text.\n" (6).
+            with self.subTest(reference=reference):
+                self.assertEqual(
+                    read7(f"# T\n\n{reference}\n\nText.\n")[0][3],
+                    [("paragraph", 7 + len(reference), 13 + len(reference), "")],
+                )
 
 
 class Blocks7InTheLab(LabTestCase):
