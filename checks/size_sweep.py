@@ -26,7 +26,7 @@ from typing import NamedTuple
 
 import chunk_index
 import grammars
-from lab_io.errors import UsageError, printable
+from lab_io.errors import UsageError, counted, printable
 from load_documents import MAX_POLICY_SIZE, SIZED_POLICIES, Manifest, SpanCheck
 from views.summary import NO_SPAN_CHECKS
 
@@ -796,7 +796,7 @@ def sweep_table(sweep: dict, policy_sizes: tuple[tuple[str, int], ...] = ()) -> 
 
     def cells(row: dict) -> str:
         kept = f"{row['pairs_kept_together']:>{count_width},} of {total:<{count_width},}"
-        return f"{row['chunk_count']:>{chunks_width},}  {row['mean_chunk_chars']:>10.1f}  {kept}"
+        return f"{row['chunk_count']:>{chunks_width},}  {row['mean_chunk_chars']:>10,.1f}  {kept}"
 
     group_width = chunks_width + 2 + 10 + 2 + kept_width
     pair_aware = PAIR_AWARE in policies
@@ -814,7 +814,7 @@ def sweep_table(sweep: dict, policy_sizes: tuple[tuple[str, int], ...] = ()) -> 
         lines.append(line.rstrip())
     paragraph = sweep["paragraph"]
     lines.append(
-        f"paragraph (no size): {paragraph['chunk_count']:,} chunks, mean {paragraph['mean_chunk_chars']:.1f} chars, "
+        f"paragraph (no size): {counted(paragraph['chunk_count'], 'chunk')}, mean {paragraph['mean_chunk_chars']:,.1f} chars, "
         f"pairs kept together: {paragraph['pairs_kept_together']:,} of {total:,}"
     )
     lines.append("")

@@ -663,7 +663,10 @@ def import_pairs(manifest_path: Path, import_path: Path) -> str:
     shown = destination(manifest_path)
     with outputs.manifest_lock(manifest_path):
         current = load_manifest(manifest_path)
-        pairs = imported.imported_pairs(text, where, current.sources)
+        try:
+            pairs = imported.imported_pairs(text, where, current.sources)
+        except IngestionError as error:
+            raise outputs.naming_lab_file(error, import_path, "pairs to import") from error
         recorded, _ = read_decisions(manifest_path)
         kept, rejected = decisions.without_rejected(pairs, recorded)
         entries = declare.checks_to_add(kept, current.span_checks)
@@ -678,7 +681,10 @@ def evaluate(args: argparse.Namespace, manifest, found: tuple) -> int:
     from lab_io.strict_json import read_json_file
 
     where = printable(args.evaluate)
-    pages = evaluation.labelled_pages(read_json_file(Path(args.evaluate)), where)
+    try:
+        pages = evaluation.labelled_pages(read_json_file(Path(args.evaluate)), where)
+    except IngestionError as error:
+        raise outputs.naming_lab_file(error, Path(args.evaluate), "hand labels") from error
     matched = evaluation.matched_sources(pages, manifest.sources, where)
     figures = evaluation.evaluation(matched, evaluation.proposals_of(found), args.tier)
     figures["labelled_pages"] = len(pages)

@@ -232,7 +232,7 @@ def table_rows(judgement: Judgement) -> list[tuple[str, ...]]:
             (
                 printable(label),
                 chunks,
-                f"{row['mean_chars']:.1f}",
+                f"{row['mean_chars']:,.1f}",
                 f"{row['largest_chars']:,}",
                 f"{total['uncovered_chars']:,}",
                 f"{total['overlap_chars']:,}",

@@ -468,5 +468,27 @@ class CountsSeparated(unittest.TestCase):
         self.assertEqual(UNSEPARATED.findall("\n".join(lines)), [])
 
 
+class MeansSeparated(LabTestCase):
+    """A mean chunk size of 1,000 characters or more has its thousands separated, as every other figure beside it."""
+
+    def test_the_main_job_judge_and_sweep_tables(self) -> None:
+        # One paragraph of 300 five-letter words less the last space, 1,499 characters, and its line's newline: a
+        # paragraph chunk of 1,500 (SPEC.md, "Paragraphs"); heading-aware at 1,000 keeps that block whole too.
+        (self.folder / "docs").mkdir()
+        (self.folder / "docs" / "long.md").write_text("# Long\n\n" + ("word " * 300).strip() + "\n", encoding="utf-8")
+        self.assertEqual(
+            run_lab("pin", "--markdown", "blocks-4", "--manifest", "m.json", "docs", cwd=self.folder).returncode, 0
+        )
+        built = run_lab("--manifest", "m.json", "--output", "r.json", cwd=self.folder)
+        run_lab("export", "r.json", "--policy", "paragraph", "--output", "c.jsonl", cwd=self.folder)
+        judged = run_lab("judge", "c.jsonl", "--manifest", "m.json", cwd=self.folder)
+        swept = run_lab("sweep", "--manifest", "m.json", "--sizes", "2000", cwd=self.folder)
+        for output in (built.stdout, judged.stdout):
+            paragraph = next(line for line in output.splitlines() if line.startswith("paragraph "))
+            self.assertEqual(paragraph.split()[1:4], ["1", "1,500.0", "1,500"], paragraph)
+        self.assertIn("paragraph (no size): 1 chunk, mean 1,500.0 chars,", swept.stdout)
+        self.assertEqual(UNSEPARATED.findall(swept.stdout), [])
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -100,7 +100,7 @@ def storage_growth(index: dict, index_bytes: int | None = None) -> StorageGrowth
 def growth_sentence(growth: StorageGrowth) -> str:
     """``"8 chunks, mean 98.1 chars, index 21,345 bytes = 6.05x the 3,528 source bytes"``."""
     return (
-        f"{counted(growth.chunk_count, 'chunk')}, mean {growth.mean_chunk_chars:.1f} chars,"
+        f"{counted(growth.chunk_count, 'chunk')}, mean {growth.mean_chunk_chars:,.1f} chars,"
         f" index {counted(growth.index_bytes, 'byte')} = {growth.ratio:.2f}x the {counted(growth.source_bytes, 'source byte')}"
     )
 
@@ -177,7 +177,7 @@ def summary_rows(result: dict, index_sizes: dict[str, int] | None = None) -> lis
             (
                 sized_label(name, result["indexes"][name]["config"]),
                 f"{growth.chunk_count:,}",
-                f"{growth.mean_chunk_chars:.1f}",
+                f"{growth.mean_chunk_chars:,.1f}",
                 f"{growth.largest_chunk_chars:,}",
                 f"{growth.index_bytes:,}",
                 f"{growth.ratio:.2f}x",
