@@ -45,9 +45,8 @@ from lab_io.errors import (
     text_difference,
 )
 from lab_io.indented_json import saved_json_bytes
-from lab_io.outputs import COMMAND_REPORT_KEYS, FIRST_KEY
 from lab_io.outputs import PAGE_SUFFIXES as NAMED_PAGE_SUFFIXES
-from lab_io.outputs import existing_kind, json_head
+from lab_io.outputs import lab_file_words
 from load_documents import (
     LINK_HINT,
     SOURCE_FIELDS,
@@ -901,7 +900,8 @@ def removed_sources(
             f"{quoted_name(check['source_id'])} was removed"
         )
         if accepted and accepted_check_key(check) in accepted:
-            line += "; a review accepted it: scan --accept declares it again once the scan finds its pair again"
+            # Its page is gone, so no scan finds the pair again: the decision is left for scan to name as unmatched.
+            line += "; a review accepted it: scan names that decision as unmatched, scan --forget-unmatched drops it"
         lines.append(line)
     if removed:
         removed_ids = {id(check) for check in removed}
@@ -1014,34 +1014,16 @@ def page_problem(
         return f"{error.code}: {error.what}"
 
 
-# The lab's own files, as ``existing_kind`` tells them, which a pin named on the command line refuses as pages.
-LAB_FILE_KINDS = {
-    "manifest": "a manifest (it pins sources; a manifest is given as --manifest M)",
-    "decisions": "a manifest's review decisions file (scan --accept and --reject write it)",
-    "result": "a saved result or index (the main job writes it)",
-    "export": "an export the lab wrote (JSON Lines of chunk records; judge reads it)",
-    "report": "an HTML report the lab wrote",
-    "command report": "a command's --json report (scan, judge, diff, …)",
-}
-
-
 def refuse_lab_file(path: Path, relative: str, where: str) -> None:
     """Refuse a file named on the command line, not named as a page (``.md``, ``.mdx``, ``.markdown``), that is one
     of the lab's own (``existing_kind``) or a command's ``--json`` report: read as a page, its JSON or HTML would be
     chunked and scanned as docs text. One that cannot be read is left to the page's own checks, which say why."""
-    try:
-        kind = existing_kind(path)
-    except UsageError:
-        return
-    first_key = FIRST_KEY.match(json_head(path))
-    if kind is None and first_key is not None and first_key.group(1) in COMMAND_REPORT_KEYS:
-        kind = "command report"
-    if kind is not None:
+    words = lab_file_words(path)
+    if words is not None:
         raise IngestionError(
             "source_is_lab_file",
             where,
-            f"{quoted_name(relative)} is {LAB_FILE_KINDS[kind]}, not a page; pin the docs' Markdown pages or their "
-            "folder",
+            f"{quoted_name(relative)} is {words}, not a page; pin the docs' Markdown pages or their folder",
         )
 
 

@@ -16,8 +16,8 @@ from pathlib import Path
 
 from commands.basics import EXIT_CODES_HELP, EXIT_USAGE, LAB_VERSION
 from commands.options import MANIFEST_HELP, wrapped
-from lab_io.errors import one_line, printable
-from lab_io.outputs import emit_text, looks_like_manifest
+from lab_io.errors import UsageError, one_line, printable
+from lab_io.outputs import emit_text, existing_kind, looks_like_manifest
 
 
 class FullParserNeeded(Exception):
@@ -74,9 +74,27 @@ class CommandArgumentParser(LabArgumentParser):
         namespace, extras = super().parse_known_args(args, namespace)
         if extras:
             options = [option for option in self._option_string_actions if option.startswith("--")]
-            hint = closest_option(extras, options) or (misplaced_manifest(extras) if "--manifest" in options else "")
+            command = self.prog.split()[-1]
+            hint = closest_option(extras, options, command) or misplaced_file(
+                extras, options, bool(self._get_positional_actions())
+            )
             self.error(f"unrecognized arguments: {' '.join(extras)}" + hint)
         return namespace, extras
+
+
+def misplaced_file(arguments: list[str], options: list[str], takes_file: bool) -> str:
+    """The option a file named where the command takes no word belongs to, as a hint; ``""`` when none is told.
+
+    A manifest is named as ``--manifest``'s, a saved result as no input of a command that takes no FILE
+    (``takes_file`` false), and a JSON Lines name as ``--chunks``' where the command has that option.
+    """
+    hint = ""
+    if "--manifest" in options:
+        hint = misplaced_manifest(arguments) or ("" if takes_file else misplaced_result(arguments))
+    if not hint and "--chunks" in options:
+        lines = [word for word in arguments if not word.startswith("-") and word.lower().endswith(".jsonl")]
+        hint = f"; did you mean --chunks {lines[0]}?" if lines else ""
+    return hint
 
 
 def misplaced_manifest(arguments: list[str]) -> str:
@@ -91,17 +109,64 @@ def misplaced_manifest(arguments: list[str]) -> str:
     return ""
 
 
+def misplaced_result(arguments: list[str]) -> str:
+    """``"; r.json is a saved result: ..."`` for the first word of ``arguments`` naming one, else ``""``.
+
+    Asked for a command that takes no file at all (``context r.json``): it builds from the manifest, and
+    the commands that read a result (validate, diff, export) take it as their FILE.
+    """
+    for argument in arguments:
+        path = Path(argument)
+        if not argument.startswith("-") and path.is_file() and told_kind(path) == "result":
+            return (
+                f"; {argument} is a saved result: this command builds from the manifest (--manifest M), and "
+                "validate, diff and export read a result"
+            )
+    return ""
+
+
+def told_kind(path: Path) -> str | None:
+    """``existing_kind`` of a file named on the command line, ``None`` when it cannot be read to tell."""
+    try:
+        return existing_kind(path)
+    except UsageError:
+        return None
+
+
 def is_manifest_path(argument: str) -> bool:
     """Whether ``argument`` names an existing file that opens as a manifest (``looks_like_manifest``)."""
     path = Path(argument)
     return path.is_file() and looks_like_manifest(path)
 
 
-def closest_option(arguments: list[str], options) -> str:
-    """``"; did you mean --manifest?"`` for the first option of ``arguments`` close to one of ``options``, else ``""``."""
+# What a main-job option given to a command that lacks it does instead: difflib would offer --help for --html.
+FOREIGN_OPTIONS = {
+    "--html": "; --html is the main job's report (run.py --manifest M --output result.json --html FILE), and scan's and "
+    "judge's; this command has none",
+    "--output": "; this command prints on stdout: redirect it to a file (> FILE)",
+}
+# The commands that write the manifest say so for --output, rather than to redirect what they print.
+MANIFEST_OUTPUT_HINTS = {
+    "pin": "; pin writes the manifest --manifest M names, and prints what it did",
+    "scan": "; scan prints on stdout (> FILE, --json for JSON), --html FILE writes its report, and --add-checks, "
+    "--accept and --reject write the manifest --manifest M names",
+}
+
+
+def closest_option(arguments: list[str], options, command: str | None = None) -> str:
+    """``"; did you mean --manifest?"`` for the first option of ``arguments`` close to one of ``options``, else ``""``.
+
+    A main-job option the command lacks (``FOREIGN_OPTIONS``) says where it belongs instead of a close match;
+    ``--output`` to a ``command`` that writes the manifest says what it writes (``MANIFEST_OUTPUT_HINTS``).
+    """
     for argument in arguments:
         if argument.startswith("--"):
-            close = difflib.get_close_matches(argument.split("=", 1)[0], options, n=1)
+            name = argument.split("=", 1)[0]
+            if name == "--output" and command in MANIFEST_OUTPUT_HINTS and name not in options:
+                return MANIFEST_OUTPUT_HINTS[command]
+            if name in FOREIGN_OPTIONS and name not in options:
+                return FOREIGN_OPTIONS[name]
+            close = difflib.get_close_matches(name, options, n=1)
             if close:
                 return f"; did you mean {close[0]}?"
     return ""

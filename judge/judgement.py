@@ -18,6 +18,7 @@ from checks.context_windows import non_whitespace
 from judge.chunk_files import ChunkRecord, read_chunk_records
 from judge.placement import STATES, Location, locate_chunks
 from lab_io.errors import IngestionError, printable
+from lab_io.outputs import naming_lab_file
 from lab_io.progress import source_bytes
 from load_documents import read_file_text
 
@@ -505,7 +506,11 @@ def placed_chunk_file(
     takes a chunk file (``retrieve --chunks``) calls to place it exactly so.
     """
     file_texts = splitter_texts(manifest, manifest_label)
-    records = read_chunk_records(chunks_path, manifest.sources, manifest.folder, manifest_label)
+    try:
+        records = read_chunk_records(chunks_path, manifest.sources, manifest.folder, manifest_label)
+    except IngestionError as error:
+        # An export is chunks, and a saved result is named by the reader itself.
+        raise naming_lab_file(error, Path(chunks_path), "chunks", frozenset({"export", "result"})) from error
     return records, locate_chunks(records, manifest.sources, file_texts)
 
 

@@ -33,7 +33,7 @@ import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from lab_io.errors import UsageError, printable
+from lab_io.errors import IngestionError, UsageError, printable
 
 # What every writer accepts: the whole content, or its pieces in order.
 Content = bytes | bytearray | memoryview | Iterable[bytes]
@@ -576,6 +576,47 @@ def existing_kind(path: Path) -> str | None:
     ):
         return "export"
     return "manifest" if is_manifest_file(path, head) else None
+
+
+# The lab's own files, as ``lab_file_kind`` tells them, in words for a refusal of one given where it does not go.
+LAB_FILE_KINDS = {
+    "manifest": "a manifest (it pins sources; a manifest is given as --manifest M)",
+    "decisions": "a manifest's review decisions file (scan --accept and --reject write it)",
+    "result": "a saved result or index (the main job writes it)",
+    "export": "an export the lab wrote (JSON Lines of chunk records; judge and retrieve --chunks read it)",
+    "report": "an HTML report the lab wrote",
+    "command report": "a command's --json report (scan, judge, diff, …)",
+}
+
+
+def lab_file_kind(path: Path) -> str | None:
+    """Which of the lab's own files ``path`` holds (``existing_kind``), or ``"command report"`` for a command's
+    ``--json`` saved by the shell; ``None`` for any other file and for one that cannot be read."""
+    try:
+        kind = existing_kind(path)
+    except UsageError:
+        return None
+    first_key = FIRST_KEY.match(json_head(path))
+    if kind is None and first_key is not None and first_key.group(1) in COMMAND_REPORT_KEYS:
+        return "command report"
+    return kind
+
+
+def lab_file_words(path: Path) -> str | None:
+    """``lab_file_kind`` in words (``LAB_FILE_KINDS``): ``"a manifest (it pins sources; …)"``, or ``None``."""
+    kind = lab_file_kind(path)
+    return None if kind is None else LAB_FILE_KINDS[kind]
+
+
+def naming_lab_file(error: IngestionError, path: Path, wanted: str, taken: frozenset = frozenset()) -> IngestionError:
+    """``error``, a reader's refusal of the file at ``path``, saying what the file is when it is one of the lab's
+    own of a kind the reader does not take (``taken``): ``…; this file is a manifest (it pins sources; a manifest
+    is given as --manifest M), not hand labels``; else ``error`` itself. A file given in the wrong place is then
+    named for what it is, not only for the first thing wrong with it as what the reader expected."""
+    kind = lab_file_kind(path)
+    if kind is None or kind in taken:
+        return error
+    return IngestionError(error.code, error.where, f"{error.what}; this file is {LAB_FILE_KINDS[kind]}, not {wanted}")
 
 
 def is_export_record(line: bytes) -> bool:

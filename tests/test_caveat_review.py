@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 
 from checks.caveats import decisions, evaluation
 from tests.support import ROOT, LabTestCase
@@ -651,3 +652,27 @@ class EvaluateTest(LabTestCase):
                 exit_code, out, err = main_quietly("scan", "--evaluate", self.labels(value))
                 self.assertEqual((exit_code, out), (1, ""))
                 self.assertTrue(err.startswith(f"error: {code}: "), err)
+
+
+class TrustFigures(LabTestCase):
+    """The README's figures of how far to trust the scan are those of docs/caveats.md, "Where the scan stands"."""
+
+    def test_the_readme_quotes_the_current_measure(self) -> None:
+        def words(path: str) -> str:
+            return " ".join((ROOT / path).read_text(encoding="utf-8").split())
+
+        guide = re.search(
+            r"from (\d+) public docs sites.*? The three sets the rules were first made on give ([\d.]+) to ([\d.]+) "
+            r"precision at tier 2\. The (\S+) sets each measured once before any rule was made from them gave, at "
+            r"that first measure, ([\d.]+) to ([\d.]+) precision, ([\d.]+) to ([\d.]+) caveat recall",
+            words("docs/caveats.md").split("**Where the scan stands**", 1)[1],
+        )
+        readme = re.search(
+            r"hand-labelled pages of (\d+) public docs sites: on the three sets the rules were first made on, "
+            r"([\d.]+) to ([\d.]+) of the default tier's pairs are right; on (\S+) docs sets measured before any rule "
+            r"had read them, ([\d.]+) to ([\d.]+) were right and ([\d.]+) to ([\d.]+) of the labelled caveats",
+            words("README.md"),
+        )
+        self.assertIsNotNone(guide)
+        self.assertIsNotNone(readme)
+        self.assertEqual(readme.groups(), guide.groups())

@@ -289,6 +289,21 @@ class UsageNamesTheCommand(unittest.TestCase):
             "(see --help)\n",
             ("pin", "page.md", "--drop=y"): "error: usage: run.py pin: unrecognized arguments: --drop=y; did you "
             "mean --drop-stale? (see --help)\n",
+            # A main-job option a command lacks says where it belongs, not the close match argparse's list gives.
+            ("context", "--html", "c.html"): "error: usage: run.py context: unrecognized arguments: --html c.html; "
+            "--html is the main job's report (run.py --manifest M --output result.json --html FILE), and scan's and "
+            "judge's; this command has none (see --help)\n",
+            ("sweep", "--output=s.json"): "error: usage: run.py sweep: unrecognized arguments: --output=s.json; this "
+            "command prints on stdout: redirect it to a file (> FILE) (see --help)\n",
+            ("scan", "--htm", "x"): "error: usage: run.py scan: unrecognized arguments: --htm x; did you mean --html? "
+            "(see --help)\n",
+            # A command that writes the manifest says so, rather than to redirect its report.
+            (
+                "pin",
+                "--output=m.json",
+                "docs",
+            ): "error: usage: run.py pin: unrecognized arguments: --output=m.json; pin "
+            "writes the manifest --manifest M names, and prints what it did (see --help)\n",
         }
         for args, line in cases.items():
             with self.subTest(args=args):
@@ -352,6 +367,9 @@ class FileWithoutItsOption(LabTestCase):
         self.copy_inputs()
         (self.folder / "pins.json").write_text('{"sources": []}\n', encoding="utf-8")
         (self.folder / "notes.txt").write_text("notes\n", encoding="utf-8")
+        # What a saved result opens with, whatever follows (lab_io.outputs.existing_kind).
+        (self.folder / "r.json").write_text('{"execution_mode": "offline"}\n', encoding="utf-8")
+        result_hint = "; r.json is a saved result: this command builds from the manifest (--manifest M), and validate, diff and export read a result"
         unrecognized = "error: usage: run.py {}: unrecognized arguments: {} (see --help)\n"
         for args, line in (
             (
@@ -364,6 +382,14 @@ class FileWithoutItsOption(LabTestCase):
             ),
             (("sweep", "notes.txt"), unrecognized.format("sweep", "notes.txt")),
             (("scan", "absent.json"), unrecognized.format("scan", "absent.json")),
+            (("context", "r.json"), unrecognized.format("context", "r.json" + result_hint)),
+            # validate reads a result: a second one is only one word too many.
+            (("validate", "r.json", "r.json"), unrecognized.format("validate", "r.json")),
+            (
+                ("retrieve", "mine.jsonl"),
+                unrecognized.format("retrieve", "mine.jsonl; did you mean --chunks mine.jsonl?"),
+            ),
+            (("judge", "a.jsonl", "b.jsonl"), unrecognized.format("judge", "b.jsonl")),
         ):
             with self.subTest(args=args):
                 completed = run_lab(*args, cwd=self.folder)

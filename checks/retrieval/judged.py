@@ -26,6 +26,7 @@ import judge
 from checks.retrieval.ranks import RankedIndex, Returned, Unit, window_neighbours
 from judge.chunk_files import chunk_record, is_lab_artifact
 from lab_io.errors import IngestionError, counted, printable, quoted_name
+from lab_io.outputs import naming_lab_file
 from lab_io.strict_json import json_text, parse_json_text, read_bounded
 
 RUN_KEYS = frozenset({"check", "results"})
@@ -92,6 +93,9 @@ def read_run(path: Path, manifest, manifest_label: str, chunks: RankedIndex | No
             if error.code == "json_syntax" and is_lab_artifact(text):
                 # Valid JSON, only not a run: the parser's complaint about line 1 would mislead.
                 raise IngestionError(error.code, where, RUN_NOT_ARTIFACT) from error
+            if number == 1:
+                # An export (chunks, for --chunks), a manifest or a command's report given as the run.
+                raise naming_lab_file(error, path, "a run", frozenset({"result"})) from error
             raise
         seen[name] = number
         returned = []
