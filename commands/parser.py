@@ -16,8 +16,8 @@ from pathlib import Path
 
 from commands.basics import EXIT_CODES_HELP, EXIT_USAGE, LAB_VERSION
 from commands.options import MANIFEST_HELP, wrapped
-from lab_io.errors import one_line, printable
-from lab_io.outputs import emit_text, looks_like_manifest
+from lab_io.errors import UsageError, one_line, printable
+from lab_io.outputs import emit_text, existing_kind, looks_like_manifest
 
 
 class FullParserNeeded(Exception):
@@ -74,9 +74,26 @@ class CommandArgumentParser(LabArgumentParser):
         namespace, extras = super().parse_known_args(args, namespace)
         if extras:
             options = [option for option in self._option_string_actions if option.startswith("--")]
-            hint = closest_option(extras, options) or (misplaced_manifest(extras) if "--manifest" in options else "")
+            hint = closest_option(extras, options) or misplaced_file(
+                extras, options, bool(self._get_positional_actions())
+            )
             self.error(f"unrecognized arguments: {' '.join(extras)}" + hint)
         return namespace, extras
+
+
+def misplaced_file(arguments: list[str], options: list[str], takes_file: bool) -> str:
+    """The option a file named where the command takes no word belongs to, as a hint; ``""`` when none is told.
+
+    A manifest is named as ``--manifest``'s, a saved result as no input of a command that takes no FILE
+    (``takes_file`` false), and a JSON Lines name as ``--chunks``' where the command has that option.
+    """
+    hint = ""
+    if "--manifest" in options:
+        hint = misplaced_manifest(arguments) or ("" if takes_file else misplaced_result(arguments))
+    if not hint and "--chunks" in options:
+        lines = [word for word in arguments if not word.startswith("-") and word.lower().endswith(".jsonl")]
+        hint = f"; did you mean --chunks {lines[0]}?" if lines else ""
+    return hint
 
 
 def misplaced_manifest(arguments: list[str]) -> str:
@@ -89,6 +106,30 @@ def misplaced_manifest(arguments: list[str]) -> str:
         if not argument.startswith("-") and is_manifest_path(argument):
             return f"; a manifest is given as --manifest {argument}"
     return ""
+
+
+def misplaced_result(arguments: list[str]) -> str:
+    """``"; r.json is a saved result: ..."`` for the first word of ``arguments`` naming one, else ``""``.
+
+    Asked for a command that takes no file at all (``context r.json``): it builds from the manifest, and
+    the commands that read a result (validate, diff, export) take it as their FILE.
+    """
+    for argument in arguments:
+        path = Path(argument)
+        if not argument.startswith("-") and path.is_file() and told_kind(path) == "result":
+            return (
+                f"; {argument} is a saved result: this command builds from the manifest (--manifest M), and "
+                "validate, diff and export read a result"
+            )
+    return ""
+
+
+def told_kind(path: Path) -> str | None:
+    """``existing_kind`` of a file named on the command line, ``None`` when it cannot be read to tell."""
+    try:
+        return existing_kind(path)
+    except UsageError:
+        return None
 
 
 def is_manifest_path(argument: str) -> bool:

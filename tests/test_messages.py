@@ -352,6 +352,9 @@ class FileWithoutItsOption(LabTestCase):
         self.copy_inputs()
         (self.folder / "pins.json").write_text('{"sources": []}\n', encoding="utf-8")
         (self.folder / "notes.txt").write_text("notes\n", encoding="utf-8")
+        # What a saved result opens with, whatever follows (lab_io.outputs.existing_kind).
+        (self.folder / "r.json").write_text('{"execution_mode": "offline"}\n', encoding="utf-8")
+        result_hint = "; r.json is a saved result: this command builds from the manifest (--manifest M), and validate, diff and export read a result"
         unrecognized = "error: usage: run.py {}: unrecognized arguments: {} (see --help)\n"
         for args, line in (
             (
@@ -364,6 +367,14 @@ class FileWithoutItsOption(LabTestCase):
             ),
             (("sweep", "notes.txt"), unrecognized.format("sweep", "notes.txt")),
             (("scan", "absent.json"), unrecognized.format("scan", "absent.json")),
+            (("context", "r.json"), unrecognized.format("context", "r.json" + result_hint)),
+            # validate reads a result: a second one is only one word too many.
+            (("validate", "r.json", "r.json"), unrecognized.format("validate", "r.json")),
+            (
+                ("retrieve", "mine.jsonl"),
+                unrecognized.format("retrieve", "mine.jsonl; did you mean --chunks mine.jsonl?"),
+            ),
+            (("judge", "a.jsonl", "b.jsonl"), unrecognized.format("judge", "b.jsonl")),
         ):
             with self.subTest(args=args):
                 completed = run_lab(*args, cwd=self.folder)
