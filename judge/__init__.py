@@ -70,6 +70,7 @@ from judge.report import (
     location_sentence,
     offset_sentence,
     pair_lines,
+    stale_records_line,
     table_rows,
 )
 
@@ -116,5 +117,6 @@ __all__ = [
     "read_chunk_records",
     "section_finder",
     "splitter_texts",
+    "stale_records_line",
     "table_rows",
 ]

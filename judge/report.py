@@ -15,7 +15,7 @@ from views.summary import NO_SPAN_CHECKS, sized_label
 # ("offset_frames"), "out_of_order" (with "previous_span") in place of "before_previous".
 # 3: caveats carried in a chunk's metadata are credited ("pairs_carried", each pair's "caveat_carried").
 # 4: each row's largest chunk ("largest_chars"), as the main job's table shows it.
-JUDGE_VERSION = 5
+JUDGE_VERSION = 6
 SHOWN_QUOTE = 40
 
 
@@ -46,7 +46,7 @@ def location_json(location: Location, orders: dict[int, int]) -> dict:
 
 
 def judgement_json(judgement: Judgement) -> dict:
-    """The ``judge --json`` document (``judge_version`` 5; shape in ``docs/judge.md``)."""
+    """The ``judge --json`` document (``judge_version`` 6; shape in ``docs/judge.md``)."""
     counts = judgement.counts
     orders = {chunk["line"]: chunk["order"] for chunk in judgement.chunks}
     return {
@@ -60,6 +60,7 @@ def judgement_json(judgement: Judgement) -> dict:
         "complete": judgement.complete,
         "offsets_given": sum(location.record.start is not None for location in judgement.locations),
         "offsets_wrong": sum(location.offset_wrong for location in judgement.locations),
+        "stale_records": stale_counts(judgement),
         "offset_frames": [
             {
                 "source_id": source_id,
@@ -272,20 +273,28 @@ def located_line(judgement: Judgement) -> str:
     return f"{printable(judgement.name)}: located {located:,} of {total}: {', '.join(parts)}{verdict}{offsets}"
 
 
-def stale_records_line(judgement: Judgement) -> str | None:
-    """A line when records ``export`` wrote are of another revision of their page than the one pinned now (their
-    ``metadata.document_revision``): chunks exported before an edit, placed by their text where it still is."""
+def stale_counts(judgement: Judgement) -> dict:
+    """How many records ``export`` wrote are of another revision of their page than the one pinned now (their
+    ``metadata.document_revision``), and of how many pages: chunks exported before an edit, placed by their text
+    where it still is (``{"records": 0, "pages": 0}`` when none is)."""
     pinned = judgement.revisions
     stale = [
         location.record
         for location in judgement.locations
         if location.record.revision is not None and location.record.revision != pinned.get(location.record.source_id)
     ]
-    if not stale:
+    return {"records": len(stale), "pages": len({record.source_id for record in stale})}
+
+
+def stale_records_line(judgement: Judgement) -> str | None:
+    """A line when records of the chunk file are of another revision of their page than the one pinned now
+    (``stale_counts``), else ``None``."""
+    stale = stale_counts(judgement)
+    if not stale["records"]:
         return None
-    pages = len({record.source_id for record in stale})
+    records, pages = stale["records"], stale["pages"]
     return (
-        f"note: {counted(len(stale), 'record')} of {counted(pages, 'page')} {'is' if len(stale) == 1 else 'are'} of "
+        f"note: {counted(records, 'record')} of {counted(pages, 'page')} {'is' if records == 1 else 'are'} of "
         "another revision of the page than the manifest pins (exported before an edit): export again from a build of "
         "the current pins to judge them as they are now"
     )

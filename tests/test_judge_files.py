@@ -222,10 +222,21 @@ class LabExportTest(JudgeFilesTestCase):
             "note: 2 records of 1 page are of another revision of the page than the manifest pins (exported before an "
             "edit): export again from a build of the current pins to judge them as they are now",
         )
+        # --json counts them (judge_version 6) and --html says it as the terminal does.
+        code, stdout, stderr = in_process("judge", str(chunks), "--manifest", str(manifest), "--json")
+        self.assertEqual((code, stderr), (0, ""))
+        self.assertEqual(json.loads(stdout)["stale_records"], {"records": 2, "pages": 1})
+        report = self.folder / "judge.html"
+        code, _, stderr = in_process("judge", str(chunks), "--manifest", str(manifest), "--html", str(report))
+        self.assertEqual((code, stderr), (0, ""))
+        self.assertIn("note: 2 records of 1 page are of another revision", report.read_text(encoding="utf-8"))
         # An export of the current pins draws no such note.
         (self.folder / "result.json").unlink()
-        code, stdout, _ = in_process("judge", str(self.exported(manifest, "paragraph")), "--manifest", str(manifest))
+        fresh = self.exported(manifest, "paragraph")
+        code, stdout, _ = in_process("judge", str(fresh), "--manifest", str(manifest))
         self.assertNotIn("another revision", stdout)
+        code, stdout, _ = in_process("judge", str(fresh), "--manifest", str(manifest), "--json")
+        self.assertEqual(json.loads(stdout)["stale_records"], {"records": 0, "pages": 0})
 
     def test_each_policy_s_export_judges_as_its_own_row(self) -> None:
         # The lesson's fixture (lesson grammar) and docs/examples (blocks, a BOM page and a CRLF page).

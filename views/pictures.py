@@ -437,8 +437,10 @@ def judged_summary_lines(judgement) -> list[str]:
         f"not located: {judge.location_sentence(location)}" for location in judgement.locations if not location.located
     ]
     wrong = [judge.offset_sentence(location) for location in judgement.locations if location.offset_wrong]
+    stale = judge.stale_records_line(judgement)
     lines = [
         judge.located_line(judgement),
+        *([] if stale is None else [stale]),
         *judge.listed(unlocated, "unlocated chunks"),
         *judge.listed(wrong, "wrong offsets"),
     ]
