@@ -254,7 +254,7 @@ def act_on_pairs(
         texts = {source["source_id"]: source["text"] for source in manifest.sources}
         report(caveat_report.scan_table(findings, texts))
     if html_path is not None:
-        outputs.write_outputs([(html_path, scan_report_page(manifest, indexes, pairs))])
+        outputs.write_outputs([(html_path, scan_report_page(manifest, indexes, pairs, args.manifest))])
     stale = unmatched_decisions(recorded, found, manifest, pinned) if recorded else None
     if stale is not None:
         report(stale, to_stderr=args.json)
@@ -266,7 +266,18 @@ def act_on_pairs(
     return EXIT_OK
 
 
-def scan_report_page(manifest, indexes: dict, pairs: list) -> bytes:
+def review_line(manifest_arg: str | None) -> str:
+    """What the scan's HTML report says to do with a pair it shows: the two review commands, for this manifest."""
+    import shlex
+
+    manifest = f" --manifest {shlex.quote(manifest_arg)}" if manifest_arg is not None else " --manifest M"
+    return (
+        f"review: run.py scan --accept NAME{manifest} declares a pair as a span check; "
+        f"run.py scan --reject NAME{manifest} drops it for good (NAME: the pair's name in the table and on its card)"
+    )
+
+
+def scan_report_page(manifest, indexes: dict, pairs: list, manifest_arg: str | None = None) -> bytes:
     """The docs-set report of the declared checks and the found pairs, each found pair annotated with what scan says.
 
     A found pair that is a declared check already is shown under the check's
@@ -290,7 +301,7 @@ def scan_report_page(manifest, indexes: dict, pairs: list) -> bytes:
         annotations.setdefault(name, {"tier": pair.tier, "rule": pair.rule, "cue": pair.cue, "link": pair.link})
     checks = tuple(checks)
     result = span_checks.assembled_result(manifest.sources, indexes, span_checks.checked_comparisons(indexes, checks))
-    return html_report.html_report(result, checks, annotations).encode("utf-8")
+    return html_report.html_report(result, checks, annotations, review=review_line(manifest_arg)).encode("utf-8")
 
 
 def read_decisions(manifest_path: Path) -> tuple[list, dict | None]:

@@ -977,6 +977,23 @@ class ScanReportTest(LabTestCase):
         # The manifest is untouched: the report declares nothing.
         self.assertEqual(load_manifest(manifest).span_checks, load_manifest(MANIFEST).span_checks)
 
+    def test_the_report_says_how_to_accept_or_reject_a_pair_of_this_manifest(self) -> None:
+        # The manifest as typed, quoted for a shell and escaped for HTML: a name holding "<" needs both.
+        manifest = self.copy_inputs()
+        manifest = manifest.rename(self.folder / "m<1>.json")
+        completed = run_lab("scan", "--manifest", "m<1>.json", "--html", "scan.html", cwd=self.folder)
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        page = (self.folder / "scan.html").read_text(encoding="utf-8")
+        self.assertIn(
+            '<p class="note">review: run.py scan --accept NAME --manifest &#x27;m&lt;1&gt;.json&#x27; declares a pair '
+            "as a span check; run.py scan --reject NAME --manifest &#x27;m&lt;1&gt;.json&#x27; drops it for good "
+            "(NAME: the pair&#x27;s name in the table and on its card)</p>",
+            page,
+        )
+        # The main job's report is not a review: it has no such line.
+        run_lab("--manifest", "m<1>.json", "--output", "r.json", "--html", "main.html", cwd=self.folder)
+        self.assertNotIn("review: run.py scan", (self.folder / "main.html").read_text(encoding="utf-8"))
+
     def test_the_report_may_not_replace_the_manifest_or_a_source(self) -> None:
         manifest = self.copy_inputs()
         before = manifest.read_bytes()

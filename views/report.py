@@ -569,17 +569,21 @@ def html_report(
     annotations: Mapping | None = None,
     advance: Callable[[int, int], None] | None = None,
     index_sizes: dict[str, int] | None = None,
+    review: str | None = None,
 ) -> str:
     """The main job's report of ``result``: overview, a card per pair, pages on demand (see the module docstring).
 
     ``annotations`` maps a check's name to what ``scan`` said of it (rule,
     cue, confidence…), shown on its card, with a column and views by
     confidence tier when any has one. ``index_sizes`` (``summary.saved_index_sizes``)
-    spares saving each index again for its size.
+    spares saving each index again for its size. ``review``, when given, is a
+    line under the title saying how to act on what the page shows (scan's commands).
     """
     columns = policy_columns(result, checks)
     sources = result["indexes"][next(iter(result["indexes"]))]["documents"]
     header = ["<h1>Chunk boundary report</h1>", f'<p class="note">{escaped(result["fixture_scope"])}</p>']
+    if review is not None:
+        header.append(f'<p class="note">{escaped(visible(review))}</p>')
     verdicts = verdict_section(result, columns, index_sizes)
     body, css = docs_set_body(sources, checks, columns, header, verdicts, annotations, advance)
     return html_page("Chunk boundary report", css, body)
