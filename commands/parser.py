@@ -138,11 +138,25 @@ def is_manifest_path(argument: str) -> bool:
     return path.is_file() and looks_like_manifest(path)
 
 
+# What a main-job option given to a command that lacks it does instead: difflib would offer --help for --html.
+FOREIGN_OPTIONS = {
+    "--html": "; --html is the main job's report (run.py --manifest M --output result.json --html FILE), and scan's and "
+    "judge's; this command has none",
+    "--output": "; this command prints on stdout: redirect it to a file (> FILE)",
+}
+
+
 def closest_option(arguments: list[str], options) -> str:
-    """``"; did you mean --manifest?"`` for the first option of ``arguments`` close to one of ``options``, else ``""``."""
+    """``"; did you mean --manifest?"`` for the first option of ``arguments`` close to one of ``options``, else ``""``.
+
+    A main-job option the command lacks (``FOREIGN_OPTIONS``) says where it belongs instead of a close match.
+    """
     for argument in arguments:
         if argument.startswith("--"):
-            close = difflib.get_close_matches(argument.split("=", 1)[0], options, n=1)
+            name = argument.split("=", 1)[0]
+            if name in FOREIGN_OPTIONS and name not in options:
+                return FOREIGN_OPTIONS[name]
+            close = difflib.get_close_matches(name, options, n=1)
             if close:
                 return f"; did you mean {close[0]}?"
     return ""

@@ -289,6 +289,14 @@ class UsageNamesTheCommand(unittest.TestCase):
             "(see --help)\n",
             ("pin", "page.md", "--drop=y"): "error: usage: run.py pin: unrecognized arguments: --drop=y; did you "
             "mean --drop-stale? (see --help)\n",
+            # A main-job option a command lacks says where it belongs, not the close match argparse's list gives.
+            ("context", "--html", "c.html"): "error: usage: run.py context: unrecognized arguments: --html c.html; "
+            "--html is the main job's report (run.py --manifest M --output result.json --html FILE), and scan's and "
+            "judge's; this command has none (see --help)\n",
+            ("sweep", "--output=s.json"): "error: usage: run.py sweep: unrecognized arguments: --output=s.json; this "
+            "command prints on stdout: redirect it to a file (> FILE) (see --help)\n",
+            ("scan", "--htm", "x"): "error: usage: run.py scan: unrecognized arguments: --htm x; did you mean --html? "
+            "(see --help)\n",
         }
         for args, line in cases.items():
             with self.subTest(args=args):
