@@ -2367,3 +2367,45 @@ class CaveatsSectionViewTest(LabTestCase):
         first, last = text.index("Enable"), text.index("signed.") + len("signed.")
         self.assertEqual(caveat_report.pair_section(sections, starts, first, last), "S -> Limitations")
         self.assertEqual(caveat_report.pair_section(sections, starts, first, first + 5), "S")
+
+
+class ScanVersionThirtySixTest(LabTestCase):
+    """scan_version 36: a pointer elsewhere ("See …", "Learn more about …") is never the sentence that describes the API
+    a caveat names (``described_api``)."""
+
+    CAVEAT = ScanVersionTwentyTwoTest.CAVEAT
+
+    def test_a_pointer_naming_the_code_is_not_taken(self) -> None:
+        # Each names `dependencies` as code in the block before the caveat, and points elsewhere: the caveat is unpaired.
+        for pointer in (
+            "See the guide to `dependencies`.",
+            "Learn more about `dependencies` in the reference.",
+            "[Learn more about `dependencies`.](deps.md)",
+            "For more details on `dependencies`, read the reference.",
+        ):
+            with self.subTest(pointer=pointer):
+                pairs, unpaired = scan(lesson(f"{pointer}\n\n{self.CAVEAT}\n"))
+                self.assertEqual((pairs, [item.span.quote for item in unpaired]), ([], [self.CAVEAT]))
+
+    def test_a_description_behind_a_pointer_is_still_taken(self) -> None:
+        # "# T\n\n## S\n\n" is [0, 11); the description starts at 11, then the pointer, nearer the caveat and naming
+        # the same code: it is passed over, and the description taken.
+        describes = ScanVersionTwentyTwoTest.DESCRIBES
+        body = f"{describes} See the guide to `dependencies`.\n\n{self.CAVEAT}\n"
+        pairs, _ = scan(lesson(body))
+        self.assertEqual(
+            [(p.instruction.start, p.instruction.quote, p.link) for p in pairs],
+            [(11, describes, "described, identifier dependencies")],
+        )
+
+    def test_is_pointer(self) -> None:
+        for sentence, expected in (
+            ("See the reference.", True),
+            ("  Learn more about retries.", True),
+            ("Refer to the guide.", True),
+            ("For more details, read the guide.", True),
+            ("Seed the cache first.", False),
+            ("The `see` option prints more.", False),
+        ):
+            with self.subTest(sentence=sentence):
+                self.assertEqual(rules.is_pointer(reading(sentence)), expected)

@@ -31,7 +31,7 @@ from checks.caveats.sentences import (
 from grammars.shortcodes import CODE_SHORTCODES
 from load_documents import Span, SpanCheck
 
-SCAN_VERSION = 35
+SCAN_VERSION = 36
 # How far an instruction may sit from its caveat, in blocks of prose (code blocks are not counted):
 # the caveat's own block and this many before it, or this many after it; one that shares an
 # identifier with the caveat may sit as far back as IDENTIFIER_BLOCKS.
@@ -1649,9 +1649,11 @@ def described_api(caveat: Item, before: list[Item]) -> tuple[Item, str, int] | N
 
     The sentence describes the API the caveat restricts ("The `dependencies` parameter is an optional list of
     decorators."), so it is where a reader who meets the caveat learns what it is about. A caveat, a table's cell
-    and a copy of the caveat are never taken. Measured on twenty-five labelled sets (docs/caveats.md): 105 more
-    pairs of tier 2, 66 right, and 17 more labelled pairs found; a wider reach or a shared word instead of a
-    shared name adds more pairs, fewer of them right.
+    and a copy of the caveat are never taken, nor from scan_version 36 a pointer elsewhere ("See this guide on
+    [referencing secrets]({{< ref component-secrets.md >}})", ``rules.is_pointer``), whose link target named the
+    identifier. Measured on twenty-five labelled sets (docs/caveats.md): 105 more pairs of tier 2, 66 right, and 17
+    more labelled pairs found; a wider reach or a shared word instead of a shared name adds more pairs, fewer of
+    them right.
     """
     for candidate in before:
         if candidate.block < caveat.block - DESCRIBED_BLOCKS:
@@ -1661,6 +1663,7 @@ def described_api(caveat: Item, before: list[Item]) -> tuple[Item, str, int] | N
             or candidate.in_table
             or (candidate.start < caveat.end and caveat.start < candidate.end)
             or candidate.normalized == caveat.normalized
+            or rules.is_pointer(candidate.reading)
         ):
             continue
         link = shared_link(candidate, caveat, identifiers=True)

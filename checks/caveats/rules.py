@@ -916,6 +916,14 @@ def at_clause_start(reading: str, position: int) -> bool:
     )
 
 
+def is_pointer(reading: str, opening: int | None = None) -> bool:
+    """Whether a sentence points elsewhere (``POINTER``: "See the reference.", "Learn more about X.", "For more
+    details, read …"), its opening blanks (``opening``, where its first word starts) passed over."""
+    if opening is None:
+        opening = re.match(r"[\s\x00]*", reading).end()
+    return POINTER.match(reading, opening) is not None
+
+
 def instruction_form(reading: str, before_fence: bool, reference_entry: bool) -> str | None:
     """How a sentence gives an instruction, or ``None``: the forms of ``docs/caveats.md``, "The instruction".
 
@@ -929,7 +937,7 @@ def instruction_form(reading: str, before_fence: bool, reference_entry: bool) ->
     if reference_entry or stripped.endswith("?"):
         return None
     opening = re.match(r"[\s\x00]*", reading).end()
-    if POINTER.match(reading, opening):
+    if is_pointer(reading, opening):
         return None
     if (
         opening_imperative(reading, opening) is not None
