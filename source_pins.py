@@ -900,7 +900,8 @@ def removed_sources(
             f"{quoted_name(check['source_id'])} was removed"
         )
         if accepted and accepted_check_key(check) in accepted:
-            line += "; a review accepted it: scan --accept declares it again once the scan finds its pair again"
+            # Its page is gone, so no scan finds the pair again: the decision is left for scan to name as unmatched.
+            line += "; a review accepted it: scan names that decision as unmatched, scan --forget-unmatched drops it"
         lines.append(line)
     if removed:
         removed_ids = {id(check) for check in removed}

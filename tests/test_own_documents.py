@@ -268,6 +268,9 @@ class RepinTests(OwnDocumentsTestCase):
             quote_check("a2", "docs/a", "Call start_a() first.", "It must not run twice."),
         ]
         self.set_span_checks(manifest, checks)
+        # A review accepted docs/a's pair (scan names it by its page and the caveat's first line): both checks of it
+        # say so when they go, and that no scan can find it again.
+        self.assertEqual(self.lab("scan", "--accept", "scan:docs/a:5", "--manifest", "m.json").returncode, 0)
         (self.folder / "docs" / "a.md").unlink()
         before = manifest.read_bytes()
         # Without --drop-stale, or pinning file by file, a deleted page is still refused, with the way out.
@@ -279,18 +282,24 @@ class RepinTests(OwnDocumentsTestCase):
                 self.assertEqual(manifest.read_bytes(), before)
         dropped = self.lab("pin", "--manifest", "m.json", "--drop-stale", "docs")
         self.assertEqual(dropped.returncode, 0, dropped.stderr)
+        accepted = "; a review accepted it: scan names that decision as unmatched, scan --forget-unmatched drops it"
         self.assertEqual(
             dropped.stdout.splitlines()[:3],
             [
                 'dropped source "docs/a": "docs/a.md" no longer exists (with its 2 span checks, each named below)',
-                'dropped span_checks[0] ("a1"): its source "docs/a" was removed',
-                'dropped span_checks[2] ("a2"): its source "docs/a" was removed',
+                'dropped span_checks[0] ("a1"): its source "docs/a" was removed' + accepted,
+                'dropped span_checks[2] ("a2"): its source "docs/a" was removed' + accepted,
             ],
         )
         value = self.read_json("m.json")
         self.assertEqual([entry["source_id"] for entry in value["sources"]], ["docs/b"])
         self.assertEqual([check["name"] for check in value["span_checks"]], ["b1"])
         self.assertEqual(self.lab("--manifest", "m.json", "--output", "r.json").returncode, 0)
+        # As the dropped lines say: scan names the accepted decision as matching no pair now.
+        self.assertIn(
+            '"scan:docs/a:5" (accepted); scan --forget-unmatched drops them',
+            self.lab("scan", "--manifest", "m.json").stdout,
+        )
 
     def test_every_span_check_moved_is_named(self) -> None:
         # 25 checks moved by one edit: each line is the only record of an edit made to the manifest, so none is
