@@ -74,7 +74,8 @@ class CommandArgumentParser(LabArgumentParser):
         namespace, extras = super().parse_known_args(args, namespace)
         if extras:
             options = [option for option in self._option_string_actions if option.startswith("--")]
-            hint = closest_option(extras, options) or misplaced_file(
+            command = self.prog.split()[-1]
+            hint = closest_option(extras, options, command) or misplaced_file(
                 extras, options, bool(self._get_positional_actions())
             )
             self.error(f"unrecognized arguments: {' '.join(extras)}" + hint)
@@ -144,16 +145,25 @@ FOREIGN_OPTIONS = {
     "judge's; this command has none",
     "--output": "; this command prints on stdout: redirect it to a file (> FILE)",
 }
+# The commands that write the manifest say so for --output, rather than to redirect what they print.
+MANIFEST_OUTPUT_HINTS = {
+    "pin": "; pin writes the manifest --manifest M names, and prints what it did",
+    "scan": "; scan prints on stdout (> FILE, --json for JSON), --html FILE writes its report, and --add-checks, "
+    "--accept and --reject write the manifest --manifest M names",
+}
 
 
-def closest_option(arguments: list[str], options) -> str:
+def closest_option(arguments: list[str], options, command: str | None = None) -> str:
     """``"; did you mean --manifest?"`` for the first option of ``arguments`` close to one of ``options``, else ``""``.
 
-    A main-job option the command lacks (``FOREIGN_OPTIONS``) says where it belongs instead of a close match.
+    A main-job option the command lacks (``FOREIGN_OPTIONS``) says where it belongs instead of a close match;
+    ``--output`` to a ``command`` that writes the manifest says what it writes (``MANIFEST_OUTPUT_HINTS``).
     """
     for argument in arguments:
         if argument.startswith("--"):
             name = argument.split("=", 1)[0]
+            if name == "--output" and command in MANIFEST_OUTPUT_HINTS and name not in options:
+                return MANIFEST_OUTPUT_HINTS[command]
             if name in FOREIGN_OPTIONS and name not in options:
                 return FOREIGN_OPTIONS[name]
             close = difflib.get_close_matches(name, options, n=1)

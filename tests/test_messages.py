@@ -297,6 +297,13 @@ class UsageNamesTheCommand(unittest.TestCase):
             "command prints on stdout: redirect it to a file (> FILE) (see --help)\n",
             ("scan", "--htm", "x"): "error: usage: run.py scan: unrecognized arguments: --htm x; did you mean --html? "
             "(see --help)\n",
+            # A command that writes the manifest says so, rather than to redirect its report.
+            (
+                "pin",
+                "--output=m.json",
+                "docs",
+            ): "error: usage: run.py pin: unrecognized arguments: --output=m.json; pin "
+            "writes the manifest --manifest M names, and prints what it did (see --help)\n",
         }
         for args, line in cases.items():
             with self.subTest(args=args):
