@@ -474,7 +474,13 @@ def read_manifest_value(manifest_path: Path) -> object:
     hold what they write (``check_manifest_size``).
     """
     label = printable(str(manifest_path))
-    raw = read_bounded(manifest_path, DOCS_SET_BOUNDS.manifest_bytes, label)
+    try:
+        raw = read_bounded(manifest_path, DOCS_SET_BOUNDS.manifest_bytes, label)
+    except IngestionError as error:
+        if error.code != "not_a_file" or not os.path.isdir(manifest_path):
+            raise
+        # The docs folder given as the manifest: say which file --manifest names.
+        raise IngestionError(error.code, error.where, f"{error.what}; {FOLDER_MANIFEST_HINT}") from error
     try:
         value = parse_json_bytes(raw, label)
     except IngestionError as error:
@@ -506,6 +512,10 @@ MARKDOWN_SUFFIXES = frozenset({".md", ".mdx", ".markdown"})
 MARKDOWN_PAGE_HINT = (
     "this is a Markdown page, not a manifest: --manifest names the JSON file that pins the pages "
     f"(run.py pin --markdown {BLOCK_GRAMMARS[-1]} --manifest m.json PAGE writes one)"
+)
+FOLDER_MANIFEST_HINT = (
+    "--manifest names the JSON file that pins the pages, not their folder "
+    f"(run.py pin --markdown {BLOCK_GRAMMARS[-1]} --manifest m.json FOLDER writes one)"
 )
 JSON_LINES_MANIFEST_HINT = (
     "this looks like JSON Lines, one object per line (chunks, an export, pairs), not a manifest: give it where the "

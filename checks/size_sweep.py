@@ -836,16 +836,19 @@ def largest_target_lines(sweep: dict) -> list[str]:
     """How many pairs the largest of the pairs' targets keeps at once, when more than one target was found.
 
     ``['at 1,005, the largest of these targets, 11 of 13 pairs are kept together; groups shift as the target
-    grows, so try sizes near it: sweep --sizes ...']``; nothing when one target (or none) serves every pair.
+    grows, so try sizes near it: sweep --sizes 904 1005 1106']``, a command to type as it is (a tenth below and
+    above it); nothing when one target (or none) serves every pair.
     """
     largest = sweep["largest_target"]
     if largest is None:
         return []
     kept = largest["pairs_kept_together"]
     total = sweep["pair_count"]
-    line = f"at {largest['size']:,}, the largest of these targets, {kept:,} of {total:,} pairs are kept together"
+    size = largest["size"]
+    line = f"at {size:,}, the largest of these targets, {kept:,} of {total:,} pairs are kept together"
     if kept < total:
-        line += "; groups shift as the target grows, so try sizes near it: sweep --sizes ..."
+        near = sorted({max(1, round(size * 0.9)), size, min(MAX_SIZE, round(size * 1.1))})
+        line += f"; groups shift as the target grows, so try sizes near it: sweep --sizes {' '.join(map(str, near))}"
     return [line]
 
 

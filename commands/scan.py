@@ -178,6 +178,7 @@ def run_scan(args: argparse.Namespace) -> int:
         if args.import_file is not None:
             report(import_pairs(manifest_path, Path(args.import_file)))
             return EXIT_OK
+        labelled = read_labels(args, manifest) if args.evaluate is not None else None
         # Each page's sections, read for the scan and kept for the outlines its verdicts need.
         section_cache: dict = {}
         # What is declared in the manifest is found afresh, never read from a file beside it.
@@ -185,7 +186,7 @@ def run_scan(args: argparse.Namespace) -> int:
         scanned = narrowed(manifest, args.scan_sources)
         found, cache = scanned_pairs(manifest_path, scanned, no_cache, section_cache, manifest)
         pinned = {source["source_id"] for source in manifest.sources}
-        code = act_on_pairs(args, manifest_path, scanned, found, section_cache, html_path, pinned)
+        code = act_on_pairs(args, manifest_path, scanned, found, section_cache, html_path, pinned, labelled)
         if code == EXIT_OK:
             cache.save(outputs=(html_path,))
         return code
@@ -221,11 +222,12 @@ def scanned_pairs(manifest_path: Path, manifest, no_cache: bool, section_cache: 
 
 
 def act_on_pairs(
-    args: argparse.Namespace, manifest_path: Path, manifest, found, section_cache, html_path, pinned=None
+    args: argparse.Namespace, manifest_path: Path, manifest, found, section_cache, html_path, pinned=None, labelled=None
 ) -> int:
-    """Measure, review, or list the found pairs (and write the report and the checks) as the options say."""
+    """Measure, review, or list the found pairs (and write the report and the checks) as the options say;
+    ``labelled``: ``--evaluate``'s labels, read before the scan (``read_labels``)."""
     if args.evaluate is not None:
-        return evaluate(args, manifest, found)
+        return evaluate(args, labelled, found)
     if args.forget_unmatched:
         report(forget_unmatched(manifest_path, found, manifest, pinned))
         return EXIT_OK
@@ -686,8 +688,9 @@ def import_pairs(manifest_path: Path, import_path: Path) -> str:
     return imported.summary(len(entries), len(kept) - len(entries), len(rejected), where, shown)
 
 
-def evaluate(args: argparse.Namespace, manifest, found: tuple) -> int:
-    """``--evaluate LABELS``: the rules' precision, caveat recall and pair recall on the labelled pages, per tier."""
+def read_labels(args: argparse.Namespace, manifest) -> tuple[list, list]:
+    """``--evaluate LABELS``'s labelled pages and the sources they match, read before any page is scanned: a
+    labels file the lab refuses is refused at once, not after a scan of the whole docs set."""
     from checks.caveats import evaluation
     from lab_io.strict_json import read_json_file
 
@@ -696,7 +699,15 @@ def evaluate(args: argparse.Namespace, manifest, found: tuple) -> int:
         pages = evaluation.labelled_pages(read_json_file(Path(args.evaluate)), where)
     except IngestionError as error:
         raise outputs.naming_lab_file(error, Path(args.evaluate), "hand labels") from error
-    matched = evaluation.matched_sources(pages, manifest.sources, where)
+    return pages, evaluation.matched_sources(pages, manifest.sources, where)
+
+
+def evaluate(args: argparse.Namespace, labelled: tuple[list, list], found: tuple) -> int:
+    """``--evaluate LABELS``: the rules' precision, caveat recall and pair recall on the labelled pages
+    (``read_labels``), per tier."""
+    from checks.caveats import evaluation
+
+    pages, matched = labelled
     figures = evaluation.evaluation(matched, evaluation.proposals_of(found), args.tier)
     figures["labelled_pages"] = len(pages)
     if args.json:

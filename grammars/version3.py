@@ -139,6 +139,10 @@ class PageReader:
                 return "expression", end + 1, ""
         return None
 
+    def blank_line_after(self, index: int) -> int:
+        """Where an HTML block that runs on to a blank line ends, from ``texts[index]`` (``html_blocks.blank_line_end``)."""
+        return blank_line_end(self.texts, index)
+
     def html_block(self, index: int) -> tuple[str, int, str] | None:
         """An HTML block as CommonMark starts and ends it, an element kept whole through its closing tag's line."""
         text = self.texts[index]
@@ -150,13 +154,13 @@ class PageReader:
             return None
         if closing is not None and (start is None or start[0] >= 6):
             # Through the line of the matching closing tag, then on to a blank line, as condition 6 or 7 ends.
-            after = blank_line_end(self.texts, closing)
+            after = self.blank_line_after(closing)
             label = ANY_TAG.search(text).group(2).lower()
         elif start[0] <= 5:
             after = markup_end(self.texts, index, start[0])
             label = start[1]
         else:
-            after = blank_line_end(self.texts, index)
+            after = self.blank_line_after(index)
             label = start[1]
         if holds_only_markup("\n".join(self.texts[index:after])):
             return "", after, ""

@@ -43,7 +43,6 @@ from grammars.blocks import (
 from grammars.html_blocks import (
     ANY_TAG,
     RAW_END,
-    blank_line_end,
     element_pairs,
     holds_only_markup,
     html_start,
@@ -207,7 +206,7 @@ class PageReader(Version5Reader):
         if self.headed_line(index):
             start = html_start(self.texts[index])
             label = start[1] if start is not None else ANY_TAG.search(self.texts[index]).group(2).lower()
-            return self.cut_block(index, blank_line_end(self.texts, index), "html", label)
+            return self.cut_block(index, self.blank_line_after(index), "html", label)
         found = super().html_block(index)
         closing = self.element_pairs().get(index)
         if found is None or closing is None or not self._headed_lines:

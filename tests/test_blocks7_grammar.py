@@ -5,9 +5,11 @@ on the same text to show it unchanged there."""
 from __future__ import annotations
 
 import json
+import random
 import unittest
 
-from grammars.version7 import markdown_body
+from grammars.shortcodes import shortcode_pairs
+from grammars.version7 import markdown_body, without_code_bodies
 from tests.support import LabTestCase
 from tests.test_blocks6_grammar import TITLE, read
 from tests.test_caveat_scan import main_quietly
@@ -53,6 +55,52 @@ class ShortcodesAroundHeadings(unittest.TestCase):
             read7(text), [(TITLE, 0, 0, [("paragraph", 0, 7, "")]), ("One", 21, 28, [("paragraph", 28, 35, "")])]
         )
         self.assertEqual(read(text), [(TITLE, 0, 0, [("paragraph", 0, 7, ""), ("shortcode", 7, 50, "steps")])])
+
+    def test_marker_lines_end_an_html_block(self) -> None:
+        # "{{< tabs >}}\n" [0, 13); "## A\n" [13, 18); "<p>See the table.</p>\n" (22) [18, 40), an HTML block that runs
+        # on to a blank line; "{{< /tabs >}}\n" (14) [40, 54) ends it; "After.\n" [54, 61).
+        text = "{{< tabs >}}\n## A\n<p>See the table.</p>\n{{< /tabs >}}\nAfter.\n"
+        self.assertEqual(len(text), 61)
+        self.assertEqual(read7(text), [("A", 13, 18, [("html", 18, 40, "p"), ("paragraph", 54, 61, "")])])
+        self.assertEqual(read(text), [(TITLE, 0, 0, [("shortcode", 0, 54, "tabs"), ("paragraph", 54, 61, "")])])
+        # "{{% tab %}}\n" (12) [0, 12); '<div class="x">\n' (16) [12, 28); a blank line; "## A\n" [29, 34); a blank
+        # line; "text\n" [35, 40); a blank line; "</div>\n" [41, 48), tags alone up to "{{% /tab %}}\n" (13) [48, 61):
+        # no block; a blank line; "After.\n" [62, 69).
+        text = '{{% tab %}}\n<div class="x">\n\n## A\n\ntext\n\n</div>\n{{% /tab %}}\n\nAfter.\n'
+        self.assertEqual(len(text), 69)
+        self.assertEqual(read7(text), [("A", 29, 34, [("paragraph", 35, 40, ""), ("paragraph", 62, 69, "")])])
+        self.assertEqual(read(text), [(TITLE, 0, 0, [("shortcode", 0, 61, "tab"), ("paragraph", 62, 69, "")])])
+
+    def test_a_comment_runs_on_to_its_end(self) -> None:
+        # "{{% tab %}}\n" [0, 12); "## A\n" [12, 17); "<!--\n" [17, 22) opens a comment that runs on through
+        # "{{% /tab %}}\n" (13) [22, 35) to "-->\n" [35, 39): no block, and no "-->" left as text; "Text.\n" [39, 45).
+        text = "{{% tab %}}\n## A\n<!--\n{{% /tab %}}\n-->\nText.\n"
+        self.assertEqual(len(text), 45)
+        self.assertEqual(read7(text), [("A", 12, 17, [("paragraph", 39, 45, "")])])
+        self.assertEqual(read(text), [(TITLE, 0, 0, [("shortcode", 0, 35, "tab"), ("paragraph", 35, 45, "")])])
+
+    def test_marker_lines_read_as_blank_lines_for_headings(self) -> None:
+        # "{{< tabs >}}\n" [0, 13); "Title\n" [13, 19) and "-----\n" [19, 25), a setext heading right under the marker
+        # line; "text\n" [25, 30); "{{< /tabs >}}\n" [30, 44).
+        text = "{{< tabs >}}\nTitle\n-----\ntext\n{{< /tabs >}}\n"
+        self.assertEqual(len(text), 44)
+        self.assertEqual(read7(text), [("Title", 13, 25, [("paragraph", 25, 30, "")])])
+        self.assertEqual(read(text), [(TITLE, 0, 0, [("shortcode", 0, 44, "tabs")])])
+        # "{{% tab %}}\n" (12) [0, 12); "## A\n" [12, 17); '<img src="a.png">\n' (18) [17, 35), tags alone;
+        # "{{% /tab %}}\n" (13) [35, 48); "{{% tab %}}\n" [48, 60); "## B\n" [60, 65); "Text.\n" [65, 71);
+        # "{{% /tab %}}\n" [71, 84). "## B" is no line of the image's HTML block: the second tab is headed too, and
+        # section "A", of the image alone, holds no block.
+        text = '{{% tab %}}\n## A\n<img src="a.png">\n{{% /tab %}}\n{{% tab %}}\n## B\nText.\n{{% /tab %}}\n'
+        self.assertEqual(len(text), 84)
+        self.assertEqual(read7(text), [("B", 60, 65, [("paragraph", 65, 71, "")])])
+        self.assertEqual(read(text), [(TITLE, 0, 0, [("shortcode", 0, 48, "tab"), ("shortcode", 48, 84, "tab")])])
+        # "{{< tabs >}}\n" [0, 13); a blank line; "{{% tab %}}\n" [14, 26); a blank line; "text\n" [27, 32);
+        # "{{% /tab %}}\n" [32, 45) ends the paragraph, so "---\n" [45, 49) is a break, not an underline: no heading in
+        # the tabs, kept whole; "{{< /tabs >}}\n" [49, 63).
+        text = "{{< tabs >}}\n\n{{% tab %}}\n\ntext\n{{% /tab %}}\n---\n{{< /tabs >}}\n"
+        self.assertEqual(len(text), 63)
+        self.assertEqual(read7(text), [(TITLE, 0, 0, [("shortcode", 0, 63, "tabs")])])
+        self.assertEqual(read(text), [(TITLE, 0, 0, [("shortcode", 0, 63, "tabs")])])
 
     def test_any_percent_shortcode_has_a_markdown_body(self) -> None:
         # "{{% foo %}}\n" (12) [0, 12); "## A\n" [12, 17); "Text.\n" [17, 23); "{{% /foo %}}\n" (13) [23, 36). Hugo
@@ -138,6 +186,44 @@ class ShortcodesKeptWhole(unittest.TestCase):
         ):
             with self.subTest(line=line):
                 self.assertEqual(markdown_body(line), expected)
+
+
+class CodeBodies(unittest.TestCase):
+    """Rule Q: a line strictly inside a code shortcode's pair is never a heading line, however the pairs nest."""
+
+    def test_nested_code_shortcodes(self) -> None:
+        # Lines: 0 "{{< tabs >}}", 1 "{{< code >}}", 2 "{{< highlight >}}", 3 "# a", 4 "{{< /highlight >}}",
+        # 5 "# b", 6 "{{< /code >}}", 7 "## H", 8 "{{< /tabs >}}": lines 2 to 5 are inside the code pair (1, 6), 3 inside
+        # the highlight pair (2, 4) too; "## H" is outside both.
+        texts = [
+            "{{< tabs >}}",
+            "{{< code >}}",
+            "{{< highlight >}}",
+            "# a",
+            "{{< /highlight >}}",
+            "# b",
+            "{{< /code >}}",
+            "## H",
+            "{{< /tabs >}}",
+        ]
+        pairs = {2: 4, 1: 6, 0: 8}
+        self.assertEqual(
+            without_code_bodies(texts, pairs),
+            ["{{< tabs >}}", "{{< code >}}", "", "", "", "", "{{< /code >}}", "## H", "{{< /tabs >}}"],
+        )
+
+    def test_random_nestings_equal_the_definition(self) -> None:
+        # The definition: line i is blank when some code pair (o, c) has o < i < c; every other line is as it was.
+        pieces = ("{{< code >}}", "{{< /code >}}", "{{% highlight sh %}}", "{{% /highlight %}}", "{{< tabs >}}")
+        pieces += ("{{< /tabs >}}", "# c", "text", "{{< code >}}x{{< /code >}}")
+        rng = random.Random(7)
+        for _ in range(300):
+            texts = [rng.choice(pieces) for _ in range(rng.randint(0, 14))]
+            pairs = shortcode_pairs(texts)
+            code = [(o, c) for o, c in pairs.items() if "code" in texts[o] or "highlight" in texts[o]]
+            expected = ["" if any(o < i < c for o, c in code) else text for i, text in enumerate(texts)]
+            with self.subTest(texts=texts):
+                self.assertEqual(without_code_bodies(texts, pairs), expected)
 
 
 class BlankSpaceParagraphs(unittest.TestCase):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from unittest import mock
 
 from checks.caveats import decisions, evaluation
 from tests.support import ROOT, LabTestCase
@@ -652,6 +653,19 @@ class EvaluateTest(LabTestCase):
                 exit_code, out, err = main_quietly("scan", "--evaluate", self.labels(value))
                 self.assertEqual((exit_code, out), (1, ""))
                 self.assertTrue(err.startswith(f"error: {code}: "), err)
+
+    def test_a_refused_labels_file_is_refused_before_any_page_is_scanned(self) -> None:
+        # docs/caveats.md: the labels are read first, so a wrong file costs no scan of the docs set.
+        from commands import scan as scan_command
+
+        def no_scan(*args, **kwargs):
+            raise AssertionError("the pages were scanned before the labels were read")
+
+        for value, code in (({"pages": "x"}, "bad_labels"), ({"pages": [{"text_sha256": "0" * 64}]}, "labels_not")):
+            with self.subTest(code=code), mock.patch.object(scan_command, "scanned_pairs", no_scan):
+                exit_code, out, err = main_quietly("scan", "--evaluate", self.labels(value))
+                self.assertEqual((exit_code, out), (1, ""))
+                self.assertTrue(err.startswith(f"error: {code}"), err)
 
 
 class TrustFigures(LabTestCase):

@@ -144,6 +144,15 @@ class RefusedRuns(LabTestCase):
                 else:
                     self.assertIn(hint, completed.stderr)
 
+    def test_a_folder_given_as_the_manifest_names_the_file_it_takes(self):
+        completed = run_lab("--manifest", str(self.folder / "docs"), "--output", str(self.output))
+        self.assert_one_line_refusal(completed, "not_a_file")
+        self.assertIn(
+            "is a folder, not a file; --manifest names the JSON file that pins the pages, not their folder",
+            completed.stderr,
+        )
+        self.assert_output_untouched()
+
     def test_a_missing_manifest(self):
         completed = run_lab("--manifest", str(self.folder / "none.json"), "--output", str(self.output))
         self.assert_one_line_refusal(completed, "file_missing")

@@ -302,6 +302,41 @@ class PipelineSizesTests(DocsSetTestCase):
         self.assertEqual(built.returncode, 0, built.stderr)
         self.assertNotIn("over twice", built.stdout)
 
+    def test_a_pair_aware_chunk_over_twice_its_target_by_a_join_is_said_to_be_one(self) -> None:
+        # Three paragraphs of 25 to 27 characters: heading-aware at 30 keeps each alone, pair-aware joins all three
+        # for the pair (26 + 2 + 25 + 2 + 27 = 82 characters apart at most, within 4 x 30), over twice 30 with no
+        # block longer than the target.
+        instruction, middle, qualifier = (
+            "Call start_widget(x) now.",
+            "Then wait for its signal.",
+            "It must not start twice.",
+        )
+        page = f"# Page\n\n{instruction}\n\n{middle}\n\n{qualifier}\n"
+        self.write("docs/page.md", page)
+        self.assertEqual(self.lab("pin", "--markdown", "blocks-3", "--manifest", "m.json", "docs").returncode, 0)
+        value = self.manifest_value()
+        value["policies"] = {"fixed-char": 1000, "heading-aware": 30, "pair-aware": 30}
+        value["span_checks"] = [
+            {
+                "name": "start",
+                "source_id": "docs/page",
+                "instruction": {"quote": instruction},
+                "qualifier": {"quote": qualifier},
+            }
+        ]
+        (self.folder / "m.json").write_text(json.dumps(value), encoding="utf-8")
+        built = self.lab("--manifest", "m.json", "--output", "r.json")
+        self.assertEqual(built.returncode, 0, built.stderr)
+        line = next(line for line in built.stdout.splitlines() if "over twice" in line)
+        self.assertTrue(line.startswith("1 chunk over twice its target (pair-aware 1); pair-aware's largest, "), line)
+        self.assertTrue(
+            line.endswith(
+                "; pair-aware also joins the groups a declared pair would be cut across (its spans at most 4 x the "
+                "target apart), so a chunk of it can pass twice the target without a long block"
+            ),
+            line,
+        )
+
     def pinned_and_built(self):
         """The pages written under docs/ pinned under blocks-6 into m.json, and the main job's run on them."""
         self.assertEqual(self.lab("pin", "--markdown", "blocks-6", "--manifest", "m.json", "docs").returncode, 0)

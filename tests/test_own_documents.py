@@ -1291,8 +1291,11 @@ class SweepTests(OwnDocumentsTestCase):
         self.assertEqual(
             lines[-1],
             "at 20, the largest of these targets, 1 of 2 pairs are kept together; "
-            "groups shift as the target grows, so try sizes near it: sweep --sizes ...",
+            "groups shift as the target grows, so try sizes near it: sweep --sizes 18 20 22",
         )
+        # The sizes it names are a command to type: a tenth below and above the target.
+        tried = self.lab("sweep", "--manifest", "manifest.json", "--sizes", "18", "20", "22")
+        self.assertEqual(tried.returncode, 0, tried.stderr)
         sweep = json.loads(self.lab("sweep", "--manifest", "manifest.json", "--json").stdout)
         self.assertEqual(sweep["largest_target"], {"size": 20, "pairs_kept_together": 1})
 

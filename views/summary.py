@@ -380,10 +380,10 @@ def oversized_line(result: dict) -> str | None:
     Only the rules that group whole blocks up to a target (heading-aware,
     pair-aware) can pass it; fixed-char never does, paragraph has none. The
     largest named is heading-aware's, where a block kept whole is the only
-    reason (pair-aware also joins groups for a pair), and the line says whose
-    it is: ``"2 chunks over twice their target (heading-aware 1, pair-aware
-    1); heading-aware's largest, 11,011 characters at target 1,000:
-    docs/_index lines 31-300; …"``.
+    reason (pair-aware also joins groups for a pair, which the line then adds),
+    and the line says whose it is: ``"2 chunks over twice their target
+    (heading-aware 1, pair-aware 1); heading-aware's largest, 11,011 characters
+    at target 1,000: docs/_index lines 31-300; …"``.
     """
     over = {}
     for name, index in result["indexes"].items():
@@ -401,13 +401,21 @@ def oversized_line(result: dict) -> str | None:
     # The first of the longest, in index order.
     chunk = max(chunks, key=lambda chunk: chunk["end"] - chunk["start"])
     counts = ", ".join(f"{policy} {len(policy_chunks):,}" for policy, (_, policy_chunks) in over.items())
-    return (
+    line = (
         f"{counted(total, 'chunk')} over twice {'its' if total == 1 else 'their'} target ({counts}); "
         f"{name}'s largest, {chunk['end'] - chunk['start']:,} characters at target {target:,}: "
         f"{printable(chunk['source_id'])} lines {chunk['start_line']}-{chunk['end_line']}; "
         "a block (a list, a table, a fence, a container, an HTML or JSX element) is never cut, so one longer than the "
         "target is a chunk of its own"
     )
+    if any(result["indexes"][policy]["config"]["strategy"] == "pair-aware" for policy in over):
+        # Not every long pair-aware chunk is one long block: the rule joins groups for a pair too.
+        line += (
+            "; pair-aware also joins the groups a declared pair would be cut across (its spans at most "
+            f"{chunk_index.PAIR_CAP_MULTIPLE} x the target apart), so a chunk of it can pass twice the target without "
+            "a long block"
+        )
+    return line
 
 
 def chunkless_line(result: dict) -> str | None:
