@@ -8,7 +8,7 @@ import re
 from chunk_index import collector_paused
 from commands.basics import EXIT_OK, manifest_to_build, report
 from commands.options import add_command, add_manifest_option
-from lab_io.errors import UsageError
+from lab_io.errors import UsageError, printable
 from lab_io.progress import Progress, source_bytes
 from load_documents import load_manifest
 
@@ -64,6 +64,18 @@ def sweep_size(value: str) -> int:
     return int(value)
 
 
+def sweep_command(value: str | None) -> str:
+    """The sweep of the manifest this one read, as its last line repeats it with sizes to try: a manifest of one's
+    own given again (``run.py sweep --manifest 'my docs/m.json'``), or none for the fixture's."""
+    from checks import size_sweep
+
+    if value is None:
+        return size_sweep.SWEEP_COMMAND
+    import shlex
+
+    return f"{size_sweep.SWEEP_COMMAND} --manifest {printable(shlex.quote(value))}"
+
+
 def run_sweep(args: argparse.Namespace) -> int:
     """Print chunk counts, mean lengths and kept pairs over a range of sizes, and each pair's smallest target."""
     from checks import size_sweep
@@ -76,5 +88,8 @@ def run_sweep(args: argparse.Namespace) -> int:
     size = source_bytes(manifest.sources)
     with Progress("reading sections", len(manifest.sources), size) as progress, collector_paused():
         sweep = size_sweep.run_sweep(manifest, sizes, progress)
-    report(size_sweep.sweep_json(sweep) if args.json else size_sweep.sweep_table(sweep, manifest.policy_sizes))
+    if args.json:
+        report(size_sweep.sweep_json(sweep))
+    else:
+        report(size_sweep.sweep_table(sweep, manifest.policy_sizes, sweep_command(args.manifest)))
     return EXIT_OK
