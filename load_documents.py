@@ -496,6 +496,15 @@ def read_manifest_value(manifest_path: Path) -> object:
             "is a saved result or index, not a manifest; give the manifest it was built from (or none, for the "
             "lesson's) and the result where a command reads one (validate RESULT --manifest M)",
         )
+    other = other_lab_file(value)
+    if other is not None:
+        # Another of the lab's own JSON files given as the manifest (tab completion offers m.decisions.json after
+        # m.json): named as what it is, before any of its keys is refused as unknown.
+        raise IngestionError(
+            "not_a_manifest",
+            label,
+            f"is {other}, not a manifest; give the manifest that pins the pages (the JSON file pin writes)",
+        )
     grammar = value.get("markdown", LESSON_GRAMMAR) if type(value) is dict else LESSON_GRAMMAR
     limit = grammar_bounds(grammar).manifest_bytes
     if len(raw) > limit:
@@ -506,6 +515,21 @@ def read_manifest_value(manifest_path: Path) -> object:
             'a docs set\'s manifest names a block grammar ("markdown")',
         )
     return value
+
+
+def other_lab_file(value: object) -> str | None:
+    """What a parsed JSON value without ``sources`` is in words when it is another of the lab's own files, a review
+    decisions file or a command's saved ``--json``, its first key its version (``lab_io.outputs.LAB_FILE_KINDS``);
+    ``None`` for any other."""
+    if type(value) is not dict or "sources" in value or not value:
+        return None
+    from lab_io.outputs import COMMAND_REPORT_KEYS, LAB_FILE_KINDS
+
+    if "decisions_version" in value:
+        return LAB_FILE_KINDS["decisions"]
+    if next(iter(value)).encode("utf-8", "replace") in COMMAND_REPORT_KEYS:
+        return LAB_FILE_KINDS["command report"]
+    return None
 
 
 MARKDOWN_SUFFIXES = frozenset({".md", ".mdx", ".markdown"})
@@ -533,6 +557,11 @@ def not_a_manifest_hint(manifest_path: Path, raw: bytes, error: IngestionError) 
     if error.code not in ("json_syntax", "json_trailing_data") or not isinstance(cause, json.JSONDecodeError):
         return None
     opening = raw.lstrip()
+    if opening.startswith(b"<!DOCTYPE html>"):
+        from lab_io.outputs import LAB_FILE_KINDS, REPORT_GENERATOR
+
+        if REPORT_GENERATOR in opening[:4096]:
+            return f"this is {LAB_FILE_KINDS['report']}, not a manifest: give the manifest it was made from"
     if manifest_path.suffix.lower() in MARKDOWN_SUFFIXES or opening.startswith((b"#", b"---")):
         return MARKDOWN_PAGE_HINT
     if error.code == "json_trailing_data" and cause.lineno >= 2:

@@ -144,6 +144,40 @@ class RefusedRuns(LabTestCase):
                 else:
                     self.assertIn(hint, completed.stderr)
 
+    def test_another_lab_file_given_as_the_manifest_is_named_as_such(self):
+        # Each written by hand in the shape docs/caveats.md and docs/judge.md give: decisions beside the manifest,
+        # a command's --json saved by the shell, and an HTML report (its doctype and the lab's generator line).
+        cases = (
+            (
+                "m.decisions.json",
+                '{"decisions_version": 1, "decisions": []}\n',
+                "not_a_manifest",
+                "a manifest's review decisions file",
+            ),
+            (
+                "judged.json",
+                '{"judge_version": 6, "name": "c.jsonl", "policies": []}\n',
+                "not_a_manifest",
+                "a command's --json report",
+            ),
+            (
+                "report.html",
+                '<!DOCTYPE html>\n<html><head><meta name="generator" content="chunk-boundary lab"></head></html>\n',
+                "json_syntax",
+                "an HTML report the lab wrote",
+            ),
+        )
+        for name, text, code, kind in cases:
+            with self.subTest(name=name):
+                given = self.folder / name
+                given.write_text(text, encoding="utf-8")
+                completed = run_lab("--manifest", str(given), "--output", str(self.output))
+                self.assert_one_line_refusal(completed, code)
+                self.assertIn(f"is {kind}", completed.stderr)
+                self.assertIn("not a manifest", completed.stderr)
+                self.assertEqual(self.output.read_text(encoding="utf-8"), "an earlier result\n")
+                given.unlink()
+
     def test_a_folder_given_as_the_manifest_names_the_file_it_takes(self):
         completed = run_lab("--manifest", str(self.folder / "docs"), "--output", str(self.output))
         self.assert_one_line_refusal(completed, "not_a_file")
