@@ -196,6 +196,7 @@ class PageReader(Version6Reader):
         element kept whole too: that line belongs to no block. Of tags and comments alone, it is no block. A comment
         or a raw block (CommonMark's conditions 1 to 5) runs on to its own end, as before."""
         found = super().html_block(index)
+        self.shortcode_pairs()
         if found is None or not self._headed_markers:
             return found
         kind, after, label = found
