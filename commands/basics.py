@@ -139,9 +139,17 @@ MAX_CLOSE_LOOKUP = 10_000
 
 
 def closest_names(typed: str, known: list[str]) -> list[str]:
-    """The few names of ``known`` closest to ``typed`` (``difflib``'s), for a refusal of a name the lab does not
-    hold: ``closest_names("docs/a:52", ["scan:docs/a:52", "scan:docs/b:9"])`` -> ``["scan:docs/a:52"]``. None are
-    looked for among more than ``MAX_CLOSE_LOOKUP`` (difflib weighs each)."""
+    """The few names of ``known`` closest to ``typed``, for a refusal of a name the lab does not hold: first those
+    ``typed`` ends after a ``/`` or ``:`` (a page's id typed without its folders, a pair's name without its "scan:"
+    and folders), else ``difflib``'s closest:
+    ``closest_names("docs/a:52", ["scan:docs/a:52", "scan:docs/b:9"])`` -> ``["scan:docs/a:52"]``,
+    ``closest_names("cli", ["site/docs/cli", "site/docs/client"])`` -> ``["site/docs/cli"]``. difflib's are not
+    looked for among more than ``MAX_CLOSE_LOOKUP`` (it weighs each)."""
+    # difflib weighs a short tail against a long id by the share of it that matches: "client:96" is 0.4 like
+    # "scan:website/docs/advanced/client:96", under its cutoff, though no other name ends so.
+    tails = [name for name in known if name.endswith(typed) and name[: -len(typed)][-1:] in ("/", ":")]
+    if tails:
+        return tails[:LISTED_ENTRIES]
     if len(known) > MAX_CLOSE_LOOKUP:
         return []
     import difflib

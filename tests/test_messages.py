@@ -108,6 +108,30 @@ class WholeNames(DeepTreeTestCase):
             completed.stderr,
         )
 
+    def test_a_name_typed_without_its_folders_is_answered_with_the_one_it_ends(self) -> None:
+        # difflib alone weighs "assign-cpu-resource" against a 65-character id at under its 0.6 cutoff.
+        cases = (
+            ("--source", "assign-cpu-resource", f'it has 2 sources; the closest: "{DEEP}/assign-cpu-resource"\n'),
+            (
+                "--check",
+                "assign-cpu-resource:3",
+                f'it has 2 span checks; the closest: "scan:{DEEP}/assign-cpu-resource:3"\n',
+            ),
+            # "resource" ends both ids but after a "-", inside a word: no tail, so the ids are listed as before.
+            (
+                "--source",
+                "resource",
+                f'it has 2 sources: "{DEEP}/assign-cpu-resource", "{DEEP}/assign-memory-resource"\n',
+            ),
+        )
+        for option, typed, answer in cases:
+            with self.subTest(option=option, typed=typed):
+                completed = self.lab("show", "--manifest", "m.json", option, typed)
+                self.assert_one_line_refusal(completed, "unknown_name", 2)
+                self.assertTrue(
+                    completed.stderr.endswith(f'"{typed}" is not in the manifest; {answer}'), completed.stderr
+                )
+
     def test_each_moved_span_names_its_check_whole(self) -> None:
         for name in PAGES:
             path = self.folder / DEEP / f"{name}.md"

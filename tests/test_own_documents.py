@@ -1169,11 +1169,27 @@ class SweepTests(OwnDocumentsTestCase):
         verdicts = [line for line in lines if line.startswith("ref-")]
         self.assertEqual(verdicts[0], "ref-00: fixed-char split, paragraph split, heading-aware same chunk")
         self.assertEqual(len(verdicts), 20)
+        # The show it names reads the manifest this build read, not the lesson's fixture beside run.py.
+        hint = "'run.py show --manifest manifest.json --split-only'"
         self.assertIn(
-            "… 3 more pairs: the result's comparisons hold every verdict; 'run.py show --split-only' draws the split ones",
-            lines,
+            f"… 3 more pairs: the result's comparisons hold every verdict; {hint} draws the split ones", lines
         )
         self.assertEqual(len(self.read_json("result.json")["comparisons"][0]["pairs"]), 23)
+        shown = self.lab(*hint.strip("'").split()[1:])
+        self.assertEqual(shown.returncode, 0, shown.stderr)
+        self.assertIn("ref-22", shown.stdout)
+
+    def test_the_show_the_summary_names_is_one_to_paste(self) -> None:
+        from commands.main_job import split_pairs_command
+
+        cases = {
+            None: "run.py show --split-only",
+            "m.json": "run.py show --manifest m.json --split-only",
+            "my docs/m.json": "run.py show --manifest 'my docs/m.json' --split-only",
+        }
+        for manifest, command in cases.items():
+            with self.subTest(manifest=manifest):
+                self.assertEqual(split_pairs_command(manifest), command)
 
     def test_more_than_twenty_pairs_are_counted_and_the_smallest_targets_listed(self) -> None:
         # 21 copies of the fixture pair (smallest target 219: its paragraphs span [51, 270)), two

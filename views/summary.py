@@ -187,11 +187,16 @@ def summary_rows(result: dict, index_sizes: dict[str, int] | None = None) -> lis
     return rows
 
 
-def pair_verdict_lines(result: dict, names: tuple[str, ...] = ()) -> list[str]:
+SHOW_SPLIT = "run.py show --split-only"
+"""The command that draws the split pairs of the lesson's fixture; a manifest of one's own adds its ``--manifest``."""
+
+
+def pair_verdict_lines(result: dict, names: tuple[str, ...] = (), show_split: str = SHOW_SPLIT) -> list[str]:
     """One line per declared pair: its name and whether each policy keeps it in one chunk.
 
     ``names`` labels a single-pair result, whose comparison records no name:
     ``["save-copy: fixed-char split, paragraph split, heading-aware same chunk"]``.
+    ``show_split`` is the command the line after the first ``LISTED_VERDICTS`` names for the rest.
     """
     outcomes = {comparison["strategy"]: span_checks.pair_outcomes(comparison) for comparison in result["comparisons"]}
     first = next(iter(outcomes.values()))
@@ -214,7 +219,7 @@ def pair_verdict_lines(result: dict, names: tuple[str, ...] = ()) -> list[str]:
         rest = len(first) - LISTED_VERDICTS
         lines.append(
             f"… {rest:,} more {'pair' if rest == 1 else 'pairs'}: the result's comparisons hold every verdict;"
-            " 'run.py show --split-only' draws the split ones"
+            f" '{show_split}' draws the split ones"
         )
     return lines
 
@@ -590,13 +595,16 @@ def summary_table(
     names: tuple[str, ...] = (),
     index_sizes: dict[str, int] | None = None,
     section_cache: dict | None = None,
+    show_split: str = SHOW_SPLIT,
 ) -> str:
     """The summary rows as aligned plain text (numbers right, words left), then each pair's verdicts.
 
-    With a pair-aware index, its kept and split pairs follow (``pair_aware_lines``).
+    With a pair-aware index, its kept and split pairs follow (``pair_aware_lines``); ``show_split`` as in
+    ``pair_verdict_lines``.
     """
     lines = aligned_rows(summary_rows(result, index_sizes))
-    return "\n".join(lines + pair_verdict_lines(result, names) + pair_aware_lines(result, names, section_cache))
+    verdicts = pair_verdict_lines(result, names, show_split)
+    return "\n".join(lines + verdicts + pair_aware_lines(result, names, section_cache))
 
 
 def aligned_rows(rows: list[tuple[str, ...]]) -> list[str]:
