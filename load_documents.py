@@ -517,6 +517,10 @@ FOLDER_MANIFEST_HINT = (
     "--manifest names the JSON file that pins the pages, not their folder "
     f"(run.py pin --markdown {BLOCK_GRAMMARS[-1]} --manifest m.json FOLDER writes one)"
 )
+CUT_SHORT_HINT = (
+    "the manifest ends inside its JSON, as a hand edit left unfinished or a copy cut short leaves it (pin and scan "
+    "never write one so: they replace it whole): finish the edit or restore the manifest"
+)
 JSON_LINES_MANIFEST_HINT = (
     "this looks like JSON Lines, one object per line (chunks, an export, pairs), not a manifest: give it where the "
     "command reads such a file (judge CHUNKS --manifest M, scan --import PAIRS --manifest M)"
@@ -527,7 +531,8 @@ def not_a_manifest_hint(manifest_path: Path, raw: bytes, error: IngestionError) 
     """What a file given as the manifest is instead, once it failed to parse as JSON: a Markdown page or JSON Lines.
 
     A page is told by its suffix or by opening as one (a heading, front matter); JSON Lines by an object alone on
-    line 1 with more after it. ``None`` for any other file: the parser's own complaint is then the whole answer.
+    line 1 with more after it; a manifest cut short by the parser running out of text inside it. ``None`` for any
+    other file: the parser's own complaint is then the whole answer.
     """
     cause = error.__cause__
     if error.code not in ("json_syntax", "json_trailing_data") or not isinstance(cause, json.JSONDecodeError):
@@ -541,6 +546,13 @@ def not_a_manifest_hint(manifest_path: Path, raw: bytes, error: IngestionError) 
         except (ValueError, RecursionError):
             return None
         return JSON_LINES_MANIFEST_HINT if type(first) is dict else None
+    # The parser ran out of text: a string never closed, or a complaint at the very end of what the file holds.
+    if (
+        error.code == "json_syntax"
+        and opening.startswith(b"{")
+        and (cause.msg.startswith("Unterminated string") or cause.pos >= len(cause.doc.rstrip()))
+    ):
+        return CUT_SHORT_HINT
     return None
 
 

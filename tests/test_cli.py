@@ -125,12 +125,16 @@ class RefusedRuns(LabTestCase):
         # What --manifest was given instead of a manifest is said beside the parser's complaint, code unchanged.
         page_hint = "; this is a Markdown page, not a manifest: --manifest names the JSON file that pins the pages"
         lines_hint = "; this looks like JSON Lines, one object per line (chunks, an export, pairs), not a manifest"
+        cut_hint = "; the manifest ends inside its JSON, as a hand edit left unfinished or a copy cut short leaves it"
         cases = (
             ("notes.md", "# Notes\n\nCall open() first.\n", "json_syntax", page_hint),
             ("notes.txt", "---\ntitle: Notes\n---\n\nText.\n", "json_syntax", page_hint),
             ("chunks.jsonl", '{"text": "a"}\n{"text": "b"}\n', "json_trailing_data", lines_hint),
             ("broken.json", '{"sources": [}', "json_syntax", None),
             ("two.json", '{"sources": []} []', "json_trailing_data", None),
+            # A manifest the parser runs out of: inside a string, or right after a comma.
+            ("cut.json", '{"sources": [{"path": "docs/a', "json_syntax", cut_hint),
+            ("cut2.json", '{"sources": [\n  {"path": "docs/a.md"},\n', "json_syntax", cut_hint),
         )
         for name, text, code, hint in cases:
             with self.subTest(name=name):
@@ -140,7 +144,8 @@ class RefusedRuns(LabTestCase):
                 self.assert_one_line_refusal(completed, code)
                 self.assertEqual(self.output.read_text(encoding="utf-8"), "an earlier result\n")
                 if hint is None:
-                    self.assertNotIn("; this", completed.stderr)
+                    for other in (page_hint, lines_hint, cut_hint):
+                        self.assertNotIn(other, completed.stderr)
                 else:
                     self.assertIn(hint, completed.stderr)
 
