@@ -486,7 +486,10 @@ def read_manifest_value(manifest_path: Path) -> object:
     except IngestionError as error:
         hint = not_a_manifest_hint(manifest_path, raw, error)
         if hint is None:
-            raise
+            from lab_io.outputs import naming_lab_file
+
+            # The lab's HTML report given as the manifest: named, where the parser's complaint alone says nothing.
+            raise naming_lab_file(error, manifest_path, "a manifest", frozenset({"manifest"})) from error
         raise IngestionError(error.code, error.where, f"{error.what}; {hint}") from error
     if type(value) is dict and "sources" not in value and ("indexes" in value or "index_id" in value):
         # A saved result or index given as the manifest: said so, before any of its keys is refused as unknown.
@@ -496,15 +499,8 @@ def read_manifest_value(manifest_path: Path) -> object:
             "is a saved result or index, not a manifest; give the manifest it was built from (or none, for the "
             "lesson's) and the result where a command reads one (validate RESULT --manifest M)",
         )
-    other = other_lab_file(value)
-    if other is not None:
-        # Another of the lab's own JSON files given as the manifest (tab completion offers m.decisions.json after
-        # m.json): named as what it is, before any of its keys is refused as unknown.
-        raise IngestionError(
-            "not_a_manifest",
-            label,
-            f"is {other}, not a manifest; give the manifest that pins the pages (the JSON file pin writes)",
-        )
+    if type(value) is dict and "sources" not in value:
+        other_file_as_manifest(manifest_path, label)
     grammar = value.get("markdown", LESSON_GRAMMAR) if type(value) is dict else LESSON_GRAMMAR
     limit = grammar_bounds(grammar).manifest_bytes
     if len(raw) > limit:
@@ -517,19 +513,27 @@ def read_manifest_value(manifest_path: Path) -> object:
     return value
 
 
-def other_lab_file(value: object) -> str | None:
-    """What a parsed JSON value without ``sources`` is in words when it is another of the lab's own files, a review
-    decisions file or a command's saved ``--json``, its first key its version (``lab_io.outputs.LAB_FILE_KINDS``);
-    ``None`` for any other."""
-    if type(value) is not dict or "sources" in value or not value:
-        return None
-    from lab_io.outputs import COMMAND_REPORT_KEYS, LAB_FILE_KINDS
+def other_file_as_manifest(manifest_path: Path, label: str) -> None:
+    """Refuse (``not_a_manifest``) a decisions file or a command's saved ``--json`` given as the manifest, named as
+    what it is, before any of its keys is refused as unknown (``unexpected top-level field "decisions"``)."""
+    from lab_io.outputs import LAB_FILE_KINDS, lab_file_kind
 
-    if "decisions_version" in value:
-        return LAB_FILE_KINDS["decisions"]
-    if next(iter(value)).encode("utf-8", "replace") in COMMAND_REPORT_KEYS:
-        return LAB_FILE_KINDS["command report"]
-    return None
+    kind = lab_file_kind(manifest_path)
+    if kind == "decisions":
+        suffix = ".decisions.json"
+        name = manifest_path.name
+        # ``m.decisions.json`` is ``m.json``'s (``lab_io.outputs.decisions_file``).
+        owner = manifest_path.with_name(name[: -len(suffix)] + ".json") if name.endswith(suffix) else None
+        raise IngestionError(
+            "not_a_manifest",
+            label,
+            f"is {LAB_FILE_KINDS[kind]}, not a manifest; give the manifest it belongs to"
+            + ("" if owner is None else f", {printable(str(owner))}"),
+        )
+    if kind == "command report":
+        raise IngestionError(
+            "not_a_manifest", label, f"is {LAB_FILE_KINDS[kind]}, not a manifest; give the manifest the command read"
+        )
 
 
 MARKDOWN_SUFFIXES = frozenset({".md", ".mdx", ".markdown"})
@@ -541,6 +545,10 @@ FOLDER_MANIFEST_HINT = (
     "--manifest names the JSON file that pins the pages, not their folder "
     f"(run.py pin --markdown {BLOCK_GRAMMARS[-1]} --manifest m.json FOLDER writes one)"
 )
+CUT_SHORT_HINT = (
+    "the manifest ends inside its JSON, as a hand edit left unfinished or a copy cut short leaves it (pin and scan "
+    "never write one so: they replace it whole): finish the edit or restore the manifest"
+)
 JSON_LINES_MANIFEST_HINT = (
     "this looks like JSON Lines, one object per line (chunks, an export, pairs), not a manifest: give it where the "
     "command reads such a file (judge CHUNKS --manifest M, scan --import PAIRS --manifest M)"
@@ -551,17 +559,13 @@ def not_a_manifest_hint(manifest_path: Path, raw: bytes, error: IngestionError) 
     """What a file given as the manifest is instead, once it failed to parse as JSON: a Markdown page or JSON Lines.
 
     A page is told by its suffix or by opening as one (a heading, front matter); JSON Lines by an object alone on
-    line 1 with more after it. ``None`` for any other file: the parser's own complaint is then the whole answer.
+    line 1 with more after it; a manifest cut short by the parser running out of text inside it. ``None`` for any
+    other file: the parser's own complaint is then the whole answer.
     """
     cause = error.__cause__
     if error.code not in ("json_syntax", "json_trailing_data") or not isinstance(cause, json.JSONDecodeError):
         return None
     opening = raw.lstrip()
-    if opening.startswith(b"<!DOCTYPE html>"):
-        from lab_io.outputs import LAB_FILE_KINDS, REPORT_GENERATOR
-
-        if REPORT_GENERATOR in opening[:4096]:
-            return f"this is {LAB_FILE_KINDS['report']}, not a manifest: give the manifest it was made from"
     if manifest_path.suffix.lower() in MARKDOWN_SUFFIXES or opening.startswith((b"#", b"---")):
         return MARKDOWN_PAGE_HINT
     if error.code == "json_trailing_data" and cause.lineno >= 2:
@@ -570,6 +574,13 @@ def not_a_manifest_hint(manifest_path: Path, raw: bytes, error: IngestionError) 
         except (ValueError, RecursionError):
             return None
         return JSON_LINES_MANIFEST_HINT if type(first) is dict else None
+    # The parser ran out of text: a string never closed, or a complaint at the very end of what the file holds.
+    if (
+        error.code == "json_syntax"
+        and opening.startswith(b"{")
+        and (cause.msg.startswith("Unterminated string") or cause.pos >= len(cause.doc.rstrip()))
+    ):
+        return CUT_SHORT_HINT
     return None
 
 

@@ -164,6 +164,21 @@ def meant_source(name: str, manifest) -> str | None:
     return next((source["source_id"] for source in manifest.sources if normal(source["path"]) == typed), None)
 
 
+def folder_sources(name: str, manifest) -> list[str]:
+    """The ids of the sources pinned from under the folder ``name`` (``docs/rules``, ``./docs/rules/``), by id or
+    path; none for a name that is no folder of theirs."""
+    typed = os.path.normpath(name).replace(os.sep, "/")
+    if typed in (".", "") or typed.startswith("../"):
+        return []
+    prefix = typed + "/"
+    return [
+        source["source_id"]
+        for source in manifest.sources
+        if source["source_id"].startswith(prefix)
+        or os.path.normpath(source["path"]).replace(os.sep, "/").startswith(prefix)
+    ]
+
+
 def held(option: str, typed: str, known: list[str]) -> str:
     """What the manifest holds instead of ``typed``: the names closest to it, else its first few; each whole.
 
@@ -193,6 +208,16 @@ def require_known(option: str, given: list[str], known: list[str], manifest) -> 
             "unknown_name",
             option,
             f"{quoted_name(unknown[0])} is not in the manifest: that page's source id is {quoted_name(meant)}",
+        )
+    inside = folder_sources(unknown[0], manifest) if option == "--source" else []
+    if inside:
+        # A folder for its pages: --source names pages, one each.
+        raise UsageError(
+            "unknown_name",
+            option,
+            f"{quoted_name(unknown[0])} is a folder of {counted(len(inside), 'pinned page')} "
+            f"({first_few([quoted_name(source_id) for source_id in inside])}), not a source: --source takes one "
+            "page's id, and is repeatable",
         )
     raise UsageError(
         "unknown_name", option, f"{quoted_name(unknown[0])} is not in the manifest; {held(option, unknown[0], known)}"

@@ -125,12 +125,16 @@ class RefusedRuns(LabTestCase):
         # What --manifest was given instead of a manifest is said beside the parser's complaint, code unchanged.
         page_hint = "; this is a Markdown page, not a manifest: --manifest names the JSON file that pins the pages"
         lines_hint = "; this looks like JSON Lines, one object per line (chunks, an export, pairs), not a manifest"
+        cut_hint = "; the manifest ends inside its JSON, as a hand edit left unfinished or a copy cut short leaves it"
         cases = (
             ("notes.md", "# Notes\n\nCall open() first.\n", "json_syntax", page_hint),
             ("notes.txt", "---\ntitle: Notes\n---\n\nText.\n", "json_syntax", page_hint),
             ("chunks.jsonl", '{"text": "a"}\n{"text": "b"}\n', "json_trailing_data", lines_hint),
             ("broken.json", '{"sources": [}', "json_syntax", None),
             ("two.json", '{"sources": []} []', "json_trailing_data", None),
+            # A manifest the parser runs out of: inside a string, or right after a comma.
+            ("cut.json", '{"sources": [{"path": "docs/a', "json_syntax", cut_hint),
+            ("cut2.json", '{"sources": [\n  {"path": "docs/a.md"},\n', "json_syntax", cut_hint),
         )
         for name, text, code, hint in cases:
             with self.subTest(name=name):
@@ -140,43 +144,39 @@ class RefusedRuns(LabTestCase):
                 self.assert_one_line_refusal(completed, code)
                 self.assertEqual(self.output.read_text(encoding="utf-8"), "an earlier result\n")
                 if hint is None:
-                    self.assertNotIn("; this", completed.stderr)
+                    for other in (page_hint, lines_hint, cut_hint):
+                        self.assertNotIn(other, completed.stderr)
                 else:
                     self.assertIn(hint, completed.stderr)
 
-    def test_another_lab_file_given_as_the_manifest_is_named_as_such(self):
-        # Each written by hand in the shape docs/caveats.md and docs/judge.md give: decisions beside the manifest,
-        # a command's --json saved by the shell, and an HTML report (its doctype and the lab's generator line).
+    def test_the_lab_s_other_files_given_as_the_manifest_are_named_as_such(self):
+        # Each file made by the lab as a user would make it, then given to --manifest.
+        report = self.folder / "report.html"
+        self.assertEqual(run_lab("--output", "-", "--html", str(report)).returncode, 0)
+        rejected = run_lab("scan", "--reject", "scan:aster-copy-v1:13", "--manifest", str(self.manifest))
+        self.assertEqual(rejected.returncode, 0, rejected.stderr)
+        scanned = self.folder / "scan.json"
+        scanned.write_text(run_lab("scan", "--json", "--manifest", str(self.manifest)).stdout, encoding="utf-8")
+        decisions = self.folder / "manifest.decisions.json"
         cases = (
+            (report, "json_syntax", "; this file is an HTML report the lab wrote, not a manifest\n"),
             (
-                "m.decisions.json",
-                '{"decisions_version": 1, "decisions": []}\n',
+                decisions,
                 "not_a_manifest",
-                "a manifest's review decisions file",
+                f"(scan --accept and --reject write it), not a manifest; give the manifest it belongs to, {self.manifest}\n",
             ),
             (
-                "judged.json",
-                '{"judge_version": 6, "name": "c.jsonl", "policies": []}\n',
+                scanned,
                 "not_a_manifest",
-                "a command's --json report",
-            ),
-            (
-                "report.html",
-                '<!DOCTYPE html>\n<html><head><meta name="generator" content="chunk-boundary lab"></head></html>\n',
-                "json_syntax",
-                "an HTML report the lab wrote",
+                "is a command's --json report (scan, judge, diff, …), not a manifest; give the manifest the command read\n",
             ),
         )
-        for name, text, code, kind in cases:
-            with self.subTest(name=name):
-                given = self.folder / name
-                given.write_text(text, encoding="utf-8")
+        for given, code, ending in cases:
+            with self.subTest(given=given.name):
                 completed = run_lab("--manifest", str(given), "--output", str(self.output))
                 self.assert_one_line_refusal(completed, code)
-                self.assertIn(f"is {kind}", completed.stderr)
-                self.assertIn("not a manifest", completed.stderr)
+                self.assertTrue(completed.stderr.endswith(ending), completed.stderr)
                 self.assertEqual(self.output.read_text(encoding="utf-8"), "an earlier result\n")
-                given.unlink()
 
     def test_a_folder_given_as_the_manifest_names_the_file_it_takes(self):
         completed = run_lab("--manifest", str(self.folder / "docs"), "--output", str(self.output))
@@ -360,6 +360,24 @@ class ValidateCommand(LabTestCase):
         other = self.folder / "other.json"
         other.write_text('{"hello": 1}', encoding="utf-8")
         self.assertNotIn("manifest", run_lab("validate", str(other)).stderr)
+
+    def test_a_page_or_another_file_of_the_lab_s_given_as_a_result_is_named_as_such(self):
+        report = self.folder / "report.html"
+        self.assertEqual(run_lab("--output", "-", "--html", str(report)).returncode, 0)
+        decisions = self.folder / "manifest.decisions.json"
+        decisions.write_text('{"decisions_version": 1, "decisions": []}\n', encoding="utf-8")
+        page = ROOT / "docs" / "aster-copy-v1.md"
+        cases = (
+            (page, "json_syntax", "; this is a Markdown page, not a saved result or index: the main job writes one"),
+            (report, "json_syntax", "; this file is an HTML report the lab wrote, not a saved result or index"),
+            (decisions, "unknown_artifact", "(scan --accept and --reject write it), not a saved result or index"),
+        )
+        for given, code, hint in cases:
+            for command in (("validate", str(given)), ("diff", str(given), str(ROOT / "expected-result.json"))):
+                with self.subTest(given=given.name, command=command[0]):
+                    completed = run_lab(*command)
+                    self.assert_one_line_refusal(completed, code)
+                    self.assertIn(hint, completed.stderr)
 
 
 class Imports(LabTestCase):

@@ -108,6 +108,20 @@ class WholeNames(DeepTreeTestCase):
             completed.stderr,
         )
 
+    def test_a_folder_given_as_a_source_is_named_a_folder_with_its_pages(self) -> None:
+        # Both pages lie under DEEP: typed as a folder (as a path or with a slash), it is told apart from a page.
+        for typed in (DEEP, f"./{DEEP}/"):
+            for command in ("show", "scan"):
+                with self.subTest(typed=typed, command=command):
+                    completed = self.lab(command, "--manifest", "m.json", "--source", typed)
+                    self.assert_one_line_refusal(completed, "unknown_name", 2)
+                    self.assertIn(
+                        f'"{typed}" is a folder of 2 pinned pages ("{DEEP}/assign-cpu-resource", '
+                        f'"{DEEP}/assign-memory-resource"), not a source: --source takes one page\'s id, and is '
+                        "repeatable\n",
+                        completed.stderr,
+                    )
+
     def test_a_name_typed_without_its_folders_is_answered_with_the_one_it_ends(self) -> None:
         # difflib alone weighs "assign-cpu-resource" against a 65-character id at under its 0.6 cutoff.
         cases = (
