@@ -45,6 +45,8 @@ VOID_TAGS = frozenset("area base br col embed hr img input link meta param sourc
 ANY_TAG = LazyPattern(r"<(/?)([A-Za-z][A-Za-z0-9.:-]*)")
 # A tag as a block of only markup holds them (a tag holds no "<", so each try stops at the next one).
 MARKUP_TAG = LazyPattern(r"</?[A-Za-z][^<>]*>")
+# A tag's start that no ">" closes on its line: it may close on a later one (``lines_hold_only_markup``).
+OPEN_TAG_TAIL = LazyPattern(r"</?[A-Za-z]")
 
 
 def html_start(line: str) -> tuple[int, str] | None:
@@ -156,6 +158,26 @@ def blanked_comments(line: str) -> str:
 def holds_only_markup(text: str) -> bool:
     """Whether ``text`` is nothing but tags, comments and whitespace: ``"<p>\\n<img src='a.png'>\\n</p>\\n"`` -> ``True``."""
     return not MARKUP_TAG.sub("", without_comments(text)).strip()
+
+
+def lines_hold_only_markup(texts: list[str], first: int, after: int) -> bool:
+    """``holds_only_markup`` of the lines ``[first, after)`` joined, told from the first line alone when it decides.
+
+    The first line, its comments taken out (one it leaves open runs on past it, as in the joined lines), holds text
+    that no tag takes: if no tag it opens is left unclosed at its end, the joined lines hold that text too, and the
+    rest is never joined. A page of many HTML blocks that each run on to one far blank line, cut short after it
+    ("blocks-4": a heading after each element), reads each block's first line, not every line after it.
+    """
+    line = texts[first]
+    if "<" not in line:
+        if line.strip():
+            return False
+    else:
+        rest = without_comments(line)
+        tail = rest[rest.rfind(">") + 1 :]
+        if OPEN_TAG_TAIL.search(tail) is None and MARKUP_TAG.sub("", rest).strip():
+            return False
+    return holds_only_markup("\n".join(texts[first:after]))
 
 
 def without_code_spans(line: str) -> str:

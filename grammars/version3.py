@@ -17,10 +17,10 @@ from operator import contains
 from grammars.blocks import admonition_end, closes_container
 from grammars.html_blocks import (
     ANY_TAG,
-    blank_line_end,
     element_pairs,
     holds_only_markup,
     html_start,
+    lines_hold_only_markup,
     markup_end,
     opens_alone,
 )
@@ -41,6 +41,9 @@ class PageReader:
         self._element_pairs: dict[int, int] | None = None
         self._expression_ends: list[int | None] | None = None
         self._last_colon_closing: int | None = None
+        # For each line, the first blank line from it on (the page's end if none): built on first use, so a page of
+        # many HTML blocks that each run on to a blank line finds each end in one look.
+        self._next_blank: list[int] | None = None
 
     heading_title = staticmethod(without_attribute_list)
 
@@ -140,8 +143,17 @@ class PageReader:
         return None
 
     def blank_line_after(self, index: int) -> int:
-        """Where an HTML block that runs on to a blank line ends, from ``texts[index]`` (``html_blocks.blank_line_end``)."""
-        return blank_line_end(self.texts, index)
+        """Where an HTML block that runs on to a blank line ends, from ``texts[index]``: the first blank line after it,
+        or the page's end (``html_blocks.blank_line_end``, answered from a table of the page's lines)."""
+        texts = self.texts
+        if index + 1 >= len(texts):
+            return len(texts)
+        if self._next_blank is None:
+            following = [len(texts)] * (len(texts) + 1)
+            for line in range(len(texts) - 1, -1, -1):
+                following[line] = following[line + 1] if texts[line].strip() else line
+            self._next_blank = following
+        return self._next_blank[index + 1]
 
     def html_block(self, index: int) -> tuple[str, int, str] | None:
         """An HTML block as CommonMark starts and ends it, an element kept whole through its closing tag's line."""
@@ -162,6 +174,6 @@ class PageReader:
         else:
             after = self.blank_line_after(index)
             label = start[1]
-        if holds_only_markup("\n".join(self.texts[index:after])):
+        if lines_hold_only_markup(self.texts, index, after):
             return "", after, ""
         return "html", after, label

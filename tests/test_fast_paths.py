@@ -212,6 +212,60 @@ class BlockGrammarQuickPathTest(unittest.TestCase):
                     )
 
 
+class HtmlBlockEndsTest(unittest.TestCase):
+    """An HTML block's end and whether it holds text, each answered from its first line or a table of the page where
+    they can be (a page of many blocks that run on to one far blank line stays linear), as the plain rules answer."""
+
+    PIECES = (
+        "",
+        "text",
+        "## H",
+        "<p>x</p>",
+        "<div>",
+        "</div>",
+        "<!--",
+        "-->",
+        "<!-- c -->",
+        "<br>",
+        "<img src='a'",
+        "alt='b'>",
+        "a < b",
+        "<!-- a --> b",
+        "x <b>y</b>",
+        "--",
+        ">",
+        "</",
+        "<a",
+        "  ",
+        "<!-- ## x -->",
+    )
+
+    def test_the_first_line_decides_only_what_the_joined_lines_would(self) -> None:
+        from grammars.html_blocks import holds_only_markup, lines_hold_only_markup
+
+        rng = random.Random(37)
+        wrong = []
+        for _ in range(3000):
+            texts = [rng.choice(self.PIECES) + rng.choice(("", "", " ", rng.choice(self.PIECES))) for _ in range(6)]
+            first, after = rng.randrange(6), 6
+            if lines_hold_only_markup(texts, first, after) != holds_only_markup("\n".join(texts[first:after])):
+                wrong.append(texts[first:after])
+        self.assertEqual(wrong, [])
+
+    def test_the_blank_line_after_each_line(self) -> None:
+        from grammars.html_blocks import blank_line_end
+        from grammars.version3 import PageReader
+
+        rng = random.Random(41)
+        for _ in range(300):
+            texts = [rng.choice(("", " ", "text", "<p>x</p>")) for _ in range(rng.randint(1, 12))]
+            reader = PageReader(texts)
+            self.assertEqual(
+                [reader.blank_line_after(index) for index in range(len(texts))],
+                [blank_line_end(texts, index) for index in range(len(texts))],
+            )
+
+
 class SlicesAndLinesTest(unittest.TestCase):
     """Fixed-width slices cut in one pass, and line numbers carried from chunk to chunk, as the spec says."""
 
