@@ -21,7 +21,7 @@ from pathlib import Path, PurePosixPath
 
 from grammars import BLOCK_GRAMMARS, GRAMMARS, LESSON_GRAMMAR
 from lab_io.errors import IngestionError, counted, first_few, parting, printable, quoted, quoted_name
-from lab_io.strict_json import parse_json_bytes, read_bounded
+from lab_io.strict_json import ends_inside, parse_json_bytes, read_bounded
 
 
 class Bounds(namedtuple("Bounds", ("source_bytes", "manifest_bytes", "folder_files"))):
@@ -486,7 +486,10 @@ def read_manifest_value(manifest_path: Path) -> object:
     except IngestionError as error:
         hint = not_a_manifest_hint(manifest_path, raw, error)
         if hint is None:
-            raise
+            from lab_io.outputs import naming_lab_file
+
+            # The lab's HTML report given as the manifest: named, where the parser's complaint alone says nothing.
+            raise naming_lab_file(error, manifest_path, "a manifest", frozenset({"manifest"})) from error
         raise IngestionError(error.code, error.where, f"{error.what}; {hint}") from error
     if type(value) is dict and "sources" not in value and ("indexes" in value or "index_id" in value):
         # A saved result or index given as the manifest: said so, before any of its keys is refused as unknown.
@@ -496,6 +499,8 @@ def read_manifest_value(manifest_path: Path) -> object:
             "is a saved result or index, not a manifest; give the manifest it was built from (or none, for the "
             "lesson's) and the result where a command reads one (validate RESULT --manifest M)",
         )
+    if type(value) is dict and "sources" not in value:
+        other_file_as_manifest(manifest_path, label)
     grammar = value.get("markdown", LESSON_GRAMMAR) if type(value) is dict else LESSON_GRAMMAR
     limit = grammar_bounds(grammar).manifest_bytes
     if len(raw) > limit:
@@ -506,6 +511,29 @@ def read_manifest_value(manifest_path: Path) -> object:
             'a docs set\'s manifest names a block grammar ("markdown")',
         )
     return value
+
+
+def other_file_as_manifest(manifest_path: Path, label: str) -> None:
+    """Refuse (``not_a_manifest``) a decisions file or a command's saved ``--json`` given as the manifest, named as
+    what it is, before any of its keys is refused as unknown (``unexpected top-level field "decisions"``)."""
+    from lab_io.outputs import LAB_FILE_KINDS, lab_file_kind
+
+    kind = lab_file_kind(manifest_path)
+    if kind == "decisions":
+        suffix = ".decisions.json"
+        name = manifest_path.name
+        # ``m.decisions.json`` is ``m.json``'s (``lab_io.outputs.decisions_file``).
+        owner = manifest_path.with_name(name[: -len(suffix)] + ".json") if name.endswith(suffix) else None
+        raise IngestionError(
+            "not_a_manifest",
+            label,
+            f"is {LAB_FILE_KINDS[kind]}, not a manifest; give the manifest it belongs to"
+            + ("" if owner is None else f", {printable(str(owner))}"),
+        )
+    if kind == "command report":
+        raise IngestionError(
+            "not_a_manifest", label, f"is {LAB_FILE_KINDS[kind]}, not a manifest; give the manifest the command read"
+        )
 
 
 MARKDOWN_SUFFIXES = frozenset({".md", ".mdx", ".markdown"})
@@ -546,12 +574,7 @@ def not_a_manifest_hint(manifest_path: Path, raw: bytes, error: IngestionError) 
         except (ValueError, RecursionError):
             return None
         return JSON_LINES_MANIFEST_HINT if type(first) is dict else None
-    # The parser ran out of text: a string never closed, or a complaint at the very end of what the file holds.
-    if (
-        error.code == "json_syntax"
-        and opening.startswith(b"{")
-        and (cause.msg.startswith("Unterminated string") or cause.pos >= len(cause.doc.rstrip()))
-    ):
+    if opening.startswith(b"{") and ends_inside(error):
         return CUT_SHORT_HINT
     return None
 

@@ -40,8 +40,16 @@ from chunk_index import (
 from grammars import HEADING, LESSON_GRAMMAR
 from lab_io.errors import IngestionError, printable, quoted, quoted_name, text_difference
 from lab_io.indented_json import saved_json_pieces
-from lab_io.strict_json import MAX_ARTIFACT_BYTES, bounded_blocks, json_text, parse_json_text, read_json_file
+from lab_io.strict_json import (
+    MAX_ARTIFACT_BYTES,
+    bounded_blocks,
+    ends_inside,
+    json_text,
+    parse_json_text,
+    read_json_file,
+)
 from load_documents import (
+    MARKDOWN_SUFFIXES,
     MAX_POLICY_SIZE,
     MIN_POLICY_SIZE,
     SHA256_PATTERN,
@@ -668,15 +676,42 @@ def read_validated(
     except IngestionError as error:
         if error.code == "json_trailing_data" and opens_json_lines(path, error):
             raise IngestionError(error.code, error.where, f"{error.what}; {JSON_LINES_HINT}") from error
-        raise
+        if ends_inside(error):
+            raise IngestionError(error.code, error.where, f"{error.what}; {CUT_SHORT_RESULT_HINT}") from error
+        raise other_file_named(error, path) from error
     if progress is not None:
         progress.stage(progress.label, *rebuild_work(value))
     try:
         return (*validate_artifact(value, None if progress is None else progress.advance), False)
     except IngestionError as error:
+        if error.code == "unknown_artifact":
+            error = other_file_named(error, path)
         if label is None:
-            raise
+            raise error
         raise IngestionError(error.code, f"{label}: {error.where}", error.what) from error
+
+
+CUT_SHORT_RESULT_HINT = (
+    "the file ends inside its JSON, as a copy cut short leaves it (the lab writes a result or index whole, by "
+    "rename): copy it again, or build it again from its manifest"
+)
+
+
+def other_file_named(error: IngestionError, path: Path) -> IngestionError:
+    """``error``, a refusal of ``path`` as a saved result, saying what the file is instead when it is a Markdown page
+    or another file of the lab's (an HTML report, a decisions file, a command's ``--json``); else ``error`` itself.
+    A manifest and JSON Lines are named where they are found (``validate_artifact``, ``JSON_LINES_HINT``)."""
+    from lab_io.outputs import naming_lab_file
+
+    if path.suffix.lower() in MARKDOWN_SUFFIXES:
+        return IngestionError(error.code, error.where, f"{error.what}; {MARKDOWN_RESULT_HINT}")
+    return naming_lab_file(error, path, "a saved result or index", frozenset({"result", "manifest", "export"}))
+
+
+MARKDOWN_RESULT_HINT = (
+    "this is a Markdown page, not a saved result or index: the main job writes one from the manifest that pins the "
+    "pages (run.py --manifest M --output result.json)"
+)
 
 
 JSON_LINES_HINT = (

@@ -149,6 +149,35 @@ class RefusedRuns(LabTestCase):
                 else:
                     self.assertIn(hint, completed.stderr)
 
+    def test_the_lab_s_other_files_given_as_the_manifest_are_named_as_such(self):
+        # Each file made by the lab as a user would make it, then given to --manifest.
+        report = self.folder / "report.html"
+        self.assertEqual(run_lab("--output", "-", "--html", str(report)).returncode, 0)
+        rejected = run_lab("scan", "--reject", "scan:aster-copy-v1:13", "--manifest", str(self.manifest))
+        self.assertEqual(rejected.returncode, 0, rejected.stderr)
+        scanned = self.folder / "scan.json"
+        scanned.write_text(run_lab("scan", "--json", "--manifest", str(self.manifest)).stdout, encoding="utf-8")
+        decisions = self.folder / "manifest.decisions.json"
+        cases = (
+            (report, "json_syntax", "; this file is an HTML report the lab wrote, not a manifest\n"),
+            (
+                decisions,
+                "not_a_manifest",
+                f"(scan --accept and --reject write it), not a manifest; give the manifest it belongs to, {self.manifest}\n",
+            ),
+            (
+                scanned,
+                "not_a_manifest",
+                "is a command's --json report (scan, judge, diff, …), not a manifest; give the manifest the command read\n",
+            ),
+        )
+        for given, code, ending in cases:
+            with self.subTest(given=given.name):
+                completed = run_lab("--manifest", str(given), "--output", str(self.output))
+                self.assert_one_line_refusal(completed, code)
+                self.assertTrue(completed.stderr.endswith(ending), completed.stderr)
+                self.assertEqual(self.output.read_text(encoding="utf-8"), "an earlier result\n")
+
     def test_a_folder_given_as_the_manifest_names_the_file_it_takes(self):
         completed = run_lab("--manifest", str(self.folder / "docs"), "--output", str(self.output))
         self.assert_one_line_refusal(completed, "not_a_file")
@@ -313,6 +342,24 @@ class ValidateCommand(LabTestCase):
         self.assertNotIn("\x1b", completed.stderr)
         self.assertIn("\\u001b", completed.stderr)
 
+    def test_a_saved_result_cut_short_is_named_as_such(self):
+        saved = (ROOT / "expected-result.json").read_bytes()
+        hint = "; the file ends inside its JSON, as a copy cut short leaves it (the lab writes a result or index whole"
+        cut = self.folder / "cut.json"
+        # Cut inside the first chunk's text, and after a comma: the parser runs out of text either way.
+        for end in (saved.index(b'"text": "') + 12, saved.index(b",\n") + 1):
+            with self.subTest(end=end):
+                cut.write_bytes(saved[:end])
+                for command in (("validate", str(cut)), ("diff", str(ROOT / "expected-result.json"), str(cut))):
+                    completed = run_lab(*command)
+                    self.assert_one_line_refusal(completed, "json_syntax")
+                    self.assertIn(hint, completed.stderr)
+        # A file broken in its middle is not said to be cut short.
+        cut.write_bytes(saved.replace(b'"execution_mode":', b'"execution_mode";', 1))
+        completed = run_lab("validate", str(cut))
+        self.assert_one_line_refusal(completed, "json_syntax")
+        self.assertNotIn(hint, completed.stderr)
+
     def test_a_missing_or_non_json_file(self):
         self.assert_one_line_refusal(run_lab("validate", str(self.folder / "none.json")), "file_missing")
         self.assert_one_line_refusal(run_lab("validate", str(ROOT / "docs" / "aster-copy-v1.md")), "json_syntax")
@@ -331,6 +378,24 @@ class ValidateCommand(LabTestCase):
         other = self.folder / "other.json"
         other.write_text('{"hello": 1}', encoding="utf-8")
         self.assertNotIn("manifest", run_lab("validate", str(other)).stderr)
+
+    def test_a_page_or_another_file_of_the_lab_s_given_as_a_result_is_named_as_such(self):
+        report = self.folder / "report.html"
+        self.assertEqual(run_lab("--output", "-", "--html", str(report)).returncode, 0)
+        decisions = self.folder / "manifest.decisions.json"
+        decisions.write_text('{"decisions_version": 1, "decisions": []}\n', encoding="utf-8")
+        page = ROOT / "docs" / "aster-copy-v1.md"
+        cases = (
+            (page, "json_syntax", "; this is a Markdown page, not a saved result or index: the main job writes one"),
+            (report, "json_syntax", "; this file is an HTML report the lab wrote, not a saved result or index"),
+            (decisions, "unknown_artifact", "(scan --accept and --reject write it), not a saved result or index"),
+        )
+        for given, code, hint in cases:
+            for command in (("validate", str(given)), ("diff", str(given), str(ROOT / "expected-result.json"))):
+                with self.subTest(given=given.name, command=command[0]):
+                    completed = run_lab(*command)
+                    self.assert_one_line_refusal(completed, code)
+                    self.assertIn(hint, completed.stderr)
 
 
 class Imports(LabTestCase):
