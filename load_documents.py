@@ -21,7 +21,7 @@ from pathlib import Path, PurePosixPath
 
 from grammars import BLOCK_GRAMMARS, GRAMMARS, LESSON_GRAMMAR
 from lab_io.errors import IngestionError, counted, first_few, parting, printable, quoted, quoted_name
-from lab_io.strict_json import parse_json_bytes, read_bounded
+from lab_io.strict_json import ends_inside, parse_json_bytes, read_bounded
 
 
 class Bounds(namedtuple("Bounds", ("source_bytes", "manifest_bytes", "folder_files"))):
@@ -574,12 +574,7 @@ def not_a_manifest_hint(manifest_path: Path, raw: bytes, error: IngestionError) 
         except (ValueError, RecursionError):
             return None
         return JSON_LINES_MANIFEST_HINT if type(first) is dict else None
-    # The parser ran out of text: a string never closed, or a complaint at the very end of what the file holds.
-    if (
-        error.code == "json_syntax"
-        and opening.startswith(b"{")
-        and (cause.msg.startswith("Unterminated string") or cause.pos >= len(cause.doc.rstrip()))
-    ):
+    if opening.startswith(b"{") and ends_inside(error):
         return CUT_SHORT_HINT
     return None
 

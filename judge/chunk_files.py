@@ -12,7 +12,7 @@ from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 
 from lab_io.errors import IngestionError, first_few, printable, quoted, quoted_name
-from lab_io.strict_json import StrictParser, json_text, read_bounded
+from lab_io.strict_json import StrictParser, ends_inside, json_text, read_bounded
 from load_documents import normalize_newlines
 
 # A chunk file carries every chunk's text plus whatever metadata the pipeline
@@ -458,7 +458,16 @@ def line_refusal(error: IngestionError, where: str, text: str, lines: list[str])
     what = f"column {cause.colno}: {error.what}"
     if looks_like_one_document(text, lines):
         what += f"; {ONE_DOCUMENT_HINT}"
+    elif where.endswith(f":{len(lines)}") and not text.endswith("\n") and ends_inside(error):
+        # The last line, with no newline after it, runs out inside its JSON: the file was cut short there.
+        what += f"; {CUT_SHORT_LINE_HINT}"
     return IngestionError(error.code, where, what)
+
+
+CUT_SHORT_LINE_HINT = (
+    "the file's last line ends inside its JSON, as a write interrupted or a copy cut short leaves it: "
+    "write or copy the file again"
+)
 
 
 LAB_ARTIFACT_HINT = (

@@ -240,6 +240,18 @@ class StrictParser:
         return value
 
 
+def ends_inside(error: IngestionError) -> bool:
+    """Whether a syntax refusal of the strict reader is the text running out inside its JSON: a file cut short.
+
+    So it is when a string is never closed (the parser's "Unterminated string", which it says only at the end of
+    the text) or when the complaint falls at the very end of what the text holds (``{"a": 1,`` then nothing).
+    """
+    cause = error.__cause__
+    if error.code != "json_syntax" or not isinstance(cause, json.JSONDecodeError):
+        return False
+    return cause.msg.startswith("Unterminated string") or cause.pos >= len(cause.doc.rstrip())
+
+
 def read_bounded(path: Path, limit: int, where: str) -> bytes:
     """Read at most ``limit`` bytes of a regular file; refuse a larger one unread."""
     with regular_file(path, where) as handle:

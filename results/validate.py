@@ -40,7 +40,14 @@ from chunk_index import (
 from grammars import HEADING, LESSON_GRAMMAR
 from lab_io.errors import IngestionError, printable, quoted, quoted_name, text_difference
 from lab_io.indented_json import saved_json_pieces
-from lab_io.strict_json import MAX_ARTIFACT_BYTES, bounded_blocks, json_text, parse_json_text, read_json_file
+from lab_io.strict_json import (
+    MAX_ARTIFACT_BYTES,
+    bounded_blocks,
+    ends_inside,
+    json_text,
+    parse_json_text,
+    read_json_file,
+)
 from load_documents import (
     MARKDOWN_SUFFIXES,
     MAX_POLICY_SIZE,
@@ -669,6 +676,8 @@ def read_validated(
     except IngestionError as error:
         if error.code == "json_trailing_data" and opens_json_lines(path, error):
             raise IngestionError(error.code, error.where, f"{error.what}; {JSON_LINES_HINT}") from error
+        if ends_inside(error):
+            raise IngestionError(error.code, error.where, f"{error.what}; {CUT_SHORT_RESULT_HINT}") from error
         raise other_file_named(error, path) from error
     if progress is not None:
         progress.stage(progress.label, *rebuild_work(value))
@@ -680,6 +689,12 @@ def read_validated(
         if label is None:
             raise error
         raise IngestionError(error.code, f"{label}: {error.where}", error.what) from error
+
+
+CUT_SHORT_RESULT_HINT = (
+    "the file ends inside its JSON, as a copy cut short leaves it (the lab writes a result or index whole, by "
+    "rename): copy it again, or build it again from its manifest"
+)
 
 
 def other_file_named(error: IngestionError, path: Path) -> IngestionError:

@@ -342,6 +342,24 @@ class ValidateCommand(LabTestCase):
         self.assertNotIn("\x1b", completed.stderr)
         self.assertIn("\\u001b", completed.stderr)
 
+    def test_a_saved_result_cut_short_is_named_as_such(self):
+        saved = (ROOT / "expected-result.json").read_bytes()
+        hint = "; the file ends inside its JSON, as a copy cut short leaves it (the lab writes a result or index whole"
+        cut = self.folder / "cut.json"
+        # Cut inside the first chunk's text, and after a comma: the parser runs out of text either way.
+        for end in (saved.index(b'"text": "') + 12, saved.index(b",\n") + 1):
+            with self.subTest(end=end):
+                cut.write_bytes(saved[:end])
+                for command in (("validate", str(cut)), ("diff", str(ROOT / "expected-result.json"), str(cut))):
+                    completed = run_lab(*command)
+                    self.assert_one_line_refusal(completed, "json_syntax")
+                    self.assertIn(hint, completed.stderr)
+        # A file broken in its middle is not said to be cut short.
+        cut.write_bytes(saved.replace(b'"execution_mode":', b'"execution_mode";', 1))
+        completed = run_lab("validate", str(cut))
+        self.assert_one_line_refusal(completed, "json_syntax")
+        self.assertNotIn(hint, completed.stderr)
+
     def test_a_missing_or_non_json_file(self):
         self.assert_one_line_refusal(run_lab("validate", str(self.folder / "none.json")), "file_missing")
         self.assert_one_line_refusal(run_lab("validate", str(ROOT / "docs" / "aster-copy-v1.md")), "json_syntax")

@@ -897,6 +897,16 @@ class JudgeMessagesTest(JudgeTestCase):
             f"error: json_syntax: {path}:2: column 13: Expecting property name enclosed in double quotes",
         )
 
+    def test_a_last_line_cut_short_is_named_as_such(self) -> None:
+        path = self.folder / "chunks.jsonl"
+        # Line 2 is '{"text": "Call sa' with no newline after it: the string opened at column 10 never closes.
+        path.write_text('{"source_id": "aster-copy-v1", "text": "Call"}\n{"text": "Call sa', encoding="utf-8")
+        self.assertEqual(
+            self.refusal(path),
+            f"error: json_syntax: {path}:2: column 10: Unterminated string starting at; the file's last line ends "
+            "inside its JSON, as a write interrupted or a copy cut short leaves it: write or copy the file again",
+        )
+
     def test_an_unknown_source_names_the_manifest(self) -> None:
         path = self.write_chunks([{"source_id": "nope", "text": "Call"}])
         sources = "(aster-copy-v1, aster-copy-v2)"
