@@ -36,7 +36,8 @@ counted; --all-or-nothing refuses the pin instead. Each new source's id is its
 path relative to the manifest's folder without its suffix (docs/guide/index),
 for a file named on the command line too, or that id with -2, -3, ... when a
 source already holds it. Pinning the same folder again changes nothing, except
-re-pinning edited files.
+re-pinning edited files; a page deleted from it is refused (source_missing)
+unless --drop-stale removes it with its span checks.
 
 Bounds: under the lesson grammar a page holds 65,536 bytes, a manifest 1 MiB,
 a folder pin 2,000 pages; under a block grammar 8 MiB, 64 MiB and 50,000. A
