@@ -50,15 +50,14 @@ def manifest_origin(value: str | None) -> str:
     return f"built from {printable(value)}"
 
 
-def split_pairs_command(value: str | None) -> str:
-    """The ``show`` command that draws the split pairs of the manifest a build read, as the summary names it: a
-    manifest of one's own given again (``run.py show --manifest 'my docs/m.json' --split-only``), or none for the
-    fixture's."""
+def manifest_option(value: str | None) -> str:
+    """The ``--manifest`` the summary's ``show`` commands carry, so each draws the manifest a build read: the one
+    given, quoted for a shell when it needs it (``" --manifest 'my docs/m.json'"``), or nothing for the fixture's."""
     if value is None:
-        return summary.SHOW_SPLIT
+        return ""
     import shlex
 
-    return f"run.py show --manifest {printable(shlex.quote(value))} --split-only"
+    return f" --manifest {printable(shlex.quote(value))}"
 
 
 def run_build(args) -> int:
@@ -102,7 +101,7 @@ def run_build(args) -> int:
 
             emit(inert_json_pieces(result_pieces), None)
     names = tuple(check.name for check in manifest.span_checks)
-    lines = [summary.summary_table(result, names, index_sizes, section_cache, split_pairs_command(args.manifest))]
+    lines = [summary.summary_table(result, names, index_sizes, section_cache, manifest_option(args.manifest))]
     for note in (
         summary.oversized_line(result),
         summary.chunkless_line(result),

@@ -8,7 +8,7 @@ import re
 from chunk_index import collector_paused
 from commands.basics import EXIT_OK, manifest_to_build, report
 from commands.options import add_command, add_manifest_option
-from lab_io.errors import UsageError, printable
+from lab_io.errors import UsageError
 from lab_io.progress import Progress, source_bytes
 from load_documents import load_manifest
 
@@ -68,12 +68,9 @@ def sweep_command(value: str | None) -> str:
     """The sweep of the manifest this one read, as its last line repeats it with sizes to try: a manifest of one's
     own given again (``run.py sweep --manifest 'my docs/m.json'``), or none for the fixture's."""
     from checks import size_sweep
+    from commands.main_job import manifest_option
 
-    if value is None:
-        return size_sweep.SWEEP_COMMAND
-    import shlex
-
-    return f"{size_sweep.SWEEP_COMMAND} --manifest {printable(shlex.quote(value))}"
+    return size_sweep.SWEEP_COMMAND + manifest_option(value)
 
 
 def run_sweep(args: argparse.Namespace) -> int:

@@ -1191,17 +1191,38 @@ class SweepTests(OwnDocumentsTestCase):
             with self.subTest(manifest=manifest):
                 self.assertEqual(sweep_command(manifest), command)
 
-    def test_the_show_the_summary_names_is_one_to_paste(self) -> None:
-        from commands.main_job import split_pairs_command
+    def test_the_pair_aware_split_ones_past_twenty_are_drawn_by_the_manifest_s_show(self) -> None:
+        # 21 steps, each caveat under the heading after its instruction's: pair-aware leaves every one split.
+        page = "".join(
+            f"# Step {n}\n\nCall step_{n}() first.\n\n# After {n}\n\nstep_{n} refuses a closed handle.\n\n"
+            for n in range(21)
+        )
+        self.write_source("docs/steps.md", page)
+        self.assertEqual(self.lab("pin", "docs/steps.md", "--manifest", "m.json").returncode, 0)
+        checks = [
+            quote_check(f"apart-{n:02}", "docs/steps", f"Call step_{n}() first.", f"step_{n} refuses a closed handle.")
+            for n in range(21)
+        ]
+        manifest = self.folder / "m.json"
+        self.set_span_checks(manifest, checks)
+        value = json.loads(manifest.read_text(encoding="utf-8"))
+        value["policies"] = {"pair-aware": 220}
+        manifest.write_text(json.dumps(value, indent=2), encoding="utf-8")
+        completed = self.lab("--manifest", "m.json", "--output", "result.json")
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        hint = "'run.py show --manifest m.json --policy pair-aware --split-only'"
+        self.assertIn(f"  … 1 more: {hint} draws them", completed.stdout.splitlines())
+        shown = self.lab(*hint.strip("'").split()[1:])
+        self.assertEqual(shown.returncode, 0, shown.stderr)
+        self.assertIn("apart-20", shown.stdout)
 
-        cases = {
-            None: "run.py show --split-only",
-            "m.json": "run.py show --manifest m.json --split-only",
-            "my docs/m.json": "run.py show --manifest 'my docs/m.json' --split-only",
-        }
-        for manifest, command in cases.items():
+    def test_the_show_the_summary_names_is_one_to_paste(self) -> None:
+        from commands.main_job import manifest_option
+
+        cases = {None: "", "m.json": " --manifest m.json", "my docs/m.json": " --manifest 'my docs/m.json'"}
+        for manifest, option in cases.items():
             with self.subTest(manifest=manifest):
-                self.assertEqual(split_pairs_command(manifest), command)
+                self.assertEqual(manifest_option(manifest), option)
 
     def test_more_than_twenty_pairs_are_counted_and_the_smallest_targets_listed(self) -> None:
         # 21 copies of the fixture pair (smallest target 219: its paragraphs span [51, 270)), two

@@ -187,16 +187,13 @@ def summary_rows(result: dict, index_sizes: dict[str, int] | None = None) -> lis
     return rows
 
 
-SHOW_SPLIT = "run.py show --split-only"
-"""The command that draws the split pairs of the lesson's fixture; a manifest of one's own adds its ``--manifest``."""
-
-
-def pair_verdict_lines(result: dict, names: tuple[str, ...] = (), show_split: str = SHOW_SPLIT) -> list[str]:
+def pair_verdict_lines(result: dict, names: tuple[str, ...] = (), manifest_option: str = "") -> list[str]:
     """One line per declared pair: its name and whether each policy keeps it in one chunk.
 
     ``names`` labels a single-pair result, whose comparison records no name:
     ``["save-copy: fixed-char split, paragraph split, heading-aware same chunk"]``.
-    ``show_split`` is the command the line after the first ``LISTED_VERDICTS`` names for the rest.
+    ``manifest_option`` (``" --manifest m.json"``, or nothing for the fixture's) goes in the ``show`` the line after
+    the first ``LISTED_VERDICTS`` names for the rest, so the command drawn is the one of the manifest built.
     """
     outcomes = {comparison["strategy"]: span_checks.pair_outcomes(comparison) for comparison in result["comparisons"]}
     first = next(iter(outcomes.values()))
@@ -219,7 +216,7 @@ def pair_verdict_lines(result: dict, names: tuple[str, ...] = (), show_split: st
         rest = len(first) - LISTED_VERDICTS
         lines.append(
             f"… {rest:,} more {'pair' if rest == 1 else 'pairs'}: the result's comparisons hold every verdict;"
-            f" '{show_split}' draws the split ones"
+            f" 'run.py show{manifest_option} --split-only' draws the split ones"
         )
     return lines
 
@@ -315,13 +312,16 @@ def placement_reason(placement: chunk_index.PairPlacement, target: int) -> str:
     return "outside every section body: a span touches a heading line or front matter"
 
 
-def pair_aware_lines(result: dict, names: tuple[str, ...] = (), section_cache: dict | None = None) -> list[str]:
+def pair_aware_lines(
+    result: dict, names: tuple[str, ...] = (), section_cache: dict | None = None, manifest_option: str = ""
+) -> list[str]:
     """What the result's pair-aware index keeps, and each pair it leaves split, with why (``[]`` without one).
 
     ``["pair-aware respects 5 of 6 pairs (both spans in one section, at most 4 x 220 = 880 chars apart);
     1 stays split:", "  scan:guide:3: across headings: a heading lies between its spans"]``.
     At most ``LISTED_VERDICTS`` pairs are listed. ``section_cache`` holds the
-    sections a build read (``chunk_index.pair_placements``), so they are not read again.
+    sections a build read (``chunk_index.pair_placements``), so they are not read again; ``manifest_option`` as in
+    ``pair_verdict_lines``.
     """
     index = result["indexes"].get(chunk_index.PAIR_AWARE)
     if index is None:
@@ -366,7 +366,7 @@ def pair_aware_lines(result: dict, names: tuple[str, ...] = (), section_cache: d
         lines.append(f"  {printable(name)}: {placement_reason(placement, target)}")
     if len(split) > LISTED_VERDICTS:
         rest = len(split) - LISTED_VERDICTS
-        lines.append(f"  … {rest:,} more: 'run.py show --policy pair-aware --split-only' draws them")
+        lines.append(f"  … {rest:,} more: 'run.py show{manifest_option} --policy pair-aware --split-only' draws them")
     return lines
 
 
@@ -595,16 +595,16 @@ def summary_table(
     names: tuple[str, ...] = (),
     index_sizes: dict[str, int] | None = None,
     section_cache: dict | None = None,
-    show_split: str = SHOW_SPLIT,
+    manifest_option: str = "",
 ) -> str:
     """The summary rows as aligned plain text (numbers right, words left), then each pair's verdicts.
 
-    With a pair-aware index, its kept and split pairs follow (``pair_aware_lines``); ``show_split`` as in
+    With a pair-aware index, its kept and split pairs follow (``pair_aware_lines``); ``manifest_option`` as in
     ``pair_verdict_lines``.
     """
     lines = aligned_rows(summary_rows(result, index_sizes))
-    verdicts = pair_verdict_lines(result, names, show_split)
-    return "\n".join(lines + verdicts + pair_aware_lines(result, names, section_cache))
+    verdicts = pair_verdict_lines(result, names, manifest_option)
+    return "\n".join(lines + verdicts + pair_aware_lines(result, names, section_cache, manifest_option))
 
 
 def aligned_rows(rows: list[tuple[str, ...]]) -> list[str]:
