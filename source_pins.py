@@ -25,6 +25,7 @@ import json
 import os
 import re
 import stat
+from collections import Counter
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from pathlib import Path, PurePath, PurePosixPath
@@ -887,9 +888,11 @@ def removed_sources(
     value["sources"] = kept
     checks = listed_checks(value)
     removed = [check for check in checks if type(check) is dict and check.get("source_id") in gone]
+    # Counted once for every page: a count per page over every removed check cost pages x checks.
+    counts = Counter(check["source_id"] for check in removed)
     lines = []
     for source_id, path in gone.items():
-        count = sum(1 for check in removed if check["source_id"] == source_id)
+        count = counts[source_id]
         lines.append(
             f"dropped source {quoted_name(source_id)}: {quoted_name(path)} no longer exists"
             + (f" (with its {counted(count, 'span check')}, each named below)" if count else "")
