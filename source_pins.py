@@ -892,10 +892,9 @@ def removed_sources(
     counts = Counter(check["source_id"] for check in removed)
     lines = []
     for source_id, path in gone.items():
-        count = counts[source_id]
         lines.append(
             f"dropped source {quoted_name(source_id)}: {quoted_name(path)} no longer exists"
-            + (f" (with its {counted(count, 'span check')}, each named below)" if count else "")
+            + held_checks(counts[source_id])
         )
     for check in sorted(removed, key=lambda check: indexes_before.get(id(check), 0)):
         line = (
@@ -910,6 +909,16 @@ def removed_sources(
         removed_ids = {id(check) for check in removed}
         value["span_checks"] = [check for check in checks if id(check) not in removed_ids]
     return lines
+
+
+def held_checks(count: int) -> str:
+    """What a removed page took with it: ``" (with its 2 span checks, each named below)"``, ``" (with its span check,
+    named below)"``, or nothing."""
+    if not count:
+        return ""
+    return (
+        " (with its span check, named below)" if count == 1 else f" (with its {count:,} span checks, each named below)"
+    )
 
 
 def accepted_check_key(check: dict) -> tuple | None:

@@ -295,6 +295,21 @@ class RepinTests(OwnDocumentsTestCase):
         self.assertEqual([entry["source_id"] for entry in value["sources"]], ["docs/b"])
         self.assertEqual([check["name"] for check in value["span_checks"]], ["b1"])
         self.assertEqual(self.lab("--manifest", "m.json", "--output", "r.json").returncode, 0)
+        # A page with one check says it in the singular.
+        self.write_source("docs/c.md", "# C\n\nCall start_c() first.\n\nIt needs a key.\n")
+        self.assertEqual(self.lab("pin", "--manifest", "m.json", "docs").returncode, 0)
+        self.set_span_checks(
+            manifest, [*value["span_checks"], quote_check("c1", "docs/c", "Call start_c() first.", "It needs a key.")]
+        )
+        (self.folder / "docs" / "c.md").unlink()
+        dropped = self.lab("pin", "--manifest", "m.json", "--drop-stale", "docs")
+        self.assertEqual(
+            dropped.stdout.splitlines()[:2],
+            [
+                'dropped source "docs/c": "docs/c.md" no longer exists (with its span check, named below)',
+                'dropped span_checks[1] ("c1"): its source "docs/c" was removed',
+            ],
+        )
         # As the dropped lines say: scan names the accepted decision as matching no pair now.
         self.assertIn(
             '"scan:docs/a:5" (accepted); scan --forget-unmatched drops them',
