@@ -230,6 +230,10 @@ class LabExportTest(JudgeFilesTestCase):
         code, _, stderr = in_process("judge", str(chunks), "--manifest", str(manifest), "--html", str(report))
         self.assertEqual((code, stderr), (0, ""))
         self.assertIn("note: 2 records of 1 page are of another revision", report.read_text(encoding="utf-8"))
+        # show --chunks draws the file under the same lines (docs/judge.md).
+        code, stdout, stderr = in_process("show", "--chunks", str(chunks), "--manifest", str(manifest))
+        self.assertEqual((code, stderr), (0, ""))
+        self.assertIn("note: 2 records of 1 page are of another revision", stdout)
         # An export of the current pins draws no such note.
         (self.folder / "result.json").unlink()
         fresh = self.exported(manifest, "paragraph")
