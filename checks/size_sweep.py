@@ -778,11 +778,16 @@ def sweep_json(sweep: dict) -> str:
     return json.dumps(sweep, indent=2, ensure_ascii=True)
 
 
-def sweep_table(sweep: dict, policy_sizes: tuple[tuple[str, int], ...] = ()) -> str:
+SWEEP_COMMAND = "run.py sweep"
+"""The sweep of the lesson's fixture; a manifest of one's own adds its ``--manifest`` (``commands.sweep``)."""
+
+
+def sweep_table(sweep: dict, policy_sizes: tuple[tuple[str, int], ...] = (), command: str = SWEEP_COMMAND) -> str:
     """The sweep as a table a person reads: one line per size, then each pair's smallest target.
 
     ``policy_sizes`` are the sizes the manifest sets (``Manifest.policy_sizes``): the line that builds a target
-    keeps the others, so pasting it changes the heading-aware target alone.
+    keeps the others, so pasting it changes the heading-aware target alone. ``command`` is the sweep of this
+    manifest as typed, which the last line repeats with sizes to try (``largest_target_lines``).
     """
     total = sweep["pair_count"]
     policies = [
@@ -828,16 +833,17 @@ def sweep_table(sweep: dict, policy_sizes: tuple[tuple[str, int], ...] = ()) -> 
         lines.extend(build_lines(sweep["pairs"], policy_sizes))
     else:
         lines.extend(condensed_pair_lines(sweep["pairs"], policy_sizes))
-    lines.extend(largest_target_lines(sweep))
+    lines.extend(largest_target_lines(sweep, command))
     return "\n".join(lines)
 
 
-def largest_target_lines(sweep: dict) -> list[str]:
+def largest_target_lines(sweep: dict, command: str = SWEEP_COMMAND) -> list[str]:
     """How many pairs the largest of the pairs' targets keeps at once, when more than one target was found.
 
     ``['at 1,005, the largest of these targets, 11 of 13 pairs are kept together; groups shift as the target
-    grows, so try sizes near it: sweep --sizes 904 1005 1106']``, a command to type as it is (a tenth below and
-    above it); nothing when one target (or none) serves every pair.
+    grows, so try sizes near it: run.py sweep --manifest m.json --sizes 904 1005 1106']``, a command to type as it
+    is (``command``, the sweep of the same manifest, then a tenth below and above the target); nothing when one
+    target (or none) serves every pair.
     """
     largest = sweep["largest_target"]
     if largest is None:
@@ -848,7 +854,9 @@ def largest_target_lines(sweep: dict) -> list[str]:
     line = f"at {size:,}, the largest of these targets, {kept:,} of {total:,} pairs are kept together"
     if kept < total:
         near = sorted({max(1, round(size * 0.9)), size, min(MAX_SIZE, round(size * 1.1))})
-        line += f"; groups shift as the target grows, so try sizes near it: sweep --sizes {' '.join(map(str, near))}"
+        line += (
+            f"; groups shift as the target grows, so try sizes near it: {command} --sizes {' '.join(map(str, near))}"
+        )
     return [line]
 
 

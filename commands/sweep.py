@@ -64,6 +64,15 @@ def sweep_size(value: str) -> int:
     return int(value)
 
 
+def sweep_command(value: str | None) -> str:
+    """The sweep of the manifest this one read, as its last line repeats it with sizes to try: a manifest of one's
+    own given again (``run.py sweep --manifest 'my docs/m.json'``), or none for the fixture's."""
+    from checks import size_sweep
+    from commands.main_job import manifest_option
+
+    return size_sweep.SWEEP_COMMAND + manifest_option(value)
+
+
 def run_sweep(args: argparse.Namespace) -> int:
     """Print chunk counts, mean lengths and kept pairs over a range of sizes, and each pair's smallest target."""
     from checks import size_sweep
@@ -76,5 +85,8 @@ def run_sweep(args: argparse.Namespace) -> int:
     size = source_bytes(manifest.sources)
     with Progress("reading sections", len(manifest.sources), size) as progress, collector_paused():
         sweep = size_sweep.run_sweep(manifest, sizes, progress)
-    report(size_sweep.sweep_json(sweep) if args.json else size_sweep.sweep_table(sweep, manifest.policy_sizes))
+    if args.json:
+        report(size_sweep.sweep_json(sweep))
+    else:
+        report(size_sweep.sweep_table(sweep, manifest.policy_sizes, sweep_command(args.manifest)))
     return EXIT_OK

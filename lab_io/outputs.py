@@ -666,9 +666,13 @@ MANIFEST_HEAD_BYTES = 4096
 
 
 def looks_like_manifest(path: Path) -> bool:
-    """Whether a JSON file opens as the lab's manifests do: an object naming ``sources``, not a saved result (a quick
-    guess from its head, for a note; what an output must not replace is told by ``existing_kind``)."""
+    """Whether a JSON file opens as the lab's manifests do: an object naming ``sources``, not a saved result nor a
+    command's ``--json`` saved by the shell (``judge --json`` names ``"sources"`` in each row's coverage), a quick
+    guess from its head, for a note or a hint; what an output must not replace is told by ``existing_kind``."""
     head = json_head(path)
+    first_key = FIRST_KEY.match(head)
+    if first_key is not None and first_key.group(1) in COMMAND_REPORT_KEYS:
+        return False
     return head.startswith(b"{") and b'"sources"' in head and b'"execution_mode"' not in head
 
 

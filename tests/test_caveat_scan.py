@@ -284,6 +284,15 @@ class FixtureScanTest(LabTestCase):
         )
         self.assertEqual(pair["context"], {"section": "Create a copy", "first_line": 5, "last_line": 7})
 
+    def test_the_walk_through_shows_the_scan_as_it_prints(self) -> None:
+        # docs/caveats.md, "A walk-through on the fixture": its console example is the scan's first lines, up to "...".
+        docs = (ROOT / "docs" / "caveats.md").read_text(encoding="utf-8")
+        command = "$ python run.py scan\n"
+        shown = docs[docs.index(command) + len(command) :].split("\n...\n", 1)[0]
+        completed = run_lab("scan")
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        self.assertEqual(completed.stdout[: len(shown) + 1], shown + "\n")
+
     def test_verdicts_match_the_main_job(self) -> None:
         result = span_checks.build_checked_result(self.manifest.sources, self.manifest.span_checks)
         expected = {

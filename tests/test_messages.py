@@ -443,6 +443,27 @@ class FileWithoutItsOption(LabTestCase):
                 self.assertTrue(completed.stderr.startswith("error: usage: run.py: argument COMMAND: invalid choice: "))
                 self.assertTrue(completed.stderr.endswith(f"){close} (see --help)\n"), completed.stderr)
 
+    def test_a_saved_command_report_naming_sources_is_no_manifest(self) -> None:
+        # judge --json names "sources" in each row's coverage (docs/judge.md, "--json"), near its head; it is a
+        # command's report (its first key judge_version), so neither the hint nor the note calls it a manifest.
+        from commands.basics import other_manifests
+        from lab_io.outputs import looks_like_manifest
+
+        judged = self.folder / "judged.json"
+        judged.write_text(
+            '{\n  "judge_version": 6,\n  "name": "c.jsonl",\n  "policies": [{"coverage": {"sources": []}}]\n}\n',
+            encoding="utf-8",
+        )
+        pins = self.folder / "pins.json"
+        pins.write_text('{"sources": []}\n', encoding="utf-8")
+        self.assertEqual((looks_like_manifest(judged), looks_like_manifest(pins)), (False, True))
+        self.assertEqual(other_manifests(self.folder), ["pins.json"])
+        completed = run_lab("scan", "judged.json", cwd=self.folder)
+        self.assertEqual(
+            (completed.returncode, completed.stderr),
+            (2, "error: usage: run.py scan: unrecognized arguments: judged.json (see --help)\n"),
+        )
+
 
 class CountsSeparated(unittest.TestCase):
     """Every count a table prints has its thousands separated by a comma (1,200 pairs, 1,150 kept)."""

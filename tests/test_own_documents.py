@@ -1179,6 +1179,18 @@ class SweepTests(OwnDocumentsTestCase):
         self.assertEqual(shown.returncode, 0, shown.stderr)
         self.assertIn("ref-22", shown.stdout)
 
+    def test_the_sweep_the_last_line_names_is_one_to_paste(self) -> None:
+        from commands.sweep import sweep_command
+
+        cases = {
+            None: "run.py sweep",
+            "m.json": "run.py sweep --manifest m.json",
+            "my docs/m.json": "run.py sweep --manifest 'my docs/m.json'",
+        }
+        for manifest, command in cases.items():
+            with self.subTest(manifest=manifest):
+                self.assertEqual(sweep_command(manifest), command)
+
     def test_the_pair_aware_split_ones_past_twenty_are_drawn_by_the_manifest_s_show(self) -> None:
         # 21 steps, each caveat under the heading after its instruction's: pair-aware leaves every one split.
         page = "".join(
@@ -1312,11 +1324,15 @@ class SweepTests(OwnDocumentsTestCase):
         self.assertEqual(
             lines[-1],
             "at 20, the largest of these targets, 1 of 2 pairs are kept together; "
-            "groups shift as the target grows, so try sizes near it: sweep --sizes 18 20 22",
+            "groups shift as the target grows, so try sizes near it: run.py sweep --manifest manifest.json --sizes "
+            "18 20 22",
         )
-        # The sizes it names are a command to type: a tenth below and above the target.
-        tried = self.lab("sweep", "--manifest", "manifest.json", "--sizes", "18", "20", "22")
+        # The line ends with a command to type as it is: this manifest's sweep at a tenth below and above the
+        # target (typed without the manifest, it would sweep the lesson's fixture instead).
+        tried = self.lab(*lines[-1].split(": ")[-1].split()[1:])
         self.assertEqual(tried.returncode, 0, tried.stderr)
+        self.assertIn("  b-c (docs/page): 19", tried.stdout.splitlines())
+        self.assertEqual([line.split()[0] for line in tried.stdout.splitlines()[2:5]], ["18", "20", "22"])
         sweep = json.loads(self.lab("sweep", "--manifest", "manifest.json", "--json").stdout)
         self.assertEqual(sweep["largest_target"], {"size": 20, "pairs_kept_together": 1})
 
