@@ -2409,3 +2409,30 @@ class ScanVersionThirtySixTest(LabTestCase):
         ):
             with self.subTest(sentence=sentence):
                 self.assertEqual(rules.is_pointer(reading(sentence)), expected)
+
+
+class ScanVersionThirtySevenTest(LabTestCase):
+    """scan_version 37: a call on the docs' community ("Give us feedback at …", "Open an issue") instructs nothing."""
+
+    CAVEAT = "The `handle` hook is deprecated and will be removed."
+
+    def test_a_call_on_the_community_is_no_instruction(self) -> None:
+        for call in (
+            "Give us feedback at [the `handle` discussion](https://example.com/d).",
+            "Please let us know how the `handle` hook works for you.",
+            "Join our chat to talk about `handle`.",
+            "Open an issue if `handle` misbehaves.",
+            "Feel free to report bugs in `handle`.",
+        ):
+            with self.subTest(call=call):
+                pairs, unpaired = scan(lesson(f"{call}\n\n{self.CAVEAT}\n"))
+                self.assertEqual((pairs, [item.span.quote for item in unpaired]), ([], [self.CAVEAT]))
+                self.assertIsNone(rules.instruction_form(reading(call), False, False))
+
+    def test_an_imperative_of_the_same_verbs_still_instructs(self) -> None:
+        # "Give the hook a name" and "Open the config file" tell the reader how to use what the page documents.
+        for sentence in ("Give the `handle` hook a name.", "Open the config file and set `handle`."):
+            with self.subTest(sentence=sentence):
+                self.assertEqual(rules.instruction_form(reading(sentence), False, False), "imperative")
+                pairs, _ = scan(lesson(f"{sentence}\n\n{self.CAVEAT}\n"))
+                self.assertEqual([p.instruction.quote for p in pairs], [sentence])

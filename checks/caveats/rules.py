@@ -467,6 +467,16 @@ POINTER = re.compile(
     r"|more\s+(?:details|information|on)|you\s+(?:can|could|may|will)\s+(?:also\s+)?(?:see|find|read|learn|check\s+out))\b",
     re.IGNORECASE,
 )
+# A call on the docs' community is no instruction either (scan_version 37): "Give us feedback at [the discussion](…)",
+# "Let us know", "Join our Discord", "Open an issue", "Report a bug": it asks the reader to talk to the project, and
+# tells nothing of how to use what the page documents.
+COMMUNITY_CALL = re.compile(
+    r"(?:(?:please|also|feel\s+free\s+to|do|then|and)\s+)*(?:give\s+us\s+(?:your\s+)?feedback|let\s+us\s+know"
+    r"|join\s+(?:us|our|the)|star\s+(?:us|the\s+repo)|(?:open|file|submit|create|raise)\s+an?\s+(?:issue|bug|ticket|discussion)"
+    r"|report\s+(?:a\s+bug|bugs|an\s+issue|issues)|reach\s+out|contact\s+us|follow\s+us|share\s+your\s+(?:feedback|thoughts)"
+    r"|send\s+us|tell\s+us|get\s+in\s+touch|chat\s+with\s+us|come\s+(?:chat|say))\b",
+    re.IGNORECASE,
+)
 # The first word of a step that shows its code: "And then instantiating a client:" (before a fence).
 GERUND_STEP = re.compile(
     r"(?:(?:and|then|now|next|first|finally|for\s+example,?|e\.g\.,?)\s+)*[a-z]+ing\b", re.IGNORECASE
@@ -918,10 +928,11 @@ def at_clause_start(reading: str, position: int) -> bool:
 
 def is_pointer(reading: str, opening: int | None = None) -> bool:
     """Whether a sentence points elsewhere (``POINTER``: "See the reference.", "Learn more about X.", "For more
-    details, read …"), its opening blanks (``opening``, where its first word starts) passed over."""
+    details, read …") or, from scan_version 37, calls on the docs' community (``COMMUNITY_CALL``: "Give us feedback
+    at …", "Open an issue"), its opening blanks (``opening``, where its first word starts) passed over."""
     if opening is None:
         opening = re.match(r"[\s\x00]*", reading).end()
-    return POINTER.match(reading, opening) is not None
+    return POINTER.match(reading, opening) is not None or COMMUNITY_CALL.match(reading, opening) is not None
 
 
 def instruction_form(reading: str, before_fence: bool, reference_entry: bool) -> str | None:
