@@ -152,17 +152,45 @@ def staged_prefix(path: Path) -> str:
     return f".{name}."
 
 
+# The characters of a staged name's random part, and how a staged file is opened: created, never an existing file or
+# a link, read and write, closed in any program this one runs (as ``tempfile.mkstemp`` opens one, mode 0o600).
+STAGED_CHARACTERS = "abcdefghijklmnopqrstuvwxyz0123456789_"
+STAGED_FLAGS = (
+    os.O_RDWR
+    | os.O_CREAT
+    | os.O_EXCL
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+    | getattr(os, "O_BINARY", 0)
+)
+# How many names are tried before a folder is taken to hold them all.
+STAGED_NAME_TRIES = 100
+
+
+def staged_file(path: Path) -> tuple[int, str]:
+    """A new, empty file beside ``path`` and its descriptor: ``.NAME.`` (``staged_prefix``), eight random characters
+    and ``.tmp``, made with ``os.open`` as ``tempfile.mkstemp`` makes one, without importing ``tempfile`` (and the
+    ``random`` and ``shutil`` it brings) on every run that writes."""
+    folder = os.path.abspath(path.parent)
+    prefix = staged_prefix(path)
+    for _ in range(STAGED_NAME_TRIES):
+        letters = "".join(STAGED_CHARACTERS[byte % len(STAGED_CHARACTERS)] for byte in os.urandom(8))
+        name = os.path.join(folder, f"{prefix}{letters}.tmp")
+        try:
+            return os.open(name, STAGED_FLAGS, 0o600), name
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no unused staged file name", folder)
+
+
 def staged_copy(path: Path, data: Content, staged: list[str] | None = None) -> str:
     """``data`` written and synced to a new temporary file in ``path``'s folder; its name.
 
     The name is appended to ``staged`` (when given) in the same step that
     creates the file, so whoever cleans up after an exception or a signal knows it.
     """
-    # Imported here: only a write needs it, and not every command writes a file.
-    import tempfile
-
     with signals_deferred():
-        descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=staged_prefix(path), suffix=".tmp")
+        descriptor, temporary = staged_file(path)
         if staged is not None:
             staged.append(temporary)
     try:

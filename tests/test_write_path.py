@@ -123,6 +123,35 @@ class StreamedFiles(LabTestCase):
         self.assertEqual(staged_leftovers(self.folder), [])
 
 
+class StagedFiles(LabTestCase):
+    """A staged file is made as ``tempfile.mkstemp`` makes one: a new name beside the target, never an existing file."""
+
+    def test_a_new_file_of_the_owner_alone_beside_the_target(self) -> None:
+        target = self.folder / "out.json"
+        descriptor, name = outputs.staged_file(target)
+        os.close(descriptor)
+        staged = Path(name)
+        self.assertEqual(staged.parent, self.folder.resolve())
+        # ".out.json." then eight characters of a-z, 0-9 and _ then ".tmp".
+        self.assertRegex(staged.name, r"^\.out\.json\.[a-z0-9_]{8}\.tmp$")
+        self.assertEqual(staged.stat().st_mode & 0o777, 0o600)
+        self.assertEqual(staged.read_bytes(), b"")
+
+    def test_an_existing_name_is_never_opened(self) -> None:
+        target = self.folder / "out.json"
+        # os.urandom gives eight zero bytes (the name ".out.json.aaaaaaaa.tmp"), then eight ones ("bbbbbbbb").
+        taken = self.folder / ".out.json.aaaaaaaa.tmp"
+        taken.write_bytes(b"someone else's")
+        with mock.patch.object(outputs.os, "urandom", side_effect=[bytes(8), bytes([1] * 8)]):
+            descriptor, name = outputs.staged_file(target)
+        os.close(descriptor)
+        self.assertEqual(Path(name).name, ".out.json.bbbbbbbb.tmp")
+        self.assertEqual(taken.read_bytes(), b"someone else's")
+        # Every name taken: refused after the tries, nothing opened.
+        with mock.patch.object(outputs.os, "urandom", return_value=bytes(8)), self.assertRaises(FileExistsError):
+            outputs.staged_file(target)
+
+
 class Signals(LabTestCase):
     """SIGTERM, SIGHUP and SIGINT while files are staged: the staged files go, the old output stays."""
 
