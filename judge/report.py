@@ -15,6 +15,8 @@ from views.summary import NO_SPAN_CHECKS, sized_label
 # ("offset_frames"), "out_of_order" (with "previous_span") in place of "before_previous".
 # 3: caveats carried in a chunk's metadata are credited ("pairs_carried", each pair's "caveat_carried").
 # 4: each row's largest chunk ("largest_chars"), as the main job's table shows it.
+# 5: front matter is in no coverage count (a chunker that drops it leaves no text uncovered).
+# 6: records exported before an edit are counted ("stale_records"), as the terminal's note counts them.
 JUDGE_VERSION = 6
 SHOWN_QUOTE = 40
 

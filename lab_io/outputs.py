@@ -619,10 +619,13 @@ LAB_FILE_KINDS = {
 
 def lab_file_kind(path: Path) -> str | None:
     """Which of the lab's own files ``path`` holds (``existing_kind``), or ``"command report"`` for a command's
-    ``--json`` saved by the shell; ``None`` for any other file and for one that cannot be read."""
+    ``--json`` saved by the shell; ``None`` for any other file, for one that cannot be read, and for anything but a
+    regular file (a link, a named pipe or a device is never opened: a pipe would wait for a writer)."""
     try:
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            return None
         kind = existing_kind(path)
-    except UsageError:
+    except (OSError, UsageError):
         return None
     first_key = FIRST_KEY.match(json_head(path))
     if kind is None and first_key is not None and first_key.group(1) in COMMAND_REPORT_KEYS:

@@ -291,6 +291,41 @@ class LabFileAsPageTests(FolderTestCase):
         self.pin("notes.txt", "docs/data.md", markdown="blocks-6")
         self.assertEqual([entry["source_id"] for entry in self.manifest_value()["sources"]], ["notes", "docs/data"])
 
+    def run_beside_a_pipe(self, pipe: Path, *argv: str) -> tuple[int, str, str]:
+        """``run_main(*argv)``, failed if it waits on ``pipe`` (each blocked open then let through, to end)."""
+        import threading
+
+        outcome = []
+        running = threading.Thread(target=lambda: outcome.append(run_main(*argv)), daemon=True)
+        running.start()
+        running.join(5)
+        if running.is_alive():
+            while running.is_alive():
+                with contextlib.suppress(OSError):
+                    os.close(os.open(pipe, os.O_WRONLY | os.O_NONBLOCK))
+                running.join(0.1)
+            self.fail(f"{argv[0]} opened the named pipe and waited on it")
+        return outcome[0]
+
+    @unittest.skipUnless(hasattr(os, "mkfifo"), "named pipes are POSIX")
+    def test_a_named_pipe_named_to_pin_or_judge_is_refused_not_waited_on(self) -> None:
+        # A pipe is no regular file (source_not_file, not_a_file): telling whether a file is one of the lab's own
+        # must not open it, where a read waits for a writer that never comes.
+        self.write_site()
+        self.pin("docs")
+        before = self.manifest.read_bytes()
+        pipe = self.folder / "pipe"
+        os.mkfifo(pipe)
+        for argv, code in (
+            (("pin", "--manifest", str(self.manifest), str(pipe)), "source_not_file"),
+            (("judge", str(pipe), "--manifest", str(self.manifest)), "not_a_file"),
+        ):
+            with self.subTest(command=argv[0]):
+                exit_code, stdout, stderr = self.run_beside_a_pipe(pipe, *argv)
+                self.assertEqual((exit_code, stdout), (1, ""))
+                self.assertTrue(stderr.startswith(f"error: {code}: "), stderr)
+                self.assertEqual(self.manifest.read_bytes(), before)
+
 
 class FolderRefusalTests(FolderTestCase):
     """A folder pin is refused as a whole, in one line naming the file, and the manifest is left as it was."""
