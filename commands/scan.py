@@ -252,7 +252,7 @@ def act_on_pairs(
         emit(printed_json_bytes(findings), None)
     else:
         texts = {source["source_id"]: source["text"] for source in manifest.sources}
-        report(caveat_report.scan_table(findings, texts))
+        report(caveat_report.scan_table(findings, texts, review_line(args.manifest, "above")))
     if html_path is not None:
         outputs.write_outputs([(html_path, scan_report_page(manifest, indexes, pairs, args.manifest))])
     stale = unmatched_decisions(recorded, found, manifest, pinned) if recorded else None
@@ -266,14 +266,15 @@ def act_on_pairs(
     return EXIT_OK
 
 
-def review_line(manifest_arg: str | None) -> str:
-    """What the scan's HTML report says to do with a pair it shows: the two review commands, for this manifest."""
+def review_line(manifest_arg: str | None, names: str = "in the table and on its card") -> str:
+    """What scan says to do with a pair it shows, under its HTML report's title and after its terminal table: the two
+    review commands, for this manifest (``--manifest M`` for the lesson's fixture, which a review never writes)."""
     import shlex
 
     manifest = f" --manifest {shlex.quote(manifest_arg)}" if manifest_arg is not None else " --manifest M"
     return (
         f"review: run.py scan --accept NAME{manifest} declares a pair as a span check; "
-        f"run.py scan --reject NAME{manifest} drops it for good (NAME: the pair's name in the table and on its card)"
+        f"run.py scan --reject NAME{manifest} drops it for good (NAME: the pair's name {names})"
     )
 
 

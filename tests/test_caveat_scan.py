@@ -334,9 +334,11 @@ class FixtureScanTest(LabTestCase):
             lines[at + 5],
             "  fixed-char split (fixed-width cut at 130), paragraph split (block break at 130), heading-aware same chunk",
         )
+        # The fixture's manifest is the lesson's, which a review never writes: the line names --manifest M.
         self.assertEqual(
             lines[-1],
-            "review: scan --accept NAME declares a pair as a span check; scan --reject NAME drops it for good",
+            "review: run.py scan --accept NAME --manifest M declares a pair as a span check; run.py scan --reject NAME "
+            "--manifest M drops it for good (NAME: the pair's name above)",
         )
         code, out, err = main_quietly("scan", "--json")
         self.assertEqual(code, 0)
@@ -717,6 +719,23 @@ def write_widget_manifest(test: LabTestCase, page: str, settings: dict | None = 
         "fact_status": "written for the test",
     }
     return test.write_json("manifest.json", {**(settings or {}), "sources": [source], "span_checks": []})
+
+
+class ReviewLineTest(LabTestCase):
+    """The terminal scan ends on the two review commands for the manifest it read, quoted for a shell."""
+
+    def test_the_review_line_names_the_manifest(self) -> None:
+        manifest = write_widget_manifest(self, "# Widget\n\nRun `deploy` to ship it. It never retries.\n")
+        named = manifest.with_name("my m.json")
+        manifest.rename(named)
+        code, out, err = main_quietly("scan", "--manifest", str(named))
+        self.assertEqual((code, err), (0, ""))
+        quoted = "'" + str(named) + "'"
+        self.assertEqual(
+            out.splitlines()[-1],
+            f"review: run.py scan --accept NAME --manifest {quoted} declares a pair as a span check; "
+            f"run.py scan --reject NAME --manifest {quoted} drops it for good (NAME: the pair's name above)",
+        )
 
 
 class BlocksDocsEndToEndTest(LabTestCase):

@@ -159,7 +159,7 @@ def verdict_phrase(policy: str, verdict: dict) -> str:
     return f"{policy} split ({verdict['split_by']}{at})"
 
 
-def scan_table(report: dict, texts: dict[str, str] | None = None) -> str:
+def scan_table(report: dict, texts: dict[str, str] | None = None, review: str | None = None) -> str:
     """The scan as a person reads it: a table per policy, then each pair in context, with its verdicts.
 
     Each pair shows why it was found (tier, rule and cue, link, instruction form) and the lines of
@@ -235,7 +235,9 @@ def scan_table(report: dict, texts: dict[str, str] | None = None) -> str:
         lines.append(f"… {len(pairs) - LISTED_PAIRS:,} more pairs: scan --json lists every one")
     if pairs:
         lines.append("")
-        lines.append("review: scan --accept NAME declares a pair as a span check; scan --reject NAME drops it for good")
+        lines.append(
+            review or "review: scan --accept NAME declares a pair as a span check; scan --reject NAME drops it for good"
+        )
     return "\n".join(lines)
 
 
