@@ -1059,7 +1059,7 @@ class ManyPairsTests(OwnDocumentsTestCase):
         self.assertEqual(completed.returncode, 0, completed.stderr)
         self.assertIn("no span checks declared", completed.stdout)
         # A newcomer with a freshly pinned folder is pointed at the command that finds pairs.
-        self.assertIn("'run.py scan --add-checks'", completed.stdout)
+        self.assertIn("'run.py scan --manifest M --add-checks'", completed.stdout)
         result = self.read_json("result.json")
         self.assertEqual([comparison["pairs"] for comparison in result["comparisons"]], [[], [], []])
         validated = self.lab("validate", "result.json", "--manifest", "manifest.json")

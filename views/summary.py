@@ -106,7 +106,7 @@ def growth_sentence(growth: StorageGrowth) -> str:
 
 
 NO_SPAN_CHECKS = (
-    "no span checks declared: 'run.py scan --add-checks' declares the instruction/caveat pairs it finds,"
+    "no span checks declared: 'run.py scan --manifest M --add-checks' declares the instruction/caveat pairs it finds,"
     " or add your own pairs to the manifest's span_checks"
 )
 SUMMARY_HEADER = ("policy", "chunks", "mean chars", "largest", "index bytes", "x source", "pairs kept together")
