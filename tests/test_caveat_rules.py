@@ -2369,6 +2369,14 @@ class CaveatsSectionViewTest(LabTestCase):
         self.assertEqual(caveat_report.pair_section(sections, starts, first, first + 5), "S")
 
 
+def assert_each_leaves_unpaired(test: unittest.TestCase, sentences: tuple[str, ...], caveat: str) -> None:
+    """Each of ``sentences``, in the block before ``caveat``, is no instruction it takes: the caveat is unpaired."""
+    for sentence in sentences:
+        with test.subTest(sentence=sentence):
+            pairs, unpaired = scan(lesson(f"{sentence}\n\n{caveat}\n"))
+            test.assertEqual((pairs, [item.span.quote for item in unpaired]), ([], [caveat]))
+
+
 class ScanVersionThirtySixTest(LabTestCase):
     """scan_version 36: a pointer elsewhere ("See …", "Learn more about …") is never the sentence that describes the API
     a caveat names (``described_api``)."""
@@ -2377,15 +2385,13 @@ class ScanVersionThirtySixTest(LabTestCase):
 
     def test_a_pointer_naming_the_code_is_not_taken(self) -> None:
         # Each names `dependencies` as code in the block before the caveat, and points elsewhere: the caveat is unpaired.
-        for pointer in (
+        pointers = (
             "See the guide to `dependencies`.",
             "Learn more about `dependencies` in the reference.",
             "[Learn more about `dependencies`.](deps.md)",
             "For more details on `dependencies`, read the reference.",
-        ):
-            with self.subTest(pointer=pointer):
-                pairs, unpaired = scan(lesson(f"{pointer}\n\n{self.CAVEAT}\n"))
-                self.assertEqual((pairs, [item.span.quote for item in unpaired]), ([], [self.CAVEAT]))
+        )
+        assert_each_leaves_unpaired(self, pointers, self.CAVEAT)
 
     def test_a_description_behind_a_pointer_is_still_taken(self) -> None:
         # "# T\n\n## S\n\n" is [0, 11); the description starts at 11, then the pointer, nearer the caveat and naming
@@ -2417,16 +2423,16 @@ class ScanVersionThirtySevenTest(LabTestCase):
     CAVEAT = "The `handle` hook is deprecated and will be removed."
 
     def test_a_call_on_the_community_is_no_instruction(self) -> None:
-        for call in (
+        calls = (
             "Give us feedback at [the `handle` discussion](https://example.com/d).",
             "Please let us know how the `handle` hook works for you.",
             "Join our chat to talk about `handle`.",
             "Open an issue if `handle` misbehaves.",
             "Feel free to report bugs in `handle`.",
-        ):
+        )
+        assert_each_leaves_unpaired(self, calls, self.CAVEAT)
+        for call in calls:
             with self.subTest(call=call):
-                pairs, unpaired = scan(lesson(f"{call}\n\n{self.CAVEAT}\n"))
-                self.assertEqual((pairs, [item.span.quote for item in unpaired]), ([], [self.CAVEAT]))
                 self.assertIsNone(rules.instruction_form(reading(call), False, False))
 
     def test_an_imperative_of_the_same_verbs_still_instructs(self) -> None:
