@@ -477,6 +477,9 @@ def read_manifest_value(manifest_path: Path) -> object:
     try:
         raw = read_bounded(manifest_path, DOCS_SET_BOUNDS.manifest_bytes, label)
     except IngestionError as error:
+        if error.code == "file_too_large":
+            # A docs set's saved result or export is over a manifest's bound: named for what it is, not its size.
+            raise over_bound_manifest(error, manifest_path, label) from error
         if error.code != "not_a_file" or not os.path.isdir(manifest_path):
             raise
         # The docs folder given as the manifest: say which file --manifest names.
@@ -493,12 +496,7 @@ def read_manifest_value(manifest_path: Path) -> object:
         raise IngestionError(error.code, error.where, f"{error.what}; {hint}") from error
     if type(value) is dict and "sources" not in value and ("indexes" in value or "index_id" in value):
         # A saved result or index given as the manifest: said so, before any of its keys is refused as unknown.
-        raise IngestionError(
-            "not_a_manifest",
-            label,
-            "is a saved result or index, not a manifest; give the manifest it was built from (or none, for the "
-            "lesson's) and the result where a command reads one (validate RESULT --manifest M)",
-        )
+        raise IngestionError("not_a_manifest", label, RESULT_AS_MANIFEST)
     if type(value) is dict and "sources" not in value:
         other_file_as_manifest(manifest_path, label)
     grammar = value.get("markdown", LESSON_GRAMMAR) if type(value) is dict else LESSON_GRAMMAR
@@ -511,6 +509,22 @@ def read_manifest_value(manifest_path: Path) -> object:
             'a docs set\'s manifest names a block grammar ("markdown")',
         )
     return value
+
+
+RESULT_AS_MANIFEST = (
+    "is a saved result or index, not a manifest; give the manifest it was built from (or none, for the "
+    "lesson's) and the result where a command reads one (validate RESULT --manifest M)"
+)
+
+
+def over_bound_manifest(error: IngestionError, manifest_path: Path, label: str) -> IngestionError:
+    """The refusal of a file over a manifest's bound: ``not_a_manifest`` when it is a saved result or index (as one
+    within the bound is refused once parsed), else ``error`` naming another file of the lab's (an export)."""
+    from lab_io.outputs import lab_file_kind, naming_lab_file
+
+    if lab_file_kind(manifest_path) == "result":
+        return IngestionError("not_a_manifest", label, RESULT_AS_MANIFEST)
+    return naming_lab_file(error, manifest_path, "a manifest", frozenset({"manifest"}))
 
 
 def other_file_as_manifest(manifest_path: Path, label: str) -> None:

@@ -670,6 +670,9 @@ def import_pairs(manifest_path: Path, import_path: Path) -> str:
         data = read_bounded(import_path, load_documents.MAX_SOURCE_BYTES * 64, where)
     except OSError as error:
         raise IngestionError("bad_import", where, error.strerror or str(error)) from error
+    except IngestionError as error:
+        # A docs set's export or result is over the bound: named for what it is, not only for its size.
+        raise outputs.naming_lab_file(error, import_path, "pairs to import") from error
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:

@@ -509,8 +509,10 @@ def placed_chunk_file(
     try:
         records = read_chunk_records(chunks_path, manifest.sources, manifest.folder, manifest_label)
     except IngestionError as error:
-        # An export is chunks, and a saved result is named by the reader itself.
-        raise naming_lab_file(error, Path(chunks_path), "chunks", frozenset({"export", "result"})) from error
+        # An export is chunks, and a saved result is named by the reader itself, once it is not over a bound.
+        raise naming_lab_file(
+            error, Path(chunks_path), "chunks", frozenset({"export"}), named=frozenset({"result"})
+        ) from error
     return records, locate_chunks(records, manifest.sources, file_texts)
 
 

@@ -639,13 +639,21 @@ def lab_file_words(path: Path) -> str | None:
     return None if kind is None else LAB_FILE_KINDS[kind]
 
 
-def naming_lab_file(error: IngestionError, path: Path, wanted: str, taken: frozenset = frozenset()) -> IngestionError:
+# The refusals a reader gives a file before it reads what the file holds: over its size or line bound.
+BOUND_REFUSALS = frozenset({"file_too_large", "too_many_chunks"})
+
+
+def naming_lab_file(
+    error: IngestionError, path: Path, wanted: str, taken: frozenset = frozenset(), named: frozenset = frozenset()
+) -> IngestionError:
     """``error``, a reader's refusal of the file at ``path``, saying what the file is when it is one of the lab's
     own of a kind the reader does not take (``taken``): ``…; this file is a manifest (it pins sources; a manifest
     is given as --manifest M), not hand labels``; else ``error`` itself. A file given in the wrong place is then
-    named for what it is, not only for the first thing wrong with it as what the reader expected."""
+    named for what it is, not only for the first thing wrong with it as what the reader expected. The kinds the
+    reader's own refusal names once it reads the file (``named``) are named here too when it refused the file over
+    a bound first (``BOUND_REFUSALS``): a docs set's saved result is larger than any chunk file's bound."""
     kind = lab_file_kind(path)
-    if kind is None or kind in taken:
+    if kind is None or kind in taken or (kind in named and error.code not in BOUND_REFUSALS):
         return error
     return IngestionError(error.code, error.where, f"{error.what}; this file is {LAB_FILE_KINDS[kind]}, not {wanted}")
 

@@ -705,7 +705,9 @@ def other_file_named(error: IngestionError, path: Path) -> IngestionError:
 
     if path.suffix.lower() in MARKDOWN_SUFFIXES:
         return IngestionError(error.code, error.where, f"{error.what}; {MARKDOWN_RESULT_HINT}")
-    return naming_lab_file(error, path, "a saved result or index", frozenset({"result", "manifest", "export"}))
+    return naming_lab_file(
+        error, path, "a saved result or index", frozenset({"result"}), named=frozenset({"manifest", "export"})
+    )
 
 
 MARKDOWN_RESULT_HINT = (

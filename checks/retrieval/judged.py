@@ -68,7 +68,12 @@ RUN_NOT_ARTIFACT = (
 def read_run(path: Path, manifest, manifest_label: str, chunks: RankedIndex | None = None) -> Run:
     """The run file at ``path``: one line per span check, every result placed alone; one refusal names ``FILE:LINE``."""
     label = printable(str(path))
-    text = json_text(read_bounded(path, judge.MAX_CHUNKS_BYTES, label), label)
+    try:
+        raw = read_bounded(path, judge.MAX_CHUNKS_BYTES, label)
+    except IngestionError as error:
+        # A saved result over the bound is named here, as the line reader names a smaller one.
+        raise naming_lab_file(error, path, "a run", named=frozenset({"result"})) from error
+    text = json_text(raw, label)
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
