@@ -9,7 +9,7 @@ one page of a public docs set read at a target of 1,000), so none of its
 headings opens a section. Hugo renders those headings as headings, and a
 Markdown splitter reads them so. Here (rule Q), as rule P reads an element:
 
-- a paired shortcode whose body is Markdown (``MARKDOWN_BODY``: one written
+- a paired shortcode whose body is Markdown (``markdown_body``: one written
   ``{{% name %}}``, which Hugo renders as Markdown, or a layout container
   of ``LAYOUT_SHORTCODES``, ``{{< tabs >}}``; never a cautionary one, which a
   theme draws as one callout, nor a code one, ``{{< highlight >}}``), whose
