@@ -398,6 +398,26 @@ class PipelineSizesTests(DocsSetTestCase):
             with self.subTest(text=text):
                 self.assertEqual(includes_text(text), pulls)
 
+    def test_a_snippet_an_mdx_file_exports_pulls_its_text_in_where_the_page_uses_it(self) -> None:
+        from views.summary import includes_text
+
+        # docs/own-documents.md: an MDX partial is a Markdown or MDX file imported as a component, by its default
+        # export or by name (a Mintlify snippet), counted where the page uses it as an element.
+        for text, pulls in (
+            ('import { Limits } from "/snippets/limits.mdx"\n\n<Limits kind="queue" />\n', True),
+            ("import { Limits, urls } from '/snippets/limits.mdx'\n\nSee <Limits />.\n", True),
+            ('import { Limits as QueueLimits } from "/snippets/limits.mdx"\n\n<QueueLimits />\n', True),
+            ('import { Limits as QueueLimits } from "/snippets/limits.mdx"\n\n<Limits />\n', False),  # not its name
+            ('import Intro, { Outro } from "./_parts.mdx"\n\n<Outro />\n', True),
+            ('import setup from "/snippets/setup.mdx"\n\n<setup />\n', True),  # a lowercase default import
+            ('import { urls } from "/snippets/vars.mdx"\n\n<Card href={urls.queue} />\n', False),  # a value
+            ('import { Limits } from "/snippets/limits.jsx"\n\n<Limits />\n', False),  # code, not a page's text
+            ('import { Limits } from "/snippets/limits.mdx"\n\n```jsx\n<Limits />\n```\n', False),
+            ('Text: import { Limits } from "/snippets/limits.mdx"\n\n<Limits />\n', False),  # not at a line's start
+        ):
+            with self.subTest(text=text):
+                self.assertEqual(includes_text(text), pulls)
+
     def test_the_lesson_grammar_keeps_the_lesson_s_sizes_without_a_note(self) -> None:
         self.write("docs/page.md", PAGE)
         self.assertEqual(self.lab("pin", "--manifest", "m.json", "docs").returncode, 0)

@@ -482,9 +482,30 @@ INCLUDED_TEXT = re.compile(
     r"(?=[\s>%/])"
     r"|%-?[ \t]*include(?:_relative)?[ \t])"
 )
-# An MDX partial: a Markdown or MDX file imported as a component (Docusaurus's ``import Warning from
-# "./_warning.mdx"``), its text rendered where the page uses it (``<Warning />``).
-MDX_PARTIAL_IMPORT = re.compile(r"import[ \t]+([A-Z]\w*)[ \t]+from[ \t]+['\"][^'\"\n]+\.mdx?['\"]")
+# An MDX partial: a Markdown or MDX file imported as a component, its text rendered where the page uses it: its
+# default export (Docusaurus's ``import Warning from "./_warning.mdx"``, used as ``<Warning />``) or a component it
+# exports by name (Mintlify's snippets: ``import { Helm } from "/snippets/helm.mdx"``, used as ``<Helm />``; a
+# lowercase name too, ``import fork from "/snippets/fork.mdx"`` used as ``<fork />``).
+MDX_PARTIAL_IMPORT = re.compile(
+    r"import[ \t]+(?:(?P<default>[A-Za-z_]\w*)[ \t]*(?:,[ \t]*)?)?(?:\{(?P<named>[^{}\n]*)\}[ \t]*)?"
+    r"(?<=[ \t}])from[ \t]+['\"][^'\"\n]+\.mdx?['\"]"
+)
+# One name of an import's braces, ``Name`` or ``Name as Local``: the page uses the local name.
+IMPORTED_NAME = re.compile(r"[ \t]*(?:\w+[ \t]+as[ \t]+)?(\w+)[ \t]*")
+
+
+def imported_components(match: re.Match) -> list[str]:
+    """The names an ``MDX_PARTIAL_IMPORT`` gives the page, its default import and each name of its braces (``{ Helm,
+    vars as v }`` -> ``["Helm", "v"]``), each of them a component where the page uses it as an element (``<Helm />``;
+    ``{v.url}`` is a value)."""
+    names = [] if match.group("default") is None else [match.group("default")]
+    for entry in (match.group("named") or "").split(","):
+        name = IMPORTED_NAME.fullmatch(entry)
+        if name is not None:
+            names.append(name.group(1))
+    return names
+
+
 # An mdBook include, which mdBook fills in wherever it stands, inside a listing's fence too; one escaped with a
 # backslash (``\{{#include x.rs}}``) is shown as written.
 MDBOOK_INCLUDE = re.compile(r"(?<!\\)\{\{#(?:include|rustdoc_include|playground)[ \t]")
@@ -517,17 +538,20 @@ def includes_text(text: str) -> bool:
 
 def mdx_partial_places(text: str) -> list[int]:
     """Where the page imports a Markdown or MDX file as a component at a line's start (``MDX_PARTIAL_IMPORT``) that
-    it uses after (``<Note />``, not ``<NoteCard />``): ``import Note from "./_note.mdx"``."""
+    it uses after (``<Note />``, not ``<NoteCard />``): ``import Note from "./_note.mdx"``, ``import { Note } from
+    "/snippets/note.mdx"``."""
     places = []
     fenced = None
     for match in MDX_PARTIAL_IMPORT.finditer(text):
         line_start = text.rfind("\n", 0, match.start()) + 1
-        if text[line_start : match.start()].strip():
+        names = imported_components(match)
+        if text[line_start : match.start()].strip() or not names:
             continue
         if fenced is None:
             fenced = fenced_spans(text)
         # A use shown in a fenced block renders nothing; the import's own place is weighed by ``includes_text``.
-        for used in re.finditer(rf"<{match.group(1)}(?![\w.-])", text[match.end() :]):
+        uses = rf"<(?:{'|'.join(names)})(?![\w.-])"
+        for used in re.finditer(uses, text[match.end() :]):
             if not in_spans(fenced, match.end() + used.start()):
                 places.append(match.start())
                 break
