@@ -324,6 +324,25 @@ class RunFiles(LabTestCase):
                 where = f"{path}:{line}" if line is not None else f"{path}"
                 self.assertTrue(completed.stderr.startswith(f"error: {code}: {where}:"), completed.stderr)
 
+    def test_a_result_given_as_a_chunk_id_is_refused_with_what_a_result_is(self):
+        # docs/retrieval.md: each result is a chunk record as judge reads it; an id alone cannot be placed.
+        names = [check.name for check in self.manifest.span_checks]
+        for result in ("c0ffee", 7):
+            with self.subTest(result=result):
+                lines = [{"check": name, "results": [result]} for name in names]
+                path = self.write_lines("ids.jsonl", lines)
+                completed = run_lab("retrieve", "--manifest", str(EXAMPLES), "--run", str(path))
+                self.assert_one_line_refusal(completed, "chunk_not_object")
+                self.assertTrue(completed.stderr.startswith(f"error: chunk_not_object: {path}:1: results[0]: "))
+                self.assertTrue(completed.stderr.rstrip("\n").endswith("not its id"), completed.stderr)
+        # A result of another wrong kind is refused as before, with no word of ids.
+        lines = [{"check": name, "results": [["x"]]} for name in names]
+        completed = run_lab(
+            "retrieve", "--manifest", str(EXAMPLES), "--run", str(self.write_lines("lists.jsonl", lines))
+        )
+        self.assert_one_line_refusal(completed, "chunk_not_object")
+        self.assertNotIn("its id", completed.stderr)
+
 
 class SavedResultAsRun(LabTestCase):
     def test_a_saved_result_given_as_run_is_named_as_such(self):

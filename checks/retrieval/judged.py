@@ -65,6 +65,12 @@ RUN_NOT_ARTIFACT = (
 )
 
 
+RESULT_NOT_ID = (
+    "a result is the chunk returned, a record as judge reads one (its source and text, docs/retrieval.md), "
+    "not its id"
+)
+
+
 def read_run(path: Path, manifest, manifest_label: str, chunks: RankedIndex | None = None) -> Run:
     """The run file at ``path``: one line per span check, every result placed alone; one refusal names ``FILE:LINE``."""
     label = printable(str(path))
@@ -105,7 +111,13 @@ def read_run(path: Path, manifest, manifest_label: str, chunks: RankedIndex | No
         seen[name] = number
         returned = []
         for place, value in enumerate(values):
-            record = chunk_record(value, number, f"{where}: results[{place}]", resolver)
+            try:
+                record = chunk_record(value, number, f"{where}: results[{place}]", resolver)
+            except IngestionError as error:
+                if error.code == "chunk_not_object" and type(value) in (str, int):
+                    # A vector store's answer is often its chunks' ids: a result needs the chunk itself.
+                    raise IngestionError(error.code, error.where, f"{error.what}; {RESULT_NOT_ID}") from error
+                raise
             start, end = placed_alone(record, sources[record.source_id], placements, file_texts)
             unit = Unit(record.source_id, start, end, record.text)
             unplaced += start is None
