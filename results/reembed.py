@@ -619,7 +619,7 @@ def diff_summary(diff: FileDiff) -> str:
             f"{name}: only in the old file: its index of {counted(len(index['chunks']), 'chunk')} has no counterpart "
             "to compare with (drop it, or diff that policy against another with --old-policy and --new-policy)"
         )
-    lines.append(f"embeddings to compute: {diff.embeddings_to_compute}")
+    lines.append(f"embeddings to compute: {diff.embeddings_to_compute:,}")
     return "\n".join(lines)
 
 

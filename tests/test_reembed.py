@@ -237,6 +237,25 @@ class DiffOfVerdictsTest(ReembedTestCase):
         )
         self.assertEqual(json.loads(backwards)["embeddings_to_compute"], 0)
 
+    def test_the_count_to_embed_is_written_with_thousands_separators_as_every_count_of_the_summary(self) -> None:
+        (self.folder / "docs").mkdir()
+        paragraphs = "\n\n".join(f"Paragraph {number}." for number in range(1_100))
+        (self.folder / "docs" / "many.md").write_text(f"# Many\n\n{paragraphs}\n", encoding="utf-8")
+        manifest = self.folder / "m.json"
+        self.assertEqual(run_lab("pin", "--manifest", str(manifest), "docs", cwd=self.folder).returncode, 0)
+        old = self.build(manifest, "old.json")
+        value = json.loads(manifest.read_text(encoding="utf-8"))
+        value["policies"] = {"pair-aware": 1}
+        manifest.write_text(json.dumps(value), encoding="utf-8")
+        new = self.build(manifest, "new.json")
+        index = json.loads(new.read_text(encoding="utf-8"))["indexes"]["pair-aware"]
+        # At a target of 1 every paragraph is a chunk of its own: 1,100 texts, each new.
+        distinct = len({chunk["text_sha256"] for chunk in index["chunks"]})
+        self.assertEqual(distinct, 1_100)
+        summary = run_lab("diff", str(old), str(new)).stdout.splitlines()
+        self.assertIn("pair-aware: only in the new file: a new index of 1,100 chunks, 1,100 distinct to embed", summary)
+        self.assertEqual(summary[-1], "embeddings to compute: 1,100")
+
     def test_the_chunks_to_embed_are_listed_up_to_twenty(self) -> None:
         from results import reembed
 
