@@ -190,14 +190,18 @@ class DiffOfVerdictsTest(ReembedTestCase):
         self.assertEqual(completed.returncode, 0, completed.stderr)
         return output
 
-    def test_a_policy_only_one_side_holds_is_named_and_its_chunks_counted(self) -> None:
-        manifest = self.copy_inputs()
+    def built_before_and_with_pair_aware(self, manifest: Path, target: int) -> tuple[Path, Path, dict]:
+        """``old.json`` built from ``manifest``, then ``new.json`` with a pair-aware policy at ``target`` added to
+        it, and the new file's pair-aware index."""
         old = self.build(manifest, "old.json")
         value = json.loads(manifest.read_text(encoding="utf-8"))
-        value["policies"] = {"pair-aware": 220}
+        value["policies"] = {"pair-aware": target}
         manifest.write_text(json.dumps(value), encoding="utf-8")
         new = self.build(manifest, "new.json")
-        index = json.loads(new.read_text(encoding="utf-8"))["indexes"]["pair-aware"]
+        return old, new, json.loads(new.read_text(encoding="utf-8"))["indexes"]["pair-aware"]
+
+    def test_a_policy_only_one_side_holds_is_named_and_its_chunks_counted(self) -> None:
+        old, new, index = self.built_before_and_with_pair_aware(self.copy_inputs(), 220)
         chunks, distinct = len(index["chunks"]), len({chunk["text_sha256"] for chunk in index["chunks"]})
         completed = run_lab("diff", str(old), str(new), "--json")
         self.assertEqual(completed.returncode, 0, completed.stderr)
@@ -243,12 +247,7 @@ class DiffOfVerdictsTest(ReembedTestCase):
         (self.folder / "docs" / "many.md").write_text(f"# Many\n\n{paragraphs}\n", encoding="utf-8")
         manifest = self.folder / "m.json"
         self.assertEqual(run_lab("pin", "--manifest", str(manifest), "docs", cwd=self.folder).returncode, 0)
-        old = self.build(manifest, "old.json")
-        value = json.loads(manifest.read_text(encoding="utf-8"))
-        value["policies"] = {"pair-aware": 1}
-        manifest.write_text(json.dumps(value), encoding="utf-8")
-        new = self.build(manifest, "new.json")
-        index = json.loads(new.read_text(encoding="utf-8"))["indexes"]["pair-aware"]
+        old, new, index = self.built_before_and_with_pair_aware(manifest, 1)
         # At a target of 1 every paragraph is a chunk of its own: 1,100 texts, each new.
         distinct = len({chunk["text_sha256"] for chunk in index["chunks"]})
         self.assertEqual(distinct, 1_100)
