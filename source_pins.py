@@ -1018,6 +1018,7 @@ def page_problem(
         return reason
     if not request.from_folder and PurePosixPath(relative).suffix.lower() not in NAMED_PAGE_SUFFIXES:
         refuse_lab_file(folder / relative, relative, where)
+        refuse_code_or_data(relative, where)
     try:
         return pinnable_file(folder, relative, where, grammar)
     except IngestionError as error:
@@ -1036,6 +1037,29 @@ def refuse_lab_file(path: Path, relative: str, where: str) -> None:
             "source_is_lab_file",
             where,
             f"{quoted_name(relative)} is {words}, not a page; pin the docs' Markdown pages or their folder",
+        )
+
+
+# What a file named with one of these suffixes holds: code, styles, data or configuration, never a page of docs
+# (a shell's ``docs/*.*`` names a Mintlify site's docs.json, conftest.py, script.js and styles.css beside its pages).
+NOT_PAGE_SUFFIXES = {
+    **dict.fromkeys((".py", ".js", ".mjs", ".cjs", ".ts", ".tsx", ".jsx", ".sh", ".rb", ".go", ".rs"), "code"),
+    **dict.fromkeys((".css", ".scss", ".sass", ".less"), "a style sheet"),
+    **dict.fromkeys((".json", ".jsonl", ".yaml", ".yml", ".toml", ".ini", ".cfg", ".lock", ".xml"), "data"),
+}
+
+
+def refuse_code_or_data(relative: str, where: str) -> None:
+    """Refuse a file named on the command line whose suffix says it holds code, styles or data
+    (``NOT_PAGE_SUFFIXES``): read as a page, it would be chunked and scanned as docs text. A folder's such files are
+    passed over, as every file not a page is; a file of any other suffix (``notes.txt``) is read as a page."""
+    suffix = PurePosixPath(relative).suffix.lower()
+    if suffix in NOT_PAGE_SUFFIXES:
+        raise IngestionError(
+            "source_not_a_page",
+            where,
+            f"{quoted_name(relative)} is {NOT_PAGE_SUFFIXES[suffix]} ({suffix}), not a Markdown page; pin the docs' "
+            "pages (*.md, *.mdx) or their folder, which passes such files over",
         )
 
 

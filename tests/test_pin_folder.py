@@ -284,6 +284,32 @@ class LabFileAsPageTests(FolderTestCase):
                 self.assertIn(f'"{name}" {kind}', stderr)
                 self.assertEqual(self.manifest.read_bytes(), before)
 
+    def test_a_file_of_code_styles_or_data_named_to_pin_is_refused_and_the_manifest_kept(self) -> None:
+        # docs/own-documents.md: a file named with the suffix of code, a style sheet or data is no page; its
+        # folder passes it over.
+        self.write_site()
+        self.pin("docs")
+        before = self.manifest.read_bytes()
+        for name, content, kind in (
+            ("docs/conftest.py", "# Fixtures\n\nimport pytest\n", "code (.py)"),
+            ("docs/script.JS", "// Call init() first.\n", "code (.js)"),
+            ("docs/styles.css", "body { margin: 0; }\n", "a style sheet (.css)"),
+            ("docs/site.json", '{"navigation": []}\n', "data (.json)"),
+            ("docs/nav.yml", "# Nav\n\nnav: []\n", "data (.yml)"),
+        ):
+            with self.subTest(name=name):
+                self.write(name, content)
+                code, stdout, stderr = run_main("pin", "--manifest", str(self.manifest), str(self.folder / name))
+                self.assertEqual((code, stdout), (1, ""))
+                self.assertEqual(len(stderr.splitlines()), 1, stderr)
+                self.assertTrue(stderr.startswith("error: source_not_a_page: "), stderr)
+                self.assertIn(f'"{name}" is {kind}, not a Markdown page', stderr)
+                self.assertEqual(self.manifest.read_bytes(), before)
+        # The folder holding them passes them over: pinned again, it changes nothing.
+        code, _, stderr = run_main("pin", "--manifest", str(self.manifest), str(self.folder / "docs"))
+        self.assertEqual((code, stderr), (0, ""))
+        self.assertEqual(self.manifest.read_bytes(), before)
+
     def test_a_text_file_or_a_page_that_reads_like_json_is_still_pinned(self) -> None:
         self.write("notes.txt", "# Notes\n\nCall open_widget(name) once.\n")
         # A page is a page by its name, whatever its first line holds.
