@@ -46,6 +46,7 @@ from lab_io.errors import (
     text_difference,
 )
 from lab_io.indented_json import saved_json_bytes
+from lab_io.inert_json import inert_json_text
 from lab_io.outputs import PAGE_SUFFIXES as NAMED_PAGE_SUFFIXES
 from lab_io.outputs import lab_file_words
 from load_documents import (
@@ -824,7 +825,9 @@ def moved_line(place: NewPlace) -> str:
 STALE_NAMED = 3
 
 
-def dropped_checks(value: dict, texts: dict[str, str], accepted: frozenset = frozenset()) -> list[tuple[int, str]]:
+def dropped_checks(
+    value: dict, texts: dict[str, str], accepted: frozenset = frozenset(), entries: list | None = None
+) -> list[tuple[int, str]]:
     """Remove each span check of which a span of a source in ``texts`` is stale; a line per check, with its index.
 
     ``[(3, 'dropped span_checks[3] ("open"): its qualifier quotes "It must not run twice.", which occurs 0
@@ -832,7 +835,8 @@ def dropped_checks(value: dict, texts: dict[str, str], accepted: frozenset = fro
     no one honest new place: the quote is gone or occurs several times. The remaining checks keep their
     order; ``scan --add-checks`` proposes a pair again where the new text holds one. A check a review accepted
     (``accepted``: the decisions' keys: the source id and both quotes, each run of whitespace one space) says so, and
-    how to declare it again.
+    how to declare it again. ``entries``, when given, gets the ``entry_line`` of each check dropped that no scan
+    declares again as it was.
     """
     stale: dict[int, str] = {}
     for pinned in pinned_spans(value, texts):
@@ -843,12 +847,28 @@ def dropped_checks(value: dict, texts: dict[str, str], accepted: frozenset = fro
             f"dropped {pinned.check}: its {pinned.role} quotes {quoted(pinned.span['quote'])}, which occurs "
             f"{found:,} {'time' if found == 1 else 'times'} in the new text"
         )
-        if accepted and accepted_check_key(value["span_checks"][pinned.index]) in accepted:
+        check = value["span_checks"][pinned.index]
+        if accepted and accepted_check_key(check) in accepted:
             line += "; a review accepted it: scan --accept declares it again once the scan finds its pair again"
         stale[pinned.index] = line
+        if entries is not None:
+            entries.extend(entry_line(pinned.check, check))
     if stale:
         value["span_checks"] = [check for index, check in enumerate(value["span_checks"]) if index not in stale]
     return sorted(stale.items())
+
+
+def entry_line(label: str, check: dict) -> list[str]:
+    """The line that keeps a dropped check's whole entry, one line of inert JSON, when no scan declares it again as
+    it was: one of the user's own, one imported, or one holding a ``query`` the scan does not write (a page renamed,
+    a quote reworded: it can be declared again by hand); none for a check a scan declared and would declare again.
+    ``label``: the check as its dropped line names it, ``span_checks[3] ("open")``."""
+    from checks.caveats.pairing import NAME_PREFIX
+
+    name = check.get("name")
+    if type(name) is str and name.startswith(NAME_PREFIX) and "query" not in check:
+        return []
+    return [f"entry of {label}, which no scan declares again as it was: {inert_json_text(json.dumps(check))}"]
 
 
 def listed_checks(value: dict) -> list:
@@ -858,14 +878,20 @@ def listed_checks(value: dict) -> list:
 
 
 def removed_sources(
-    value: dict, asked: list[PinRequest], folder: Path, accepted: frozenset, indexes_before: dict[int, int]
+    value: dict,
+    asked: list[PinRequest],
+    folder: Path,
+    accepted: frozenset,
+    indexes_before: dict[int, int],
+    entries: list | None = None,
 ) -> list[str]:
     """Remove each source under a folder of ``asked`` whose file is gone, with its span checks; a line for each.
 
     What ``--drop-stale`` does for a page deleted from a folder pinned again: its checks' quotes are gone with it.
     Only a source whose path lies under a folder named in this pin is removed, never one pinned file by file or
     from elsewhere (that is still refused, ``source_missing``). Each check removed is named with its index as it
-    was before the pin (``indexes_before``, by the check's identity), and one a review accepted says so.
+    was before the pin (``indexes_before``, by the check's identity), and one a review accepted says so;
+    ``entries``, when given, gets the ``entry_line`` of each.
     """
     roots = [
         PurePosixPath(PurePath(os.path.relpath(os.path.abspath(request.path), os.path.abspath(folder))).as_posix())
@@ -897,10 +923,10 @@ def removed_sources(
             + held_checks(counts[source_id])
         )
     for check in sorted(removed, key=lambda check: indexes_before.get(id(check), 0)):
-        line = (
-            f"dropped span_checks[{indexes_before.get(id(check), 0)}]{named_entry(check)}: its source "
-            f"{quoted_name(check['source_id'])} was removed"
-        )
+        label = f"span_checks[{indexes_before.get(id(check), 0)}]{named_entry(check)}"
+        line = f"dropped {label}: its source {quoted_name(check['source_id'])} was removed"
+        if entries is not None:
+            entries.extend(entry_line(label, check))
         if accepted and accepted_check_key(check) in accepted:
             # Its page is gone, so no scan finds the pair again: the decision is left for scan to name as unmatched.
             line += "; a review accepted it: scan names that decision as unmatched, scan --forget-unmatched drops it"
@@ -1153,13 +1179,17 @@ def pin_sources(
     # Each check's index as it was, for the lines of a removed page's checks, named after any other drop.
     indexes_before = {id(check): index for index, check in enumerate(listed_checks(value))}
     moves, unmoved = reanchored_spans(value, texts) if reanchor or drop_stale else ([], {})
-    drops = dropped_checks(value, texts, accepted) if drop_stale else []
+    # The whole entry of each check dropped that no scan declares again, after the lines that name every drop.
+    removed_entries: list[str] = []
+    kept_entries: list[str] = []
+    drops = dropped_checks(value, texts, accepted, kept_entries) if drop_stale else []
     # A check dropped is named once, as dropped, even if one of its spans could move.
     gone = {index for index, _ in drops}
     moved = [line for index, line in moves if index not in gone]
     dropped = [line for _, line in drops]
     if drop_stale:
-        dropped = removed_sources(value, asked, folder, accepted, indexes_before) + dropped
+        dropped = removed_sources(value, asked, folder, accepted, indexes_before, removed_entries) + dropped
+        dropped += removed_entries + kept_entries
     unchanged = not moved and not dropped and all(change.kind == "unchanged" for change in changes)
     manifest_bytes = None if unchanged and os.path.lexists(manifest_path) else saved_json_bytes(value)
     if manifest_bytes is not None:

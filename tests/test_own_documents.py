@@ -316,6 +316,54 @@ class RepinTests(OwnDocumentsTestCase):
             self.lab("scan", "--manifest", "m.json").stdout,
         )
 
+    def test_a_dropped_check_no_scan_declares_again_is_printed_whole(self) -> None:
+        # docs/own-documents.md: a check of the user's own, or one holding a query, is not lost with its quote: its
+        # whole entry follows the lines naming the drops, one line of inert JSON; a scan's own check gets none.
+        self.write_source("docs/a.md", "# A\n\nCall start_a() first.\n\nIt must not run twice.\n")
+        self.write_source("docs/b.md", "# B\n\nCall start_b() first.\n\nIt needs a lock.\n")
+        self.assertEqual(self.lab("pin", "--markdown", "blocks-4", "--manifest", "m.json", "docs").returncode, 0)
+        asked = {
+            **quote_check("own", "docs/a", "Call start_a() first.", "It must not run twice."),
+            "query": "twice\u202e?",
+        }
+        scanned = quote_check("scan:docs/a:5", "docs/a", "Call start_a() first.", "It must not run twice.")
+        queried = {
+            **quote_check("scan:docs/b:5", "docs/b", "Call start_b() first.", "It needs a lock."),
+            "query": "lock?",
+        }
+        self.set_span_checks(self.folder / "m.json", [asked, scanned, queried])
+        self.write_source("docs/a.md", "# A\n\nCall start_a() first.\n\nIt may run twice.\n")
+        (self.folder / "docs" / "b.md").unlink()
+        dropped = self.lab("pin", "--manifest", "m.json", "--drop-stale", "docs")
+        self.assertEqual(dropped.returncode, 0, dropped.stderr)
+        lines = dropped.stdout.splitlines()
+        named = [line for line in lines if line.startswith("dropped span_checks[")]
+        # The removed page's check first, then the checks whose quote is gone, as every pin names them.
+        self.assertEqual(
+            [line.split(": its ")[0] for line in named],
+            [
+                'dropped span_checks[2] ("scan:docs/b:5")',
+                'dropped span_checks[0] ("own")',
+                'dropped span_checks[1] ("scan:docs/a:5")',
+            ],
+        )
+        entries = [line for line in lines if line.startswith("entry of ")]
+        prefixes = [
+            'entry of span_checks[2] ("scan:docs/b:5"), which no scan declares again as it was: ',
+            'entry of span_checks[0] ("own"), which no scan declares again as it was: ',
+        ]
+        self.assertEqual([entry[: len(prefix)] for entry, prefix in zip(entries, prefixes)], prefixes)
+        self.assertEqual(len(entries), 2, dropped.stdout)
+        # Each entry reads back as the check the manifest held; the query's override is an escape, never raw.
+        self.assertEqual(
+            [json.loads(entry[len(prefix) :]) for entry, prefix in zip(entries, prefixes)], [queried, asked]
+        )
+        self.assertIn("twice\\u202e?", entries[1])
+        self.assertNotIn("\u202e", dropped.stdout)
+        # They follow every line that names a drop.
+        self.assertLess(max(lines.index(line) for line in named), lines.index(entries[0]))
+        self.assertEqual(self.read_json("m.json")["span_checks"], [])
+
     def test_every_span_check_moved_is_named(self) -> None:
         # 25 checks moved by one edit: each line is the only record of an edit made to the manifest, so none is
         # cut short as the pinned pages are.
