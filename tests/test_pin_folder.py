@@ -270,19 +270,24 @@ class LabFileAsPageTests(FolderTestCase):
         ("pairs.json", '{"scan_version": 1, "pairs": []}\n', "is a command's --json report"),
     ]
 
+    def named_file_refused(self, name: str, content: str, code_name: str) -> str:
+        """The one-line refusal (``code_name``, exit 1) of ``name``, written with ``content``, named to pin into a
+        pinned site, the manifest left as it was."""
+        before = self.manifest.read_bytes()
+        self.write(name, content)
+        code, stdout, stderr = run_main("pin", "--manifest", str(self.manifest), str(self.folder / name))
+        self.assertEqual((code, stdout), (1, ""))
+        self.assertEqual(len(stderr.splitlines()), 1, stderr)
+        self.assertTrue(stderr.startswith(f"error: {code_name}: "), stderr)
+        self.assertEqual(self.manifest.read_bytes(), before)
+        return stderr
+
     def test_each_lab_file_named_to_pin_is_refused_and_the_manifest_kept(self) -> None:
         self.write_site()
         self.pin("docs")
-        before = self.manifest.read_bytes()
         for name, content, kind in self.LAB_FILES:
             with self.subTest(name=name):
-                self.write(name, content)
-                code, stdout, stderr = run_main("pin", "--manifest", str(self.manifest), str(self.folder / name))
-                self.assertEqual((code, stdout), (1, ""))
-                self.assertEqual(len(stderr.splitlines()), 1, stderr)
-                self.assertTrue(stderr.startswith("error: source_is_lab_file: "), stderr)
-                self.assertIn(f'"{name}" {kind}', stderr)
-                self.assertEqual(self.manifest.read_bytes(), before)
+                self.assertIn(f'"{name}" {kind}', self.named_file_refused(name, content, "source_is_lab_file"))
 
     def test_a_file_of_code_styles_or_data_named_to_pin_is_refused_and_the_manifest_kept(self) -> None:
         # docs/own-documents.md: a file named with the suffix of code, a style sheet or data is no page; its
@@ -298,13 +303,8 @@ class LabFileAsPageTests(FolderTestCase):
             ("docs/nav.yml", "# Nav\n\nnav: []\n", "data (.yml)"),
         ):
             with self.subTest(name=name):
-                self.write(name, content)
-                code, stdout, stderr = run_main("pin", "--manifest", str(self.manifest), str(self.folder / name))
-                self.assertEqual((code, stdout), (1, ""))
-                self.assertEqual(len(stderr.splitlines()), 1, stderr)
-                self.assertTrue(stderr.startswith("error: source_not_a_page: "), stderr)
+                stderr = self.named_file_refused(name, content, "source_not_a_page")
                 self.assertIn(f'"{name}" is {kind}, not a Markdown page', stderr)
-                self.assertEqual(self.manifest.read_bytes(), before)
         # The folder holding them passes them over: pinned again, it changes nothing.
         code, _, stderr = run_main("pin", "--manifest", str(self.manifest), str(self.folder / "docs"))
         self.assertEqual((code, stderr), (0, ""))
