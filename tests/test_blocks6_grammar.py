@@ -227,31 +227,33 @@ class HeadingLines(unittest.TestCase):
                 self.assertEqual(heading_lines(texts), expected)
 
 
+def pinned_built_validated(test: LabTestCase, grammar: str, page: str) -> dict:
+    """``page`` pinned as ``docs/a.md`` under ``grammar``, built and validated in-process as a user's three commands;
+    the built paragraph index, after checking the manifest and the config name the grammar."""
+    docs = test.folder / "docs"
+    docs.mkdir()
+    (docs / "a.md").write_text(page, encoding="utf-8")
+    manifest, result = test.folder / "m.json", test.folder / "r.json"
+    code, _, err = main_quietly("pin", "--markdown", grammar, "--manifest", str(manifest), str(docs))
+    test.assertEqual(code, 0, err)
+    test.assertEqual(json.loads(manifest.read_text(encoding="utf-8"))["markdown"], grammar)
+    code, _, err = main_quietly("--manifest", str(manifest), "--output", str(result))
+    test.assertEqual(code, 0, err)
+    paragraph = json.loads(result.read_text(encoding="utf-8"))["indexes"]["paragraph"]
+    test.assertEqual(
+        paragraph["config"], {"strategy": "paragraph", "version": 1, "max_chars": None, "markdown": grammar}
+    )
+    code, _, err = main_quietly("validate", str(result), "--manifest", str(manifest))
+    test.assertEqual(code, 0, err)
+    return paragraph
+
+
 class Blocks6InTheLab(LabTestCase):
     """blocks-6 end to end: pinned, built, its config named, a heading inside <details> its own section."""
 
     def test_pin_and_build(self) -> None:
-        docs = self.folder / "docs"
-        docs.mkdir()
         # "<details>\n" [0, 10); a blank line; "## Setup\n" [11, 20); a blank line; "Run it.\n" [21, 29); a blank
         # line; "</details>\n" [30, 41).
-        (docs / "a.md").write_text("<details>\n\n## Setup\n\nRun it.\n\n</details>\n", encoding="utf-8")
-        manifest, result = self.folder / "m.json", self.folder / "r.json"
-        # In-process, as a user's three commands: pin, build, validate.
-        code, _, err = main_quietly("pin", "--markdown", "blocks-6", "--manifest", str(manifest), str(docs))
-        self.assertEqual(code, 0, err)
-        self.assertEqual(json.loads(manifest.read_text(encoding="utf-8"))["markdown"], "blocks-6")
-        code, _, err = main_quietly("--manifest", str(manifest), "--output", str(result))
-        self.assertEqual(code, 0, err)
-        paragraph = json.loads(result.read_text(encoding="utf-8"))["indexes"]["paragraph"]
-        self.assertEqual(
-            paragraph["config"], {"strategy": "paragraph", "version": 1, "max_chars": None, "markdown": "blocks-6"}
-        )
+        paragraph = pinned_built_validated(self, "blocks-6", "<details>\n\n## Setup\n\nRun it.\n\n</details>\n")
         # One chunk, "Run it.\n" alone: the tags are no block (under blocks-5, one chunk [0, 41)).
         self.assertEqual([(c["start"], c["end"]) for c in paragraph["chunks"]], [(21, 29)])
-        code, _, err = main_quietly("validate", str(result), "--manifest", str(manifest))
-        self.assertEqual(code, 0, err)
-
-
-if __name__ == "__main__":
-    unittest.main()

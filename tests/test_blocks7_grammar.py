@@ -1,18 +1,16 @@
 """The block grammar, version 7 (``SPEC.md``, "The block grammar, version 7"): "blocks-6" with a Hugo shortcode around
-a heading read through, and a paragraph of blank space no block. Each rule on a short text written for the test; offsets counted by hand, and "blocks-6" read
-on the same text to show it unchanged there."""
+a heading read through, and a paragraph of blank space no block. Each rule on a short text written for the test;
+offsets counted by hand, and "blocks-6" read on the same text to show it unchanged there."""
 
 from __future__ import annotations
 
-import json
 import random
 import unittest
 
 from grammars.shortcodes import shortcode_pairs
 from grammars.version7 import markdown_body, without_code_bodies
 from tests.support import LabTestCase
-from tests.test_blocks6_grammar import TITLE, read
-from tests.test_caveat_scan import main_quietly
+from tests.test_blocks6_grammar import TITLE, pinned_built_validated, read
 
 
 def read7(text: str):
@@ -282,22 +280,8 @@ class Blocks7InTheLab(LabTestCase):
     """blocks-7 end to end: pinned, built, its config named, a heading inside tabs its own section."""
 
     def test_pin_and_build(self) -> None:
-        docs = self.folder / "docs"
-        docs.mkdir()
         # "{{< tabs >}}\n" [0, 13); a blank line; "## Setup\n" [14, 23); a blank line; "Run it.\n" [24, 32); a blank
         # line; "{{< /tabs >}}\n" [33, 47).
-        (docs / "a.md").write_text("{{< tabs >}}\n\n## Setup\n\nRun it.\n\n{{< /tabs >}}\n", encoding="utf-8")
-        manifest, result = self.folder / "m.json", self.folder / "r.json"
-        code, _, err = main_quietly("pin", "--markdown", "blocks-7", "--manifest", str(manifest), str(docs))
-        self.assertEqual(code, 0, err)
-        self.assertEqual(json.loads(manifest.read_text(encoding="utf-8"))["markdown"], "blocks-7")
-        code, _, err = main_quietly("--manifest", str(manifest), "--output", str(result))
-        self.assertEqual(code, 0, err)
-        paragraph = json.loads(result.read_text(encoding="utf-8"))["indexes"]["paragraph"]
-        self.assertEqual(
-            paragraph["config"], {"strategy": "paragraph", "version": 1, "max_chars": None, "markdown": "blocks-7"}
-        )
+        paragraph = pinned_built_validated(self, "blocks-7", "{{< tabs >}}\n\n## Setup\n\nRun it.\n\n{{< /tabs >}}\n")
         # One chunk, "Run it.\n" alone: the marker lines are no block (under blocks-6, one chunk [0, 47)).
         self.assertEqual([(c["start"], c["end"]) for c in paragraph["chunks"]], [(24, 32)])
-        code, _, err = main_quietly("validate", str(result), "--manifest", str(manifest))
-        self.assertEqual(code, 0, err)
