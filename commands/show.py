@@ -119,7 +119,7 @@ def run_show(args: argparse.Namespace) -> int:
         print(list_ignored_note(args, narrowing, len(manifest.sources)), file=sys.stderr)
     if overview_shown:
         listed = None if getattr(args, "show_list", False) else OVERVIEW_PAIRS
-        view = overview(manifest, policies, configs, colour, judgement, listed)
+        view = overview(manifest, policies, configs, colour, judgement, listed, show_command(args.manifest))
     elif narrowing is None:
         view = terminal.terminal_view(manifest.sources, manifest.span_checks, policies, colour, configs)
         if judgement is not None:
@@ -127,7 +127,14 @@ def run_show(args: argparse.Namespace) -> int:
     else:
         # --source, --check and --split-only narrow the judged chunks as they narrow the policies.
         view = terminal.narrowed_terminal_view(
-            manifest.sources, manifest.span_checks, policies, colour, narrowing, configs, judgement
+            manifest.sources,
+            manifest.span_checks,
+            policies,
+            colour,
+            narrowing,
+            configs,
+            judgement,
+            show_command(args.manifest),
         )
     emit(view.encode("utf-8"), None)
     return EXIT_OK
@@ -243,8 +250,22 @@ def show_narrowing(args: argparse.Namespace, manifest):
     return terminal.Narrowing(frozenset(source_ids), frozenset(check_names), split_only, limit)
 
 
+def show_command(manifest_path: str | None) -> str:
+    """``show`` with the ``--manifest`` this run read (quoted for a shell), as the hints under a capped view name it:
+    a hint that drops it would draw the lesson's fixture instead."""
+    from commands.main_job import manifest_option
+
+    return "show" + manifest_option(manifest_path)
+
+
 def overview(
-    manifest, policies: tuple[str, ...], configs: dict, colour: bool, judgement, listed: int | None = None
+    manifest,
+    policies: tuple[str, ...],
+    configs: dict,
+    colour: bool,
+    judgement,
+    listed: int | None = None,
+    command: str = "show",
 ) -> str:
     """The docs set's overview (``views.terminal.overview_view``) under the shown policies, ``listed`` split
     pairs on a line (``None``: every one)."""
@@ -259,4 +280,4 @@ def overview(
         import judge
 
         section_of = judge.pair_sections(manifest.sources, manifest.grammar)
-    return terminal.overview_view(result, manifest.span_checks, colour, judgement, section_of, listed)
+    return terminal.overview_view(result, manifest.span_checks, colour, judgement, section_of, listed, command)

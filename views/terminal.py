@@ -286,6 +286,7 @@ def narrowed_terminal_view(
     narrowing: Narrowing,
     configs: dict | None = None,
     judgement=None,
+    command: str = "show",
 ) -> str:
     """``terminal_view`` narrowed: only the named sources and checks, only split pairs, each document cut to its pairs.
 
@@ -294,6 +295,7 @@ def narrowed_terminal_view(
     chunks), and under ``--split-only`` only where that policy splits one; the
     rest is one ``… [start, end) not shown`` line. A ``judgement`` (``show
     --chunks``) is narrowed the same way and drawn after the policies.
+    ``command`` is the ``show`` the hints under a capped view name (with its ``--manifest``).
     """
     configs = lesson_configs() if configs is None else configs
     source_count = len(sources)
@@ -350,16 +352,21 @@ def narrowed_terminal_view(
     if judgement is not None:
         view_text += judged_terminal_view(sources, marked, judgement, colour, narrowing)
     if left_out:
-        view_text += "\n" + limit_line(len(marked), left_out)
+        view_text += "\n" + limit_line(len(marked), left_out, command) + "\n"
     return view_text
 
 
-def limit_line(drawn: int, left_out: int) -> str:
+def limit_line(drawn: int, left_out: int, command: str = "show") -> str:
     """The line under a capped ``--split-only`` view: how many pairs were left out, and how to see them."""
-    return (
-        f"… {left_out:,} more split {'pair' if left_out == 1 else 'pairs'} not drawn (the first {drawn:,} are): "
-        "show --list lists every one on a line, show --check NAME draws one, show --split-only --all draws every one\n"
+    return f"… {left_out:,} more split {'pair' if left_out == 1 else 'pairs'} not drawn (the first {drawn:,} are): " + (
+        more_pairs_hint(command)
     )
+
+
+def more_pairs_hint(command: str) -> str:
+    """How to see the split pairs a capped view leaves out, each way a ``command`` (``show`` and its
+    ``--manifest``, so it draws the manifest this view read) to run as it is."""
+    return f"{command} --list lists every one, --check NAME draws one, --split-only --all draws every one"
 
 
 def checks_by_source(checks: tuple) -> dict[str, list]:
@@ -431,7 +438,13 @@ OVERVIEW_HINTS = (
 
 
 def overview_view(
-    result: dict, checks: tuple, colour: bool, judgement=None, section_of=None, listed: int | None = None
+    result: dict,
+    checks: tuple,
+    colour: bool,
+    judgement=None,
+    section_of=None,
+    listed: int | None = None,
+    command: str = "show",
 ) -> str:
     """What ``show`` prints for a docs set: how to see more, the verdict table, then the split pairs, one a line:
     the first ``listed`` of them and how many more (``None``: every one).
@@ -439,6 +452,7 @@ def overview_view(
     ``result`` holds the shown policies' indexes (``span_checks.build_checked_result``);
     a ``judgement`` (``show --chunks``) is one more column, its windows bounded by ``section_of``.
     A pair line: ``#2 scan:guide:7 (guide, line 5): fixed-char split by fixed-width cut, paragraph kept``.
+    ``command`` is the ``show`` (with its ``--manifest``) the line under a capped list names.
     """
     painter = Painter(colour)
     sources = next(iter(result["indexes"].values()))["documents"]
@@ -478,8 +492,8 @@ def overview_view(
     elif listed is not None and len(split) > listed:
         rest = len(split) - listed
         lines.append(
-            f"  … {rest:,} more split {'pair' if rest == 1 else 'pairs'} (the first {listed:,} are listed): show --list "
-            "lists every one, show --check NAME draws one, show --split-only --all draws every one"
+            f"  … {rest:,} more split {'pair' if rest == 1 else 'pairs'} (the first {listed:,} are listed): "
+            + more_pairs_hint(command)
         )
     if listed is None:
         lines.extend(listed_sources(result, painter))
