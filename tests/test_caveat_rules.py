@@ -2442,3 +2442,127 @@ class ScanVersionThirtySevenTest(LabTestCase):
                 self.assertEqual(rules.instruction_form(reading(sentence), False, False), "imperative")
                 pairs, _ = scan(lesson(f"{sentence}\n\n{self.CAVEAT}\n"))
                 self.assertEqual([p.instruction.quote for p in pairs], [sentence])
+
+
+class ScanVersionThirtyEightTest(LabTestCase):
+    """scan_version 38: what is important to do, a cost in performance, availability still to come, a negation with
+    an adverb or a bracketed "yet" before what is withheld, "thread safe" unhyphenated, and "will not clash" spared."""
+
+    INSTRUCTION = "Register the widget with `register()`."
+
+    def assert_caveat(self, sentence: str, rule: str, cue: str, tier: int) -> None:
+        found, _ = caveat_of(sentence)
+        self.assertIsNotNone(found, sentence)
+        self.assertEqual((found.rule, found.cue.lower(), found.tier), (rule, cue, tier), sentence)
+
+    def test_what_is_important_to_do_is_a_requirement(self) -> None:
+        for sentence, cue in (
+            ("It's important to set up the mocks before the page loads.", "it's important to"),
+            ("It is important that both paths are identical.", "it is important that"),
+            ("It is very important to leave checkpoint mode afterwards.", "it is very important to"),
+            ("It is especially important to pin the version.", "it is especially important to"),
+        ):
+            with self.subTest(sentence=sentence):
+                self.assert_caveat(sentence, "requirement", cue, 2)
+
+    def test_important_before_a_marker_or_the_projects_aims_is_no_requirement(self) -> None:
+        # "to note that" marks what follows as "note that" does; "that we" tells what the project wants.
+        for sentence in (
+            "It is important to note that the cache is shared.",
+            "It's important to understand how the cache works.",
+            "It's important to keep in mind how the cache works.",
+            "It's important that we keep the API small.",
+        ):
+            with self.subTest(sentence=sentence):
+                self.assertNotIn("requirement", [rule for rule, _ in cues_of(sentence)])
+
+    def test_a_cost_in_performance_is_a_limitation_of_tier_2(self) -> None:
+        for sentence, cue in (
+            ("Too many small partitions increases syscall overhead.", "increases syscall overhead"),
+            ("Each included column adds storage overhead.", "adds storage overhead"),
+            ("Too few partitions can hurt write performance.", "hurt write performance"),
+            ("Wide globs may degrade linting performance.", "degrade linting performance"),
+            ("This can introduce a performance penalty.", "introduce a performance penalty"),
+            ("Extracting fields comes at a performance cost.", "comes at a performance cost"),
+            ("Joining many tables can be expensive.", "can be expensive"),
+            ("Deduplication is more expensive when keys repeat.", "is more expensive when"),
+        ):
+            with self.subTest(sentence=sentence):
+                self.assert_caveat(sentence, "limitation", cue, 2)
+
+    def test_a_cost_denied_or_a_price_stays_of_tier_3(self) -> None:
+        assert_no_caveat_below_tier_3(
+            self,
+            (
+                "There is no performance penalty for using views.",
+                "Deduplication has no noticeable performance penalty.",
+                "This counterparty is expensive but not toxic.",
+            ),
+        )
+
+    def test_availability_still_to_come_is_a_version_note(self) -> None:
+        for sentence, cue in (
+            ("Index support for other types will be added over time.", "will be added over time"),
+            ("Object storage will be added in a future release.", "will be added in a future release"),
+            ("Streaming is planned for a future release.", "is planned for a future release"),
+            ("Shared notebooks are coming soon.", "are coming soon"),
+        ):
+            with self.subTest(sentence=sentence):
+                self.assert_caveat(sentence, "version", cue, 2)
+
+    def test_a_negation_with_an_adverb_or_a_bracketed_yet(self) -> None:
+        for sentence, cue, tier in (
+            ("Some APIs are not (yet) fully supported by all browsers.", "are not (yet) fully supported", 1),
+            ("Widgets are not yet supported.", "are not yet supported", 1),
+            ("Streaming: not (yet) available.", "not (yet) available", 1),
+            # "is not" before the adverb is the negated verb of tier 2, as "is not available" is
+            ("The widget is not currently available on Windows.", "is not currently available", 2),
+        ):
+            with self.subTest(sentence=sentence):
+                self.assert_caveat(sentence, "limitation", cue, tier)
+
+    def test_thread_safe_with_or_without_a_hyphen(self) -> None:
+        for sentence, cue in (
+            ("The client is not thread safe.", "is not thread safe"),
+            ("The client is not thread-safe.", "is not thread-safe"),
+        ):
+            with self.subTest(sentence=sentence):
+                self.assert_caveat(sentence, "limitation", cue, 2)
+
+    def test_what_a_name_spares_the_reader_warns_of_nothing(self) -> None:
+        # As "they won't conflict" (scan_version 13): a clash or a collision denied is what the design spares.
+        for sentence in (
+            "Report names hold the shard number, so they will not clash.",
+            "Ids are random, so they won't collide.",
+        ):
+            with self.subTest(sentence=sentence):
+                self.assertEqual(caveat_of(sentence)[0], None)
+
+    def test_a_version_note_to_come_pairs_with_the_instruction_before_it(self) -> None:
+        caveat = "Index support for other types will be added over time."
+        pairs, unpaired = scan(lesson(f"{self.INSTRUCTION}\n\n{caveat}\n"))
+        self.assertEqual(
+            [(p.instruction.quote, p.qualifier.quote, p.rule, p.tier) for p in pairs],
+            [(self.INSTRUCTION, caveat, "version", 2)],
+        )
+        self.assertEqual(unpaired, [])
+
+    def test_joining_or_creating_with_code_instructs(self) -> None:
+        # "join the" calls on a community only before a place where one meets; "create an issue with `f()`" uses
+        # an API. The calls of scan_version 37 stay calls.
+        for sentence in (
+            "Join the cluster with `kubeadm join --token T`.",
+            "Join the `orders` table to the `users` table.",
+            "Create an issue with `tracker.create_issue(title)`.",
+            "Open a discussion with `gh discussion create`.",
+        ):
+            with self.subTest(sentence=sentence):
+                self.assertEqual(form_of(sentence), "imperative")
+        for sentence in (
+            "Join the Kubernetes community on Slack.",
+            "Join the discussion on GitHub.",
+            "Join our Discord.",
+            "Open an issue if `handle` misbehaves.",
+        ):
+            with self.subTest(sentence=sentence):
+                self.assertIsNone(form_of(sentence))

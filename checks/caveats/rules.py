@@ -39,10 +39,14 @@ AUXILIARIES = r"(?:does|do|is|are|will|has|have|can|should|shall|may|might|must)
 # Hypothetical and past negations ("would not", "was not") mostly tell an example or a story.
 WEAK_AUXILIARIES = r"(?:would|could|did|was|were|had)"
 MODALS = r"(?:can|could|may|might|will|would|should|must)"
+# What may stand between "not" and what is withheld: "yet", bracketed or not, then an adverb ("fully", "currently").
+NOT_YET = r"(?:\(?yet\)?\s+)?(?:\w+ly\s+)?"
 
 # A version as docs name one: a number of two parts or more (``1.2``, ``v0.108.0``), after up to two words that
 # name the product (``FastAPI 0.99.0``, ``OpenAPI 3.1.0``), or ``version`` before a code span (``version `0.115.0```).
 VERSION_NAMED = r"(?:[a-z][\w.-]*\s+){0,2}?(?:version\s+\x00+|(?:version\s+|v)?\d+(?:\.\d+)+)"
+# A release still to come, after "future", "later", "upcoming": ``in a future release``, ``in later versions``.
+RELEASE = r"(?:\s+(?:\w+\s+)?(?:releases?|versions?))?"
 # A lower bound: ``3.8 or later``, ``0.5.3 or newer``, ``3.10+``.
 VERSION_BOUND = r"\d+(?:\.\d+)+(?:\+|\s+or\s+(?:later|newer|higher|above|greater))"
 
@@ -65,6 +69,15 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     # a field marked as required, as references mark one: "`name` (required): …", "REQUIRED (if … is set)."
     ("requirement", 2, r"\(\s*required\s*\)|required(?=\s*\()|required\s*:"),
     ("requirement", 2, r"(?:is|are|be)\s+(?:necessary|mandatory|essential|compulsory)"),
+    # what the reader is told is important to do (scan_version 38): "it's important to set up the mocks before …";
+    # "it is important to note that …" only marks what follows, as "note that" does, and "it's important that we …"
+    # tells the project's own aims
+    (
+        "requirement",
+        2,
+        r"it(?:'s|\s+is)\s+(?:\w+ly\s+|very\s+)?important\s+(?:to|that)"
+        r"(?!\s+(?:note|know|understand|mention|realize|realise|remember|keep\s+in\s+mind|we|our)\b)",
+    ),
     (
         "requirement",
         2,
@@ -79,15 +92,20 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     ("condition", 2, r"except(?:\s+(?:for|when|if|that|in))?|as\s+long\s+as|provided\s+that|as\s+soon\s+as"),
     ("condition", 3, r"however|otherwise|but\s+(?:if|when|only)"),
     # limitation: what does not work, is not applied, or costs
-    ("limitation", 1, r"(?:is|are)\s+not\s+supported|not\s+(?:yet\s+)?supported|unsupported"),
-    ("limitation", 1, r"not\s+(?:yet\s+)?(?:available|implemented|applicable|compatible)|unavailable|incompatible"),
+    # an adverb or a bracketed "yet" between (scan_version 38): "not (yet) fully supported", "not currently available"
+    ("limitation", 1, r"(?:is|are)\s+not\s+" + NOT_YET + r"supported|not\s+" + NOT_YET + r"supported|unsupported"),
+    (
+        "limitation",
+        1,
+        r"not\s+" + NOT_YET + r"(?:available|implemented|applicable|compatible)|unavailable|incompatible",
+    ),
     # a negated verb; "is not" and "are not" only before what is withheld ("is not enabled"), else they describe
     (
         "limitation",
         2,
         r"(?:is|are)(?:\s*n't|\s+(?:\w+ly\s+)?not)\s+(?:\w+ly\s+)?(?:supported|available"
         r"|allowed|possible|applied|included|installed|enabled|propagated|persisted|preserved|respected|guaranteed"
-        r"|compatible|thread-safe|safe|validated|checked|called|sent|followed|updated|removed|deleted|changed|reused"
+        r"|compatible|thread(?:-|\s+)safe|safe|validated|checked|called|sent|followed|updated|removed|deleted|changed|reused"
         r"|used|run|executed|loaded|read|honou?red|recogni[sz]ed|detected|considered|affected|impacted|touched"
         r"|retried|cached|closed|reset|cleared|overwritten|synced|locked|trusted|inherited|forwarded|shared|saved|stored"
         r"|copied|merged|in\s+the\s+scope)(?![\w-])",
@@ -132,6 +150,19 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     ("limitation", 2, r"(?:is|are)\s+(?:\w+ly\s+)?overridden\s+by"),
     ("limitation", 3, r"no\s+(?:\w+\s+){0,3}(?:will|would|is|are|can|gets?)(?!\w)"),
     ("limitation", 3, WEAK_AUXILIARIES + r"\s*n't|" + WEAK_AUXILIARIES + r"\s+not"),
+    # a cost in performance told as one (scan_version 38): "Too many small partitions increases syscall overhead",
+    # "can hurt write performance", "Deduplication is more expensive when:"; not a cost denied ("no performance
+    # penalty") nor a price ("this option is expensive"), which stay "expensive" and "overhead" of tier 3
+    (
+        "limitation",
+        2,
+        r"(?:hurts?|degrades?|reduces?|impacts?|harms?)\s+(?:[\w-]+\s+){0,2}performance"
+        r"|(?:introduces?|incurs?|causes?|carries|comes?\s+(?:at|with))\s+(?:an?\s+(?:[\w-]+\s+)?|some\s+)?"
+        r"performance\s+(?:penalty|penalties|hit|cost|costs|degradation|impact)"
+        r"|(?:increases?|adds?)\s+(?:[\w-]+\s+){0,2}overhead"
+        r"|can\s+be\s+(?:\w+ly\s+)?expensive|(?:is|are|be|gets?|becomes?)\s+(?:\w+ly\s+)?more\s+expensive\s+"
+        r"(?:than|when|if|for|to)",
+    ),
     ("limitation", 3, r"only|slow(?:er|ly|s)?|expensive|overhead|round-?trips?"),
     # error: what is raised or fails, in the present or future (not an error described in the past)
     ("error", 1, r"raises|throws|fails|" + MODALS + r"\s+(?:also\s+)?(?:raise|throw|fail|error|crash|break)"),
@@ -158,6 +189,17 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
         + VERSION_BOUND,
     ),
     ("version", 2, r"from\s+" + VERSION_NAMED + r"\s+onwards"),
+    # availability still to come (scan_version 38): "Index support for other types will be added over time", "is
+    # planned for a future release"
+    (
+        "version",
+        2,
+        r"(?:will\s+be|to\s+be|is\s+planned\s+to\s+be)\s+(?:added|supported|implemented|introduced|made\s+available)"
+        r"\s+(?:in\s+(?:a\s+)?(?:future|later|upcoming|coming|subsequent)"
+        + RELEASE
+        + r"|over\s+time|later|soon|eventually)"
+        r"|(?:is|are)\s+(?:planned|coming)\s+(?:for\s+(?:a\s+)?(?:future|later|upcoming)" + RELEASE + r"|soon)",
+    ),
     # "experimental" said of the feature ("Workspace support is experimental", "Experimental:") marks it; before a
     # noun it names a variant another sentence may mark ("the experimental HTTPX2 backend"), tier 3 (scan_version 13).
     # At most three words between (scan_version 16): "still" and "currently" open the phrase too, so unbounded, a run
@@ -251,7 +293,8 @@ TURNS_AFTER = MappingProxyType(
 # type annotations", "they won't conflict with the user's packages", "your users won't notice a difference". Only
 # after "does not", "do not" (not opening a clause) and "will not": "`<name>` cannot conflict with a built-in
 # command" and "Don't force-push" are rules.
-SPARED_AFTER = re.compile(r"\s+(?:force|forces|conflict|notice)\b", re.IGNORECASE)
+# "clash" and "collide" as "conflict" (scan_version 38): "names hold the shard number, so they will not clash".
+SPARED_AFTER = re.compile(r"\s+(?:force|forces|conflict|clash|collide|notice)\b", re.IGNORECASE)
 SPARING_NEGATIONS = frozenset({"does not", "doesn't", "do not", "don't", "will not", "won't"})
 # Which rules each AFTER turn applies to, and to which cue words (None: every cue of those rules).
 TURN_SCOPES = MappingProxyType(
@@ -467,12 +510,20 @@ POINTER = re.compile(
     r"|more\s+(?:details|information|on)|you\s+(?:can|could|may|will)\s+(?:also\s+)?(?:see|find|read|learn|check\s+out))\b",
     re.IGNORECASE,
 )
+# Where a community meets, after "join the" (scan_version 38: "Join the cluster with `kubeadm join`" and "Join the
+# `orders` table" instruct), and what makes "create an issue" an API's use: "with `tracker.create_issue()`".
+COMMUNITY_PLACES = (
+    r"(?:community|communities|discussions?|conversation|chat|forums?|mailing\s+lists?|discord|slack|server|channels?"
+    r"|newsletter|team|project)\b"
+)
+WITH_CODE = r"(?:with|using|via|through|by\s+(?:calling|running))\s+\x00"
 # A call on the docs' community is no instruction either (scan_version 37): "Give us feedback at [the discussion](…)",
 # "Let us know", "Join our Discord", "Open an issue", "Report a bug": it asks the reader to talk to the project, and
 # tells nothing of how to use what the page documents.
 COMMUNITY_CALL = re.compile(
     r"(?:(?:please|also|feel\s+free\s+to|do|then|and)\s+)*(?:give\s+us\s+(?:your\s+)?feedback|let\s+us\s+know"
-    r"|join\s+(?:us|our|the)|star\s+(?:us|the\s+repo)|(?:open|file|submit|create|raise)\s+an?\s+(?:issue|bug|ticket|discussion)"
+    r"|join\s+(?:us|our|the\s+(?:[\w-]+\s+)?" + COMMUNITY_PLACES + r")|star\s+(?:us|the\s+repo)"
+    r"|(?:open|file|submit|create|raise)\s+an?\s+(?:issue|bug|ticket|discussion)(?!\s+" + WITH_CODE + r")"
     r"|report\s+(?:a\s+bug|bugs|an\s+issue|issues)|reach\s+out|contact\s+us|follow\s+us|share\s+your\s+(?:feedback|thoughts)"
     r"|send\s+us|tell\s+us|get\s+in\s+touch|chat\s+with\s+us|come\s+(?:chat|say))\b",
     re.IGNORECASE,
