@@ -222,7 +222,7 @@ class StrictParser:
             value = self.decoder.decode(text)
         except json.JSONDecodeError as error:
             code = "json_trailing_data" if error.msg == "Extra data" else "json_syntax"
-            raise IngestionError(code, f"{where}:{error.lineno}:{error.colno}", error.msg) from error
+            raise IngestionError(code, f"{where}:{error.lineno}:{error.colno}", parser_complaint(error.msg)) from error
         except RecursionError as error:
             raise IngestionError("json_too_deep", where, f"nesting exceeds {MAX_JSON_DEPTH} levels") from error
         except IngestionError as error:
@@ -238,6 +238,19 @@ class StrictParser:
                 "json_surrogate", where, "a string holds a lone surrogate (\\uD800-\\uDFFF), which is not text"
             )
         return value
+
+
+def parser_complaint(message: str) -> str:
+    """The JSON parser's complaint ``message`` as a whole phrase about the place the refusal names.
+
+    Two of its messages end in "at" because the parser adds the position after
+    them ("Unterminated string starting at: line 2 column 10 (char 51)"); the
+    lab names the position in the refusal's place instead, so the phrase ends
+    "here": "Unterminated string starting here", "Invalid control character here".
+    """
+    if message.endswith(" at"):
+        return f"{message[:-3]} here"
+    return message
 
 
 def ends_inside(error: IngestionError) -> bool:

@@ -155,6 +155,22 @@ class StrictReaderTest(unittest.TestCase):
                     parse_json_bytes(data, "saved.json")
                 self.assertEqual(caught.exception.code, code)
 
+    def test_a_complaint_the_parser_ends_with_a_position_reads_whole(self) -> None:
+        # Python's parser appends "line L column C (char N)" to these two; the lab names the place before them,
+        # so the phrase must not end on a dangling "at" ("Unterminated string starting at; ...").
+        cases = [
+            ('{"a": "never closed', "saved.json:1:7", "Unterminated string starting here"),
+            ('[\n"tab\there"]', "saved.json:2:5", "Invalid control character here"),
+            ('{"a" 1}', "saved.json:1:6", "Expecting ':' delimiter"),
+        ]
+        for text, where, what in cases:
+            with self.subTest(text=text):
+                with self.assertRaises(IngestionError) as caught:
+                    self.parse(text)
+                self.assertEqual(
+                    (caught.exception.code, caught.exception.where, caught.exception.what), ("json_syntax", where, what)
+                )
+
     def test_bounds_and_depth_still_admit_the_edge(self) -> None:
         self.assertEqual(self.parse(str(MAX_JSON_INT)), MAX_JSON_INT)
         self.assertEqual(self.parse(str(-MAX_JSON_INT)), -MAX_JSON_INT)

@@ -512,7 +512,9 @@ class ImportTest(LabTestCase):
                 '{"source_id": "aster-copy-v1", "source_id": "aster-copy-v1"}',
                 f'{where}: field "source_id" is given twice',
             ),
-            ("not json", f"{where}: not a JSON object"),
+            ("not json", f"{where}: not a JSON object: column 1: Expecting value"),
+            # The string opens at column 15 and never closes: the parser's "starting at" needs the place after it.
+            ('{"source_id": "aster', f"{where}: not a JSON object: column 15: Unterminated string starting here"),
             # The same sentence given as both: the caveat would be the instruction's own, no pair.
             ({**good, "caveat": LISTING}, f"{where}: the instruction [{span(LISTING)[0]}, {span(LISTING)[1]}) and the"),
         ]

@@ -903,7 +903,7 @@ class JudgeMessagesTest(JudgeTestCase):
         path.write_text('{"source_id": "aster-copy-v1", "text": "Call"}\n{"text": "Call sa', encoding="utf-8")
         self.assertEqual(
             self.refusal(path),
-            f"error: json_syntax: {path}:2: column 10: Unterminated string starting at; the file's last line ends "
+            f"error: json_syntax: {path}:2: column 10: Unterminated string starting here; the file's last line ends "
             "inside its JSON, as a write interrupted or a copy cut short leaves it: write or copy the file again",
         )
 

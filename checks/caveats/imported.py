@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import chunk_index
 from lab_io.errors import IngestionError, counted, quoted, quoted_name
+from lab_io.strict_json import parser_complaint
 from load_documents import Span, SpanCheck
 
 NAME_PREFIX = "import:"
@@ -134,7 +135,7 @@ def imported_pairs(data: str, where: str, sources) -> list[ImportedPair]:
             value = json.loads(line, object_pairs_hook=unique_keys(place))
         except json.JSONDecodeError as error:
             raise IngestionError(
-                "bad_import", place, f"not a JSON object: {error.msg} at column {error.colno}"
+                "bad_import", place, f"not a JSON object: column {error.colno}: {parser_complaint(error.msg)}"
             ) from error
         if not isinstance(value, dict):
             raise IngestionError("bad_import", place, f"expected a JSON object, found {quoted(value)}")
