@@ -178,6 +178,34 @@ class RefusedRuns(LabTestCase):
                 self.assertTrue(completed.stderr.endswith(ending), completed.stderr)
                 self.assertEqual(self.output.read_text(encoding="utf-8"), "an earlier result\n")
 
+    def test_a_saved_sweep_json_given_as_the_manifest_is_named_as_a_command_report(self):
+        from tests.test_pin_folder import run_main
+
+        # docs/own-documents.md: sweep --json opens with its version, as every command's --json does, so a sweep
+        # saved by the shell is told for what it is, not refused key by key as an unknown field.
+        code, stdout, stderr = run_main("sweep", "--json", "--manifest", str(self.manifest), "--sizes", "220")
+        self.assertEqual((code, stderr), (0, ""))
+        self.assertEqual(next(iter(json.loads(stdout))), "sweep_version")
+        self.assertEqual(json.loads(stdout)["sweep_version"], 1)
+        saved = self.folder / "sweep.json"
+        saved.write_text(stdout, encoding="utf-8")
+        code, stdout, stderr = run_main("--manifest", str(saved), "--output", str(self.output))
+        self.assertEqual((code, stdout), (1, ""))
+        self.assertEqual(
+            stderr,
+            f"error: not_a_manifest: {saved}: is a command's --json report (scan, judge, diff, …), not a manifest; "
+            "give the manifest the command read\n",
+        )
+        code, _, stderr = run_main("validate", str(saved))
+        self.assertEqual(code, 1)
+        self.assertTrue(
+            stderr.endswith(
+                "this file is a command's --json report (scan, judge, diff, …), not a saved " "result or index\n"
+            ),
+            stderr,
+        )
+        self.assertEqual(self.output.read_text(encoding="utf-8"), "an earlier result\n")
+
     def test_a_folder_given_as_the_manifest_names_the_file_it_takes(self):
         completed = run_lab("--manifest", str(self.folder / "docs"), "--output", str(self.output))
         self.assert_one_line_refusal(completed, "not_a_file")
