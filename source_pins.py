@@ -1066,17 +1066,21 @@ def refuse_lab_file(path: Path, relative: str, where: str) -> None:
         )
 
 
-# What a file named with one of these suffixes holds: code, styles, data or configuration, never a page of docs
-# (a shell's ``docs/*.*`` names a Mintlify site's docs.json, conftest.py, script.js and styles.css beside its pages).
+# What a file named with one of these suffixes holds: code, styles, data, configuration or an image, never a page of
+# docs (a shell's ``docs/*.*`` names a Mintlify site's docs.json, conftest.py, script.js, styles.css and favicon.svg
+# beside its pages; an SVG is text, so it would be pinned and read as a page).
 NOT_PAGE_SUFFIXES = {
     **dict.fromkeys((".py", ".js", ".mjs", ".cjs", ".ts", ".tsx", ".jsx", ".sh", ".rb", ".go", ".rs"), "code"),
     **dict.fromkeys((".css", ".scss", ".sass", ".less"), "a style sheet"),
-    **dict.fromkeys((".json", ".jsonl", ".yaml", ".yml", ".toml", ".ini", ".cfg", ".lock", ".xml"), "data"),
+    **dict.fromkeys(
+        (".json", ".jsonl", ".yaml", ".yml", ".toml", ".ini", ".cfg", ".lock", ".xml", ".csv", ".tsv"), "data"
+    ),
+    **dict.fromkeys((".svg", ".png", ".jpg", ".jpeg", ".gif", ".webp", ".ico"), "an image"),
 }
 
 
 def refuse_code_or_data(relative: str, where: str) -> None:
-    """Refuse a file named on the command line whose suffix says it holds code, styles or data
+    """Refuse a file named on the command line whose suffix says it holds code, styles, data or an image
     (``NOT_PAGE_SUFFIXES``): read as a page, it would be chunked and scanned as docs text. A folder's such files are
     passed over, as every file not a page is; a file of any other suffix (``notes.txt``) is read as a page."""
     suffix = PurePosixPath(relative).suffix.lower()

@@ -773,9 +773,15 @@ def run_sweep(manifest: Manifest, sizes: tuple[int, ...], progress=None) -> dict
     }
 
 
+# The first key of ``sweep --json``, as every command's saved ``--json`` opens with its version: a sweep saved by the
+# shell is then told for what it is where a manifest or a result goes (``lab_io.outputs.COMMAND_REPORT_KEYS``).
+SWEEP_VERSION = 1
+
+
 def sweep_json(sweep: dict) -> str:
-    """The sweep for plotting: JSON with every non-ASCII character escaped, so it is inert in any terminal."""
-    return json.dumps(sweep, indent=2, ensure_ascii=True)
+    """The sweep for plotting, ``sweep_version`` first: JSON with every non-ASCII character escaped, so it is inert
+    in any terminal."""
+    return json.dumps({"sweep_version": SWEEP_VERSION, **sweep}, indent=2, ensure_ascii=True)
 
 
 SWEEP_COMMAND = "run.py sweep"

@@ -35,8 +35,8 @@ bound, not UTF-8, front matter never closed, a name it cannot show) is passed ov
 counted; --all-or-nothing refuses the pin instead. Each new source's id is its
 path relative to the manifest's folder without its suffix (docs/guide/index),
 for a file named on the command line too, or that id with -2, -3, ... when a
-source already holds it; a file named with the suffix of code, styles or data
-(.py, .js, .css, .json, .yaml, ...) is refused (source_not_a_page). Pinning the same folder again changes nothing, except
+source already holds it; a file named with the suffix of code, styles, data or
+an image (.py, .js, .css, .json, .yaml, .svg, ...) is refused (source_not_a_page). Pinning the same folder again changes nothing, except
 re-pinning edited files; a page deleted from it is refused (source_missing)
 unless --drop-stale removes it with its span checks.
 

@@ -268,10 +268,11 @@ def act_on_pairs(
 
 def review_line(manifest_arg: str | None, names: str = "in the table and on its card") -> str:
     """What scan says to do with a pair it shows, under its HTML report's title and after its terminal table: the two
-    review commands, for this manifest (``--manifest M`` for the lesson's fixture, which a review never writes)."""
+    review commands, for this manifest (``--manifest M`` for the lesson's fixture, which a review never writes), its
+    name inert on a terminal as the main job's and the sweep's commands show it (``printable``)."""
     import shlex
 
-    manifest = f" --manifest {shlex.quote(manifest_arg)}" if manifest_arg is not None else " --manifest M"
+    manifest = f" --manifest {printable(shlex.quote(manifest_arg))}" if manifest_arg is not None else " --manifest M"
     return (
         f"review: run.py scan --accept NAME{manifest} declares a pair as a span check; "
         f"run.py scan --reject NAME{manifest} drops it for good (NAME: the pair's name {names})"

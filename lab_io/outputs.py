@@ -563,7 +563,15 @@ RESULT_MARKS = re.compile(rb'"execution_mode"\s*:\s*"|"instruction_and_qualifier
 # A JSON object's first key, and the first keys of the reports commands print with --json (``FIRST_KEY``).
 FIRST_KEY = re.compile(rb'\{\s*"([^"\\]{1,40})"\s*:')
 COMMAND_REPORT_KEYS = frozenset(
-    {b"diff_version", b"judge_version", b"scan_version", b"retrieve_version", b"context_version", b"sweep_version"}
+    {
+        b"diff_version",
+        b"judge_version",
+        b"scan_version",
+        b"evaluation_version",
+        b"retrieve_version",
+        b"context_version",
+        b"sweep_version",
+    }
 )
 # How far the first record of an export may run: a chunk is a block of a page, at most a page's bound.
 FIRST_RECORD_BYTES = 8 << 20

@@ -737,6 +737,23 @@ class ReviewLineTest(LabTestCase):
             f"run.py scan --reject NAME --manifest {quoted} drops it for good (NAME: the pair's name above)",
         )
 
+    def test_a_manifest_named_with_an_escape_sequence_reaches_the_terminal_inert(self) -> None:
+        manifest = write_widget_manifest(self, "# Widget\n\nRun `deploy` to ship it. It never retries.\n")
+        named = manifest.with_name("m\x1b[2Jx.json")
+        manifest.rename(named)
+        code, out, err = main_quietly("scan", "--manifest", str(named))
+        self.assertEqual((code, err), (0, ""))
+        # The shell's quoting of the name ('...'), then the whole as one JSON string, every character that does not
+        # print escaped (the lab's rule for an untrusted name): the escape sequence is text, never a terminal command.
+        shown = json.dumps("'" + str(named) + "'")
+        self.assertIn("m\\u001b[2Jx.json", shown)
+        self.assertNotIn("\x1b", out)
+        self.assertEqual(
+            out.splitlines()[-1],
+            f"review: run.py scan --accept NAME --manifest {shown} declares a pair as a span check; "
+            f"run.py scan --reject NAME --manifest {shown} drops it for good (NAME: the pair's name above)",
+        )
+
 
 class BlocksDocsEndToEndTest(LabTestCase):
     """A docs folder read with the block grammar: admonitions after instructions, scanned, declared, measured."""

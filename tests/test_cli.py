@@ -178,6 +178,55 @@ class RefusedRuns(LabTestCase):
                 self.assertTrue(completed.stderr.endswith(ending), completed.stderr)
                 self.assertEqual(self.output.read_text(encoding="utf-8"), "an earlier result\n")
 
+    def assert_named_as_command_report(self, stdout: str, version_key: str) -> None:
+        """A command's ``--json`` (``stdout``), which opens with its ``version_key`` at 1, saved by the shell and given
+        as the manifest and as the result to validate: named as a command's report each time, the output kept."""
+        from tests.test_pin_folder import run_main
+
+        self.assertEqual(next(iter(json.loads(stdout))), version_key)
+        self.assertEqual(json.loads(stdout)[version_key], 1)
+        saved = self.folder / "saved.json"
+        saved.write_text(stdout, encoding="utf-8")
+        code, stdout, stderr = run_main("--manifest", str(saved), "--output", str(self.output))
+        self.assertEqual((code, stdout), (1, ""))
+        self.assertEqual(
+            stderr,
+            f"error: not_a_manifest: {saved}: is a command's --json report (scan, judge, diff, …), not a manifest; "
+            "give the manifest the command read\n",
+        )
+        code, _, stderr = run_main("validate", str(saved))
+        self.assertEqual(code, 1)
+        self.assertTrue(
+            stderr.endswith(
+                "this file is a command's --json report (scan, judge, diff, …), not a saved result or index\n"
+            ),
+            stderr,
+        )
+        self.assertEqual(self.output.read_text(encoding="utf-8"), "an earlier result\n")
+
+    def test_a_saved_sweep_json_given_as_the_manifest_is_named_as_a_command_report(self):
+        from tests.test_pin_folder import run_main
+
+        # docs/own-documents.md: sweep --json opens with its version, as every command's --json does, so a sweep
+        # saved by the shell is told for what it is, not refused key by key as an unknown field.
+        code, stdout, stderr = run_main("sweep", "--json", "--manifest", str(self.manifest), "--sizes", "220")
+        self.assertEqual((code, stderr), (0, ""))
+        self.assert_named_as_command_report(stdout, "sweep_version")
+
+    def test_a_saved_scan_evaluate_json_given_as_the_manifest_is_named_as_a_command_report(self):
+        from tests.test_pin_folder import run_main
+
+        # docs/caveats.md's labels shape, one page matched by its normalized text's sha256 and nothing labelled:
+        # the evaluation's --json opens with "evaluation_version".
+        text = (self.folder / "docs" / "aster-copy-v1.md").read_bytes().decode("utf-8").replace("\r\n", "\n")
+        page = {"text_sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(), "pairs": [], "general_caveats": []}
+        labels = self.folder / "labels.json"
+        labels.write_text(json.dumps({"pages": [page]}), encoding="utf-8")
+        code, stdout, stderr = run_main("scan", "--evaluate", str(labels), "--json", "--manifest", str(self.manifest))
+        self.assertEqual((code, stderr), (0, ""))
+        labels.unlink()
+        self.assert_named_as_command_report(stdout, "evaluation_version")
+
     def test_a_folder_given_as_the_manifest_names_the_file_it_takes(self):
         completed = run_lab("--manifest", str(self.folder / "docs"), "--output", str(self.output))
         self.assert_one_line_refusal(completed, "not_a_file")

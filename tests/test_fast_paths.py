@@ -266,6 +266,70 @@ class HtmlBlockEndsTest(unittest.TestCase):
             )
 
 
+class MdxPartialUsesTest(unittest.TestCase):
+    """Whether a page uses a component it imports from an .mdx file after the import, told from one reading of its
+    uses (a page of thousands of imports stays linear), as the plain rule tells it import by import."""
+
+    PIECES = (
+        'import { A } from "/s/a.mdx"',
+        'import { A as B, C } from "./c.mdx"',
+        'import D, { E } from "./d.md"',
+        'import F from "./f.mdx"',
+        "<A />",
+        "<B>",
+        "<C.Item />",
+        "<E-x>",
+        "<AB />",
+        "text <F/>",
+        "```",
+        "~~~",
+        "",
+        "<D",
+    )
+
+    @staticmethod
+    def plain_places(text: str) -> list[int]:
+        """The rule of docs/own-documents.md written out: an import at a line's start counts when one of the names
+        it gives is used as an element (``<Name`` then no name character, ``.`` or ``-``) after it, outside a
+        fence."""
+        from views.summary import MDX_PARTIAL_IMPORT, fenced_spans, imported_components, in_spans
+
+        fenced = fenced_spans(text)
+        places = []
+        for match in MDX_PARTIAL_IMPORT.finditer(text):
+            line_start = text.rfind("\n", 0, match.start()) + 1
+            names = imported_components(match)
+            if text[line_start : match.start()].strip() or not names:
+                continue
+            for name in names:
+                uses = [use.start() for use in re.finditer(rf"<{name}(?![\w.-])", text) if use.start() >= match.end()]
+                if any(not in_spans(fenced, use) for use in uses):
+                    places.append(match.start())
+                    break
+        return places
+
+    def test_the_uses_read_once_count_the_imports_the_plain_rule_counts(self) -> None:
+        from views.summary import mdx_partial_places
+
+        rng = random.Random(18)
+        wrong = []
+        for _ in range(2000):
+            text = "\n".join(rng.choice(self.PIECES) for _ in range(rng.randint(1, 9))) + rng.choice(("", "\n"))
+            if mdx_partial_places(text) != self.plain_places(text):
+                wrong.append(text)
+        self.assertEqual(wrong, [])
+
+    def test_a_page_of_many_imports_is_read_in_one_pass(self) -> None:
+        from views import summary
+
+        # 3,000 imports, the last one used: the uses are read once for the page, never once an import.
+        imports = "".join(f'import {{ Part{number} }} from "/snippets/part{number}.mdx"\n' for number in range(3000))
+        text = f"{imports}\n# Parts\n\n<Part2999 />\n"
+        with unittest.mock.patch.object(summary, "last_uses", wraps=summary.last_uses) as reads:
+            self.assertEqual(summary.mdx_partial_places(text), [text.index("import { Part2999 }")])
+        self.assertEqual(reads.call_count, 1)
+
+
 class SlicesAndLinesTest(unittest.TestCase):
     """Fixed-width slices cut in one pass, and line numbers carried from chunk to chunk, as the spec says."""
 

@@ -301,6 +301,10 @@ class LabFileAsPageTests(FolderTestCase):
             ("docs/styles.css", "body { margin: 0; }\n", "a style sheet (.css)"),
             ("docs/site.json", '{"navigation": []}\n', "data (.json)"),
             ("docs/nav.yml", "# Nav\n\nnav: []\n", "data (.yml)"),
+            ("docs/limits.csv", "name,limit\nqueue,5\n", "data (.csv)"),
+            # An SVG is text a page's reader would take; a PNG is refused for what it is, before its bytes.
+            ("docs/favicon.svg", '<svg xmlns="http://www.w3.org/2000/svg"><title>Q</title></svg>\n', "an image (.svg)"),
+            ("docs/logo.PNG", "\x89PNG\r\n", "an image (.png)"),
         ):
             with self.subTest(name=name):
                 stderr = self.named_file_refused(name, content, "source_not_a_page")

@@ -539,23 +539,38 @@ def includes_text(text: str) -> bool:
 def mdx_partial_places(text: str) -> list[int]:
     """Where the page imports a Markdown or MDX file as a component at a line's start (``MDX_PARTIAL_IMPORT``) that
     it uses after (``<Note />``, not ``<NoteCard />``): ``import Note from "./_note.mdx"``, ``import { Note } from
-    "/snippets/note.mdx"``."""
-    places = []
-    fenced = None
+    "/snippets/note.mdx"``.
+
+    The page's uses are read once, each name's last one outside a fence kept (``last_uses``), so a page of many
+    imports costs one pass, not one pass of the rest of the page per import."""
+    imports = []
     for match in MDX_PARTIAL_IMPORT.finditer(text):
         line_start = text.rfind("\n", 0, match.start()) + 1
         names = imported_components(match)
         if text[line_start : match.start()].strip() or not names:
             continue
-        if fenced is None:
-            fenced = fenced_spans(text)
-        # A use shown in a fenced block renders nothing; the import's own place is weighed by ``includes_text``.
-        uses = rf"<(?:{'|'.join(names)})(?![\w.-])"
-        for used in re.finditer(uses, text[match.end() :]):
-            if not in_spans(fenced, match.end() + used.start()):
-                places.append(match.start())
-                break
-    return places
+        imports.append((match, names))
+    if not imports:
+        return []
+    last = last_uses(text, {name for _, names in imports for name in names})
+    return [match.start() for match, names in imports if any(last.get(name, -1) >= match.end() for name in names)]
+
+
+# An element's name where the page uses it, ``<Note`` of ``<Note />``: the whole name, not a part of ``<NoteCard`` or
+# ``<Note.Body``.
+ELEMENT_USE = re.compile(r"<(\w+)(?![\w.-])")
+
+
+def last_uses(text: str, names: set[str]) -> dict[str, int]:
+    """Where each of ``names`` is last used as an element outside a fenced block (a use shown in a fence renders
+    nothing): ``last_uses("<A />\\n<A />", {"A"})`` -> ``{"A": 6}``; a name never so used is absent."""
+    fenced = fenced_spans(text)
+    last: dict[str, int] = {}
+    for used in ELEMENT_USE.finditer(text):
+        name = used.group(1)
+        if name in names and not in_spans(fenced, used.start()):
+            last[name] = used.start()
+    return last
 
 
 def in_spans(spans: list[tuple[int, int]], place: int) -> bool:
