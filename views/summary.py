@@ -14,6 +14,7 @@ import json
 import re
 from bisect import bisect_right
 from collections import namedtuple
+from collections.abc import Callable
 from itertools import compress
 from operator import itemgetter, sub
 
@@ -490,6 +491,13 @@ MDX_PARTIAL_IMPORT = re.compile(
     r"import[ \t]+(?:(?P<default>[A-Za-z_]\w*)[ \t]*(?:,[ \t]*)?)?(?:\{(?P<named>[^{}\n]*)\}[ \t]*)?"
     r"(?<=[ \t}])from[ \t]+['\"][^'\"\n]+\.mdx?['\"]"
 )
+# A raw import: a file's text imported as a string, which the page shows where it writes it as an expression, most
+# often as a code block's text (Docusaurus's ``import Source from "!!raw-loader!./rule.ts"``, or a bundler's
+# ``import Types from "./types.ts?raw"``, then ``<CodeBlock language="ts">{Source}</CodeBlock>``).
+RAW_IMPORT = re.compile(
+    r"import[ \t]+(?P<name>[A-Za-z_$][\w$]*)[ \t]+from[ \t]+"
+    r"(?P<quote>['\"])[^'\"\n]*(?:raw-loader!|\?raw(?![\w-]))[^'\"\n]*(?P=quote)"
+)
 # One name of an import's braces, ``Name`` or ``Name as Local``: the page uses the local name.
 IMPORTED_NAME = re.compile(r"[ \t]*(?:\w+[ \t]+as[ \t]+)?(\w+)[ \t]*")
 
@@ -540,18 +548,42 @@ def mdx_partial_places(text: str) -> list[int]:
     """Where the page imports a Markdown or MDX file as a component at a line's start (``MDX_PARTIAL_IMPORT``) that
     it uses after (``<Note />``, not ``<NoteCard />``): ``import Note from "./_note.mdx"``, ``import { Note } from
     "/snippets/note.mdx"``."""
+    return used_import_places(
+        text, MDX_PARTIAL_IMPORT, imported_components, lambda names: rf"<(?:{'|'.join(names)})(?![\w.-])"
+    )
+
+
+def raw_import_places(text: str) -> list[int]:
+    """Where the page imports a file's text as a string at a line's start (``RAW_IMPORT``) that it writes after as
+    an expression of its own (``{Source}``, not ``{SourceMap}``): ``import Source from "!!raw-loader!./rule.ts"``
+    then ``<CodeBlock>{Source}</CodeBlock>``."""
+    return used_import_places(
+        text,
+        RAW_IMPORT,
+        lambda match: [match.group("name")],
+        lambda names: rf"\{{[ \t]*(?:{'|'.join(map(re.escape, names))})[ \t]*\}}",
+    )
+
+
+def used_import_places(
+    text: str,
+    imports: re.Pattern,
+    names_of: Callable[[re.Match], list[str]],
+    use_of: Callable[[list[str]], str],
+) -> list[int]:
+    """Where an import ``imports`` matches stands at a line's start and gives names (``names_of``) the page uses after
+    it, outside a fenced code block, as ``use_of`` writes a use of them."""
     places = []
     fenced = None
-    for match in MDX_PARTIAL_IMPORT.finditer(text):
+    for match in imports.finditer(text):
         line_start = text.rfind("\n", 0, match.start()) + 1
-        names = imported_components(match)
+        names = names_of(match)
         if text[line_start : match.start()].strip() or not names:
             continue
         if fenced is None:
             fenced = fenced_spans(text)
         # A use shown in a fenced block renders nothing; the import's own place is weighed by ``includes_text``.
-        uses = rf"<(?:{'|'.join(names)})(?![\w.-])"
-        for used in re.finditer(uses, text[match.end() :]):
+        for used in re.finditer(use_of(names), text[match.end() :]):
             if not in_spans(fenced, match.end() + used.start()):
                 places.append(match.start())
                 break
@@ -566,9 +598,10 @@ def in_spans(spans: list[tuple[int, int]], place: int) -> bool:
 
 def included_places(text: str) -> list[int]:
     """Where the page pulls another file's text in: an include shortcode or a Liquid include (``INCLUDED_TEXT``), an
-    MDX partial it uses (``mdx_partial_places``), or a MkDocs snippet line (``SNIPPET_LINE``, from the start of its
+    MDX partial it uses (``mdx_partial_places``), a raw import it shows (``raw_import_places``), or a MkDocs snippet line (``SNIPPET_LINE``, from the start of its
     line), in text order."""
     places = [match.start() for match in INCLUDED_TEXT.finditer(text)] + mdx_partial_places(text)
+    places += raw_import_places(text)
     mark = text.find(SNIPPET_MARK)
     while mark != -1:
         line_start = text.rfind("\n", 0, mark) + 1
@@ -608,7 +641,8 @@ def included_line(result: dict) -> str | None:
     documents = len(next(iter(result["indexes"].values()))["documents"])
     return (
         f"{counted(len(including), 'source')} {'pulls' if len(including) == 1 else 'pull'} other files' text in "
-        "where the site is built (an include shortcode, an mdBook or Liquid include, an MDX partial, a snippet line): "
+        "where the site is built (an include shortcode, an mdBook or Liquid include, an MDX partial or raw import, "
+        "a snippet line): "
         "the lab reads each page as written, so that text is in none of its chunks: "
         f"{named_sources([printable(name) for name in including], documents)}"
     )
