@@ -28,7 +28,7 @@ import chunk_index
 import grammars
 from lab_io.errors import UsageError, counted, printable
 from load_documents import MAX_POLICY_SIZE, SIZED_POLICIES, Manifest, SpanCheck
-from views.summary import NO_SPAN_CHECKS
+from views.summary import no_span_checks
 
 SWEPT_POLICIES = ("heading-aware", "fixed-char")
 # Swept too when the manifest builds it (its "policies" sets a pair-aware size).
@@ -830,7 +830,8 @@ def sweep_table(sweep: dict, policy_sizes: tuple[tuple[str, int], ...] = (), com
     )
     lines.append("")
     if not sweep["pairs"]:
-        lines.append(NO_SPAN_CHECKS)
+        # The sweep's own command carries the manifest it read, and so does the scan it names.
+        lines.append(no_span_checks(command.removeprefix(SWEEP_COMMAND)))
         return "\n".join(lines)
     lines.append("smallest heading-aware target that keeps each pair together:")
     if len(sweep["pairs"]) <= LISTED_PAIRS:

@@ -88,6 +88,30 @@ class ShowPlainViewTest(LabTestCase):
         # The blank line 6 at [130, 131) lies outside every chunk and stays visible.
         self.assertIn(row(6, "·", "⏎"), lines[splits[0] : second])
 
+    def test_split_only_reads_each_page_once_for_every_policy(self) -> None:
+        # show --split-only builds every shown policy's index to find the split pairs, then draws the pages that
+        # hold them: the sections of a page are the same for every policy of one grammar, so they are read once.
+        manifest = load_manifest(MANIFEST)
+        configs = chunk_index.manifest_policy_configs(manifest)
+        readings = []
+        real = chunk_index.document_sections
+
+        def counted(text, grammar, where, title):
+            readings.append(where)
+            return real(text, grammar, where, title)
+
+        with mock.patch.object(chunk_index, "document_sections", counted):
+            view = terminal.narrowed_terminal_view(
+                manifest.sources,
+                manifest.span_checks,
+                tuple(configs),
+                False,
+                terminal.Narrowing(split_only=True),
+                configs,
+            )
+        self.assertIn("split at offset 130", view)
+        self.assertEqual(sorted(readings), sorted(source["source_id"] for source in manifest.sources))
+
     def test_fixed_char_split_at_a_whitespace_only_boundary(self) -> None:
         lines = self.show("fixed-char")
         first = chunk_header(lines, "[50, 130)")

@@ -363,8 +363,8 @@ class PipelineSizesTests(DocsSetTestCase):
         built = self.pinned_and_built()
         self.assertIn(
             "1 source pulls other files' text in where the site is built (an include shortcode, an mdBook or Liquid "
-            "include, an MDX partial, a snippet line): the lab reads each page as written, so that text is in none of "
-            "its chunks: docs/statsd\n",
+            "include, an MDX partial or raw import, a snippet line): the lab reads each page as written, so that text "
+            "is in none of its chunks: docs/statsd\n",
             built.stdout,
         )
 
@@ -414,6 +414,27 @@ class PipelineSizesTests(DocsSetTestCase):
             ('import { Limits } from "/snippets/limits.jsx"\n\n<Limits />\n', False),  # code, not a page's text
             ('import { Limits } from "/snippets/limits.mdx"\n\n```jsx\n<Limits />\n```\n', False),
             ('Text: import { Limits } from "/snippets/limits.mdx"\n\n<Limits />\n', False),  # not at a line's start
+        ):
+            with self.subTest(text=text):
+                self.assertEqual(includes_text(text), pulls)
+
+    def test_a_raw_import_pulls_its_file_in_where_the_page_shows_it(self) -> None:
+        from views.summary import includes_text
+
+        # docs/own-documents.md: a raw import is a file's text imported as a string (Docusaurus's raw-loader, a
+        # bundler's ?raw), counted where the page writes it as an expression of its own, as a code block's text.
+        show = '<CodeBlock language="ts">{Limits}</CodeBlock>\n'
+        for text, pulls in (
+            ("import Limits from '!!raw-loader!./limits.ts';\n\n" + show, True),
+            ('import Limits from "../../src/limits.ts?raw";\n\n' + show, True),
+            ('import Limits from "!!../../src/limits.ts?raw"\n\n<CodeBlock>{ Limits }</CodeBlock>\n', True),
+            ("import Limits from './limits.ts?raw';\n\nNo use of it.\n", False),
+            ("import Limits from './limits.ts?raw';\n\n<CodeBlock>{LimitsTable}</CodeBlock>\n", False),  # another
+            ("import Limits from './limits.ts?rawish';\n\n" + show, False),  # no raw query
+            ("import Limits from './limits.ts';\n\n" + show, False),  # a module's value, not a file's text
+            ("```jsx\nimport Limits from './limits.ts?raw';\n\n" + show + "```\n", False),  # shown in a fence
+            ("import Limits from './limits.ts?raw';\n\n```jsx\n" + show + "```\n", False),  # used only in a fence
+            ("Text: import Limits from './limits.ts?raw';\n\n" + show, False),  # not at a line's start
         ):
             with self.subTest(text=text):
                 self.assertEqual(includes_text(text), pulls)

@@ -1100,14 +1100,34 @@ class ManyPairsTests(OwnDocumentsTestCase):
             validate.validate_result(past)
         self.assertEqual(raised.exception.code, "comparison_span")
 
+    def test_the_sweep_of_no_span_checks_names_the_scan_of_its_manifest(self) -> None:
+        from checks import size_sweep
+
+        cell = {"chunk_count": 3, "mean_chunk_chars": 40.0, "pairs_kept_together": 0}
+        sweep = {
+            "pair_count": 0,
+            "rows": [{"size": 100, "heading-aware": cell, "fixed-char": cell}],
+            "paragraph": cell,
+            "pairs": [],
+            "largest_target": None,
+        }
+        # Typed as printed: the scan of the manifest the sweep read; the fixture's, which no review writes, has none.
+        for command, scan in (
+            ("run.py sweep --manifest 'my docs/m.json'", "'run.py scan --manifest 'my docs/m.json' --add-checks'"),
+            (size_sweep.SWEEP_COMMAND, "'run.py scan --manifest M --add-checks'"),
+        ):
+            with self.subTest(command=command):
+                last = size_sweep.sweep_table(sweep, command=command).splitlines()[-1]
+                self.assertTrue(last.startswith(f"no span checks declared: {scan} declares"), last)
+
     def test_no_span_checks_builds_indexes_with_empty_comparisons(self) -> None:
         manifest = self.copy_inputs()
         self.set_span_checks(manifest, [])
         completed = self.lab("--manifest", "manifest.json", "--output", "result.json")
         self.assertEqual(completed.returncode, 0, completed.stderr)
         self.assertIn("no span checks declared", completed.stdout)
-        # A newcomer with a freshly pinned folder is pointed at the command that finds pairs.
-        self.assertIn("'run.py scan --manifest M --add-checks'", completed.stdout)
+        # A newcomer with a freshly pinned folder is pointed at the command that finds pairs, for the manifest built.
+        self.assertIn("'run.py scan --manifest manifest.json --add-checks'", completed.stdout)
         result = self.read_json("result.json")
         self.assertEqual([comparison["pairs"] for comparison in result["comparisons"]], [[], [], []])
         validated = self.lab("validate", "result.json", "--manifest", "manifest.json")

@@ -14,6 +14,7 @@ import json
 import re
 from bisect import bisect_right
 from collections import namedtuple
+from collections.abc import Callable
 from itertools import compress
 from operator import itemgetter, sub
 
@@ -105,10 +106,17 @@ def growth_sentence(growth: StorageGrowth) -> str:
     )
 
 
-NO_SPAN_CHECKS = (
-    "no span checks declared: 'run.py scan --manifest M --add-checks' declares the instruction/caveat pairs it finds,"
-    " or add your own pairs to the manifest's span_checks"
-)
+def no_span_checks(manifest_option: str = "") -> str:
+    """The line of a result with no span check: the ``scan`` that declares pairs, for the manifest built
+    (``manifest_option`` as in ``pair_verdict_lines``, ``" --manifest m.json"``), typed as printed; for the fixture's,
+    which a review never writes, ``--manifest M``."""
+    return (
+        f"no span checks declared: 'run.py scan{manifest_option or ' --manifest M'} --add-checks' declares the"
+        " instruction/caveat pairs it finds, or add your own pairs to the manifest's span_checks"
+    )
+
+
+NO_SPAN_CHECKS = no_span_checks()
 SUMMARY_HEADER = ("policy", "chunks", "mean chars", "largest", "index bytes", "x source", "pairs kept together")
 NUMERIC_COLUMNS = frozenset({1, 2, 3, 4, 5})
 
@@ -198,7 +206,7 @@ def pair_verdict_lines(result: dict, names: tuple[str, ...] = (), manifest_optio
     outcomes = {comparison["strategy"]: span_checks.pair_outcomes(comparison) for comparison in result["comparisons"]}
     first = next(iter(outcomes.values()))
     if not first:
-        return [NO_SPAN_CHECKS]
+        return [no_span_checks(manifest_option)]
     lines = []
     # A scanned docs set declares thousands of pairs; the table above counts them all, and only the first are listed.
     listed = {comparison["strategy"]: listed_spans(comparison) for comparison in result["comparisons"]}
@@ -490,6 +498,13 @@ MDX_PARTIAL_IMPORT = re.compile(
     r"import[ \t]+(?:(?P<default>[A-Za-z_]\w*)[ \t]*(?:,[ \t]*)?)?(?:\{(?P<named>[^{}\n]*)\}[ \t]*)?"
     r"(?<=[ \t}])from[ \t]+['\"][^'\"\n]+\.mdx?['\"]"
 )
+# A raw import: a file's text imported as a string, which the page shows where it writes it as an expression, most
+# often as a code block's text (Docusaurus's ``import Source from "!!raw-loader!./rule.ts"``, or a bundler's
+# ``import Types from "./types.ts?raw"``, then ``<CodeBlock language="ts">{Source}</CodeBlock>``).
+RAW_IMPORT = re.compile(
+    r"import[ \t]+(?P<name>[A-Za-z_$][\w$]*)[ \t]+from[ \t]+"
+    r"(?P<quote>['\"])[^'\"\n]*(?:raw-loader!|\?raw(?![\w-]))[^'\"\n]*(?P=quote)"
+)
 # One name of an import's braces, ``Name`` or ``Name as Local``: the page uses the local name.
 IMPORTED_NAME = re.compile(r"[ \t]*(?:\w+[ \t]+as[ \t]+)?(\w+)[ \t]*")
 
@@ -539,34 +554,52 @@ def includes_text(text: str) -> bool:
 def mdx_partial_places(text: str) -> list[int]:
     """Where the page imports a Markdown or MDX file as a component at a line's start (``MDX_PARTIAL_IMPORT``) that
     it uses after (``<Note />``, not ``<NoteCard />``): ``import Note from "./_note.mdx"``, ``import { Note } from
-    "/snippets/note.mdx"``.
+    "/snippets/note.mdx"``."""
+    return used_import_places(text, MDX_PARTIAL_IMPORT, imported_components, ELEMENT_USE)
+
+
+def raw_import_places(text: str) -> list[int]:
+    """Where the page imports a file's text as a string at a line's start (``RAW_IMPORT``) that it writes after as
+    an expression of its own (``{Source}``, not ``{SourceMap}``): ``import Source from "!!raw-loader!./rule.ts"``
+    then ``<CodeBlock>{Source}</CodeBlock>``."""
+    return used_import_places(text, RAW_IMPORT, lambda match: [match.group("name")], EXPRESSION_USE)
+
+
+def used_import_places(
+    text: str, imports: re.Pattern, names_of: Callable[[re.Match], list[str]], uses: re.Pattern
+) -> list[int]:
+    """Where an import ``imports`` matches stands at a line's start and gives names (``names_of``) the page uses after
+    it, outside a fenced code block, a use being what ``uses`` matches (its first group the name).
 
     The page's uses are read once, each name's last one outside a fence kept (``last_uses``), so a page of many
     imports costs one pass, not one pass of the rest of the page per import."""
-    imports = []
-    for match in MDX_PARTIAL_IMPORT.finditer(text):
+    found = []
+    for match in imports.finditer(text):
         line_start = text.rfind("\n", 0, match.start()) + 1
-        names = imported_components(match)
+        names = names_of(match)
         if text[line_start : match.start()].strip() or not names:
             continue
-        imports.append((match, names))
-    if not imports:
+        found.append((match, names))
+    if not found:
         return []
-    last = last_uses(text, {name for _, names in imports for name in names})
-    return [match.start() for match, names in imports if any(last.get(name, -1) >= match.end() for name in names)]
+    last = last_uses(text, {name for _, names in found for name in names}, uses)
+    return [match.start() for match, names in found if any(last.get(name, -1) >= match.end() for name in names)]
 
 
 # An element's name where the page uses it, ``<Note`` of ``<Note />``: the whole name, not a part of ``<NoteCard`` or
 # ``<Note.Body``.
 ELEMENT_USE = re.compile(r"<(\w+)(?![\w.-])")
+# A name written as an expression of its own, ``{Source}`` (spaces inside allowed), not a part of ``{SourceMap}``.
+EXPRESSION_USE = re.compile(r"\{[ \t]*([\w$]+)[ \t]*\}")
 
 
-def last_uses(text: str, names: set[str]) -> dict[str, int]:
-    """Where each of ``names`` is last used as an element outside a fenced block (a use shown in a fence renders
-    nothing): ``last_uses("<A />\\n<A />", {"A"})`` -> ``{"A": 6}``; a name never so used is absent."""
+def last_uses(text: str, names: set[str], uses: re.Pattern = ELEMENT_USE) -> dict[str, int]:
+    """Where each of ``names`` is last used (as ``uses`` finds a use: an element, by default) outside a fenced block
+    (a use shown in a fence renders nothing): ``last_uses("<A />\\n<A />", {"A"})`` -> ``{"A": 6}``; a name never so
+    used is absent."""
     fenced = fenced_spans(text)
     last: dict[str, int] = {}
-    for used in ELEMENT_USE.finditer(text):
+    for used in uses.finditer(text):
         name = used.group(1)
         if name in names and not in_spans(fenced, used.start()):
             last[name] = used.start()
@@ -581,9 +614,10 @@ def in_spans(spans: list[tuple[int, int]], place: int) -> bool:
 
 def included_places(text: str) -> list[int]:
     """Where the page pulls another file's text in: an include shortcode or a Liquid include (``INCLUDED_TEXT``), an
-    MDX partial it uses (``mdx_partial_places``), or a MkDocs snippet line (``SNIPPET_LINE``, from the start of its
+    MDX partial it uses (``mdx_partial_places``), a raw import it shows (``raw_import_places``), or a MkDocs snippet line (``SNIPPET_LINE``, from the start of its
     line), in text order."""
     places = [match.start() for match in INCLUDED_TEXT.finditer(text)] + mdx_partial_places(text)
+    places += raw_import_places(text)
     mark = text.find(SNIPPET_MARK)
     while mark != -1:
         line_start = text.rfind("\n", 0, mark) + 1
@@ -623,7 +657,8 @@ def included_line(result: dict) -> str | None:
     documents = len(next(iter(result["indexes"].values()))["documents"])
     return (
         f"{counted(len(including), 'source')} {'pulls' if len(including) == 1 else 'pull'} other files' text in "
-        "where the site is built (an include shortcode, an mdBook or Liquid include, an MDX partial, a snippet line): "
+        "where the site is built (an include shortcode, an mdBook or Liquid include, an MDX partial or raw import, "
+        "a snippet line): "
         "the lab reads each page as written, so that text is in none of its chunks: "
         f"{named_sources([printable(name) for name in including], documents)}"
     )

@@ -240,9 +240,13 @@ def narrowed_checks(
     policies: tuple[str, ...],
     configs: dict,
     judged_chunks: list[dict] | None = None,
+    section_cache: dict | None = None,
 ) -> tuple:
     """The checks the view marks: named ones (or all) on the kept sources, and with ``split_only`` only those
-    some shown policy splits (``judged_chunks``, from ``show --chunks``, count as one more shown policy)."""
+    some shown policy splits (``judged_chunks``, from ``show --chunks``, count as one more shown policy).
+
+    The shown policies' indexes are built in one pass, each page's sections read once for all of them and kept in
+    ``section_cache`` (``chunk_index.document_sections_once``) for the view drawn after."""
     kept = tuple(
         check
         for check in checks
@@ -252,7 +256,10 @@ def narrowed_checks(
     if not narrowing.split_only:
         return kept
     split = set()
-    chunk_sets = [chunk_index.build_index(configs[name], sources)["chunks"] for name in policies]
+    indexes = chunk_index.build_policy_indexes(
+        {name: configs[name] for name in policies}, sources, section_cache=section_cache
+    )
+    chunk_sets = [index["chunks"] for index in indexes.values()]
     if judged_chunks is not None:
         chunk_sets.append(judged_chunks)
     for chunks in chunk_sets:
@@ -302,7 +309,9 @@ def narrowed_terminal_view(
     if narrowing.source_ids:
         sources = tuple(source for source in sources if source["source_id"] in narrowing.source_ids)
     judged_chunks = None if judgement is None else judgement.chunks
-    marked = narrowed_checks(checks, sources, narrowing, policies, configs, judged_chunks)
+    # Every build of the view reads a page's sections once: --split-only read each page once per policy, then again.
+    section_cache: dict = {}
+    marked = narrowed_checks(checks, sources, narrowing, policies, configs, judged_chunks, section_cache)
     left_out = 0
     if narrowing.pair_limit is not None and len(marked) > narrowing.pair_limit:
         left_out = len(marked) - narrowing.pair_limit
@@ -326,7 +335,7 @@ def narrowed_terminal_view(
             lines.append("nothing to show: no document holds a pair that matches")
         return "\n".join(lines) + "\n"
     for name in policies:
-        index = chunk_index.build_index(configs[name], sources)
+        index = chunk_index.build_index(configs[name], sources, section_cache)
         view = policy_view(name, index, marked)
         lines.append("")
         # The figures are those of the shown sources; say so, or 723 chunks here reads as a
