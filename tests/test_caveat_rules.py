@@ -2521,6 +2521,13 @@ class ScanVersionThirtyEightTest(LabTestCase):
             with self.subTest(sentence=sentence):
                 self.assert_caveat(sentence, "limitation", cue, tier)
 
+    def test_not_only_withholds_nothing(self) -> None:
+        # "only" ends in -ly but is no adverb between the negation and what it withholds.
+        assert_no_caveat_below_tier_3(
+            self,
+            ("The widget is not only supported on Linux but also on macOS.", "Widgets are not only available here."),
+        )
+
     def test_thread_safe_with_or_without_a_hyphen(self) -> None:
         for sentence, cue in (
             ("The client is not thread safe.", "is not thread safe"),

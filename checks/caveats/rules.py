@@ -39,8 +39,11 @@ AUXILIARIES = r"(?:does|do|is|are|will|has|have|can|should|shall|may|might|must)
 # Hypothetical and past negations ("would not", "was not") mostly tell an example or a story.
 WEAK_AUXILIARIES = r"(?:would|could|did|was|were|had)"
 MODALS = r"(?:can|could|may|might|will|would|should|must)"
+# An adverb between a negation and what is withheld ("not fully supported"), but not "only": "is not only supported
+# on Linux" withholds nothing.
+ADVERB = r"(?:(?!only\b)\w+ly\s+)?"
 # What may stand between "not" and what is withheld: "yet", bracketed or not, then an adverb ("fully", "currently").
-NOT_YET = r"(?:\(?yet\)?\s+)?(?:\w+ly\s+)?"
+NOT_YET = r"(?:\(?yet\)?\s+)?" + ADVERB
 
 # A version as docs name one: a number of two parts or more (``1.2``, ``v0.108.0``), after up to two words that
 # name the product (``FastAPI 0.99.0``, ``OpenAPI 3.1.0``), or ``version`` before a code span (``version `0.115.0```).
@@ -103,7 +106,7 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     (
         "limitation",
         2,
-        r"(?:is|are)(?:\s*n't|\s+(?:\w+ly\s+)?not)\s+(?:\w+ly\s+)?(?:supported|available"
+        r"(?:is|are)(?:\s*n't|\s+(?:\w+ly\s+)?not)\s+" + ADVERB + r"(?:supported|available"
         r"|allowed|possible|applied|included|installed|enabled|propagated|persisted|preserved|respected|guaranteed"
         r"|compatible|thread(?:-|\s+)safe|safe|validated|checked|called|sent|followed|updated|removed|deleted|changed|reused"
         r"|used|run|executed|loaded|read|honou?red|recogni[sz]ed|detected|considered|affected|impacted|touched"
@@ -115,7 +118,7 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     (
         "limitation",
         2,
-        r"(?:can|may|will|must|should|is|are)\s+only|only\s+(?:available|supported|applicable|works?"
+        r"(?:can|may|will|must|should|is|are)\s+only|(?<!not\s)only\s+(?:available|supported|applicable|works?"
         r"|applies|apply|affects?|valid|possible|allowed|accepted|accepts?|considered|respected|honou?red|recogni[sz]ed"
         r"|effective|takes?\s+effect|run|runs|be)|currently\s+only",
     ),
