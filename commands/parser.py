@@ -139,7 +139,7 @@ def is_manifest_path(argument: str) -> bool:
     return path.is_file() and looks_like_manifest(path)
 
 
-# What a main-job option given to a command that lacks it does instead: difflib would offer --help for --html.
+# What a main-job option given to a command that lacks it does instead: where it belongs, not merely no close match.
 FOREIGN_OPTIONS = {
     "--html": "; --html is the main job's report (run.py --manifest M --output result.json --html FILE), and scan's and "
     "judge's; this command has none",
