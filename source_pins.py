@@ -899,6 +899,7 @@ def removed_sources(
         if is_folder(request.path)
     ]
     gone: dict[str, str] = {}
+    gone_bytes: dict[str, object] = {}
     kept = []
     for entry in value["sources"]:
         path = entry.get("path") if type(entry) is dict else None
@@ -907,10 +908,16 @@ def removed_sources(
         )
         if under and type(entry.get("source_id")) is str and not os.path.lexists(folder / path):
             gone[entry["source_id"]] = path
+            gone_bytes[entry["source_id"]] = entry.get("sha256")
         else:
             kept.append(entry)
     if not gone:
         return []
+    # A page moved or renamed in the folder: its bytes are pinned again under another id, which nothing here links.
+    pinned_bytes: dict[object, dict] = {}
+    for entry in kept:
+        if type(entry) is dict and type(entry.get("sha256")) is str:
+            pinned_bytes.setdefault(entry["sha256"], entry)
     value["sources"] = kept
     checks = listed_checks(value)
     removed = [check for check in checks if type(check) is dict and check.get("source_id") in gone]
@@ -921,6 +928,7 @@ def removed_sources(
         lines.append(
             f"dropped source {quoted_name(source_id)}: {quoted_name(path)} no longer exists"
             + held_checks(counts[source_id])
+            + renamed_note(pinned_bytes.get(gone_bytes[source_id]))
         )
     for check in sorted(removed, key=lambda check: indexes_before.get(id(check), 0)):
         label = f"span_checks[{indexes_before.get(id(check), 0)}]{named_entry(check)}"
@@ -935,6 +943,22 @@ def removed_sources(
         removed_ids = {id(check) for check in removed}
         value["span_checks"] = [check for check in checks if id(check) not in removed_ids]
     return lines
+
+
+def renamed_note(same: dict | None) -> str:
+    """What a dropped page whose bytes the manifest still pins under another id (``same``, that entry) is told:
+    ``'; "docs/b" ("docs/b.md") holds its very bytes: ...'``, or nothing.
+
+    A renamed page is the old one removed and a new one pinned: its checks go with the old id, and the review
+    decisions on its pairs match no pair found now, so a pair rejected before is proposed again.
+    """
+    if same is None or type(same.get("source_id")) is not str or type(same.get("path")) is not str:
+        return ""
+    return (
+        f"; {quoted_name(same['source_id'])} ({quoted_name(same['path'])}) holds its very bytes: if it was renamed, "
+        "its checks and review decisions do not follow it (scan --add-checks proposes its pairs again, one "
+        "rejected before too, and scan names the old decisions as unmatched)"
+    )
 
 
 def held_checks(count: int) -> str:

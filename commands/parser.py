@@ -139,7 +139,7 @@ def is_manifest_path(argument: str) -> bool:
     return path.is_file() and looks_like_manifest(path)
 
 
-# What a main-job option given to a command that lacks it does instead: difflib would offer --help for --html.
+# What a main-job option given to a command that lacks it does instead: where it belongs, not merely no close match.
 FOREIGN_OPTIONS = {
     "--html": "; --html is the main job's report (run.py --manifest M --output result.json --html FILE), and scan's and "
     "judge's; this command has none",
@@ -166,10 +166,26 @@ def closest_option(arguments: list[str], options, command: str | None = None) ->
                 return MANIFEST_OUTPUT_HINTS[command]
             if name in FOREIGN_OPTIONS and name not in options:
                 return FOREIGN_OPTIONS[name]
-            close = difflib.get_close_matches(name, options, n=1)
+            close = closest_spelling(name, options)
             if close:
-                return f"; did you mean {close[0]}?"
+                return f"; did you mean {close}?"
     return ""
+
+
+def closest_spelling(name: str, options) -> str | None:
+    """The option of ``options`` that ``name`` is a slip for, else ``None``: the one it begins, or the closest word.
+
+    The words are compared without their ``--``, which every option shares: with it, difflib finds ``--check``
+    close to ``--help`` and ``--list`` to ``--manifest``. ``--drop`` -> ``--drop-stale`` (the one option it
+    begins), ``--manfest`` -> ``--manifest``, ``--check`` among sweep's options -> ``None``.
+    """
+    typed = name.removeprefix("--")
+    words = {option.removeprefix("--"): option for option in options if option.startswith("--")}
+    begun = [word for word in words if typed and word.startswith(typed)]
+    if len(begun) == 1:
+        return words[begun[0]]
+    close = difflib.get_close_matches(typed, list(words), n=1)
+    return words[close[0]] if close else None
 
 
 INVALID_COMMAND = re.compile(r"argument COMMAND: invalid choice: '([^']*)'")

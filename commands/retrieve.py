@@ -102,8 +102,8 @@ def run_retrieve(args: argparse.Namespace) -> int:
 
         label = judge.manifest_label(args.manifest)
         if args.retrieve_chunks is not None:
-            chunks = judged.chunks_ranked_index(Path(args.retrieve_chunks), manifest, label, args.chunks_name)
-            notes.append(judged.chunks_note(chunks))
+            chunks, carrying = judged.chunks_ranked_index(Path(args.retrieve_chunks), manifest, label, args.chunks_name)
+            notes.append(judged.chunks_note(chunks, carrying))
         if args.run is not None:
             run = judged.read_run(Path(args.run), manifest, label, chunks)
             notes.append(judged.run_note(run, chunks))

@@ -219,12 +219,7 @@ def table_rows(judgement: Judgement) -> list[tuple[str, ...]]:
     rows = [TABLE_HEADER]
     for row in judgement.rows:
         total = row["coverage"]["total"]
-        partial = sum(pair["partial"] for pair in row["pairs"])
-        kept = f"{row['pairs_kept_together']:,} of {len(row['pairs']):,}"
-        if row["pairs_carried"]:
-            kept += f", {row['pairs_carried']:,} more carried"
-        if partial:
-            kept += f" ({partial} partial)"
+        kept = kept_cell(row)
         chunks = f"{row['chunk_count']:,}"
         if row["kind"] == "judged" and not judgement.complete:
             chunks += f" ({len(judgement.locations) - row['chunk_count']:,} unlocated)"
@@ -243,6 +238,17 @@ def table_rows(judgement: Judgement) -> list[tuple[str, ...]]:
             )
         )
     return rows
+
+
+def kept_cell(row: dict) -> str:
+    """A row's pairs kept together as the table gives them: ``"262 of 327, 65 more carried (2 partial)"``."""
+    partial = sum(pair["partial"] for pair in row["pairs"])
+    kept = f"{row['pairs_kept_together']:,} of {len(row['pairs']):,}"
+    if row["pairs_carried"]:
+        kept += f", {row['pairs_carried']:,} more carried"
+    if partial:
+        kept += f" ({partial} partial)"
+    return kept
 
 
 def aligned(rows: list[tuple[str, ...]]) -> list[str]:

@@ -27,6 +27,7 @@ import chunk_index
 from checks import span_checks
 from lab_io.indented_json import saved_json_bytes
 from load_documents import Span, SpanCheck, load_manifest
+from tests import test_judge as tests_judge
 from tests.support import MANIFEST, ROOT, RUN_PY, LabTestCase, run_lab
 from views import pair_verdicts, pictures, report, summary, terminal, visible_text
 
@@ -837,6 +838,32 @@ class DocsSetOverviewTest(LabTestCase):
             ],
         )
         self.assertNotIn("┌ chunk", completed.stdout)
+
+    def test_the_overview_of_judged_chunks_gives_their_pairs_kept_together(self) -> None:
+        # show --chunks on a docs set gave the policies' pairs kept and not the judged chunks' (a new user's trial).
+        manifest = self.docs_set(11)
+        records = []
+        for number in range(1, 12):
+            text = self.PAGE.format(number=number)
+            if number == 3:
+                # p3's two paragraphs as two chunks: "Call f(). Text.\n" [10, 26) and "It never works.\n" [27, 43).
+                records.extend(
+                    {"source_id": "p3", "text": text[start:end], "start": start} for start, end in ((10, 26), (27, 43))
+                )
+            else:
+                records.append({"source_id": f"p{number}", "text": text, "start": 0})
+        chunk_file = self.folder / "mine.jsonl"
+        chunk_file.write_text("".join(json.dumps(record) + "\n" for record in records), encoding="utf-8")
+        with mock.patch.dict(os.environ, PLAIN):
+            code, stdout, stderr = tests_judge.in_process(
+                "show", "--manifest", str(manifest), "--chunks", str(chunk_file)
+            )
+        self.assertEqual((code, stderr), (0, ""))
+        lines = stdout.splitlines()
+        heading_aware = next(index for index, line in enumerate(lines) if line.startswith("heading-aware"))
+        self.assertEqual(
+            lines[heading_aware + 1], "mine.jsonl: pairs kept together: 0 of 1; judge FILE gives its whole row"
+        )
 
     def test_the_overview_lists_the_first_twenty_split_pairs(self) -> None:
         # 23 pages, each pair split by paragraph (two paragraphs), kept by the others.

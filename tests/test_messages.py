@@ -16,6 +16,7 @@ import re
 import unittest
 
 import run
+from commands import parser as command_parser
 from lab_io.errors import IngestionError, quoted, quoted_name, text_difference
 from results import validate
 from tests.support import LabTestCase, fixture_result, reforge_index, run_lab
@@ -347,6 +348,22 @@ class UsageNamesTheCommand(unittest.TestCase):
             with self.subTest(args=args):
                 completed = run_lab(*args)
                 self.assertEqual((completed.returncode, completed.stderr), (2, line))
+
+    def test_a_close_option_is_one_the_word_begins_or_is_near_without_the_dashes(self) -> None:
+        # Every option begins with "--": counted in, it alone made "--check" look like "--help" (a new user's trial).
+        options = ["--help", "--manifest", "--sizes", "--json", "--drop-stale", "--dry"]
+        cases = {
+            "--check": "",  # "check" and "help" share two letters of nine
+            "--list": "",  # "list" and "manifest" share three of twelve
+            "--tier": "",
+            "--manfest": "; did you mean --manifest?",  # one letter left out
+            "--size": "; did you mean --sizes?",  # the one option it begins
+            "--drop": "; did you mean --drop-stale?",
+            "--dr": "; did you mean --dry?",  # begins two: the closer, "dr" and "dry" sharing two letters of five
+        }
+        for typed, hint in cases.items():
+            with self.subTest(typed=typed):
+                self.assertEqual(command_parser.closest_option([typed, "x"], options), hint)
 
     def test_a_mistyped_command_is_matched_against_the_commands(self) -> None:
         # argparse lists the choices (its wording of them varies between Python versions); the lab adds the closest.

@@ -256,6 +256,26 @@ class RemovedPageTests(FolderTestCase):
         )
         self.assertEqual(self.manifest.read_bytes(), before)
 
+    def test_a_page_whose_bytes_are_pinned_under_another_id_is_dropped_naming_that_id(self) -> None:
+        # A page renamed in the folder lost its checks and its review decisions with no word of the rename (a new
+        # user's trial): the dropped line names the page that holds its very bytes; a page deleted outright, none.
+        self.write_site()
+        self.pin("docs")
+        (self.docs / "guide-api.md").rename(self.docs / "reference.md")
+        (self.docs / "index.md").unlink()
+        requests = [source_pins.PinRequest(str(self.docs))]
+        outcome = source_pins.pin_sources(self.manifest, requests, drop_stale=True)
+        self.assertEqual(
+            list(outcome.dropped),
+            [
+                'dropped source "docs/guide-api": "docs/guide-api.md" no longer exists; "docs/reference" '
+                '("docs/reference.md") holds its very bytes: if it was renamed, its checks and review decisions do '
+                "not follow it (scan --add-checks proposes its pairs again, one rejected before too, and scan names "
+                "the old decisions as unmatched)",
+                'dropped source "docs/index": "docs/index.md" no longer exists',
+            ],
+        )
+
 
 class LabFileAsPageTests(FolderTestCase):
     """A file named to pin that is one of the lab's own files (docs/own-documents.md, Refusals) is refused, not pinned

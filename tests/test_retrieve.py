@@ -9,6 +9,7 @@ from unittest import mock
 
 import chunk_index
 from checks import retrieval
+from checks.retrieval import judged
 from checks.retrieval.bm25 import LexicalIndex, query_tokens
 from lab_io import progress
 from lab_io.errors import IngestionError
@@ -259,6 +260,22 @@ class RunFiles(LabTestCase):
             with self.subTest(options=options):
                 completed = run_lab("retrieve", "--manifest", str(EXAMPLES), *options)
                 self.assertEqual((completed.returncode, completed.stderr), (2, message))
+
+    def test_chunks_that_carry_caveats_are_said_to_rank_by_their_text_alone(self):
+        # An export --carry-caveats ranked as the export without them, and nothing said so (a new user's trial).
+        records = [self.record(chunk) for chunk in self.chunks]
+        for record in records[:2]:
+            record["metadata"] = {"carried_caveats_text": "A caveat written for this test."}
+        records[2]["metadata"] = {"carried_caveats_text": None}
+        chunk_file = self.write_lines("carried.jsonl", records)
+        index, carrying = judged.chunks_ranked_index(chunk_file, self.manifest, "manifest test", "mine")
+        self.assertEqual(carrying, 2)
+        self.assertEqual(
+            judged.chunks_note(index, carrying),
+            f"mine: {len(records):,} chunks; 2 of them carry caveats in metadata.carried_caveats_text, which retrieve "
+            "does not read: each is ranked and covers by its text alone (judge credits them)",
+        )
+        self.assertEqual(judged.chunks_note(index), f"mine: {len(records):,} chunks")
 
     def test_a_run_of_a_policys_own_top_ten_gives_its_figures(self):
         chunk_words = [words(chunk["text"]) for chunk in self.chunks]

@@ -479,6 +479,8 @@ def overview_view(
         *aligned_rows(summary_rows(result)),
     ]
     if judgement is not None:
+        # The judged chunks' headline figure, beside the policies' own, then how they were located.
+        lines.append(judged_kept_line(judgement))
         lines.extend(judged_summary_lines(judgement))
     lines.append("")
     if not checks:
@@ -507,6 +509,15 @@ def overview_view(
     if listed is None:
         lines.extend(listed_sources(result, painter))
     return "\n".join(lines) + "\n"
+
+
+def judged_kept_line(judgement) -> str:
+    """The judged chunks' pairs kept together, as ``judge``'s table gives them, under the policies' table:
+    ``"lc.jsonl: pairs kept together: 187 of 642; judge FILE gives its whole row"``."""
+    import judge
+
+    row = judgement.rows[-1]
+    return f"{visible(judgement.name)}: pairs kept together: {judge.kept_cell(row)}; judge FILE gives its whole row"
 
 
 def listed_sources(result: dict, painter: Painter) -> list[str]:

@@ -34,10 +34,12 @@ RUN_KEYS = frozenset({"check", "results"})
 MAX_RUN_RESULTS = 10_000
 
 
-def chunks_ranked_index(path: Path, manifest, manifest_label: str, name: str | None = None) -> RankedIndex:
+def chunks_ranked_index(path: Path, manifest, manifest_label: str, name: str | None = None) -> tuple[RankedIndex, int]:
     """The chunk file at ``path`` read and placed as ``judge`` does, as an index in index order, named ``name``
-    (``retrieve --name``) or ``chunks:FILE``."""
+    (``retrieve --name``) or ``chunks:FILE``; and how many of its records carry caveats in their metadata, which
+    the index ranks and places by their text alone (``chunks_note`` says so)."""
     records, locations = judge.placed_chunk_file(path, manifest, manifest_label)
+    carrying = sum(record.carried is not None for record in records)
     located = {chunk["line"]: chunk for chunk in judge.judged_chunks(locations, manifest.sources, manifest.grammar)}
     placed = sorted(zip(records, locations), key=lambda pair: (pair[0].source_id, pair[0].line))
     units = []
@@ -46,7 +48,8 @@ def chunks_ranked_index(path: Path, manifest, manifest_label: str, name: str | N
         units.append(Unit(record.source_id, location.start, location.end, record.text))
         chunks.append(located.get(record.line))
     places = [place for place, chunk in enumerate(chunks) if chunk is not None]
-    return RankedIndex(name or f"chunks:{path.name}", "chunks", units, window_neighbours(chunks, places), judged=True)
+    index = RankedIndex(name or f"chunks:{path.name}", "chunks", units, window_neighbours(chunks, places), judged=True)
+    return index, carrying
 
 
 class Run:
@@ -205,12 +208,19 @@ def run_returned(unit: Unit, identity: tuple, chunks: RankedIndex | None, spans:
     return Returned(unit, ((position, unit), *chunks.returned(position).window[1:]))
 
 
-def chunks_note(chunks: RankedIndex) -> str:
-    """``"chunks:c.jsonl: 40 chunks, 2 not placed (ranked; they cover nothing)"``."""
+def chunks_note(chunks: RankedIndex, carrying: int = 0) -> str:
+    """``"chunks:c.jsonl: 40 chunks, 2 not placed (ranked; they cover nothing)"``, and what ``carrying`` records'
+    carried caveats count for here: nothing, as ``judge`` would count them (docs/retrieval.md)."""
     unplaced = sum(unit.start is None for unit in chunks.units)
     note = f"{printable(chunks.name)}: {counted(len(chunks.units), 'chunk')}"
     if unplaced:
         note += f", {unplaced:,} not placed in their source (ranked; they cover nothing)"
+    if carrying:
+        # An export --carry-caveats ranks as the same export without them: said, so the row is not read as theirs.
+        note += (
+            f"; {carrying:,} of them carry caveats in metadata.carried_caveats_text, which retrieve does not read: "
+            "each is ranked and covers by its text alone (judge credits them)"
+        )
     return note
 
 
