@@ -249,7 +249,7 @@ def build_parser(quick: bool = False, command: str | None = None) -> argparse.Ar
             "The chunk-boundary lab: build fixed-char, paragraph and heading-aware chunk "
             'indexes of hash-pinned sources (and pair-aware, when the manifest\'s "policies" '
             "names it) and show whether an API instruction and the "
-            "qualifier after it land in the same chunk.\n\n"
+            "qualifier that limits it, before or after it, land in the same chunk.\n\n"
             "The main job (no command): load the manifest, build its indexes, compare "
             "every span check and write the result to --output. The commands below look at, "
             "check or extend what it does; each has its own --help."

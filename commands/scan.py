@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections import Counter
 from pathlib import Path
 
 import load_documents
@@ -11,7 +12,7 @@ from commands.basics import EXIT_OK, closest_names, manifest_to_build, report
 from commands.indexes import collector_skips_what_exists, manifest_indexes, manifest_outlines
 from commands.options import add_command, add_manifest_option, add_no_cache_option
 from lab_io import outputs
-from lab_io.errors import IngestionError, UsageError, counted, first_few, printable, quoted_name
+from lab_io.errors import IngestionError, UsageError, counted, first_few, printable, quoted, quoted_name
 from lab_io.indented_json import saved_json_bytes
 from lab_io.inert_json import printed_json_bytes
 from lab_io.outputs import checked_output, destination, emit
@@ -363,10 +364,20 @@ def unmatched(recorded: list, found: tuple, manifest, pinned: set | None = None)
     ]
 
 
-def decision_names(decisions: list) -> str:
-    """``"scan:docs/a:5" (rejected), "scan:docs/b:9" (accepted)``: the first few, and how many more."""
+def decision_names(decisions: list, recorded: list) -> str:
+    """``"scan:docs/a:5" (rejected), "scan:docs/b:9" (accepted)``: the first few, and how many more.
+
+    A pair decided anew after an edit keeps its name, so a name that another decision of ``recorded`` holds too
+    also gives the caveat this one quotes: ``"scan:docs/a:5" (rejected; caveat "It must not be…")``, the old
+    decision told apart from the one just made.
+    """
     words = {"accept": "accepted", "reject": "rejected"}
-    return first_few([f"{quoted_name(decision.name)} ({words[decision.decision]})" for decision in decisions])
+    holders = Counter(decision.name for decision in recorded)
+    names = []
+    for decision in decisions:
+        caveat = f"; caveat {quoted(decision.qualifier, 40)}" if holders[decision.name] > 1 else ""
+        names.append(f"{quoted_name(decision.name)} ({words[decision.decision]}{caveat})")
+    return first_few(names)
 
 
 def unmatched_decisions(recorded: list, found: tuple, manifest, pinned: set | None = None) -> str | None:
@@ -378,7 +389,7 @@ def unmatched_decisions(recorded: list, found: tuple, manifest, pinned: set | No
     return (
         f"{counted(len(gone), 'decision')} of the decisions file {'matches' if len(gone) == 1 else 'match'} no "
         "pair found now (an edit or a newer scan_version gave its caveat other quotes or another instruction, or "
-        f"its page is no longer pinned): {decision_names(gone)}; scan --forget-unmatched drops them"
+        f"its page is no longer pinned): {decision_names(gone, recorded)}; scan --forget-unmatched drops them"
     )
 
 
@@ -405,7 +416,7 @@ def forget_unmatched(manifest_path: Path, found: tuple, manifest, pinned: set) -
         ]
         outputs.write_outputs([(path, saved_json_bytes({**existing, "decisions": kept}))])
     return (
-        f"forgot {counted(len(gone), 'decision')} that no pair found now matches: {decision_names(gone)}: "
+        f"forgot {counted(len(gone), 'decision')} that no pair found now matches: {decision_names(gone, recorded)}: "
         f"{destination(path)}"
     )
 

@@ -92,7 +92,14 @@ def selected_indexes(saved: SavedIndexes, policy: str | None) -> dict[str, dict]
         return saved.indexes
     if policy not in saved.indexes:
         held = ", ".join(saved.indexes)
-        raise IngestionError("policy_not_in_file", str(saved.path), f"holds {held} only; {policy} was asked for")
+        hint = ""
+        if policy == chunk_index.PAIR_AWARE and saved.kind == "result":
+            # pair-aware is never built unless the manifest names it: say how to get it, not only that it is missing.
+            # It groups as heading-aware does at the same target, so the file's heading-aware target is the one to name.
+            target = saved.indexes.get("heading-aware", {}).get("config", {}).get("max_chars")
+            size = f'"pair-aware": {target}' if type(target) is int else '"pair-aware": N'
+            hint = f'; a build makes pair-aware only when its manifest\'s "policies" names it: add {size}, then build again'
+        raise IngestionError("policy_not_in_file", str(saved.path), f"holds {held} only; {policy} was asked for{hint}")
     return {policy: saved.indexes[policy]}
 
 

@@ -7,7 +7,8 @@ It drives Chromium (or Chrome) over its DevTools pipe with the standard
 library alone, loads the report from ``file://``, and checks: every link
 points at an element of the page, every pair of the table is one click from
 its card, a click on any column header sorts the pairs table by it, the
-split-only view shows exactly the split pairs, nothing is
+split-only view shows exactly the split pairs, no line of source text runs
+past its cell (over the next policy's column), nothing is
 loaded from anywhere, and the page loads within ``--max-load`` seconds. It
 then loads the page again with script turned off and checks the views still
 work. It prints the figures (bytes, load time, nodes, links, page height)
@@ -83,6 +84,15 @@ SORT_SCRIPT = """(() => {
   });
   return unsorted;
 })()"""
+# The cells of source text (a card's lines, a page's text) whose text runs past the cell's right edge, over the next
+# column. It lays out every card, so it runs on a page of its own: after it, sorting a large report's table lays
+# them all out again on every click.
+OVERFLOW_SCRIPT = """(() => Array.from(document.querySelectorAll(".lines td, .text td")).filter((cell) => {
+  const edge = cell.getBoundingClientRect().right + 1;
+  const range = document.createRange();
+  range.selectNodeContents(cell);
+  return Array.from(range.getClientRects()).some((box) => box.width > 0 && box.right > edge);
+}).length)()"""
 # Rows and cards shown once the split-only view is the target (hidden ones have no layout box).
 SPLIT_VIEW_SCRIPT = """(() => {
   location.hash = "split";
@@ -232,6 +242,8 @@ def problems(figures: dict, split_view: dict, unscripted_view: dict, max_load: f
             )
     if figures["unsorted_columns"]:
         found.append(f"a click on {', '.join(figures['unsorted_columns'])} leaves the pairs table out of order")
+    if figures["overflowing"]:
+        found.append(f"{figures['overflowing']} cells of source text run past their edge, over the next column")
     if figures["loaded_from_elsewhere"]:
         found.append(f"{figures['loaded_from_elsewhere']} elements load something from elsewhere")
     if figures["load_ms"] > max_load * 1000:
@@ -261,6 +273,7 @@ def check_report(
             figures["unsorted_columns"] = evaluated(browser, session, SORT_SCRIPT)
             split_view = evaluated(browser, session, SPLIT_VIEW_SCRIPT)
             quiet, _ = open_page(browser, url, script=False)
+            figures["overflowing"] = evaluated(browser, quiet, OVERFLOW_SCRIPT)
             unscripted = evaluated(browser, quiet, SPLIT_VIEW_SCRIPT)
         finally:
             browser.close()

@@ -24,6 +24,7 @@ SOUND = {
     "split_rows": 2,
     "split_view": True,
     "loaded_from_elsewhere": 0,
+    "overflowing": 0,
     "height": 1700,
     "load_ms": 120.0,
     "unsorted_columns": [],
@@ -51,6 +52,7 @@ class BrowserCheckTest(unittest.TestCase):
             ({"split_view": False}, SPLIT_VIEW, "no split-only view"),
             ({}, {"rows": 3, "cards": 2}, "the split-only view with script shows 3 rows"),
             ({"loaded_from_elsewhere": 1}, SPLIT_VIEW, "1 elements load something"),
+            ({"overflowing": 4}, SPLIT_VIEW, "4 cells of source text run past their edge"),
             ({"load_ms": 2500.0}, SPLIT_VIEW, "loads in 2.50 s, over 2 s"),
             ({"unsorted_columns": ["caveat"]}, SPLIT_VIEW, "a click on caveat leaves the pairs table out of order"),
         ]

@@ -123,6 +123,27 @@ class ReviewTest(LabTestCase):
         self.assertEqual((code, err), (0, line + "\n"))
         self.assertEqual(json.loads(out)["rejected"], 0)
 
+    def test_a_pair_rejected_anew_after_an_edit_is_told_apart_from_its_old_decision(self) -> None:
+        # The README's way after an edit: the scan names the decision the edit undid, the pair is rejected anew.
+        # Both decisions hold the pair's name, so the line naming the old one gives the caveat it quotes.
+        name = "scan:aster-copy-v1:13"
+        self.assertEqual(main_quietly("scan", "--manifest", str(self.manifest), "--reject", name)[0], 0)
+        page = self.folder / "docs" / "aster-copy-v1.md"
+        page.write_text(V1_TEXT.replace(DOES_NOT, DOES_NOT.replace("does not", "never")), encoding="utf-8")
+        code, _, err = main_quietly("pin", "--manifest", str(self.manifest), "--reanchor", str(page))
+        self.assertEqual(code, 0, err)
+        self.assertEqual(main_quietly("scan", "--manifest", str(self.manifest), "--reject", name)[0], 0)
+        # The old caveat's first 40 characters, as one-line JSON, cut with "…".
+        old = f'"{name}" (rejected; caveat "{DOES_NOT[:40]}"…)'
+        code, out, err = main_quietly("scan", "--manifest", str(self.manifest))
+        self.assertEqual((code, err), (0, ""))
+        self.assertIn(f"pinned): {old}; scan --forget-unmatched drops them", out)
+        code, out, err = main_quietly("scan", "--forget-unmatched", "--manifest", str(self.manifest))
+        self.assertEqual((code, err), (0, ""))
+        self.assertIn(f"forgot 1 decision that no pair found now matches: {old}: ", out)
+        # The decision made anew still holds.
+        self.assertEqual(self.scanned()["rejected"], 1)
+
     def test_a_declared_checks_old_name_decides_its_pair_as_named_now(self) -> None:
         self.assertEqual(main_quietly("scan", "--add-checks", "--manifest", str(self.manifest))[0], 0)
         # Two lines above the listing section move the pair from line 13 to 15; its check keeps its name.

@@ -597,6 +597,49 @@ class UntrustedTextTest(LabTestCase):
         )
 
 
+class QuotedRowsTest(LabTestCase):
+    """A quote wrapped over several rows shows its words, not only the rows of its two marks."""
+
+    instruction = "Call open_widget(name) first."
+
+    def shown(self, caveat_lines: list[str]) -> str:
+        # The instruction on line 1, a blank line, then the caveat over ``caveat_lines``.
+        caveat = "\n".join(caveat_lines)
+        text = f"{self.instruction}\n\n{caveat}\n"
+        start = text.index(caveat)
+        spans = ({"start": 0, "end": len(self.instruction)}, {"start": start, "end": start + len(caveat)})
+        return "\n".join(caveat_report.context_lines(text, chunk_index.newline_offsets(text), *spans))
+
+    @staticmethod
+    def words(first: int, last: int) -> list[str]:
+        # Words of four characters: wrapped at spaces to CONTEXT_WIDTH - 4 = 106, a row holds 21 of them (104
+        # characters, 109 with a 22nd), the first with its "»", so row k holds words 21k to 21k + 20.
+        return [f"t{number:03d}" for number in range(first, last + 1)]
+
+    def test_a_quote_of_three_rows_shows_its_middle_row(self) -> None:
+        shown = self.shown([" ".join(self.words(0, 62))])
+        for word in self.words(0, 62):
+            self.assertIn(word, shown)
+
+    def test_a_long_quote_shows_the_first_two_rows_of_its_middle_and_its_last(self) -> None:
+        # 315 words, 15 rows: row 0 holds "»", rows 1 and 2 are shown, rows 3 to 13 are one gap, row 14 holds "«".
+        shown = self.shown([" ".join(self.words(0, 314))])
+        for word in ("t000", "t041", "t062", "t294", "t314"):
+            self.assertIn(word, shown)
+        for word in ("t063", "t150", "t293"):
+            self.assertNotIn(word, shown)
+        self.assertIn("│ … t294", shown)
+
+    def test_a_line_inside_a_quote_opened_above_shows_its_first_rows(self) -> None:
+        # Line 3 opens the quote with five words; line 4 is inside it from its start (rows of words 5 to 25, 26 to
+        # 46, 47 to 67, 68 to 88, 89 to 109), and only its last row holds a mark.
+        shown = self.shown([" ".join(self.words(0, 4)), " ".join(self.words(5, 109))])
+        for word in ("t004", "t005", "t025", "t046", "t089", "t109"):
+            self.assertIn(word, shown)
+        for word in ("t047", "t088"):
+            self.assertNotIn(word, shown)
+
+
 class ShowNarrowingTest(LabTestCase):
     """``show --check``, ``--source`` and ``--split-only`` narrow the terminal view."""
 

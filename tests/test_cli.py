@@ -8,8 +8,10 @@ import os
 import re
 import subprocess
 import sys
+import unittest
 from unittest import mock
 
+from commands import parser
 from lab_io import outputs
 from lab_io.errors import UsageError
 from results import validate
@@ -328,6 +330,15 @@ class RefusedRuns(LabTestCase):
                 self.assertIn("0  ok", completed.stdout)
                 self.assertIn("1  refused input", completed.stdout)
                 self.assertIn("2  usage", completed.stdout)
+
+
+class MainHelpTest(unittest.TestCase):
+    def test_the_description_places_the_qualifier_on_either_side(self):
+        # A caveat may come before the instruction it limits or after it (docs/caveats.md, "Pairing"): the help
+        # must not promise "the qualifier after it".
+        description = " ".join(parser.build_parser().description.split())
+        self.assertIn("the qualifier that limits it, before or after it, land in the same chunk", description)
+        self.assertNotIn("qualifier after it", description)
 
 
 class ValidateCommand(LabTestCase):

@@ -15,6 +15,7 @@ from unittest import mock
 
 import chunk_index
 from checks import span_checks
+from lab_io.errors import IngestionError
 from lab_io.indented_json import saved_json_bytes
 from load_documents import load_manifest, normalize_newlines
 from results import reembed, validate
@@ -443,6 +444,36 @@ class DiffBetweenPoliciesTest(ReembedTestCase):
         completed = run_lab("diff", str(index_path), str(index_path), "--policy", "paragraph")
         self.assert_one_line_refusal(completed, "policy_not_in_file")
         self.assertIn(str(index_path), completed.stderr)
+
+
+class MissingPolicyTest(unittest.TestCase):
+    """A policy the saved file does not hold is refused, and pair-aware's refusal says how a build gets it."""
+
+    def indexes(self, target: int) -> dict[str, dict]:
+        return {
+            "fixed-char": {"config": chunk_index.policy_config("fixed-char", 1000)},
+            "paragraph": {"config": chunk_index.policy_config("paragraph")},
+            "heading-aware": {"config": chunk_index.policy_config("heading-aware", target)},
+        }
+
+    def test_pair_aware_names_the_manifest_line_at_heading_aware_s_target(self) -> None:
+        # pair-aware is built only when the manifest's "policies" names it, and it groups as heading-aware does at
+        # the same target: a result of heading-aware at 640 is told to add "pair-aware": 640.
+        saved = reembed.SavedIndexes(Path("r.json"), "result", self.indexes(640))
+        with self.assertRaises(IngestionError) as caught:
+            reembed.selected_indexes(saved, "pair-aware")
+        self.assertEqual(caught.exception.code, "policy_not_in_file")
+        message = str(caught.exception)
+        self.assertIn("holds fixed-char, paragraph, heading-aware only; pair-aware was asked for", message)
+        self.assertIn('"policies" names it: add "pair-aware": 640, then build again', message)
+
+    def test_another_missing_policy_gets_no_such_hint(self) -> None:
+        # A single saved index holds one policy: no manifest line builds another into it.
+        saved = reembed.SavedIndexes(Path("i.json"), "index", {"paragraph": self.indexes(640)["paragraph"]})
+        for policy in ("pair-aware", "heading-aware"):
+            with self.subTest(policy=policy), self.assertRaises(IngestionError) as caught:
+                reembed.selected_indexes(saved, policy)
+            self.assertNotIn('"policies"', str(caught.exception))
 
 
 class DiffRefusesTamperedInputTest(ReembedTestCase):

@@ -50,6 +50,9 @@ from views.report_text import LineMap, card_lines, page_text
 from views.summary import NUMERIC_COLUMNS, growth_sentence, storage_growth, summary_rows
 from views.visible_text import LEGEND_TERMS, escaped, visible, visible_lines
 
+# A source line wraps with break-spaces, not pre-wrap: under pre-wrap a run of spaces where the line wraps (a
+# Markdown table row padded to its widest cell) hangs past the cell, painted in its chunk's shade and outline
+# over the next policy's column.
 REPORT_CSS = """
 body { font: 14px/1.45 system-ui, sans-serif; margin: 0; color: #1d1d1f; background: #fff; }
 header, main { margin: 0 1.5rem; }
@@ -92,7 +95,7 @@ nav.toc a, .views a { margin-right: .8rem; }
 .lines { width: 100%; table-layout: fixed; font-size: 12px; }
 .lines th:first-child, .text th:first-child { width: 3.2em; color: #888; font-weight: normal; text-align: right; }
 .lines thead th { font-family: system-ui, sans-serif; font-weight: normal; }
-.lines td, .text td { white-space: pre-wrap; overflow-wrap: anywhere; }
+.lines td, .text td { white-space: break-spaces; overflow-wrap: anywhere; }
 pre.wrapped { white-space: pre-wrap; overflow-wrap: anywhere; }
 .lines tr.elided td, .lines tr.elided th { color: #888; font-style: italic; background: #fafafa; }
 .s0 { background: #e7effc; }

@@ -262,9 +262,9 @@ def line_spans(newlines: list[int], length: int, line: int) -> tuple[int, int]:
 def context_lines(text: str, newlines: list[int], instruction: dict, qualifier: dict) -> list[str]:
     """The lines holding both quotes, numbered, each quote marked ``»…«``; long gaps and long spans elided.
 
-    Every line is shown escaped (``one_line``), a long one in the rows that hold a mark (``marked_rows``). A span
-    of more than ``CONTEXT_SPAN`` lines shows its first two and its last; between shown lines, a gap of at most
-    ``CONTEXT_GAP`` lines is shown, a longer one is one ``┆ N lines not shown`` line.
+    Every line is shown escaped (``one_line``), a long one in the rows that hold a mark or a quote's words
+    (``marked_rows``). A span of more than ``CONTEXT_SPAN`` lines shows its first two and its last; between shown
+    lines, a gap of at most ``CONTEXT_GAP`` lines is shown, a longer one is one ``┆ N lines not shown`` line.
     """
     spans = sorted(((instruction["start"], instruction["end"]), (qualifier["start"], qualifier["end"])))
     marks: dict[int, str] = {}
@@ -313,7 +313,9 @@ def context_lines(text: str, newlines: list[int], instruction: dict, qualifier: 
             pieces.append(one_line(text[position:stretch_end]))
             if stretch_end < end:
                 pieces.append(" … ")
-        for place, row in enumerate(marked_rows("".join(pieces))):
+        # A quote opened on an earlier line (its "»" there) is still open where this one starts.
+        quoted_at_start = any(span_start < start < span_end for span_start, span_end in spans)
+        for place, row in enumerate(marked_rows("".join(pieces), quoted_at_start)):
             label = f"{number:>{width}}" if place == 0 else " " * width
             lines.append(f"  {label} │ {row}".rstrip())
     return lines
@@ -337,19 +339,34 @@ def near_marks(start: int, end: int, inside: list[int]) -> list[tuple[int, int]]
     return stretches
 
 
-def marked_rows(line: str) -> list[str]:
+def marked_rows(line: str, quoted_at_start: bool = False) -> list[str]:
     """A numbered line as the rows it is shown in: whole when it fits ``CONTEXT_WIDTH``, else wrapped at spaces and
-    cut to the rows that hold a quote's mark (``»``, ``«``), each gap between them, and the rest after the last,
-    shown as ``…`` (a line of no mark, inside a long quote, shows its first row).
+    cut to the rows that hold a quote's mark (``»``, ``«``) or a quote's words (the first ``QUOTED_ROWS`` rows of
+    each run of them with no mark), each gap between them, and the rest after the last, shown as ``…`` (a line of
+    no mark shows its first row; ``quoted_at_start``: a quote opened on an earlier line is open where it starts).
 
     A long line holding both quotes ("»Gather the error details.« … »However, capturing them costs …«") shows
-    both, however far apart they are on it.
+    both, however far apart they are on it, and a quote wrapped over three rows shows its middle one too: the
+    words a reviewer decides the pair by, "Pydantic will *not* enforce it", are not cut away as a gap.
     """
     if len(line) <= CONTEXT_WIDTH:
         return [line]
     # Room for the "… " before a row and the " …" after it. A line of spaces alone wraps into no row: one blank.
     rows = textwrap.wrap(line, CONTEXT_WIDTH - 4, break_on_hyphens=False) or [""]
-    kept = [place for place, row in enumerate(rows) if "»" in row or "«" in row] or [0]
+    kept = []
+    depth = 1 if quoted_at_start else 0
+    run = 0
+    for place, row in enumerate(rows):
+        marked = "»" in row or "«" in row
+        if marked:
+            run = 0
+            kept.append(place)
+        elif depth > 0:
+            run += 1
+            if run <= QUOTED_ROWS:
+                kept.append(place)
+        depth = max(0, depth + row.count("»") - row.count("«"))
+    kept = kept or [0]
     shown = []
     previous = -1
     for place in kept:
@@ -368,6 +385,8 @@ CONTEXT_WIDTH = 110
 LONG_LINE = 20 * CONTEXT_WIDTH
 CONTEXT_GAP = 2
 CONTEXT_SPAN = 4
+# Of a run of wrapped rows inside a quote with no mark, how many are shown (as a span's first lines are).
+QUOTED_ROWS = 2
 LISTED_PAIRS = 20
 """``scan`` prints the quotes and verdicts of at most this many pairs; the table counts them all."""
 PAGES_COUNTED = 5
