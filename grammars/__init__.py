@@ -14,7 +14,8 @@ markup of headings; "blocks-5" is "blocks-4" with the page reader of
 ``version5``, which also reads MDC's components (``mdc``); "blocks-6" is "blocks-5"
 with the page reader of ``version6``, which reads an HTML or JSX element around a
 heading through instead of keeping it whole; "blocks-7" is "blocks-6" with the page
-reader of ``version7``, which reads a Hugo shortcode around a heading through too. The records every grammar
+reader of ``version7``, which reads a Hugo shortcode around a heading through too; "blocks-8" is "blocks-7" with
+the page reader of ``version8``, which reads an HTML definition list entry by entry. The records every grammar
 yields are ``records``. The names other modules import from ``grammars`` are
 kept here.
 
@@ -86,6 +87,7 @@ __all__ = [
     "BLOCKS5_GRAMMAR",
     "BLOCKS6_GRAMMAR",
     "BLOCKS7_GRAMMAR",
+    "BLOCKS8_GRAMMAR",
     "MDX_GRAMMARS",
     "ADMONITION",
     "ADMONITION_INDENT",
@@ -158,6 +160,7 @@ BLOCKS4_GRAMMAR = "blocks-4"
 BLOCKS5_GRAMMAR = "blocks-5"
 BLOCKS6_GRAMMAR = "blocks-6"
 BLOCKS7_GRAMMAR = "blocks-7"
+BLOCKS8_GRAMMAR = "blocks-8"
 GRAMMARS = (
     LESSON_GRAMMAR,
     BLOCKS_GRAMMAR,
@@ -167,11 +170,19 @@ GRAMMARS = (
     BLOCKS5_GRAMMAR,
     BLOCKS6_GRAMMAR,
     BLOCKS7_GRAMMAR,
+    BLOCKS8_GRAMMAR,
 )
 # The grammars that read real docs with ``block_sections`` (front matter, byte order mark, text before a heading).
 BLOCK_GRAMMARS = GRAMMARS[1:]
 # The grammars that read MDX (ESM lines, expressions, JSX elements): "blocks-3" and the ones after it.
-MDX_GRAMMARS = (BLOCKS3_GRAMMAR, BLOCKS4_GRAMMAR, BLOCKS5_GRAMMAR, BLOCKS6_GRAMMAR, BLOCKS7_GRAMMAR)
+MDX_GRAMMARS = (
+    BLOCKS3_GRAMMAR,
+    BLOCKS4_GRAMMAR,
+    BLOCKS5_GRAMMAR,
+    BLOCKS6_GRAMMAR,
+    BLOCKS7_GRAMMAR,
+    BLOCKS8_GRAMMAR,
+)
 # The kinds of block the block grammars find (the lesson's are all "paragraph"; "tab" from "blocks-2" on,
 # "shortcode" to "expression" from "blocks-3" on, "component" from "blocks-5" on).
 BLOCK_KINDS = (
@@ -221,6 +232,10 @@ def document_sections(text: str, grammar: str = LESSON_GRAMMAR, where: str = "te
         from grammars.version7 import PageReader as Version7Reader
 
         return block_sections(text, title, where, True, Version7Reader)
+    if grammar == BLOCKS8_GRAMMAR:
+        from grammars.version8 import PageReader as Version8Reader
+
+        return block_sections(text, title, where, True, Version8Reader)
     if grammar in BLOCK_GRAMMARS:
         return block_sections(text, title, where, grammar == BLOCKS2_GRAMMAR)
     if grammar != LESSON_GRAMMAR:

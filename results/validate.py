@@ -285,8 +285,8 @@ def index_inputs(
             join_path(path, "config"),
             f"{quoted(index['config'], 120)} is not in the lab's config family (strategy {', '.join(POLICY_NAMES)}; "
             f"version 1; max_chars {MIN_POLICY_SIZE}..{MAX_POLICY_SIZE}, null for paragraph; "
-            '"markdown": "blocks", "blocks-2", "blocks-3", "blocks-4", "blocks-5", "blocks-6", "blocks-7" or absent; '
-            'pair-aware\'s "pairs" sorted, each once)',
+            '"markdown": "blocks", "blocks-2", "blocks-3", "blocks-4", "blocks-5", "blocks-6", "blocks-7", "blocks-8" or '
+            'absent; pair-aware\'s "pairs" sorted, each once)',
         )
     grammar = config_grammar(config)
     documents = index["documents"]
