@@ -2573,3 +2573,137 @@ class ScanVersionThirtyEightTest(LabTestCase):
         ):
             with self.subTest(sentence=sentence):
                 self.assertIsNone(form_of(sentence))
+
+
+class ScanVersionThirtyNineTest(LabTestCase):
+    """scan_version 39: a sentence ends at an HTML block-level tag, an HTML description list's entry is a reference
+    entry and a list's items are told apart as a Markdown list's are, and a title's qualifier in parentheses names no
+    caveats section."""
+
+    def spans_of(self, text: str) -> list[str]:
+        masked = masking.masked_code(text, [])[0]
+        return [text[start:end] for start, end in sentences.sentence_spans(masked, 0, len(text))]
+
+    def test_a_sentence_ends_at_a_block_level_tag(self) -> None:
+        # Worked out from the rule: each tag of p, dt, dd, li, div … is a cut, and a piece of tags alone is none.
+        cases = (
+            (
+                "<p>It runs once if possible.</p>\n<p>Beware of the cache</p>",
+                ["It runs once if possible.", "Beware of the cache"],
+            ),
+            (
+                "<dt><code>--fast</code></dt>\n<dd><p>Skip the checks</p></dd>",
+                ["<code>--fast</code>", "Skip the checks"],
+            ),
+            ("<ul><li>One item</li><li>Another item</li></ul>", ["One item", "Another item"]),
+            ('<div class="note">Mind the gap</div>', ["Mind the gap"]),
+        )
+        for text, expected in cases:
+            with self.subTest(text=text):
+                self.assertEqual(self.spans_of(text), expected)
+
+    def test_inline_tags_and_components_do_not_end_one(self) -> None:
+        # An inline element is the sentence's own; a capitalised name is a JSX component the rules do not know.
+        for text in ("Pass <code>--fast</code> to <em>skip</em> the checks", "Open the <Details>panel</Details> first"):
+            with self.subTest(text=text):
+                self.assertEqual(self.spans_of(text), [text])
+
+    def test_the_html_list_parts(self) -> None:
+        text = "<dl><dt>a</dt><dd>b</dd></dl>"
+        # By hand: the entry opens at its <dt> (offset 4), one list deep, and ends at </dl> (24).
+        self.assertEqual(
+            pairing.html_list_parts(text, 0, len(text)),
+            (
+                [
+                    (0, None, None),
+                    (4, None, None),
+                    (8, (4, 1), "term"),
+                    (14, (4, 1), None),
+                    (18, (4, 1), "description"),
+                    (24, (4, 1), None),
+                    (29, None, None),
+                ],
+                {(4, 1): 24},
+            ),
+        )
+
+    # (The section names code, so its cues keep their tier: a section without code is an essay's.)
+    ENTRIES = (
+        "The options of `tool upload`:\n\n"
+        "<dl>\n"
+        '<dt class="option-term"><code>--quiet</code></dt>\n'
+        "<dd><p>Do not print log messages.</p></dd>\n"
+        "<dt><code>--retries</code> <em>n</em></dt>\n"
+        "<dd><p>Retry a failed upload. Should not be 0.</p></dd>\n"
+        "</dl>\n"
+    )
+
+    def test_a_terms_description_is_no_caveat(self) -> None:
+        # "Do not print log messages." describes what --quiet does, as "`--quiet`: Do not print." does in a
+        # Markdown list; "Should not be 0." restricts --retries and takes its entry, same item, at tier 2.
+        pairs, unpaired = scan(lesson(self.ENTRIES), "blocks-7")
+        self.assertEqual(
+            [(p.qualifier.quote, p.instruction.quote, p.link, p.instruction_form, p.tier) for p in pairs],
+            [("Should not be 0.", "Retry a failed upload.", "same item", "reference entry", 2)],
+        )
+        self.assertEqual(unpaired, [])
+
+    def test_an_entry_is_never_paired_with_another_entrys_sentence(self) -> None:
+        # "mode" is no option and "The queue's mode." does not instruct: the caveat of that entry has no instruction
+        # of its own, and the entry before it is a sibling's.
+        body = (
+            "<dl>\n"
+            "<dt><code>--upload</code></dt>\n"
+            "<dd><p>Upload the parcel with <code>queue.send()</code>.</p></dd>\n"
+            "<dt><code>mode</code></dt>\n"
+            "<dd><p>The queue's mode. It must not be changed after the first send.</p></dd>\n"
+            "</dl>\n"
+        )
+        pairs, unpaired = scan(lesson(body), "blocks-7")
+        self.assertEqual(
+            (pairs, [item.span.quote for item in unpaired]), ([], ["It must not be changed after the first send."])
+        )
+
+    def test_a_value_list_inside_an_entry(self) -> None:
+        # Each <li> is an item: "`never`: Never colour the output." is a term and its description, no caveat; the
+        # caveat of the last value is that item's own ("same item"), and an entry before the one holding the list
+        # is no parent of its items.
+        body = (
+            "<dl>\n"
+            "<dt><code>--jobs</code></dt>\n"
+            "<dd><p>Set the number of jobs.</p></dd>\n"
+            "<dt><code>--color</code></dt>\n"
+            "<dd><p>Valid values:</p>\n"
+            "<ul>\n"
+            "<li><code>never</code>: Never colour the output.</li>\n"
+            "<li><code>ansi</code>: Use ANSI colours. It cannot be used with <code>never</code>.</li>\n"
+            "<li><code>html</code>: The experimental HTML output.</li>\n"
+            "</ul>\n"
+            "</dd>\n"
+            "</dl>\n"
+        )
+        pairs, unpaired = scan(lesson(body), "blocks-7")
+        self.assertEqual(
+            [(p.qualifier.quote, p.instruction.quote, p.link) for p in pairs],
+            [("It cannot be used with <code>never</code>.", "<code>ansi</code>: Use ANSI colours.", "same item")],
+        )
+        self.assertEqual([item.span.quote for item in unpaired], ["<code>html</code>: The experimental HTML output."])
+
+    def test_a_qualifier_in_parentheses_names_no_caveats_section(self) -> None:
+        for title in ("Failure response (URL not supported)", "Error reply (operation not supported)"):
+            with self.subTest(title=title):
+                self.assertFalse(pairing.is_caveats_title(title), title)
+        for title in ("Limitations (Windows)", "Known issues (2.0)", "(Limitations)", "Limitations"):
+            with self.subTest(title=title):
+                self.assertTrue(pairing.is_caveats_title(title), title)
+
+    def test_no_pair_across_a_heading_that_names_one_response(self) -> None:
+        text = (
+            "# T\n\n## Get a token\n\nSend the `get` request with `provider.get(url)`.\n\n"
+            "### Failure response (URL not supported)\n\nSent if the provider is not supported for the URL.\n"
+        )
+        pairs, unpaired = scan(text, "blocks-7")
+        self.assertEqual(
+            (pairs, [item.span.quote for item in unpaired]),
+            ([], ["Sent if the provider is not supported for the URL."]),
+        )

@@ -31,7 +31,7 @@ from checks.caveats.sentences import (
 from grammars.shortcodes import CODE_SHORTCODES
 from load_documents import Span, SpanCheck
 
-SCAN_VERSION = 38
+SCAN_VERSION = 39
 # How far an instruction may sit from its caveat, in blocks of prose (code blocks are not counted):
 # the caveat's own block and this many before it, or this many after it; one that shares an
 # identifier with the caveat may sit as far back as IDENTIFIER_BLOCKS.
@@ -80,6 +80,10 @@ CAVEATS_SECTION = re.compile(
 # A title that labels one message or example ("Error: Tenant ID contains unsupported character", "Example 3: …") names
 # no caveats section, whatever words follow its label (scan_version 32).
 LABELLED_TITLE = re.compile(r"(?i)^\W*(?:errors?|examples?|exception|warning|fatal|message|issue)\b[^:]{0,20}:\s")
+# A qualifier in parentheses names which one of what the title names (scan_version 39): "Failure response (URL not
+# supported)" is one response of a protocol, told apart from the others by its case, as a label's text after its colon
+# is; the words of the qualifier are not the title's own.
+TITLE_QUALIFIER = re.compile(r"\([^()\n]*\)")
 CAVEATS_SECTION_REACH = 3
 CAVEATS_SECTION_LINK = "caveats section"
 DESCRIBED_LINK = "described, "
@@ -233,6 +237,9 @@ class Item:
         "_instructs_as_entry",
         "list_item",
         "item_end",
+        "entry_terms",
+        "in_term",
+        "in_html_list",
     )
 
     def __init__(
@@ -275,6 +282,13 @@ class Item:
         # where that item ends, its nested items included (the next marker at its indent or nearer the margin).
         self.list_item: tuple[int, int] | None = None
         self.item_end: int | None = None
+        # An HTML description list's entry (scan_version 39): its term's sentences (``<dt>``) are read as a reference
+        # entry's term (``in_term``); the first sentence of its description (``<dd>``) as the entry, its terms in
+        # ``entry_terms`` (the term items, none for a ``<dd>`` without a ``<dt>``; ``None`` for any other item).
+        self.entry_terms: tuple[Item, ...] | None = None
+        self.in_term = False
+        # In an item of an HTML list (``html_list_parts``), whose ``item_end`` is always known.
+        self.in_html_list = False
 
     @property
     def reading(self) -> str:
@@ -287,8 +301,8 @@ class Item:
         """``classified`` of the item's reading in its context (a sentence's, never a whole block's)."""
         before_fence, list_item, in_note, codeless, table_cell = self.context
         reading = self.reading
-        reference_entry = False
-        if list_item:
+        reference_entry = self.in_term or self.entry_terms is not None
+        if list_item and not reference_entry:
             reference_entry = self.opens_item and rules.is_reference_entry(reading)
         arguments = (reading, before_fence, reference_entry, in_note, codeless(), table_cell, cue_free)
         known = self.page.classifications
@@ -328,13 +342,16 @@ class Item:
             page = self.page
             self._identifiers = rules.sentence_identifiers(
                 page.text, page.masked, self.start, self.end, page.code_spans
-            )
+            ).union(*(term.identifiers for term in self.entry_terms or ()))
         return self._identifiers
 
     @property
     def words(self) -> frozenset:
+        """The sentence's words; a description list's entry has its term's too, as a Markdown entry's sentence has."""
         if self._words is UNREAD:
-            self._words = rules.sentence_words(self.page.text, self.start, self.end)
+            self._words = rules.sentence_words(self.page.text, self.start, self.end).union(
+                *(term.words for term in self.entry_terms or ())
+            )
         return self._words
 
     @property
@@ -856,13 +873,44 @@ def section_items(page: Page, section: grammars.Section, dated: bool = False) ->
         list_item = block.kind == "list"
         block_anchors = anchors_in_block(page, block.end)
         first_item = len(items)
+        # The items of the HTML lists the block holds (scan_version 39), read as a Markdown list's: a sentence of one
+        # is never paired with one of a sibling, and an entry of a description list is a reference entry.
+        html_parts, html_ends = (
+            html_list_parts(masked, first, block.end)
+            if not list_item and not is_table and HTML_LIST_OPENING.search(masked, first, block.end) is not None
+            else (None, None)
+        )
+        part_starts = [part[0] for part in html_parts] if html_parts else []
+        headed: set[int] = set()
+        entry_terms: dict[tuple, list[Item]] = {}
         for position, (start, end) in enumerate(spans):
             before_fence = next_is_fence and position == len(spans) - 1
             cell = is_table or (cells is not None and cells[position])
             if cells is not None and cell and position and not cells[position - 1]:
                 # A table after prose of its own element: that prose's last sentence is the table's lead.
                 lead = items[-1]
-            item = Item(page, start, end, prose_number, (before_fence, list_item, in_note, codeless, cell), aside)
+            index = bisect_right(part_starts, start) - 1
+            owner, part = html_parts[index][1:] if index >= 0 else (None, None)
+            item = Item(
+                page,
+                start,
+                end,
+                prose_number,
+                (before_fence, list_item or owner is not None, in_note, codeless, cell),
+                aside,
+            )
+            if owner is not None:
+                item.in_html_list = True
+                item.list_item = owner
+                item.item_end = html_ends.get(owner, block.end)
+                item._opens_item = part in ("description", "item") and index not in headed
+                if item._opens_item:
+                    headed.add(index)
+                    if part == "description":
+                        item.entry_terms = tuple(entry_terms.get(owner, ()))
+                elif part == "term":
+                    item.in_term = True
+                    entry_terms.setdefault(owner, []).append(item)
             if cell:
                 item.in_table = True
                 item.lead = lead
@@ -906,6 +954,78 @@ def section_items(page: Page, section: grammars.Section, dated: bool = False) ->
         prose_number += 1
         items.append(badge_item(page, badge, prose_number))
     return items
+
+
+# The tags of HTML's lists (scan_version 39): ``<dl>`` of ``<dt>`` terms and ``<dd>`` descriptions, ``<ul>`` and
+# ``<ol>`` of ``<li>`` items. Lower case, as ``sentences.BLOCK_TAG`` reads them.
+HTML_LIST_TAG = re.compile(r"<(/?)(dl|ul|ol|dt|dd|li)(?=[\s/>])[^<>\n]{0,300}>")
+HTML_LISTS = frozenset({"dl", "ul", "ol"})
+HTML_LIST_OPENING = re.compile(r"<(?:dt|dd|li)(?=[\s/>])")
+
+
+def html_list_parts(masked: str, start: int, end: int) -> tuple[list[tuple[int, tuple | None, str | None]], dict]:
+    """The items of the HTML lists in ``masked[start:end]`` (scan_version 39), as the places where the item text belongs
+    to changes, each with that item and the part it opens; and where each item ends.
+
+    An item is ``(opening, depth)``, as ``item_openings`` gives a Markdown list's (the depth counts the lists it is
+    in): a ``<dl>``'s entry opens at its first ``<dt>`` and holds its terms and its description, up to the next entry,
+    a ``<ul>`` or ``<ol>``'s at its ``<li>``. The part is ``"term"`` after a ``<dt>``, ``"description"`` after an
+    entry's first ``<dd>``, ``"item"`` after a ``<li>``, else ``None`` (the item runs on, or ``None`` for text of no
+    item: before a list, after it). Closing tags that HTML lets a page leave out (``</li>``, ``</dd>``) are not needed.
+    ``html_list_parts("<dl><dt>a</dt><dd>b</dd></dl>", 0, 29)`` -> ``([(0, None, None), (4, None, None), (8, (4, 1),
+    'term'), (14, (4, 1), None), (18, (4, 1), 'description'), (24, (4, 1), None), (29, None, None)], {(4, 1): 24})``.
+    """
+    parts: list[tuple[int, tuple | None, str | None]] = [(start, None, None)]
+    ends: dict = {}
+    # The lists open around the text, innermost last: [name, its open item or None, whether the item has a <dd>].
+    lists: list[list] = []
+
+    def close_item(place: int) -> None:
+        if lists and lists[-1][1] is not None:
+            ends[lists[-1][1]] = place
+            lists[-1][1] = None
+
+    def current() -> tuple | None:
+        # The item text after a tag belongs to: the innermost open list's item, else the item that list is in.
+        for open_list in reversed(lists):
+            if open_list[1] is not None:
+                return open_list[1]
+        return None
+
+    for match in HTML_LIST_TAG.finditer(masked, start, end):
+        closing, name = match.group(1) == "/", match.group(2)
+        part = None
+        if name in HTML_LISTS:
+            if closing:
+                while lists:
+                    close_item(match.start())
+                    if lists.pop()[0] == name:
+                        break
+            else:
+                lists.append([name, None, False])
+        elif closing:
+            if name == "li":
+                close_item(match.end())
+        else:
+            if not lists:
+                # A term, a description or an item outside any list: read as one of a list there.
+                lists.append(["dl" if name in ("dt", "dd") else "ul", None, False])
+            open_list = lists[-1]
+            opens = open_list[1] is None or name == "li" or (name == "dt" and open_list[2])
+            if opens:
+                close_item(match.start())
+                open_list[1] = (match.start(), len(lists))
+                open_list[2] = False
+            if name == "dd":
+                part = None if open_list[2] else "description"
+                open_list[2] = True
+            else:
+                part = "term" if name == "dt" else "item"
+        parts.append((match.end(), current(), part))
+    while lists:
+        close_item(end)
+        lists.pop()
+    return parts, ends
 
 
 def html_table_runs(text: str, block: grammars.Block) -> list[tuple[int, int]]:
@@ -1382,14 +1502,16 @@ def in_earlier_item(candidate: Item, caveat: Item) -> bool:
 
     A list's items are told one by one: "Bytes can't be passed as a value" in one item restricts bytes, not the
     DataFrames of the item before. On thirty-three labelled sets, 77 pairs of tier 2 took a sibling's sentence, 20
-    of them right (0.26, against 0.55 for all).
+    of them right (0.26, against 0.55 for all). In an HTML list (scan_version 39) an item that ended before the
+    caveat's opened is no parent either, however shallow: the option entry before the one whose ``<ul>`` of values
+    holds the caveat.
     """
     item = candidate.list_item
     return (
         item is not None
         and candidate.block == caveat.block
         and item[0] < caveat.list_item[0]
-        and item[1] >= caveat.list_item[1]
+        and (item[1] >= caveat.list_item[1] or (candidate.in_html_list and candidate.item_end <= caveat.list_item[0]))
     )
 
 
@@ -1544,16 +1666,25 @@ def usable_entry(candidate: Item, caveat: Item) -> bool:
     return candidate.instructs_as_entry and candidate.normalized != caveat.normalized
 
 
+OPENING_TAGS = re.compile(r"^(?:[ \t]*<[A-Za-z][^<>\n]{0,300}>)+")
+
+
 def entry_instructs(candidate: Item) -> bool:
     """Whether a sentence reads as a reference entry (``rules.REFERENCE_ENTRY``) whose term is an option or whose
     description instructs directly (see ``usable_entry``)."""
-    entry = rules.REFERENCE_ENTRY.match(candidate.reading)
-    if entry is None:
-        return False
-    term = candidate.page.text[candidate.start : candidate.start + entry.end()].lstrip("`*_ ")
-    return (
-        term.startswith("-") or rules.instruction_form(candidate.reading[entry.end() :], False, False) in DIRECT_FORMS
-    )
+    text = candidate.page.text
+    if candidate.entry_terms is not None:
+        # A description list's entry (scan_version 39): its term is its ``<dt>``, its description the sentence.
+        term = "".join(rules.prose_view(text[item.start : item.end]) for item in candidate.entry_terms[:1])
+        description = candidate.reading
+    else:
+        entry = rules.REFERENCE_ENTRY.match(candidate.reading)
+        if entry is None:
+            return False
+        # (An HTML list item's term opens with its tags: ``<li><code>--all</code>: …``.)
+        term = OPENING_TAGS.sub("", text[candidate.start : candidate.start + entry.end()])
+        description = candidate.reading[entry.end() :]
+    return term.lstrip("`*_ ").startswith("-") or rules.instruction_form(description, False, False) in DIRECT_FORMS
 
 
 def chosen_instruction(caveat: Item, before: list[Item], after: list[Item]) -> tuple[Item, str, int] | None:
@@ -1648,8 +1779,9 @@ def described_api(caveat: Item, before: list[Item]) -> tuple[Item, str, int] | N
     at tier 2; ``None`` when there is none (scan_version 22).
 
     The sentence describes the API the caveat restricts ("The `dependencies` parameter is an optional list of
-    decorators."), so it is where a reader who meets the caveat learns what it is about. A caveat, a table's cell
-    and a copy of the caveat are never taken, nor from scan_version 36 a pointer elsewhere ("See this guide on
+    decorators."), so it is where a reader who meets the caveat learns what it is about. A caveat, a table's cell, a
+    description list's term (``<dt>``, scan_version 39: a name, which describes nothing) and a copy of the caveat are
+    never taken, nor from scan_version 36 a pointer elsewhere ("See this guide on
     [referencing secrets]({{< ref component-secrets.md >}})", ``rules.is_pointer``), whose link target named the
     identifier. Measured on twenty-five labelled sets (docs/caveats.md): 105 more pairs of tier 2, 66 right, and 17
     more labelled pairs found; a wider reach or a shared word instead of a shared name adds more pairs, fewer of
@@ -1661,6 +1793,7 @@ def described_api(caveat: Item, before: list[Item]) -> tuple[Item, str, int] | N
         if (
             candidate.caveat is not None
             or candidate.in_table
+            or candidate.in_term
             or (candidate.start < caveat.end and caveat.start < candidate.end)
             or candidate.normalized == caveat.normalized
             or rules.is_pointer(candidate.reading)
@@ -1808,8 +1941,15 @@ def scan_sections(
 def is_caveats_title(title: str) -> bool:
     """Whether a section's title says it lists caveats (``CAVEATS_SECTION``): "Limitations", "Known issues", "Upgrade
     considerations"; from scan_version 32 not a word of a name (``Write-Warning``, ``stats.warnings``), the singular
-    "Warning" ("Warning stream") or a message's or an example's label (``LABELLED_TITLE``)."""
-    return LABELLED_TITLE.match(title) is None and CAVEATS_SECTION.search(title) is not None
+    "Warning" ("Warning stream") or a message's or an example's label (``LABELLED_TITLE``), and from 39 not a word of a
+    qualifier in parentheses (``TITLE_QUALIFIER``: "Failure response (URL not supported)")."""
+    if LABELLED_TITLE.match(title) is not None:
+        return False
+    if "(" in title:
+        # (Unless the qualifier is all the title has: "(Limitations)".)
+        unqualified = TITLE_QUALIFIER.sub(" ", title)
+        title = unqualified if any(character.isalpha() for character in unqualified) else title
+    return CAVEATS_SECTION.search(title) is not None
 
 
 def section_before(earlier: deque, caveat: Item) -> tuple[Item, str, int] | None:

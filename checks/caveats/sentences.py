@@ -2,8 +2,9 @@
 
 Sentences never cross a block; inside one they end at ``.``, ``!`` or ``?``
 followed by whitespace (not after an abbreviation or before a lower-case
-word), at a blank line, a list item and a marker line. A table's cells give
-their sentences as paragraphs do.
+word), at a blank line, a list item, a marker line and (scan_version 39) an
+HTML block-level tag (``<p>``, ``<dt>``, ``<dd>``, ``<li>``, …). A table's
+cells give their sentences as paragraphs do.
 """
 
 from __future__ import annotations
@@ -53,6 +54,16 @@ MARKUP_LINE = re.compile(rf"[ \t>]*(?:(?:{SHORTCODE_MARKER}|{TAG_MARKER})[ \t]*)
 MARKUP_PIECE = re.compile(rf"(?:(?:{SHORTCODE_MARKER}|{TAG_MARKER})\s*)+")
 # A container's opening marker with its text after it on the line ("{{% warning %}} If …", "<Note>Mind it.").
 OPENING_MARKUP = re.compile(rf"[ \t]*(?:{SHORTCODE_MARKER}|{TAG_MARKER})[ \t]*(?=\S)")
+# The tags that open or close an HTML block-level element (scan_version 39): a paragraph, a term or a description of a
+# ``<dl>``, a list item, a division, a table's parts. A browser starts a new block at each, so a sentence ends there,
+# as at a blank line: Cargo's command pages write each option as ``<dt>…</dt><dd><p>…</p></dd>``, whose sentences ran
+# from one paragraph into the next and from a term into its description. Lower case only, as HTML in Markdown is
+# written: a capitalised name (``<Details>``, ``<Aside>``) is a JSX component, whose rendering the scan does not know.
+BLOCK_TAG = re.compile(
+    r"</?(?:address|article|aside|blockquote|caption|dd|details|dialog|div|dl|dt|fieldset|figcaption|figure|footer"
+    r"|form|h[1-6]|header|hgroup|hr|li|main|nav|ol|p|pre|section|summary|table|tbody|td|tfoot|th|thead|tr|ul)"
+    r"(?=[\s/>])[^<>\n]{0,300}>"
+)
 # A link reference definition alone on its line (``[label]: url "title"``, scan_version 7): where a reference link
 # points, rendered as nothing. A footnote's label (``[^1]:``) opens the footnote's text instead (``LEADING_MARKERS``).
 LINK_DEFINITION = re.compile(r"[ \t>]*" + LINK_DEFINITION_TEXT + r"(?:\n|$)")
@@ -84,7 +95,8 @@ def sentence_spans(masked: str, start: int, end: int, fences: list[tuple[int, in
     header, see ``HEADER_LINE``, a line of shortcode markers or HTML or JSX
     tags alone, see ``MARKUP_LINE``, or a link reference definition, see
     ``LINK_DEFINITION``) also end one, and a marker line is no sentence itself,
-    nor part of one.
+    nor part of one; so does an HTML block-level tag (``BLOCK_TAG``), which is
+    part of no sentence either.
     Masked code never ends a sentence and a block of masked code yields none.
     ``sentence_spans("Call f(). It fails.\\n", 0, 20)`` -> ``[(0, 9), (10, 19)]``.
     """
@@ -110,6 +122,8 @@ def sentence_spans(masked: str, start: int, end: int, fences: list[tuple[int, in
         cuts.update((header_start, header_end))
     for pattern in (LIST_ITEM, BLANK_LINE):
         cuts.update(match.start() + 1 for match in pattern.finditer(masked, start, end))
+    for match in BLOCK_TAG.finditer(masked, start, end):
+        cuts.update(match.span())
     for match in SENTENCE_END.finditer(masked, start, end):
         if is_sentence_end(masked, match.start(), match.end(), end):
             cuts.add(match.end())
