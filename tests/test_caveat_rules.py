@@ -2707,3 +2707,10 @@ class ScanVersionThirtyNineTest(LabTestCase):
             (pairs, [item.span.quote for item in unpaired]),
             ([], ["Sent if the provider is not supported for the URL."]),
         )
+
+    def test_as_soon_as_tells_a_time(self) -> None:
+        # Of tier 3 from scan_version 39, as "otherwise": a time far more often than a condition.
+        self.assertIn(("condition", "as soon as"), cues_of("As soon as the service starts, it performs a loop."))
+        assert_no_caveat_below_tier_3(
+            self, ("As soon as the service starts, it performs a loop.", "The call returns as soon as data is sent.")
+        )

@@ -92,8 +92,10 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     ("requirement", 3, r"should"),
     # condition or exception: when it does not hold
     ("condition", 1, r"unless|only\s+(?:if|when|after|before|once|while|within|for|with)"),
-    ("condition", 2, r"except(?:\s+(?:for|when|if|that|in))?|as\s+long\s+as|provided\s+that|as\s+soon\s+as"),
-    ("condition", 3, r"however|otherwise|but\s+(?:if|when|only)"),
+    ("condition", 2, r"except(?:\s+(?:for|when|if|that|in))?|as\s+long\s+as|provided\s+that"),
+    # "as soon as" tells a time far more often than a condition (scan_version 39): "As soon as the service starts, it
+    # performs a loop", "`flush()` returns as soon as the data is published"
+    ("condition", 3, r"however|otherwise|but\s+(?:if|when|only)|as\s+soon\s+as"),
     # limitation: what does not work, is not applied, or costs
     # an adverb or a bracketed "yet" between (scan_version 38): "not (yet) fully supported", "not currently available"
     ("limitation", 1, r"(?:is|are)\s+not\s+" + NOT_YET + r"supported|not\s+" + NOT_YET + r"supported|unsupported"),
