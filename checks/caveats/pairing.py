@@ -977,7 +977,9 @@ def html_list_parts(masked: str, start: int, end: int) -> tuple[list[tuple[int, 
     """
     parts: list[tuple[int, tuple | None, str | None]] = [(start, None, None)]
     ends: dict = {}
-    # The lists open around the text, innermost last: [name, its open item or None, whether the item has a <dd>].
+    # The lists open around the text, innermost last: [name, its open item or None, whether the item has a <dd>,
+    # the item the list is in]. The last is fixed while the list is open (only the innermost list's item changes),
+    # so the item text belongs to is found in one step, not by a walk down lists nested thousands deep.
     lists: list[list] = []
 
     def close_item(place: int) -> None:
@@ -987,10 +989,9 @@ def html_list_parts(masked: str, start: int, end: int) -> tuple[list[tuple[int, 
 
     def current() -> tuple | None:
         # The item text after a tag belongs to: the innermost open list's item, else the item that list is in.
-        for open_list in reversed(lists):
-            if open_list[1] is not None:
-                return open_list[1]
-        return None
+        if not lists:
+            return None
+        return lists[-1][1] if lists[-1][1] is not None else lists[-1][3]
 
     for match in HTML_LIST_TAG.finditer(masked, start, end):
         closing, name = match.group(1) == "/", match.group(2)
@@ -1002,14 +1003,14 @@ def html_list_parts(masked: str, start: int, end: int) -> tuple[list[tuple[int, 
                     if lists.pop()[0] == name:
                         break
             else:
-                lists.append([name, None, False])
+                lists.append([name, None, False, current()])
         elif closing:
             if name == "li":
                 close_item(match.end())
         else:
             if not lists:
                 # A term, a description or an item outside any list: read as one of a list there.
-                lists.append(["dl" if name in ("dt", "dd") else "ul", None, False])
+                lists.append(["dl" if name in ("dt", "dd") else "ul", None, False, None])
             open_list = lists[-1]
             opens = open_list[1] is None or name == "li" or (name == "dt" and open_list[2])
             if opens:
