@@ -110,19 +110,26 @@ class WholeNames(DeepTreeTestCase):
             completed.stderr,
         )
 
-    def test_a_folder_given_as_a_source_is_named_a_folder_with_its_pages(self) -> None:
-        # Both pages lie under DEEP: typed as a folder (as a path or with a slash), it is told apart from a page.
-        for typed in (DEEP, f"./{DEEP}/"):
+    def test_a_folder_given_as_a_source_is_every_page_under_it(self) -> None:
+        # Both pages lie under DEEP: typed as a folder (as its path, or as an id prefix ending at a slash), it is both.
+        pages = [arg for name in PAGES for arg in ("--source", f"{DEEP}/{name}")]
+        for command, extra in (("show", ("--policy", "paragraph")), ("scan", ("--json", "--no-cache"))):
+            named = self.lab(command, "--manifest", "m.json", *extra, *pages)
+            self.assertEqual(named.returncode, 0, named.stderr)
+            for typed in (DEEP, f"./{DEEP}/", f"{DEEP}/", "content/en"):
+                with self.subTest(typed=typed, command=command):
+                    completed = self.lab(command, "--manifest", "m.json", *extra, "--source", typed)
+                    self.assertEqual((completed.returncode, completed.stderr), (0, ""))
+                    self.assertEqual(completed.stdout, named.stdout)
+
+    def test_a_folder_with_no_pinned_page_is_an_unknown_name(self) -> None:
+        # "content/e" begins both ids, but not at a slash: no folder of theirs, and refused as any unknown name.
+        for typed in (f"{DEEP}/none/", "content/e", "elsewhere/"):
             for command in ("show", "scan"):
                 with self.subTest(typed=typed, command=command):
                     completed = self.lab(command, "--manifest", "m.json", "--source", typed)
                     self.assert_one_line_refusal(completed, "unknown_name", 2)
-                    self.assertIn(
-                        f'"{typed}" is a folder of 2 pinned pages ("{DEEP}/assign-cpu-resource", '
-                        f'"{DEEP}/assign-memory-resource"), not a source: --source takes one page\'s id, and is '
-                        "repeatable\n",
-                        completed.stderr,
-                    )
+                    self.assertIn(f'--source: "{typed}" is not in the manifest; it has 2 sources', completed.stderr)
 
     def test_a_name_typed_without_its_folders_is_answered_with_the_one_it_ends(self) -> None:
         # difflib alone weighs "assign-cpu-resource" against a 65-character id at under its 0.6 cutoff.
