@@ -101,7 +101,7 @@ def run_export(args: argparse.Namespace) -> int:
         )
     output = checked_output(args.export_output, (source, *inputs), writes="export")
     with Progress(f"validating {printable(args.file)}") as progress:
-        expected, stale = manifest_expected(manifest, args.manifest, source, progress)
+        expected, stale = manifest_expected(manifest, args.manifest, source, progress, args.policy)
         note = note or stale
         # The texts the manifest's build turned to JSON, when the file is that build: its records reuse them.
         encoded: list = []
@@ -135,27 +135,34 @@ def given_manifest(manifest_value: str, source: Path):
         )
 
 
-def manifest_expected(manifest, manifest_value: str | None, source: Path, progress) -> tuple[dict | None, str]:
+def manifest_expected(
+    manifest, manifest_value: str | None, source: Path, progress, policy: str
+) -> tuple[dict | None, str]:
     """With ``--manifest`` (``manifest``, as ``given_manifest`` loaded it), its build as the result ``source`` is
     compared with first, if it lists the same documents; and a note for the export's line when it does not
     (``""`` when it does, or without a manifest).
 
-    The file's head is read for its documents' revisions (``validate.lists_revisions``):
+    The file's head is read for its documents' revisions (``validate.saved_head``):
     only a file of the manifest's own documents is worth a build of the
     manifest, which, byte for byte the file, validates it at the cost of the
     build and the comparison alone. ``None`` (the file is rebuilt from its own
     documents) without ``--manifest``, for a manifest that cannot be loaded, or
     for other documents; the file is valid all the same, and the note says
     which of the two it was (an old build, or a manifest mistyped or stale).
+    Nor is a file whose head compares no ``policy`` worth the build: it is
+    refused as soon as its configs are read (``reembed.validated_file``).
     """
     from commands.validate import manifest_build
     from results import validate
 
     if manifest is None:
         return None, ""
+    head = validate.saved_head(source)
+    if head is not None and policy not in validate.head_policies(head):
+        return None, ""
     sources = sorted(manifest.sources, key=lambda source: source["source_id"])
     revisions = [chunk_index.document_record(source)["document_revision"] for source in sources]
-    if not validate.lists_revisions(source, revisions):
+    if head is None or validate.head_revisions(head) != revisions:
         # Valid, and exported as saved, but not of the sources the manifest pins now: an old build, or another's.
         return None, (
             f"{printable(str(source))} is not a build of {printable(manifest_value)}'s sources as pinned now "

@@ -163,16 +163,18 @@ def main_job_arguments(arguments: list[str]) -> types.SimpleNamespace | None:
     output='r.json', html='r.html', handler=None)``, the attributes the parser
     gives (``handler=None`` marks the main job), without building one. Plain
     form: each option spelled out in full and followed by its value, ``-`` or
-    text not starting with ``-``; the last of a repeated option wins, as in
-    argparse. Anything else (``--out``,
-    ``--output=FILE``, a command, ``--help``, a mistake) gives ``None``: the
-    parser's to read.
+    text not starting with ``-``; an option given twice with one value is that
+    value. Anything else (``--out``, ``--output=FILE``, an option given twice
+    with different values, a command, ``--help``, a mistake) gives ``None``:
+    the parser's to read, and to refuse as it refuses every usage error.
     """
     if not arguments or len(arguments) % 2:
         return None
     values = {"manifest": None, "output": None, "html": None}
     for option, value in zip(arguments[::2], arguments[1::2]):
         if option not in MAIN_JOB_OPTIONS or (value.startswith("-") and value != "-"):
+            return None
+        if values[option[2:]] not in (None, value):
             return None
         values[option[2:]] = value
     if values["output"] is None:

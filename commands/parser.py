@@ -28,11 +28,60 @@ class FullParserNeeded(Exception):
         self.command = command
 
 
+def given_twice(option: str, first: object, second: object) -> str:
+    """The refusal of an option that takes one value given twice with different ones, as every parser words it:
+    ``given_twice("--output", "a.json", "b.json")`` -> ``"--output is given twice with different values (a.json
+    and b.json)"``. A list (``sweep --sizes 400 800``) is shown as it was typed, its values spaced."""
+    return f"{option} is given twice with different values ({shown_value(first)} and {shown_value(second)})"
+
+
+def shown_value(value: object) -> str:
+    """An option's value as the command line gave it, inert: ``["400", 800]`` -> ``"400 800"``."""
+    if isinstance(value, list):
+        return " ".join(printable(str(item)) for item in value)
+    return printable(str(value))
+
+
+class SingleValueAction(argparse._StoreAction):
+    """argparse's ``store``, refusing a second different value where argparse lets the last one win silently.
+
+    ``--html report.htm --html y`` would write ``y`` alone; the same value twice is one value, and accepted.
+    What the parse has stored so far is its parser's ``given_values`` (``LabArgumentParser.parse_known_args``).
+    """
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        given = parser.given_values
+        if self.dest in given and given[self.dest] != values:
+            parser.error(given_twice(option_string or self.metavar or self.dest, given[self.dest], values))
+        given[self.dest] = values
+        super().__call__(parser, namespace, values, option_string)
+
+
 class LabArgumentParser(argparse.ArgumentParser):
-    """An argparse parser whose usage errors are one line, like every other refusal."""
+    """An argparse parser whose usage errors are one line, like every other refusal, and whose options are strict.
+
+    An option is spelled in full: argparse's abbreviations (``--o x`` run as
+    ``--output x``, ``scan --add-check`` as ``--add-checks``) are off, so an
+    option is never run as one the parser guessed; a mistyped one is refused
+    with the closest option named. An option that takes one value is refused
+    when given twice with different values (``SingleValueAction``).
+    """
 
     # True while ``build_parser(quick=True)``'s parser parses (see ``parsed_arguments``).
     quick = False
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
+        # Every option added with argparse's default action, or "store", takes one value: SingleValueAction's.
+        self.register("action", None, SingleValueAction)
+        self.register("action", "store", SingleValueAction)
+        self.given_values: dict[str, object] = {}
+
+    def parse_known_args(self, args=None, namespace=None):
+        # Each parse starts with no value given; a command's parser parses its own arguments, its values its own.
+        self.given_values = {}
+        return super().parse_known_args(args, namespace)
 
     def error(self, message: str) -> None:
         if self.quick:
@@ -61,14 +110,10 @@ class CommandArgumentParser(LabArgumentParser):
     argparse hands a command's unknown arguments back to the main parser, whose
     refusal would name ``run.py`` alone; the command's parser refuses them itself,
     with the command's own option a mistyped one is closest to (``--manfest``:
-    "did you mean --manifest?"). A command takes its options spelled in full:
-    argparse's abbreviations (``scan --add-check`` run as ``--add-checks``) are
-    off, so a command that writes never runs an option it guessed.
+    "did you mean --manifest?"). Its options are spelled in full, as every
+    parser's are (``LabArgumentParser``), so a command that writes never runs
+    an option it guessed (``scan --add-check`` as ``--add-checks``).
     """
-
-    def __init__(self, *args, **kwargs) -> None:
-        kwargs.setdefault("allow_abbrev", False)
-        super().__init__(*args, **kwargs)
 
     def parse_known_args(self, args=None, namespace=None):
         namespace, extras = super().parse_known_args(args, namespace)
@@ -351,9 +396,7 @@ def merged_manifest(parser: argparse.ArgumentParser, args: argparse.Namespace) -
     """One ``args.manifest`` from ``--manifest`` given before the command, after it, or both alike."""
     after = getattr(args, "command_manifest", None)
     if after is not None and args.manifest is not None and after != args.manifest:
-        parser.error(
-            f"--manifest is given twice with different values ({printable(args.manifest)} and {printable(after)})"
-        )
+        parser.error(given_twice("--manifest", args.manifest, after))
     if after is not None:
         args.manifest = after
 
@@ -390,8 +433,9 @@ def unknown_leading_option(arguments: list[str]) -> str | None:
     """The first option before any command that the main parser does not know (``--manfest``), else ``None``.
 
     argparse would take the value after it for the command's name and refuse that instead ("invalid choice:
-    'm.json'"), naming the wrong word. An option is known when it is one of ``MAIN_OPTIONS``, ``-h``, or a prefix
-    of one of them alone (argparse's abbreviations: ``--out``); a value after one that takes it is skipped.
+    'm.json'"), naming the wrong word. An option is known when it is one of ``MAIN_OPTIONS`` or ``-h``, spelled in
+    full: an abbreviation (``--out``) is unknown, and its refusal names the option it begins (``closest_option``);
+    a value after one that takes it is skipped.
     """
     position = 0
     while position < len(arguments):
@@ -399,15 +443,9 @@ def unknown_leading_option(arguments: list[str]) -> str | None:
         if argument in COMMANDS or argument == "--" or not argument.startswith("-") or argument == "-":
             return None
         name, has_value = argument.split("=", 1)[0], "=" in argument
-        matches = [option for option in MAIN_OPTIONS if option.startswith(name)] if name.startswith("--") else []
-        if name == "-h" or name in MAIN_OPTIONS:
-            matches = [name]
-        if len(matches) > 1:
-            # Ambiguous ("--h"): argparse names the options it could be.
-            return None
-        if not matches:
+        if name != "-h" and name not in MAIN_OPTIONS:
             return argument
-        position += 1 if has_value or matches[0] not in VALUE_OPTIONS else 2
+        position += 1 if has_value or name not in VALUE_OPTIONS else 2
     return None
 
 

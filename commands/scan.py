@@ -76,8 +76,9 @@ def register(commands: argparse._SubParsersAction) -> None:
         metavar="ID",
         action="append",
         default=[],
-        help="scan, list, review and declare only this page's pairs (repeatable; as show --source): the table "
-        "counts its pairs alone, --accept and --reject take its names, --add-checks adds its pairs",
+        help="scan, list, review and declare only this page's pairs, or those of every page under a folder (an id "
+        "prefix ending at a /, or the folder's path relative to the manifest; repeatable; as show --source): the "
+        "table counts their pairs alone, --accept and --reject take their names, --add-checks adds their pairs",
     )
     scan.add_argument(
         "--add-checks",
@@ -195,13 +196,13 @@ def run_scan(args: argparse.Namespace) -> int:
 
 def narrowed(manifest, source_ids: list[str]):
     """The manifest as ``scan --source`` reads it: the named sources alone, and the checks on them; the manifest
-    itself without ``source_ids``. An id the manifest lacks is refused as ``show --source`` refuses it."""
+    itself without ``source_ids``. A folder is every source under it, and an id the manifest lacks is refused, as
+    ``show --source`` reads them (``show.selected_sources``)."""
     if not source_ids:
         return manifest
-    from commands.show import require_known
+    from commands.show import selected_sources
 
-    require_known("--source", source_ids, [source["source_id"] for source in manifest.sources], manifest)
-    wanted = set(source_ids)
+    wanted = set(selected_sources(source_ids, manifest))
     return manifest._replace(
         sources=tuple(source for source in manifest.sources if source["source_id"] in wanted),
         span_checks=tuple(check for check in manifest.span_checks if check.source_id in wanted),

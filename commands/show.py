@@ -58,7 +58,8 @@ def add_show_filters(show: argparse.ArgumentParser) -> None:
         dest="show_sources",
         metavar="ID",
         action="append",
-        help="show only this source (repeatable)",
+        help="show only this source, or every source under a folder: an id prefix ending at a / (docs/guide/) or "
+        "the folder's path relative to the manifest (docs/guide); an id that is a source is that source (repeatable)",
     )
     show.add_argument(
         "--check",
@@ -171,19 +172,53 @@ def meant_source(name: str, manifest) -> str | None:
     return next((source["source_id"] for source in manifest.sources if normal(source["path"]) == typed), None)
 
 
-def folder_sources(name: str, manifest) -> list[str]:
-    """The ids of the sources pinned from under the folder ``name`` (``docs/rules``, ``./docs/rules/``), by id or
-    path; none for a name that is no folder of theirs."""
-    typed = os.path.normpath(name).replace(os.sep, "/")
+def normal_path(path: str) -> str:
+    """``path`` as ``--source`` compares it: normalised, with ``/`` between its parts (``./docs//a/`` -> ``docs/a``)."""
+    return os.path.normpath(path).replace(os.sep, "/")
+
+
+def folder_sources(name: str, places: list[tuple[str, str]]) -> list[str]:
+    """The ids of the sources under the folder ``name``, by id or by path: those whose id or path (``places``:
+    ``source_places``) begins with it and a ``/`` (``docs/rules``, ``docs/rules/``, ``./docs/rules/``); none for a
+    name that is no folder of theirs. ``"docs/rules"`` -> ``["docs/rules/a", "docs/rules/deep/b"]``, not
+    ``"docs/rulesets/c"``."""
+    typed = normal_path(name)
     if typed in (".", "") or typed.startswith("../"):
         return []
     prefix = typed + "/"
-    return [
-        source["source_id"]
-        for source in manifest.sources
-        if source["source_id"].startswith(prefix)
-        or os.path.normpath(source["path"]).replace(os.sep, "/").startswith(prefix)
-    ]
+    return [source_id for source_id, path in places if source_id.startswith(prefix) or path.startswith(prefix)]
+
+
+def source_places(manifest) -> list[tuple[str, str]]:
+    """Each source's id and its path relative to the manifest, normalised (``normal_path``), in manifest order."""
+    return [(source["source_id"], normal_path(source["path"])) for source in manifest.sources]
+
+
+def selected_sources(given: list[str], manifest) -> list[str]:
+    """The ids ``show --source`` and ``scan --source`` name, in manifest order, each once.
+
+    Each of ``given`` is a source's id, or a folder (``folder_sources``): an id
+    prefix ending at a ``/`` (``docs/guide/``) or the folder's path relative to
+    the manifest (``docs/guide``), for every source under it. A name that is a
+    source's id means that source, even when other ids lie under it as a
+    folder. A name that is neither is refused (``require_known``), a folder
+    with no pinned page as any other unknown name.
+    """
+    known = [source["source_id"] for source in manifest.sources]
+    known_set = set(known)
+    selected: set[str] = set()
+    places = None
+    for name in given:
+        if name in known_set:
+            selected.add(name)
+            continue
+        if places is None:
+            places = source_places(manifest)
+        inside = folder_sources(name, places)
+        if not inside:
+            require_known("--source", [name], known, manifest)
+        selected.update(inside)
+    return [source_id for source_id in known if source_id in selected]
 
 
 def held(option: str, typed: str, known: list[str]) -> str:
@@ -203,7 +238,8 @@ def held(option: str, typed: str, known: list[str]) -> str:
 
 def require_known(option: str, given: list[str], known: list[str], manifest) -> None:
     """Refuse the first of ``given`` (``--source`` ids or ``--check`` names) the manifest does not hold, naming what
-    it holds instead: for a page's path given as ``--source``, its id."""
+    it holds instead: for a page's path given as ``--source``, its id. A folder of pages is no unknown ``--source``:
+    ``selected_sources`` takes it for its pages before asking."""
     known_set = set(known)
     unknown = [name for name in given if name not in known_set]
     if not unknown:
@@ -215,16 +251,6 @@ def require_known(option: str, given: list[str], known: list[str], manifest) -> 
             "unknown_name",
             option,
             f"{quoted_name(unknown[0])} is not in the manifest: that page's source id is {quoted_name(meant)}",
-        )
-    inside = folder_sources(unknown[0], manifest) if option == "--source" else []
-    if inside:
-        # A folder for its pages: --source names pages, one each.
-        raise UsageError(
-            "unknown_name",
-            option,
-            f"{quoted_name(unknown[0])} is a folder of {counted(len(inside), 'pinned page')} "
-            f"({first_few([quoted_name(source_id) for source_id in inside])}), not a source: --source takes one "
-            "page's id, and is repeatable",
         )
     raise UsageError(
         "unknown_name", option, f"{quoted_name(unknown[0])} is not in the manifest; {held(option, unknown[0], known)}"
@@ -240,10 +266,9 @@ def show_narrowing(args: argparse.Namespace, manifest):
     split_only = getattr(args, "split_only", False)
     if not source_ids and not check_names and not split_only:
         return None
-    known_sources = [source["source_id"] for source in manifest.sources]
-    known_checks = [check.name for check in manifest.span_checks]
-    for option, given, known in (("--source", source_ids, known_sources), ("--check", check_names, known_checks)):
-        require_known(option, given, known, manifest)
+    # A folder stands for the sources under it; a name that is neither a source nor a folder of them is refused.
+    source_ids = selected_sources(source_ids, manifest)
+    require_known("--check", check_names, [check.name for check in manifest.span_checks], manifest)
     # On a docs set every split pair drawn runs to megabytes: the first few, unless --all or named by --check.
     capped = split_only and not check_names and not getattr(args, "show_all", False)
     limit = SPLIT_PAIRS_DRAWN if capped and len(manifest.sources) > OVERVIEW_SOURCES else None

@@ -79,10 +79,24 @@ def load_indexes(path: Path, progress=None) -> SavedIndexes:
     return validated_file(path, progress)[0]
 
 
-def validated_file(path: Path, progress=None, expected=None, kept_texts=None) -> tuple[SavedIndexes, dict]:
+def validated_file(
+    path: Path, progress=None, expected=None, kept_texts=None, policy: str | None = None
+) -> tuple[SavedIndexes, dict]:
     """``load_indexes`` of ``path``, and the validated result or index itself (``expected`` and ``kept_texts`` as
-    in ``validate.read_validated``)."""
-    kind, artifact, _ = validate.read_validated(path, progress, expected, label=str(path), kept_texts=kept_texts)
+    in ``validate.read_validated``). With ``policy``, a file that holds no such index is refused
+    (``selected_indexes``) as soon as its configs are read, before anything is re-derived."""
+
+    def check_held(kind: str, indexes: dict) -> None:
+        selected_indexes(SavedIndexes(path, kind, indexes), policy)
+
+    kind, artifact, _ = validate.read_validated(
+        path,
+        progress,
+        expected,
+        label=str(path),
+        kept_texts=kept_texts,
+        check_held=None if policy is None else check_held,
+    )
     return SavedIndexes(path, kind, validate.artifact_indexes(kind, artifact)), artifact
 
 
@@ -96,7 +110,10 @@ def selected_indexes(saved: SavedIndexes, policy: str | None) -> dict[str, dict]
         if policy == chunk_index.PAIR_AWARE and saved.kind == "result":
             # pair-aware is never built unless the manifest names it: say how to get it, not only that it is missing.
             # It groups as heading-aware does at the same target, so the file's heading-aware target is the one to name.
-            target = saved.indexes.get("heading-aware", {}).get("config", {}).get("max_chars")
+            # Read before the file is validated too (``validated_file``): any part of it may be of another shape.
+            heading_aware = saved.indexes.get("heading-aware")
+            config = heading_aware.get("config") if type(heading_aware) is dict else None
+            target = config.get("max_chars") if type(config) is dict else None
             size = f'"pair-aware": {target}' if type(target) is int else '"pair-aware": N'
             hint = f'; a build makes pair-aware only when its manifest\'s "policies" names it: add {size}, then build again'
         raise IngestionError("policy_not_in_file", str(saved.path), f"holds {held} only; {policy} was asked for{hint}")
@@ -294,10 +311,10 @@ def diff_files(
     ``old_policy="paragraph", new_policy="heading-aware"`` on one result file
     shows what switching policies costs.
     """
-    old, old_artifact = validated_file(old_path, progress)
+    old, old_artifact = validated_file(old_path, progress, policy=old_policy)
     if progress is not None:
         progress.stage(f"validating {printable(str(new_path))}", 0, 0)
-    new, new_artifact = validated_file(new_path, progress)
+    new, new_artifact = validated_file(new_path, progress, policy=new_policy)
     old_indexes = selected_indexes(old, old_policy)
     new_indexes = selected_indexes(new, new_policy)
     pairs = paired_indexes(old_indexes, new_indexes)
@@ -635,7 +652,7 @@ def diff_summary(diff: FileDiff) -> str:
 
 def exported_index(path: Path, policy: str) -> dict:
     """The validated index of ``policy`` in the saved result or index at ``path``."""
-    return selected_indexes(load_indexes(path), policy)[policy]
+    return selected_indexes(validated_file(path, policy=policy)[0], policy)[policy]
 
 
 def exported_index_and_pairs(
@@ -646,7 +663,7 @@ def exported_index_and_pairs(
     ``expected``, as in ``validate.read_validated``: the result the file is
     likely to be, compared with it first; ``kept_texts`` as there.
     """
-    saved, artifact = validated_file(path, progress, expected, kept_texts)
+    saved, artifact = validated_file(path, progress, expected, kept_texts, policy)
     return selected_indexes(saved, policy)[policy], result_pairs(saved, artifact)
 
 

@@ -639,7 +639,12 @@ RESULT_OPENING = b'{\n  "execution_mode": '
 
 
 def read_validated(
-    path: Path, progress=None, expected=None, label: str | None = None, kept_texts: list | None = None
+    path: Path,
+    progress=None,
+    expected=None,
+    label: str | None = None,
+    kept_texts: list | None = None,
+    check_held=None,
 ) -> tuple[str, dict, bool]:
     """Read the saved result or index at ``path`` and validate it: ``(kind, artifact, as_expected)``.
 
@@ -658,6 +663,10 @@ def read_validated(
     ``kept_texts``, a list when given, gets the expected build's ``encoded``
     entries when the file holds that build, for a writer of its chunks after
     (``reembed.export_pieces``' ``texts_json``); it stays empty otherwise.
+    ``check_held``, when given, is called as ``check_held(kind, indexes)`` with
+    the indexes the file holds by policy (``held_indexes``) as soon as its
+    configs are read, before anything is re-derived, so a caller that needs one
+    policy refuses a file without it at the cost of reading the file alone.
     """
     if expected is not None and file_opens_with(path, RESULT_OPENING):
         # The texts the build turned to JSON for the ids: the result is laid out from them to compare.
@@ -668,7 +677,7 @@ def read_validated(
                 kept_texts.extend(encoded)
             return "result", result, True
         del result, encoded
-    quick = identical_rebuild(path, progress)
+    quick = identical_rebuild(path, progress, check_held)
     if quick is not None:
         return (*quick, False)
     try:
@@ -679,6 +688,7 @@ def read_validated(
         if ends_inside(error):
             raise IngestionError(error.code, error.where, f"{error.what}; {CUT_SHORT_RESULT_HINT}") from error
         raise other_file_named(error, path) from error
+    check_held_indexes(value, check_held)
     if progress is not None:
         progress.stage(progress.label, *rebuild_work(value))
     try:
@@ -746,6 +756,41 @@ def opens_json_lines(path: Path, error: IngestionError) -> bool:
 # How the lab lays out the revision of each document of a saved result's index (result, indexes, index, documents,
 # document: five levels in); a JSON string never holds a raw line break.
 REVISION_FIELD = re.compile(rb'\n {10}"document_revision": "([0-9a-f]{64})"')
+# And the policy of each of its comparisons (result, comparisons, comparison: three levels in), which come first.
+COMPARISON_STRATEGY = re.compile(rb'\n {6}"strategy": "([a-z-]+)"')
+
+
+def saved_head(path: Path) -> bytes | None:
+    """The bytes of the saved file at ``path`` before its first chunk list; ``None`` for a file it cannot read or
+    without one.
+
+    In a result the lab wrote, that is its comparisons and its first index's
+    config and documents: what ``head_revisions`` and ``head_policies`` read
+    their signs from, without the chunks that are most of the file.
+    """
+    head = bytearray()
+    searched = 0
+    try:
+        for block in bounded_blocks(path, MAX_ARTIFACT_BYTES, printable(str(path))):
+            head += block
+            at = head.find(CHUNK_LIST_OPENING, searched)
+            if at >= 0:
+                return bytes(head[:at])
+            searched = max(0, len(head) - len(CHUNK_LIST_OPENING) + 1)
+    except IngestionError:
+        return None
+    return None
+
+
+def head_revisions(head: bytes) -> list[str]:
+    """The document revisions a result's ``saved_head`` lists, in order: its first index's documents'."""
+    return [match.decode("ascii") for match in REVISION_FIELD.findall(head)]
+
+
+def head_policies(head: bytes) -> list[str]:
+    """The policies a result's ``saved_head`` compares, in order (``["fixed-char", "paragraph", "heading-aware"]``):
+    one comparison per index it holds. Only a sign, as ``lists_revisions``' is."""
+    return [match.decode("ascii") for match in COMPARISON_STRATEGY.findall(head)]
 
 
 def lists_revisions(path: Path, revisions: list[str]) -> bool:
@@ -757,22 +802,44 @@ def lists_revisions(path: Path, revisions: list[str]) -> bool:
     with (``read_validated``'s ``expected``). Only a sign: ``False`` for a
     file it cannot read or that is laid out otherwise, and ``True`` proves nothing.
     """
-    head = bytearray()
-    searched = 0
-    try:
-        for block in bounded_blocks(path, MAX_ARTIFACT_BYTES, printable(str(path))):
-            head += block
-            at = head.find(CHUNK_LIST_OPENING, searched)
-            if at >= 0:
-                found = [match.decode("ascii") for match in REVISION_FIELD.findall(head, 0, at)]
-                return found == revisions
-            searched = max(0, len(head) - len(CHUNK_LIST_OPENING) + 1)
-    except IngestionError:
-        return False
-    return False
+    head = saved_head(path)
+    return head is not None and head_revisions(head) == revisions
 
 
-def identical_rebuild(path: Path, progress=None) -> tuple[str, dict] | None:
+def held_indexes(value: object) -> tuple[str, dict[str, object]] | None:
+    """``(kind, indexes by policy)`` of a saved result or index read but not yet validated, when its head tells
+    them; ``None`` when it does not (the validation refuses such a file, naming what is wrong).
+
+    A result's are its ``indexes``, in the file's order, when their names are
+    the lab's (``result_policy_names``); a single index's is the policy of its
+    config. Nothing is re-derived: ``{"indexes": {"fixed-char": ..., "paragraph":
+    ..., "heading-aware": ...}, ...}`` -> ``("result", {"fixed-char": ..., ...})``.
+    """
+    if type(value) is not dict:
+        return None
+    if "indexes" in value:
+        indexes = value["indexes"]
+        try:
+            names = result_policy_names(indexes)
+        except IngestionError:
+            return None
+        return ("result", dict(indexes)) if len(names) == len(indexes) else None
+    if "index_id" in value:
+        policy = policy_of_config(value.get("config"))
+        return None if policy is None else ("index", {policy: value})
+    return None
+
+
+def check_held_indexes(value: object, check_held) -> None:
+    """``check_held(kind, indexes)`` (``read_validated``'s) on the indexes ``value`` holds, when its head tells them."""
+    if check_held is None:
+        return
+    held = held_indexes(value)
+    if held is not None:
+        check_held(*held)
+
+
+def identical_rebuild(path: Path, progress=None, check_held=None) -> tuple[str, dict] | None:
     """``(kind, rebuilt)`` when the file is byte for byte what the lab writes for what it rebuilds from it; else ``None``.
 
     The file's documents, configs and comparisons are read with its chunk lists
@@ -783,10 +850,12 @@ def identical_rebuild(path: Path, progress=None) -> tuple[str, dict] | None:
     full validation makes, at the cost of a build instead of a parse of every
     chunk plus a build. ``None`` means "not shown identical": the caller
     validates the file in full, whose refusal names the first divergence.
+    ``check_held`` as in ``read_validated``: called before the rebuild.
     """
     skeleton = chunkless_value(bounded_blocks(path, MAX_ARTIFACT_BYTES, printable(str(path))))
     if skeleton is None:
         return None
+    check_held_indexes(skeleton, check_held)
     encoded: list = []
     try:
         kind, rebuilt = rebuilt_artifact(skeleton, progress, encoded)

@@ -185,6 +185,64 @@ def hostile_manifest(folder: Path) -> Path:
     return path
 
 
+class FolderAsSourceTest(LabTestCase):
+    """``show --source`` and ``scan --source`` take a folder for every source under it; a source's id stays that source."""
+
+    PAGES = ("docs/guide.md", "docs/guide/a.md", "docs/guide/deep/b.md", "docs/guides/c.md", "docs/other/d.md")
+
+    def setUp(self) -> None:
+        super().setUp()
+        for page in self.PAGES:
+            path = self.folder / page
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(f"# {page}\n\nText of {page}.\n", encoding="utf-8")
+        pinned = run_lab("pin", "--markdown", "blocks-7", "--manifest", "m.json", "docs", cwd=self.folder)
+        self.assertEqual(pinned.returncode, 0, pinned.stderr)
+        # A page whose id is not its path: its folder is found by its path relative to the manifest.
+        (self.folder / "ref").mkdir()
+        (self.folder / "ref" / "api.md").write_text("# API\n\nThe reference.\n", encoding="utf-8")
+        pinned = run_lab("pin", "ref/api.md", "--source-id", "api-reference", "--manifest", "m.json", cwd=self.folder)
+        self.assertEqual(pinned.returncode, 0, pinned.stderr)
+        self.manifest = load_manifest(self.folder / "m.json")
+
+    def test_a_folder_is_every_source_under_it_and_a_source_is_itself(self) -> None:
+        from commands.show import selected_sources
+
+        cases = {
+            # An id that is a source and, with a slash, a folder of others: the source.
+            ("docs/guide",): ["docs/guide"],
+            ("docs/guide/",): ["docs/guide/a", "docs/guide/deep/b"],
+            ("./docs/guide//",): ["docs/guide/a", "docs/guide/deep/b"],
+            ("docs/guide/deep",): ["docs/guide/deep/b"],
+            # Matched at a slash: docs/guides is not under docs/guide.
+            ("docs/other",): ["docs/other/d"],
+            ("ref",): ["api-reference"],
+            ("ref/",): ["api-reference"],
+            # Each source once, in the manifest's order, however often and in whatever order it is named.
+            ("docs/other/d", "docs/guide/", "docs/guide/a"): ["docs/guide/a", "docs/guide/deep/b", "docs/other/d"],
+            ("docs/",): ["docs/guide", "docs/guide/a", "docs/guide/deep/b", "docs/guides/c", "docs/other/d"],
+        }
+        for given, expected in cases.items():
+            with self.subTest(given=given):
+                self.assertEqual(selected_sources(list(given), self.manifest), expected)
+
+    def test_a_name_neither_a_source_nor_a_folder_of_them_is_refused(self) -> None:
+        from commands.show import selected_sources
+        from lab_io.errors import UsageError
+
+        for given in (["docs/gui"], ["docs/guide/deep/none/"], ["docs/guide/", "nowhere/"], ["."], ["../docs"]):
+            with self.subTest(given=given), self.assertRaises(UsageError) as caught:
+                selected_sources(given, self.manifest)
+            self.assertEqual(caught.exception.code, "unknown_name")
+
+    def test_help_says_a_folder_is_taken(self) -> None:
+        for command in ("show", "scan"):
+            with self.subTest(command=command):
+                completed = run_lab(command, "--help")
+                self.assertEqual(completed.returncode, 0, completed.stderr)
+                self.assertIn("prefix ending at a /", " ".join(completed.stdout.split()))
+
+
 class ColourAndEscapesTest(LabTestCase):
     """Colour only on a terminal without NO_COLOR; untrusted text never reaches the terminal raw."""
 

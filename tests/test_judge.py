@@ -118,8 +118,9 @@ class JudgeTestCase(LabTestCase):
         path.write_text(text, encoding="utf-8")
         return path
 
-    def judge_json(self, path: Path, *extra: str) -> dict:
-        code, stdout, stderr = in_process("judge", str(path), "--manifest", str(self.manifest), "--json", *extra)
+    def judge_json(self, path: Path, *extra: str, manifest: Path | None = None) -> dict:
+        manifest = self.manifest if manifest is None else manifest
+        code, stdout, stderr = in_process("judge", str(path), "--manifest", str(manifest), "--json", *extra)
         self.assertEqual(code, 0, stderr)
         self.assertEqual(stderr, "")
         return json.loads(stdout)
@@ -353,7 +354,7 @@ class SourceMatchingTest(JudgeTestCase):
         ):
             with self.subTest(reference=reference):
                 path = self.write_chunks([{"source_id": reference, "text": "Text a."}])
-                chunks = self.judge_json(path, "--manifest", str(folder / "manifest.json"))["chunks"]
+                chunks = self.judge_json(path, manifest=folder / "manifest.json")["chunks"]
                 self.assertEqual(chunks[0]["source_id"], source_id)
         # An end both paths share is still ambiguous, and the refusal names it.
         path = self.write_chunks([{"source_id": "/elsewhere/docs/guide.md", "text": "Text a."}])

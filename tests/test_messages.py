@@ -8,6 +8,7 @@ message must keep.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import copy
 import io
@@ -19,7 +20,7 @@ import run
 from commands import parser as command_parser
 from lab_io.errors import IngestionError, quoted, quoted_name, text_difference
 from results import validate
-from tests.support import LabTestCase, fixture_result, reforge_index, run_lab
+from tests.support import ROOT, LabTestCase, fixture_result, reforge_index, run_lab
 
 DEEP = "content/en/docs/tasks/configure-pod-container"
 PAGES = ("assign-cpu-resource", "assign-memory-resource")
@@ -109,19 +110,26 @@ class WholeNames(DeepTreeTestCase):
             completed.stderr,
         )
 
-    def test_a_folder_given_as_a_source_is_named_a_folder_with_its_pages(self) -> None:
-        # Both pages lie under DEEP: typed as a folder (as a path or with a slash), it is told apart from a page.
-        for typed in (DEEP, f"./{DEEP}/"):
+    def test_a_folder_given_as_a_source_is_every_page_under_it(self) -> None:
+        # Both pages lie under DEEP: typed as a folder (as its path, or as an id prefix ending at a slash), it is both.
+        pages = [arg for name in PAGES for arg in ("--source", f"{DEEP}/{name}")]
+        for command, extra in (("show", ("--policy", "paragraph")), ("scan", ("--json", "--no-cache"))):
+            named = self.lab(command, "--manifest", "m.json", *extra, *pages)
+            self.assertEqual(named.returncode, 0, named.stderr)
+            for typed in (DEEP, f"./{DEEP}/", f"{DEEP}/", "content/en"):
+                with self.subTest(typed=typed, command=command):
+                    completed = self.lab(command, "--manifest", "m.json", *extra, "--source", typed)
+                    self.assertEqual((completed.returncode, completed.stderr), (0, ""))
+                    self.assertEqual(completed.stdout, named.stdout)
+
+    def test_a_folder_with_no_pinned_page_is_an_unknown_name(self) -> None:
+        # "content/e" begins both ids, but not at a slash: no folder of theirs, and refused as any unknown name.
+        for typed in (f"{DEEP}/none/", "content/e", "elsewhere/"):
             for command in ("show", "scan"):
                 with self.subTest(typed=typed, command=command):
                     completed = self.lab(command, "--manifest", "m.json", "--source", typed)
                     self.assert_one_line_refusal(completed, "unknown_name", 2)
-                    self.assertIn(
-                        f'"{typed}" is a folder of 2 pinned pages ("{DEEP}/assign-cpu-resource", '
-                        f'"{DEEP}/assign-memory-resource"), not a source: --source takes one page\'s id, and is '
-                        "repeatable\n",
-                        completed.stderr,
-                    )
+                    self.assertIn(f'--source: "{typed}" is not in the manifest; it has 2 sources', completed.stderr)
 
     def test_a_name_typed_without_its_folders_is_answered_with_the_one_it_ends(self) -> None:
         # difflib alone weighs "assign-cpu-resource" against a 65-character id at under its 0.6 cutoff.
@@ -380,7 +388,12 @@ class UsageNamesTheCommand(unittest.TestCase):
         cases = {
             ("--manfest", "m.json", "--output", "x.json"): usage.format("--manfest; did you mean --manifest?"),
             ("--outptu", "x.json"): usage.format("--outptu; did you mean --output?"),
-            ("--output", "x.json", "--htm=y.html", "--bogus", "z"): usage.format("--bogus"),
+            ("--output", "x.json", "--html=y.html", "--bogus", "z"): usage.format("--bogus"),
+            # Spelled in full or not at all: an abbreviation is refused, with the option it begins named.
+            ("--o", "x.json"): usage.format("--o; did you mean --output?"),
+            ("--mani", "m.json", "--output", "x.json"): usage.format("--mani; did you mean --manifest?"),
+            ("--output", "x.json", "--htm=y.html", "--bogus", "z"): usage.format("--htm=y.html; did you mean --html?"),
+            ("--man", "m.json", "export", "r.json"): usage.format("--man; did you mean --manifest?"),
             ("-o", "x.json"): usage.format("-o"),
         }
         for args, line in cases.items():
@@ -402,7 +415,7 @@ class UsageNamesTheCommand(unittest.TestCase):
             option
             for action in built._actions
             for option in action.option_strings
-            if option.startswith("--") and type(action).__name__ == "_StoreAction"
+            if option.startswith("--") and isinstance(action, argparse._StoreAction)
         }
         self.assertEqual(set(parser.MAIN_OPTIONS), longs)
         self.assertEqual(set(parser.VALUE_OPTIONS), takes_value)
@@ -411,6 +424,65 @@ class UsageNamesTheCommand(unittest.TestCase):
 # A number of four or more digits written without a separator: what no count in a table may look like.
 UNSEPARATED = re.compile(r"(?<![\d,.])\d{4,}")
 PAIRS = 1200
+
+
+class OptionsSpelledOnce(LabTestCase):
+    """Every option is spelled in full and, when it takes one value, given it once: nothing is run on a guess."""
+
+    def test_an_abbreviated_option_is_refused_before_anything_is_written(self) -> None:
+        # What a new user's trial ran: "--o x" built into x, "--htm y" after "--html report.htm" wrote only y.
+        usage = "error: usage: run.py: unrecognized arguments: {} (see --help)\n"
+        cases = {
+            ("--o", "x"): "--o; did you mean --output?",
+            ("--out=x",): "--out=x; did you mean --output?",
+            ("--mani", "m.json", "--output", "x"): "--mani; did you mean --manifest?",
+            ("--output", "x", "--html", "report.htm", "--htm", "y"): "--htm; did you mean --html?",
+        }
+        for args, refused in cases.items():
+            with self.subTest(args=args):
+                completed = run_lab(*args, cwd=self.folder)
+                self.assertEqual(
+                    (completed.returncode, completed.stdout, completed.stderr), (2, "", usage.format(refused))
+                )
+                self.assertEqual(list(self.folder.iterdir()), [])
+
+    def test_a_single_valued_option_given_twice_with_different_values_is_refused(self) -> None:
+        twice = "error: usage: {}: {} is given twice with different values ({} and {}) (see --help)\n"
+        cases = {
+            ("--output", "a.json", "--output", "b.json"): twice.format("run.py", "--output", "a.json", "b.json"),
+            ("--output=a.json", "--output", "b.json"): twice.format("run.py", "--output", "a.json", "b.json"),
+            ("--output", "r.json", "--html", "report.htm", "--html", "y"): twice.format(
+                "run.py", "--html", "report.htm", "y"
+            ),
+            ("--manifest", "a.json", "--manifest", "b.json", "--output", "r.json"): twice.format(
+                "run.py", "--manifest", "a.json", "b.json"
+            ),
+            # As --manifest before a command and after it (merged_manifest), worded alike.
+            ("--manifest", "a.json", "scan", "--manifest", "b.json"): twice.format(
+                "run.py", "--manifest", "a.json", "b.json"
+            ),
+            ("scan", "--html", "a.html", "--html", "b.html"): twice.format("run.py scan", "--html", "a.html", "b.html"),
+            ("export", "r.json", "--policy", "paragraph", "--policy", "fixed-char"): twice.format(
+                "run.py export", "--policy", "paragraph", "fixed-char"
+            ),
+            ("sweep", "--sizes", "100", "200", "--sizes", "300"): twice.format(
+                "run.py sweep", "--sizes", "100 200", "300"
+            ),
+        }
+        for args, line in cases.items():
+            with self.subTest(args=args):
+                completed = run_lab(*args, cwd=self.folder)
+                self.assertEqual((completed.returncode, completed.stdout, completed.stderr), (2, "", line))
+                self.assertEqual(list(self.folder.iterdir()), [])
+
+    def test_the_same_value_twice_is_that_value(self) -> None:
+        reference = (ROOT / "expected-result.json").read_bytes()
+        output = str(self.folder / "r.json")
+        for args in (("--output", output, "--output", output), ("--output", output, "--output=" + output)):
+            with self.subTest(args=args):
+                completed = run_lab(*args)
+                self.assertEqual(completed.returncode, 0, completed.stderr)
+                self.assertEqual((self.folder / "r.json").read_bytes(), reference)
 
 
 class FileWithoutItsOption(LabTestCase):

@@ -476,6 +476,83 @@ class MissingPolicyTest(unittest.TestCase):
             self.assertNotIn('"policies"', str(caught.exception))
 
 
+class MissingPolicyRefusedFirstTest(ReembedTestCase):
+    """``export --policy P`` (and ``diff``'s) on a file without P is refused as soon as its configs are read.
+
+    A new user's trial: on a 117 MB result the refusal came after validating the
+    whole file (1.6 s of CPU, against 0.45 s to parse it). Nothing is re-derived
+    before it now: no index is built from the file, nor the manifest's build it
+    would be compared with, and the line is the one the validated file gets.
+    """
+
+    def refusal(self, path: Path) -> str:
+        # The fixture's heading-aware target is 220: the line's hint names it (selected_indexes).
+        return (
+            f"error: policy_not_in_file: {path}: holds fixed-char, paragraph, heading-aware only; pair-aware was "
+            'asked for; a build makes pair-aware only when its manifest\'s "policies" names it: add '
+            '"pair-aware": 220, then build again\n'
+        )
+
+    def run_unbuilt(self, *args: str):
+        """``run_lab(*args)`` with every build a validation or a manifest's expected result makes counted."""
+        import commands.validate
+
+        with mock.patch.object(
+            validate, "build_policy_indexes", wraps=validate.build_policy_indexes
+        ) as built, mock.patch.object(
+            validate, "build_index", wraps=validate.build_index
+        ) as index_built, mock.patch.object(
+            commands.validate, "manifest_build", wraps=commands.validate.manifest_build
+        ) as manifest_built:
+            completed = run_lab(*args)
+        self.assertEqual((built.call_count, index_built.call_count, manifest_built.call_count), (0, 0, 0))
+        return completed
+
+    def test_a_result_without_the_policy_is_refused_before_any_build(self) -> None:
+        laid_out = self.folder / "result.json"
+        laid_out.write_bytes((ROOT / "expected-result.json").read_bytes())
+        # Laid out otherwise, the file is parsed whole and checked field by field: still before any build.
+        other = self.folder / "other.json"
+        other.write_text(json.dumps(json.loads(laid_out.read_text(encoding="utf-8")), indent=1), encoding="utf-8")
+        for path in (laid_out, other):
+            output = self.folder / "chunks.jsonl"
+            with self.subTest(path=path.name):
+                completed = self.run_unbuilt("export", str(path), "--policy", "pair-aware", "--output", str(output))
+                self.assertEqual((completed.returncode, completed.stderr), (1, self.refusal(path)))
+                self.assertFalse(output.exists())
+                completed = self.run_unbuilt("diff", str(path), str(path), "--policy", "pair-aware")
+                self.assertEqual((completed.returncode, completed.stderr), (1, self.refusal(path)))
+
+    def test_the_manifests_build_is_not_made_for_a_file_without_the_policy(self) -> None:
+        # This manifest builds pair-aware; the file of its documents, built before, holds none.
+        manifest_path = self.copy_inputs()
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+        manifest["policies"] = {"pair-aware": 220}
+        manifest_path.write_text(json.dumps(manifest, indent=2), encoding="utf-8")
+        path = self.folder / "result.json"
+        path.write_bytes((ROOT / "expected-result.json").read_bytes())
+        output = self.folder / "chunks.jsonl"
+        completed = self.run_unbuilt(
+            "export", str(path), "--policy", "pair-aware", "--manifest", str(manifest_path), "--output", str(output)
+        )
+        self.assertEqual((completed.returncode, completed.stderr), (1, self.refusal(path)))
+        self.assertFalse(output.exists())
+
+    def test_a_single_index_of_another_policy_is_refused_before_its_rebuild(self) -> None:
+        path = self.write_json("paragraph.json", fixture_result()["indexes"]["paragraph"])
+        completed = self.run_unbuilt("export", str(path), "--policy", "heading-aware")
+        line = f"error: policy_not_in_file: {path}: holds paragraph only; heading-aware was asked for\n"
+        self.assertEqual((completed.returncode, completed.stderr), (1, line))
+
+    def test_a_file_holding_the_policy_is_still_validated_whole(self) -> None:
+        # The early look decides nothing else: a tampered chunk of the policy asked for is refused as before.
+        result = fixture_result()
+        result["indexes"]["paragraph"]["chunks"][1]["end"] += 1
+        path = self.write_json("tampered.json", result)
+        completed = run_lab("export", str(path), "--policy", "paragraph")
+        self.assert_one_line_refusal(completed, "index_mismatch")
+
+
 class DiffRefusesTamperedInputTest(ReembedTestCase):
     def tampered_result(self, name: str) -> Path:
         """The fixture result with one paragraph chunk's text changed and every hash recomputed."""

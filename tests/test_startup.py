@@ -52,10 +52,9 @@ class QuickParser(LabTestCase):
     def test_main_job_command_lines_parse_as_the_full_parser_parses_them(self):
         cases = [
             ["--output", "out.json"],
-            ["--out", "out.json"],
             ["--output=out.json", "--html", "report.html"],
             ["--manifest", "m.json", "--output", "-"],
-            ["--output", "a.json", "--output", "b.json"],
+            ["--output", "a.json", "--output", "a.json"],
             ["--manifest=", "--output", "-"],
             ["--html", "report.html"],
         ]
@@ -77,6 +76,8 @@ class QuickParser(LabTestCase):
             ["--output"],
             ["--output", "x", "--bogus"],
             ["-hx"],
+            ["--out", "x"],
+            ["--output", "a.json", "--output", "b.json"],
         ]
         for arguments in cases:
             with self.subTest(arguments=arguments):
@@ -88,7 +89,7 @@ class QuickParser(LabTestCase):
             ["--output", "-"],
             ["--output", ""],
             ["--html", "r.html", "--manifest", "m.json", "--output", "o.json"],
-            ["--output", "a.json", "--output", "b.json"],
+            ["--output", "a.json", "--output", "a.json"],
             ["--output", "validate"],
             ["--manifest", "a b", "--output", "x=y"],
         ]
@@ -113,6 +114,9 @@ class QuickParser(LabTestCase):
             ["validate", "x"],
             ["--output", "x", "-h", "y"],
             ["--version", "--output"],
+            # Given twice with different values: the parser refuses it.
+            ["--output", "a.json", "--output", "b.json"],
+            ["--output", "x", "--html", "r.html", "--html", "s.html"],
         ]
         for arguments in cases:
             with self.subTest(arguments=arguments):
@@ -123,7 +127,7 @@ class QuickParser(LabTestCase):
             ["validate", "result.json"],
             ["--manifest", "m.json", "validate", "--manifest", "m.json", "r.json"],
             ["--manifest", "export", "export", "--policy", "paragraph", "r.json"],
-            ["--man", "m.json", "export", "--policy", "paragraph", "--carry-caveats", "r.json"],
+            ["--manifest", "m.json", "export", "--policy", "paragraph", "--carry-caveats", "r.json"],
             ["show", "--chunks", "c.jsonl"],
             ["judge", "c.jsonl", "--json"],
             ["scan", "--json"],
@@ -161,7 +165,7 @@ class CommandsModule(LabTestCase):
         output = str(self.folder / "result.json")
         cases = [
             ["--output=" + output],
-            ["--out", output],
+            ["--output", output, "--output=" + output],
             ["--manifest", str(MANIFEST), "--output=" + output, "--html=" + str(self.folder / "report.html")],
         ]
         for arguments in cases:

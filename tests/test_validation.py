@@ -16,7 +16,7 @@ from lab_io.indented_json import saved_json_bytes
 from lab_io.strict_json import bounded_blocks, parse_json_bytes, read_bounded
 from load_documents import load_manifest
 from results import validate
-from tests.support import MANIFEST, LabTestCase, fixture_result, reforge_index
+from tests.support import MANIFEST, ROOT, LabTestCase, fixture_result, reforge_index
 
 
 class StrictJson(LabTestCase):
@@ -465,6 +465,38 @@ class QuickValidation(LabTestCase):
         self.assertFalse(validate.lists_revisions(path, revisions))
         path.write_bytes(json.dumps(self.result).encode("utf-8"))
         self.assertFalse(validate.lists_revisions(path, revisions))
+
+    def test_the_head_names_the_policies_its_comparisons_compare(self):
+        # One comparison per index, before the first chunk list: the policies the file holds, read without its chunks.
+        path = self.folder / "result.json"
+        path.write_bytes(saved_json_bytes(self.result))
+        self.assertEqual(
+            validate.head_policies(validate.saved_head(path)), ["fixed-char", "paragraph", "heading-aware"]
+        )
+        examples = ROOT / "docs" / "examples" / "expected-result.json"
+        self.assertEqual(
+            validate.head_policies(validate.saved_head(examples)), ["fixed-char", "paragraph", "heading-aware"]
+        )
+        # The first index's config names its strategy too, a level deeper: not a comparison.
+        path.write_bytes(saved_json_bytes(self.result["indexes"]["paragraph"]))
+        self.assertEqual(validate.head_policies(validate.saved_head(path)), [])
+        self.assertIsNone(validate.saved_head(self.folder / "missing.json"))
+
+    def test_held_indexes_are_read_from_the_head_alone_or_not_at_all(self):
+        indexes = self.result["indexes"]
+        self.assertEqual(validate.held_indexes(self.result), ("result", indexes))
+        self.assertEqual(validate.held_indexes(indexes["paragraph"]), ("index", {"paragraph": indexes["paragraph"]}))
+        # What the head cannot tell is left to the validation, which names what is wrong.
+        for value in (
+            [],
+            {"indexes": []},
+            {"indexes": {**indexes, "bogus": {}}},
+            {"indexes": {"paragraph": indexes["paragraph"]}},
+            {"index_id": "x", "config": {"strategy": "paragraph", "version": 9}},
+            {"sources": []},
+        ):
+            with self.subTest(value=str(value)[:60]):
+                self.assertIsNone(validate.held_indexes(value))
 
     def test_chunk_lists_left_out_wherever_the_blocks_cut_them(self):
         data = (

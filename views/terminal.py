@@ -439,7 +439,7 @@ def judged_terminal_view(
 # --- the overview of a docs set (show without a filter on many sources) ---------------------
 
 OVERVIEW_HINTS = (
-    ("--source ID", "one page, chunk by chunk under each policy"),
+    ("--source ID", "one page, chunk by chunk under each policy (a folder/: every page under it)"),
     ("--check NAME", "the chunks around one pair"),
     ("--split-only", "the chunks around the first 20 split pairs (with --all, every one)"),
     ("--all", "every page under every policy"),
