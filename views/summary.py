@@ -116,7 +116,6 @@ def no_span_checks(manifest_option: str = "") -> str:
     )
 
 
-NO_SPAN_CHECKS = no_span_checks()
 SUMMARY_HEADER = ("policy", "chunks", "mean chars", "largest", "index bytes", "x source", "pairs kept together")
 NUMERIC_COLUMNS = frozenset({1, 2, 3, 4, 5})
 

@@ -35,11 +35,11 @@ from views.pictures import (
     policy_view,
 )
 from views.summary import (
-    NO_SPAN_CHECKS,
     aligned_rows,
     chunkless_sources,
     growth_sentence,
     including_sources,
+    no_span_checks,
     summary_rows,
 )
 from views.visible_text import CUT_MARK, LEGEND_TERMS, visible
@@ -482,7 +482,8 @@ def overview_view(
         lines.extend(judged_summary_lines(judgement))
     lines.append("")
     if not checks:
-        lines.append(NO_SPAN_CHECKS)
+        # The scan it names is of the manifest this show read, as ``command`` carries it.
+        lines.append(no_span_checks(command.removeprefix("show")))
         if listed is None:
             lines.extend(listed_sources(result, painter))
         return "\n".join(lines) + "\n"
