@@ -677,7 +677,9 @@ def read_validated(
         if error.code == "json_trailing_data" and opens_json_lines(path, error):
             raise IngestionError(error.code, error.where, f"{error.what}; {JSON_LINES_HINT}") from error
         if ends_inside(error):
-            raise IngestionError(error.code, error.where, f"{error.what}; {CUT_SHORT_RESULT_HINT}") from error
+            # A file of nothing but whitespace ends before its JSON begins: it was never a result, not one cut short.
+            hint = empty_file_hint(error) or CUT_SHORT_RESULT_HINT
+            raise IngestionError(error.code, error.where, f"{error.what}; {hint}") from error
         raise other_file_named(error, path) from error
     if progress is not None:
         progress.stage(progress.label, *rebuild_work(value))
@@ -695,6 +697,21 @@ CUT_SHORT_RESULT_HINT = (
     "the file ends inside its JSON, as a copy cut short leaves it (the lab writes a result or index whole, by "
     "rename): copy it again, or build it again from its manifest"
 )
+
+
+def empty_file_hint(error: IngestionError) -> str | None:
+    """What a refusal of the strict reader says of a file that holds no JSON at all, empty or whitespace alone
+    (``"the file is empty: …"``); ``None`` for any other."""
+    cause = error.__cause__
+    if not isinstance(cause, json.JSONDecodeError) or cause.doc.strip(JSON_WHITESPACE):
+        return None
+    what = "is empty" if not cause.doc else "holds nothing but whitespace"
+    return f"the file {what}: no result or index is in it; {EMPTY_RESULT_ADVICE}"
+
+
+# What JSON counts as whitespace between its tokens (RFC 8259), no more: a no-break space is no JSON whitespace.
+JSON_WHITESPACE = " \t\n\r"
+EMPTY_RESULT_ADVICE = "copy it again, or build a result from its manifest (run.py --manifest M --output result.json)"
 
 
 def other_file_named(error: IngestionError, path: Path) -> IngestionError:
