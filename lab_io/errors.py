@@ -49,6 +49,28 @@ def quoted(value: object, limit: int = 60) -> str:
     return text
 
 
+# What JSON calls each type a parser gives (JSON Schema's names: an integer apart from a number written with a
+# fraction or an exponent, as validation tells 80 from 80.0).
+JSON_TYPE_NAMES = {
+    type(None): "null",
+    bool: "boolean",
+    int: "integer",
+    float: "number",
+    str: "string",
+    list: "array",
+    dict: "object",
+}
+
+
+def json_type(value: object) -> str:
+    """What a refusal says it found where JSON held a value of the wrong type: its JSON name, not Python's.
+
+    ``json_type(None)`` -> ``"null"``, ``json_type(12.5)`` -> ``"number"``, ``json_type(7)`` -> ``"integer"``,
+    ``json_type([])`` -> ``"array"``; a value no JSON parser gives keeps its Python name.
+    """
+    return JSON_TYPE_NAMES.get(type(value), type(value).__name__)
+
+
 # A name (a source id, a check name, a path, a key) is shown whole up to this many
 # characters: the ids of a deep docs tree share their first sixty and differ at the end.
 NAME_LIMIT = 200
