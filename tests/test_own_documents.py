@@ -324,7 +324,7 @@ class RepinTests(OwnDocumentsTestCase):
         self.assertEqual(self.lab("pin", "--markdown", "blocks-4", "--manifest", "m.json", "docs").returncode, 0)
         asked = {
             **quote_check("own", "docs/a", "Call start_a() first.", "It must not run twice."),
-            "query": "twice\u202e?",
+            "query": "déjà twice\u202e?",
         }
         scanned = quote_check("scan:docs/a:5", "docs/a", "Call start_a() first.", "It must not run twice.")
         queried = {
@@ -360,6 +360,9 @@ class RepinTests(OwnDocumentsTestCase):
         )
         self.assertIn("twice\\u202e?", entries[1])
         self.assertNotIn("\u202e", dropped.stdout)
+        # A letter that prints is printed as it is, as the manifest holds it: the entry reads as the user wrote it.
+        self.assertIn('"query": "déjà twice', entries[1])
+        self.assertNotIn("\\u00e9", entries[1])
         # They follow every line that names a drop.
         self.assertLess(max(lines.index(line) for line in named), lines.index(entries[0]))
         self.assertEqual(self.read_json("m.json")["span_checks"], [])
