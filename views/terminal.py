@@ -124,7 +124,8 @@ def terminal_document(view: DocumentView, painter: Painter) -> list[str]:
         if block.chunk is None:
             lines.append(painter.paint(f"      · {gap_caption(block)}", "gap"))
         else:
-            caption = f'{chunk_caption(block.chunk)} · section "{visible(block.chunk["section_title"])}"'
+            # The title runs to the line's end, in no quotes of the view's own: a heading's own quotes show once.
+            caption = f'{chunk_caption(block.chunk)} · section {visible(block.chunk["section_title"])}'
             lines.append(painter.paint(f"      ┌ {caption}", f"shade{block.shade}"))
         lines.extend(terminal_row(row, block, painter) for row in block.rows)
     return lines
