@@ -208,6 +208,8 @@ def require_known(option: str, given: list[str], known: list[str], manifest) -> 
     unknown = [name for name in given if name not in known_set]
     if not unknown:
         return
+    # A note on a manifest of the current folder names one that holds it (``commands.basics.UnusedManifests``).
+    sought = ("source_id" if option == "--source" else "check", unknown[0])
     meant = meant_source(unknown[0], manifest) if option == "--source" else None
     if meant is not None:
         # A page's path for its id: the one answer, not the list.
@@ -215,6 +217,7 @@ def require_known(option: str, given: list[str], known: list[str], manifest) -> 
             "unknown_name",
             option,
             f"{quoted_name(unknown[0])} is not in the manifest: that page's source id is {quoted_name(meant)}",
+            sought,
         )
     inside = folder_sources(unknown[0], manifest) if option == "--source" else []
     if inside:
@@ -225,9 +228,13 @@ def require_known(option: str, given: list[str], known: list[str], manifest) -> 
             f"{quoted_name(unknown[0])} is a folder of {counted(len(inside), 'pinned page')} "
             f"({first_few([quoted_name(source_id) for source_id in inside])}), not a source: --source takes one "
             "page's id, and is repeatable",
+            sought,
         )
     raise UsageError(
-        "unknown_name", option, f"{quoted_name(unknown[0])} is not in the manifest; {held(option, unknown[0], known)}"
+        "unknown_name",
+        option,
+        f"{quoted_name(unknown[0])} is not in the manifest; {held(option, unknown[0], known)}",
+        sought,
     )
 
 

@@ -118,6 +118,7 @@ class SourceResolver:
             f"source {quoted_name(reference)} is no source_id, path or file name of the sources of {self.manifest_label} "
             f"({self.known_sources()})"
             + ("; pass --manifest M for your own sources" if self.manifest_label == FIXTURE_MANIFEST else ""),
+            ("source", reference),
         )
 
     def longest_ending(self, reference: str) -> tuple[str, list[str]]:

@@ -19,7 +19,7 @@ class IngestionError(Exception):
     ``hash_mismatch: manifest.json: sources[0] ("aster-copy-v1"): "docs/aster-copy-v1.md": manifest pins 34257e6c9c3e…, file has 0727ef1b6eff…; …``.
     """
 
-    def __init__(self, code: str, where: str, what: str) -> None:
+    def __init__(self, code: str, where: str, what: str, sought: tuple[str, str] | None = None) -> None:
         # Rendered here, once, so no caller can let a newline or an escape
         # sequence from a path or an argument split the line or drive the terminal.
         where = one_line(where)
@@ -28,6 +28,9 @@ class IngestionError(Exception):
         self.code = code
         self.where = where
         self.what = what
+        # What the refused input looked for in the manifest and did not find, ``("check", NAME)``, ``("source_id",
+        # ID)`` or ``("source", REFERENCE)``: the note on a manifest of the current folder names one that holds it.
+        self.sought = sought
 
 
 def quoted(value: object, limit: int = 60) -> str:
