@@ -20,7 +20,7 @@ from collections import namedtuple
 from pathlib import Path, PurePosixPath
 
 from grammars import BLOCK_GRAMMARS, GRAMMARS, LESSON_GRAMMAR
-from lab_io.errors import IngestionError, counted, first_few, parting, printable, quoted, quoted_name
+from lab_io.errors import IngestionError, counted, first_few, json_type, parting, printable, quoted, quoted_name
 from lab_io.strict_json import ends_inside, parse_json_bytes, read_bounded
 
 
@@ -130,7 +130,7 @@ def check_text(text: str, where: str) -> None:
 def checked_source_fields(entry: object, where: str) -> dict:
     """The seven manifest fields of one source entry, each a non-empty string."""
     if type(entry) is not dict:
-        raise IngestionError("source_not_object", where, f"expected an object, found {type(entry).__name__}")
+        raise IngestionError("source_not_object", where, f"expected an object, found {json_type(entry)}")
     unknown = sorted(set(entry) - set(SOURCE_FIELDS))
     if unknown:
         raise IngestionError(
@@ -143,9 +143,7 @@ def checked_source_fields(entry: object, where: str) -> dict:
             raise IngestionError("missing_field", where, f"field {quoted_name(field)} is missing")
         value = entry[field]
         if type(value) is not str:
-            raise IngestionError(
-                "field_not_string", f"{where}.{field}", f"expected a string, found {type(value).__name__}"
-            )
+            raise IngestionError("field_not_string", f"{where}.{field}", f"expected a string, found {json_type(value)}")
         if not value:
             raise IngestionError("empty_field", f"{where}.{field}", "must not be empty")
     if not VERSION_PATTERN.fullmatch(entry["version"]):
@@ -358,7 +356,7 @@ def checked_span(value: object, text: str, where: str, source_id: str = "the sou
     """
     if type(value) is not dict:
         raise IngestionError(
-            "span_not_object", where, f"expected an object with start, end and quote, found {type(value).__name__}"
+            "span_not_object", where, f"expected an object with start, end and quote, found {json_type(value)}"
         )
     keys = set(value)
     located_keys = keys - SPAN_SOURCE_KEY
@@ -429,7 +427,7 @@ def checked_span_check(value: object, texts: dict[str, str], where: str) -> Span
     pair split across two sources could never share one and is refused here.
     """
     if type(value) is not dict:
-        raise IngestionError("span_check_not_object", where, f"expected an object, found {type(value).__name__}")
+        raise IngestionError("span_check_not_object", where, f"expected an object, found {json_type(value)}")
     if not SPAN_CHECK_KEYS <= set(value) <= SPAN_CHECK_KEYS | SPAN_CHECK_OPTIONAL_KEYS:
         raise IngestionError(
             "span_check_fields",
@@ -616,7 +614,7 @@ def checked_manifest_sources(value: object, label: str, allow_empty: bool = Fals
     and a duplicate ``source_id`` or ``path``.
     """
     if type(value) is not dict:
-        raise IngestionError("manifest_not_object", label, f"expected an object, found {type(value).__name__}")
+        raise IngestionError("manifest_not_object", label, f"expected an object, found {json_type(value)}")
     unknown = sorted(set(value) - MANIFEST_KEYS)
     if unknown:
         raise IngestionError(
@@ -671,7 +669,7 @@ def manifest_policy_sizes(value: dict, label: str) -> tuple[tuple[str, int], ...
         raise IngestionError(
             "policies_not_object",
             where,
-            f'expected an object such as {{"heading-aware": 288}}, found {type(policies).__name__}',
+            f'expected an object such as {{"heading-aware": 288}}, found {json_type(policies)}',
         )
     for name in policies:
         if name not in SIZED_POLICIES:

@@ -868,7 +868,9 @@ def entry_line(label: str, check: dict) -> list[str]:
     name = check.get("name")
     if type(name) is str and name.startswith(NAME_PREFIX) and "query" not in check:
         return []
-    return [f"entry of {label}, which no scan declares again as it was: {inert_json_text(json.dumps(check))}"]
+    # Readable as the manifest holds it (an accent as itself), and inert: what does not print is its \u escape.
+    entry = inert_json_text(json.dumps(check, ensure_ascii=False))
+    return [f"entry of {label}, which no scan declares again as it was: {entry}"]
 
 
 def listed_checks(value: dict) -> list:

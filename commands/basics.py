@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
-from lab_io.errors import LISTED_ENTRIES, printable
+from lab_io.errors import LISTED_ENTRIES, printable, quoted_name
 from lab_io.outputs import emit_text, looks_like_manifest
 
 # The lab's own version, printed by ``--version``; the saved formats carry their own versions.
@@ -46,9 +47,10 @@ def manifest_argument(value: str | None) -> Path:
     return DEFAULT_MANIFEST if value is None else Path(value)
 
 
-# The note ``manifest_to_build`` holds back until the run ends: on stderr after a run that succeeds, or folded into
-# the one line of a refusal (``with_pending_note``), so a refused run still says one line.
-PENDING_NOTES: list[str] = []
+# The manifests of the current folder ``manifest_to_build`` passed over, held back until the run ends: their note is
+# printed on stderr after a run that succeeds, or folded into the one line of a refusal (``with_pending_note``), so a
+# refused run still says one line, and one that refused a name the fixture lacks can name a manifest that holds it.
+PENDING_NOTES: list[UnusedManifests] = []
 
 
 def manifest_to_build(value: str | None) -> Path:
@@ -59,23 +61,26 @@ def manifest_to_build(value: str | None) -> Path:
     held back (``PENDING_NOTES``) until ``main`` knows how the run ends.
     """
     if value is None:
-        note = unused_manifest_note(Path.cwd())
-        if note is not None:
-            PENDING_NOTES.append(note)
+        # Looked for now, before the command writes anything into the folder; the note is written at the end.
+        found = unused_manifests(Path.cwd())
+        if found is not None:
+            PENDING_NOTES.append(found)
     return manifest_argument(value)
 
 
 def flush_pending_notes() -> None:
     """Print the held-back notes on stderr (after a run that ended without a refusal), and forget them."""
-    for note in PENDING_NOTES:
-        report(note, to_stderr=True)
+    for found in PENDING_NOTES:
+        report(found.note(), to_stderr=True)
     PENDING_NOTES.clear()
 
 
-def with_pending_note(refusal: str) -> str:
+def with_pending_note(refusal: str, sought: tuple[str, str] | None = None) -> str:
     """A refusal's one line, the held-back note after it when there is one (``note: …`` kept as it reads), and the
-    notes forgotten: "error: unknown_name: --check: … (note: m.json in the current folder …)"."""
-    notes, PENDING_NOTES[:] = list(PENDING_NOTES), []
+    notes forgotten: "error: unknown_name: --check: … (note: m.json in the current folder …)". ``sought``, what the
+    refusal looked for (``IngestionError.sought``), lets the note name a manifest that holds it."""
+    notes = [found.note(sought) for found in PENDING_NOTES]
+    PENDING_NOTES.clear()
     return refusal if not notes else f"{refusal} ({'; '.join(notes)})"
 
 
@@ -83,11 +88,114 @@ def with_pending_note(refusal: str) -> str:
 NOTE_FILES_LOOKED_AT = 200
 # The note names at most this many of them, and says when there are others.
 NOTE_MANIFESTS_NAMED = 3
+FALLBACK_SENTENCE = "without --manifest the lab reads the lesson's fixture manifest beside run.py"
 
 
-def unused_manifest_note(folder: Path) -> str | None:
-    """One line when ``folder`` holds a manifest other than the fixture's, which the fallback ignores: a
-    ``manifest.json``, or another ``*.json`` that opens as a manifest does (``looks_like_manifest``)."""
+@dataclass(frozen=True)
+class UnusedManifests:
+    """The manifests of a folder the fallback to the fixture's passes over: its own ``manifest.json`` (``own``), or
+    the ``*.json`` files that open as manifests do (``names``, sorted, one more than the note names when there are
+    more)."""
+
+    folder: Path
+    own: bool
+    names: tuple[str, ...] = ()
+
+    def note(self, sought: tuple[str, str] | None = None) -> str:
+        """The one line on stderr. With several manifests it picks none blindly: given what a refusal looked for
+        (``sought``), it names those that hold it; else it says how many there are."""
+        if self.own:
+            return (
+                f"note: {DEFAULT_MANIFEST.name} in the current folder is not used: {FALLBACK_SENTENCE}; "
+                f"pass --manifest {DEFAULT_MANIFEST.name} to use yours"
+            )
+        # A file's name is the folder's to choose: shown inert, as every name the lab prints.
+        found = [printable(name) for name in self.names]
+        many = len(found) > NOTE_MANIFESTS_NAMED
+        if many:
+            # More than the note names: it says so, without reading every file of the folder to count them.
+            named = f"{', '.join(found[:NOTE_MANIFESTS_NAMED])} and others"
+        else:
+            named = and_joined(found)
+        lead = (
+            f"note: {named} in the current folder "
+            f"{'looks like a manifest and is' if len(found) == 1 else 'look like manifests and are'} not used: "
+            f"{FALLBACK_SENTENCE}; "
+        )
+        holders = [] if sought is None else [name for name in self.names if manifest_holds(self.folder / name, sought)]
+        if holders:
+            shown = [printable(name) for name in holders]
+            if len(holders) == 1:
+                return f"{lead}{shown[0]} holds {sought_label(sought)}: pass --manifest {shown[0]} to use it"
+            return f"{lead}{and_joined(shown)} hold {sought_label(sought)}: pass --manifest with the one you meant"
+        if len(found) == 1:
+            tail = f"pass --manifest {found[0]} to use it"
+            lacks = "it holds no"
+        else:
+            tail = f"pass one of {'them' if many else f'the {len(found)}'} as --manifest to use it"
+            lacks = "none of them holds"
+        if sought is not None:
+            tail += f" ({lacks} {sought_label(sought)} either)"
+        return lead + tail
+
+
+def and_joined(names: list[str]) -> str:
+    """``["a"]`` -> ``"a"``, ``["a", "b", "c"]`` -> ``"a, b and c"``."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+SOUGHT_NOUNS = {"check": "span check", "source_id": "source", "source": "source"}
+
+
+def sought_label(sought: tuple[str, str]) -> str:
+    """``("check", "scan:docs/a:5")`` -> ``'span check "scan:docs/a:5"'``."""
+    kind, name = sought
+    return f"{SOUGHT_NOUNS[kind]} {quoted_name(name)}"
+
+
+def manifest_holds(path: Path, sought: tuple[str, str]) -> bool:
+    """Whether the manifest at ``path`` holds what a refusal looked for, read leniently (a guess for a note, as
+    ``looks_like_manifest``): a span check of that name (``"check"``), a source of that id (``"source_id"``), or a
+    source that id, path or end of a path names, as ``judge`` matches a chunk's source (``"source"``)."""
+    import json
+
+    from load_documents import MAX_MANIFEST_BYTES
+
+    try:
+        with open(path, "rb") as handle:
+            value = json.loads(handle.read(MAX_MANIFEST_BYTES + 1).decode("utf-8-sig"))
+    except (OSError, ValueError, RecursionError):
+        return False
+    kind, name = sought
+    field = "span_checks" if kind == "check" else "sources"
+    entries = value.get(field) if type(value) is dict else None
+    for entry in entries if type(entries) is list else ():
+        if type(entry) is not dict:
+            continue
+        if kind == "check":
+            if entry.get("name") == name:
+                return True
+        elif entry.get("source_id") == name or (kind == "source" and path_names(entry.get("path"), name)):
+            return True
+    return False
+
+
+def path_names(path: object, reference: str) -> bool:
+    """Whether a chunk's source ``reference`` names the pinned ``path``: the path itself or the end of it, or a path
+    ending in it (``"guide.md"``, ``"/ci/proj/docs/guide.md"`` for ``"docs/guide.md"``), ``\\`` read as ``/``."""
+    if type(path) is not str:
+        return False
+    parts = [part for part in reference.replace("\\", "/").split("/") if part not in ("", ".")]
+    pinned = [part for part in path.split("/") if part not in ("", ".")]
+    if not parts or not pinned:
+        return False
+    shorter = min(len(parts), len(pinned))
+    return parts[-shorter:] == pinned[-shorter:]
+
+
+def unused_manifests(folder: Path) -> UnusedManifests | None:
+    """The manifests of ``folder`` other than the fixture's, which the fallback ignores: a ``manifest.json``, or
+    other ``*.json`` files that open as a manifest does (``looks_like_manifest``); ``None`` when there is none."""
     candidate = folder / DEFAULT_MANIFEST.name
     if os.path.lexists(candidate):
         try:
@@ -95,26 +203,15 @@ def unused_manifest_note(folder: Path) -> str | None:
                 return None
         except OSError:
             pass
-        return (
-            f"note: {DEFAULT_MANIFEST.name} in the current folder is not used: without --manifest the lab reads "
-            f"the lesson's fixture manifest beside run.py; pass --manifest {DEFAULT_MANIFEST.name} to use yours"
-        )
-    # A file's name is the folder's to choose: shown inert, as every name the lab prints.
-    found = [printable(name) for name in other_manifests(folder)]
-    if not found:
-        return None
-    if len(found) > NOTE_MANIFESTS_NAMED:
-        # More than the note names: it says so, without reading every file of the folder to count them.
-        found = found[:NOTE_MANIFESTS_NAMED]
-        named = f"{', '.join(found)} and others"
-    else:
-        named = found[0] if len(found) == 1 else f"{', '.join(found[:-1])} and {found[-1]}"
-    return (
-        f"note: {named} in the current folder "
-        f"{'looks like a manifest and is' if len(found) == 1 else 'look like manifests and are'} not used: without "
-        "--manifest the lab reads the lesson's fixture manifest beside run.py; pass "
-        f"--manifest {found[0]} to use {'it' if len(found) == 1 else 'one'}"
-    )
+        return UnusedManifests(folder, own=True)
+    names = other_manifests(folder)
+    return UnusedManifests(folder, own=False, names=tuple(names)) if names else None
+
+
+def unused_manifest_note(folder: Path, sought: tuple[str, str] | None = None) -> str | None:
+    """The one line for ``folder``'s unused manifests (``UnusedManifests.note``), or ``None`` when it has none."""
+    found = unused_manifests(folder)
+    return None if found is None else found.note(sought)
 
 
 def other_manifests(folder: Path) -> list[str]:

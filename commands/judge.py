@@ -127,7 +127,9 @@ def run_judge(args: argparse.Namespace) -> int:
     if args.json:
         emit(inert_json_text(judge.judgement_json_text(judgement)).encode("utf-8"), None)
     else:
-        report(judge.judgement_text(judgement))
+        from commands.main_job import manifest_option
+
+        report(judge.judgement_text(judgement, manifest_option(args.manifest)))
     if html_path is not None:
         report(f"wrote {destination(html_path)}", to_stderr=args.json)
     return EXIT_OK

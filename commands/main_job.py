@@ -211,10 +211,10 @@ def main(argv: list[str] | None = None) -> int:
         basics.flush_pending_notes()
         return exit_code
     except UsageError as error:
-        print(basics.with_pending_note(f"error: {error}"), file=sys.stderr)
+        print(basics.with_pending_note(f"error: {error}", sought_by(error)), file=sys.stderr)
         return EXIT_USAGE
     except IngestionError as error:
-        print(basics.with_pending_note(f"error: {error}"), file=sys.stderr)
+        print(basics.with_pending_note(f"error: {error}", sought_by(error)), file=sys.stderr)
         return EXIT_REFUSED
     except (KeyboardInterrupt, outputs.Interrupted) as interruption:
         number = getattr(interruption, "signal_number", signal.SIGINT)
@@ -239,6 +239,20 @@ def main(argv: list[str] | None = None) -> int:
         line = f"error: file_error: {where}: {one_line(error.strerror or str(error))}"
         print(basics.with_pending_note(line), file=sys.stderr)
         return EXIT_REFUSED
+
+
+def sought_by(error: IngestionError) -> tuple[str, str] | None:
+    """What a refusal looked for in the manifest (``IngestionError.sought``), its own or that of the refusal it
+    rephrases (raised ``from`` it): a run file's result refused as a chunk record is, with its place."""
+    seen = set()
+    # A refusal can be its own cause: scan raises what outputs.naming_lab_file hands back `from` the error it was given,
+    # often that error itself. Each is looked at once.
+    while isinstance(error, IngestionError) and id(error) not in seen:
+        seen.add(id(error))
+        if getattr(error, "sought", None) is not None:
+            return error.sought
+        error = error.__cause__
+    return None
 
 
 def silence_stdout() -> None:

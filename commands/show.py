@@ -244,6 +244,8 @@ def require_known(option: str, given: list[str], known: list[str], manifest) -> 
     unknown = [name for name in given if name not in known_set]
     if not unknown:
         return
+    # A note on a manifest of the current folder names one that holds it (``commands.basics.UnusedManifests``).
+    sought = ("source_id" if option == "--source" else "check", unknown[0])
     meant = meant_source(unknown[0], manifest) if option == "--source" else None
     if meant is not None:
         # A page's path for its id: the one answer, not the list.
@@ -251,9 +253,13 @@ def require_known(option: str, given: list[str], known: list[str], manifest) -> 
             "unknown_name",
             option,
             f"{quoted_name(unknown[0])} is not in the manifest: that page's source id is {quoted_name(meant)}",
+            sought,
         )
     raise UsageError(
-        "unknown_name", option, f"{quoted_name(unknown[0])} is not in the manifest; {held(option, unknown[0], known)}"
+        "unknown_name",
+        option,
+        f"{quoted_name(unknown[0])} is not in the manifest; {held(option, unknown[0], known)}",
+        sought,
     )
 
 

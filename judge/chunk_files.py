@@ -11,7 +11,7 @@ import os
 from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 
-from lab_io.errors import IngestionError, first_few, printable, quoted, quoted_name
+from lab_io.errors import IngestionError, first_few, json_type, printable, quoted, quoted_name
 from lab_io.strict_json import StrictParser, ends_inside, json_text, read_bounded
 from load_documents import normalize_newlines
 
@@ -118,6 +118,7 @@ class SourceResolver:
             f"source {quoted_name(reference)} is no source_id, path or file name of the sources of {self.manifest_label} "
             f"({self.known_sources()})"
             + ("; pass --manifest M for your own sources" if self.manifest_label == FIXTURE_MANIFEST else ""),
+            ("source", reference),
         )
 
     def longest_ending(self, reference: str) -> tuple[str, list[str]]:
@@ -234,7 +235,7 @@ def record_metadata(record: dict, where: str) -> dict:
     if metadata is None:
         return {}
     if type(metadata) is not dict:
-        raise IngestionError("chunk_metadata", where, f"metadata must be an object, found {type(metadata).__name__}")
+        raise IngestionError("chunk_metadata", where, f"metadata must be an object, found {json_type(metadata)}")
     return metadata
 
 
@@ -292,7 +293,7 @@ def chunk_record(value: object, line: int, where: str, resolver: SourceResolver)
     A text of whitespace alone is a chunk too (it holds nothing that counts).
     """
     if type(value) is not dict:
-        raise IngestionError("chunk_not_object", where, f"expected a JSON object, found {type(value).__name__}")
+        raise IngestionError("chunk_not_object", where, f"expected a JSON object, found {json_type(value)}")
     if "lc" in value:
         value = unwrapped_langchain(value)
     shape = record_shape(value, where)

@@ -9,7 +9,7 @@ from judge.chunk_files import SHAPE_NAMES
 from judge.judgement import Judgement, context_text
 from judge.placement import BYTE_ORDER_MARK, LAB_FRAME, LOCATED_STATES, STATE_WORDS, STATES, Location
 from lab_io.errors import counted, first_difference, printable, quoted
-from views.summary import NO_SPAN_CHECKS, sized_label
+from views.summary import no_span_checks, sized_label
 
 # 2: whitespace-only chunks are judged, the "export" shape, offsets read in the splitter's frame
 # ("offset_frames"), "out_of_order" (with "previous_span") in place of "before_previous".
@@ -412,8 +412,11 @@ def carried_lines(judgement: Judgement) -> list[str]:
     ]
 
 
-def judgement_text(judgement: Judgement) -> str:
+def judgement_text(judgement: Judgement, manifest_option: str = "") -> str:
     """What ``judge`` prints: how the chunks were located, the table, the verdicts, coverage, offsets, context.
+
+    ``manifest_option`` is the ``--manifest`` the judge read (``" --manifest m.json"``, nothing for the fixture's),
+    for the scan the line of a manifest with no span checks names (``views.summary.no_span_checks``).
 
     Each list (unlocated chunks, wrong offsets, sources with gaps) stops after
     ``LISTED_LINES`` lines with a count of the rest, so a docs set of hundreds
@@ -429,7 +432,7 @@ def judgement_text(judgement: Judgement) -> str:
     lines.extend(aligned(table_rows(judgement)))
     lines.append(COVERAGE_NOTE)
     lines.extend(carried_lines(judgement))
-    lines.extend(pair_lines(judgement) if judgement.rows[0]["pairs"] else [NO_SPAN_CHECKS])
+    lines.extend(pair_lines(judgement) if judgement.rows[0]["pairs"] else [no_span_checks(manifest_option)])
     lines.extend(coverage_lines(judgement))
     wrong = [location for location in judgement.locations if location.offset_wrong]
     given = sum(location.record.start is not None for location in judgement.locations)

@@ -19,7 +19,7 @@ class IngestionError(Exception):
     ``hash_mismatch: manifest.json: sources[0] ("aster-copy-v1"): "docs/aster-copy-v1.md": manifest pins 34257e6c9c3e…, file has 0727ef1b6eff…; …``.
     """
 
-    def __init__(self, code: str, where: str, what: str) -> None:
+    def __init__(self, code: str, where: str, what: str, sought: tuple[str, str] | None = None) -> None:
         # Rendered here, once, so no caller can let a newline or an escape
         # sequence from a path or an argument split the line or drive the terminal.
         where = one_line(where)
@@ -28,6 +28,9 @@ class IngestionError(Exception):
         self.code = code
         self.where = where
         self.what = what
+        # What the refused input looked for in the manifest and did not find, ``("check", NAME)``, ``("source_id",
+        # ID)`` or ``("source", REFERENCE)``: the note on a manifest of the current folder names one that holds it.
+        self.sought = sought
 
 
 def quoted(value: object, limit: int = 60) -> str:
@@ -47,6 +50,28 @@ def quoted(value: object, limit: int = 60) -> str:
     if len(text) > limit:
         text = text[: limit - 1] + "…"
     return text
+
+
+# What JSON calls each type a parser gives (JSON Schema's names: an integer apart from a number written with a
+# fraction or an exponent, as validation tells 80 from 80.0).
+JSON_TYPE_NAMES = {
+    type(None): "null",
+    bool: "boolean",
+    int: "integer",
+    float: "number",
+    str: "string",
+    list: "array",
+    dict: "object",
+}
+
+
+def json_type(value: object) -> str:
+    """What a refusal says it found where JSON held a value of the wrong type: its JSON name, not Python's.
+
+    ``json_type(None)`` -> ``"null"``, ``json_type(12.5)`` -> ``"number"``, ``json_type(7)`` -> ``"integer"``,
+    ``json_type([])`` -> ``"array"``; a value no JSON parser gives keeps its Python name.
+    """
+    return JSON_TYPE_NAMES.get(type(value), type(value).__name__)
 
 
 # A name (a source id, a check name, a path, a key) is shown whole up to this many

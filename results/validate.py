@@ -38,7 +38,7 @@ from chunk_index import (
     result_scope,
 )
 from grammars import HEADING, LESSON_GRAMMAR
-from lab_io.errors import IngestionError, printable, quoted, quoted_name, text_difference
+from lab_io.errors import IngestionError, json_type, printable, quoted, quoted_name, text_difference
 from lab_io.indented_json import saved_json_pieces
 from lab_io.strict_json import (
     MAX_ARTIFACT_BYTES,
@@ -79,12 +79,12 @@ def first_divergence(saved: object, derived: object, path: str) -> tuple[str, st
     """The first place where ``saved`` differs from ``derived``, and how, or ``None``.
 
     Types count: ``True`` differs from ``1`` and ``80.0`` from ``80``.
-    ``first_divergence({"a": 1}, {"a": True}, "x")`` -> ``("x.a", "saved 1 (int), derived true (bool)")``.
+    ``first_divergence({"a": 1}, {"a": True}, "x")`` -> ``("x.a", "saved 1 (integer), derived true (boolean)")``.
     """
     if type(saved) is not type(derived):
         return (
             path or "(top)",
-            f"saved {quoted(saved)} ({type(saved).__name__}), derived {quoted(derived)} ({type(derived).__name__})",
+            f"saved {quoted(saved)} ({json_type(saved)}), derived {quoted(derived)} ({json_type(derived)})",
         )
     if isinstance(derived, dict):
         missing = [key for key in derived if key not in saved]
@@ -163,7 +163,7 @@ def require_same(saved: object, derived: object, path: str, code: str) -> None:
 def require_keys(value: object, keys: tuple[str, ...], path: str, what: str) -> dict:
     """``value`` as a dict with exactly ``keys``, or a refusal naming the first odd key."""
     if type(value) is not dict:
-        raise IngestionError(f"{what}_not_object", path or "(top)", f"expected an object, found {type(value).__name__}")
+        raise IngestionError(f"{what}_not_object", path or "(top)", f"expected an object, found {json_type(value)}")
     for key in keys:
         if key not in value:
             raise IngestionError(f"{what}_fields", path or "(top)", f"key {quoted_name(key)} is missing")
@@ -183,7 +183,7 @@ def checked_document(value: object, path: str, grammar: str = LESSON_GRAMMAR) ->
     for key in DOCUMENT_KEYS:
         if type(document[key]) is not str:
             raise IngestionError(
-                "field_not_string", join_path(path, key), f"expected a string, found {type(document[key]).__name__}"
+                "field_not_string", join_path(path, key), f"expected a string, found {json_type(document[key])}"
             )
         if not document[key]:
             raise IngestionError("empty_field", join_path(path, key), "must not be empty")
@@ -313,7 +313,7 @@ def index_inputs(
     check_config_pairs(config, sources, join_path(join_path(path, "config"), "pairs"))
     if type(index["chunks"]) is not list:
         raise IngestionError(
-            "chunks_not_list", join_path(path, "chunks"), f"expected a list, found {type(index['chunks']).__name__}"
+            "chunks_not_list", join_path(path, "chunks"), f"expected a list, found {json_type(index['chunks'])}"
         )
     return index, config, sources
 
@@ -450,14 +450,14 @@ def saved_pairs(comparisons: list, indexes: dict, path: str) -> list[dict]:
     pairs = checked_comparison_list(comparisons, path, len(indexes))[0]["pairs"]
     pairs_path = join_path(join_path(path, 0), "pairs")
     if type(pairs) is not list:
-        raise IngestionError("comparison_pairs", pairs_path, f"expected a list of pairs, found {type(pairs).__name__}")
+        raise IngestionError("comparison_pairs", pairs_path, f"expected a list of pairs, found {json_type(pairs)}")
     texts = {document["source_id"]: document["text"] for document in next(iter(indexes.values()))["documents"]}
     declared = []
     names: set[str] = set()
     for position, pair in enumerate(pairs):
         pair_path = join_path(pairs_path, position)
         if type(pair) is not dict:
-            raise IngestionError("comparison_pair", pair_path, f"expected an object, found {type(pair).__name__}")
+            raise IngestionError("comparison_pair", pair_path, f"expected an object, found {json_type(pair)}")
         name = pair.get("name")
         if type(name) is not str or not name:
             raise IngestionError("comparison_pair", join_path(pair_path, "name"), "expected a non-empty string")
@@ -686,7 +686,9 @@ def read_validated(
         if error.code == "json_trailing_data" and opens_json_lines(path, error):
             raise IngestionError(error.code, error.where, f"{error.what}; {JSON_LINES_HINT}") from error
         if ends_inside(error):
-            raise IngestionError(error.code, error.where, f"{error.what}; {CUT_SHORT_RESULT_HINT}") from error
+            # A file of nothing but whitespace ends before its JSON begins: it was never a result, not one cut short.
+            hint = empty_file_hint(error) or CUT_SHORT_RESULT_HINT
+            raise IngestionError(error.code, error.where, f"{error.what}; {hint}") from error
         raise other_file_named(error, path) from error
     check_held_indexes(value, check_held)
     if progress is not None:
@@ -705,6 +707,21 @@ CUT_SHORT_RESULT_HINT = (
     "the file ends inside its JSON, as a copy cut short leaves it (the lab writes a result or index whole, by "
     "rename): copy it again, or build it again from its manifest"
 )
+
+
+def empty_file_hint(error: IngestionError) -> str | None:
+    """What a refusal of the strict reader says of a file that holds no JSON at all, empty or whitespace alone
+    (``"the file is empty: …"``); ``None`` for any other."""
+    cause = error.__cause__
+    if not isinstance(cause, json.JSONDecodeError) or cause.doc.strip(JSON_WHITESPACE):
+        return None
+    what = "is empty" if not cause.doc else "holds nothing but whitespace"
+    return f"the file {what}: no result or index is in it; {EMPTY_RESULT_ADVICE}"
+
+
+# What JSON counts as whitespace between its tokens (RFC 8259), no more: a no-break space is no JSON whitespace.
+JSON_WHITESPACE = " \t\n\r"
+EMPTY_RESULT_ADVICE = "copy it again, or build a result from its manifest (run.py --manifest M --output result.json)"
 
 
 def other_file_named(error: IngestionError, path: Path) -> IngestionError:

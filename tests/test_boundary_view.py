@@ -359,7 +359,7 @@ class ColourAndEscapesTest(LabTestCase):
                     "Clear \\x1b[2J screen, flip \\u202e text, forge \\u27e6I› a marker, tab\\there \\u23ce end.⏎",
                     completed.stdout,
                 )
-                self.assertIn('section "Section \\x1b[31mred"', completed.stdout)
+                self.assertIn("section Section \\x1b[31mred\n", completed.stdout)
                 self.assertNotIn(
                     "⟦I›", completed.stdout.split("\n", 1)[1], "only the legend line may show a real marker"
                 )

@@ -166,7 +166,23 @@ class ContainerMarkersTest(LabTestCase):
         self.assertEqual([pair["context"]["section"] for pair in json.loads(out)["pairs"]], ["widget"])
         code, out, err = main_quietly("scan", "--manifest", str(manifest))
         self.assertEqual((code, err), (0, ""))
-        self.assertIn('  § "widget"', out.splitlines())
+        self.assertIn("  § widget", out.splitlines())
+
+    def test_a_heading_in_quotes_shows_its_own_quotes_once(self) -> None:
+        # docs/seeing-boundaries.md: the title runs to the line's end as the heading wrote it, in no quotes of the
+        # view's own; what does not print is its escape and a backslash doubled, so no title passes for another.
+        page = '# "Evaluating widgets" \\ \x1b[2J\n\nCall `deploy` first.\n\nIt never retries a failed push.\n'
+        manifest = write_widget_manifest(self, page, {"markdown": "blocks-7"})
+        shown = '"Evaluating widgets" \\\\ \\x1b[2J'
+        code, out, err = main_quietly("scan", "--manifest", str(manifest))
+        self.assertEqual((code, err), (0, ""))
+        self.assertIn(f"  § {shown}", out.splitlines())
+        code, out, err = main_quietly("show", "--manifest", str(manifest))
+        self.assertEqual((code, err), (0, ""))
+        captions = [line for line in out.splitlines() if line.lstrip().startswith("┌ chunk")]
+        self.assertTrue(captions, out)
+        for caption in captions:
+            self.assertTrue(caption.endswith(f" · section {shown}"), caption)
 
     def test_a_source_titled_by_a_version_still_has_its_opening_scanned(self) -> None:
         # Release notes are found by their headings; the source's title names no heading of the page.
@@ -326,7 +342,7 @@ class FixtureScanTest(LabTestCase):
             "declared as save-copy-refuses-existing-path"
         )
         # The section's title, then lines 5 to 7 with both quotes marked, then the verdicts.
-        self.assertEqual(lines[at + 1], '  § "Create a copy"')
+        self.assertEqual(lines[at + 1], "  § Create a copy")
         self.assertEqual(lines[at + 2], f"  5 │ »{INSTRUCTION_SENTENCE}«")
         self.assertEqual(lines[at + 3], "  6 │")
         self.assertTrue(lines[at + 4].startswith(f"  7 │ »{QUALIFIER}« Use replace_copy"), lines[at + 4])

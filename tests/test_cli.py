@@ -420,6 +420,22 @@ class ValidateCommand(LabTestCase):
         self.assert_one_line_refusal(completed, "json_syntax")
         self.assertNotIn(hint, completed.stderr)
 
+    def test_an_empty_saved_result_is_named_empty_not_cut_short(self):
+        # Nothing but JSON's whitespace (RFC 8259: space, tab, newline, return): no JSON begins, so none was cut.
+        empty = self.folder / "empty.json"
+        for content, said in ((b"", "the file is empty"), (b" \n\t\r\n", "the file holds nothing but whitespace")):
+            empty.write_bytes(content)
+            for command in (
+                ("validate", str(empty)),
+                ("diff", str(ROOT / "expected-result.json"), str(empty)),
+                ("export", str(empty), "--policy", "paragraph"),
+            ):
+                with self.subTest(content=content, command=command[0]):
+                    completed = run_lab(*command)
+                    self.assert_one_line_refusal(completed, "json_syntax")
+                    self.assertIn(f"; {said}: no result or index is in it; copy it again", completed.stderr)
+                    self.assertNotIn("cut short", completed.stderr)
+
     def test_a_missing_or_non_json_file(self):
         self.assert_one_line_refusal(run_lab("validate", str(self.folder / "none.json")), "file_missing")
         self.assert_one_line_refusal(run_lab("validate", str(ROOT / "docs" / "aster-copy-v1.md")), "json_syntax")

@@ -289,7 +289,7 @@ class StubPagesTest(JudgeFilesTestCase):
                 code, stdout, stderr = in_process("show", "--manifest", str(manifest), "--chunks", str(chunks))
                 self.assertEqual((code, stderr), (0, ""))
                 # A stub's chunk lies in one section spanning the page, named by the source's title (its id).
-                self.assertIn('section "stub"', stdout)
+                self.assertIn(" · section stub\n", stdout)
                 report = self.folder / "report.html"
                 code, _, stderr = in_process("judge", str(chunks), "--manifest", str(manifest), "--html", str(report))
                 self.assertEqual(code, 0, stderr)

@@ -324,7 +324,7 @@ class RepinTests(OwnDocumentsTestCase):
         self.assertEqual(self.lab("pin", "--markdown", "blocks-4", "--manifest", "m.json", "docs").returncode, 0)
         asked = {
             **quote_check("own", "docs/a", "Call start_a() first.", "It must not run twice."),
-            "query": "twice\u202e?",
+            "query": "déjà twice\u202e?",
         }
         scanned = quote_check("scan:docs/a:5", "docs/a", "Call start_a() first.", "It must not run twice.")
         queried = {
@@ -360,6 +360,9 @@ class RepinTests(OwnDocumentsTestCase):
         )
         self.assertIn("twice\\u202e?", entries[1])
         self.assertNotIn("\u202e", dropped.stdout)
+        # A letter that prints is printed as it is, as the manifest holds it: the entry reads as the user wrote it.
+        self.assertIn('"query": "déjà twice', entries[1])
+        self.assertNotIn("\\u00e9", entries[1])
         # They follow every line that names a drop.
         self.assertLess(max(lines.index(line) for line in named), lines.index(entries[0]))
         self.assertEqual(self.read_json("m.json")["span_checks"], [])
@@ -1113,8 +1116,8 @@ class ManyPairsTests(OwnDocumentsTestCase):
         }
         # Typed as printed: the scan of the manifest the sweep read; the fixture's, which no review writes, has none.
         for command, scan in (
-            ("run.py sweep --manifest 'my docs/m.json'", "'run.py scan --manifest 'my docs/m.json' --add-checks'"),
-            (size_sweep.SWEEP_COMMAND, "'run.py scan --manifest M --add-checks'"),
+            ("run.py sweep --manifest 'my docs/m.json'", "run.py scan --manifest 'my docs/m.json' --add-checks"),
+            (size_sweep.SWEEP_COMMAND, "run.py scan --manifest M --add-checks"),
         ):
             with self.subTest(command=command):
                 last = size_sweep.sweep_table(sweep, command=command).splitlines()[-1]
@@ -1127,7 +1130,7 @@ class ManyPairsTests(OwnDocumentsTestCase):
         self.assertEqual(completed.returncode, 0, completed.stderr)
         self.assertIn("no span checks declared", completed.stdout)
         # A newcomer with a freshly pinned folder is pointed at the command that finds pairs, for the manifest built.
-        self.assertIn("'run.py scan --manifest manifest.json --add-checks'", completed.stdout)
+        self.assertIn(": run.py scan --manifest manifest.json --add-checks declares", completed.stdout)
         result = self.read_json("result.json")
         self.assertEqual([comparison["pairs"] for comparison in result["comparisons"]], [[], [], []])
         validated = self.lab("validate", "result.json", "--manifest", "manifest.json")
@@ -1253,12 +1256,12 @@ class SweepTests(OwnDocumentsTestCase):
         self.assertEqual(verdicts[0], "ref-00: fixed-char split, paragraph split, heading-aware same chunk")
         self.assertEqual(len(verdicts), 20)
         # The show it names reads the manifest this build read, not the lesson's fixture beside run.py.
-        hint = "'run.py show --manifest manifest.json --split-only'"
+        hint = "run.py show --manifest manifest.json --split-only"
         self.assertIn(
             f"… 3 more pairs: the result's comparisons hold every verdict; {hint} draws the split ones", lines
         )
         self.assertEqual(len(self.read_json("result.json")["comparisons"][0]["pairs"]), 23)
-        shown = self.lab(*hint.strip("'").split()[1:])
+        shown = self.lab(*hint.split()[1:])
         self.assertEqual(shown.returncode, 0, shown.stderr)
         self.assertIn("ref-22", shown.stdout)
 
@@ -1293,9 +1296,9 @@ class SweepTests(OwnDocumentsTestCase):
         manifest.write_text(json.dumps(value, indent=2), encoding="utf-8")
         completed = self.lab("--manifest", "m.json", "--output", "result.json")
         self.assertEqual(completed.returncode, 0, completed.stderr)
-        hint = "'run.py show --manifest m.json --policy pair-aware --split-only'"
+        hint = "run.py show --manifest m.json --policy pair-aware --split-only"
         self.assertIn(f"  … 1 more: {hint} draws them", completed.stdout.splitlines())
-        shown = self.lab(*hint.strip("'").split()[1:])
+        shown = self.lab(*hint.split()[1:])
         self.assertEqual(shown.returncode, 0, shown.stderr)
         self.assertIn("apart-20", shown.stdout)
 

@@ -695,6 +695,54 @@ class WhichManifestTests(FolderTestCase):
         self.assertIn("m.json, other.json, p.json and others in the current folder look like manifests", note)
         self.assertNotIn("q.json", note)
 
+    def test_with_several_manifests_the_note_names_the_one_that_holds_what_was_asked(self) -> None:
+        # Written for this test: a broken copy first in the alphabet, holding neither the page nor the check.
+        page = {"source_id": "docs/guide", "path": "docs/guide.md", "sha256": "0" * 64}
+        check = {"name": "guide-pair", "source_id": "docs/guide"}
+        self.write(
+            "bad1.json",
+            json.dumps({"sources": [{**page, "source_id": "other", "path": "docs/other.md"}], "span_checks": []}),
+        )
+        self.write("m.json", json.dumps({"sources": [page], "span_checks": [check]}))
+        self.write("chunks.jsonl", json.dumps({"source_id": "docs/guide.md", "text": "Call open_widget(name) first."}))
+        os.chdir(self.folder)
+        lead = (
+            "bad1.json and m.json in the current folder look like manifests and are not used: without --manifest the "
+            "lab reads the lesson's fixture manifest beside run.py; "
+        )
+        cases = (
+            (
+                ("show", "--check", "guide-pair"),
+                'm.json holds span check "guide-pair": pass --manifest m.json to use it',
+            ),
+            (("show", "--source", "docs/guide"), 'm.json holds source "docs/guide": pass --manifest m.json to use it'),
+            # judge matches a chunk's source by its path too, as it matches the pinned pages.
+            (("judge", "chunks.jsonl"), 'm.json holds source "docs/guide.md": pass --manifest m.json to use it'),
+            (
+                ("show", "--check", "nowhere"),
+                'pass one of the 2 as --manifest to use it (none of them holds span check "nowhere" either)',
+            ),
+        )
+        for argv, tail in cases:
+            with self.subTest(argv=argv):
+                code, _, stderr = run_main(*argv)
+                self.assertNotEqual(code, 0)
+                self.assertEqual(stderr.count("\n"), 1, stderr)
+                self.assertTrue(stderr.endswith(f"(note: {lead}{tail})\n"), stderr)
+        # Nothing looked for: neither is picked, the note counts them.
+        code, _, stderr = run_main("show")
+        self.assertEqual(code, 0, stderr)
+        self.assertEqual(stderr, f"note: {lead}pass one of the 2 as --manifest to use it\n")
+        # Both holding it: both named, none picked.
+        self.write("bad1.json", json.dumps({"sources": [page], "span_checks": [check]}))
+        code, _, stderr = run_main("show", "--check", "guide-pair")
+        self.assertTrue(
+            stderr.endswith(
+                'bad1.json and m.json hold span check "guide-pair": pass --manifest with the one you meant)\n'
+            ),
+            stderr,
+        )
+
     def test_no_note_beside_run_py_or_in_a_folder_without_a_manifest(self) -> None:
         self.assertIsNone(basics.unused_manifest_note(ROOT))
         self.assertIsNone(basics.unused_manifest_note(self.folder))

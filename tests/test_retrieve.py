@@ -344,7 +344,8 @@ class RunFiles(LabTestCase):
     def test_a_result_given_as_a_chunk_id_is_refused_with_what_a_result_is(self):
         # docs/retrieval.md: each result is a chunk record as judge reads it; an id alone cannot be placed.
         names = [check.name for check in self.manifest.span_checks]
-        for result in ("c0ffee", 7):
+        # docs/retrieval.md: an id is a string or a number, one with a fraction too.
+        for result in ("c0ffee", 7, 12.5):
             with self.subTest(result=result):
                 lines = [{"check": name, "results": [result]} for name in names]
                 path = self.write_lines("ids.jsonl", lines)
@@ -359,6 +360,24 @@ class RunFiles(LabTestCase):
         )
         self.assert_one_line_refusal(completed, "chunk_not_object")
         self.assertNotIn("its id", completed.stderr)
+
+    def test_a_value_of_the_wrong_type_is_named_by_its_json_type(self):
+        # JSON's names for what was found (null, number, array), not Python's (NoneType, float, list).
+        names = [check.name for check in self.manifest.span_checks]
+        cases = (
+            ([{"check": names[0], "results": 12.5}], "run_results_not_list", "results must be a list, found number"),
+            ([{"check": names[0], "results": None}], "run_results_not_list", "results must be a list, found null"),
+            ([[names[0]]], "run_not_object", "found array"),
+            ([{"check": names[0], "results": [None]}], "chunk_not_object", "expected a JSON object, found null"),
+        )
+        for lines, code, said in cases:
+            with self.subTest(code=code, said=said):
+                completed = run_lab(
+                    "retrieve", "--manifest", str(EXAMPLES), "--run", str(self.write_lines("typed.jsonl", lines))
+                )
+                self.assert_one_line_refusal(completed, code)
+                self.assertIn(said, completed.stderr)
+                self.assertNotIn("NoneType", completed.stderr)
 
 
 class SavedResultAsRun(LabTestCase):

@@ -109,14 +109,14 @@ def growth_sentence(growth: StorageGrowth) -> str:
 def no_span_checks(manifest_option: str = "") -> str:
     """The line of a result with no span check: the ``scan`` that declares pairs, for the manifest built
     (``manifest_option`` as in ``pair_verdict_lines``, ``" --manifest m.json"``), typed as printed; for the fixture's,
-    which a review never writes, ``--manifest M``."""
+    which a review never writes, ``--manifest M``. The command stands in no quotes of its own: a manifest quoted for a
+    shell (``--manifest 'my docs/m.json'``) inside them would paste as two broken words."""
     return (
-        f"no span checks declared: 'run.py scan{manifest_option or ' --manifest M'} --add-checks' declares the"
+        f"no span checks declared: run.py scan{manifest_option or ' --manifest M'} --add-checks declares the"
         " instruction/caveat pairs it finds, or add your own pairs to the manifest's span_checks"
     )
 
 
-NO_SPAN_CHECKS = no_span_checks()
 SUMMARY_HEADER = ("policy", "chunks", "mean chars", "largest", "index bytes", "x source", "pairs kept together")
 NUMERIC_COLUMNS = frozenset({1, 2, 3, 4, 5})
 
@@ -224,7 +224,7 @@ def pair_verdict_lines(result: dict, names: tuple[str, ...] = (), manifest_optio
         rest = len(first) - LISTED_VERDICTS
         lines.append(
             f"… {rest:,} more {'pair' if rest == 1 else 'pairs'}: the result's comparisons hold every verdict;"
-            f" 'run.py show{manifest_option} --split-only' draws the split ones"
+            f" run.py show{manifest_option} --split-only draws the split ones"
         )
     return lines
 
@@ -374,7 +374,7 @@ def pair_aware_lines(
         lines.append(f"  {printable(name)}: {placement_reason(placement, target)}")
     if len(split) > LISTED_VERDICTS:
         rest = len(split) - LISTED_VERDICTS
-        lines.append(f"  … {rest:,} more: 'run.py show{manifest_option} --policy pair-aware --split-only' draws them")
+        lines.append(f"  … {rest:,} more: run.py show{manifest_option} --policy pair-aware --split-only draws them")
     return lines
 
 

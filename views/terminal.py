@@ -35,11 +35,11 @@ from views.pictures import (
     policy_view,
 )
 from views.summary import (
-    NO_SPAN_CHECKS,
     aligned_rows,
     chunkless_sources,
     growth_sentence,
     including_sources,
+    no_span_checks,
     summary_rows,
 )
 from views.visible_text import CUT_MARK, LEGEND_TERMS, visible
@@ -124,7 +124,8 @@ def terminal_document(view: DocumentView, painter: Painter) -> list[str]:
         if block.chunk is None:
             lines.append(painter.paint(f"      · {gap_caption(block)}", "gap"))
         else:
-            caption = f'{chunk_caption(block.chunk)} · section "{visible(block.chunk["section_title"])}"'
+            # The title runs to the line's end, in no quotes of the view's own: a heading's own quotes show once.
+            caption = f'{chunk_caption(block.chunk)} · section {visible(block.chunk["section_title"])}'
             lines.append(painter.paint(f"      ┌ {caption}", f"shade{block.shade}"))
         lines.extend(terminal_row(row, block, painter) for row in block.rows)
     return lines
@@ -484,7 +485,8 @@ def overview_view(
         lines.extend(judged_summary_lines(judgement))
     lines.append("")
     if not checks:
-        lines.append(NO_SPAN_CHECKS)
+        # The scan it names is of the manifest this show read, as ``command`` carries it.
+        lines.append(no_span_checks(command.removeprefix("show")))
         if listed is None:
             lines.extend(listed_sources(result, painter))
         return "\n".join(lines) + "\n"

@@ -14,6 +14,7 @@ from checks.caveats.pairing import LOOK_BACK_BLOCKS, SCAN_VERSION, TIERS, scan_s
 from checks.caveats.verdicts import APART_REASON, REASON_ORDER, declared_names, policy_verdict
 from lab_io.errors import counted, one_line, printable, quoted
 from load_documents import Span
+from views.visible_text import visible
 
 
 def span_json(span: Span) -> dict:
@@ -226,7 +227,9 @@ def scan_table(report: dict, texts: dict[str, str] | None = None, review: str | 
         else:
             if pair["source_id"] not in newlines:
                 newlines[pair["source_id"]] = chunk_index.newline_offsets(text)
-            lines.append(f"  § {quoted(pair['context']['section'], limit=80)}")
+            # The section's title to the line's end, inert as show's captions show it (``visible``): in JSON's
+            # quotes a heading written in quotes showed them doubled, its own escaped.
+            lines.append(f"  § {visible(pair['context']['section'])}")
             lines.extend(context_lines(text, newlines[pair["source_id"]], pair["instruction"], pair["qualifier"]))
         lines.append("  " + ", ".join(verdict_phrase(name, verdict) for name, verdict in pair["policies"].items()))
     if len(pairs) > LISTED_PAIRS:

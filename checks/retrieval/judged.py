@@ -25,7 +25,7 @@ from pathlib import Path
 import judge
 from checks.retrieval.ranks import RankedIndex, Returned, Unit, window_neighbours
 from judge.chunk_files import chunk_record, is_lab_artifact
-from lab_io.errors import IngestionError, counted, printable, quoted_name
+from lab_io.errors import IngestionError, counted, json_type, printable, quoted_name
 from lab_io.outputs import naming_lab_file
 from lab_io.strict_json import json_text, parse_json_text, read_bounded
 
@@ -117,7 +117,7 @@ def read_run(path: Path, manifest, manifest_label: str, chunks: RankedIndex | No
             try:
                 record = chunk_record(value, number, f"{where}: results[{place}]", resolver)
             except IngestionError as error:
-                if error.code == "chunk_not_object" and type(value) in (str, int):
+                if error.code == "chunk_not_object" and type(value) in (str, int, float):
                     # A vector store's answer is often its chunks' ids: a result needs the chunk itself.
                     raise IngestionError(error.code, error.where, f"{error.what}; {RESULT_NOT_ID}") from error
                 raise
@@ -154,7 +154,7 @@ def run_line(line: str, where: str, checks: set[str], seen: dict[str, int]) -> t
         raise IngestionError(
             "run_not_object",
             where,
-            f'expected a JSON object {{"check": NAME, "results": [...]}}, found {type(value).__name__}',
+            f'expected a JSON object {{"check": NAME, "results": [...]}}, found {json_type(value)}',
         )
     if set(value) != RUN_KEYS:
         raise IngestionError(
@@ -168,7 +168,7 @@ def run_line(line: str, where: str, checks: set[str], seen: dict[str, int]) -> t
             "run_check_twice", where, f"check {quoted_name(name)} was given at line {seen[name]} already"
         )
     if type(values) is not list:
-        raise IngestionError("run_results_not_list", where, f"results must be a list, found {type(values).__name__}")
+        raise IngestionError("run_results_not_list", where, f"results must be a list, found {json_type(values)}")
     if len(values) > MAX_RUN_RESULTS:
         raise IngestionError("run_too_many_results", where, f"{len(values):,} results; at most {MAX_RUN_RESULTS:,}")
     return name, values
