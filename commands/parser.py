@@ -14,6 +14,7 @@ import re
 import sys
 from pathlib import Path
 
+import chunk_index
 from commands.basics import EXIT_CODES_HELP, EXIT_USAGE, LAB_VERSION
 from commands.options import MANIFEST_HELP, wrapped
 from lab_io.errors import UsageError, one_line, printable
@@ -246,6 +247,14 @@ def closest_command(message: str) -> str:
     if refused is None:
         return ""
     word = refused.group(1)
+    if word in chunk_index.POLICY_NAMES:
+        # "run.py pair-aware": a policy is built by the main job, not run as a command; pair-aware only when named.
+        if word == chunk_index.PAIR_AWARE:
+            return (
+                f'; {word} is a policy, not a command: name it in the manifest\'s "policies" '
+                f'({{"{word}": 400}}) and the main job builds it'
+            )
+        return f"; {word} is a policy, not a command: the main job builds it (run.py --output result.json)"
     # A word with a dot or a slash names a file, never a mistyped command ("notes.txt" is not "context").
     close = [] if "." in word or "/" in word else difflib.get_close_matches(word, COMMANDS, n=1)
     if close:

@@ -382,6 +382,22 @@ class UsageNamesTheCommand(unittest.TestCase):
                 self.assertTrue(completed.stderr.startswith("error: usage: run.py: argument COMMAND: invalid choice: "))
                 self.assertTrue(completed.stderr.endswith(f"){close} (see --help)\n"), completed.stderr)
 
+    def test_a_policy_typed_as_a_command_is_told_where_policies_go(self) -> None:
+        # "run.py pair-aware" (a new user's trial): a policy is what the main job builds, pair-aware when the
+        # manifest's "policies" names it; every policy name is answered so, none matched to a command.
+        pair_aware = '; pair-aware is a policy, not a command: name it in the manifest\'s "policies" '
+        built = "is a policy, not a command: the main job builds it (run.py --output result.json)"
+        for typed, hint in (
+            ("pair-aware", pair_aware + '({"pair-aware": 400}) and the main job builds it'),
+            ("paragraph", f"; paragraph {built}"),
+            ("heading-aware", f"; heading-aware {built}"),
+            ("fixed-char", f"; fixed-char {built}"),
+        ):
+            with self.subTest(typed=typed):
+                completed = run_lab(typed)
+                self.assertEqual(completed.returncode, 2)
+                self.assertTrue(completed.stderr.endswith(f"){hint} (see --help)\n"), completed.stderr)
+
     def test_a_mistyped_main_job_option_is_named_not_the_value_after_it(self) -> None:
         # argparse would read "m.json" as the command's name and refuse that ("invalid choice: 'm.json'").
         usage = "error: usage: run.py: unrecognized arguments: {} (see --help)\n"
