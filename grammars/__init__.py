@@ -175,14 +175,7 @@ GRAMMARS = (
 # The grammars that read real docs with ``block_sections`` (front matter, byte order mark, text before a heading).
 BLOCK_GRAMMARS = GRAMMARS[1:]
 # The grammars that read MDX (ESM lines, expressions, JSX elements): "blocks-3" and the ones after it.
-MDX_GRAMMARS = (
-    BLOCKS3_GRAMMAR,
-    BLOCKS4_GRAMMAR,
-    BLOCKS5_GRAMMAR,
-    BLOCKS6_GRAMMAR,
-    BLOCKS7_GRAMMAR,
-    BLOCKS8_GRAMMAR,
-)
+MDX_GRAMMARS = GRAMMARS[GRAMMARS.index(BLOCKS3_GRAMMAR) :]
 # The kinds of block the block grammars find (the lesson's are all "paragraph"; "tab" from "blocks-2" on,
 # "shortcode" to "expression" from "blocks-3" on, "component" from "blocks-5" on).
 BLOCK_KINDS = (
