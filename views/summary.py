@@ -593,9 +593,9 @@ ELEMENT_USE = re.compile(r"<(\w+)(?![\w.-])")
 EXPRESSION_USE = re.compile(r"\{[ \t]*([\w$]+)[ \t]*\}")
 
 
-def last_uses(text: str, names: set[str], uses: re.Pattern = ELEMENT_USE) -> dict[str, int]:
-    """Where each of ``names`` is last used (as ``uses`` finds a use: an element, by default) outside a fenced block
-    (a use shown in a fence renders nothing): ``last_uses("<A />\\n<A />", {"A"})`` -> ``{"A": 6}``; a name never so
+def last_uses(text: str, names: set[str], uses: re.Pattern) -> dict[str, int]:
+    """Where each of ``names`` is last used (as ``uses`` finds a use: ``ELEMENT_USE``, ``EXPRESSION_USE``) outside a fenced block
+    (a use shown in a fence renders nothing): ``last_uses("<A />\\n<A />", {"A"}, ELEMENT_USE)`` -> ``{"A": 6}``; a name never so
     used is absent."""
     fenced = fenced_spans(text)
     last: dict[str, int] = {}
