@@ -594,9 +594,9 @@ EXPRESSION_USE = re.compile(r"\{[ \t]*([\w$]+)[ \t]*\}")
 
 
 def last_uses(text: str, names: set[str], uses: re.Pattern) -> dict[str, int]:
-    """Where each of ``names`` is last used (as ``uses`` finds a use: ``ELEMENT_USE``, ``EXPRESSION_USE``) outside a fenced block
-    (a use shown in a fence renders nothing): ``last_uses("<A />\\n<A />", {"A"}, ELEMENT_USE)`` -> ``{"A": 6}``; a name never so
-    used is absent."""
+    """Where each of ``names`` is last used, as ``uses`` finds a use (``ELEMENT_USE``, ``EXPRESSION_USE``), outside
+    a fenced block (a use shown in a fence renders nothing): ``last_uses("<A />\\n<A />", {"A"}, ELEMENT_USE)`` ->
+    ``{"A": 6}``; a name never so used is absent."""
     fenced = fenced_spans(text)
     last: dict[str, int] = {}
     for used in uses.finditer(text):
