@@ -186,10 +186,16 @@ def run_scan(args: argparse.Namespace) -> int:
         # What is declared in the manifest is found afresh, never read from a file beside it.
         no_cache = args.no_cache or bool(args.add_checks or args.accept or args.reject or args.forget_unmatched)
         scanned = narrowed(manifest, args.scan_sources)
-        found, cache = scanned_pairs(manifest_path, scanned, no_cache, section_cache, manifest)
+        found = None
+        if (args.accept or args.reject) and not args.scan_sources:
+            scanned, found = reviewed_pages(manifest_path, manifest, args.accept + args.reject, section_cache)
+        if found is None:
+            found, cache = scanned_pairs(manifest_path, scanned, no_cache, section_cache, manifest)
+        else:
+            cache = None
         pinned = {source["source_id"] for source in manifest.sources}
         code = act_on_pairs(args, manifest_path, scanned, found, section_cache, html_path, pinned, labelled)
-        if code == EXIT_OK:
+        if code == EXIT_OK and cache is not None:
             cache.save(outputs=(html_path,))
         return code
 
@@ -207,6 +213,36 @@ def narrowed(manifest, source_ids: list[str]):
         sources=tuple(source for source in manifest.sources if source["source_id"] in wanted),
         span_checks=tuple(check for check in manifest.span_checks if check.source_id in wanted),
     )
+
+
+def reviewed_pages(manifest_path: Path, manifest, names: list[str], section_cache: dict) -> tuple:
+    """The pages ``--accept`` and ``--reject`` name, read afresh, and their findings; ``(manifest, None)`` when a
+    name is not found there, for the whole manifest to be read (a name mistyped is refused with the names
+    closest to it in every page).
+
+    A pair's name holds its source (``scan:SOURCE:LINE``), a declared check's name its check's source, and a
+    page's findings are its own (``scan_cache``): the pairs a decision covers share its source and quotes,
+    and the checks it adds or removes are on that source. So reading the named pages alone decides as
+    reading every page does, at the cost of a page instead of a docs set.
+    """
+    from checks.caveats.pairing import NAME_PREFIX
+
+    pinned = {source["source_id"] for source in manifest.sources}
+    wanted = {name[len(NAME_PREFIX) :].rpartition(":")[0] for name in names if name.startswith(NAME_PREFIX)} | {
+        check.source_id for check in manifest.span_checks if check.name in names
+    }
+    wanted &= pinned
+    if not wanted:
+        return manifest, None
+    scope = manifest._replace(
+        sources=tuple(source for source in manifest.sources if source["source_id"] in wanted),
+        span_checks=tuple(check for check in manifest.span_checks if check.source_id in wanted),
+    )
+    found, _ = scanned_pairs(manifest_path, scope, True, section_cache, manifest)
+    known = {pair.name for pair in found[0]} | set(pairs_of_checks(found[0], scope.span_checks))
+    if not set(names) <= known:
+        return manifest, None
+    return scope, found
 
 
 def scanned_pairs(manifest_path: Path, manifest, no_cache: bool, section_cache: dict | None = None, whole=None):

@@ -408,6 +408,55 @@ class ReviewTest(LabTestCase):
                 self.assertEqual(self.manifest.read_bytes(), before)
                 self.assertFalse(self.decisions.exists())
 
+    def pages_read(self, *args: str) -> tuple[list[str], int]:
+        """The source ids a scan command read, in order, and its exit code."""
+        from checks.caveats import pairing
+
+        read = []
+        real = pairing.scanned_sections
+
+        def recording(source, *rest, **keywords):
+            read.append(source["source_id"])
+            return real(source, *rest, **keywords)
+
+        with mock.patch.object(pairing, "scanned_sections", recording):
+            code = main_quietly("scan", "--manifest", str(self.manifest), *args)[0]
+        return read, code
+
+    def test_a_review_reads_only_the_pages_its_names_hold(self) -> None:
+        # docs/caveats.md: a pair's name holds its source, and a page's findings are its own, so --reject of a pair of
+        # aster-copy-v1 reads aster-copy-v1 alone; a name found on no page named (mistyped) reads every page, for the
+        # closest names.
+        self.assertEqual(self.pages_read("--reject", "scan:aster-copy-v1:13"), (["aster-copy-v1"], 0))
+        self.assertEqual(
+            self.pages_read("--accept", "scan:aster-copy-v2:7", "--reject", "scan:aster-copy-v1:7#2"),
+            (["aster-copy-v1", "aster-copy-v2"], 0),
+        )
+        # (the page named is read first, then every page)
+        self.assertEqual(
+            self.pages_read("--reject", "scan:aster-copy-v1:99"),
+            (["aster-copy-v1", "aster-copy-v1", "aster-copy-v2"], 2),
+        )
+        # --add-checks and --forget-unmatched read every page.
+        self.assertEqual(self.pages_read("--add-checks"), (["aster-copy-v1", "aster-copy-v2"], 0))
+
+    def test_a_review_of_the_named_pages_decides_as_one_of_every_page(self) -> None:
+        # The same decisions through --source naming every page (every page read) give the same bytes.
+        other = self.folder / "other"
+        other.mkdir()
+        every = self.copy_inputs(other)
+        decided = ("--accept", "scan:aster-copy-v2:7", "--reject", "scan:aster-copy-v1:13")
+        for manifest, extra in (
+            (self.manifest, ()),
+            (every, ("--source", "aster-copy-v1", "--source", "aster-copy-v2")),
+        ):
+            self.assertEqual(main_quietly("scan", "--add-checks", "--manifest", str(manifest))[0], 0)
+            code, out, err = main_quietly("scan", "--manifest", str(manifest), *extra, *decided)
+            self.assertEqual((code, err), (0, ""))
+            self.assertIn("accepted 1 pair", out)
+        self.assertEqual(self.manifest.read_bytes(), every.read_bytes())
+        self.assertEqual(self.decisions.read_bytes(), (other / "manifest.decisions.json").read_bytes())
+
     def test_a_malformed_decisions_file_is_refused(self) -> None:
         named = "; this is the manifest's review decisions file (scan --accept and --reject write it): restore it, or "
         for value, code_name in (

@@ -16,7 +16,8 @@ and names are made again from the pinned text, as the scan makes them. A cache t
 read-only folder, a link where the cache or its folder would be) is skipped without a word; ``--no-cache``, or
 ``LAB_NO_CACHE`` set to anything but the empty string, neither reads nor writes one, and neither do the lab's own
 manifests (the fixture, ``docs/examples``) nor the commands that write the manifest (``--add-checks``,
-``--accept``, ``--reject``): what they declare never rests on a file beside the manifest.
+``--accept``, ``--reject``; the last two read only the pages their names hold, ``commands.scan.reviewed_pages``):
+what they declare never rests on a file beside the manifest.
 """
 
 from __future__ import annotations
