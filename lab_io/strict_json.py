@@ -13,6 +13,7 @@ manifest) and ``validate`` (saved results).
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import math
 import os
@@ -20,7 +21,6 @@ import re
 import stat
 from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO
 
 from lab_io.errors import IngestionError, printable, quoted_name
 
@@ -293,7 +293,7 @@ def bounded_blocks(path: Path, limit: int, where: str, block_bytes: int = 1 << 2
 
 
 @contextlib.contextmanager
-def regular_file(path: Path, where: str) -> Iterator[BinaryIO]:
+def regular_file(path: Path, where: str) -> Iterator[io.BufferedReader]:
     """``path`` opened for reading bytes, refused unless it is a readable regular file; a failed read is refused too."""
     try:
         # O_NONBLOCK: opening a FIFO must not wait for a writer before fstat refuses it.
