@@ -29,6 +29,8 @@ LAZY_MODULES = (
     "commands.options",
     "commands.parser",
     "commands.validate",
+    # dataclasses imports inspect, and that ast, dis and tokenize: 9 ms of every start (docs/performance.md)
+    "dataclasses",
     "grammars.version3",
     "judge",
     "results.reembed",
