@@ -2770,3 +2770,63 @@ class ScanVersionThirtyNineTest(LabTestCase):
         parts, ends = pairing.html_list_parts(deep, 0, len(deep))
         # The opening place, then one part a tag; every item closed by the end of the text.
         self.assertEqual((len(parts), len(ends)), (1 + 40_000, 20_000))
+
+
+class ScanVersionFortyTest(LabTestCase):
+    """scan_version 40: what is lost for good, one thing that is no substitute for another, and the plural "fail"
+    before the case it fails in; a connection lost is an event, not a risk."""
+
+    INSTRUCTION = "Run `widget sync --offline` to sync from the cache."
+
+    def assert_caveat(self, sentence: str, rule: str, cue: str, tier: int) -> None:
+        found, _ = caveat_of(sentence)
+        self.assertIsNotNone(found, sentence)
+        self.assertEqual((found.rule, found.cue.lower(), found.tier), (rule, cue, tier), sentence)
+
+    def test_what_is_lost_is_a_risk(self) -> None:
+        for sentence, cue in (
+            ("If the server is stopped, all state is lost.", "is lost"),
+            ("Unsaved widgets will be lost after a restart.", "will be lost"),
+            ("A message can get lost on a network failure.", "get lost"),
+            ("Acknowledged writes may be silently lost.", "may be silently lost"),
+            ("Deleting a bucket is irreversible.", "irreversible"),
+        ):
+            with self.subTest(sentence=sentence):
+                self.assert_caveat(sentence, "risk", cue, 2)
+
+    def test_a_connection_lost_or_a_typo_warns_of_nothing(self) -> None:
+        # The event an API reports ("notified that the connection is lost"), and "there are lost more" (for "lots").
+        for sentence in (
+            "The handler is notified when the connection to the server is lost.",
+            "Clients reconnect once connectivity is lost and restored.",
+            "There are lost more cases like this.",
+        ):
+            with self.subTest(sentence=sentence):
+                self.assertNotIn("risk", [rule for rule, _ in cues_of(sentence)])
+
+    def test_no_substitute_is_a_limitation(self) -> None:
+        # Ahead of "is not" (tier 3), which would otherwise take the place.
+        for sentence, cue in (
+            ("A card statement is not a substitute for a receipt.", "is not a substitute for"),
+            ("Passing checks are no substitute for a review.", "are no substitute for"),
+            ("The retry is a safety net, not a substitute for capacity.", "not a substitute for"),
+        ):
+            with self.subTest(sentence=sentence):
+                self.assert_caveat(sentence, "limitation", cue, 2)
+
+    def test_fail_before_its_case_is_an_error(self) -> None:
+        for sentence in ("Commands fail if data is missing from the cache.", "Builds fail when the lock is stale."):
+            with self.subTest(sentence=sentence):
+                self.assert_caveat(sentence, "error", "fail", 2)
+        # Not before a case: "fail to" was an error of tier 1 before, "tests that fail" describe.
+        self.assert_caveat("Some clients fail to reconnect.", "error", "fail to", 1)
+        self.assertNotIn("error", [rule for rule, _ in cues_of("Tests that fail are listed first.")])
+
+    def test_a_case_that_fails_pairs_with_the_instruction_before_it(self) -> None:
+        caveat = "Commands fail if data is missing from the cache."
+        pairs, unpaired = scan(lesson(f"{self.INSTRUCTION}\n\n{caveat}\n"))
+        self.assertEqual(
+            [(p.instruction.quote, p.qualifier.quote, p.rule, p.tier) for p in pairs],
+            [(self.INSTRUCTION, caveat, "error", 2)],
+        )
+        self.assertEqual(unpaired, [])

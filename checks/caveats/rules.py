@@ -115,6 +115,8 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
         r"|retried|cached|closed|reset|cleared|overwritten|synced|locked|trusted|inherited|forwarded|shared|saved|stored"
         r"|copied|merged|in\s+the\s+scope)(?![\w-])",
     ),
+    # one thing does not stand for another (scan_version 40): "A card statement is not a substitute for a receipt"
+    ("limitation", 2, r"(?:(?:is|are)\s+)?(?:not\s+an?|no)\s+substitute\s+for"),
     ("limitation", 3, r"(?:is|are)\s*n't|(?:is|are)\s+(?:\w+\s+)?not"),
     ("limitation", 2, AUXILIARIES + r"\s*n't|won't|" + AUXILIARIES + r"\s+(?:\w+\s+)?not"),
     (
@@ -181,6 +183,8 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     # an error or a warning the reader meets on an input: "You may see warnings if your API has duplicate names."
     ("error", 2, r"see\s+(?:an?\s+)?(?:\w+\s+)?(?:errors?|warnings?)(?=\s+(?:if|when|unless|whenever))"),
     ("error", 1, r"results?\s+in\s+(?:an?\s+)?(?:error|exception|failure)|start\s+failing|crash(?:es)?"),
+    # the plural of "fails" before the case it fails in (scan_version 40): "Commands fail if data is missing"
+    ("error", 2, r"fail(?=\s+(?:if|when|whenever|unless)(?![\w-]))"),
     # deprecation or version availability
     ("deprecation", 1, r"deprecated|deprecates?|deprecation|no\s+longer|(?:will\s+be|(?:has|have)\s+been)\s+removed"),
     ("deprecation", 1, r"removed\s+in|obsolete|superseded"),
@@ -228,6 +232,13 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
         r"|take\s+into\s+account",
     ),
     ("risk", 2, r"dangerous|unsafe|insecure(?:ly)?"),
+    # what is lost for good (scan_version 40): "If the server is stopped, all state is lost", "changes will be lost"
+    (
+        "risk",
+        2,
+        r"(?:is|(?<!there\s)are|(?:will|would|can|could|may|might)\s+be|gets?|got|be)\s+(?:\w+ly\s+)?lost"
+        r"|irreversible|irreversibly",
+    ),
     ("risk", 2, MODALS + r"\s+(?:\w+\s+)?(?:result\s+in|cause|lead\s+to|expose|corrupt|overwrite|lose)"),
     # an inline label
     ("label", 1, r"(?:warning|caution|danger|important|attention)\s*:"),
@@ -314,6 +325,10 @@ TURN_SCOPES = MappingProxyType(
 # ("not only", "no need to"), a conditional inversion ("should you need"), and "the only".
 PURPOSE_BEFORE = re.compile(
     r"(?<!\w)(?:so\s+that(?:\s+[\w'’]+){1,3}|so\s+(?:you|we|they|it)|in\s+order\s+to|to)\s+$", re.IGNORECASE
+)
+# A connection lost (scan_version 40): its subject up to four words before "is lost", "connection to the server".
+LOST_CONNECTION_BEFORE = re.compile(
+    r"(?<!\w)(?:connection|connectivity|contact)s?(?:\s+[\w\x00]+){0,4}\s+$", re.IGNORECASE
 )
 NARRATION_BEFORE = re.compile(r"(?<!\w)(?:we|I)\s+$", re.IGNORECASE)
 STATED_LIMIT_AFTER = re.compile(
@@ -788,6 +803,9 @@ def turn_of_phrase(reading: str, rule: str, start: int, end: int) -> str | None:
     ):
         # "you might need to", "we need to add": a step of the text, not a requirement.
         return "instruction"
+    if rule == "risk" and word.endswith(" lost") and LOST_CONNECTION_BEFORE.search(before):
+        # "the library detects that the connection to the server is lost": an event the API reports, not data lost.
+        return "event"
     if word == "never" and re.search(r"(?<!\w)(?:almost|nearly|hardly|practically|rarely)\s+$", before, re.IGNORECASE):
         # "You almost never use them": how often, not a prohibition.
         return "not a limit"
