@@ -32,8 +32,9 @@ or an item of a list of prerequisites; its
 instruction is the sentence it restricts: an imperative, "To X, ...", "you can
 ...", a tutorial step, an API usage sentence or an option's entry, before it or
 just after it (a version badge dates what follows it, a list item's caveat
-qualifies its own item), across code blocks, across a heading only from a section titled
-as caveats (Limitations, Known issues) to the section before it. Each pair names its rule, cue, link and a tier
+qualifies its own item), across code blocks, across a heading only from a subsection titled
+as caveats (### Limitations, Known issues) to the sections before it under
+its parent heading. Each pair names its rule, cue, link and a tier
 (1 strongest); --tier
 keeps the stronger ones. Each pair is judged under every policy the manifest
 builds: kept together, or split and by what (a heading, a block break, the

@@ -2830,3 +2830,79 @@ class ScanVersionFortyTest(LabTestCase):
             [(self.INSTRUCTION, caveat, "error", 2)],
         )
         self.assertEqual(unpaired, [])
+
+
+class ScanVersionFortyOneTest(LabTestCase):
+    """scan_version 41: a caveats section looks back only as a subsection, and not past its parent heading; "no
+    longer" in a clause of time or condition, and a risk averted, warn of nothing; a list item or a table cell that
+    is a link alone, and "Check here", instruct nothing."""
+
+    def pairs_of(self, text: str) -> tuple[list, list]:
+        pairs, unpaired = scan(text, "blocks-8")
+        return [(p.qualifier.quote, p.instruction.quote, p.link) for p in pairs], [u.span.quote for u in unpaired]
+
+    def test_a_subsections_limitations_look_back_no_further_than_its_parent(self) -> None:
+        text = (
+            "# T\n\n## Sources\n\nCreate a source with `add_source()`.\n\n### Limitations\n\nSources must be unique.\n\n"
+            "## Mirrors\n\nMirrors follow their origin.\n\n### Limitations\n\nDo not delete the origin.\n"
+        )
+        # The first Limitations lies under "## Sources", whose instruction it takes; the second under "## Mirrors",
+        # which instructs nothing, and the look-back stops there: under 40 it reached "## Sources" (3 sections back).
+        self.assertEqual(
+            self.pairs_of(text),
+            (
+                [("Sources must be unique.", "Create a source with `add_source()`.", "caveats section")],
+                ["Do not delete the origin."],
+            ),
+        )
+
+    def test_a_parent_heading_without_a_body_bounds_the_look_back_too(self) -> None:
+        text = "# T\n\n## A\n\nCreate a source with `add_source()`.\n\n## B\n\n### Limitations\n\nSources must be unique.\n"
+        self.assertEqual(self.pairs_of(text), ([], ["Sources must be unique."]))
+
+    def test_a_top_level_limitations_section_qualifies_the_page_as_a_whole(self) -> None:
+        # Under the page's title, or with no heading above it: no section before it is taken.
+        for text in (
+            "# T\n\n## Build\n\nCreate a source with `add_source()`.\n\n## Limitations\n\nSources must be unique.\n",
+            "## Build\n\nCreate a source with `add_source()`.\n\n## Limitations\n\nSources must be unique.\n",
+        ):
+            with self.subTest(text=text):
+                self.assertEqual(self.pairs_of(text), ([], ["Sources must be unique."]))
+
+    def test_no_longer_in_a_clause_of_time_or_condition_is_no_deprecation(self) -> None:
+        for sentence in (
+            "Subjects disappear when no longer subscribed to.",
+            "The handler runs once the client is no longer connected.",
+            "It works even if the cask is no longer installed.",
+        ):
+            with self.subTest(sentence=sentence):
+                self.assertNotIn("deprecation", [rule for rule, _ in cues_of(sentence)])
+        for sentence in ("The `--fast` flag is no longer supported.", "This API no longer returns a list."):
+            with self.subTest(sentence=sentence):
+                self.assertIn(("deprecation", "no longer"), cues_of(sentence))
+
+    def test_a_risk_averted_warns_of_nothing(self) -> None:
+        for sentence in (
+            "Pinning reduces the risk of silent drift.",
+            "This mitigates these risks for most users.",
+            "Readers share the map without a risk of concurrent access.",
+        ):
+            with self.subTest(sentence=sentence):
+                self.assertNotIn("risk", [rule for rule, _ in cues_of(sentence)])
+        self.assertIn(("risk", "risk"), cues_of("Unpinned builds carry a risk of silent drift."))
+
+    def test_a_list_item_that_is_a_link_alone_instructs_nothing(self) -> None:
+        caveat = "This release is no longer supported."
+        listed = "# T\n\n## Releases\n\n- [Version `0.25.0`](changes.md#v025)\n- [Install the CLI](install.md)\n\n"
+        self.assertEqual(self.pairs_of(listed + caveat + "\n"), ([], [caveat]))
+        # A paragraph's sentence written as a link still instructs; so does a list item with more than its link.
+        for lead in ("[Install the CLI](install.md).\n\n", "- [Install the CLI](install.md) with `pip`.\n\n"):
+            with self.subTest(lead=lead):
+                pairs, unpaired = self.pairs_of("# T\n\n## Releases\n\n" + lead + caveat + "\n")
+                self.assertEqual(([quote for _, quote, _ in pairs], unpaired), ([lead.strip("-\n ")], []))
+
+    def test_check_here_points_elsewhere(self) -> None:
+        for sentence in ("Check here for pitfalls.", "Click here to learn about tokens."):
+            with self.subTest(sentence=sentence):
+                self.assertIsNone(rules.instruction_form(reading(sentence), False, False))
+        self.assertEqual(rules.instruction_form(reading("Check the token before use."), False, False), "imperative")

@@ -31,7 +31,7 @@ from checks.caveats.sentences import (
 from grammars.shortcodes import CODE_SHORTCODES
 from load_documents import Span, SpanCheck
 
-SCAN_VERSION = 40
+SCAN_VERSION = 41
 # How far an instruction may sit from its caveat, in blocks of prose (code blocks are not counted):
 # the caveat's own block and this many before it, or this many after it; one that shares an
 # identifier with the caveat may sit as far back as IDENTIFIER_BLOCKS.
@@ -116,6 +116,12 @@ NAMED_OBJECT = re.compile(r"(?:need|have)\s+to\s+[a-z]+\s+(?:it|them|this|that|t
 # A condition after the main clause: "… can be set to false if verification is to be skipped".
 TRAILING_CONDITION = re.compile(r"(?<=[\w\x00)])[\s,]+(?:if|when|whenever|in\s+case)\s", re.IGNORECASE)
 # An ATX heading line between two sections: a heading without a body of its own.
+# A sentence that is a link alone (scan_version 41): an inline link, a reference link or an HTML anchor, emphasis around
+# it and a closing full stop or colon allowed.
+LINK_ALONE = re.compile(
+    r"[ \t]*(?:\*\*|__|\*|_)?(?:\[[^\]\n]*\](?:\([^)\n]*\)|\[[^\]\n]*\])|<a\s[^>\n]*>[^<\n]*</a\s*>)(?:\*\*|__|\*|_)?[.:]?[ \t]*",
+    re.IGNORECASE,
+)
 BODILESS_HEADING = re.compile(r"^ {0,3}(?P<marks>#{1,6})[ \t]+(?P<title>[^\n]*)$", re.MULTILINE)
 # The blocks that hold no prose, neither read nor counted: code (a fence, MDX's ESM lines and expressions) and
 # an mkdocstrings directive (a Python path and its options, where the API's documentation will be drawn).
@@ -334,6 +340,16 @@ class Item:
         if self._instruction is UNREAD:
             # Every item that may be a caveat was classified when it was made: this one holds no cue.
             self._instruction = self.classification(cue_free=True)[1]
+            if (
+                self._instruction is not None
+                and (self.context[1] or self.context[4])
+                and LINK_ALONE.fullmatch(self.page.text, self.start, self.end)
+            ):
+                # A list item or a table cell that is a link and nothing else ("[Version `0.25.0`](changes.md)",
+                # "[Install the CLI](install.md)"): an entry of a list of pages, which points elsewhere as "See …"
+                # does (scan_version 41). A paragraph's sentence written as a link still instructs ("[Set the
+                # resource limits](annotations.md).").
+                self._instruction = None
         return self._instruction
 
     @property
@@ -1837,36 +1853,57 @@ def heading_level(text: str, heading_start: int) -> int:
     return 1 if underline.startswith("=") else 2 if underline.startswith("-") else 0
 
 
-def release_notes(text: str, sections) -> list[bool]:
-    """For each section, whether it is release notes: titled by a version or a date, or under such a heading.
+def heading_ancestors(text: str, sections) -> list[tuple[tuple[int, int, str], ...]]:
+    """For each section, the headings open above it, outermost first, as ``(level, start, title)``: each heading
+    before it of a lower level with no heading of its level or lower between them. A heading with no body of its
+    own (no section) still opens its level: it is read from the text between the previous section's body and the
+    next heading. A heading of no level the rules read (``heading_level`` 0) counts as level 1; a section without a
+    heading (a page's opening) has none above it.
 
-    "## 0.47.0 (May 29, 2025)" and its "#### Fixed" are history alike; the next heading of its level or
-    higher ends them. A heading with no body of its own (no section) still opens its level: it is read from
-    the text between the previous section's body and the next heading. A section without a heading (a
-    page's opening) is never release notes.
+    ``# A`` then ``## B`` (no body) then ``### C``: C's are ``((1, 0, "A"), (2, 4, "B"))``.
     """
-    flags = []
-    # The open headings above the current section: (level, release notes).
-    open_headings: list[tuple[int, bool]] = []
+    found = []
+    open_headings: list[tuple[int, int, str]] = []
 
-    def opened(level: int, title: str) -> bool:
+    def opened(level: int, start: int, title: str) -> tuple[tuple[int, int, str], ...]:
         while open_headings and open_headings[-1][0] >= level:
             open_headings.pop()
-        history = rules.is_release_notes(title) or any(flag for _, flag in open_headings)
-        open_headings.append((level, history))
-        return history
+        above = tuple(open_headings)
+        open_headings.append((level, start, title))
+        return above
 
     previous_end = 0
     for section in sections:
         if section.heading_start == section.body_start:
-            # The text before the first heading, named by the source's title: no heading of the page.
-            flags.append(False)
+            found.append(())
             previous_end = section.body_end
             continue
         for match in BODILESS_HEADING.finditer(text, previous_end, section.heading_start):
-            opened(len(match.group("marks")), match.group("title").strip(" #"))
-        flags.append(opened(max(heading_level(text, section.heading_start), 1), section.title))
+            opened(len(match.group("marks")), match.start(), match.group("title").strip(" #"))
+        found.append(opened(max(heading_level(text, section.heading_start), 1), section.heading_start, section.title))
         previous_end = section.body_end
+    return found
+
+
+def release_notes(sections, ancestors: list[tuple[tuple[int, int, str], ...]]) -> list[bool]:
+    """For each section, whether it is release notes: titled by a version or a date, or under such a heading
+    (``ancestors``: ``heading_ancestors``'s for ``sections``).
+
+    "## 0.47.0 (May 29, 2025)" and its "#### Fixed" are history alike; the next heading of its level or
+    higher ends them. A section without a heading (a page's opening) is never release notes.
+    """
+    history: dict[int, bool] = {}
+    flags = []
+    for section, above in zip(sections, ancestors):
+        if section.heading_start == section.body_start:
+            flags.append(False)
+            continue
+        flag = False
+        for _, start, title in above:
+            if start not in history:
+                history[start] = rules.is_release_notes(title)
+            flag = flag or history[start]
+        flags.append(flag or rules.is_release_notes(section.title))
     return flags
 
 
@@ -1888,9 +1925,11 @@ def scan_sections(
     unpaired: list[Unpaired] = []
     names_on_line: dict[int, int] = {}
     dated = rules.is_dated_post(text)
-    # The sentences of the sections read before, nearest last: a caveats section's caveats look back into them.
+    # The sentences of the sections read before, nearest last, each with its heading's start: a caveats section's
+    # caveats look back into them, up to its parent heading.
     earlier: deque = deque(maxlen=CAVEATS_SECTION_REACH)
-    for section, history in zip(sections, release_notes(text, sections)):
+    ancestors = heading_ancestors(text, sections)
+    for section, history, above in zip(sections, release_notes(sections, ancestors), ancestors):
         if history:
             continue
         items = section_items(page, section, dated)
@@ -1907,8 +1946,10 @@ def scan_sections(
                 if lead is not None and usable(lead, item)
                 else chosen_instruction(item, *candidates_around(items, index))
             )
-            if chosen is None and caveats_section:
-                chosen = section_before(earlier, item)
+            if chosen is None and caveats_section and above and above[-1][0] >= 2:
+                # Only a subsection's: a caveats section at the page's top level, under its title or none, lists what
+                # the page's feature as a whole cannot do (scan_version 41).
+                chosen = section_before(earlier, item, above[-1][1])
             if chosen is None:
                 unpaired.append(Unpaired(source_id, qualifier, cue.rule, cue.cue, cue.tier, line))
                 continue
@@ -1935,7 +1976,7 @@ def scan_sections(
                     cue.tier,
                 )
             )
-        earlier.append(items)
+        earlier.append((section.heading_start, items))
     return pairs, unpaired
 
 
@@ -1953,17 +1994,23 @@ def is_caveats_title(title: str) -> bool:
     return CAVEATS_SECTION.search(title) is not None
 
 
-def section_before(earlier: deque, caveat: Item) -> tuple[Item, str, int] | None:
+def section_before(earlier: deque, caveat: Item, parent_start: int) -> tuple[Item, str, int] | None:
     """For a caveat of a section titled as caveats ("Limitations", "Known issues", ``CAVEATS_SECTION``) that no
     instruction in its own section takes: the last instruction of the nearest section before it that has one, at
     most ``CAVEATS_SECTION_REACH`` sections back and ``MAX_CANDIDATES`` sentences from that section's end, linked
-    ``caveats section``, tier 2 (scan_version 31).
+    ``caveats section``, tier 2 (scan_version 31); from scan_version 41 only for a subsection (its parent heading,
+    starting at ``parent_start``, of level 2 or deeper: the caller asks) and no section before that parent.
 
     "## Use automatic extension resolution" then "### Limitations" and "Only works with official extensions.": the
     section lists what the one before it instructs cannot do. Measured on thirty-seven labelled sets: 19 more pairs
-    of tier 2, 12 right; pairing every caveat so with the section before gave 623 more, 0.34 right.
+    of tier 2, 12 right; pairing every caveat so with the section before gave 623 more, 0.34 right. A
+    "#### Limitations" under "### Mirrors" lists what "### Mirrors" and its other subsections instruct, not what
+    the "#### Limitations" of "### Sources" before it did; and "# pixi-build-r" then "## Build Process" then
+    "## Limitations" lists what the backend cannot do, not what its build process section last said.
     """
-    for items in reversed(earlier):
+    for heading_start, items in reversed(earlier):
+        if heading_start < parent_start:
+            return None
         for candidate in items[: -MAX_CANDIDATES - 1 : -1]:
             if candidate.caveat is None and not candidate.in_table and usable(candidate, caveat):
                 return candidate, CAVEATS_SECTION_LINK, 2

@@ -330,6 +330,17 @@ PURPOSE_BEFORE = re.compile(
 LOST_CONNECTION_BEFORE = re.compile(
     r"(?<!\w)(?:connection|connectivity|contact)s?(?:\s+[\w\x00]+){0,4}\s+$", re.IGNORECASE
 )
+# What lessens a risk, up to two words before it (scan_version 41): "reduces the risk", "mitigate these risks".
+AVERTED_BEFORE = re.compile(
+    r"(?<![\w-])(?:reduc\w*|minimi[sz]\w*|lower(?:s|ed|ing)?|mitigat\w*|avoid\w*|eliminat\w*|decreas\w*|without|no"
+    r"|low|less|fewer)\s+(?:[\w-]+\s+){0,2}$",
+    re.IGNORECASE,
+)
+# A clause of time or condition the cue stands in, up to four words after its opening word (scan_version 41): "when the
+# manifest no longer loads", "until the context is no longer valid".
+CONDITION_CLAUSE_BEFORE = re.compile(
+    r"(?<![\w'’-])(?:when|whenever|once|if|while|after|until)\s+(?:[\w\x00'’-]+\s+){0,4}$", re.IGNORECASE
+)
 NARRATION_BEFORE = re.compile(r"(?<!\w)(?:we|I)\s+$", re.IGNORECASE)
 STATED_LIMIT_AFTER = re.compile(
     r"\s+(?:support|supports|recommend|guarantee|promise|allow|accept|ship|provide)\b", re.IGNORECASE
@@ -526,7 +537,8 @@ API_SUBJECT = re.compile(
 BE_SURE = re.compile(r"(?:(?:please|just|also|and|then)\s+)*be\s+sure\b", re.IGNORECASE)
 # A pointer elsewhere is no instruction: "See the reference", "For more details, read …".
 POINTER = re.compile(
-    r"(?:see|refer|learn|read\s+more|check\s+out|find\s+out|for\s+(?:more|further|details|detailed)"
+    # "Check here for pitfalls", "Click here to …" (scan_version 41): where the link is, said of it
+    r"(?:see|refer|learn|read\s+more|check\s+out|find\s+out|(?:check|click|look|go)\s+here|for\s+(?:more|further|details|detailed)"
     r"|more\s+(?:details|information|on)|you\s+(?:can|could|may|will)\s+(?:also\s+)?(?:see|find|read|learn|check\s+out))\b",
     re.IGNORECASE,
 )
@@ -803,6 +815,18 @@ def turn_of_phrase(reading: str, rule: str, start: int, end: int) -> str | None:
     ):
         # "you might need to", "we need to add": a step of the text, not a requirement.
         return "instruction"
+    if (
+        rule == "risk"
+        and word in ("risk", "risks", "security risk", "security risks")
+        and AVERTED_BEFORE.search(before)
+    ):
+        # "to reduce the risk of drift", "mitigates these risks", "without a risk": a risk averted, no warning
+        # (scan_version 41).
+        return "a risk averted"
+    if rule == "deprecation" and word == "no longer" and CONDITION_CLAUSE_BEFORE.search(before):
+        # "which will disappear when no longer subscribed to", "even if the cask is no longer installed": a time or a
+        # case told, no deprecation (scan_version 41).
+        return "a time told"
     if rule == "risk" and word.endswith(" lost") and LOST_CONNECTION_BEFORE.search(before):
         # "the library detects that the connection to the server is lost": an event the API reports, not data lost.
         return "event"
