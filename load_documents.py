@@ -377,11 +377,12 @@ def checked_span(value: object, text: str, where: str, source_id: str = "the sou
     if not 0 <= start < end <= len(text):
         # Most often a page cut shorter under its span: say where the quote is now, as a stale span does.
         now = describe_occurrences(quote_offsets(text, quote), len(quote))
-        raise IngestionError(
-            "span_out_of_range",
-            where,
-            f"[{start}, {end}) is not inside the text of {len(text):,} characters; its quote {now}",
-        )
+        if 0 <= end <= start <= len(text):
+            # Both inside the text, the wrong way round or empty: that, not the text's length, is what is wrong.
+            what = f"[{start}, {end}) is empty: end must come after start"
+        else:
+            what = f"[{start}, {end}) is not inside the text of {len(text):,} characters"
+        raise IngestionError("span_out_of_range", where, f"{what}; its quote {now}")
     found = text[start:end]
     if found != quote:
         # Say where the quote went, so an edited source is one span fix away from loading again.

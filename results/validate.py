@@ -100,12 +100,16 @@ def first_divergence(saved: object, derived: object, path: str) -> tuple[str, st
                 return found
         return None
     if isinstance(derived, list):
+        if len(saved) != len(derived):
+            # An item deleted or added shifts every later one: say so first, and where the lists part, rather than
+            # how the first shifted item differs from the one now beside it.
+            parted = next((position for position, pair in enumerate(zip(saved, derived)) if not same_json(*pair)), None)
+            where = "" if parted is None else f" (the first that differs is [{parted:,}])"
+            return path or "(top)", f"saved {len(saved):,} items, derived {len(derived):,}{where}"
         for position, (saved_item, derived_item) in enumerate(zip(saved, derived)):
             found = first_divergence(saved_item, derived_item, join_path(path, position))
             if found:
                 return found
-        if len(saved) != len(derived):
-            return path or "(top)", f"saved {len(saved):,} items, derived {len(derived):,}"
         return None
     if saved != derived:
         if type(saved) is str:
@@ -212,11 +216,17 @@ def checked_document(value: object, path: str, grammar: str = LESSON_GRAMMAR) ->
             f"\\r at offset {text.index(chr(13))}; saved texts hold normalized \\n line ends",
         )
     derived = document_record(document)
+    saved_hash = document["normalized_text_sha256"]
+    if type(saved_hash) is str and saved_hash != derived["normalized_text_sha256"]:
+        # Two digests part anywhere: said whole, and what the difference means, not where two texts part.
+        raise IngestionError(
+            "text_hash_mismatch",
+            join_path(path, "normalized_text_sha256"),
+            f"the text does not hash to it (saved {json.dumps(saved_hash) if len(saved_hash) <= 64 else quoted(saved_hash)}, the text's "
+            f"{derived['normalized_text_sha256']}): the text or its hash was changed after the result was written",
+        )
     require_same(
-        document["normalized_text_sha256"],
-        derived["normalized_text_sha256"],
-        join_path(path, "normalized_text_sha256"),
-        "text_hash_mismatch",
+        saved_hash, derived["normalized_text_sha256"], join_path(path, "normalized_text_sha256"), "text_hash_mismatch"
     )
     require_same(
         document["document_revision"],

@@ -214,6 +214,19 @@ class ManifestRefusals(LoaderTestCase):
                 error = self.assert_refused(code)
                 self.assertIn(f'span_checks[0] ("save-copy-refuses-existing-path").{role}', error.where)
 
+    def test_a_span_the_wrong_way_round_is_named_so(self):
+        # Both offsets inside the text: the span is empty or reversed, not out of the text.
+        start = self.manifest["span_checks"][0]["qualifier"]["start"]
+        for end in (start, start - 1):
+            with self.subTest(end=end):
+                self.manifest["span_checks"][0]["qualifier"]["end"] = end
+                error = self.assert_refused("span_out_of_range")
+                self.assertTrue(
+                    error.what.startswith(f"[{start}, {end}) is empty: end must come after start"), error.what
+                )
+        self.manifest["span_checks"][0]["qualifier"]["end"] = 10_000
+        self.assertIn("is not inside the text of", self.assert_refused("span_out_of_range").what)
+
     def test_span_check_of_an_unknown_source(self):
         self.manifest["span_checks"][0]["source_id"] = "aster-copy-v9"
         self.assert_refused("span_check_source")

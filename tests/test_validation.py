@@ -129,6 +129,18 @@ class TamperedIndex(unittest.TestCase):
         reforge_index(index)
         self.assert_refused_at(index, "index_mismatch", "indexes.paragraph.chunks", "saved 7 items, derived 8")
 
+    def test_a_chunk_removed_mid_list_is_named_by_the_count_and_where_the_lists_part(self):
+        # Not as the shifted chunk [3] set beside derived chunk [3]: a chunk is missing, and [3] is where.
+        index = self.paragraph_index()
+        del index["chunks"][3]
+        reforge_index(index)
+        self.assert_refused_at(
+            index,
+            "index_mismatch",
+            "indexes.paragraph.chunks",
+            "saved 7 items, derived 8 (the first that differs is [3])",
+        )
+
     def test_changed_document_text_with_recomputed_document_hashes(self):
         index = self.paragraph_index()
         document = index["documents"][0]
@@ -255,6 +267,16 @@ class IndexRefusals(MutationTestCase):
         for code, mutate in cases:
             with self.subTest(code=code):
                 self.assertEqual(self.refusal(mutate).code, code)
+
+    def test_a_text_that_no_longer_hashes_to_its_sha256_says_so_whole(self):
+        # Two digests are shown whole, not cut "at offset 0 of 64 characters" as two texts would be.
+        refused = self.refusal(lambda index: index["documents"][0].update(normalized_text_sha256="0" * 64))
+        derived = self.saved["documents"][0]["normalized_text_sha256"]
+        self.assertEqual(
+            refused.what,
+            f'the text does not hash to it (saved "{"0" * 64}", the text\'s {derived}): the text or its hash was '
+            "changed after the result was written",
+        )
 
     def test_no_malformed_value_escapes_as_another_exception(self):
         """Replace every value of a saved index, one at a time, with values of the wrong kind."""
