@@ -219,11 +219,12 @@ def checked_document(value: object, path: str, grammar: str = LESSON_GRAMMAR) ->
     saved_hash = document["normalized_text_sha256"]
     if type(saved_hash) is str and saved_hash != derived["normalized_text_sha256"]:
         # Two digests part anywhere: said whole, and what the difference means, not where two texts part.
+        shown = json.dumps(saved_hash) if len(saved_hash) <= 64 else quoted(saved_hash)
         raise IngestionError(
             "text_hash_mismatch",
             join_path(path, "normalized_text_sha256"),
-            f"the text does not hash to it (saved {json.dumps(saved_hash) if len(saved_hash) <= 64 else quoted(saved_hash)}, the text's "
-            f"{derived['normalized_text_sha256']}): the text or its hash was changed after the result was written",
+            f"the text does not hash to it (saved {shown}, the text's {derived['normalized_text_sha256']}): the text or "
+            "its hash was changed after the result was written",
         )
     require_same(
         saved_hash, derived["normalized_text_sha256"], join_path(path, "normalized_text_sha256"), "text_hash_mismatch"
