@@ -145,6 +145,8 @@ class PinOutcome:
     dropped: tuple[str, ...] = ()
     # One line per page of a folder the lab could not take, with its reason (see ``PASSED_OVER_CODES``).
     passed_over: tuple[str, ...] = ()
+    # One line per new page whose front matter's title was not taken, with why (``front_matter_title_read``).
+    titles_passed_over: tuple[str, ...] = ()
 
 
 # Where a span check's span was refused: ``m.json: span_checks[5] ("scan:docs/faq:227").qualifier`` (its name when it
@@ -453,22 +455,32 @@ YAML_INDICATORS = frozenset("|>[]{}&*!%@`#,?-\"'")
 
 def front_matter_title(text: str, grammar: str) -> str | None:
     """The ``title`` a page's front matter gives it, or ``None``: no front matter (or the lesson grammar, which
-    reads none), no top-level ``title``, or one this reading does not take.
+    reads none), no top-level ``title``, or one this reading does not take (``front_matter_title_read``).
+
+    ``front_matter_title("---\\ntitle: 'It''s here'\\n---\\n", "blocks-4")`` -> ``"It's here"``.
+    """
+    return front_matter_title_read(text, grammar)[0]
+
+
+def front_matter_title_read(text: str, grammar: str) -> tuple[str | None, str | None]:
+    """The ``title`` a page's front matter gives it, and why one it holds is not taken: ``(title, None)``,
+    ``(None, reason)``, or ``(None, None)`` for a page with no title to take (no front matter, the lesson grammar,
+    no top-level ``title``, an empty or null one).
 
     Taken: a plain scalar on its line (``title: Get started``, a ``#`` comment after a space cut off), a
     single-quoted one (``''`` is a quote) and a double-quoted one or a TOML basic string (JSON's escapes); a TOML
-    literal string (``'...'``). Left to the id: block scalars (``title: >``), flow collections, anchors, tags,
-    a value over ``MAX_TITLE_CHARACTERS`` or of whitespace alone, and anything nested (an indented ``title``).
-    ``front_matter_title("---\\ntitle: 'It''s here'\\n---\\n", "blocks-4")`` -> ``"It's here"``.
+    literal string (``'...'``). Left to the id, with the reason ``pin`` prints: block scalars (``title: >``), flow
+    collections, anchors, tags, a value over ``MAX_TITLE_CHARACTERS``, one that does not print as it is or names
+    nothing; and, with no reason (no title of the page's own), anything nested (an indented ``title``).
     """
     if grammar == grammars.LESSON_GRAMMAR:
-        return None
+        return None, None
     try:
         end = grammars.front_matter_end(text, "front matter")
     except IngestionError:
-        return None
+        return None, None
     if not end:
-        return None
+        return None, None
     delimiter = text[: text.find("\n")].rstrip(" \t")
     body = text[text.find("\n") + 1 : end]
     if delimiter == "+++":
@@ -476,25 +488,34 @@ def front_matter_title(text: str, grammar: str) -> str | None:
         body = body if table is None else body[: table.start()]
     match = FRONT_MATTER_TITLE[delimiter].search(body)
     if match is None:
-        return None
+        return None, None
     raw = match.group("value")
     # YAML wants a space after the colon ("title:x" is no key of its own); the value is trimmed in code, not by
     # the pattern, which would try every split of a long run of spaces.
-    if (delimiter == "---" and raw[:1] not in ("", " ", "\t")) or len(raw) > 4 * MAX_TITLE_CHARACTERS:
-        return None
+    if delimiter == "---" and raw[:1] not in ("", " ", "\t"):
+        return None, None
+    if len(raw) > 4 * MAX_TITLE_CHARACTERS:
+        return None, TITLE_TOO_LONG
     raw = raw.strip(" \t")
-    if not raw:
-        return None
-    if delimiter == "---" and raw in YAML_NULLS:
-        return None
+    if not raw or (delimiter == "---" and raw in YAML_NULLS):
+        return None, None
     value = quoted_scalar(raw, toml=delimiter == "+++")
+    if value is None:
+        return None, "is not a one-line string the lab reads (a block scalar, a list, an anchor, a tag or a bad quote)"
+    if not value.strip():
+        return None, None
+    if len(value) > MAX_TITLE_CHARACTERS:
+        return None, TITLE_TOO_LONG
     # A title names a page wherever the lab shows it: one that does not print as it is (a control, a lone
     # zero-width space) is left to the id.
-    if value is None or not value.strip() or len(value) > MAX_TITLE_CHARACTERS or not value.strip().isprintable():
-        return None
+    if not value.strip().isprintable():
+        return None, "holds a character that does not print (a control or an invisible one)"
     if not any(character.isalnum() for character in value):
-        return None
-    return value.strip()
+        return None, "names nothing (no letter or digit)"
+    return value.strip(), None
+
+
+TITLE_TOO_LONG = f"is longer than {MAX_TITLE_CHARACTERS} characters"
 
 
 def quoted_scalar(raw: str, toml: bool) -> str | None:
@@ -1162,6 +1183,7 @@ def pin_sources(
     # The texts of the files pinned in this call, by source id: the only ones whose checks can have gone stale.
     texts: dict[str, str] = {}
     passed_over: list[str] = []
+    titles_passed_over: list[str] = []
     for request in requests:
         where = f"{label}: pin {quoted_name(request.path)}"
         try:
@@ -1186,8 +1208,13 @@ def pin_sources(
         else:
             sha256, text = pinnable_file(folder, relative, where, grammar)
         if position is None:
-            title = front_matter_title(text, grammar) if titles == "front-matter" else None
+            title, why = front_matter_title_read(text, grammar) if titles == "front-matter" else (None, None)
             entry = new_source_entry(relative, sha256, request, taken, title)
+            if why is not None and "title" not in request.given():
+                titles_passed_over.append(
+                    f"title of {printable(request.path)} left to its id {quoted_name(entry['source_id'])}: the front "
+                    f"matter's title {why}"
+                )
             positions[relative] = len(entries)
             taken.add(entry["source_id"])
             entries.append(entry)
@@ -1238,7 +1265,14 @@ def pin_sources(
         unmoved,
     )
     return PinOutcome(
-        manifest_bytes, tuple(changes), tuple(skipped), folders, tuple(moved), tuple(dropped), tuple(passed_over)
+        manifest_bytes,
+        tuple(changes),
+        tuple(skipped),
+        folders,
+        tuple(moved),
+        tuple(dropped),
+        tuple(passed_over),
+        tuple(titles_passed_over),
     )
 
 
@@ -1255,6 +1289,7 @@ def pin_report_lines(outcome: PinOutcome, limit: int | None = None) -> list[str]
     """
     lines = listed_pins(list(outcome.skipped), limit, "skipped", "pages skipped")
     lines.extend(listed_pins(list(outcome.passed_over), limit, "passed over", "pages passed over"))
+    lines.extend(listed_pins(list(outcome.titles_passed_over), limit, "titles", "titles left to their ids"))
     unchanged = [change for change in outcome.changes if change.kind == "unchanged"]
     lines.extend(outcome.moved)
     lines.extend(outcome.dropped)

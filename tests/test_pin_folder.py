@@ -952,6 +952,32 @@ class PageTitleTests(FolderTestCase):
         self.pin("docs")
         self.assertEqual(self.titles()["docs/index"], "Parcel Queue")
 
+    def test_a_title_left_to_the_id_is_named_with_why(self) -> None:
+        # pin says which front-matter title it did not take, and why; a page with no title, or one given --title,
+        # has no such line.
+        self.write("docs/a.md", '---\ntitle: "Esc \\u001b[31mRED"\n---\n# A\n')
+        self.write("docs/b.md", "---\ntitle: >\n  Folded\n---\n# B\n")
+        self.write("docs/c.md", "---\ntitle: Fine\n---\n# C\n")
+        self.write("docs/d.md", "# D\n")
+        self.write("docs/e.md", f"---\ntitle: {'w' * 301}\n---\n# E\n")
+        outcome = self.pin("docs", markdown="blocks-8")
+        self.assertEqual(
+            list(outcome.titles_passed_over),
+            [
+                f"title of {self.folder / 'docs/a.md'} left to its id \"docs/a\": the front matter's title holds a "
+                "character that does not print (a control or an invisible one)",
+                f"title of {self.folder / 'docs/b.md'} left to its id \"docs/b\": the front matter's title is not a "
+                "one-line string the lab reads (a block scalar, a list, an anchor, a tag or a bad quote)",
+                f"title of {self.folder / 'docs/e.md'} left to its id \"docs/e\": the front matter's title is longer "
+                "than 300 characters",
+            ],
+        )
+        self.assertEqual(source_pins.pin_report_lines(outcome)[:3], list(outcome.titles_passed_over))
+        self.manifest.unlink()
+        requests = [source_pins.PinRequest(str(self.folder / "docs/a.md"), title="Given")]
+        outcome = source_pins.pin_sources(self.manifest, requests, "blocks-8")
+        self.assertEqual(outcome.titles_passed_over, ())
+
     def test_the_lesson_grammar_reads_no_front_matter(self) -> None:
         self.assertIsNone(source_pins.front_matter_title("---\ntitle: A\n---\n# A\n", grammars.LESSON_GRAMMAR))
 
