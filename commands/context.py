@@ -60,9 +60,9 @@ def run_context(args: argparse.Namespace) -> int:
 
     if args.tier is not None and not args.scanned:
         # The manifest's own span checks have no tier: a --tier alone would filter nothing.
-        raise UsageError("usage", "--tier", "picks among the pairs scan finds; add --scanned to measure them")
+        raise UsageError("usage", "context", "--tier picks among the pairs scan finds; add --scanned to measure them")
     if args.no_cache and not args.scanned:
-        raise UsageError("usage", "--no-cache", "is about the scan's cache; add --scanned to scan")
+        raise UsageError("usage", "context", "--no-cache is about the scan's cache; add --scanned to scan")
     manifest_path = manifest_to_build(args.manifest)
     manifest = load_manifest(manifest_path)
     checks = manifest.span_checks

@@ -346,7 +346,15 @@ class FixtureContextTest(LabTestCase):
         # The declared checks have no tier: --tier alone would filter nothing, so it is a usage error.
         code, out, err = main_quietly("context", "--tier", "1")
         self.assertEqual((code, out), (2, ""))
-        self.assertEqual(err, "error: usage: --tier: picks among the pairs scan finds; add --scanned to measure them\n")
+        self.assertEqual(
+            err, "error: usage: context: --tier picks among the pairs scan finds; add --scanned to measure them\n"
+        )
+        # Named by the command, as every usage refusal is; so is --no-cache without a scan.
+        code, out, err = main_quietly("context", "--no-cache")
+        self.assertEqual(
+            (code, out, err),
+            (2, "", "error: usage: context: --no-cache is about the scan's cache; add --scanned to scan\n"),
+        )
 
 
 class ReportWindowTest(LabTestCase):
