@@ -379,7 +379,7 @@ def checked_span(value: object, text: str, where: str, source_id: str = "the sou
         now = describe_occurrences(quote_offsets(text, quote), len(quote))
         if 0 <= end <= start <= len(text):
             # Both inside the text, the wrong way round or empty: that, not the text's length, is what is wrong.
-            what = f"[{start}, {end}) is empty: end must come after start"
+            what = f"[{start}, {end}) is reversed or empty: end must come after start"
         else:
             what = f"[{start}, {end}) is not inside the text of {len(text):,} characters"
         raise IngestionError("span_out_of_range", where, f"{what}; its quote {now}")

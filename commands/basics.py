@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections import namedtuple
 from pathlib import Path
 
 from lab_io.errors import LISTED_ENTRIES, printable, quoted_name
@@ -90,21 +91,16 @@ NOTE_MANIFESTS_NAMED = 3
 FALLBACK_SENTENCE = "without --manifest the lab reads the lesson's fixture manifest beside run.py"
 
 
-class UnusedManifests:
+class UnusedManifests(namedtuple("UnusedManifests", ("folder", "own", "names"), defaults=((),))):
     """The manifests of a folder the fallback to the fixture's passes over: its own ``manifest.json`` (``own``), or
     the ``*.json`` files that open as manifests do (``names``, sorted, one more than the note names when there are
     more).
 
-    A plain class, not a dataclass: ``dataclasses`` imports ``inspect`` (and ``ast``, ``dis``, ``tokenize``), about
-    7 ms of every start for this one record (docs/performance.md, "Startup").
+    A named tuple, as the lab's records are (``load_documents``): a dataclass would import ``dataclasses`` (and with
+    it ``inspect``, ``ast``, ``dis`` and ``tokenize``), about 9 ms of every start (docs/performance.md, "Startup").
     """
 
-    __slots__ = ("folder", "own", "names")
-
-    def __init__(self, folder: Path, own: bool, names: tuple[str, ...] = ()) -> None:
-        self.folder = folder
-        self.own = own
-        self.names = names
+    __slots__ = ()
 
     def note(self, sought: tuple[str, str] | None = None) -> str:
         """The one line on stderr. With several manifests it picks none blindly: given what a refusal looked for

@@ -437,8 +437,11 @@ class ReviewTest(LabTestCase):
             self.pages_read("--reject", "scan:aster-copy-v1:99"),
             (["aster-copy-v1", "aster-copy-v1", "aster-copy-v2"], 2),
         )
+        # A declared check's name holds no source: its check's source is read.
+        self.assertEqual(self.pages_read("--accept", "save-copy-refuses-existing-path"), (["aster-copy-v1"], 0))
         # --add-checks and --forget-unmatched read every page.
         self.assertEqual(self.pages_read("--add-checks"), (["aster-copy-v1", "aster-copy-v2"], 0))
+        self.assertEqual(self.pages_read("--forget-unmatched")[0], ["aster-copy-v1", "aster-copy-v2"])
 
     def test_a_review_of_the_named_pages_decides_as_one_of_every_page(self) -> None:
         # The same decisions through --source naming every page (every page read) give the same bytes.

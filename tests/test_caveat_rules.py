@@ -2906,3 +2906,77 @@ class ScanVersionFortyOneTest(LabTestCase):
             with self.subTest(sentence=sentence):
                 self.assertIsNone(rules.instruction_form(reading(sentence), False, False))
         self.assertEqual(rules.instruction_form(reading("Check the token before use."), False, False), "imperative")
+
+
+class ScanVersionFortyTwoTest(LabTestCase):
+    """scan_version 42 mends 41's rules: a setext heading bounds a caveats section's look-back as an ATX one does;
+    "risks" as a verb, "no longer" after a phrase, still warn; nothing lost, and "there is no substitute", do not;
+    "Please see" points elsewhere; a link alone may wrap its text or hold parentheses, and is one only as an item's
+    opening sentence."""
+
+    def pairs_of(self, text: str) -> tuple[list, list]:
+        pairs, unpaired = scan(text, "blocks-8")
+        return [(p.qualifier.quote, p.instruction.quote, p.link) for p in pairs], [u.span.quote for u in unpaired]
+
+    def test_a_setext_heading_without_a_body_is_a_parent_too(self) -> None:
+        # As "## B" with no body of its own: the Limitations under B take nothing from A.
+        setext = "# T\n\n## A\n\nCreate a source with `add_source()`.\n\nB\n-\n\n### Limitations\n\nSources must be unique.\n"
+        atx = setext.replace("B\n-\n", "## B\n")
+        for text in (setext, atx):
+            with self.subTest(text=text):
+                self.assertEqual(self.pairs_of(text), ([], ["Sources must be unique."]))
+
+    def test_a_setext_title_of_two_lines_has_its_underlines_level(self) -> None:
+        text = "# T\n\nUse it\n------\n\nCreate a source with `add_source()`.\n\n### Known issues on\nWindows\n\nSources must be unique.\n"
+        text = text.replace("### Known issues on\nWindows\n", "Known issues on\nWindows\n=======\n")
+        self.assertEqual(pairing.heading_level(text, text.index("Known"), text.index("Sources must")), 1)
+        text = text.replace("=======", "-------")
+        self.assertEqual(pairing.heading_level(text, text.index("Known"), text.index("Sources must")), 2)
+
+    def test_risks_as_a_verb_still_warns(self) -> None:
+        for sentence in (
+            "Lowering the timeout risks dropped connections.",
+            "Deploying without pinning risks breaking production.",
+            "Low disk space risks corrupting the store.",
+        ):
+            with self.subTest(sentence=sentence):
+                self.assertIn(("risk", "risks"), cues_of(sentence))
+        self.assertNotIn("risk", [rule for rule, _ in cues_of("Pinning reduces the risk of silent drift.")])
+
+    def test_nothing_lost_and_no_substitute_praised_warn_of_nothing(self) -> None:
+        for sentence in (
+            "Nothing is lost when the server restarts.",
+            "None of the data is lost on restart.",
+            "There  are lost more cases like this.",
+        ):
+            with self.subTest(sentence=sentence):
+                self.assertNotIn("risk", [rule for rule, _ in cues_of(sentence)])
+        for sentence in ("There is no substitute for testing.", "There's no substitute for a review."):
+            with self.subTest(sentence=sentence):
+                self.assertEqual(cues_of(sentence), [])
+        self.assertIn(("limitation", "are no substitute for"), cues_of("Tests are no substitute for a review."))
+
+    def test_no_longer_after_an_opening_phrase_is_a_deprecation(self) -> None:
+        for sentence in (
+            "After version 2 it is no longer supported.",
+            "After this release it is no longer supported.",
+            "If so it is no longer supported.",
+        ):
+            with self.subTest(sentence=sentence):
+                self.assertIn(("deprecation", "no longer"), cues_of(sentence))
+        self.assertEqual(cues_of("It is sent when it no longer has interest in a subject."), [])
+
+    def test_please_see_points_elsewhere(self) -> None:
+        for sentence in ("Please check here for pitfalls.", "Please see the reference."):
+            with self.subTest(sentence=sentence):
+                self.assertIsNone(rules.instruction_form(reading(sentence), False, False))
+
+    def test_a_link_alone_wrapped_or_with_parentheses_and_only_opening_an_item(self) -> None:
+        caveat = "This release is no longer supported."
+        for lead in ("- [Install the\n  CLI](install.md)\n\n", "- [CLI](https://example.com/CLI_(computing))\n\n"):
+            with self.subTest(lead=lead):
+                self.assertEqual(self.pairs_of("# T\n\n## R\n\n" + lead + caveat + "\n"), ([], [caveat]))
+        # A link after the item's first sentence is part of an item that instructs.
+        text = "# T\n\n## R\n\n- Install the CLI. [Install it](install.md)\n\n" + caveat + "\n"
+        pairs, _ = self.pairs_of(text)
+        self.assertEqual([instruction for _, instruction, _ in pairs], ["[Install it](install.md)"])

@@ -31,7 +31,7 @@ from checks.caveats.sentences import (
 from grammars.shortcodes import CODE_SHORTCODES
 from load_documents import Span, SpanCheck
 
-SCAN_VERSION = 41
+SCAN_VERSION = 42
 # How far an instruction may sit from its caveat, in blocks of prose (code blocks are not counted):
 # the caveat's own block and this many before it, or this many after it; one that shares an
 # identifier with the caveat may sit as far back as IDENTIFIER_BLOCKS.
@@ -115,14 +115,21 @@ PURPOSE_AFTER_NEED = re.compile(
 NAMED_OBJECT = re.compile(r"(?:need|have)\s+to\s+[a-z]+\s+(?:it|them|this|that|these|those)\b", re.IGNORECASE)
 # A condition after the main clause: "… can be set to false if verification is to be skipped".
 TRAILING_CONDITION = re.compile(r"(?<=[\w\x00)])[\s,]+(?:if|when|whenever|in\s+case)\s", re.IGNORECASE)
-# An ATX heading line between two sections: a heading without a body of its own.
 # A sentence that is a link alone (scan_version 41): an inline link, a reference link or an HTML anchor, emphasis around
-# it and a closing full stop or colon allowed.
+# it and a closing full stop or colon allowed; from 42 its text may wrap onto the next line and its target hold one
+# pair of parentheses (``…/CLI_(computing)``).
+LINK_TEXT = r"\[(?:[^\]\n]|\n(?![ \t]*\n)){0,300}\]"
 LINK_ALONE = re.compile(
-    r"[ \t]*(?:\*\*|__|\*|_)?(?:\[[^\]\n]*\](?:\([^)\n]*\)|\[[^\]\n]*\])|<a\s[^>\n]*>[^<\n]*</a\s*>)(?:\*\*|__|\*|_)?[.:]?[ \t]*",
+    r"[ \t]*(?:\*\*|__|\*|_)?(?:" + LINK_TEXT + r"(?:\((?:[^()\n]|\([^()\n]*\)){0,500}\)|\[[^\]\n]*\])"
+    r"|<a\s[^>\n]*>[^<\n]*</a\s*>)(?:\*\*|__|\*|_)?[.:]?[ \t]*",
     re.IGNORECASE,
 )
-BODILESS_HEADING = re.compile(r"^ {0,3}(?P<marks>#{1,6})[ \t]+(?P<title>[^\n]*)$", re.MULTILINE)
+# A heading line between two sections: a heading without a body of its own, ATX (``## B``) or, from scan_version 42,
+# setext (``B`` over a line of ``=`` or ``-``).
+BODILESS_HEADING = re.compile(
+    r"^ {0,3}(?:(?P<marks>#{1,6})[ \t]+(?P<title>[^\n]*)|(?P<text>[^\n]*\S[^\n]*)\n {0,3}(?P<underline>=+|-+)[ \t]*)$",
+    re.MULTILINE,
+)
 # The blocks that hold no prose, neither read nor counted: code (a fence, MDX's ESM lines and expressions) and
 # an mkdocstrings directive (a Python path and its options, where the API's documentation will be drawn).
 UNREAD_KINDS = frozenset({"fence", "esm", "expression", "directive"})
@@ -342,7 +349,7 @@ class Item:
             self._instruction = self.classification(cue_free=True)[1]
             if (
                 self._instruction is not None
-                and (self.context[1] or self.context[4])
+                and ((self.context[1] and self.opens_item) or self.context[4])
                 and LINK_ALONE.fullmatch(self.page.text, self.start, self.end)
             ):
                 # A list item or a table cell that is a link and nothing else ("[Version `0.25.0`](changes.md)",
@@ -1840,8 +1847,12 @@ def scan_text(
     return scan_sections(source_id, text, grammars.document_sections(text, grammar, source_id))
 
 
-def heading_level(text: str, heading_start: int) -> int:
-    """A heading's level: its ``#`` marks (``## Fixed`` is 2), or 1 and 2 for ``=`` and ``-`` underlines; 0 for none."""
+def heading_level(text: str, heading_start: int, body_start: int | None = None) -> int:
+    """A heading's level: its ``#`` marks (``## Fixed`` is 2), or 1 and 2 for ``=`` and ``-`` underlines; 0 for none.
+
+    A setext heading's underline is its last line before ``body_start`` (from scan_version 42; before, the line
+    after its first, which a title of two lines does not underline): ``"Known issues on\\nWindows\\n---\\n"`` is 2.
+    """
     line_end = text.find("\n", heading_start)
     line = text[heading_start : len(text) if line_end == -1 else line_end].lstrip(" ")
     marks = len(line) - len(line.lstrip("#"))
@@ -1849,7 +1860,11 @@ def heading_level(text: str, heading_start: int) -> int:
         return marks
     if line_end == -1:
         return 0
-    underline = text[line_end + 1 : line_end + 3]
+    if body_start is not None and body_start > line_end:
+        lines = text[heading_start:body_start].rstrip("\n \t").rsplit("\n", 1)
+        underline = lines[-1].strip(" \t") if len(lines) > 1 else ""
+    else:
+        underline = text[line_end + 1 : line_end + 3]
     return 1 if underline.startswith("=") else 2 if underline.startswith("-") else 0
 
 
@@ -1879,8 +1894,14 @@ def heading_ancestors(text: str, sections) -> list[tuple[tuple[int, int, str], .
             previous_end = section.body_end
             continue
         for match in BODILESS_HEADING.finditer(text, previous_end, section.heading_start):
-            opened(len(match.group("marks")), match.start(), match.group("title").strip(" #"))
-        found.append(opened(max(heading_level(text, section.heading_start), 1), section.heading_start, section.title))
+            if match.group("marks") is not None:
+                opened(len(match.group("marks")), match.start(), match.group("title").strip(" #"))
+            elif previous_end:
+                # A setext heading between two sections (not in the page's front matter, whose closing ``---`` would
+                # underline its last line).
+                opened(1 if match.group("underline")[0] == "=" else 2, match.start(), match.group("text").strip())
+        level = heading_level(text, section.heading_start, section.body_start)
+        found.append(opened(max(level, 1), section.heading_start, section.title))
         previous_end = section.body_end
     return found
 

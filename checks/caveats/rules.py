@@ -116,6 +116,7 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
         r"|copied|merged|in\s+the\s+scope)(?![\w-])",
     ),
     # one thing does not stand for another (scan_version 40): "A card statement is not a substitute for a receipt"
+    # (From 42 not "there is no substitute for", praise: a turn of phrase, ``NOT_A_LOSS_BEFORE``.)
     ("limitation", 2, r"(?:(?:is|are)\s+)?(?:not\s+an?|no)\s+substitute\s+for"),
     ("limitation", 3, r"(?:is|are)\s*n't|(?:is|are)\s+(?:\w+\s+)?not"),
     ("limitation", 2, AUXILIARIES + r"\s*n't|won't|" + AUXILIARIES + r"\s+(?:\w+\s+)?not"),
@@ -236,7 +237,7 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     (
         "risk",
         2,
-        r"(?:is|(?<!there\s)are|(?:will|would|can|could|may|might)\s+be|gets?|got|be)\s+(?:\w+ly\s+)?lost"
+        r"(?:is|are|(?:will|would|can|could|may|might)\s+be|gets?|got|be)\s+(?:\w+ly\s+)?lost"
         r"|irreversible|irreversibly",
     ),
     ("risk", 2, MODALS + r"\s+(?:\w+\s+)?(?:result\s+in|cause|lead\s+to|expose|corrupt|overwrite|lose)"),
@@ -331,15 +332,30 @@ LOST_CONNECTION_BEFORE = re.compile(
     r"(?<!\w)(?:connection|connectivity|contact)s?(?:\s+[\w\x00]+){0,4}\s+$", re.IGNORECASE
 )
 # What lessens a risk, up to two words before it (scan_version 41): "reduces the risk", "mitigate these risks".
+# From 42 only a determiner or a kind of risk between: "Lowering the timeout risks dropped connections" warns ("risks" a
+# verb whose subject the lowering is).
 AVERTED_BEFORE = re.compile(
     r"(?<![\w-])(?:reduc\w*|minimi[sz]\w*|lower(?:s|ed|ing)?|mitigat\w*|avoid\w*|eliminat\w*|decreas\w*|without|no"
-    r"|low|less|fewer)\s+(?:[\w-]+\s+){0,2}$",
+    r"|low|less|fewer)\s+(?:(?:the|a|an|any|this|these|those|such|that|some|security|potential|possible|overall)\s+)?$",
     re.IGNORECASE,
 )
+# What is told lost by no one, or not at all (scan_version 42): "No data will be lost during the upgrade", "Nothing is
+# lost when it restarts", "None of the data is lost", "never lost"; and "there is no substitute for", praise, and
+# "there are lost" (a typo for "lots"): up to three words between.
+NOT_A_LOSS_BEFORE = re.compile(
+    r"(?<![\w-])(?:no|nothing|none|never|nobody|neither)\s+(?:[\w-]+\s+){0,3}$|(?<![\w-])there\s+$", re.IGNORECASE
+)
+THERE_BEFORE = re.compile(r"(?<![\w-])there(?:['’]s|\s+(?:is|are|was|were))?\s+$", re.IGNORECASE)
 # A clause of time or condition the cue stands in, up to four words after its opening word (scan_version 41): "when the
 # manifest no longer loads", "until the context is no longer valid".
+# From 42 a pronoun stands only as the clause's own subject, right after its opening word ("when it no longer has
+# interest"), and no version or release is named in it: "After version 2 it is no longer supported", "If so it is no
+# longer needed" open on a phrase, then the main clause tells the deprecation.
 CONDITION_CLAUSE_BEFORE = re.compile(
-    r"(?<![\w'’-])(?:when|whenever|once|if|while|after|until)\s+(?:[\w\x00'’-]+\s+){0,4}$", re.IGNORECASE
+    r"(?<![\w'’-])(?:when|whenever|once|if|while|after|until)\s+(?:(?:it|they|he|she|we|you|this|these|those)\s+)?"
+    r"(?:(?!(?:it|they|he|she|we|you|this|these|those|so|then|version|versions|release|releases|v?\d[\w.]*)\b)"
+    r"[\w\x00'’-]+\s+){0,4}$",
+    re.IGNORECASE,
 )
 NARRATION_BEFORE = re.compile(r"(?<!\w)(?:we|I)\s+$", re.IGNORECASE)
 STATED_LIMIT_AFTER = re.compile(
@@ -537,9 +553,11 @@ API_SUBJECT = re.compile(
 BE_SURE = re.compile(r"(?:(?:please|just|also|and|then)\s+)*be\s+sure\b", re.IGNORECASE)
 # A pointer elsewhere is no instruction: "See the reference", "For more details, read …".
 POINTER = re.compile(
-    # "Check here for pitfalls", "Click here to …" (scan_version 41): where the link is, said of it
-    r"(?:see|refer|learn|read\s+more|check\s+out|find\s+out|(?:check|click|look|go)\s+here|for\s+(?:more|further|details|detailed)"
-    r"|more\s+(?:details|information|on)|you\s+(?:can|could|may|will)\s+(?:also\s+)?(?:see|find|read|learn|check\s+out))\b",
+    # "Check here for pitfalls", "Click here to …" (scan_version 41): where the link is, said of it; from 42 after
+    # "please" too ("Please see the reference")
+    r"(?:please\s+)?(?:see|refer|learn|read\s+more|check\s+out|find\s+out|(?:check|click|look|go)\s+here"
+    r"|for\s+(?:more|further|details|detailed)|more\s+(?:details|information|on)"
+    r"|you\s+(?:can|could|may|will)\s+(?:also\s+)?(?:see|find|read|learn|check\s+out))\b",
     re.IGNORECASE,
 )
 # Where a community meets, after "join the" (scan_version 38: "Join the cluster with `kubeadm join`" and "Join the
@@ -827,6 +845,12 @@ def turn_of_phrase(reading: str, rule: str, start: int, end: int) -> str | None:
         # "which will disappear when no longer subscribed to", "even if the cask is no longer installed": a time or a
         # case told, no deprecation (scan_version 41).
         return "a time told"
+    if rule == "risk" and word.endswith("lost") and NOT_A_LOSS_BEFORE.search(before):
+        # "No data will be lost", "there are lost more cases" (scan_version 42): nothing is lost.
+        return "a guarantee"
+    if rule == "limitation" and "no substitute" in word and THERE_BEFORE.search(before):
+        # "There is no substitute for testing": praise of what the text recommends, no limit (scan_version 42).
+        return "praise"
     if rule == "risk" and word.endswith(" lost") and LOST_CONNECTION_BEFORE.search(before):
         # "the library detects that the connection to the server is lost": an event the API reports, not data lost.
         return "event"
