@@ -15,7 +15,8 @@ markup of headings; "blocks-5" is "blocks-4" with the page reader of
 with the page reader of ``version6``, which reads an HTML or JSX element around a
 heading through instead of keeping it whole; "blocks-7" is "blocks-6" with the page
 reader of ``version7``, which reads a Hugo shortcode around a heading through too; "blocks-8" is "blocks-7" with
-the page reader of ``version8``, which reads an HTML definition list entry by entry. The records every grammar
+the page reader of ``version8``, which reads an HTML definition list entry by entry; "blocks-9" is "blocks-8" reading
+the Liquid tags of GitBook and Jekyll pages as Hugo shortcodes (``version9``). The records every grammar
 yields are ``records``. The names other modules import from ``grammars`` are
 kept here.
 
@@ -88,6 +89,7 @@ __all__ = [
     "BLOCKS6_GRAMMAR",
     "BLOCKS7_GRAMMAR",
     "BLOCKS8_GRAMMAR",
+    "BLOCKS9_GRAMMAR",
     "MDX_GRAMMARS",
     "ADMONITION",
     "ADMONITION_INDENT",
@@ -161,6 +163,7 @@ BLOCKS5_GRAMMAR = "blocks-5"
 BLOCKS6_GRAMMAR = "blocks-6"
 BLOCKS7_GRAMMAR = "blocks-7"
 BLOCKS8_GRAMMAR = "blocks-8"
+BLOCKS9_GRAMMAR = "blocks-9"
 GRAMMARS = (
     LESSON_GRAMMAR,
     BLOCKS_GRAMMAR,
@@ -171,6 +174,7 @@ GRAMMARS = (
     BLOCKS6_GRAMMAR,
     BLOCKS7_GRAMMAR,
     BLOCKS8_GRAMMAR,
+    BLOCKS9_GRAMMAR,
 )
 # The grammars that read real docs with ``block_sections`` (front matter, byte order mark, text before a heading).
 BLOCK_GRAMMARS = GRAMMARS[1:]
@@ -229,6 +233,13 @@ def document_sections(text: str, grammar: str = LESSON_GRAMMAR, where: str = "te
         from grammars.version8 import PageReader as Version8Reader
 
         return block_sections(text, title, where, True, Version8Reader)
+    if grammar == BLOCKS9_GRAMMAR:
+        from grammars.version8 import PageReader as Version8Reader
+        from grammars.version9 import liquid_as_shortcodes
+
+        # The page read through a copy of it whose Liquid tag lines are Hugo markers, the same length: the offsets
+        # are the page's (rule U).
+        return block_sections(liquid_as_shortcodes(text), title, where, True, Version8Reader)
     if grammar in BLOCK_GRAMMARS:
         return block_sections(text, title, where, grammar == BLOCKS2_GRAMMAR)
     if grammar != LESSON_GRAMMAR:

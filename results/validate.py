@@ -37,7 +37,7 @@ from chunk_index import (
     policy_of_config,
     result_scope,
 )
-from grammars import HEADING, LESSON_GRAMMAR
+from grammars import BLOCK_GRAMMARS, HEADING, LESSON_GRAMMAR
 from lab_io.errors import IngestionError, json_type, printable, quoted, quoted_name, text_difference
 from lab_io.indented_json import saved_json_pieces
 from lab_io.strict_json import (
@@ -302,8 +302,8 @@ def index_inputs(
             join_path(path, "config"),
             f"{quoted(index['config'], 120)} is not in the lab's config family (strategy {', '.join(POLICY_NAMES)}; "
             f"version 1; max_chars {MIN_POLICY_SIZE}..{MAX_POLICY_SIZE}, null for paragraph; "
-            '"markdown": "blocks", "blocks-2", "blocks-3", "blocks-4", "blocks-5", "blocks-6", "blocks-7", "blocks-8" or '
-            'absent; pair-aware\'s "pairs" sorted, each once)',
+            f'"markdown": {", ".join(json.dumps(grammar) for grammar in BLOCK_GRAMMARS)} or absent; pair-aware\'s '
+            '"pairs" sorted, each once)',
         )
     grammar = config_grammar(config)
     documents = index["documents"]

@@ -2980,3 +2980,31 @@ class ScanVersionFortyTwoTest(LabTestCase):
         text = "# T\n\n## R\n\n- Install the CLI. [Install it](install.md)\n\n" + caveat + "\n"
         pairs, _ = self.pairs_of(text)
         self.assertEqual([instruction for _, instruction, _ in pairs], ["[Install it](install.md)"])
+
+
+class ScanVersionFortyThreeTest(LabTestCase):
+    """scan_version 43: a Liquid tag is markup, as a Hugo shortcode is: a line of them alone holds no sentence, and a
+    GitBook hint read as a warning under "blocks-9" is its body alone."""
+
+    INSTRUCTION = "Call `f()` to save."
+    CAVEAT = "Never call it twice."
+
+    def test_a_warning_hints_caveat_is_its_body(self) -> None:
+        text = f'# T\n\n## S\n\n{self.INSTRUCTION}\n\n{{% hint style="warning" %}}\n{self.CAVEAT}\n{{% endhint %}}\n'
+        for grammar, rule in (("blocks-9", "cautionary block"), ("blocks-8", "prohibition")):
+            with self.subTest(grammar=grammar):
+                pairs, unpaired = scan(text, grammar)
+                self.assertEqual(
+                    [(p.instruction.quote, p.qualifier.quote, p.rule) for p in pairs],
+                    [(self.INSTRUCTION, self.CAVEAT, rule)],
+                )
+                self.assertEqual(unpaired, [])
+
+    def test_a_closing_tag_after_a_sentence_is_no_part_of_it(self) -> None:
+        # Under 42 the quote ran on through "\n{% endhint %}".
+        text = f"# T\n\n## S\n\n{self.INSTRUCTION}\n\n{self.CAVEAT}\n{{% endhint %}}\n"
+        pairs, _ = scan(text, "blocks-8")
+        self.assertEqual([p.qualifier.quote for p in pairs], [self.CAVEAT])
+
+    def test_a_tag_in_a_sentence_is_blanked(self) -> None:
+        self.assertEqual(reading('Run it {% include "deprecated.md" %} now.'), "Run it " + " " * 29 + " now.")

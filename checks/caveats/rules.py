@@ -733,10 +733,11 @@ COMMON_WORDS = frozenset(
 
 # --- Markdown markup, blanked ------------------------------------------------------------
 
-# Hugo shortcodes ({{< note >}}, {{% warning %}}), emphasis marks, link targets, reference labels and HTML tags
-# become spaces (same length), so "**not**" reads as "not" and a "deprecated" in a URL is no cue.
+# Hugo shortcodes ({{< note >}}, {{% warning %}}) and, from scan_version 43, Liquid tags ({% hint style="danger" %}),
+# emphasis marks, link targets, reference labels and HTML tags become spaces (same length), so "**not**" reads as "not"
+# and a "deprecated" in a URL is no cue.
 MARKUP = re.compile(
-    r"\{\{[<%][^\n]{0,300}?[%>]\}\}|\]\([^)\n]{0,500}\)|\]\[[^\]\n]{0,100}\]|<[^<>\n]{0,300}>|[*~]+|(?<![A-Za-z0-9])_+"
+    r"\{\{[<%][^\n]{0,300}?[%>]\}\}|\{%[^\n]{0,300}?%\}|\]\([^)\n]{0,500}\)|\]\[[^\]\n]{0,100}\]|<[^<>\n]{0,300}>|[*~]+|(?<![A-Za-z0-9])_+"
     r"|_+(?![A-Za-z0-9])|[\[\]]"
 )
 
