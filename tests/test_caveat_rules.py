@@ -2445,16 +2445,26 @@ class ScanVersionThirtySevenTest(LabTestCase):
                 self.assertEqual([p.instruction.quote for p in pairs], [sentence])
 
 
-class ScanVersionThirtyEightTest(LabTestCase):
+class CaveatChecks(LabTestCase):
+    """What the scan-version tests below ask of a sentence and of a page."""
+
+    def assert_caveat(self, sentence: str, rule: str, cue: str, tier: int) -> None:
+        """The sentence's caveat, as ``classified`` weighs it, is of ``rule``, ``cue`` (lower case) and ``tier``."""
+        found, _ = caveat_of(sentence)
+        self.assertIsNotNone(found, sentence)
+        self.assertEqual((found.rule, found.cue.lower(), found.tier), (rule, cue, tier), sentence)
+
+    def pairs_of(self, text: str) -> tuple[list, list]:
+        """Each pair of ``text`` under "blocks-8" as (caveat, instruction, link), and each unpaired caveat's quote."""
+        pairs, unpaired = scan(text, "blocks-8")
+        return [(p.qualifier.quote, p.instruction.quote, p.link) for p in pairs], [u.span.quote for u in unpaired]
+
+
+class ScanVersionThirtyEightTest(CaveatChecks):
     """scan_version 38: what is important to do, a cost in performance, availability still to come, a negation with
     an adverb or a bracketed "yet" before what is withheld, "thread safe" unhyphenated, and "will not clash" spared."""
 
     INSTRUCTION = "Register the widget with `register()`."
-
-    def assert_caveat(self, sentence: str, rule: str, cue: str, tier: int) -> None:
-        found, _ = caveat_of(sentence)
-        self.assertIsNotNone(found, sentence)
-        self.assertEqual((found.rule, found.cue.lower(), found.tier), (rule, cue, tier), sentence)
 
     def test_what_is_important_to_do_is_a_requirement(self) -> None:
         for sentence, cue in (
@@ -2772,16 +2782,11 @@ class ScanVersionThirtyNineTest(LabTestCase):
         self.assertEqual((len(parts), len(ends)), (1 + 40_000, 20_000))
 
 
-class ScanVersionFortyTest(LabTestCase):
+class ScanVersionFortyTest(CaveatChecks):
     """scan_version 40: what is lost for good, one thing that is no substitute for another, and the plural "fail"
     before the case it fails in; a connection lost is an event, not a risk."""
 
     INSTRUCTION = "Run `widget sync --offline` to sync from the cache."
-
-    def assert_caveat(self, sentence: str, rule: str, cue: str, tier: int) -> None:
-        found, _ = caveat_of(sentence)
-        self.assertIsNotNone(found, sentence)
-        self.assertEqual((found.rule, found.cue.lower(), found.tier), (rule, cue, tier), sentence)
 
     def test_what_is_lost_is_a_risk(self) -> None:
         for sentence, cue in (
@@ -2832,14 +2837,10 @@ class ScanVersionFortyTest(LabTestCase):
         self.assertEqual(unpaired, [])
 
 
-class ScanVersionFortyOneTest(LabTestCase):
+class ScanVersionFortyOneTest(CaveatChecks):
     """scan_version 41: a caveats section looks back only as a subsection, and not past its parent heading; "no
     longer" in a clause of time or condition, and a risk averted, warn of nothing; a list item or a table cell that
     is a link alone, and "Check here", instruct nothing."""
-
-    def pairs_of(self, text: str) -> tuple[list, list]:
-        pairs, unpaired = scan(text, "blocks-8")
-        return [(p.qualifier.quote, p.instruction.quote, p.link) for p in pairs], [u.span.quote for u in unpaired]
 
     def test_a_subsections_limitations_look_back_no_further_than_its_parent(self) -> None:
         text = (
@@ -2908,15 +2909,11 @@ class ScanVersionFortyOneTest(LabTestCase):
         self.assertEqual(rules.instruction_form(reading("Check the token before use."), False, False), "imperative")
 
 
-class ScanVersionFortyTwoTest(LabTestCase):
+class ScanVersionFortyTwoTest(CaveatChecks):
     """scan_version 42 mends 41's rules: a setext heading bounds a caveats section's look-back as an ATX one does;
     "risks" as a verb, "no longer" after a phrase, still warn; nothing lost, and "there is no substitute", do not;
     "Please see" points elsewhere; a link alone may wrap its text or hold parentheses, and is one only as an item's
     opening sentence."""
-
-    def pairs_of(self, text: str) -> tuple[list, list]:
-        pairs, unpaired = scan(text, "blocks-8")
-        return [(p.qualifier.quote, p.instruction.quote, p.link) for p in pairs], [u.span.quote for u in unpaired]
 
     def test_a_setext_heading_without_a_body_is_a_parent_too(self) -> None:
         # As "## B" with no body of its own: the Limitations under B take nothing from A.
