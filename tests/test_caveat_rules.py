@@ -3005,3 +3005,21 @@ class ScanVersionFortyThreeTest(LabTestCase):
 
     def test_a_tag_in_a_sentence_is_blanked(self) -> None:
         self.assertEqual(reading('Run it {% include "deprecated.md" %} now.'), "Run it " + " " * 29 + " now.")
+
+
+class ScanVersionFortyFourTest(LabTestCase):
+    """scan_version 44: a Markdown table inside an admonition or a content tab is read cell by cell, as one inside an
+    HTML element is (scan_version 30), not as prose whose rows run together."""
+
+    def test_a_tables_cells_inside_an_admonition(self) -> None:
+        caveat = "The binary should be installed there."
+        text = (
+            "# T\n\n## S\n\nInstall it with `install.sh`.\n\n!!! tip\n\n    | Variable | Meaning |\n    |---|---|\n"
+            f"    | `BIN_DIR` | {caveat} |\n    | `HOME` | Where it lives. |\n"
+        )
+        for marker, grammar in (("!!! tip", "blocks-8"), ('=== "Linux"', "blocks-8")):
+            with self.subTest(marker=marker):
+                found = scan(text.replace("!!! tip", marker), grammar)
+                quotes = [p.qualifier.quote for p in found[0]] + [u.span.quote for u in found[1]]
+                # The caveat is its cell's text alone, not the row before's closing pipe and its own cells.
+                self.assertEqual(quotes, [caveat])

@@ -31,7 +31,7 @@ from checks.caveats.sentences import (
 from grammars.shortcodes import CODE_SHORTCODES
 from load_documents import Span, SpanCheck
 
-SCAN_VERSION = 43
+SCAN_VERSION = 44
 # How far an instruction may sit from its caveat, in blocks of prose (code blocks are not counted):
 # the caveat's own block and this many before it, or this many after it; one that shares an
 # identifier with the caveat may sit as far back as IDENTIFIER_BLOCKS.
@@ -133,6 +133,9 @@ BODILESS_HEADING = re.compile(
 # The blocks that hold no prose, neither read nor counted: code (a fence, MDX's ESM lines and expressions) and
 # an mkdocstrings directive (a Python path and its options, where the API's documentation will be drawn).
 UNREAD_KINDS = frozenset({"fence", "esm", "expression", "directive"})
+# The blocks whose Markdown tables the scan reads cell by cell inside them (``html_table_runs``): an HTML element's
+# (scan_version 30), an admonition's and a content tab's (44).
+TABLE_HOLDING_KINDS = frozenset({"html", "admonition", "tab"})
 # The blocks whose first line is their opening marker, text after it on that line or not ("{{% note %}} Mind it.").
 MARKED_KINDS = frozenset({"admonition", "shortcode", "html"})
 LIST_ITEM_OPENING = re.compile(r"[ \t>]*(?:[-*+]|\d{1,9}[.)])[ \t]+$")
@@ -850,12 +853,14 @@ def section_items(page: Page, section: grammars.Section, dated: bool = False) ->
         is_table = block.kind == "table"
         first = block.start if is_table else text_start(masked, block)
         # Which of the spans are a table's cells: all of a table's; of an HTML element's, those of the Markdown
-        # tables it holds (scan_version 30); else none.
+        # tables it holds (scan_version 30), and from 44 of an admonition's and a content tab's too, whose rows ran
+        # together into sentences as an element's did ("| `$HOME/.pixi` |\n | `PIXI_BIN_DIR` | The location …");
+        # else none.
         cells: list[bool] | None = None
         if is_table:
             spans = table_cell_spans(masked, first, block.end)
         else:
-            runs = html_table_runs(text, block) if block.kind == "html" else []
+            runs = html_table_runs(text, block) if block.kind in TABLE_HOLDING_KINDS else []
             spans, cells = (
                 (sentence_spans(masked, first, block.end, fences), None)
                 if not runs
