@@ -527,7 +527,9 @@ def validate_result(value: object, progress=None) -> dict:
         result["fixture_scope"], result_scope(indexes[names[0]]["documents"]), "fixture_scope", "fixture_scope"
     )
     comparisons = result["comparisons"]
-    require_same(comparisons, derived_comparisons(comparisons, indexes), "comparisons", "comparison_mismatch")
+    derived = derived_comparisons(comparisons, indexes)
+    require_same_pairs(comparisons)
+    require_same(comparisons, derived, "comparisons", "comparison_mismatch")
     return result
 
 
@@ -573,6 +575,24 @@ def require_policy_index(name: str, saved: dict, indexes: dict, first_name: str)
         join_path(index_path, "documents"),
         "documents_mismatch",
     )
+
+
+def require_same_pairs(comparisons: list) -> None:
+    """Every policy's comparison of a named-pairs result lists as many pairs as the first, which declares them: a pair
+    taken out of, or put into, one comparison is named there, not by a count of another that the first then
+    contradicts."""
+    if not is_pairs_comparison(comparisons):
+        return
+    declared = len(comparisons[0]["pairs"])
+    for position, comparison in enumerate(comparisons[1:], 1):
+        pairs = comparison.get("pairs") if type(comparison) is dict else None
+        if type(pairs) is list and len(pairs) != declared:
+            raise IngestionError(
+                "comparison_mismatch",
+                join_path(join_path("comparisons", position), "pairs"),
+                f"lists {len(pairs):,} pairs where comparisons[0].pairs lists {declared:,}: every policy's comparison "
+                "names the same pairs",
+            )
 
 
 def derived_comparisons(comparisons: object, indexes: dict) -> list[dict]:

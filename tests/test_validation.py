@@ -657,3 +657,23 @@ class QuotedValues(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class NamedPairsComparisons(unittest.TestCase):
+    """A named-pairs result's comparisons each list the pairs the first declares."""
+
+    def test_a_pair_taken_out_of_one_comparison_is_named_there(self):
+        # docs/examples' result: three comparisons of 6 pairs each. One pair taken out of the first: the second, which
+        # still lists 6, is where the lists part (the verdict counts are derived from the first's pairs).
+        saved = json.loads((ROOT / "docs" / "examples" / "expected-result.json").read_text(encoding="utf-8"))
+        del saved["comparisons"][0]["pairs"][2]
+        with self.assertRaises(IngestionError) as caught:
+            validate.validate_result(saved)
+        self.assertEqual(
+            (caught.exception.code, caught.exception.where, caught.exception.what),
+            (
+                "comparison_mismatch",
+                "comparisons[1].pairs",
+                "lists 6 pairs where comparisons[0].pairs lists 5: every policy's comparison names the same pairs",
+            ),
+        )
