@@ -13,10 +13,11 @@ for. The callouts and cards a reader sees as one thing (``KEPT_CONTAINERS``), wh
 both their opening and closing lines are such lines, are read as a paired
 shortcode: a hint is an admonition labelled with its style (``warning``,
 ``danger``, ``info``), a code or highlight tag's body is code, an embed, a link
-card or a file card is one block. Every other tag (tab sets and tabs, steppers,
-columns, Jekyll's ``if``, ``for`` and ``raw``, a callout whose other tag has text
-beside it) is an inert marker: its line is no block, and the Markdown around it
-is read as the page's.
+card or a file card is one block. Every other line of tags alone (tab sets and
+tabs, steppers, columns, Jekyll's ``if``, ``for`` and ``raw``, a lone embed, a
+callout whose other tag has text beside it) is read as an HTML comment of its
+length: no block, a line that ends the paragraph before it, and the Markdown
+around it read as the page's.
 
 The page is read through a copy in which each such tag is rewritten in place, the
 same length, so every block's offset is the page's own; a setext heading's title
@@ -34,9 +35,8 @@ from lab_io.errors import IngestionError
 
 # A line of Liquid tags alone is read with ``str.find``, tag by tag (``line_tags``): a tag is ``{%`` up to the first
 # ``%}`` after it on its line, so a line of many is read once, and one of many ``{%`` without a ``%}`` too.
-# One tag's parts: its opening ``{%`` and whitespace control, the space after, its content (at most 1,000
-# characters), the space before, the closing ``-`` and ``%}``.
-TAG_PARTS = re.compile(r"\{%(-?)([ \t]*)((?:[^%\n]|%(?!\})){1,1000}?)([ \t]*)(-?)%\}")
+# The longest content of a tag rule U reads.
+MAX_CONTENT = 1000
 # A tag's name: ``hint`` of ``hint style="info"``, ``endhint``.
 TAG_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 # A hint's style argument, which names its kind: read as the ``type`` of a Hugo callout (``type =`` keeps the length).
@@ -71,61 +71,96 @@ def tags_alone(line: str, tags: list[tuple[int, int]]) -> bool:
 
 def tag_parts(tag: str) -> tuple[int, str] | None:
     """A tag's room (its whitespace and ``-`` around the content) and its content, or ``None`` when it is not one
-    rule U reads (content over 1,000 characters): ``'{% hint style="info" %}'`` -> ``(2, 'hint style="info"')``."""
-    parts = TAG_PARTS.fullmatch(tag)
-    if parts is None:
+    rule U reads (no content, or over 1,000 characters): ``'{% hint style="info" %}'`` -> ``(2, 'hint style="info"')``.
+    Read with string operations, in one pass over the tag."""
+    core = tag[2:-2]
+    core = core[1:] if core.startswith("-") else core
+    core = core[:-1] if core.endswith("-") else core
+    content = core.strip(" \t")
+    if not content or len(content) > MAX_CONTENT:
         return None
-    opening, before, content, after, closing = parts.groups()
-    return len(opening) + len(before) + len(after) + len(closing), content
+    return len(tag) - 4 - len(content), content
 
 
 def name_of(content: str) -> tuple[str, bool]:
-    """A tag's container name, lower case, and whether it closes: ``endhint`` -> ``("hint", True)``."""
+    """A tag's name, as written (Liquid's names and Hugo's are case-sensitive), and whether it closes: ``endhint`` ->
+    ``("hint", True)``."""
     name = TAG_NAME.match(content)
-    word = "" if name is None else name.group(0).lower()
+    word = "" if name is None else name.group(0)
     if word.startswith("end") and len(word) > 3:
         return word[3:], True
     return word, False
 
 
 def marker(tag: str, room: int, content: str, role: str) -> str:
-    """The Hugo marker a tag is read as, the same length (``role``: ``open``, ``close`` or ``inert``), or the tag
-    itself when there is no room for it.
+    """The Hugo marker a kept container's tag is read as, the same length (``role``: ``open`` or ``close``).
 
     ``open``: ``{% hint style="warning" %}`` -> ``{{%hint type ="warning"%}}``; ``close``: ``{% endhint %}`` ->
-    ``{{% /hint %}}``; ``inert``: ``{% tabs %}`` -> ``{{%.abs%}}``, a marker no rule pairs (its name opens with a
-    dot, which no shortcode name does), whose line of markers alone is no block.
+    ``{{% /hint %}}``. The caller gives a role only to a tag with the room (``ROOM``).
     """
     if role == "close" and room >= 1:
         # "{%" "endNAME" "%}" becomes "{{% /" NAME "%}}": two characters fewer but for the room, one of it kept.
         return "{{% /" + name_of(content)[0] + " " * (room - 1) + "%}}"
     if room < 2:
         return tag
-    if role == "open" and content.lower().startswith("hint"):
+    if content.startswith("hint"):
         # "style" (5) becomes "type " (5): ``type ="warning"`` names the kind as a Hugo callout's ``type`` does.
         content = HINT_STYLE.sub("type ", content, count=1)
-    elif role == "inert":
-        content = "." + content[1:]
     return "{{%" + content + " " * (room - 2) + "%}}"
 
 
-def fenced_lines(lines: list[str]) -> list[bool]:
-    """For each line, whether it lies in fenced code as the block grammars read fences anywhere on a page: opened by a
-    fence line at any indent, inside a list item or a quote too (``- ````, ``> ~~~``), closed by a line of the same
-    fence character at least as long at up to three columns deeper, or never; front matter is no code."""
+def inert_line(line: str) -> str:
+    """A line of tags alone that no pair claims, as an HTML comment of its length (``<!--…-->``, dots inside): no
+    block, and a line that ends the paragraph before it and starts none, as a comment line is under every block
+    grammar; the line as it is when it is too short to be one (under seven characters after its indent)."""
+    indent = len(line) - len(line.lstrip(" "))
+    room = len(line) - indent - 7
+    return line if room < 0 else line[:indent] + "<!--" + "." * room + "-->"
+
+
+# A container prefix a fence may open after: quote markers, or a list item's marker (its content column).
+CONTAINER_PREFIX = re.compile(r"(?:[ ]{0,3}>[ ]?)+|[ ]{0,3}(?:[-*+]|\d{1,9}[.)])[ ]+")
+
+
+def fenced_lines(lines: list[str], first: int = 0) -> list[bool]:
+    """For each line from ``first`` (the line after the front matter), whether it lies in fenced code: a fence opened
+    at three columns or fewer, at the page's top level or after a container's prefix (a quote's ``>``, a list item's
+    marker: ``- ````, ``> ~~~``), and closed as rule K closes one (a line of its character at least as long, up to
+    three columns deeper than it opened), with the same prefix taken off its closing line (a quote's markers, the
+    item's content column of spaces); never closed, it runs to the page's end."""
     inside = [False] * len(lines)
     fence: tuple[str, int] | None = None
     indent = 0
-    for index, line in enumerate(lines):
-        content = re.sub(r"^[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?", "", line)
+    prefix = ""
+    for index in range(first, len(lines)):
+        line = lines[index]
         if fence is not None:
             inside[index] = True
-            if closes_fence_within(content, fence, 0) or closes_fence_within(line, fence, indent):
+            if prefix.strip(" ").startswith(">"):
+                quoted = re.match(r"(?:[ ]{0,3}>[ ]?){1,%d}" % prefix.count(">"), line)
+                rest = line[quoted.end() :] if quoted is not None else line
+            else:
+                rest = line[len(prefix) :] if line[: len(prefix)].strip(" ") == "" else line
+            if closes_fence_within(rest, fence, indent):
                 fence = None
             continue
-        opening = fence_opening(content)
+        opening = fence_opening(line)
+        prefix = ""
+        if opening is None:
+            container = CONTAINER_PREFIX.match(line)
+            if container is not None:
+                opening = fence_opening(line[container.end() :])
+                prefix = container.group(0) if opening is not None else ""
         if opening is not None:
-            fence, indent = opening, len(line) - len(line.lstrip(" "))
+            body = (
+                line[len(prefix) :]
+                if not prefix.strip(" ").startswith(">")
+                else line[CONTAINER_PREFIX.match(line).end() :]
+            )
+            fence, indent = opening, len(body) - len(body.lstrip(" "))
+            if not prefix.strip(" ").startswith(">"):
+                # A list item's continuation lines stand at its content column: the closing line is read from there.
+                prefix = " " * len(prefix)
             inside[index] = True
     return inside
 
@@ -148,46 +183,53 @@ def liquid_as_shortcodes(text: str) -> str:
         # Never closed: the grammar refuses the page as it reads it, with its own words.
         start = 0
     first = text.count("\n", 0, start)
-    fenced = fenced_lines(lines)
+    fenced = fenced_lines(lines, first)
     tags = [
         line_tags(line) if "{%" in line and index >= first and not fenced[index] else []
         for index, line in enumerate(lines)
     ]
-    alone = [tags_alone(line, found) for line, found in zip(lines, tags)]
-    # Each tag of the page, with its line, in order; the kept containers paired by name, as rule D's stack pairs.
-    roles: dict[tuple[int, int], str] = {}
-    open_tags: dict[str, list[tuple[int, int]]] = {}
+    # A line of tags alone, each one rule U reads (content of 1 to 1,000 characters).
+    alone = [
+        tags_alone(line, found) and all(tag_parts(line[start:end]) is not None for start, end in found)
+        for line, found in zip(lines, tags)
+    ]
+    # The kept containers' tags paired as rule D's stack pairs markers (``shortcode_pairs``): one stack, a closing tag
+    # closing the latest open tag of its name and every tag opened after it, over every tag of the page, text beside
+    # it or not. A pair becomes an opening and a closing marker when each of its tags is the one tag of a line of
+    # tags alone and has the room (two for an opening, one for a closing); its other tags, and every other tag, are
+    # no marker: its line of tags alone is read as a comment (``inert_line``).
+    roles: dict[int, str] = {}
+    stack: list[tuple[str, int, bool]] = []
+    places: dict[str, list[int]] = {}
     for index, line in enumerate(lines):
-        for start, end in tags[index]:
-            parts = tag_parts(line[start:end])
+        for tag_start, tag_end in tags[index]:
+            parts = tag_parts(line[tag_start:tag_end])
             if parts is None:
                 continue
             name, closing = name_of(parts[1])
             if name not in KEPT_CONTAINERS:
                 continue
-            place = (index, start)
+            usable = alone[index] and len(tags[index]) == 1 and parts[0] >= (1 if closing else 2)
             if not closing:
-                open_tags.setdefault(name, []).append(place)
-            elif open_tags.get(name):
-                opened = open_tags[name].pop()
-                if alone[opened[0]] and alone[index]:
-                    roles[opened], roles[place] = "open", "close"
+                places.setdefault(name, []).append(len(stack))
+                stack.append((name, index, usable))
+            elif places.get(name):
+                place = places[name][-1]
+                while len(stack) > place:
+                    opened_name, opened, opened_usable = stack.pop()
+                    places[opened_name].pop()
+                if opened_usable and usable:
+                    roles[opened], roles[index] = "open", "close"
     for index, line in enumerate(lines):
         if not alone[index]:
             continue
-        pieces = []
-        last = 0
-        for start, end in tags[index]:
-            tag = line[start:end]
-            parts = tag_parts(tag)
-            pieces.append(line[last:start])
-            if parts is None:
-                pieces.append(tag)
-            else:
-                pieces.append(marker(tag, parts[0], parts[1], roles.get((index, start), "inert")))
-            last = end
-        pieces.append(line[last:])
-        lines[index] = "".join(pieces)
+        role = roles.get(index)
+        if role is None:
+            lines[index] = inert_line(line)
+            continue
+        tag_start, tag_end = tags[index][0]
+        room, content = tag_parts(line[tag_start:tag_end])
+        lines[index] = line[:tag_start] + marker(line[tag_start:tag_end], room, content, role) + line[tag_end:]
     return "\n".join(lines)
 
 
