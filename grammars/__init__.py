@@ -235,13 +235,11 @@ def document_sections(text: str, grammar: str = LESSON_GRAMMAR, where: str = "te
         return block_sections(text, title, where, True, Version8Reader)
     if grammar == BLOCKS9_GRAMMAR:
         from grammars.version8 import PageReader as Version8Reader
-        from grammars.version9 import liquid_as_shortcodes, with_page_titles
+        from grammars.version9 import liquid_as_shortcodes
 
-        # The page read through a copy of it whose Liquid tag lines are Hugo markers, the same length: the offsets
-        # are the page's, and so are the titles (rule U).
-        copy = liquid_as_shortcodes(text)
-        sections = block_sections(copy, title, where, True, Version8Reader)
-        return sections if copy is text else with_page_titles(sections, text, copy, Version8Reader.heading_title)
+        # The page read through a copy of it whose Liquid tag lines are Hugo markers or comments, the same length:
+        # the offsets are the page's, and so are the titles (no rewritten line is a heading's text; rule U).
+        return block_sections(liquid_as_shortcodes(text), title, where, True, Version8Reader)
     if grammar in BLOCK_GRAMMARS:
         return block_sections(text, title, where, grammar == BLOCKS2_GRAMMAR)
     if grammar != LESSON_GRAMMAR:

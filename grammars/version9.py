@@ -19,10 +19,11 @@ callout whose other tag has text beside it) is read as an HTML comment of its
 length: no block, a line that ends the paragraph before it, and the Markdown
 around it read as the page's.
 
-The page is read through a copy in which each such tag is rewritten in place, the
-same length, so every block's offset is the page's own; a setext heading's title
-is taken from the page, not the copy. A page without such a line is read exactly
-as under "blocks-8".
+The page is read through a copy in which each such line is rewritten in place,
+the same length, so every block's offset is the page's own. No rewritten line can
+be a heading's text (a marker line opens a block, a comment line ends a
+paragraph), so every title is the page's own too. A page without such a line is
+read exactly as under "blocks-8".
 """
 
 from __future__ import annotations
@@ -30,12 +31,10 @@ from __future__ import annotations
 import re
 
 from grammars.blocks import closes_fence_within, fence_opening, front_matter_end
-from grammars.records import Section
 from lab_io.errors import IngestionError
 
-# A line of Liquid tags alone is read with ``str.find``, tag by tag (``line_tags``): a tag is ``{%`` up to the first
-# ``%}`` after it on its line, so a line of many is read once, and one of many ``{%`` without a ``%}`` too.
-# The longest content of a tag rule U reads.
+# A line's Liquid tags are found with ``str.find`` and read with string operations (``line_tags``, ``tag_parts``), so a
+# line of many is read once, one of many ``{%`` without a ``%}`` too. The longest content of a tag rule U reads:
 MAX_CONTENT = 1000
 # A tag's name: ``hint`` of ``hint style="info"``, ``endhint``.
 TAG_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
@@ -92,17 +91,13 @@ def name_of(content: str) -> tuple[str, bool]:
     return word, False
 
 
-def marker(tag: str, room: int, content: str, role: str) -> str:
-    """The Hugo marker a kept container's tag is read as, the same length (``role``: ``open`` or ``close``).
-
-    ``open``: ``{% hint style="warning" %}`` -> ``{{%hint type ="warning"%}}``; ``close``: ``{% endhint %}`` ->
-    ``{{% /hint %}}``. The caller gives a role only to a tag with the room (``ROOM``).
-    """
-    if role == "close" and room >= 1:
+def marker(room: int, content: str, closing: bool) -> str:
+    """The Hugo marker a paired kept container's tag is read as, the same length, given its room (one at least for a
+    closing tag, two for an opening one): ``{% hint style="warning" %}`` -> ``{{%hint type ="warning"%}}``,
+    ``{% endhint %}`` -> ``{{% /hint %}}``."""
+    if closing:
         # "{%" "endNAME" "%}" becomes "{{% /" NAME "%}}": two characters fewer but for the room, one of it kept.
         return "{{% /" + name_of(content)[0] + " " * (room - 1) + "%}}"
-    if room < 2:
-        return tag
     if content.startswith("hint"):
         # "style" (5) becomes "type " (5): ``type ="warning"`` names the kind as a Hugo callout's ``type`` does.
         content = HINT_STYLE.sub("type ", content, count=1)
@@ -131,36 +126,32 @@ def fenced_lines(lines: list[str], first: int = 0) -> list[bool]:
     inside = [False] * len(lines)
     fence: tuple[str, int] | None = None
     indent = 0
-    prefix = ""
+    # The open fence's container: how many quote markers open its lines, else the item's content column.
+    quotes = 0
+    column = 0
     for index in range(first, len(lines)):
         line = lines[index]
         if fence is not None:
             inside[index] = True
-            if prefix.strip(" ").startswith(">"):
-                quoted = re.match(r"(?:[ ]{0,3}>[ ]?){1,%d}" % prefix.count(">"), line)
+            if quotes:
+                quoted = re.match(r"(?:[ ]{0,3}>[ ]?){1,%d}" % quotes, line)
                 rest = line[quoted.end() :] if quoted is not None else line
             else:
-                rest = line[len(prefix) :] if line[: len(prefix)].strip(" ") == "" else line
+                rest = line[column:] if not line[:column].strip(" ") else line
             if closes_fence_within(rest, fence, indent):
                 fence = None
             continue
-        opening = fence_opening(line)
         prefix = ""
+        opening = fence_opening(line)
         if opening is None:
             container = CONTAINER_PREFIX.match(line)
             if container is not None:
                 opening = fence_opening(line[container.end() :])
-                prefix = container.group(0) if opening is not None else ""
+                prefix = container.group(0)
         if opening is not None:
-            body = (
-                line[len(prefix) :]
-                if not prefix.strip(" ").startswith(">")
-                else line[CONTAINER_PREFIX.match(line).end() :]
-            )
+            body = line[len(prefix) :]
             fence, indent = opening, len(body) - len(body.lstrip(" "))
-            if not prefix.strip(" ").startswith(">"):
-                # A list item's continuation lines stand at its content column: the closing line is read from there.
-                prefix = " " * len(prefix)
+            quotes, column = prefix.count(">"), len(prefix)
             inside[index] = True
     return inside
 
@@ -170,8 +161,8 @@ def liquid_as_shortcodes(text: str) -> str:
     the same length, line for line, so the grammar's offsets are the page's.
 
     A kept container's tags (``KEPT_CONTAINERS``) pair as a stack pairs them over every tag of the page, text beside
-    or not; a pair whose two lines are both tags alone becomes an opening and a closing marker, any other of its tags
-    an inert one. ``liquid_as_shortcodes('{% hint style="info" %}\\nMind it.\\n{% endhint %}\\n')`` ->
+    or not; a pair of lone tags on lines of their own, with the room, becomes an opening and a closing marker, and
+    every other line of tags alone a comment (``inert_line``). ``liquid_as_shortcodes('{% hint style="info" %}\\nMind it.\\n{% endhint %}\\n')`` ->
     ``'{{%hint type ="info"%}}\\nMind it.\\n{{% /hint %}}\\n'``.
     """
     if "{%" not in text:
@@ -188,28 +179,25 @@ def liquid_as_shortcodes(text: str) -> str:
         line_tags(line) if "{%" in line and index >= first and not fenced[index] else []
         for index, line in enumerate(lines)
     ]
+    parts = [[tag_parts(line[tag_start:tag_end]) for tag_start, tag_end in found] for line, found in zip(lines, tags)]
     # A line of tags alone, each one rule U reads (content of 1 to 1,000 characters).
-    alone = [
-        tags_alone(line, found) and all(tag_parts(line[start:end]) is not None for start, end in found)
-        for line, found in zip(lines, tags)
-    ]
+    alone = [tags_alone(line, found) and None not in read for line, found, read in zip(lines, tags, parts)]
     # The kept containers' tags paired as rule D's stack pairs markers (``shortcode_pairs``): one stack, a closing tag
     # closing the latest open tag of its name and every tag opened after it, over every tag of the page, text beside
     # it or not. A pair becomes an opening and a closing marker when each of its tags is the one tag of a line of
     # tags alone and has the room (two for an opening, one for a closing); its other tags, and every other tag, are
     # no marker: its line of tags alone is read as a comment (``inert_line``).
-    roles: dict[int, str] = {}
+    paired: set[int] = set()
     stack: list[tuple[str, int, bool]] = []
     places: dict[str, list[int]] = {}
-    for index, line in enumerate(lines):
-        for tag_start, tag_end in tags[index]:
-            parts = tag_parts(line[tag_start:tag_end])
-            if parts is None:
+    for index in range(len(lines)):
+        for read in parts[index]:
+            if read is None:
                 continue
-            name, closing = name_of(parts[1])
+            name, closing = name_of(read[1])
             if name not in KEPT_CONTAINERS:
                 continue
-            usable = alone[index] and len(tags[index]) == 1 and parts[0] >= (1 if closing else 2)
+            usable = alone[index] and len(parts[index]) == 1 and read[0] >= (1 if closing else 2)
             if not closing:
                 places.setdefault(name, []).append(len(stack))
                 stack.append((name, index, usable))
@@ -219,29 +207,13 @@ def liquid_as_shortcodes(text: str) -> str:
                     opened_name, opened, opened_usable = stack.pop()
                     places[opened_name].pop()
                 if opened_usable and usable:
-                    roles[opened], roles[index] = "open", "close"
+                    paired.update((opened, index))
     for index, line in enumerate(lines):
         if not alone[index]:
             continue
-        role = roles.get(index)
-        if role is None:
+        if index not in paired:
             lines[index] = inert_line(line)
             continue
-        tag_start, tag_end = tags[index][0]
-        room, content = tag_parts(line[tag_start:tag_end])
-        lines[index] = line[:tag_start] + marker(line[tag_start:tag_end], room, content, role) + line[tag_end:]
+        (tag_start, tag_end), (room, content) = tags[index][0], parts[index][0]
+        lines[index] = line[:tag_start] + marker(room, content, name_of(content)[1]) + line[tag_end:]
     return "\n".join(lines)
-
-
-def with_page_titles(sections: list[Section], text: str, copy: str, heading_title) -> list[Section]:
-    """``sections`` read from ``copy``, each setext heading whose lines the copy rewrote titled from ``text`` (its
-    lines but the underline, joined as the grammar joins them, through ``heading_title``): a title is the page's
-    text, never the markers the grammar read in its place."""
-    titled = []
-    for section in sections:
-        start, end = section.heading_start, section.body_start
-        if start < end and text[start:end] != copy[start:end]:
-            heading = text[start:end].rstrip("\n").split("\n")[:-1]
-            section = section._replace(title=heading_title(" ".join(line.strip(" \t") for line in heading)))
-        titled.append(section)
-    return titled
