@@ -1852,24 +1852,17 @@ def scan_text(
     return scan_sections(source_id, text, grammars.document_sections(text, grammar, source_id))
 
 
-def heading_level(text: str, heading_start: int, body_start: int | None = None) -> int:
-    """A heading's level: its ``#`` marks (``## Fixed`` is 2), or 1 and 2 for ``=`` and ``-`` underlines; 0 for none.
-
-    A setext heading's underline is its last line before ``body_start`` (from scan_version 42; before, the line
-    after its first, which a title of two lines does not underline): ``"Known issues on\\nWindows\\n---\\n"`` is 2.
-    """
+def heading_level(text: str, heading_start: int, body_start: int) -> int:
+    """A heading's level: its ``#`` marks (``## Fixed`` is 2), or 1 and 2 for a setext heading's ``=`` and ``-``
+    underline, its last line before ``body_start`` (from scan_version 42; before, the line after its first, which a
+    title of two lines does not underline: ``"Known issues on\\nWindows\\n---\\n"`` is 2); 0 for none."""
     line_end = text.find("\n", heading_start)
     line = text[heading_start : len(text) if line_end == -1 else line_end].lstrip(" ")
     marks = len(line) - len(line.lstrip("#"))
     if marks:
         return marks
-    if line_end == -1:
-        return 0
-    if body_start is not None and body_start > line_end:
-        lines = text[heading_start:body_start].rstrip("\n \t").rsplit("\n", 1)
-        underline = lines[-1].strip(" \t") if len(lines) > 1 else ""
-    else:
-        underline = text[line_end + 1 : line_end + 3]
+    lines = text[heading_start:body_start].rstrip("\n \t").rsplit("\n", 1)
+    underline = lines[-1].strip(" \t") if len(lines) > 1 else ""
     return 1 if underline.startswith("=") else 2 if underline.startswith("-") else 0
 
 
