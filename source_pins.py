@@ -1081,8 +1081,8 @@ def page_problem(
     if request.from_folder and relative.endswith(MDX_SUFFIX) and grammar not in MDX_GRAMMARS:
         newest = MDX_GRAMMARS[-1]
         reason = (
-            f"an MDX page; only the grammars {MDX_GRAMMARS[0]} to {newest} read MDX (pin --markdown {newest} into a new "
-            "manifest)"
+            f"an MDX page; only the grammars {MDX_GRAMMARS[0]} to {newest} read MDX (pin --markdown {newest} into a "
+            "new manifest)"
         )
         if all_or_nothing:
             raise IngestionError(

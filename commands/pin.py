@@ -80,7 +80,8 @@ def register(commands: argparse._SubParsersAction) -> None:
         "<Tabs>) or Hugo shortcodes ({{< tabs >}}) as sections, a spacer paragraph (&nbsp;) or an element of an "
         "expression alone (<CodeBlock>{Source}</CodeBlock>) as nothing, and each entry of an HTML definition list "
         "(<dl>) as a block, and GitBook's and Jekyll's Liquid tags ({%% hint %%}, {%% tabs %%}) as Hugo shortcodes; it "
-        "also starts the manifest at a pipeline's sizes (1,000 characters). blocks to blocks-8 are its earlier versions, kept so saved results validate. An existing manifest keeps its own",
+        "also starts the manifest at a pipeline's sizes (1,000 characters). blocks to blocks-8 are its earlier "
+        "versions, kept so saved results validate. An existing manifest keeps its own",
     )
     add_manifest_option(pin, "the manifest to update or start", required=True)
     pin.add_argument(

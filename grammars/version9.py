@@ -60,7 +60,8 @@ def line_tags(line: str) -> list[tuple[int, int]]:
 
 
 def tags_alone(line: str, tags: list[tuple[int, int]]) -> bool:
-    """Whether ``line`` is its ``tags`` alone: at most three spaces before the first, spaces and tabs between and after."""
+    """Whether ``line`` is its ``tags`` alone: at most three spaces before the first, spaces and tabs between and
+    after."""
     if not tags or tags[0][0] > 3 or line[: tags[0][0]].strip(" "):
         return False
     ends = [end for _, end in tags]
@@ -162,7 +163,8 @@ def liquid_as_shortcodes(text: str) -> str:
 
     A kept container's tags (``KEPT_CONTAINERS``) pair as a stack pairs them over every tag of the page, text beside
     or not; a pair of lone tags on lines of their own, with the room, becomes an opening and a closing marker, and
-    every other line of tags alone a comment (``inert_line``). ``liquid_as_shortcodes('{% hint style="info" %}\\nMind it.\\n{% endhint %}\\n')`` ->
+    every other line of tags alone a comment (``inert_line``):
+    ``liquid_as_shortcodes('{% hint style="info" %}\\nMind it.\\n{% endhint %}\\n')`` ->
     ``'{{%hint type ="info"%}}\\nMind it.\\n{{% /hint %}}\\n'``.
     """
     if "{%" not in text:

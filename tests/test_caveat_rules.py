@@ -2924,11 +2924,11 @@ class ScanVersionFortyTwoTest(CaveatChecks):
                 self.assertEqual(self.pairs_of(text), ([], ["Sources must be unique."]))
 
     def test_a_setext_title_of_two_lines_has_its_underlines_level(self) -> None:
-        text = "# T\n\nUse it\n------\n\nCreate a source with `add_source()`.\n\n### Known issues on\nWindows\n\nSources must be unique.\n"
-        text = text.replace("### Known issues on\nWindows\n", "Known issues on\nWindows\n=======\n")
-        self.assertEqual(pairing.heading_level(text, text.index("Known"), text.index("Sources must")), 1)
-        text = text.replace("=======", "-------")
-        self.assertEqual(pairing.heading_level(text, text.index("Known"), text.index("Sources must")), 2)
+        # A title of two lines over its underline: the underline, not the title's second line, gives the level.
+        for underline, level in (("=======", 1), ("-------", 2)):
+            text = f"# T\n\nKnown issues on\nWindows\n{underline}\n\nSources must be unique.\n"
+            with self.subTest(underline=underline):
+                self.assertEqual(pairing.heading_level(text, text.index("Known"), text.index("Sources must")), level)
 
     def test_risks_as_a_verb_still_warns(self) -> None:
         for sentence in (

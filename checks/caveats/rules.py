@@ -737,7 +737,8 @@ COMMON_WORDS = frozenset(
 # emphasis marks, link targets, reference labels and HTML tags become spaces (same length), so "**not**" reads as "not"
 # and a "deprecated" in a URL is no cue.
 MARKUP = re.compile(
-    r"\{\{[<%][^\n]{0,300}?[%>]\}\}|\{%[^\n]{0,300}?%\}|\]\([^)\n]{0,500}\)|\]\[[^\]\n]{0,100}\]|<[^<>\n]{0,300}>|[*~]+|(?<![A-Za-z0-9])_+"
+    r"\{\{[<%][^\n]{0,300}?[%>]\}\}|\{%[^\n]{0,300}?%\}|\]\([^)\n]{0,500}\)|\]\[[^\]\n]{0,100}\]|<[^<>\n]{0,300}>"
+    r"|[*~]+|(?<![A-Za-z0-9])_+"
     r"|_+(?![A-Za-z0-9])|[\[\]]"
 )
 
