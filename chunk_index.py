@@ -209,7 +209,7 @@ def family_config(config: object) -> dict | None:
 
     The family: strategy one of ``POLICY_NAMES``, version 1, ``max_chars`` an ``int``
     from ``MIN_POLICY_SIZE`` to ``MAX_POLICY_SIZE`` (``null`` for paragraph),
-    ``"markdown"`` one of the block grammars (``"blocks"`` to ``"blocks-9"``) or no ``markdown`` key, and
+    ``"markdown"`` one of the block grammars (``"blocks"`` to ``"blocks-10"``) or no ``markdown`` key, and
     for pair-aware its ``pairs`` (``checked_pair_list``). A canonical candidate
     is built from values checked by type and compared with ``config`` by
     digest, so ``True`` is not ``1``, ``80.0`` is not ``80``, an extra key,

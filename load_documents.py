@@ -644,7 +644,7 @@ def checked_manifest_sources(value: object, label: str, allow_empty: bool = Fals
 
 def manifest_grammar(value: dict, label: str) -> str:
     """The manifest's ``"markdown"`` grammar: ``"lesson"`` (also when absent) or a block grammar, ``"blocks"`` to
-    ``"blocks-9"``."""
+    ``"blocks-10"``."""
     grammar = value.get("markdown", LESSON_GRAMMAR)
     if type(grammar) is not str or grammar not in GRAMMARS:
         raise IngestionError(

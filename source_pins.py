@@ -7,7 +7,7 @@ not blank, and whatever the manifest's Markdown grammar requires), then checks
 the whole edited manifest exactly as a build would, span checks included, before
 anything is written. It returns the new manifest's bytes; writing them is the
 command line's job. A folder stands for every page under it (``page_files``:
-``*.md``, and ``*.mdx`` under "blocks-3" to "blocks-9"); every source gets an id taken from
+``*.md``, and ``*.mdx`` under "blocks-3" to "blocks-10"); every source gets an id taken from
 its path. A page of a folder the lab cannot take is passed over with its reason
 unless the user asks for all or nothing.
 
@@ -390,7 +390,7 @@ def expanded_requests(
                 f"{where}: pin {quoted_name(request.path)}",
                 f"{len(files):,} pages, more than the {max_files:,} a manifest read with the {grammar} grammar holds; "
                 + (
-                    "pin with a block grammar (pin --markdown blocks-9) into a new manifest, or pin its subfolders "
+                    "pin with a block grammar (pin --markdown blocks-10) into a new manifest, or pin its subfolders "
                     "into separate manifests"
                     if grammar == grammars.LESSON_GRAMMAR
                     else "pin its subfolders into separate manifests"
@@ -476,7 +476,7 @@ def front_matter_title_read(text: str, grammar: str) -> tuple[str | None, str | 
     if grammar == grammars.LESSON_GRAMMAR:
         return None, None
     try:
-        end = grammars.front_matter_end(text, "front matter")
+        end = grammars.front_matter_end_under(text, "front matter", grammar)
     except IngestionError:
         return None, None
     if not end:

@@ -26,7 +26,7 @@ or, of several places, to the one nearest its old start when every other is
 at least twice as far and the move agrees with the check's other span and the
 spans around it (docs/own-documents.md, "Edit, re-pin, and see what moved").
 
-A folder PATH pins every *.md file under it (and *.mdx under blocks-3 to blocks-9),
+A folder PATH pins every *.md file under it (and *.mdx under blocks-3 to blocks-10),
 sorted, recursively. Hidden entries (.git, .cache) and other files are passed
 over; links named as pages or without a suffix, and non-regular pages, are
 skipped with a line (no link is followed, not even to see what it is), and so
@@ -60,7 +60,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         "pin files or whole docs folders into a manifest, or re-pin them after an edit",
         PIN_DESCRIPTION,
         """\
-        python run.py pin --markdown blocks-9 --manifest m.json docs/
+        python run.py pin --markdown blocks-10 --manifest m.json docs/
         python run.py pin --manifest my/manifest.json my/docs/guide.md --title 'User guide' --version 2.0""",
     )
     pin.add_argument(
@@ -68,19 +68,19 @@ def register(commands: argparse._SubParsersAction) -> None:
         metavar="PATH",
         nargs="+",
         help="a source file, or a folder standing for every page under it (*.md, and *.mdx under blocks-3 to "
-        "blocks-9), inside the manifest's folder",
+        "blocks-10), inside the manifest's folder",
     )
     pin.add_argument(
         "--markdown",
         choices=grammars.GRAMMARS,
         help="the Markdown grammar of a new manifest (default: lesson, the fixture's tiny one). For a docs site pick "
-        "blocks-9: front matter, fences, admonitions, /// and ::: containers, content tabs, Hugo shortcodes, HTML "
+        "blocks-10: front matter (YAML's closed by --- or ...), fences, admonitions, /// and ::: containers, content tabs, Hugo shortcodes, HTML "
         "blocks, attribute lists, mkdocstrings directives, MDX pages, link reference definitions, the markup of "
         "headings, MDC's ::name components (Nuxt Content), and headings inside HTML or JSX elements (<details>, "
         "<Tabs>) or Hugo shortcodes ({{< tabs >}}) as sections, a spacer paragraph (&nbsp;) or an element of an "
         "expression alone (<CodeBlock>{Source}</CodeBlock>) as nothing, and each entry of an HTML definition list "
         "(<dl>) as a block, and GitBook's and Jekyll's Liquid tags ({%% hint %%}, {%% tabs %%}) as Hugo shortcodes; it "
-        "also starts the manifest at a pipeline's sizes (1,000 characters). blocks to blocks-8 are its earlier "
+        "also starts the manifest at a pipeline's sizes (1,000 characters). blocks to blocks-9 are its earlier "
         "versions, kept so saved results validate. An existing manifest keeps its own",
     )
     add_manifest_option(pin, "the manifest to update or start", required=True)

@@ -16,7 +16,8 @@ with the page reader of ``version6``, which reads an HTML or JSX element around 
 heading through instead of keeping it whole; "blocks-7" is "blocks-6" with the page
 reader of ``version7``, which reads a Hugo shortcode around a heading through too; "blocks-8" is "blocks-7" with
 the page reader of ``version8``, which reads an HTML definition list entry by entry; "blocks-9" is "blocks-8" reading
-the Liquid tags of GitBook and Jekyll pages as Hugo shortcodes (``version9``). The records every grammar
+the Liquid tags of GitBook and Jekyll pages as Hugo shortcodes (``version9``); "blocks-10" is "blocks-9" closing YAML
+front matter at a line of ``...`` too, as pandoc's and hotdoc's pages do (``blocks.front_matter_end``). The records every grammar
 yields are ``records``. The names other modules import from ``grammars`` are
 kept here.
 
@@ -90,7 +91,10 @@ __all__ = [
     "BLOCKS7_GRAMMAR",
     "BLOCKS8_GRAMMAR",
     "BLOCKS9_GRAMMAR",
+    "BLOCKS10_GRAMMAR",
     "MDX_GRAMMARS",
+    "YAML_DOCUMENT_END_GRAMMARS",
+    "front_matter_end_under",
     "ADMONITION",
     "ADMONITION_INDENT",
     "ALERT",
@@ -164,6 +168,7 @@ BLOCKS6_GRAMMAR = "blocks-6"
 BLOCKS7_GRAMMAR = "blocks-7"
 BLOCKS8_GRAMMAR = "blocks-8"
 BLOCKS9_GRAMMAR = "blocks-9"
+BLOCKS10_GRAMMAR = "blocks-10"
 GRAMMARS = (
     LESSON_GRAMMAR,
     BLOCKS_GRAMMAR,
@@ -175,11 +180,14 @@ GRAMMARS = (
     BLOCKS7_GRAMMAR,
     BLOCKS8_GRAMMAR,
     BLOCKS9_GRAMMAR,
+    BLOCKS10_GRAMMAR,
 )
 # The grammars that read real docs with ``block_sections`` (front matter, byte order mark, text before a heading).
 BLOCK_GRAMMARS = GRAMMARS[1:]
 # The grammars that read MDX (ESM lines, expressions, JSX elements): "blocks-3" and the ones after it.
 MDX_GRAMMARS = GRAMMARS[GRAMMARS.index(BLOCKS3_GRAMMAR) :]
+# The grammars whose YAML front matter also closes at a line of "...": "blocks-10" and the ones after it.
+YAML_DOCUMENT_END_GRAMMARS = GRAMMARS[GRAMMARS.index(BLOCKS10_GRAMMAR) :]
 # The kinds of block the block grammars find (the lesson's are all "paragraph"; "tab" from "blocks-2" on,
 # "shortcode" to "expression" from "blocks-3" on, "component" from "blocks-5" on).
 BLOCK_KINDS = (
@@ -197,6 +205,14 @@ BLOCK_KINDS = (
     "expression",
     "component",
 )
+
+
+def front_matter_end_under(text: str, where: str, grammar: str) -> int:
+    """Where ``text``'s front matter ends as ``grammar`` reads it (``blocks.front_matter_end``); 0 under the lesson's,
+    which reads none: ``front_matter_end_under("---\\na: 1\\n...\\n", w, "blocks-10")`` -> ``13``."""
+    if grammar not in BLOCK_GRAMMARS:
+        return 0
+    return front_matter_end(text, where, grammar in YAML_DOCUMENT_END_GRAMMARS)
 
 
 def document_sections(text: str, grammar: str = LESSON_GRAMMAR, where: str = "text", title: str = "") -> list[Section]:
@@ -240,6 +256,12 @@ def document_sections(text: str, grammar: str = LESSON_GRAMMAR, where: str = "te
         # The page read through a copy of it whose Liquid tag lines are Hugo markers or comments, the same length:
         # the offsets are the page's, and so are the titles (no rewritten line is a heading's text; rule U).
         return block_sections(liquid_as_shortcodes(text), title, where, True, Version8Reader)
+    if grammar == BLOCKS10_GRAMMAR:
+        from grammars.version8 import PageReader as Version8Reader
+        from grammars.version9 import liquid_as_shortcodes
+
+        # "blocks-9" read with YAML's end of a document closing the front matter too.
+        return block_sections(liquid_as_shortcodes(text, True), title, where, True, Version8Reader, True)
     if grammar in BLOCK_GRAMMARS:
         return block_sections(text, title, where, grammar == BLOCKS2_GRAMMAR)
     if grammar != LESSON_GRAMMAR:

@@ -27,6 +27,8 @@ from lab_io.errors import IngestionError, quoted
 # next one; no pattern can backtrack over more than the line it is given.
 
 FRONT_MATTER_DELIMITERS = ("---", "+++")
+# The line that also closes YAML front matter under "blocks-10": YAML's end of a document.
+YAML_DOCUMENT_END = "..."
 ADMONITION = LazyPattern(r"(?:!!!|\?\?\?\+?)[ \t]+([A-Za-z][A-Za-z0-9_-]*)(?=[ \t]|$)")
 ALERT = LazyPattern(r"\[!([A-Za-z]+)\][ \t]*")
 ORDERED_MARKER = LazyPattern(r"[0-9]{1,9}[.)]")
@@ -122,12 +124,15 @@ def space_indent(line: str) -> tuple[int, str]:
     return len(line) - len(rest), rest
 
 
-def front_matter_end(text: str, where: str) -> int:
+def front_matter_end(text: str, where: str, yaml_document_end: bool = False) -> int:
     """Where the text after the front matter starts: 0 without front matter.
 
     Front matter opens with a first line of ``---`` or ``+++`` (trailing spaces
     and tabs allowed) and closes at the next line that is the same delimiter,
     its ``\\n`` included: ``front_matter_end("---\\na: 1\\n---\\n# T\\n", w)`` -> ``13``.
+    With ``yaml_document_end`` ("blocks-10"), YAML front matter (``---``) also
+    closes at a line of ``...``, YAML's end of a document, as pandoc's and
+    hotdoc's pages write it: ``front_matter_end("---\\na: 1\\n...\\n# T\\n", w, True)`` -> ``13``.
     One that is never closed is refused: the rest of the page would vanish.
     """
     newline = text.find("\n")
@@ -135,17 +140,19 @@ def front_matter_end(text: str, where: str) -> int:
     delimiter = first.rstrip(" \t")
     if delimiter not in FRONT_MATTER_DELIMITERS:
         return 0
+    closers = (delimiter, YAML_DOCUMENT_END) if yaml_document_end and delimiter == "---" else (delimiter,)
     line_start = len(text) if newline == -1 else newline + 1
     while line_start < len(text):
         newline = text.find("\n", line_start)
         line_end = len(text) if newline == -1 else newline + 1
-        if text[line_start : line_end if newline == -1 else newline].rstrip(" \t") == delimiter:
+        if text[line_start : line_end if newline == -1 else newline].rstrip(" \t") in closers:
             return line_end
         line_start = line_end
     raise IngestionError(
         "front_matter_unclosed",
         where,
-        f"front matter opened by {quoted(delimiter)} at line 1 is never closed by a {quoted(delimiter)} line",
+        f"front matter opened by {quoted(delimiter)} at line 1 is never closed by a "
+        f"{' or '.join(quoted(closer) for closer in closers)} line",
     )
 
 
@@ -504,7 +511,12 @@ class _SectionBuilder:
 
 
 def block_sections(
-    text: str, title: str, where: str = "text", extended: bool = False, page_reader=None
+    text: str,
+    title: str,
+    where: str = "text",
+    extended: bool = False,
+    page_reader=None,
+    yaml_document_end: bool = False,
 ) -> list[Section]:
     """The sections of ``text`` under the block grammar, each with its blocks, in one pass over the lines.
 
@@ -512,13 +524,14 @@ def block_sections(
     colon containers (both kind ``admonition``) and content tabs (kind ``tab``).
     ``page_reader`` (with ``extended``) reads "blocks-3": called with the page's
     lines (``page_lines``), it returns the reader the pass asks first (``grammars.version3``).
+    ``yaml_document_end`` closes YAML front matter at ``...`` too ("blocks-10", ``front_matter_end``).
 
     Front matter belongs to no section; text before the first heading is a
     section titled ``title`` whose heading offset is its body's start.
     ``block_sections("---\\nx: 1\\n---\\nab\\n", "T")`` -> one section ``T``,
     body ``[13, 16)``, one paragraph ``[13, 16)``.
     """
-    body_start = front_matter_end(text, where)
+    body_start = front_matter_end(text, where, yaml_document_end)
     texts, bounds = page_lines(text, body_start)
     reader = None if page_reader is None else page_reader(texts)
     builder = _SectionBuilder(bounds, body_start, title, body_start, reader)

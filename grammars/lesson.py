@@ -42,7 +42,7 @@ def heading_matches(text: str) -> list[re.Match]:
 
 
 # What the lesson grammar's refusal names, and the grammar that takes such a file: the newest block grammar.
-BLOCKS_HINT = "use the blocks-9 grammar (pin --markdown blocks-9)"
+BLOCKS_HINT = "use the blocks-10 grammar (pin --markdown blocks-10)"
 # What a first line that is not a heading most likely is, for the refusal; anything else is "text".
 OPENING_KINDS = (
     (LazyPattern(r" {0,3}(!!!|\?\?\?|///|:::)"), "an admonition"),
@@ -64,7 +64,7 @@ def lesson_opening_problem(text: str) -> str:
     """Why ``text`` does not open with a lesson heading: what was found at its start, and what to do.
 
     ``lesson_opening_problem("---\ntitle: A\n---\n")`` ->
-    ``'found "---" front matter at line 1; use the blocks-9 grammar (pin --markdown blocks-9)'``.
+    ``'found "---" front matter at line 1; use the blocks-10 grammar (pin --markdown blocks-10)'``.
     The lesson rule itself is unchanged: a ``#{1,6} `` heading at offset 0.
     """
     rule = "the lesson grammar needs a '# ' heading at offset 0"

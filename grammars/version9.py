@@ -157,7 +157,7 @@ def fenced_lines(lines: list[str], first: int = 0) -> list[bool]:
     return inside
 
 
-def liquid_as_shortcodes(text: str) -> str:
+def liquid_as_shortcodes(text: str, yaml_document_end: bool = False) -> str:
     """``text`` with each line of Liquid tags alone outside fenced code rewritten in place as Hugo markers (rule U):
     the same length, line for line, so the grammar's offsets are the page's.
 
@@ -165,13 +165,14 @@ def liquid_as_shortcodes(text: str) -> str:
     or not; a pair of lone tags on lines of their own, with the room, becomes an opening and a closing marker, and
     every other line of tags alone a comment (``inert_line``):
     ``liquid_as_shortcodes('{% hint style="info" %}\\nMind it.\\n{% endhint %}\\n')`` ->
-    ``'{{%hint type ="info"%}}\\nMind it.\\n{{% /hint %}}\\n'``.
+    ``'{{%hint type ="info"%}}\\nMind it.\\n{{% /hint %}}\\n'``. ``yaml_document_end`` reads the front matter as
+    "blocks-10" does (``front_matter_end``).
     """
     if "{%" not in text:
         return text
     lines = text.split("\n")
     try:
-        start = front_matter_end(text, "front matter")
+        start = front_matter_end(text, "front matter", yaml_document_end)
     except IngestionError:
         # Never closed: the grammar refuses the page as it reads it, with its own words.
         start = 0

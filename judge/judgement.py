@@ -274,7 +274,7 @@ def counted_text(sources: tuple[dict, ...], grammar: str) -> dict[str, tuple[int
     counted = {}
     for source in sources:
         text = source["text"]
-        start = grammars.front_matter_end(text, source["source_id"]) if grammar in grammars.BLOCK_GRAMMARS else 0
+        start = grammars.front_matter_end_under(text, source["source_id"], grammar)
         counted[source["source_id"]] = (start, non_whitespace(text, start, len(text)))
     return counted
 

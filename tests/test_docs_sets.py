@@ -169,8 +169,8 @@ class FolderWalkTests(DocsSetTestCase):
         completed = self.lab("pin", "--markdown", "blocks-2", "--manifest", "m.json", "docs")
         self.assertEqual(completed.returncode, 0, completed.stderr)
         self.assertIn(
-            "passed over docs/intro.mdx: an MDX page; only the grammars blocks-3 to blocks-9 read MDX (pin --markdown "
-            "blocks-9 into a new manifest)",
+            "passed over docs/intro.mdx: an MDX page; only the grammars blocks-3 to blocks-10 read MDX (pin --markdown "
+            "blocks-10 into a new manifest)",
             completed.stdout.splitlines(),
         )
         refused = self.lab("pin", "--all-or-nothing", "--markdown", "blocks-2", "--manifest", "all.json", "docs")

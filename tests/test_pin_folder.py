@@ -529,7 +529,7 @@ class FolderRefusalTests(FolderTestCase):
 class LessonRefusalMessageTests(FolderTestCase):
     """What the lesson grammar found where it wanted a '# ' heading at offset 0, and what to do."""
 
-    HINT = "use the blocks-9 grammar (pin --markdown blocks-9)"
+    HINT = "use the blocks-10 grammar (pin --markdown blocks-10)"
     RULE = "the lesson grammar needs a '# ' heading at offset 0"
 
     def test_each_opening_is_named(self) -> None:
