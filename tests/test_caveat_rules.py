@@ -3023,3 +3023,73 @@ class ScanVersionFortyFourTest(LabTestCase):
                 quotes = [p.qualifier.quote for p in found[0]] + [u.span.quote for u in found[1]]
                 # The caveat is its cell's text alone, not the row before's closing pipe and its own cells.
                 self.assertEqual(quotes, [caveat])
+
+
+class ScanVersionFortyFiveTest(CaveatChecks):
+    """scan_version 45: the kinds of thing an input takes ("Valid tools are …"), a duty left to the reader ("The user
+    is responsible for …"), what is not done unless asked for ("… are not built by default"), and a negated verb of
+    knowing said of a tool, not of a person ("Meson cannot know about …")."""
+
+    def test_the_kinds_an_input_takes_are_a_requirement(self) -> None:
+        for sentence, cue in (
+            ("Valid tools are `moc`, `uic` and `rcc`.", "valid tools are"),
+            ("Accepted D specific parameters are `d_import_dirs`.", "accepted d specific parameters are"),
+            ("The supported timestamp formats are RFC1123 and RFC3339.", "supported timestamp formats are"),
+            ("Allowed characters include letters and digits.", "allowed characters include"),
+        ):
+            with self.subTest(sentence=sentence):
+                self.assert_caveat(sentence, "requirement", cue, 2)
+
+    def test_a_lists_lead_and_other_supported_things_are_not(self) -> None:
+        for sentence in (
+            "Supported keyword arguments are:",
+            "The supported types are :",
+            "Supported by every backend since the start.",
+            "Valid JSON documents are parsed once.",
+        ):
+            with self.subTest(sentence=sentence):
+                self.assertEqual(cues_of(sentence), [])
+
+    def test_a_duty_left_to_the_reader_is_a_requirement(self) -> None:
+        for sentence, cue in (
+            ("The user is responsible for ensuring that the toolchains are compatible.", "the user is responsible for"),
+            ("You are solely responsible for closing the stream.", "you are solely responsible for"),
+            ("Callers remain responsible for freeing the buffer.", "callers remain responsible for"),
+            ("It is the caller's responsibility to close the stream.", "the caller's responsibility to"),
+            ("It is still your responsibility to commit and push.", "your responsibility to"),
+        ):
+            with self.subTest(sentence=sentence):
+                self.assert_caveat(sentence, "requirement", cue, 2)
+
+    def test_the_role_of_a_part_of_the_product_is_no_duty(self) -> None:
+        for sentence in (
+            "The scheduler is responsible for placing jobs on nodes.",
+            "Each worker is responsible for one queue.",
+        ):
+            with self.subTest(sentence=sentence):
+                self.assertEqual(cues_of(sentence), [])
+
+    def test_not_done_by_default_is_a_limitation(self) -> None:
+        for sentence, cue in (
+            ("Custom targets are not built by default but other targets are.", "are not built by default"),
+            ("The sidebar is not shown by default.", "is not shown by default"),
+            ("Hidden files aren't uploaded by default.", "aren't uploaded by default"),
+        ):
+            with self.subTest(sentence=sentence):
+                self.assert_caveat(sentence, "limitation", cue, 2)
+        # Without "by default" the negation stays the weak "are not" of tier 3.
+        self.assert_caveat("Custom targets are not built here.", "limitation", "are not", 3)
+
+    def test_a_tool_that_does_not_know_is_a_limitation_a_reader_who_does_not_is_an_idiom(self) -> None:
+        self.assert_caveat("Meson cannot know about link dependencies of the target.", "prohibition", "cannot", 1)
+        self.assert_caveat("The `moc` tool does not know about any preprocessor macros.", "limitation", "does not", 2)
+        self.assert_caveat("The parser doesn't understand tabs.", "limitation", "doesn't", 2)
+        for sentence in (
+            "If you just don't know, use normal `def`.",
+            "If you don't know what that is, skip it.",
+            "We could never know if the output is stable.",
+            "Users often don't remember the flag.",
+            "Don't know which to pick? The default is fine.",
+        ):
+            with self.subTest(sentence=sentence):
+                self.assertEqual(cues_of(sentence), [])

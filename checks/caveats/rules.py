@@ -87,8 +87,28 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
         r"should\s+(?:always|never|only|be\s+(?:set|called|used|passed|given|installed|run)|have|match|use"
         r"|contain|include|point|return|implement|start|end)",
     ),
-    # the values an input may take: "Valid values are `'lax'`, `'strict'` and `'none'`."
-    ("requirement", 2, r"(?:valid|allowed|accepted|permitted|possible)\s+values\s+(?:are|include)"),
+    # the values an input may take: "Valid values are `'lax'`, `'strict'` and `'none'`."; the kinds of thing it
+    # takes, a few words between (scan_version 45): "Valid tools are `moc`, `uic` …", "Accepted D specific parameters
+    # are …", "Supported platforms are Linux and macOS."
+    (
+        "requirement",
+        2,
+        r"(?:valid|allowed|accepted|permitted|possible)\s+values\s+(?:are|include)"
+        r"|(?:valid|allowed|accepted|permitted|supported)\s+(?:[\w\x00-]+\s+){0,3}?(?:options|parameters|arguments"
+        r"|keys|names|types|tools|platforms|formats|characters|versions|modes|backends|targets)\s+(?:are|include)"
+        # not a list's lead ("Supported keyword arguments are:"), which the list's items say
+        r"(?!\s*:)",
+    ),
+    # what the reader is left to do, told as a duty (scan_version 45): "The user is responsible for ensuring that the
+    # toolchains are compatible", "It is the caller's responsibility to close the stream"; the role of a part of
+    # the product ("The scheduler is responsible for placing jobs") is no duty of the reader's
+    (
+        "requirement",
+        2,
+        r"(?:you|(?:the\s+)?(?:users?|callers?|developers?|applications?|clients?))\s+(?:is|are|remains?)\s+"
+        r"(?:\w+ly\s+)?responsible\s+for|(?:your|the\s+(?:user|caller|developer|application|client)(?:'s|s')?)\s+"
+        r"responsibility\s+to",
+    ),
     ("requirement", 3, r"should"),
     # condition or exception: when it does not hold
     ("condition", 1, r"unless|only\s+(?:if|when|after|before|once|while|within|for|with)"),
@@ -118,6 +138,9 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     # one thing does not stand for another (scan_version 40): "A card statement is not a substitute for a receipt"
     # (From 42 not "there is no substitute for", praise: a turn of phrase, ``NOT_A_LOSS_BEFORE``.)
     ("limitation", 2, r"(?:(?:is|are)\s+)?(?:not\s+an?|no)\s+substitute\s+for"),
+    # what is not done unless asked for (scan_version 45), as the labels' "not enabled by default" is: "Custom targets
+    # are not built by default", "The sidebar is not shown by default"
+    ("limitation", 2, r"(?:is|are)(?:\s*n't|\s+not)\s+" + ADVERB + r"[a-z]+\s+by\s+default"),
     ("limitation", 3, r"(?:is|are)\s*n't|(?:is|are)\s+(?:\w+\s+)?not"),
     ("limitation", 2, AUXILIARIES + r"\s*n't|won't|" + AUXILIARIES + r"\s+(?:\w+\s+)?not"),
     (
@@ -305,6 +328,17 @@ TURNS_AFTER = MappingProxyType(
             re.IGNORECASE,
         ),
     }
+)
+# A verb of knowing after a negation: an idiom of the reader's ("if you just don't know"), but of a tool a limitation.
+COGNITION_AFTER = re.compile(
+    r"\s+(?:(?:really|actually|even|necessarily)\s+)?(?:know|understand|remember)\b", re.IGNORECASE
+)
+# The person a negated verb of knowing is said of, just before the negation: "you", "we", "users", or nobody (an
+# imperative: "Don't know which to pick? …").
+PERSON_BEFORE = re.compile(
+    r"(?:^|(?<![\w'’-])(?:you|we|i|they|one|users?|people|readers?|developers?)"
+    r"(?:\s+(?:\w+ly|just|still|often|may|might|could|can|would|will|should))*)\s*$",
+    re.IGNORECASE,
 )
 # What a tool spares the reader, told as what it does not do (scan_version 13): "attrs doesn't force you to use
 # type annotations", "they won't conflict with the user's packages", "your users won't notice a difference". Only
@@ -776,6 +810,14 @@ def turn_of_phrase(reading: str, rule: str, start: int, end: int) -> str | None:
     for turn, pattern in TURNS_AFTER.items():
         if rule in TURN_SCOPES[turn] and pattern.match(reading, end):
             if turn == "reassurance" and not re.search(r"(?:not|n't|never)$", word):
+                continue
+            if (
+                turn == "reassurance"
+                and COGNITION_AFTER.match(reading, end)
+                and not PERSON_BEFORE.search(reading, 0, start)
+            ):
+                # "If you just don't know" is an idiom; "Meson cannot know about link dependencies" and "the `moc`
+                # tool does not know about any macros" tell what a tool does not take into account (scan_version 45).
                 continue
             if turn == "expected outcome" and not word.startswith("should"):
                 # "It should be available" foretells; "it must be available" and "it needs to be installed" ask
