@@ -3093,3 +3093,62 @@ class ScanVersionFortyFiveTest(CaveatChecks):
         ):
             with self.subTest(sentence=sentence):
                 self.assertEqual(cues_of(sentence), [])
+
+
+class ScanVersionFortySixTest(CaveatChecks):
+    """scan_version 46: no promise that it works, a negation with a connective before what is withheld, "not accepted"
+    and "not expected to work", nothing provided, and a DocFX directive line read as markup, not prose."""
+
+    def test_no_promise_that_it_works_is_a_limitation(self) -> None:
+        for sentence, cue in (
+            (
+                "Maintainers accept fixes but don't make guarantees that these configurations work.",
+                "don't make guarantees",
+            ),
+            ("There is no guarantee that the order is kept.", "no guarantee"),
+            ("The remaining crates provide no stability guarantees.", "no stability guarantees"),
+        ):
+            with self.subTest(sentence=sentence):
+                self.assert_caveat(sentence, "limitation", cue, 2)
+
+    def test_a_connective_before_the_negation_hides_nothing(self) -> None:
+        # Before, the tier-3 "is … not" took "is thus not", and "not supported" (tier 1) was never read.
+        self.assert_caveat(
+            "Debian 10 left support in 2024 and is thus not supported.", "limitation", "is thus not supported", 1
+        )
+        self.assert_caveat(
+            "They are still not available to your applications.", "limitation", "are still not available", 2
+        )
+
+    def test_not_accepted_and_not_expected_to_work(self) -> None:
+        self.assert_caveat("Changes fixing only these platforms are not accepted.", "limitation", "are not accepted", 2)
+        self.assert_caveat(
+            "Releases older than five years are not expected to work.", "limitation", "are not expected to work", 2
+        )
+        # "expected" alone stays the weak negation.
+        self.assert_caveat("The output is not expected here.", "limitation", "is not", 3)
+
+    def test_nothing_provided_is_a_limitation_but_not_a_case_a_clause_opens_on(self) -> None:
+        self.assert_caveat(
+            "On BSD targets, no vcpkg binary is provided for download.", "limitation", "no vcpkg binary is provided", 2
+        )
+        for sentence in (
+            "In cases where no charset information is included, UTF-8 is assumed.",
+            "If no file is provided, the default one is read.",
+        ):
+            with self.subTest(sentence=sentence):
+                self.assertNotIn(("limitation", 2), [(c.rule, c.tier) for c in rules.sentence_cues(reading(sentence))])
+
+    def test_a_docfx_directive_line_is_markup(self) -> None:
+        # The include's path names "experimental"; the line renders another file's text, not its own words.
+        instruction = "Export all installed packages with `vcpkg export`."
+        for line in (
+            "[!INCLUDE [experimental](../../includes/experimental.md)]",
+            '> [!div class="checklist"]',
+            "[!code-cpp[main](snippets/main.cpp)]",
+        ):
+            with self.subTest(line=line):
+                self.assertEqual(self.pairs_of(f"# T\n\n## S\n\n{line}\n\n{instruction}\n"), ([], []))
+        # The same words as prose are read.
+        pairs, unpaired = self.pairs_of(f"# T\n\n## S\n\n{instruction}\n\nThis command is experimental.\n")
+        self.assertEqual(len(pairs) + len(unpaired), 1)

@@ -54,6 +54,15 @@ RELEASE = r"(?:\s+(?:\w+\s+)?(?:releases?|versions?))?"
 VERSION_BOUND = r"\d+(?:\.\d+)+(?:\+|\s+or\s+(?:later|newer|higher|above|greater))"
 
 CUE_RULES: tuple[tuple[str, int, str], ...] = (
+    # no promise that it works (scan_version 46): "maintainers accept fixes but don't make guarantees that these
+    # configurations work", "There is no guarantee that the order is kept"; listed first, so a prohibition's "don't"
+    # at the same place does not take it
+    (
+        "limitation",
+        2,
+        r"no\s+(?:\w+\s+)?guarantees?|(?:do\s+not|don't|does\s+not|doesn't|cannot|can't|will\s+not|won't)\s+"
+        r"(?:make|give|offer|provide)\s+(?:any\s+)?(?:\w+\s+)?guarantees?",
+    ),
     # prohibition: what the reader must not do
     ("prohibition", 1, r"must\s+(?:not|never)|mustn'?t|should\s+(?:not|never)|shouldn't"),
     ("prohibition", 1, r"cannot|can't|can\s+not|never"),
@@ -118,7 +127,13 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     ("condition", 3, r"however|otherwise|but\s+(?:if|when|only)|as\s+soon\s+as"),
     # limitation: what does not work, is not applied, or costs
     # an adverb or a bracketed "yet" between (scan_version 38): "not (yet) fully supported", "not currently available"
-    ("limitation", 1, r"(?:is|are)\s+not\s+" + NOT_YET + r"supported|not\s+" + NOT_YET + r"supported|unsupported"),
+    # a connective between (scan_version 46): "is thus not supported", which the tier-3 "is … not" took before
+    (
+        "limitation",
+        1,
+        r"(?:is|are)\s+(?:(?:thus|therefore|hence|also|still|then|now|so)\s+)?not\s+" + NOT_YET + r"supported"
+        r"|not\s+" + NOT_YET + r"supported|unsupported",
+    ),
     (
         "limitation",
         1,
@@ -128,12 +143,23 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     (
         "limitation",
         2,
-        r"(?:is|are)(?:\s*n't|\s+(?:\w+ly\s+)?not)\s+" + ADVERB + r"(?:supported|available"
+        r"(?:is|are)(?:\s*n't|\s+(?:(?:\w+ly|thus|therefore|hence|also|still|then|now|so)\s+)?not)\s+"
+        + ADVERB
+        + r"(?:supported|available|accepted|expected\s+to\s+(?:work|function|build|run|succeed)"
         r"|allowed|possible|applied|included|installed|enabled|propagated|persisted|preserved|respected|guaranteed"
         r"|compatible|thread(?:-|\s+)safe|safe|validated|checked|called|sent|followed|updated|removed|deleted|changed|reused"
         r"|used|run|executed|loaded|read|honou?red|recogni[sz]ed|detected|considered|affected|impacted|touched"
         r"|retried|cached|closed|reset|cleared|overwritten|synced|locked|trusted|inherited|forwarded|shared|saved|stored"
         r"|copied|merged|in\s+the\s+scope)(?![\w-])",
+    ),
+    # what is not there (scan_version 46): "On BSD targets, no vcpkg binary is provided for download"; not the case a
+    # clause opens on ("In cases where no charset information is included, …")
+    (
+        "limitation",
+        2,
+        r"(?<!where\s)(?<!when\s)(?<!if\s)no\s+(?:[\w\x00-]+\s+){0,3}?(?:is|are)\s+(?:\w+ly\s+)?"
+        r"(?:provided|available|supported|included|shipped"
+        r"|offered|published|distributed)",
     ),
     # one thing does not stand for another (scan_version 40): "A card statement is not a substitute for a receipt"
     # (From 42 not "there is no substitute for", praise: a turn of phrase, ``NOT_A_LOSS_BEFORE``.)

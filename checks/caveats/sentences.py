@@ -36,8 +36,15 @@ BLANK_LINE = re.compile(r"\n[ \t>]*\n")
 # (scan_version 14) MDC's: a block component's ``::note`` or ``::`` and a line of inline components alone
 # (``:read-more{to="/docs/x"}``), under every grammar, as "blocks-5" reads them (``grammars.mdc``).
 # A content tab opens at the margin only, as grammars.CONTENT_TAB reads it.
+# A DocFX directive alone on its line (scan_version 46), as Microsoft's docs write them: text pulled in from another
+# file (``[!INCLUDE [experimental](../includes/experimental.md)]``), a code sample (``[!code-cpp[a](a.cpp)]``), a
+# styled division (``> [!div class="checklist"]``), a video. It renders what it points at, not its own words.
+DOCFX_DIRECTIVE_LINE = (
+    r"(?:>[ \t]*)*\[!(?:include|INCLUDE|code(?:-[A-Za-z0-9+#]+)?|div|VIDEO|video)\b[^\n]{0,1000}\][ \t]*"
+)
 HEADER_LINE = re.compile(
     r"(?:[ \t]*(?:(?:!!!|\?\?\?\+?)[ \t]*\w[^\n]*|>[ \t]*\[![A-Za-z]+\][ \t]*|/{3,}[^\n]*|:{3,}[^\n]*"
+    rf"|{DOCFX_DIRECTIVE_LINE}"
     rf"|{MDC_MARKER_LINE}|{MDC_INLINE_LINE})"
     r'|===[!+]{0,2}[ \t]+"[^\n]*)(?:\n|$)'
 )
