@@ -3152,3 +3152,35 @@ class ScanVersionFortySixTest(CaveatChecks):
         # The same words as prose are read.
         pairs, unpaired = self.pairs_of(f"# T\n\n## S\n\n{instruction}\n\nThis command is experimental.\n")
         self.assertEqual(len(pairs) + len(unpaired), 1)
+
+
+class ScanVersionFortySevenTest(CaveatChecks):
+    """scan_version 47: "you are able to", "you're able to" and "you'll be able to" instruct as "you can" does."""
+
+    def test_able_to_is_a_second_person_step(self) -> None:
+        for sentence in (
+            "When using a project manifest, you're able to specify version constraints.",
+            "You are able to pin each version.",
+            "You’ll be able to call the state store APIs.",
+        ):
+            with self.subTest(sentence=sentence):
+                self.assertEqual(rules.instruction_form(reading(sentence), False, False), "second person")
+        # What the reader will observe is no step, as after "you can".
+        for sentence in ("You'll be able to see the output.", "You're welcome to contribute."):
+            with self.subTest(sentence=sentence):
+                self.assertIsNone(rules.instruction_form(reading(sentence), False, False))
+
+    def test_a_caveat_takes_it_as_its_instruction(self) -> None:
+        text = (
+            "# T\n\n## Projects\n\nWhen using a project manifest, you're able to specify version constraints. "
+            "This feature is not available in classic mode.\n"
+        )
+        self.assertEqual(
+            [(caveat, instruction) for caveat, instruction, _ in self.pairs_of(text)[0]],
+            [
+                (
+                    "This feature is not available in classic mode.",
+                    "When using a project manifest, you're able to specify version constraints.",
+                )
+            ],
+        )

@@ -531,11 +531,14 @@ INTRO_WORDS = frozenset(
     """to for in if when once after before on with from inside within under by using during while whenever as where
     depending instead alternatively optionally then now next first finally also here at""".split()
 )
+# "you are able to", "you're able to", "you'll be able to" tell what the reader can do, as "you can" does
+# (scan_version 47).
 SECOND_PERSON = re.compile(
-    r"(?<!\w)you(?:['’]ll|['’]d)?\s+(?:(?:also|then|now|just|simply|instead|first|still|easily|either|optionally|even"
-    r"|always|probably)\s+)*"
+    r"(?<!\w)you(?:['’]ll|['’]d|['’]re)?\s+(?:(?:also|then|now|just|simply|instead|first|still|easily|either"
+    r"|optionally|even|always|probably)\s+)*"
     r"(?P<modal>(?:(?:can|could|should|may|might|will)\s+(?:(?:also|then|now|just|simply|still|probably|first"
-    r"|only|usually|generally|typically)\s+)*)?(?:need|have|want)\s+to|can|could|should|may|might)\s+"
+    r"|only|usually|generally|typically)\s+)*)?(?:need|have|want)\s+to|can|could|should|may|might"
+    r"|(?:(?:are|be|will\s+be)\s+)?able\s+to)\s+"
     r"(?:(?:also|then|now|just|simply|instead|first|still|easily|either|optionally|even|always|further|safely)\s+"
     r"|[a-z]+ly\s+)*"
     r"(?P<verb>[a-z]+)",
