@@ -3184,3 +3184,32 @@ class ScanVersionFortySevenTest(CaveatChecks):
                 )
             ],
         )
+
+
+class ScanVersionFortyEightTest(CaveatChecks):
+    """scan_version 48: what the page takes for granted ("This document assumes that …") and a bound on a value ("The
+    minimum value is 1.") are requirements."""
+
+    def test_what_the_page_assumes_is_a_requirement(self) -> None:
+        for sentence, cue in (
+            ("This document assumes that you have already installed both tools.", "this document assumes that"),
+            ("This guide assumes familiarity with Docker.", "this guide assumes"),
+            ("In the above example, we assume that the disk is `/dev/nvme1n1`.", "we assume that"),
+            ("It assumes that `JAVA_HOME` is set.", "it assumes that"),
+        ):
+            with self.subTest(sentence=sentence):
+                self.assert_caveat(sentence, "requirement", cue, 2)
+        # Someone else's assumption, told of: no precondition of the reader's.
+        self.assertEqual(cues_of("Many users assume the cache is shared."), [])
+
+    def test_a_bound_on_a_value_is_a_requirement(self) -> None:
+        for sentence, cue in (
+            ("The minimum value is 1.", "the minimum value is"),
+            ("The maximum length of a name is 255 characters.", "the maximum length of a name is"),
+            ("The maximum supported version is 3.", "the maximum supported version is"),
+        ):
+            with self.subTest(sentence=sentence):
+                self.assert_caveat(sentence, "requirement", cue, 2)
+        for sentence in ("This checks that a minimum version is installed.", "The maximum is large."):
+            with self.subTest(sentence=sentence):
+                self.assertEqual(cues_of(sentence), [])

@@ -108,6 +108,22 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
         # not a list's lead ("Supported keyword arguments are:"), which the list's items say
         r"(?!\s*:)",
     ),
+    # what the page takes for granted (scan_version 48): "This document assumes that you have already installed both",
+    # "In the above example, we assume that the NVMe disk is `/dev/nvme1n1`"; a bound on a value: "The minimum value
+    # is 1.", "The maximum length of a name is 255 characters"
+    (
+        "requirement",
+        2,
+        r"(?:(?:this|the)\s+(?:\w+\s+)?(?:guide|document|tutorial|page|section|example|article|walkthrough|quickstart)"
+        r"|we|it|they)\s+(?:\w+ly\s+)?assumes?(?:\s+that)?",
+    ),
+    (
+        "requirement",
+        2,
+        r"the\s+(?:minimum|maximum)\s+(?:allowed\s+|supported\s+|permitted\s+)?"
+        r"(?:value|length|size|number|count|version)"
+        r"(?:\s+of\s+(?:an?\s+|the\s+)?[\w\x00-]+)?\s+(?:is|are)(?=\s+[\w\x00])",
+    ),
     # what the reader is left to do, told as a duty (scan_version 45): "The user is responsible for ensuring that the
     # toolchains are compatible", "It is the caller's responsibility to close the stream"; the role of a part of
     # the product ("The scheduler is responsible for placing jobs") is no duty of the reader's
