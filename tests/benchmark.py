@@ -942,18 +942,19 @@ def measure_caveats(count: int) -> dict:
 
     sources = caveat_sources(count)
     manifest = Manifest(Path("."), sources, ())
-    # As run.py scan does: find the pairs first, then build the indexes and judge the pairs.
-    find_seconds, found = cpu_timed(lambda: pairing.scan_sources(sources))
-    build_seconds, indexes = cpu_timed(lambda: chunk_index.build_indexes(sources))
-    # As run.py does: the indexes live to the end, so the collector is told to leave them be.
-    gc.freeze()
-    judge_seconds, report = cpu_timed(lambda: caveat_report.scan_report(manifest, indexes, found=found))
-    scan_seconds = find_seconds + judge_seconds
-    checks = tuple(pair.as_check() for pair in found[0])
-    context_seconds, figures = cpu_timed(
-        lambda: [context_windows.policy_context(name, indexes[name]["chunks"], checks) for name in indexes]
-    )
-    gc.unfreeze()
+    # As run.py scan and run.py context do, the cyclic collector is paused while they read and measure
+    # (chunk_index.collector_paused): neither makes a cycle, and each pass of the collector would walk the growing
+    # readings and windows again, a cost that grows faster than the pages. As run.py scan does: find the pairs
+    # first, then build the indexes and judge the pairs.
+    with chunk_index.collector_paused():
+        find_seconds, found = cpu_timed(lambda: pairing.scan_sources(sources))
+        build_seconds, indexes = cpu_timed(lambda: chunk_index.build_indexes(sources))
+        judge_seconds, report = cpu_timed(lambda: caveat_report.scan_report(manifest, indexes, found=found))
+        scan_seconds = find_seconds + judge_seconds
+        checks = tuple(pair.as_check() for pair in found[0])
+        context_seconds, figures = cpu_timed(
+            lambda: [context_windows.policy_context(name, indexes[name]["chunks"], checks) for name in indexes]
+        )
     return {
         "pairs": len(report["pairs"]),
         "characters": sum(len(source["text"]) for source in sources),
