@@ -3080,7 +3080,9 @@ class ScanVersionFortyFiveTest(CaveatChecks):
         # Without "by default" the negation stays the weak "are not" of tier 3.
         self.assert_caveat("Custom targets are not built here.", "limitation", "are not", 3)
 
-    def test_a_tool_that_does_not_know_is_a_limitation_a_reader_who_does_not_is_an_idiom(self) -> None:
+    def test_a_tool_that_does_not_know_is_a_caveat_a_reader_who_does_not_is_an_idiom(self) -> None:
+        # No longer passed over, each negation keeps its own rule: "cannot" is a prohibition of tier 1 wherever it
+        # stands (the cue table), "does not" and "doesn't" a limitation of tier 2.
         self.assert_caveat("Meson cannot know about link dependencies of the target.", "prohibition", "cannot", 1)
         self.assert_caveat("The `moc` tool does not know about any preprocessor macros.", "limitation", "does not", 2)
         self.assert_caveat("The parser doesn't understand tabs.", "limitation", "doesn't", 2)
@@ -3213,3 +3215,86 @@ class ScanVersionFortyEightTest(CaveatChecks):
         for sentence in ("This checks that a minimum version is installed.", "The maximum is large."):
             with self.subTest(sentence=sentence):
                 self.assertEqual(cues_of(sentence), [])
+
+
+class ScanVersionFortyNineTest(CaveatChecks):
+    """scan_version 49 mends 45 to 48 after a review: who a negated verb of knowing is said of is read near the cue;
+    an obligation removed is no "not … by default"; more ways of a duty and of "able to"; a list's lead, or what is done
+    to the supported kinds, is no requirement; a dated page's front matter ends at "..."; a DocFX directive is taken
+    alone, in any case."""
+
+    def test_not_required_by_default_asks_nothing(self) -> None:
+        for sentence in (
+            "This flag is not required by default.",
+            "It is not needed by default.",
+            "It is not necessary by default.",
+        ):
+            with self.subTest(sentence=sentence):
+                self.assertEqual(cues_of(sentence), [])
+
+    def test_more_ways_of_a_duty(self) -> None:
+        for sentence, cue in (
+            ("You're responsible for closing the stream.", "you're responsible for"),
+            ("You are also responsible for closing it.", "you are also responsible for"),
+            ("The user is then responsible for cleaning up.", "the user is then responsible for"),
+            ("You will be responsible for backups.", "you will be responsible for"),
+            ("It is the developers' responsibility to pin versions.", "the developers' responsibility to"),
+        ):
+            with self.subTest(sentence=sentence):
+                self.assert_caveat(sentence, "requirement", cue, 2)
+
+    def test_a_lists_lead_or_what_is_done_to_the_kinds_is_no_requirement(self) -> None:
+        for sentence in (
+            "Supported platforms are as follows:",
+            "Supported platforms are listed below.",
+            "All supported Python versions are tested in CI.",
+            "Valid options are:",
+        ):
+            with self.subTest(sentence=sentence):
+                self.assertEqual(cues_of(sentence), [])
+        # Values after the colon on the same line are the kinds themselves.
+        self.assert_caveat("Valid options are: `a`, `b`.", "requirement", "valid options are", 2)
+
+    def test_the_bounds_of_45_to_48_each_hold(self) -> None:
+        # Each word of a pattern's list, and each case a look behind leaves out, on a sentence of its own.
+        for verb in ("available", "included", "supported"):
+            with self.subTest(verb=verb):
+                self.assert_caveat(
+                    f"On BSD, no binary is {verb} for download.", "limitation", f"no binary is {verb}", 2
+                )
+        for opening in ("When", "Whenever", "Unless", "In case", "Because"):
+            with self.subTest(opening=opening):
+                cues = rules.sentence_cues(reading(f"{opening} no file is provided, the default is read."))
+                self.assertNotIn(("limitation", 2), [(cue.rule, cue.tier) for cue in cues])
+        for verb in ("work", "function", "build", "run", "succeed"):
+            with self.subTest(verb=verb):
+                self.assert_caveat(
+                    f"Old releases are not expected to {verb}.", "limitation", f"are not expected to {verb}", 2
+                )
+        for sentence in (
+            "You'll be able to call the API.",
+            "You will be able to call the API.",
+            "You are now able to call it.",
+        ):
+            with self.subTest(sentence=sentence):
+                self.assertEqual(rules.instruction_form(reading(sentence), False, False), "second person")
+        self.assertIsNone(rules.instruction_form(reading("you able to call it."), False, False))
+
+    def test_a_dated_pages_front_matter_ends_at_dots(self) -> None:
+        # A "date:" in a code sample after YAML's "..." dates nothing; inside the front matter it dates the page.
+        self.assertFalse(rules.is_dated_post("---\ntitle: A\n...\n\n```yaml\ndate: 2020-01-01\n```\n"))
+        self.assertTrue(rules.is_dated_post("---\ntitle: A\ndate: 2020-01-01\n...\n"))
+        self.assertTrue(rules.is_dated_post("---\ntitle: A\ndate: 2020-01-01\n---\n"))
+
+    def test_a_docfx_directive_is_taken_alone_in_any_case(self) -> None:
+        instruction = "Run the export with `vcpkg export`."
+        for line in (
+            "[!Include [experimental](a.md)]",
+            "[!CODE-cpp[main](main.cpp)]",
+            "> [!Video https://x.invalid/v]",
+        ):
+            with self.subTest(line=line):
+                self.assertEqual(self.pairs_of(f"# T\n\n## S\n\n{line}\n\n{instruction}\n"), ([], []))
+        # Text after a division on its line is the page's own: here a prohibition.
+        _, unpaired = self.pairs_of('# T\n\n## S\n\n[!div class="x"] It must not be run as [root].\n')
+        self.assertEqual(unpaired, ['[!div class="x"] It must not be run as [root].'])

@@ -105,8 +105,9 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
         r"(?:valid|allowed|accepted|permitted|possible)\s+values\s+(?:are|include)"
         r"|(?:valid|allowed|accepted|permitted|supported)\s+(?:[\w\x00-]+\s+){0,3}?(?:options|parameters|arguments"
         r"|keys|names|types|tools|platforms|formats|characters|versions|modes|backends|targets)\s+(?:are|include)"
-        # not a list's lead ("Supported keyword arguments are:"), which the list's items say
-        r"(?!\s*:)",
+        # not a list's lead ("Supported keyword arguments are:", "… are as follows:", "… are listed below"), which the
+        # list's items say, nor what is done to them ("All supported versions are tested in CI"; scan_version 49)
+        r"(?!\s*:\s*$|\s+(?:as\s+follows|listed|shown|described|given|below|the\s+following)\b|\s+[a-z]+ed\b)",
     ),
     # what the page takes for granted (scan_version 48): "This document assumes that you have already installed both",
     # "In the above example, we assume that the NVMe disk is `/dev/nvme1n1`"; a bound on a value: "The minimum value
@@ -130,9 +131,9 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     (
         "requirement",
         2,
-        r"(?:you|(?:the\s+)?(?:users?|callers?|developers?|applications?|clients?))\s+(?:is|are|remains?)\s+"
-        r"(?:\w+ly\s+)?responsible\s+for|(?:your|the\s+(?:user|caller|developer|application|client)(?:'s|s')?)\s+"
-        r"responsibility\s+to",
+        r"(?:you(?:'re|\s+are|\s+will\s+be|\s+remain)|(?:the\s+)?(?:users?|callers?|developers?|applications?|clients?)"
+        r"\s+(?:is|are|remains?|will\s+be))\s+(?:(?:\w+ly|also|then|still|now)\s+)?responsible\s+for"
+        r"|(?:your|the\s+(?:user|caller|developer|application|client)(?:'s|s')?)\s+responsibility\s+to",
     ),
     ("requirement", 3, r"should"),
     # condition or exception: when it does not hold
@@ -173,7 +174,8 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     (
         "limitation",
         2,
-        r"(?<!where\s)(?<!when\s)(?<!if\s)no\s+(?:[\w\x00-]+\s+){0,3}?(?:is|are)\s+(?:\w+ly\s+)?"
+        r"(?<!where\s)(?<!when\s)(?<!whenever\s)(?<!if\s)(?<!unless\s)(?<!case\s)(?<!because\s)no\s+"
+        r"(?:[\w\x00-]+\s+){0,3}?(?:is|are)\s+(?:\w+ly\s+)?"
         r"(?:provided|available|supported|included|shipped"
         r"|offered|published|distributed)",
     ),
@@ -182,7 +184,14 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     ("limitation", 2, r"(?:(?:is|are)\s+)?(?:not\s+an?|no)\s+substitute\s+for"),
     # what is not done unless asked for (scan_version 45), as the labels' "not enabled by default" is: "Custom targets
     # are not built by default", "The sidebar is not shown by default"
-    ("limitation", 2, r"(?:is|are)(?:\s*n't|\s+not)\s+" + ADVERB + r"[a-z]+\s+by\s+default"),
+    # (scan_version 49) not an obligation removed: "This flag is not required by default" asks nothing of the reader
+    (
+        "limitation",
+        2,
+        r"(?:is|are)(?:\s*n't|\s+not)\s+"
+        + ADVERB
+        + r"(?!(?:required|needed|necessary|mandatory)\b)[a-z]+\s+by\s+default",
+    ),
     ("limitation", 3, r"(?:is|are)\s*n't|(?:is|are)\s+(?:\w+\s+)?not"),
     ("limitation", 2, AUXILIARIES + r"\s*n't|won't|" + AUXILIARIES + r"\s+(?:\w+\s+)?not"),
     (
@@ -375,13 +384,25 @@ TURNS_AFTER = MappingProxyType(
 COGNITION_AFTER = re.compile(
     r"\s+(?:(?:really|actually|even|necessarily)\s+)?(?:know|understand|remember)\b", re.IGNORECASE
 )
-# The person a negated verb of knowing is said of, just before the negation: "you", "we", "users", or nobody (an
-# imperative: "Don't know which to pick? …").
+# The person a negated verb of knowing is said of, just before the negation: "you", "we", "users" (or nobody, an
+# imperative: "Don't know which to pick? …", ``said_of_a_person``).
 PERSON_BEFORE = re.compile(
-    r"(?:^|(?<![\w'’-])(?:you|we|i|they|one|users?|people|readers?|developers?)"
-    r"(?:\s+(?:\w+ly|just|still|often|may|might|could|can|would|will|should))*)\s*$",
+    r"(?<![\w'’-])(?:you|we|i|they|one|users?|people|readers?|developers?)"
+    r"(?:\s+(?:\w+ly|just|still|often|may|might|could|can|would|will|should))*\s*$",
     re.IGNORECASE,
 )
+LEADING_SPACE = re.compile(r"\s*")
+
+
+def said_of_a_person(reading: str, start: int) -> bool:
+    """Whether the negation at ``start`` is said of a person (``PERSON_BEFORE``) or opens the sentence (an imperative:
+    "Don't know which to pick?"). Read within ``BEFORE_CUE_WINDOW`` characters, so a sentence of many such cues
+    costs no more than one a cue (scan_version 49; 45 to 48 searched the whole sentence before each)."""
+    if LEADING_SPACE.match(reading).end() >= start:
+        return True
+    return PERSON_BEFORE.search(reading, max(start - BEFORE_CUE_WINDOW, 0), start) is not None
+
+
 # What a tool spares the reader, told as what it does not do (scan_version 13): "attrs doesn't force you to use
 # type annotations", "they won't conflict with the user's packages", "your users won't notice a difference". Only
 # after "does not", "do not" (not opening a clause) and "will not": "`<name>` cannot conflict with a built-in
@@ -554,7 +575,7 @@ SECOND_PERSON = re.compile(
     r"|optionally|even|always|probably)\s+)*"
     r"(?P<modal>(?:(?:can|could|should|may|might|will)\s+(?:(?:also|then|now|just|simply|still|probably|first"
     r"|only|usually|generally|typically)\s+)*)?(?:need|have|want)\s+to|can|could|should|may|might"
-    r"|(?:(?:are|be|will\s+be)\s+)?able\s+to)\s+"
+    r"|(?:(?:are|be|will\s+be)\s+(?:(?:now|also|then|still)\s+)?|(?<=['’]re\s))able\s+to)\s+"
     r"(?:(?:also|then|now|just|simply|instead|first|still|easily|either|optionally|even|always|further|safely)\s+"
     r"|[a-z]+ly\s+)*"
     r"(?P<verb>[a-z]+)",
@@ -713,8 +734,10 @@ OBSERVATION_OPENING = re.compile(
     r"(?:shows?|displays?|indicates?|confirms?|looks?\s+like|is\s+similar))\b",
     re.IGNORECASE,
 )
-# A page whose front matter dates it (``date: 2023-12-11``) is a post: news and history, told as a story.
-DATED_FRONT_MATTER = re.compile(r"---[ \t]*\n(?:(?!---)[^\n]*\n){0,50}?date[ \t]*:", re.IGNORECASE)
+# A page whose front matter dates it (``date: 2023-12-11``) is a post: news and history, told as a story. The front
+# matter ends at its "---", or at YAML's "..." as "blocks-10" reads it (scan_version 49; before, a page closed by "..."
+# was read on into its body, where a "date:" line in a code sample dated it).
+DATED_FRONT_MATTER = re.compile(r"---[ \t]*\n(?:(?!---|\.\.\.[ \t]*(?:\n|$))[^\n]*\n){0,50}?date[ \t]*:", re.IGNORECASE)
 
 
 def is_dated_post(text: str) -> bool:
@@ -856,11 +879,7 @@ def turn_of_phrase(reading: str, rule: str, start: int, end: int) -> str | None:
         if rule in TURN_SCOPES[turn] and pattern.match(reading, end):
             if turn == "reassurance" and not re.search(r"(?:not|n't|never)$", word):
                 continue
-            if (
-                turn == "reassurance"
-                and COGNITION_AFTER.match(reading, end)
-                and not PERSON_BEFORE.search(reading, 0, start)
-            ):
+            if turn == "reassurance" and COGNITION_AFTER.match(reading, end) and not said_of_a_person(reading, start):
                 # "If you just don't know" is an idiom; "Meson cannot know about link dependencies" and "the `moc`
                 # tool does not know about any macros" tell what a tool does not take into account (scan_version 45).
                 continue

@@ -39,8 +39,11 @@ BLANK_LINE = re.compile(r"\n[ \t>]*\n")
 # A DocFX directive alone on its line (scan_version 46), as Microsoft's docs write them: text pulled in from another
 # file (``[!INCLUDE [experimental](../includes/experimental.md)]``), a code sample (``[!code-cpp[a](a.cpp)]``), a
 # styled division (``> [!div class="checklist"]``), a video. It renders what it points at, not its own words.
+# A name of any case (``[!Include …]``); an include or a code sample is a link inside the brackets, a division or a
+# video holds no "]" of its own, so text after the directive on its line is never taken with it (scan_version 49).
 DOCFX_DIRECTIVE_LINE = (
-    r"(?:>[ \t]*)*\[!(?:include|INCLUDE|code(?:-[A-Za-z0-9+#]+)?|div|VIDEO|video)\b[^\n]{0,1000}\][ \t]*"
+    r"(?:>[ \t]*)*\[!(?i:include|code(?:-[a-z0-9+#]+)?)[ \t]*\[[^\]\n]{0,1000}\]\([^)\n]{0,1000}\)\][ \t]*"
+    r"|(?:>[ \t]*)*\[!(?i:div|video)[ \t][^\]\n]{0,1000}\][ \t]*"
 )
 HEADER_LINE = re.compile(
     r"(?:[ \t]*(?:(?:!!!|\?\?\?\+?)[ \t]*\w[^\n]*|>[ \t]*\[![A-Za-z]+\][ \t]*|/{3,}[^\n]*|:{3,}[^\n]*"
