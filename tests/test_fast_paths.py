@@ -500,8 +500,8 @@ class SweepRowTest(unittest.TestCase):
     def test_random_pages_match_the_cut_chunks(self) -> None:
         rng = random.Random(24)
         pieces = ["a", "b c", " ", "  ", "\n", "\n\n", "\t", "\x1c", "\u2028", "\u3000", "\u200b", "\n## H\n", "é"]
-        # 20 cases of three pages (40 before): at every width and target they keep and split pairs as 40 did, some
-        # page has two sections or more, and the first 10 already reach every branch of the sweep that 40 reach.
+        # 20 cases of three pages: the first 10 already reach every branch of the sweep's code, some page has two
+        # sections or more, and each width and target keeps or splits pairs as twice as many cases do.
         for case in range(20):
             texts = ["# T\n" + "".join(rng.choice(pieces) for _ in range(rng.randint(0, 120))) for _ in range(3)]
             layouts = self.layouts(texts)
