@@ -14,7 +14,7 @@ import re
 import unittest
 
 from lab_io.outputs import REPLACED_PROBLEMS
-from tests.support import ROOT
+from tests.support import ROOT, syntax_nodes
 
 CODE = re.compile(r"[a-z][a-z0-9_]*")
 # Codes built at run time: ``duplicate_{field}`` over these two fields, ``output_is_{kind}`` over the kinds of file an
@@ -29,19 +29,6 @@ def lab_sources() -> list:
 
 def constant(node: ast.AST) -> str | None:
     return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
-
-
-def syntax_nodes(tree: ast.AST) -> list[ast.AST]:
-    """Every node of ``tree`` that ``ast.walk`` gives, gathered in one list, without the generators that slow it."""
-    nodes = [tree]
-    for node in nodes:
-        for field in node._fields:
-            value = getattr(node, field, None)
-            if type(value) is list:
-                nodes.extend(item for item in value if isinstance(item, ast.AST))
-            elif isinstance(value, ast.AST):
-                nodes.append(value)
-    return nodes
 
 
 def raised_codes(tree: ast.AST) -> set[str]:

@@ -18,7 +18,7 @@ import unittest
 from commands import main_job
 from commands import parser as command_parser
 from grammars import LazyPattern
-from tests.support import MANIFEST, ROOT, LabTestCase, run_lab
+from tests.support import MANIFEST, ROOT, LabTestCase, run_lab, syntax_nodes
 
 # Modules only other commands use; the main job must not pay for importing them.
 LAZY_MODULES = (
@@ -186,9 +186,9 @@ class CommandsModule(LabTestCase):
         forbidden["commands/basics.py"] = {"run", "commands.parser"}
         forbidden["commands/main_job.py"] = {"run"}
         for module, names in forbidden.items():
-            tree = ast.parse((ROOT / module).read_text(encoding="utf-8"))
-            imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
-            imported |= {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+            nodes = syntax_nodes(ast.parse((ROOT / module).read_text(encoding="utf-8")))
+            imported = {alias.name for node in nodes if isinstance(node, ast.Import) for alias in node.names}
+            imported |= {node.module for node in nodes if isinstance(node, ast.ImportFrom)}
             with self.subTest(module=module):
                 self.assertFalse(imported & names, imported & names)
 
