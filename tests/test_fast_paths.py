@@ -157,17 +157,31 @@ def page_reader(grammar: str, texts: list[str]):
     return None
 
 
-def plain_paragraph_end(texts: list[str], index: int, extended: bool, reader) -> tuple[int, int | None]:
-    """A paragraph's end by the rule, line by line: a blank line, a setext underline or a line that starts a block."""
-    position = index + 1
-    while position < len(texts):
+def plain_line_ends(texts: list[str], extended: bool, reader) -> list[str | None]:
+    """What the rule says of each line under a paragraph's first, line by line: ``"blank"``, ``"underline"`` (a setext
+    underline), ``"block"`` (it starts another block), or ``None`` (the paragraph goes on). A line's answer is the same
+    whichever line the paragraph opened on, so a page's lines are asked once."""
+    ends: list[str | None] = []
+    for position in range(len(texts)):
         if grammars.is_blank(texts[position]):
-            break
-        if grammars.SETEXT_UNDERLINE.fullmatch(texts[position]):
-            return position + 1, position
-        if grammars.starts_block(texts, position, extended, reader):
-            break
+            ends.append("blank")
+        elif grammars.SETEXT_UNDERLINE.fullmatch(texts[position]):
+            ends.append("underline")
+        elif grammars.starts_block(texts, position, extended, reader):
+            ends.append("block")
+        else:
+            ends.append(None)
+    return ends
+
+
+def plain_paragraph_end(ends: list[str | None], index: int) -> tuple[int, int | None]:
+    """A paragraph's end by the rule, from ``plain_line_ends``: a blank line, a setext underline or a line that starts
+    a block."""
+    position = index + 1
+    while position < len(ends) and ends[position] is None:
         position += 1
+    if position < len(ends) and ends[position] == "underline":
+        return position + 1, position
     return position, None
 
 
@@ -185,9 +199,10 @@ class BlockGrammarQuickPathTest(unittest.TestCase):
             for grammar in BLOCK_GRAMMAR_NAMES:
                 extended = grammar != "blocks"
                 reader = page_reader(grammar, texts)
+                ends = plain_line_ends(texts, extended, reader)
                 for index in range(len(texts)):
                     quick = grammars.paragraph_end(texts, index, extended, reader)
-                    plain = plain_paragraph_end(texts, index, extended, reader)
+                    plain = plain_paragraph_end(ends, index)
                     if quick != plain:
                         wrong.append((texts, grammar, index, quick, plain))
         self.assertEqual(wrong, [])
