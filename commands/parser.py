@@ -336,6 +336,24 @@ def build_parser(quick: bool = False, command: str | None = None) -> argparse.Ar
     return parser
 
 
+_QUICK_PARSER: list[argparse.ArgumentParser] = []
+
+
+def quick_parser() -> argparse.ArgumentParser:
+    """The quick parser (``build_parser(quick=True)``), built once per process as ``full_parser`` is, quick again.
+
+    Every command line that is not the plain main job starts with it; a
+    process that runs ``main`` many times (the tests do, about a thousand
+    times) builds it once instead of each time. A parse leaves it quick or
+    not (``parsed_arguments``, ``parsed_command_line``): it is handed out quick.
+    """
+    if not _QUICK_PARSER:
+        _QUICK_PARSER.append(build_parser(quick=True))
+    parser = _QUICK_PARSER[0]
+    parser.quick = True
+    return parser
+
+
 _FULL_PARSER: list[argparse.ArgumentParser] = []
 
 
@@ -412,7 +430,7 @@ def merged_manifest(parser: argparse.ArgumentParser, args: argparse.Namespace) -
 
 def parsed_command_line(arguments: list[str]) -> argparse.Namespace | None:
     """``arguments`` parsed and checked (see ``parsed_arguments``); ``None`` after the usage line when there are none."""
-    parser = build_parser(quick=True)
+    parser = quick_parser()
     if not arguments:
         sys.stderr.write(parser.format_usage())
         print("error: usage: run.py: no command or --output given; run.py --help explains each", file=sys.stderr)

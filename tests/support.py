@@ -1,4 +1,4 @@
-"""Shared helpers for the lab's tests: temporary copies of the inputs, running run.py, reforging.
+"""Shared helpers for the lab's tests: temporary copies of the inputs, running run.py, reforging, syntax trees.
 
 Tests never write into the working tree: every file they make lives in a
 ``tempfile.TemporaryDirectory`` that ``addCleanup`` removes.
@@ -6,6 +6,7 @@ Tests never write into the working tree: every file they make lives in a
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import errno
 import hashlib
@@ -122,6 +123,19 @@ def run_lab_process(
         encoding="utf-8",
         timeout=60,
     )
+
+
+def syntax_nodes(tree: ast.AST) -> list[ast.AST]:
+    """Every node of ``tree`` that ``ast.walk`` gives, gathered in one list, without the generators that slow it."""
+    nodes = [tree]
+    for node in nodes:
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if type(value) is list:
+                nodes.extend(item for item in value if isinstance(item, ast.AST))
+            elif isinstance(value, ast.AST):
+                nodes.append(value)
+    return nodes
 
 
 def fixture_result() -> dict:

@@ -25,7 +25,7 @@ from checks.caveats import masking, rules, sentences
 from commands import main_job
 from commands.indexes import manifest_outlines
 from lab_io.errors import IngestionError
-from lab_io.indented_json import saved_json_bytes, saved_json_pieces
+from lab_io.indented_json import PIECE_BYTES, saved_json_bytes, saved_json_pieces
 from load_documents import Span, SpanCheck
 from tests.support import ROOT, LabTestCase, fixture_result, loaded_source, run_lab
 
@@ -65,7 +65,9 @@ class ParagraphPatternTest(unittest.TestCase):
     def test_random_texts_split_as_the_line_rule_says(self) -> None:
         # Every case that disagrees is listed, so one failure names them all (a subTest a case cost a tenth of it).
         wrong = []
-        for text in random_texts(13, 3000):
+        # 1,000 random texts: each character of ALPHABET is a whole line at least 13 times and inside a longer one
+        # hundreds of times, and the first 300 already reach every branch of the rule and of the plain definition.
+        for text in random_texts(13, 1000):
             line_starts = [0] + [position + 1 for position, character in enumerate(text) if character == "\n"]
             for start in line_starts[:3]:
                 end = len(text) - (len(text) - start) // 3
@@ -87,7 +89,9 @@ class HeadingScanTest(unittest.TestCase):
     def test_random_texts_find_what_finditer_finds(self) -> None:
         pattern = re.compile(r"^#{1,6} (.+)$", re.MULTILINE)
         wrong = []
-        for text in random_texts(7, 3000):
+        # 1,000 random texts: each character of ALPHABET is a whole line at least 13 times and inside a longer one
+        # hundreds of times, and the first 300 already reach every branch of the rule and of the plain definition.
+        for text in random_texts(7, 1000):
             text = "# " + text
             quick = [match.span(1) for match in grammars.heading_matches(text)]
             plain = [match.span(1) for match in pattern.finditer(text)]
@@ -153,17 +157,31 @@ def page_reader(grammar: str, texts: list[str]):
     return None
 
 
-def plain_paragraph_end(texts: list[str], index: int, extended: bool, reader) -> tuple[int, int | None]:
-    """A paragraph's end by the rule, line by line: a blank line, a setext underline or a line that starts a block."""
-    position = index + 1
-    while position < len(texts):
+def plain_line_ends(texts: list[str], extended: bool, reader) -> list[str | None]:
+    """What the rule says of each line under a paragraph's first, line by line: ``"blank"``, ``"underline"`` (a setext
+    underline), ``"block"`` (it starts another block), or ``None`` (the paragraph goes on). A line's answer is the same
+    whichever line the paragraph opened on, so a page's lines are asked once."""
+    ends: list[str | None] = []
+    for position in range(len(texts)):
         if grammars.is_blank(texts[position]):
-            break
-        if grammars.SETEXT_UNDERLINE.fullmatch(texts[position]):
-            return position + 1, position
-        if grammars.starts_block(texts, position, extended, reader):
-            break
+            ends.append("blank")
+        elif grammars.SETEXT_UNDERLINE.fullmatch(texts[position]):
+            ends.append("underline")
+        elif grammars.starts_block(texts, position, extended, reader):
+            ends.append("block")
+        else:
+            ends.append(None)
+    return ends
+
+
+def plain_paragraph_end(ends: list[str | None], index: int) -> tuple[int, int | None]:
+    """A paragraph's end by the rule, from ``plain_line_ends``: a blank line, a setext underline or a line that starts
+    a block."""
+    position = index + 1
+    while position < len(ends) and ends[position] is None:
         position += 1
+    if position < len(ends) and ends[position] == "underline":
+        return position + 1, position
     return position, None
 
 
@@ -181,9 +199,10 @@ class BlockGrammarQuickPathTest(unittest.TestCase):
             for grammar in BLOCK_GRAMMAR_NAMES:
                 extended = grammar != "blocks"
                 reader = page_reader(grammar, texts)
+                ends = plain_line_ends(texts, extended, reader)
                 for index in range(len(texts)):
                     quick = grammars.paragraph_end(texts, index, extended, reader)
-                    plain = plain_paragraph_end(texts, index, extended, reader)
+                    plain = plain_paragraph_end(ends, index)
                     if quick != plain:
                         wrong.append((texts, grammar, index, quick, plain))
         self.assertEqual(wrong, [])
@@ -193,7 +212,9 @@ class BlockGrammarQuickPathTest(unittest.TestCase):
         from grammars.version3 import PageReader
 
         rng = random.Random(31)
-        for _ in range(3000):
+        # 1,000 lines: each of the pieces opens one at least 7 times, and the first 300 already reach every branch
+        # of the four rules and of this test.
+        for _ in range(1000):
             line = "".join(rng.choice(LINE_PIECES) for _ in range(rng.randint(1, 3)))
             first = line.lstrip(" ")[:1]
             with self.subTest(line=line):
@@ -250,7 +271,8 @@ class HtmlBlockEndsTest(unittest.TestCase):
 
         rng = random.Random(37)
         wrong = []
-        for _ in range(3000):
+        # 1,000 pages, 121 of them markup alone: the first 300 already reach every branch of both rules.
+        for _ in range(1000):
             texts = [rng.choice(self.PIECES) + rng.choice(("", "", " ", rng.choice(self.PIECES))) for _ in range(6)]
             first, after = rng.randrange(6), 6
             if lines_hold_only_markup(texts, first, after) != holds_only_markup("\n".join(texts[first:after])):
@@ -318,7 +340,9 @@ class MdxPartialUsesTest(unittest.TestCase):
 
         rng = random.Random(18)
         wrong = []
-        for _ in range(2000):
+        # 500 pages: the first 100 already reach every branch of the lab's reading and of the plain rule's, and 55
+        # of the 500 hold an import that counts.
+        for _ in range(500):
             text = "\n".join(rng.choice(self.PIECES) for _ in range(rng.randint(1, 9))) + rng.choice(("", "\n"))
             if mdx_partial_places(text) != self.plain_places(text):
                 wrong.append(text)
@@ -341,7 +365,9 @@ class SlicesAndLinesTest(unittest.TestCase):
     def test_random_texts_slice_as_the_plain_rule_says(self) -> None:
         rng = random.Random(11)
         wrong = []
-        for text in random_texts(13, 3000):
+        # 1,000 random texts: each character of ALPHABET is a whole line at least 13 times and inside a longer one
+        # hundreds of times, and the first 300 already reach every branch of the rule and of the plain definition.
+        for text in random_texts(13, 1000):
             start = rng.randint(0, len(text))
             end = rng.randint(start, len(text))
             width = rng.randint(1, 7)
@@ -355,15 +381,20 @@ class SlicesAndLinesTest(unittest.TestCase):
         self.assertEqual(wrong, [])
 
     def test_line_numbers_count_the_newlines_before_each_end(self) -> None:
-        configs = [chunk_index.policy_config(name, size) for name in chunk_index.POLICY_NAMES for size in (None, 3)]
+        configs = {
+            f"{name} {size}": chunk_index.policy_config(name, size)
+            for name in chunk_index.POLICY_NAMES
+            for size in (None, 3)
+        }
         wrong = []
         for number, text in enumerate(random_texts(17, 250)):
             text = "# T\n" + text
-            for config in configs:
-                for chunk in chunk_index.build_index(config, [loaded_source(text)])["chunks"]:
+            # Every config's index in one pass over the page, as the main job builds its policies.
+            for name, index in chunk_index.build_policy_indexes(configs, [loaded_source(text)]).items():
+                for chunk in index["chunks"]:
                     lines = (text.count("\n", 0, chunk["start"]) + 1, text.count("\n", 0, chunk["end"] - 1) + 1)
                     if (chunk["start_line"], chunk["end_line"]) != lines:
-                        wrong.append((text, config, chunk["start"], chunk["start_line"], chunk["end_line"], lines))
+                        wrong.append((text, name, chunk["start"], chunk["start_line"], chunk["end_line"], lines))
         self.assertEqual(wrong, [])
 
 
@@ -495,7 +526,9 @@ class SweepRowTest(unittest.TestCase):
     def test_random_pages_match_the_cut_chunks(self) -> None:
         rng = random.Random(24)
         pieces = ["a", "b c", " ", "  ", "\n", "\n\n", "\t", "\x1c", "\u2028", "\u3000", "\u200b", "\n## H\n", "é"]
-        for case in range(40):
+        # 20 cases of three pages: the first 10 already reach every branch of the sweep's code, some page has two
+        # sections or more, and each width and target keeps or splits pairs as twice as many cases do.
+        for case in range(20):
             texts = ["# T\n" + "".join(rng.choice(pieces) for _ in range(rng.randint(0, 120))) for _ in range(3)]
             layouts = self.layouts(texts)
             checks = []
@@ -707,12 +740,20 @@ class SavedPiecesTest(unittest.TestCase):
             "a list of floats and bools": lambda n: {"v": [0.5, True, None, -0.0, float("inf")][: n % 6]},
             "a list where a scalar was": lambda n: {"v": n if n == 5 else [n]},
         }
+        # 1, 2 and 17 objects: one batch, and the first batch of 16 and one more; 100: an odd object in the
+        # second batch. 700 are over 64 KiB, where pieces are handed on whole or joined (``PIECE_BYTES``): that
+        # depends on their bytes, not their shape, and a shape laid out in C and one laid out object by object
+        # reach every case of it.
+        large = ("same keys and types", "nested values")
         for name, shape in shapes.items():
-            for count in (1, 2, 17, 100, 700):
+            for count in (1, 2, 17, 100, 700) if name in large else (1, 2, 17, 100):
                 value = {"items": [shape(number) for number in range(count)], "after": rng.random()}
                 with self.subTest(shape=name, count=count):
-                    self.assertEqual(b"".join(saved_json_pieces(value)), reference_bytes(value))
-                    self.assertEqual(saved_json_bytes(value), reference_bytes(value))
+                    expected = reference_bytes(value)
+                    self.assertEqual(b"".join(saved_json_pieces(value)), expected)
+                    self.assertEqual(saved_json_bytes(value), expected)
+                    if count == 700:
+                        self.assertGreater(len(expected), PIECE_BYTES)
 
     def test_the_fixture_result_in_pieces(self) -> None:
         result = fixture_result()

@@ -14,7 +14,7 @@ import re
 import unittest
 
 from lab_io.outputs import REPLACED_PROBLEMS
-from tests.support import ROOT
+from tests.support import ROOT, syntax_nodes
 
 CODE = re.compile(r"[a-z][a-z0-9_]*")
 # Codes built at run time: ``duplicate_{field}`` over these two fields, ``output_is_{kind}`` over the kinds of file an
@@ -34,8 +34,9 @@ def constant(node: ast.AST) -> str | None:
 def raised_codes(tree: ast.AST) -> set[str]:
     """The refusal codes a module's syntax tree names."""
     found = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call):
+    for node in syntax_nodes(tree):
+        kind = type(node)
+        if kind is ast.Call:
             name = getattr(node.func, "id", getattr(node.func, "attr", ""))
             values = [constant(argument) for argument in node.args]
             if name in ("IngestionError", "UsageError") and values:
@@ -44,7 +45,7 @@ def raised_codes(tree: ast.AST) -> set[str]:
                 found.add(values[3])
             elif name == "require_keys" and len(values) == 4 and values[3]:
                 found.update({f"{values[3]}_not_object", f"{values[3]}_fields"})
-        elif isinstance(node, ast.Assign) and any(getattr(target, "id", "") == "code" for target in node.targets):
+        elif kind is ast.Assign and any(getattr(target, "id", "") == "code" for target in node.targets):
             # ``code = "json_trailing_data" if ... else "json_syntax"``
             choices = [node.value.body, node.value.orelse] if isinstance(node.value, ast.IfExp) else [node.value]
             found.update(constant(choice) for choice in choices)

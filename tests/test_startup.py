@@ -18,7 +18,7 @@ import unittest
 from commands import main_job
 from commands import parser as command_parser
 from grammars import LazyPattern
-from tests.support import MANIFEST, ROOT, LabTestCase, run_lab
+from tests.support import MANIFEST, ROOT, LabTestCase, run_lab, syntax_nodes
 
 # Modules only other commands use; the main job must not pay for importing them.
 LAZY_MODULES = (
@@ -60,11 +60,13 @@ class QuickParser(LabTestCase):
             ["--manifest=", "--output", "-"],
             ["--html", "report.html"],
         ]
+        # A parse leaves the parser as it was (commands.parser reuses one per process): one serves every case.
+        full = command_parser.build_parser()
         for arguments in cases:
             with self.subTest(arguments=arguments):
                 quick = self.quick_namespace(arguments)
                 self.assertIsNotNone(quick)
-                self.assertEqual(quick, vars(command_parser.build_parser().parse_args(arguments)))
+                self.assertEqual(quick, vars(full.parse_args(arguments)))
 
     def test_a_command_help_or_a_mistake_goes_to_the_full_parser(self):
         cases = [
@@ -95,12 +97,10 @@ class QuickParser(LabTestCase):
             ["--output", "validate"],
             ["--manifest", "a b", "--output", "x=y"],
         ]
+        full = command_parser.build_parser()
         for arguments in cases:
             with self.subTest(arguments=arguments):
-                self.assertEqual(
-                    vars(main_job.main_job_arguments(arguments)),
-                    vars(command_parser.build_parser().parse_args(arguments)),
-                )
+                self.assertEqual(vars(main_job.main_job_arguments(arguments)), vars(full.parse_args(arguments)))
 
     def test_anything_but_the_plain_form_is_left_to_the_parser(self):
         cases = [
@@ -186,9 +186,9 @@ class CommandsModule(LabTestCase):
         forbidden["commands/basics.py"] = {"run", "commands.parser"}
         forbidden["commands/main_job.py"] = {"run"}
         for module, names in forbidden.items():
-            tree = ast.parse((ROOT / module).read_text(encoding="utf-8"))
-            imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
-            imported |= {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+            nodes = syntax_nodes(ast.parse((ROOT / module).read_text(encoding="utf-8")))
+            imported = {alias.name for node in nodes if isinstance(node, ast.Import) for alias in node.names}
+            imported |= {node.module for node in nodes if isinstance(node, ast.ImportFrom)}
             with self.subTest(module=module):
                 self.assertFalse(imported & names, imported & names)
 
