@@ -3298,3 +3298,32 @@ class ScanVersionFortyNineTest(CaveatChecks):
         # Text after a division on its line is the page's own: here a prohibition.
         _, unpaired = self.pairs_of('# T\n\n## S\n\n[!div class="x"] It must not be run as [root].\n')
         self.assertEqual(unpaired, ['[!div class="x"] It must not be run as [root].'])
+
+
+class ScanVersionFiftyTest(CaveatChecks):
+    """scan_version 50: a part another needs in place ("depends on … to be installed") is a requirement; what
+    something varies with is not."""
+
+    def test_a_part_needed_in_place_is_a_requirement(self) -> None:
+        for sentence, cue in (
+            (
+                "vcpkg also depends on a few system components to be installed before it can run.",
+                "depends on a few system components to be installed",
+            ),
+            ("Modules can be dependent on other modules to be present.", "be dependent on other modules to be present"),
+            (
+                "The module depends on a NER model that should be running with the server.",
+                "depends on a ner model that should be running",
+            ),
+        ):
+            with self.subTest(sentence=sentence):
+                self.assert_caveat(sentence, "requirement", cue, 2)
+
+    def test_what_something_varies_with_is_not(self) -> None:
+        for sentence in (
+            "The right value depends on your web server.",
+            "Its effect on performance is dependent on the packages being installed.",
+            "How long it takes depends on how many files are present.",
+        ):
+            with self.subTest(sentence=sentence):
+                self.assertEqual(cues_of(sentence), [])

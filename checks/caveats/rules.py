@@ -125,6 +125,18 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
         r"(?:value|length|size|number|count|version)"
         r"(?:\s+of\s+(?:an?\s+|the\s+)?[\w\x00-]+)?\s+(?:is|are)(?=\s+[\w\x00])",
     ),
+    # a part another needs in place (scan_version 50): "vcpkg also depends on a few system components to be installed
+    # before it can run", "Modules can be dependent on other modules to be present", "The module depends on a NER
+    # model that should be running"; not what something varies with ("the setting depends on your web server"), and
+    # not "depends on X being installed", as often what varies ("Its effect is dependent on the packages being
+    # installed") as what is needed
+    (
+        "requirement",
+        2,
+        r"(?:depends?|depended|(?:is|are|be)\s+dependent)\s+on\s+(?:[\w\x00-]+\s+){1,8}?"
+        r"(?:to\s+be|that\s+(?:should|must|needs?\s+to)\s+be|which\s+(?:should|must|needs?\s+to)\s+be)\s+"
+        r"(?:\w+ly\s+)?(?:installed|present|running|available|enabled|configured|set\s+up|deployed|loaded)",
+    ),
     # what the reader is left to do, told as a duty (scan_version 45): "The user is responsible for ensuring that the
     # toolchains are compatible", "It is the caller's responsibility to close the stream"; the role of a part of
     # the product ("The scheduler is responsible for placing jobs") is no duty of the reader's
