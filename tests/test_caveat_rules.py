@@ -3327,3 +3327,24 @@ class ScanVersionFiftyTest(CaveatChecks):
         ):
             with self.subTest(sentence=sentence):
                 self.assertEqual(cues_of(sentence), [])
+
+
+class ScanVersionFiftyOneTest(CaveatChecks):
+    """scan_version 51: a release stage said of the feature ("Usages are a beta feature", "is currently in alpha") is a
+    version note; a stage that names something ("the beta channel") is not."""
+
+    def test_a_release_stage_said_of_the_feature(self) -> None:
+        for sentence, cue in (
+            ("Usages are a beta feature.", "are a beta feature"),
+            ("Operations are an alpha feature in Crossplane v2.", "are an alpha feature"),
+            ("These policies are alpha features in v2.0+.", "are alpha features"),
+            ("The jobs API is currently in alpha.", "is currently in alpha"),
+            ("The API is in public beta.", "is in public beta"),
+        ):
+            with self.subTest(sentence=sentence):
+                self.assert_caveat(sentence, "version", cue, 2)
+
+    def test_a_stage_that_names_something_is_not(self) -> None:
+        for sentence in ("Install it from the beta channel.", "The beta release is out.", "Alpha Centauri is a star."):
+            with self.subTest(sentence=sentence):
+                self.assertEqual(cues_of(sentence), [])

@@ -308,6 +308,16 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
         r"|very)\s+){0,3}experimental|experimental(?=\s*(?:[:).,;]|(?<=\s)(?:and|or|but)\b|$))|subject\s+to\s+change"
         r"|not\s+(?:yet\s+)?stable|unstable",
     ),
+    # a release stage said of the feature (scan_version 51): "Usages are a beta feature", "Operations are an alpha
+    # feature in Crossplane v2", "The API is in public beta"; not a word of a name ("the beta channel")
+    (
+        "version",
+        2,
+        r"(?:is|are)\s+(?:(?:an?|still|currently|now)\s+)*(?:alpha|beta)(?:\s+(?:features?|apis?|functionality"
+        # without such a noun, only closing a clause: "This is beta." (not "is beta software")
+        r"|capabilit(?:y|ies)|releases?)|(?=\s*(?:[:).,;]|(?<=\s)(?:in|and|or|but|for|since|from)\b|$)))"
+        r"|(?:is|are)\s+(?:(?:still|currently|now)\s+)*in\s+(?:(?:public|private|open)\s+)?(?:alpha|beta)",
+    ),
     ("version", 3, r"experimental"),
     # risk: an explicit warning of harm
     # "careful" told of the reader ("be careful", "Careful:"), not of the library ("it is careful to enforce …")
