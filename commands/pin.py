@@ -74,8 +74,9 @@ def register(commands: argparse._SubParsersAction) -> None:
         "--markdown",
         choices=grammars.GRAMMARS,
         help="the Markdown grammar of a new manifest (default: lesson, the fixture's tiny one). For a docs site pick "
-        "blocks-10: front matter (YAML's closed by --- or ...), fences, admonitions, /// and ::: containers, content tabs, Hugo shortcodes, HTML "
-        "blocks, attribute lists, mkdocstrings directives, MDX pages, link reference definitions, the markup of "
+        "blocks-10: front matter (YAML's closed by --- or ...), fences, admonitions, /// and ::: containers, content "
+        "tabs, Hugo shortcodes, HTML blocks, attribute lists, mkdocstrings directives, MDX pages, link reference "
+        "definitions, the markup of "
         "headings, MDC's ::name components (Nuxt Content), and headings inside HTML or JSX elements (<details>, "
         "<Tabs>) or Hugo shortcodes ({{< tabs >}}) as sections, a spacer paragraph (&nbsp;) or an element of an "
         "expression alone (<CodeBlock>{Source}</CodeBlock>) as nothing, and each entry of an HTML definition list "

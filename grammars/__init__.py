@@ -17,8 +17,8 @@ heading through instead of keeping it whole; "blocks-7" is "blocks-6" with the p
 reader of ``version7``, which reads a Hugo shortcode around a heading through too; "blocks-8" is "blocks-7" with
 the page reader of ``version8``, which reads an HTML definition list entry by entry; "blocks-9" is "blocks-8" reading
 the Liquid tags of GitBook and Jekyll pages as Hugo shortcodes (``version9``); "blocks-10" is "blocks-9" closing YAML
-front matter at a line of ``...`` too, as pandoc's and hotdoc's pages do (``blocks.front_matter_end``). The records every grammar
-yields are ``records``. The names other modules import from ``grammars`` are
+front matter at a line of ``...`` too, as pandoc's and hotdoc's pages do (``blocks.front_matter_end``). The records
+every grammar yields are ``records``. The names other modules import from ``grammars`` are
 kept here.
 
 The policies in ``chunk_index`` cut chunks from what this package finds; nothing
@@ -249,19 +249,15 @@ def document_sections(text: str, grammar: str = LESSON_GRAMMAR, where: str = "te
         from grammars.version8 import PageReader as Version8Reader
 
         return block_sections(text, title, where, True, Version8Reader)
-    if grammar == BLOCKS9_GRAMMAR:
+    if grammar in (BLOCKS9_GRAMMAR, BLOCKS10_GRAMMAR):
         from grammars.version8 import PageReader as Version8Reader
         from grammars.version9 import liquid_as_shortcodes
 
         # The page read through a copy of it whose Liquid tag lines are Hugo markers or comments, the same length:
         # the offsets are the page's, and so are the titles (no rewritten line is a heading's text; rule U).
-        return block_sections(liquid_as_shortcodes(text), title, where, True, Version8Reader)
-    if grammar == BLOCKS10_GRAMMAR:
-        from grammars.version8 import PageReader as Version8Reader
-        from grammars.version9 import liquid_as_shortcodes
-
-        # "blocks-9" read with YAML's end of a document closing the front matter too.
-        return block_sections(liquid_as_shortcodes(text, True), title, where, True, Version8Reader, True)
+        # "blocks-10" closes YAML front matter at YAML's end of a document ("...") too (rule V).
+        dots = grammar == BLOCKS10_GRAMMAR
+        return block_sections(liquid_as_shortcodes(text, dots), title, where, True, Version8Reader, dots)
     if grammar in BLOCK_GRAMMARS:
         return block_sections(text, title, where, grammar == BLOCKS2_GRAMMAR)
     if grammar != LESSON_GRAMMAR:

@@ -3219,9 +3219,9 @@ class ScanVersionFortyEightTest(CaveatChecks):
 
 class ScanVersionFortyNineTest(CaveatChecks):
     """scan_version 49 mends 45 to 48 after a review: who a negated verb of knowing is said of is read near the cue;
-    an obligation removed is no "not … by default"; more ways of a duty and of "able to"; a list's lead, or what is done
-    to the supported kinds, is no requirement; a dated page's front matter ends at "..."; a DocFX directive is taken
-    alone, in any case."""
+    an obligation removed is no "not … by default"; more ways of a duty and of "able to"; a list's lead, or what is
+    done to the supported kinds, is no requirement; a dated page's front matter ends at "..."; a DocFX directive is
+    taken alone, in any case."""
 
     def test_not_required_by_default_asks_nothing(self) -> None:
         for sentence in (

@@ -105,8 +105,8 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
         r"(?:valid|allowed|accepted|permitted|possible)\s+values\s+(?:are|include)"
         r"|(?:valid|allowed|accepted|permitted|supported)\s+(?:[\w\x00-]+\s+){0,3}?(?:options|parameters|arguments"
         r"|keys|names|types|tools|platforms|formats|characters|versions|modes|backends|targets)\s+(?:are|include)"
-        # not a list's lead ("Supported keyword arguments are:", "… are as follows:", "… are listed below"), which the
-        # list's items say, nor what is done to them ("All supported versions are tested in CI"; scan_version 49)
+        # not a list's lead ("Supported keyword arguments are:", "… are as follows:", "… are listed below"), which
+        # the list's items say, nor what is done to them ("All supported versions are tested in CI"; scan_version 49)
         r"(?!\s*:\s*$|\s+(?:as\s+follows|listed|shown|described|given|below|the\s+following)\b|\s+[a-z]+ed\b)",
     ),
     # what the page takes for granted (scan_version 48): "This document assumes that you have already installed both",

@@ -58,7 +58,8 @@ HEADER_LINE = re.compile(
 # autolink (``<https://…>``) is text, not a tag.
 # (A marker of over 1,000 characters is taken for text.)
 # From scan_version 43 a Liquid tag too, as GitBook's and Jekyll's pages write them (``{% hint style="info" %}``,
-# ``{% endtabs %}``, ``{% include "a.md" %}``): the "blocks-9" and "blocks-10" grammars read them as shortcodes (``grammars.version9``).
+# ``{% endtabs %}``, ``{% include "a.md" %}``): the "blocks-9" and "blocks-10" grammars read them as shortcodes
+# (``grammars.version9``).
 SHORTCODE_MARKER = r"(?:\{\{[<%](?:[^\n%>]|[%>](?!\}\})){0,1000}[%>]\}\}|\{%(?:[^\n%]|%(?!\})){0,1000}%\})"
 TAG_MARKER = r"</?[A-Za-z][A-Za-z0-9.-]*(?=[\s/>])[^<>\n]{0,1000}>|<!--(?:[^\n-]|-(?!->)){0,1000}-->"
 MARKUP_LINE = re.compile(rf"[ \t>]*(?:(?:{SHORTCODE_MARKER}|{TAG_MARKER})[ \t]*)+(?:\n|$)")
