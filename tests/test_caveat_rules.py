@@ -3348,3 +3348,115 @@ class ScanVersionFiftyOneTest(CaveatChecks):
         for sentence in ("Install it from the beta channel.", "The beta release is out.", "Alpha Centauri is a star."):
             with self.subTest(sentence=sentence):
                 self.assertEqual(cues_of(sentence), [])
+
+
+class ScanVersionFiftyTwoTest(CaveatChecks):
+    """scan_version 52: what falls short, what cannot be done, partial support, what something is exposed to, a named
+    drawback, a bound told as too much, what is kept for backward compatibility, best effort, read-only, one side
+    allowed and the other denied, who alone may act, an exit with an error and an error returned on an input, a
+    field marked required after a dash; no caveat in an image's alt text, in "expect to see" or in "don't feel like
+    you need to"; the clause after a recommendation read; and "you can only" opening a main clause restricts it."""
+
+    def test_new_cues_of_tier_2(self) -> None:
+        for sentence, rule, cue in (
+            ("The widget alone is **not** sufficient for redaction.", "limitation", "is not sufficient"),
+            ("Logs aren't enough to trace a request.", "limitation", "aren't enough"),
+            ("Guests are not able to push widgets.", "limitation", "are not able to"),
+            ("The pod would not be able to start.", "limitation", "would not be able to"),
+            ("Windows support is limited.", "limitation", "is limited"),
+            ("The widget store has limited support for joins.", "limitation", "has limited support"),
+            ("Each write is subject to rate limits.", "limitation", "is subject to"),
+            ("The downsides are a longer start and more memory.", "limitation", "downsides"),
+            ("One drawback is the start time.", "limitation", "drawback"),
+            ("A full scan is too expensive to run on every request.", "limitation", "is too expensive to"),
+            (
+                "The v1 endpoint is kept for backwards compatibility.",
+                "deprecation",
+                "is kept for backwards compatibility",
+            ),
+            (
+                "The old flag is only maintained for backward compatibility.",
+                "deprecation",
+                "is only maintained for backward compatibility",
+            ),
+            ("Widget parsing is best effort.", "limitation", "is best effort"),
+            ("Widgets in the archive are read-only.", "limitation", "are read-only"),
+            ("The graph shows services only, not endpoints.", "limitation", "only, not"),
+            ("Only the administrator can edit quotas.", "limitation", "only the administrator can"),
+            ("The agent exits with an error.", "error", "exits with an error"),
+            ("The agent exits and displays an error.", "error", "exits and displays an error"),
+            ("The call returns an error if the key is missing.", "error", "returns an error"),
+            ("`name` – Required.", "requirement", "required"),
+            ("`cell` &ndash; Required.", "requirement", "required"),
+        ):
+            with self.subTest(sentence=sentence):
+                self.assert_caveat(sentence, rule, cue, 2)
+
+    def test_their_near_misses_are_no_such_cue(self) -> None:
+        for sentence, absent in (
+            ("That is more than enough.", "enough"),
+            ("It's not too hard to set up.", "too hard to"),
+            ("There is a discussion with drawbacks and alternatives in the tracker.", "drawbacks"),
+            ("The schema is subject to change.", "is subject to"),
+            ("It is not only fast but also small.", "only"),
+            ("If the widget is unable to connect, a `Timeout` is raised.", "is unable to"),
+            ("A name is required.", "required"),
+        ):
+            with self.subTest(sentence=sentence):
+                self.assertNotIn(absent, [cue for _, cue in cues_of(sentence)])
+        # "subject to change" is still the version note it was.
+        self.assertIn(("version", "subject to change"), cues_of("The schema is subject to change."))
+
+    def test_an_image_alone_is_neither(self) -> None:
+        self.assertEqual(caveat_of("![Download the file of vulnerability data](img/download.png)"), (None, None))
+        self.assertEqual(caveat_of("![Run the widget](img/run.png)"), (None, None))
+
+    def test_turns_that_ask_nothing(self) -> None:
+        for sentence in (
+            "When retries are on, you should expect to see the request rate increase.",
+            "It is easy to rename them, so don't feel like you need to keep these names.",
+            "Do not feel obligated to use every option.",
+        ):
+            with self.subTest(sentence=sentence):
+                self.assertEqual(caveat_of(sentence)[0], None)
+        # Without the turn, the same words ask: "expects" a value, "need to" keep.
+        self.assert_caveat("The widget expects two parameters.", "requirement", "expects", 2)
+
+    def test_the_clause_after_a_recommendation_is_read(self) -> None:
+        self.assert_caveat(
+            "Use of `Policy` is preferred, and `Rule` will be deprecated in future releases.",
+            "deprecation",
+            "deprecated",
+            1,
+        )
+        # The recommendation alone is still no caveat.
+        self.assertEqual(caveat_of("Use of `Policy` is preferred."), (None, None))
+
+    def test_you_can_only_opening_the_main_clause_restricts_it(self) -> None:
+        # A leading condition, then "you can only": the sentence is a caveat, no instruction (scan_version 52); before,
+        # "only" counted only in the sentence's first three words.
+        cue, form = caveat_of("Once the variable is set, you can only update it by restarting the container.")
+        self.assertEqual((cue.rule, cue.cue, form), ("limitation", "can only", None))
+        # Without "only" the same sentence instructs.
+        self.assertEqual(caveat_of("Once the variable is set, you can update it by restarting the container.")[0], None)
+
+    def test_on_a_page(self) -> None:
+        # The image between names no instruction and no caveat: its alt text ("Push the widget …") is no imperative.
+        text = (
+            "# T\n\n## Widgets\n\nRun `widget push` to upload a widget.\n\n"
+            "![Push the widget to the store, or risk losing it](img/push.png)\n\n"
+            "Guests are not able to push widgets to a mirror.\n"
+        )
+        pairs, unpaired = scan(text, "blocks-8")
+        self.assertEqual(
+            [(p.qualifier.quote, p.instruction.quote, p.cue, p.tier) for p in pairs],
+            [
+                (
+                    "Guests are not able to push widgets to a mirror.",
+                    "Run `widget push` to upload a widget.",
+                    "are not able to",
+                    2,
+                )
+            ],
+        )
+        self.assertEqual(unpaired, [])

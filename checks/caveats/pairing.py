@@ -31,7 +31,7 @@ from checks.caveats.sentences import (
 from grammars.shortcodes import CODE_SHORTCODES
 from load_documents import Span, SpanCheck
 
-SCAN_VERSION = 51
+SCAN_VERSION = 52
 # How far an instruction may sit from its caveat, in blocks of prose (code blocks are not counted):
 # the caveat's own block and this many before it, or this many after it; one that shares an
 # identifier with the caveat may sit as far back as IDENTIFIER_BLOCKS.
@@ -486,7 +486,7 @@ def classified(
       condition (``STATED_RULES``), which is tier 2; an example sentence is one tier weaker; inside a note,
       tip, info or important block one of tier 2 is of tier 1.
     """
-    if reading.rstrip().endswith("?") or rules.SKIP_NOTICE.search(reading):
+    if reading.rstrip().endswith("?") or rules.SKIP_NOTICE.search(reading) or rules.IMAGE_ONLY.match(reading):
         return None, None
     if rules.is_lead_in(reading):
         # "**Deprecation notice:**", "You must write:": a marker or a lead-in, the notice or the code it
@@ -507,10 +507,15 @@ def classified(
         # "X might not find it, so it is recommended to use Y": the recommendation is no caveat and no
         # instruction, but the clauses before it still state what they state.
         clause_end = max(reading.rfind(",", 0, recommendation.start()), reading.rfind(";", 0, recommendation.start()))
-        if clause_end == -1 or len(reading[:clause_end].split()) < 3:
-            # "However, we recommend …": a lead-in, no clause of its own.
-            return None, None
-        best = None if cue_free else rules.strongest_cue(rules.sentence_cues(reading[:clause_end]))
+        # "However, we recommend …": a lead-in, no clause of its own.
+        led = clause_end == -1 or len(reading[:clause_end].split()) < 3
+        cues = [] if cue_free or led else rules.sentence_cues(reading[:clause_end])
+        after = rules.CLAUSE_AFTER.search(reading, recommendation.end())
+        if after is not None and not cue_free:
+            # "Use of X is preferred, and Y will be deprecated": the clause after the recommendation states what it
+            # states too (scan_version 52); its offsets are the sentence's (a blanked copy of the same length).
+            cues += rules.sentence_cues(" " * after.end() + reading[after.end() :])
+        best = rules.strongest_cue(cues)
         return (best, None) if best is not None and not codeless else (None, None)
     # A table's cells are read as prose (every cue counts) but instruct nothing: they describe, field by
     # field, what the table's lead sentence instructs.
@@ -624,11 +629,10 @@ def restricts(cue: rules.Cue, reading: str, framed: bool, in_note: bool = False,
         if in_note or framed:
             return in_note
         return adds() if adds is not None else adds_requirement(reading)
-    return (
-        cue.rule in ("limitation", "requirement")
-        and "only" in cue.cue.split()
-        and len(reading[: cue.start].split()) <= 3
-    )
+    # The first words of the sentence, or of its main clause after a leading condition (scan_version 52): "Once
+    # the variable is set, you can only update it by …" restricts the update as "You can only update it" does.
+    clause = reading[: cue.start].rsplit(",", 1)[-1] if framed else reading[: cue.start]
+    return cue.rule in ("limitation", "requirement") and "only" in cue.cue.split() and len(clause.split()) <= 3
 
 
 def adds_requirement(reading: str) -> bool:
