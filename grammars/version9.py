@@ -45,6 +45,10 @@ HINT_STYLE = re.compile(r"(?<=[ \t])style(?=[ \t]*=)")
 KEPT_CONTAINERS = frozenset({"hint", "code", "highlight", "embed", "content-ref", "file"})
 
 
+# A "{%" that opens no Hugo marker ("{{%"): a page without one holds no Liquid tag a line of tags alone can be.
+LIQUID_OPENING = re.compile(r"(?<!\{)\{%")
+
+
 def line_tags(line: str) -> list[tuple[int, int]]:
     """Where each Liquid tag of ``line`` starts and ends: ``{%`` up to the first ``%}`` after it (``"a {% b %}"`` ->
     ``[(2, 9)]``); a ``{%`` with no ``%}`` after it ends the reading."""
@@ -168,7 +172,9 @@ def liquid_as_shortcodes(text: str, yaml_document_end: bool = False) -> str:
     ``'{{%hint type ="info"%}}\\nMind it.\\n{{% /hint %}}\\n'``. ``yaml_document_end`` reads the front matter as
     "blocks-10" does (``front_matter_end``).
     """
-    if "{%" not in text:
+    if LIQUID_OPENING.search(text) is None:
+        # No "{%" but a Hugo marker's ("{{% note %}}"): no line is a Liquid tag's alone, none pairs, the text is as
+        # it was (a Hugo page's "{{%" sent every line of it through the reading below).
         return text
     lines = text.split("\n")
     try:

@@ -230,3 +230,20 @@ class Mended(unittest.TestCase):
         # Liquid's names are case-sensitive, as Hugo's are: "{% HINT %}" is no GitBook hint, and its lines no block.
         text = '# T\n\n{% HINT style="danger" %}\nMind it.\n{% endHINT %}\n'
         self.assertEqual(read9(text), [("T", 0, 4, [("paragraph", 31, 40, "")])])
+
+
+class HugoMarkersAreNoLiquid(unittest.TestCase):
+    """A page whose every "{%" opens a Hugo marker ("{{% note %}}") holds no Liquid tag: it is read as it is, and a
+    Liquid tag beside Hugo markers is still rewritten."""
+
+    def test_hugo_markers_alone(self) -> None:
+        text = '# T\n\n{{% alert title="Note" %}}\nMind it.\n{{% /alert %}}\n\n{{%note%}}\n'
+        self.assertEqual(liquid_as_shortcodes(text), text)
+
+    def test_liquid_beside_hugo(self) -> None:
+        text = '# T\n\n{{% alert %}}\nA.\n{{% /alert %}}\n\n{% hint style="info" %}\nMind it.\n{% endhint %}\n'
+        # Only the hint's two lines change, each to a Hugo marker of its own length (rule U).
+        expected = text.replace('{% hint style="info" %}', '{{%hint type ="info"%}}').replace(
+            "{% endhint %}", "{{% /hint %}}"
+        )
+        self.assertEqual(liquid_as_shortcodes(text), expected)
