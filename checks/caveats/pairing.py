@@ -31,7 +31,7 @@ from checks.caveats.sentences import (
 from grammars.shortcodes import CODE_SHORTCODES
 from load_documents import Span, SpanCheck
 
-SCAN_VERSION = 52
+SCAN_VERSION = 53
 # How far an instruction may sit from its caveat, in blocks of prose (code blocks are not counted):
 # the caveat's own block and this many before it, or this many after it; one that shares an
 # identifier with the caveat may sit as far back as IDENTIFIER_BLOCKS.
@@ -316,6 +316,9 @@ class Item:
     def classification(self, cue_free: bool = False) -> tuple[rules.Cue | None, str | None]:
         """``classified`` of the item's reading in its context (a sentence's, never a whole block's)."""
         before_fence, list_item, in_note, codeless, table_cell = self.context
+        if rules.IMAGE_ONLY.fullmatch(self.page.text, self.start, self.end):
+            # An image alone is neither instruction nor caveat (scan_version 52; from 53 read on its own text).
+            return None, None
         reading = self.reading
         reference_entry = self.in_term or self.entry_terms is not None
         if list_item and not reference_entry:
@@ -486,7 +489,7 @@ def classified(
       condition (``STATED_RULES``), which is tier 2; an example sentence is one tier weaker; inside a note,
       tip, info or important block one of tier 2 is of tier 1.
     """
-    if reading.rstrip().endswith("?") or rules.SKIP_NOTICE.search(reading) or rules.IMAGE_ONLY.match(reading):
+    if reading.rstrip().endswith("?") or rules.SKIP_NOTICE.search(reading):
         return None, None
     if rules.is_lead_in(reading):
         # "**Deprecation notice:**", "You must write:": a marker or a lead-in, the notice or the code it
@@ -631,7 +634,9 @@ def restricts(cue: rules.Cue, reading: str, framed: bool, in_note: bool = False,
         return adds() if adds is not None else adds_requirement(reading)
     # The first words of the sentence, or of its main clause after a leading condition (scan_version 52): "Once
     # the variable is set, you can only update it by …" restricts the update as "You can only update it" does.
-    clause = reading[: cue.start].rsplit(",", 1)[-1] if framed else reading[: cue.start]
+    # (53) The main clause opens after the condition's comma, the first: "To see all widgets, run `ls`, which by
+    # default can only show ten" instructs.
+    clause = reading[: cue.start].split(",", 1)[-1] if framed else reading[: cue.start]
     return cue.rule in ("limitation", "requirement") and "only" in cue.cue.split() and len(clause.split()) <= 3
 
 

@@ -82,7 +82,7 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     ("requirement", 2, r"\(\s*required\s*\)|required(?=\s*\()|required\s*:"),
     # after a dash, closing the entry (scan_version 52), as generated command references mark an argument:
     # "`<cell>` &ndash; Required.", "`name` — Required."
-    ("requirement", 2, r"(?:(?<=[–—]\s)|(?<=&ndash;\s)|(?<=&mdash;\s))required(?=\s*[.;])"),
+    ("requirement", 2, r"(?:(?<=[–—]\s)|(?<=\s-\s)|(?<=&ndash;\s)|(?<=&mdash;\s))required(?=\s*[.;,]|\s*$)"),
     ("requirement", 2, r"(?:is|are|be)\s+(?:necessary|mandatory|essential|compulsory)"),
     # what the reader is told is important to do (scan_version 38): "it's important to set up the mocks before …";
     # "it is important to note that …" only marks what follows, as "note that" does, and "it's important that we …"
@@ -213,7 +213,10 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
         "limitation",
         2,
         r"(?:is|are|was|were|be)(?:\s*n't|\s+(?:\w+ly\s+|also\s+|still\s+)?not)\s+(?:\w+ly\s+)?(?:sufficient|enough)"
-        r"(?!\s+(?:of\s+)?(?:a\s+)?(?:reason|concern|worry))",
+        r"(?!\s+(?:of\s+)?(?:a\s+)?(?:reason|concern|worry))"
+        # (scan_version 53) "is insufficient for"
+        # a predicate, not a case told: "there is insufficient inventory"
+        r"|(?:is|are|was|were|be)\s+(?:\w+ly\s+)?insufficient(?=\s*(?:[:).,;]|(?<=\s)(?:for|to|when|if|in|on|and|or|but)\b|$))",
     ),
     # what the reader, a user or the product cannot do (scan_version 52): "you are not able to push images", "the pod
     # would not be able to start" ("is unable to" is left out: "If HTTPX is unable to connect …, a `ConnectTimeout` is
@@ -221,40 +224,61 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     (
         "limitation",
         2,
-        r"(?:(?:is|are|am|will|would|could|may|might|shall|was|were)(?:\s*n't|\s+not)|won't|not)\s+(?:be\s+)?able\s+to",
+        # (scan_version 53) not a reassurance: "You will not be able to miss the new button"
+        r"(?:(?:is|are|am|will|would|could|may|might|shall|was|were)(?:\s*n't|\s+not)|won't|not)\s+(?:be\s+)?able\s+to"
+        r"(?!\s+(?:miss|overlook)\b)",
     ),
     # support said to be partial (scan_version 52): "search on a key-value store, which is limited", "Windows support
     # is limited.", "has limited support for joins"; "limited to" is a cue of its own
     (
         "limitation",
         2,
-        r"(?:is|are|remains?|be)\s+(?:\w+ly\s+|very\s+|still\s+)?limited(?=\s*(?:[:).,;]|(?<=\s)(?:and|or|but|in|when|if)\b|$))"
+        # (not "can be limited", which tells how: "the following can be limited for pub/sub components")
+        r"(?:is|are|remains?|(?<!can\s)(?<!could\s)(?<!may\s)be)\s+(?:\w+ly\s+|very\s+|still\s+)?limited(?=\s*(?:[:).,;]|(?<=\s)(?:and|or|but|in|on|for|at|with|when|if)\b|$))"
         r"|(?:has|have|offers?|provides?|with)\s+(?:only\s+|very\s+)?limited\s+(?:support|functionality|capabilit(?:y|ies))",
     ),
     # what something is exposed to (scan_version 52): "writing spans is subject to large write amplification",
     # "requests are subject to rate limits"; "subject to change" is a version note of its own
-    ("limitation", 2, r"(?:is|are|be)\s+(?:\w+ly\s+|also\s+)?subject\s+to(?!\s+change)(?=\s+[\w\x00])"),
-    # a cost named as one (scan_version 52): "The downsides to this are …", "One drawback is that …", "this has some
-    # downsides"; not a pointer to a discussion of them ("a discussion with drawbacks and alternatives in #4022")
+    # (scan_version 53) only before what bounds or changes it, a few words between: not "subject to the sampling policy
+    # you configure" or "to the terms of the license"
     (
         "limitation",
         2,
-        r"(?<!with\s)(?<!of\s)(?<!about\s)(?:drawbacks?|downsides?)(?!\s+and\s)",
+        r"(?:is|are|be)\s+(?:\w+ly\s+|also\s+)?subject\s+to\s+(?:[\w\x00-]+\s+){0,3}?(?:limits?|limitations?|rate[\s-]+limit\w*"
+        r"|quotas?|throttling|amplification|restrictions?|(?:breaking\s+)?changes|approval|availability|delays?|eviction"
+        r"|access\s+controls?|regulations?|interruptions?|errors?|failures?|overhead|latency|contention)(?![\w-])",
+    ),
+    # a cost named as one (scan_version 52): "The downsides to this are …", "One drawback is that …", "this has some
+    # downsides", "a disadvantage of this is" (53); not a pointer to a discussion of them ("a discussion with drawbacks
+    # and alternatives in #4022")
+    (
+        "limitation",
+        2,
+        # (scan_version 53) had, counted or told of this: not "the benefits and drawbacks of each backend", "we compare
+        # the drawbacks of both", "the downsides section below"
+        r"(?:(?:has|have|had|one|main|major|biggest|primary|only|obvious|potential|known|some|several|two|three|few"
+        r"|other|important|significant)\s+(?:[\w-]+\s+)?(?:drawbacks?|downsides?|disadvantages?)"
+        r"|(?:drawbacks?|downsides?|disadvantages?)\s+(?:is|are|to|of\s+(?:this|that|these|those|using|it|the\s+above)\b))",
     ),
     # a bound told as too much (scan_version 52): "it is too expensive to scan all the data", "the key gets too large
     # to store"; not a negated one ("it is not too hard to")
     (
         "limitation",
         2,
-        r"(?:is|are|be|gets?|becomes?)\s+(?:\w+ly\s+|far\s+|much\s+|way\s+)?too\s+[a-z]+\s+to(?=\s+[a-z])",
+        # (scan_version 53) not a time told: "it is too early to tell"
+        r"(?:is|are|be|gets?|becomes?)\s+(?:\w+ly\s+|far\s+|much\s+|way\s+)?too\s+(?!(?:early|late|soon)\b)[a-z]+\s+to"
+        r"(?=\s+[a-z])",
     ),
     # kept for what came before (scan_version 52): "This API is kept for backwards compatibility", "is only maintained
-    # for backward compatibility"
+    # for backward compatibility"; from 53 "exists for backward compatibility"
     (
         "deprecation",
         2,
-        r"(?:is|are)\s+(?:\w+ly\s+|only\s+|still\s+|now\s+)*(?:kept|maintained|retained|preserved|supported|provided|there)"
-        r"\s+(?:only\s+)?(?:for|to\s+(?:keep|preserve|maintain|ensure))\s+backwards?[\s-]+compatibility",
+        # (scan_version 53) at most three words between, "only" read by one branch alone: under 52 an open run in which
+        # "only" matched two branches doubled the work with each "only" ("is only only … kept", 1.5 s at 22)
+        r"(?:is|are|exists?)\s+(?:(?:(?!only\b)\w+ly|only|still|now)\s+){0,3}"
+        r"(?:(?:kept|maintained|retained|preserved|supported|provided|there)\s+)?"
+        r"(?:only\s+)?(?:for|to\s+(?:keep|preserve|maintain|ensure))\s+backwards?[\s-]+compatibility",
     ),
     # what is done on a best-effort basis (scan_version 52): "Flag parsing is best effort."
     ("limitation", 2, r"(?:is|are)\s+(?:\w+ly\s+|only\s+)?(?:a\s+)?best[\s-]+effort|best[\s-]+effort\s+basis"),
@@ -268,7 +292,9 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     (
         "limitation",
         2,
-        r"(?<!not\s)(?<!if\s)only\s+(?:the\s+|an?\s+)?(?:[\w\x00-]+\s+){1,3}?(?:can|may|is\s+able\s+to|are\s+able\s+to"
+        # (scan_version 53) not the reader's own choice: "Only you can decide which sampler fits"
+        r"(?<!not\s)(?<!if\s)only\s+(?!(?:you|we)\b)(?:the\s+|an?\s+)?(?:[\w\x00-]+\s+){1,3}?(?:can|may|is\s+able\s+to"
+        r"|are\s+able\s+to"
         r"|(?:has|have)\s+(?:access|permission))(?=\s)",
     ),
     (
@@ -342,7 +368,9 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
         2,
         r"(?:exits?|stops?|aborts?|terminates?|quits?)\s+(?:immediately\s+)?(?:with\s+(?:an?\s+)?(?:[\w-]+\s+)?(?:error|failure)"
         r"|and\s+(?:displays|prints|logs|reports|shows|returns|raises)\s+(?:an?\s+)?(?:[\w-]+\s+)?error)"
-        r"|(?:returns?|displays?|prints?|reports?|emits?|shows?)\s+(?:an?\s+)?(?:[\w-]+\s+)?errors?"
+        # (scan_version 53) an error, one: not "returns errors when they occur, wrapped with context"; its name may be
+        # code: "returns a `NotFound` error if"
+        r"|(?:returns?|displays?|prints?|reports?|emits?|shows?)\s+an?\s+(?:[\w\x00-]+\s+)?error"
         r"(?=\s+(?:if|when|unless|whenever)(?![\w-]))",
     ),
     # the plural of "fails" before the case it fails in (scan_version 40): "Commands fail if data is missing"
@@ -462,8 +490,8 @@ TURNS_AFTER = MappingProxyType(
             r"\s+(?:(?:really|actually|even|necessarily)\s+)?(?:worry|panic|hesitate|mind|bother|fret|know|remember|understand"
             r"|care|matter|get\s+me\s+wrong|be\s+(?:afraid|scared|alarmed|confused)|forget(?!\s+to\b)|wait|stress|hurt|harm|affect"
             r"|impact|interfere|slow|cost|complain|have\s+to\s+worry|only|just"
-            # "don't feel like you need to …" (scan_version 52)
-            r"|feel\s+(?:like|that|as\s+if|obligated|compelled|pressured|forced))\b",
+            # "don't feel like you need to …" (scan_version 52); "you will not be able to miss it" (53)
+            r"|feel\s+(?:like|that|as\s+if|obligated|compelled|pressured|forced)|be\s+able\s+to\s+(?:miss|overlook))\b",
             re.IGNORECASE,
         ),
         # figurative: "raises the question", "raises concerns"
@@ -491,8 +519,12 @@ PERSON_BEFORE = re.compile(
     re.IGNORECASE,
 )
 LEADING_SPACE = re.compile(r"\s*")
-# What the reader will see, after "expect" (scan_version 52): "expect to see", "expect to get a warning".
+# What the reader will see, after "expect" (scan_version 52): "expect to see", "expect to get a warning"; said of the
+# reader (53: ``READER_BEFORE``), not of a server that "expects to receive a client certificate".
 EXPECTED_SIGHT_AFTER = re.compile(r"\s+to\s+(?:see|get|find|notice|observe|receive)\b", re.IGNORECASE)
+READER_BEFORE = re.compile(
+    r"(?<![\w'’])(?:you|we)(?:\s+(?:\w+ly|should|will|can|may|might|would|also|then|now))*\s+$", re.I
+)
 # A feeling told to go, just before a requirement (scan_version 52): "don't feel like you need to", "do not feel
 # obligated to".
 FEELING_BEFORE = re.compile(
@@ -500,11 +532,19 @@ FEELING_BEFORE = re.compile(
     r"(?:\w+\s+)?$",
     re.IGNORECASE,
 )
-# An image on its own ("![Download CSV file of vulnerability data](img.png)", its markup blanked): its alt text
-# describes a picture, neither instruction nor caveat (scan_version 52).
-IMAGE_ONLY = re.compile(r"[\s\x00]*!\s[^.!?]*$")
+# An image on its own ("![Download CSV file of vulnerability data](img.png)", a linked badge "[![Build](b.svg)](ci)",
+# several side by side): its alt text describes a picture, neither instruction nor caveat (scan_version 52). Matched on
+# the item's own text (from 53: 52 read the blanked view, which cannot tell where the image ends, and dropped a
+# sentence after an icon, "![warning](warn.svg) Pushing to a mirror is not supported").
+IMAGE_ONLY = re.compile(
+    r"(?:\[?!\[[^\]\n]{0,500}\]\([^)\n]{0,500}\)(?:\]\([^)\n]{0,500}\))?(?:\{[^}\n]{0,200}\})?[ \t\n]*)+"
+)
 # Where a clause after a recommendation opens (scan_version 52): "Use of X is preferred, and Y will be deprecated".
-CLAUSE_AFTER = re.compile(r"\s*(?:[,;]\s*(?:and|but|while|whereas|although)|;)\s+", re.IGNORECASE)
+# (53) Only "and", "but" and ";": a concession ("although HDDs are not supported") is weighed where it stands, and a
+# condition of the recommendation's own ("but only if you run more than three replicas") is no clause of its own.
+CLAUSE_AFTER = re.compile(
+    r"\s*(?:[,;]\s*(?:and|but)|;)\s+(?!(?:only\s+)?(?:if|when|unless|once|whenever)\b)", re.IGNORECASE
+)
 
 
 def said_of_a_person(reading: str, start: int) -> bool:
@@ -1040,7 +1080,12 @@ def turn_of_phrase(reading: str, rule: str, start: int, end: int) -> str | None:
         and re.search(r"(?<!\w)only\s+$", before, re.IGNORECASE)
     ):
         return "instruction"
-    if rule == "requirement" and word in ("expect", "expects") and EXPECTED_SIGHT_AFTER.match(reading, end):
+    if (
+        rule == "requirement"
+        and word == "expect"
+        and EXPECTED_SIGHT_AFTER.match(reading, end)
+        and READER_BEFORE.search(before)
+    ):
         # "you should expect to see the request rate increase": what the reader will observe, no precondition
         # (scan_version 52).
         return "expected outcome"
