@@ -432,8 +432,12 @@ def parsed_command_line(arguments: list[str]) -> argparse.Namespace | None:
     """``arguments`` parsed and checked (see ``parsed_arguments``); ``None`` after the usage line when there are none."""
     parser = quick_parser()
     if not arguments:
-        sys.stderr.write(parser.format_usage())
-        print("error: usage: run.py: no command or --output given; run.py --help explains each", file=sys.stderr)
+        # One line, as every refusal is: the two forms the command line takes, and where each is explained.
+        print(
+            "error: usage: run.py: no command or --output given (run.py [--manifest M] --output FILE, or run.py "
+            "COMMAND [options]); run.py --help explains each",
+            file=sys.stderr,
+        )
         return None
     unknown = unknown_leading_option(arguments)
     if unknown is not None:
