@@ -72,6 +72,13 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     scan.add_argument("--tier", type=int, choices=(1, 2, 3), default=2, help=TIER_HELP)
     scan.add_argument(
+        "--list",
+        dest="every_pair",
+        action="store_true",
+        help="show every pair in context (by default the view shows the first 20, then a count of the rest and the "
+        "pages that hold the most)",
+    )
+    scan.add_argument(
         "--source",
         dest="scan_sources",
         metavar="ID",
@@ -291,7 +298,7 @@ def act_on_pairs(
         emit(printed_json_bytes(findings), None)
     else:
         texts = {source["source_id"]: source["text"] for source in manifest.sources}
-        report(caveat_report.scan_table(findings, texts, review_line(args.manifest, "above")))
+        report(caveat_report.scan_table(findings, texts, review_line(args.manifest, "above"), args.every_pair))
     if html_path is not None:
         outputs.write_outputs([(html_path, scan_report_page(manifest, indexes, pairs, args.manifest))])
     stale = unmatched_decisions(recorded, found, manifest, pinned) if recorded else None

@@ -160,8 +160,12 @@ def verdict_phrase(policy: str, verdict: dict) -> str:
     return f"{policy} split ({verdict['split_by']}{at})"
 
 
-def scan_table(report: dict, texts: dict[str, str] | None = None, review: str | None = None) -> str:
+def scan_table(
+    report: dict, texts: dict[str, str] | None = None, review: str | None = None, every_pair: bool = False
+) -> str:
     """The scan as a person reads it: a table per policy, then each pair in context, with its verdicts.
+
+    The first ``LISTED_PAIRS`` pairs, and a count of the rest; all of them with ``every_pair`` (``scan --list``).
 
     Each pair shows why it was found (tier, rule and cue, link, instruction form) and the lines of
     ``texts`` that hold its two quotes, the quotes marked ``»…«``, so a reviewer can accept or reject it
@@ -190,7 +194,8 @@ def scan_table(report: dict, texts: dict[str, str] | None = None, review: str | 
     sources = len({pair["source_id"] for pair in pairs})
     kept = "" if report["tier"] == max(TIERS) else f" (tier {report['tier']} and stronger)"
     lines.append(f"{counted(len(pairs), 'pair')} found in {counted(sources, 'source')}{kept}")
-    if len(pairs) > LISTED_PAIRS and sources > 1:
+    listed = len(pairs) if every_pair else LISTED_PAIRS
+    if len(pairs) > listed and sources > 1:
         # More than the view lists: where they are, so a review can go page by page.
         per_source = Counter(pair["source_id"] for pair in pairs).most_common(PAGES_COUNTED)
         counts = ", ".join(f"{printable(source_id)} {count:,}" for source_id, count in per_source)
@@ -204,7 +209,7 @@ def scan_table(report: dict, texts: dict[str, str] | None = None, review: str | 
     if report["rejected"]:
         lines.append(f"{counted(report['rejected'], 'rejected pair')} left out (the manifest's decisions file)")
     newlines: dict[str, list[int]] = {}
-    for pair in pairs[:LISTED_PAIRS]:
+    for pair in pairs[:listed]:
         declared = "" if pair["declared_as"] is None else f" · declared as {printable(pair['declared_as'])}"
         accepted = ""
         if pair["decision"] == "accept":
@@ -232,10 +237,10 @@ def scan_table(report: dict, texts: dict[str, str] | None = None, review: str | 
             lines.append(f"  § {visible(pair['context']['section'])}")
             lines.extend(context_lines(text, newlines[pair["source_id"]], pair["instruction"], pair["qualifier"]))
         lines.append("  " + ", ".join(verdict_phrase(name, verdict) for name, verdict in pair["policies"].items()))
-    if len(pairs) > LISTED_PAIRS:
-        # A few lines a pair: a docs set's thousands of pairs would bury the table; --json has them all.
+    if len(pairs) > listed:
+        # A few lines a pair: a docs set's thousands of pairs would bury the table; --list shows them all.
         lines.append("")
-        lines.append(f"… {len(pairs) - LISTED_PAIRS:,} more pairs: scan --json lists every one")
+        lines.append(f"… {len(pairs) - listed:,} more pairs: scan --list shows every one, scan --json lists them")
     if pairs:
         lines.append("")
         lines.append(
