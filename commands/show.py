@@ -172,6 +172,18 @@ def meant_source(name: str, manifest) -> str | None:
     return next((source["source_id"] for source in manifest.sources if normal(source["path"]) == typed), None)
 
 
+def inside_folder(name: str, manifest) -> str:
+    """An absolute ``name`` inside the manifest's folder as the path relative to it (``/lab/docs/a.md`` ->
+    ``docs/a.md``); any other name as it is."""
+    if not os.path.isabs(name) or getattr(manifest, "folder", None) is None:
+        return name
+    folder = os.path.abspath(manifest.folder)
+    path = os.path.abspath(name)
+    if os.path.commonpath([folder, path]) != folder:
+        return name
+    return os.path.relpath(path, folder)
+
+
 def normal_path(path: str) -> str:
     """``path`` as ``--source`` compares it: normalised, with ``/`` between its parts (``./docs//a/`` -> ``docs/a``)."""
     return os.path.normpath(path).replace(os.sep, "/")
@@ -201,22 +213,30 @@ def selected_sources(given: list[str], manifest) -> list[str]:
     prefix ending at a ``/`` (``docs/guide/``) or the folder's path relative to
     the manifest (``docs/guide``), for every source under it. A name that is a
     source's id means that source, even when other ids lie under it as a
-    folder. A name that is neither is refused (``require_known``), a folder
-    with no pinned page as any other unknown name.
+    folder. A page's path relative to the manifest (``docs/guide/a.md``)
+    means the source pinned from it (``meant_source``), and a path inside
+    the manifest's folder may be given absolute too. A name that is none of
+    these is refused (``require_known``), a folder with no pinned page as
+    any other unknown name.
     """
     known = [source["source_id"] for source in manifest.sources]
     known_set = set(known)
     selected: set[str] = set()
     places = None
-    for name in given:
-        if name in known_set:
-            selected.add(name)
+    for typed in given:
+        if typed in known_set:
+            selected.add(typed)
+            continue
+        name = inside_folder(typed, manifest)
+        meant = meant_source(name, manifest)
+        if meant is not None:
+            selected.add(meant)
             continue
         if places is None:
             places = source_places(manifest)
         inside = folder_sources(name, places)
         if not inside:
-            require_known("--source", [name], known, manifest)
+            require_known("--source", [typed], known, manifest)
         selected.update(inside)
     return [source_id for source_id in known if source_id in selected]
 
