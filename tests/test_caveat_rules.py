@@ -3547,3 +3547,28 @@ class ScanVersionFiftyThreeTest(CaveatChecks):
         ):
             with self.subTest(sentence=sentence):
                 self.assert_caveat(sentence, rule, cue, 2)
+
+
+class ScanVersionFiftyFourTest(CaveatChecks):
+    """scan_version 54: a vulnerability is a risk when told of what the reader runs, not in a scanner's own words;
+    "never fear" reassures."""
+
+    def test_a_vulnerability_told_of_what_the_reader_runs(self) -> None:
+        for sentence, cue in (
+            ("The widget server is vulnerable to replay attacks.", "vulnerable"),
+            ("A vulnerability in the parser allows code execution.", "vulnerability"),
+            ("Turning it off exposes a security vulnerability.", "exposes a security vulnerability"),
+        ):
+            with self.subTest(sentence=sentence):
+                self.assert_caveat(sentence, "risk", cue, 2)
+
+    def test_a_scanner_s_own_words_are_none(self) -> None:
+        for sentence in (
+            "The Vulnerabilities column displays the scanning status.",
+            "Click the digest to see a detailed vulnerability report.",
+            "All of the vulnerabilities found in the last scan are listed.",
+            "If your ingress is not on that list, never fear.",
+        ):
+            with self.subTest(sentence=sentence):
+                cue, _ = caveat_of(sentence)
+                self.assertTrue(cue is None or cue.tier == 3, (sentence, cue))

@@ -428,7 +428,13 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     (
         "risk",
         2,
-        r"(?:security\s+)?risks?|vulnerab\w*|data\s+loss|broken|beware|be\s+aware|keep\s+in\s+mind|bear\s+in\s+mind"
+        r"(?:security\s+)?risks?|data\s+loss|broken|beware|be\s+aware|keep\s+in\s+mind|bear\s+in\s+mind"
+        # a weakness told of what the reader runs (scan_version 54): "is vulnerable to replay", "a vulnerability in
+        # the parser allows …", "this exposes a security vulnerability"; not a vulnerability scanner's own words ("the
+        # Vulnerabilities column", "a detailed vulnerability report", "vulnerabilities found in the last scan")
+        r"|vulnerable|vulnerabilit(?:y|ies)(?=\s+(?:in|to|that|which|allows?|lets?|could|can|may|might)\b)"
+        r"|(?:introduces?|creates?|opens?|exposes?|causes?|leads?\s+to|results?\s+in)\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+)?"
+        r"(?:security\s+)?vulnerabilit(?:y|ies)"
         r"|take\s+into\s+account",
     ),
     ("risk", 2, r"dangerous|unsafe|insecure(?:ly)?"),
@@ -487,7 +493,7 @@ TURNS_AFTER = MappingProxyType(
         ),
         # reassurance and idiom: "don't worry", "don't hesitate", "if you just don't know"
         "reassurance": re.compile(
-            r"\s+(?:(?:really|actually|even|necessarily)\s+)?(?:worry|panic|hesitate|mind|bother|fret|know|remember|understand"
+            r"\s+(?:(?:really|actually|even|necessarily)\s+)?(?:worry|panic|hesitate|mind|bother|fret|fear|know|remember|understand"
             r"|care|matter|get\s+me\s+wrong|be\s+(?:afraid|scared|alarmed|confused)|forget(?!\s+to\b)|wait|stress|hurt|harm|affect"
             r"|impact|interfere|slow|cost|complain|have\s+to\s+worry|only|just"
             # "don't feel like you need to …" (scan_version 52); "you will not be able to miss it" (53)
