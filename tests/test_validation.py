@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import tempfile
 import unittest
 from pathlib import Path
@@ -61,6 +62,30 @@ class StrictJson(LabTestCase):
         with self.assertRaises(IngestionError) as caught:
             read_bounded(path, 64, str(path))
         self.assertEqual(caught.exception.code, "file_too_large")
+
+    def test_a_file_is_read_whole_up_to_the_bound(self):
+        # 203 bytes: read whole at a bound of 203 or more, refused at 202; and a file that grows after its size was
+        # taken is read on to the bound (its size, as fstat gave it, is what the first read asks for).
+        path = self.folder / "big.json"
+        path.write_bytes(b"[" + b"0," * 100 + b"0]")
+        for limit in (203, 204, 64 * 1024 * 1024):
+            with self.subTest(limit=limit):
+                self.assertEqual(read_bounded(path, limit, str(path)), path.read_bytes())
+        with self.assertRaises(IngestionError) as caught:
+            read_bounded(path, 202, str(path))
+        self.assertEqual(caught.exception.code, "file_too_large")
+        real_fstat = os.fstat
+
+        def shrunk(descriptor):
+            # The size as it was before the last 100 bytes were written.
+            result = real_fstat(descriptor)
+            return os.stat_result((*result[:6], result.st_size - 100, *result[7:]))
+
+        with mock.patch("lab_io.strict_json.os.fstat", shrunk):
+            self.assertEqual(read_bounded(path, 1000, str(path)), path.read_bytes())
+            with self.assertRaises(IngestionError) as caught:
+                read_bounded(path, 150, str(path))
+            self.assertEqual(caught.exception.code, "file_too_large")
 
     def test_a_file_read_in_blocks_is_refused_as_a_file_read_whole(self):
         path = self.folder / "big.json"
