@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
+import sys
+import tempfile
 from pathlib import Path
 
 import chunk_index
@@ -11,6 +15,7 @@ from commands.basics import EXIT_OK, report
 from commands.options import add_command, add_manifest_option
 from lab_io.errors import IngestionError, UsageError, counted, printable
 from lab_io.progress import Progress, source_bytes
+from lab_io.strict_json import MAX_ARTIFACT_BYTES
 from load_documents import load_manifest
 
 
@@ -24,7 +29,12 @@ def register(commands: argparse._SubParsersAction) -> None:
         "match. With --manifest, also refuse a result whose documents no longer match that manifest's pins.",
         "python run.py validate result.json --manifest manifest.json",
     )
-    validate.add_argument("file", metavar="FILE", help="a saved result.json or a single saved index")
+    validate.add_argument(
+        "file",
+        metavar="FILE",
+        help="a saved result.json or a single saved index; - reads it from stdin (run.py --output - | run.py "
+        "validate -)",
+    )
     add_manifest_option(
         validate, "also refuse a result whose documents (or span checks) no longer match this manifest's pins"
     )
@@ -40,6 +50,35 @@ def register(commands: argparse._SubParsersAction) -> None:
     validate.set_defaults(handler=run_validate)
 
 
+@contextlib.contextmanager
+def saved_input(file: str):
+    """``file`` as a path; for ``-``, stdin's bytes saved to a private temporary file first (at most
+    ``MAX_ARTIFACT_BYTES``, as a file is read), removed afterwards: the reader compares a file's bytes, and a pipe
+    is no file."""
+    if file != "-":
+        yield Path(file)
+        return
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        # A text stream alone (an embedding's): its text as UTF-8.
+        stream = io.BytesIO(sys.stdin.read().encode("utf-8"))
+    with tempfile.TemporaryDirectory(prefix="lab-validate-") as folder:
+        path = Path(folder) / "stdin.json"
+        written = 0
+        with open(path, "wb") as handle:
+            while True:
+                block = stream.read(1 << 20)
+                if not block:
+                    break
+                written += len(block)
+                if written > MAX_ARTIFACT_BYTES:
+                    raise IngestionError(
+                        "file_too_large", "stdin", f"larger than the {MAX_ARTIFACT_BYTES:,}-byte bound"
+                    )
+                handle.write(block)
+        yield path
+
+
 def run_validate(args: argparse.Namespace) -> int:
     """Re-derive a saved result or index and say what was checked; with pins, also that it is current.
 
@@ -49,11 +88,9 @@ def run_validate(args: argparse.Namespace) -> int:
 
     recorded = recorded_index_ids(args.index_ids)
     manifest, manifest_error = readable_manifest(args.manifest)
-    with Progress("validating") as progress:
+    with Progress("validating") as progress, saved_input(args.file) as path:
         expected = None if manifest is None else manifest_build(manifest, progress)
-        kind, artifact, current = validate.read_validated(
-            Path(args.file), progress, expected, label=printable(args.file)
-        )
+        kind, artifact, current = validate.read_validated(path, progress, expected, label=printable(args.file))
     if manifest_error is not None:
         # The file is refused before its manifest, as when the manifest is read after it.
         raise manifest_error

@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import unittest
 from unittest import mock
 
@@ -361,6 +362,29 @@ class ValidateCommand(LabTestCase):
             (completed.returncode, completed.stdout, completed.stderr),
             (0, "ok: paragraph.json: index re-derived exactly: paragraph 8 chunks (index 85af6335ef18)\n", ""),
         )
+
+    def test_reads_a_result_from_stdin(self):
+        # "-" is stdin: the saved reference piped in is re-derived as the file is, a tampered copy refused, and the
+        # temporary copy it was read through is gone.
+        saved = (ROOT / "expected-result.json").read_text(encoding="utf-8")
+        spool = mock.patch.object(tempfile, "tempdir", str(self.folder))
+        spool.start()
+        self.addCleanup(spool.stop)
+        completed = run_lab("validate", "-", stdin=saved)
+        self.assertEqual((completed.returncode, completed.stderr), (0, ""))
+        self.assertTrue(completed.stdout.startswith("ok: -: result re-derived exactly: fixed-char 13 chunks"))
+        tampered = saved.replace(
+            '"instruction_and_qualifier_share_chunk": false', '"instruction_and_qualifier_share_chunk": true', 1
+        )
+        self.assertNotEqual(tampered, saved)
+        completed = run_lab("validate", "-", stdin=tampered)
+        self.assertEqual((completed.returncode, completed.stdout), (1, ""))
+        self.assertTrue(completed.stderr.startswith("error: "), completed.stderr)
+        self.assertEqual(len(completed.stderr.splitlines()), 1)
+        completed = run_lab("validate", "-", stdin="")
+        self.assertEqual((completed.returncode, completed.stdout), (1, ""))
+        self.assertEqual(len(completed.stderr.splitlines()), 1)
+        self.assertEqual(list(self.folder.glob("lab-validate-*")), [])
 
     def test_refuses_a_reforged_span_naming_the_divergence(self):
         result = json.loads((ROOT / "expected-result.json").read_text(encoding="utf-8"))
