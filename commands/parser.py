@@ -429,7 +429,8 @@ def merged_manifest(parser: argparse.ArgumentParser, args: argparse.Namespace) -
 
 
 def parsed_command_line(arguments: list[str]) -> argparse.Namespace | None:
-    """``arguments`` parsed and checked (see ``parsed_arguments``); ``None`` after the usage line when there are none."""
+    """``arguments`` parsed and checked (see ``parsed_arguments``); ``None`` after the one-line refusal when there are
+    none."""
     parser = quick_parser()
     if not arguments:
         # One line, as every refusal is: the two forms the command line takes, and where each is explained.

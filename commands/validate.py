@@ -15,6 +15,7 @@ from commands.basics import EXIT_OK, report
 from commands.options import add_command, add_manifest_option
 from lab_io.errors import IngestionError, UsageError, counted, printable
 from lab_io.progress import Progress, source_bytes
+from lab_io import outputs
 from lab_io.strict_json import MAX_ARTIFACT_BYTES
 from load_documents import load_manifest
 
@@ -53,30 +54,49 @@ def register(commands: argparse._SubParsersAction) -> None:
 @contextlib.contextmanager
 def saved_input(file: str):
     """``file`` as a path; for ``-``, stdin's bytes saved to a private temporary file first (at most
-    ``MAX_ARTIFACT_BYTES``, as a file is read), removed afterwards: the reader compares a file's bytes, and a pipe
-    is no file."""
+    ``MAX_ARTIFACT_BYTES``, as a file is read), removed afterwards, on a refusal and on SIGTERM or SIGHUP too: the
+    reader compares a file's bytes, and a pipe is no file. A refusal of the copy's reading names ``-``, not the copy.
+    """
     if file != "-":
         yield Path(file)
         return
+    if sys.stdin is None:
+        raise IngestionError(
+            "stdin_closed", "-", "stdin is closed: pipe the result in (run.py --output - | run.py validate -)"
+        )
     stream = getattr(sys.stdin, "buffer", None)
     if stream is None:
         # A text stream alone (an embedding's): its text as UTF-8.
         stream = io.BytesIO(sys.stdin.read().encode("utf-8"))
-    with tempfile.TemporaryDirectory(prefix="lab-validate-") as folder:
+    with outputs.signals_as_exceptions(), tempfile.TemporaryDirectory(prefix="lab-validate-") as folder:
         path = Path(folder) / "stdin.json"
         written = 0
-        with open(path, "wb") as handle:
-            while True:
-                block = stream.read(1 << 20)
-                if not block:
-                    break
-                written += len(block)
-                if written > MAX_ARTIFACT_BYTES:
-                    raise IngestionError(
-                        "file_too_large", "stdin", f"larger than the {MAX_ARTIFACT_BYTES:,}-byte bound"
-                    )
-                handle.write(block)
-        yield path
+        try:
+            with open(path, "wb") as handle:
+                while True:
+                    block = stream.read(1 << 20)
+                    if not block:
+                        break
+                    written += len(block)
+                    if written > MAX_ARTIFACT_BYTES:
+                        raise IngestionError(
+                            "file_too_large", "-", f"larger than the {MAX_ARTIFACT_BYTES:,}-byte bound"
+                        )
+                    handle.write(block)
+        except OSError as error:
+            # Not the output's failure: the copy stdin is read through could not be written (a full disk, a quota).
+            raise IngestionError(
+                "stdin_unsaved",
+                "-",
+                f"stdin could not be saved to read it ({error.strerror or error}): save it to a "
+                "file and validate that",
+            ) from error
+        try:
+            yield path
+        except IngestionError as error:
+            if str(path) not in error.where:
+                raise
+            raise IngestionError(error.code, error.where.replace(str(path), "-"), error.what, error.sought) from error
 
 
 def run_validate(args: argparse.Namespace) -> int:

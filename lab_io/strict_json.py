@@ -272,7 +272,11 @@ def read_bounded(path: Path, limit: int, where: str) -> bytes:
     is read on, to the bound), so a 200 KB manifest does not claim its 64 MiB bound, nor a result validate's.
     """
     with regular_file(path, where) as handle:
-        expected = min(os.fstat(handle.fileno()).st_size, limit)
+        size = os.fstat(handle.fileno()).st_size
+        if size > limit:
+            # Refused unread: its size says so.
+            raise IngestionError("file_too_large", where, f"larger than the {limit:,}-byte bound")
+        expected = size
         data = handle.read(expected + 1)
         if len(data) > expected and expected < limit:
             data += handle.read(limit + 1 - len(data))
@@ -285,10 +289,13 @@ def bounded_blocks(path: Path, limit: int, where: str, block_bytes: int = 1 << 2
     """The bytes of a regular file, ``block_bytes`` at a time, refused as ``read_bounded`` refuses it.
 
     For a reader that keeps only part of a large file: it is never held whole.
-    A file over ``limit`` is refused once its reading passes the bound.
+    A file whose size is over ``limit`` is refused unread; one that grows past it while read, once its reading passes
+    the bound.
     """
     read = 0
     with regular_file(path, where) as handle:
+        if os.fstat(handle.fileno()).st_size > limit:
+            raise IngestionError("file_too_large", where, f"larger than the {limit:,}-byte bound")
         while True:
             block = handle.read(block_bytes)
             if not block:

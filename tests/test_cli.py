@@ -14,9 +14,9 @@ from unittest import mock
 
 from commands import parser
 from lab_io import outputs
-from lab_io.errors import UsageError
+from lab_io.errors import IngestionError, UsageError
 from results import validate
-from tests.support import ROOT, RUN_PY, LabTestCase, reforge_index, run_lab
+from tests.support import ROOT, RUN_PY, LabTestCase, reforge_index, run_lab, run_lab_process
 
 
 class MainJob(LabTestCase):
@@ -385,6 +385,27 @@ class ValidateCommand(LabTestCase):
         self.assertEqual((completed.returncode, completed.stdout), (1, ""))
         self.assertEqual(len(completed.stderr.splitlines()), 1)
         self.assertEqual(list(self.folder.glob("lab-validate-*")), [])
+
+    def test_stdin_as_a_real_process_reads_it(self):
+        # The bytes of stdin itself (sys.stdin.buffer), piped into a process: the reference is re-derived; an empty
+        # stdin is refused on one line that names "-", not the temporary copy it was read through.
+        saved = (ROOT / "expected-result.json").read_text(encoding="utf-8")
+        completed = run_lab_process("validate", "-", stdin=saved)
+        self.assertEqual((completed.returncode, completed.stderr), (0, ""))
+        self.assertTrue(completed.stdout.startswith("ok: -: result re-derived exactly"), completed.stdout)
+        completed = run_lab_process("validate", "-", stdin="")
+        self.assertEqual((completed.returncode, completed.stdout), (1, ""))
+        self.assertTrue(completed.stderr.startswith("error: json_syntax: -:1:1: "), completed.stderr)
+        self.assertNotIn("lab-validate-", completed.stderr)
+        self.assertEqual(len(completed.stderr.splitlines()), 1)
+
+    def test_a_closed_stdin_is_refused(self):
+        from commands.validate import saved_input
+
+        with mock.patch.object(sys, "stdin", None), self.assertRaises(IngestionError) as caught:
+            with saved_input("-"):
+                pass
+        self.assertEqual((caught.exception.code, caught.exception.where), ("stdin_closed", "-"))
 
     def test_refuses_a_reforged_span_naming_the_divergence(self):
         result = json.loads((ROOT / "expected-result.json").read_text(encoding="utf-8"))

@@ -87,6 +87,16 @@ class StrictJson(LabTestCase):
                 read_bounded(path, 150, str(path))
             self.assertEqual(caught.exception.code, "file_too_large")
 
+    def test_a_file_over_the_bound_by_its_size_is_refused_unread(self):
+        # 203 bytes at a bound of 64: refused before the first block of 16 is given (its size says so), where a
+        # reading to the bound would give four blocks first.
+        path = self.folder / "big.json"
+        path.write_bytes(b"[" + b"0," * 100 + b"0]")
+        blocks = bounded_blocks(path, 64, str(path), block_bytes=16)
+        with self.assertRaises(IngestionError) as caught:
+            next(blocks)
+        self.assertEqual(caught.exception.code, "file_too_large")
+
     def test_a_file_read_in_blocks_is_refused_as_a_file_read_whole(self):
         path = self.folder / "big.json"
         path.write_bytes(b"[" + b"0," * 100 + b"0]")
