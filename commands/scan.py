@@ -272,6 +272,10 @@ def act_on_pairs(
 ) -> int:
     """Measure, review, or list the found pairs (and write the report and the checks) as the options say;
     ``labelled``: ``--evaluate``'s labels, read before the scan (``read_labels``)."""
+    if args.every_pair and (
+        args.json or args.evaluate is not None or args.forget_unmatched or args.accept or args.reject
+    ):
+        report(list_ignored_note(args), to_stderr=True)
     if args.evaluate is not None:
         return evaluate(args, labelled, found)
     if args.forget_unmatched:
@@ -298,7 +302,11 @@ def act_on_pairs(
         emit(printed_json_bytes(findings), None)
     else:
         texts = {source["source_id"]: source["text"] for source in manifest.sources}
-        report(caveat_report.scan_table(findings, texts, review_line(args.manifest, "above"), args.every_pair))
+        report(
+            caveat_report.scan_table(
+                findings, texts, review_line(args.manifest, "above"), args.every_pair, scan_again(args)
+            )
+        )
     if html_path is not None:
         outputs.write_outputs([(html_path, scan_report_page(manifest, indexes, pairs, args.manifest))])
     stale = unmatched_decisions(recorded, found, manifest, pinned) if recorded else None
@@ -310,6 +318,29 @@ def act_on_pairs(
     if html_path is not None:
         report(f"wrote {destination(html_path)}", to_stderr=args.json)
     return EXIT_OK
+
+
+def scan_again(args: argparse.Namespace) -> str:
+    """This scan's command as a hint names it: ``scan`` with the ``--manifest``, ``--tier`` and ``--source`` it read
+    (each quoted for a shell where it needs it, inert on a terminal), so the hint runs on the same pages."""
+    import shlex
+
+    from commands.main_job import manifest_option
+
+    tier = "" if args.tier == 2 else f" --tier {args.tier}"
+    sources = "".join(f" --source {printable(shlex.quote(source))}" for source in args.scan_sources)
+    return f"scan{manifest_option(args.manifest)}{tier}{sources}"
+
+
+def list_ignored_note(args: argparse.Namespace) -> str:
+    """Why ``--list`` changes nothing in this run: it lengthens the text view, which this run does not print."""
+    if args.json:
+        why = "--json lists every pair already"
+    elif args.evaluate is not None:
+        why = "--evaluate prints its figures, not the pairs"
+    else:
+        why = "a review prints what it recorded, not the pairs"
+    return f"note: --list only lengthens the text view of the pairs, which this run does not print: {why}"
 
 
 def review_line(manifest_arg: str | None, names: str = "in the table and on its card") -> str:

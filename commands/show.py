@@ -174,14 +174,15 @@ def meant_source(name: str, manifest) -> str | None:
 
 def inside_folder(name: str, manifest) -> str:
     """An absolute ``name`` inside the manifest's folder as the path relative to it (``/lab/docs/a.md`` ->
-    ``docs/a.md``); any other name as it is."""
+    ``docs/a.md``), both sides' links resolved (a shell's ``$PWD`` may name the folder through one); any other name
+    as it is."""
     if not os.path.isabs(name) or getattr(manifest, "folder", None) is None:
         return name
-    folder = os.path.abspath(manifest.folder)
-    path = os.path.abspath(name)
-    if os.path.commonpath([folder, path]) != folder:
+    folder = os.path.realpath(manifest.folder)
+    path = os.path.realpath(name)
+    if os.path.commonpath([folder, path]) != folder or path == folder:
         return name
-    return os.path.relpath(path, folder)
+    return os.path.relpath(path, folder).replace(os.sep, "/")
 
 
 def normal_path(path: str) -> str:
@@ -223,12 +224,18 @@ def selected_sources(given: list[str], manifest) -> list[str]:
     known_set = set(known)
     selected: set[str] = set()
     places = None
+    by_path = None
     for typed in given:
-        if typed in known_set:
-            selected.add(typed)
-            continue
+        # One rule, after an absolute path is made relative: an id, else a page's path, else a folder.
         name = inside_folder(typed, manifest)
-        meant = meant_source(name, manifest)
+        if by_path is None and name not in known_set:
+            # Each page's normalised path, once for all the names given (a name at a time, every page's path
+            # normalised again, was quadratic on a docs set's pages).
+            by_path = {normal_path(source["path"]): source["source_id"] for source in manifest.sources}
+        if name in known_set:
+            selected.add(name)
+            continue
+        meant = by_path.get(normal_path(name))
         if meant is not None:
             selected.add(meant)
             continue

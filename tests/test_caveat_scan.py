@@ -713,6 +713,10 @@ class ShowNarrowingTest(LabTestCase):
         for typed in ("docs/aster-copy-v2.md", "./docs/aster-copy-v2.md", "docs//aster-copy-v2.md", absolute):
             with self.subTest(typed=typed):
                 self.assertEqual(main_quietly("show", "--source", typed), by_id)
+        # Through a link to the manifest's folder (a shell's $PWD may name it so), the same page.
+        link = self.folder / "lab"
+        link.symlink_to(ROOT, target_is_directory=True)
+        self.assertEqual(main_quietly("show", "--source", str(link / "docs" / "aster-copy-v2.md")), by_id)
         # A path outside the manifest's folder is no page of it.
         code, out, err = main_quietly("show", "--source", str(ROOT.parent / "docs" / "aster-copy-v2.md"))
         self.assertEqual((code, out), (2, ""))
@@ -958,13 +962,25 @@ class LongListsTest(LabTestCase):
         lines = out.splitlines()
         self.assertIn("23 pairs found in 1 source (tier 2 and stronger)", lines)
         self.assertEqual(sum(line.startswith("scan:widget:") for line in lines), 20)
-        self.assertEqual(lines[-3], "… 3 more pairs: scan --list shows every one, scan --json lists them")
+        # The hint names the manifest this scan read, so it runs on the same pages as printed.
+        self.assertEqual(
+            lines[-3], f"… 3 more pairs: scan --manifest {manifest} --list shows every one, --json lists them"
+        )
         # --list shows all 23 in context, and counts none as left out.
         code, out, err = main_quietly("scan", "--list", "--manifest", str(manifest))
         self.assertEqual((code, err), (0, ""))
         lines = out.splitlines()
         self.assertEqual(sum(line.startswith("scan:widget:") for line in lines), 23)
         self.assertFalse([line for line in lines if "more pairs" in line])
+        # With --json, --list changes nothing, and says so on stderr.
+        code, out, err = main_quietly("scan", "--list", "--json", "--manifest", str(manifest))
+        self.assertEqual(code, 0)
+        self.assertEqual(len(json.loads(out)["pairs"]), 23)
+        self.assertEqual(
+            err,
+            "note: --list only lengthens the text view of the pairs, which this run does not print: --json lists every "
+            "pair already\n",
+        )
         self.assertEqual(main_quietly("scan", "--add-checks", "--manifest", str(manifest))[0], 0)
         code, out, err = main_quietly("context", "--manifest", str(manifest))
         self.assertEqual((code, err), (0, ""))
@@ -991,7 +1007,14 @@ class LongListsTest(LabTestCase):
         )
         code, out, err = main_quietly("scan", "--manifest", str(manifest))
         self.assertEqual((code, err), (0, ""))
-        self.assertIn("most pairs: docs/b 12, docs/c 8, docs/a 3 (scan --source ID lists one page's)", out.splitlines())
+        self.assertIn(
+            f"most pairs: docs/b 12, docs/c 8, docs/a 3 (scan --manifest {manifest} --source ID lists one page's)",
+            out.splitlines(),
+        )
+        # A tier and pages given are kept in the hints too.
+        code, out, _ = main_quietly("scan", "--manifest", str(manifest), "--tier", "3", "--source", "docs/")
+        self.assertEqual(code, 0)
+        self.assertIn(f"scan --manifest {manifest} --tier 3 --source docs/ --list shows every one", out)
 
 
 class ExampleCorpusTest(LabTestCase):

@@ -161,11 +161,16 @@ def verdict_phrase(policy: str, verdict: dict) -> str:
 
 
 def scan_table(
-    report: dict, texts: dict[str, str] | None = None, review: str | None = None, every_pair: bool = False
+    report: dict,
+    texts: dict[str, str] | None = None,
+    review: str | None = None,
+    every_pair: bool = False,
+    command: str = "scan",
 ) -> str:
     """The scan as a person reads it: a table per policy, then each pair in context, with its verdicts.
 
     The first ``LISTED_PAIRS`` pairs, and a count of the rest; all of them with ``every_pair`` (``scan --list``).
+    ``command`` is this scan's command as the hints name it (``commands.scan.scan_again``: its manifest and pages).
 
     Each pair shows why it was found (tier, rule and cue, link, instruction form) and the lines of
     ``texts`` that hold its two quotes, the quotes marked ``»…«``, so a reviewer can accept or reject it
@@ -200,7 +205,7 @@ def scan_table(
         per_source = Counter(pair["source_id"] for pair in pairs).most_common(PAGES_COUNTED)
         counts = ", ".join(f"{printable(source_id)} {count:,}" for source_id, count in per_source)
         more = f" and {sources - len(per_source):,} more" if sources > len(per_source) else ""
-        lines.append(f"most pairs: {counts}{more} (scan --source ID lists one page's)")
+        lines.append(f"most pairs: {counts}{more} ({command} --source ID lists one page's)")
     if report["unpaired"]:
         lines.append(
             f"{counted(len(report['unpaired']), 'caveat')} without an instruction (none in reach: same section, "
@@ -240,7 +245,7 @@ def scan_table(
     if len(pairs) > listed:
         # A few lines a pair: a docs set's thousands of pairs would bury the table; --list shows them all.
         lines.append("")
-        lines.append(f"… {len(pairs) - listed:,} more pairs: scan --list shows every one, scan --json lists them")
+        lines.append(f"… {len(pairs) - listed:,} more pairs: {command} --list shows every one, --json lists them")
     if pairs:
         lines.append("")
         lines.append(
