@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 import chunk_index
@@ -56,9 +57,10 @@ def register(commands: argparse._SubParsersAction) -> None:
         "--output",
         dest="export_output",
         metavar="FILE",
-        default="-",
-        help="write the JSON Lines here, atomically; '-' (the default) for stdout; never FILE, the manifest, its review "
-        "decisions or a source",
+        default=None,
+        help="write the JSON Lines here, atomically; '-' for stdout, the default when stdout is a pipe or a file (to a "
+        "terminal, --output - must be given: a docs set's records run to megabytes); never FILE, the manifest, its "
+        "review decisions or a source",
     )
     add_manifest_option(
         export,
@@ -67,6 +69,11 @@ def register(commands: argparse._SubParsersAction) -> None:
         "a saved result of its documents is first compared with its build",
     )
     export.set_defaults(handler=run_export)
+
+
+def stdout_is_terminal() -> bool:
+    """Whether stdout is a terminal (a closed stdout is none)."""
+    return sys.stdout is not None and sys.stdout.isatty()
 
 
 def run_export(args: argparse.Namespace) -> int:
@@ -81,6 +88,16 @@ def run_export(args: argparse.Namespace) -> int:
         raise UsageError(
             "export_policy", "--policy", "--chunks exports the chunk file's own chunks; leave --policy out"
         )
+    if args.export_output is None:
+        if stdout_is_terminal():
+            # As gzip will not write to a terminal: megabytes of records would scroll past, the summary with them.
+            raise UsageError(
+                "export_to_terminal",
+                "export",
+                "the records are JSON Lines for a store, not for reading: give --output FILE, or pipe them (| head); "
+                "--output - writes them here anyway",
+            )
+        args.export_output = "-"
     if args.export_chunks is not None:
         return run_judged_export(args)
     source = Path(args.file)

@@ -319,7 +319,9 @@ def build_parser(quick: bool = False, command: str | None = None) -> argparse.Ar
     parser.add_argument(
         "--html",
         metavar="FILE",
-        help="also write a self-contained HTML report of every policy's chunks here, atomically",
+        help="also write a self-contained HTML report here, atomically: each span check's verdict under every "
+        "policy, a card per pair with its chunks' boundaries, each page that holds a pair laid out chunk by chunk, and "
+        "the other pages a row each (their chunk counts)",
     )
     # The main job: run.py runs its own run_build (see the module docstring).
     parser.set_defaults(handler=None)

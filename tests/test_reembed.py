@@ -595,6 +595,22 @@ class ExportTest(ReembedTestCase):
             texts[name] = normalize_newlines(raw.decode("utf-8"))
         return texts
 
+    def test_no_records_to_a_terminal_unless_asked(self) -> None:
+        # Without --output, records go to stdout when it is a pipe or a file; to a terminal they are refused on one
+        # line (exit 2), as gzip refuses, unless --output - asks for them.
+        path = self.save_fixture_result("result.json")
+        piped = run_lab("export", str(path), "--policy", "paragraph")
+        self.assertEqual(piped.returncode, 0, piped.stderr)
+        self.assertEqual(len(piped.stdout.splitlines()), 8)
+        with mock.patch("commands.export.stdout_is_terminal", return_value=True):
+            completed = run_lab("export", str(path), "--policy", "paragraph")
+        self.assertEqual((completed.returncode, completed.stdout), (2, ""))
+        self.assertTrue(completed.stderr.startswith("error: export_to_terminal: export: "), completed.stderr)
+        self.assertEqual(len(completed.stderr.splitlines()), 1)
+        with mock.patch("commands.export.stdout_is_terminal", return_value=True):
+            asked = run_lab("export", str(path), "--policy", "paragraph", "--output", "-")
+        self.assertEqual(asked.returncode, 0, asked.stderr)
+
     def test_every_line_is_one_upsert_record_of_the_index(self) -> None:
         path = self.save_fixture_result("result.json")
         texts = self.source_texts()

@@ -514,7 +514,10 @@ def docs_set_body(
         '<section id="pairs"><h2>Pairs</h2>',
     ]
     if not pairs:
-        body.append('<p class="note">No span checks: declare some, or run <code>run.py scan --add-checks</code>.</p>')
+        body.append(
+            '<p class="note">No span checks: declare some, or run <code>run.py scan --add-checks --manifest M</code> '
+            "(M: the manifest this report was built from).</p>"
+        )
     else:
         body += [
             views_line(views, len(pairs)),
