@@ -6,7 +6,7 @@ from checks import span_checks
 from judge.chunk_files import SHAPE_NAMES
 from judge.judgement import Judgement, context_text
 from judge.placement import BYTE_ORDER_MARK, LAB_FRAME, LOCATED_STATES, STATE_WORDS, STATES, Location
-from lab_io.errors import counted, first_difference, printable, quoted
+from lab_io.errors import counted, first_difference, first_few, printable, quoted
 from lab_io.indented_json import saved_json_bytes
 from views.summary import no_span_checks, sized_label
 
@@ -368,14 +368,28 @@ def listed(lines: list[str], what: str) -> list[str]:
 
 
 def coverage_lines(judgement: Judgement) -> list[str]:
-    """The judged chunks' coverage in words: each source with a gap or an overlap, then one line for the rest.
+    """The judged chunks' coverage in words: a count of the sources no chunk touches, then each source with a gap or
+    an overlap, most text in no chunk first (a page left out whole heads the list), then one line for the rest.
 
     ``["coverage of a: 15 of 634 non-whitespace characters in no chunk, 0 in two or more",
     "coverage of the other 22 sources: every non-whitespace character in exactly one chunk"]``
     """
     entries = judgement.rows[-1]["coverage"]["sources"]
     flawed = [entry for entry in entries if entry["uncovered_chars"] or entry["overlap_chars"]]
-    lines = listed(
+    # Sorted by the text left out, then the text twice, then the id: stable, and the worst where a screen shows it.
+    flawed.sort(key=lambda entry: (-entry["uncovered_chars"], -entry["overlap_chars"], entry["source_id"]))
+    missing = [
+        entry["source_id"]
+        for entry in flawed
+        if entry["non_whitespace_chars"] and entry["uncovered_chars"] == entry["non_whitespace_chars"]
+    ]
+    lines = []
+    if missing:
+        lines.append(
+            f"{counted(len(missing), 'source')} in no chunk at all: "
+            + first_few([printable(source_id) for source_id in missing])
+        )
+    lines += listed(
         [
             f"coverage of {printable(entry['source_id'])}: {entry['uncovered_chars']:,} of "
             f"{entry['non_whitespace_chars']:,} non-whitespace characters in no chunk, "

@@ -680,6 +680,17 @@ class LongListsTest(JudgeTestCase):
             ],
         )
 
+    def test_a_source_in_no_chunk_at_all_is_named_first(self) -> None:
+        # Only V2 is chunked, and cut short: V1 is in no chunk at all, so a line names it, and it heads the sources
+        # with a gap (all its text left out, more than V2's 20 characters).
+        cut = [{"source_id": V2, "text": V2_TEXT[:-20]}]
+        total = len("".join(V1_TEXT.split()))
+        lines = self.judge_text(cut)
+        self.assertIn(f"1 source in no chunk at all: {V1}", lines)
+        coverage = [line for line in lines if line.startswith("coverage of")]
+        self.assertTrue(coverage[0].startswith(f"coverage of {V1}: {total:,} of {total:,} "), coverage)
+        self.assertTrue(coverage[1].startswith(f"coverage of {V2}: "), coverage)
+
     def test_wrong_offsets_and_unlocated_chunks_stop_after_ten_lines(self) -> None:
         # Fifteen 40-character slices of V1 each given one character too far: every offset is wrong,
         # every chunk is still found by order; then twelve chunks that are in no source.
