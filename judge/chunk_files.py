@@ -321,7 +321,13 @@ def chunk_record(value: object, line: int, where: str, resolver: SourceResolver)
     else:
         source_id = resolver.resolve(reference, where)
     returns = "\r" in text
-    text = normalize_newlines(text) if returns else text
+    if returns and text.endswith("\r") and len(text) > 1:
+        # A cut between the "\r" and the "\n" of a "\r\n" (a splitter cutting every n characters of the file
+        # read with newline=""): the "\r" is the half the lab's text drops, the "\n" the next chunk's; read as a
+        # line end of its own it made the chunk one "\n" too long, over its neighbour.
+        text = normalize_newlines(text[:-1])
+    elif returns:
+        text = normalize_newlines(text)
     checked_offsets(start, end, shape, where)
     return ChunkRecord(
         line,

@@ -108,6 +108,32 @@ class SplitterViewTest(JudgeFilesTestCase):
             result["offset_frames"], [{"source_id": "guide", "byte_order_mark": True, "carriage_returns": True}]
         )
 
+    def test_a_cut_between_the_carriage_return_and_its_line_feed(self) -> None:
+        # Every 12 characters of the file read with newline="" (mark and "\r" kept; 46 characters: the mark, "# Guide"
+        # [1, 8), "\r\n\r\n" [8, 12), "Call run()." [12, 23), "\r\n\r\n" [23, 27), "It refuses twice." [27, 44),
+        # "\r\n"): the second slice, [12, 24), ends at the "\r" of 23, its "\n" the third's first character. In the
+        # lab's text (see PAGE): "# Guide\n\n" [0, 9), "Call run()." [9, 20) with that "\r" dropped and the line feed
+        # left to the next, "\n\nIt refuse" [20, 31), "s twice.\n" [31, 40): each exact at its offset, none over its
+        # neighbour.
+        manifest = self.pinned({"guide.md": PAGE_BYTES})
+        text = PAGE_BYTES.decode("utf-8")
+        records = [
+            {"source_id": "guide", "text": text[start : start + 12], "start": start, "end": min(start + 12, len(text))}
+            for start in range(0, len(text), 12)
+        ]
+        self.assertEqual(records[1]["text"], "Call run().\r")
+        result = self.judged(self.write_chunks(records), manifest)
+        self.assertEqual(
+            places(result),
+            [
+                ("exact_offset", 0, 9, False),
+                ("exact_offset", 9, 20, False),
+                ("exact_offset", 20, 31, False),
+                ("exact_offset", 31, 40, False),
+            ],
+        )
+        self.assertEqual(result["policies"][-1]["coverage"]["total"]["overlap_chars"], 0)
+
     def test_an_offset_past_the_end_is_a_wrong_offset_and_the_chunk_is_placed(self) -> None:
         # The page without its mark and "\r": 40 characters, "It refuses twice.\n" at [22, 40) (see PAGE). An
         # offset past the end is as wrong as one inside the page (a page edited after chunking, a splitter counting
