@@ -981,7 +981,10 @@ class LongListsTest(LabTestCase):
             "note: --list only lengthens the text view of the pairs, which this run does not print: --json lists every "
             "pair already\n",
         )
+        # Before any is declared no line counts the declared; once all 23 are, none is "not yet".
+        self.assertNotIn("declared as span checks", out)
         self.assertEqual(main_quietly("scan", "--add-checks", "--manifest", str(manifest))[0], 0)
+        self.assertNotIn("not yet", main_quietly("scan", "--manifest", str(manifest))[1])
         code, out, err = main_quietly("context", "--manifest", str(manifest))
         self.assertEqual((code, err), (0, ""))
         lines = out.splitlines()

@@ -199,6 +199,12 @@ def scan_table(
     sources = len({pair["source_id"] for pair in pairs})
     kept = "" if report["tier"] == max(TIERS) else f" (tier {report['tier']} and stronger)"
     lines.append(f"{counted(len(pairs), 'pair')} found in {counted(sources, 'source')}{kept}")
+    declared = sum(pair["declared_as"] is not None for pair in pairs)
+    if declared and declared < len(pairs):
+        # After a re-pin or an edit, which pairs the manifest's checks hold and which are new.
+        lines.append(
+            f"{declared:,} of them declared as span checks, {len(pairs) - declared:,} not yet (--add-checks declares them)"
+        )
     listed = len(pairs) if every_pair else LISTED_PAIRS
     if len(pairs) > listed and sources > 1:
         # More than the view lists: where they are, so a review can go page by page.
