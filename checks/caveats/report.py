@@ -203,7 +203,8 @@ def scan_table(
     if declared and declared < len(pairs):
         # After a re-pin or an edit, which pairs the manifest's checks hold and which are new.
         lines.append(
-            f"{declared:,} of them declared as span checks, {len(pairs) - declared:,} not yet (--add-checks declares them)"
+            f"{declared:,} of them declared as span checks, {len(pairs) - declared:,} not yet "
+            "(--add-checks declares them)"
         )
     listed = len(pairs) if every_pair else LISTED_PAIRS
     if len(pairs) > listed and sources > 1:

@@ -216,7 +216,8 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
         r"(?!\s+(?:of\s+)?(?:a\s+)?(?:reason|concern|worry))"
         # (scan_version 53) "is insufficient for"
         # a predicate, not a case told: "there is insufficient inventory"
-        r"|(?:is|are|was|were|be)\s+(?:\w+ly\s+)?insufficient(?=\s*(?:[:).,;]|(?<=\s)(?:for|to|when|if|in|on|and|or|but)\b|$))",
+        r"|(?:is|are|was|were|be)\s+(?:\w+ly\s+)?insufficient"
+        r"(?=\s*(?:[:).,;]|(?<=\s)(?:for|to|when|if|in|on|and|or|but)\b|$))",
     ),
     # what the reader, a user or the product cannot do (scan_version 52): "you are not able to push images", "the pod
     # would not be able to start" ("is unable to" is left out: "If HTTPX is unable to connect …, a `ConnectTimeout` is
@@ -234,8 +235,10 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
         "limitation",
         2,
         # (not "can be limited", which tells how: "the following can be limited for pub/sub components")
-        r"(?:is|are|remains?|(?<!can\s)(?<!could\s)(?<!may\s)be)\s+(?:\w+ly\s+|very\s+|still\s+)?limited(?=\s*(?:[:).,;]|(?<=\s)(?:and|or|but|in|on|for|at|with|when|if)\b|$))"
-        r"|(?:has|have|offers?|provides?|with)\s+(?:only\s+|very\s+)?limited\s+(?:support|functionality|capabilit(?:y|ies))",
+        r"(?:is|are|remains?|(?<!can\s)(?<!could\s)(?<!may\s)be)\s+(?:\w+ly\s+|very\s+|still\s+)?limited"
+        r"(?=\s*(?:[:).,;]|(?<=\s)(?:and|or|but|in|on|for|at|with|when|if)\b|$))"
+        r"|(?:has|have|offers?|provides?|with)\s+(?:only\s+|very\s+)?limited\s+"
+        r"(?:support|functionality|capabilit(?:y|ies))",
     ),
     # what something is exposed to (scan_version 52): "writing spans is subject to large write amplification",
     # "requests are subject to rate limits"; "subject to change" is a version note of its own
@@ -244,8 +247,9 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     (
         "limitation",
         2,
-        r"(?:is|are|be)\s+(?:\w+ly\s+|also\s+)?subject\s+to\s+(?:[\w\x00-]+\s+){0,3}?(?:limits?|limitations?|rate[\s-]+limit\w*"
-        r"|quotas?|throttling|amplification|restrictions?|(?:breaking\s+)?changes|approval|availability|delays?|eviction"
+        r"(?:is|are|be)\s+(?:\w+ly\s+|also\s+)?subject\s+to\s+(?:[\w\x00-]+\s+){0,3}?"
+        r"(?:limits?|limitations?|rate[\s-]+limit\w*|quotas?|throttling|amplification|restrictions?"
+        r"|(?:breaking\s+)?changes|approval|availability|delays?|eviction"
         r"|access\s+controls?|regulations?|interruptions?|errors?|failures?|overhead|latency|contention)(?![\w-])",
     ),
     # a cost named as one (scan_version 52): "The downsides to this are …", "One drawback is that …", "this has some
@@ -258,7 +262,8 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
         # the drawbacks of both", "the downsides section below"
         r"(?:(?:has|have|had|one|main|major|biggest|primary|only|obvious|potential|known|some|several|two|three|few"
         r"|other|important|significant)\s+(?:[\w-]+\s+)?(?:drawbacks?|downsides?|disadvantages?)"
-        r"|(?:drawbacks?|downsides?|disadvantages?)\s+(?:is|are|to|of\s+(?:this|that|these|those|using|it|the\s+above)\b))",
+        r"|(?:drawbacks?|downsides?|disadvantages?)\s+"
+        r"(?:is|are|to|of\s+(?:this|that|these|those|using|it|the\s+above)\b))",
     ),
     # a bound told as too much (scan_version 52): "it is too expensive to scan all the data", "the key gets too large
     # to store"; not a negated one ("it is not too hard to")
@@ -286,8 +291,8 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     ("limitation", 2, r"(?:is|are|be|becomes?|remains?)\s+(?:\w+ly\s+|now\s+|always\s+)?read[\s-]+only"),
     ("limitation", 3, r"(?:is|are)\s*n't|(?:is|are)\s+(?:\w+\s+)?not"),
     ("limitation", 2, AUXILIARIES + r"\s*n't|won't|" + AUXILIARIES + r"\s+(?:\w+\s+)?not"),
-    # one side allowed, the other denied (scan_version 52): "granularity is services only, not service endpoints"; who alone
-    # may do it: "Only the system administrator can edit quotas" (not "not only", "if only")
+    # one side allowed, the other denied (scan_version 52): "granularity is services only, not service endpoints";
+    # who alone may do it: "Only the system administrator can edit quotas" (not "not only", "if only")
     ("limitation", 2, r"only(?:\s+[\w\x00-]+){0,4}?\s*,\s*(?:and\s+|but\s+)?not(?=\s)"),
     (
         "limitation",
@@ -366,7 +371,8 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     (
         "error",
         2,
-        r"(?:exits?|stops?|aborts?|terminates?|quits?)\s+(?:immediately\s+)?(?:with\s+(?:an?\s+)?(?:[\w-]+\s+)?(?:error|failure)"
+        r"(?:exits?|stops?|aborts?|terminates?|quits?)\s+(?:immediately\s+)?"
+        r"(?:with\s+(?:an?\s+)?(?:[\w-]+\s+)?(?:error|failure)"
         r"|and\s+(?:displays|prints|logs|reports|shows|returns|raises)\s+(?:an?\s+)?(?:[\w-]+\s+)?error)"
         # (scan_version 53) an error, one: not "returns errors when they occur, wrapped with context"; its name may be
         # code: "returns a `NotFound` error if"
@@ -433,7 +439,8 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
         # the parser allows …", "this exposes a security vulnerability"; not a vulnerability scanner's own words ("the
         # Vulnerabilities column", "a detailed vulnerability report", "vulnerabilities found in the last scan")
         r"|vulnerable|vulnerabilit(?:y|ies)(?=\s+(?:in|to|that|which|allows?|lets?|could|can|may|might)\b)"
-        r"|(?:introduces?|creates?|opens?|exposes?|causes?|leads?\s+to|results?\s+in)\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+)?"
+        r"|(?:introduces?|creates?|opens?|exposes?|causes?|leads?\s+to|results?\s+in)\s+"
+        r"(?:an?\s+|the\s+)?(?:[\w-]+\s+)?"
         r"(?:security\s+)?vulnerabilit(?:y|ies)"
         r"|take\s+into\s+account",
     ),
@@ -493,7 +500,8 @@ TURNS_AFTER = MappingProxyType(
         ),
         # reassurance and idiom: "don't worry", "don't hesitate", "if you just don't know"
         "reassurance": re.compile(
-            r"\s+(?:(?:really|actually|even|necessarily)\s+)?(?:worry|panic|hesitate|mind|bother|fret|fear|know|remember|understand"
+            r"\s+(?:(?:really|actually|even|necessarily)\s+)?(?:worry|panic|hesitate|mind|bother|fret|fear|know"
+            r"|remember|understand"
             r"|care|matter|get\s+me\s+wrong|be\s+(?:afraid|scared|alarmed|confused)|forget(?!\s+to\b)|wait|stress|hurt|harm|affect"
             r"|impact|interfere|slow|cost|complain|have\s+to\s+worry|only|just"
             # "don't feel like you need to …" (scan_version 52); "you will not be able to miss it" (53)
@@ -534,7 +542,8 @@ READER_BEFORE = re.compile(
 # A feeling told to go, just before a requirement (scan_version 52): "don't feel like you need to", "do not feel
 # obligated to".
 FEELING_BEFORE = re.compile(
-    r"(?:(?<!\w)not|n['’]t|(?<!\w)never)\s+feel\s+(?:like|that|as\s+if|obligated|compelled|pressured|forced)\s+(?:you\s+|we\s+)?"
+    r"(?:(?<!\w)not|n['’]t|(?<!\w)never)\s+feel\s+(?:like|that|as\s+if|obligated|compelled|pressured|forced)\s+"
+    r"(?:you\s+|we\s+)?"
     r"(?:\w+\s+)?$",
     re.IGNORECASE,
 )
