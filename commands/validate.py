@@ -13,9 +13,9 @@ import chunk_index
 import load_documents
 from commands.basics import EXIT_OK, report
 from commands.options import add_command, add_manifest_option
+from lab_io import outputs
 from lab_io.errors import IngestionError, UsageError, counted, printable
 from lab_io.progress import Progress, source_bytes
-from lab_io import outputs
 from lab_io.strict_json import MAX_ARTIFACT_BYTES
 from load_documents import load_manifest
 
