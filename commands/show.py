@@ -162,16 +162,6 @@ def list_ignored_note(args: argparse.Namespace, narrowing, source_count: int) ->
     return f"note: --list only lengthens the docs-set overview, which this run does not print: {why}"
 
 
-def meant_source(name: str, manifest) -> str | None:
-    """For a page's path given as ``--source`` (``docs/a.md``, ``./docs/a.md``), the id of the source pinned from it."""
-
-    def normal(path: str) -> str:
-        return os.path.normpath(path).replace(os.sep, "/")
-
-    typed = normal(name)
-    return next((source["source_id"] for source in manifest.sources if normal(source["path"]) == typed), None)
-
-
 def inside_folder(name: str, manifest) -> str:
     """An absolute ``name`` inside the manifest's folder as the path relative to it (``/lab/docs/a.md`` ->
     ``docs/a.md``), both sides' links resolved (a shell's ``$PWD`` may name the folder through one); any other name
@@ -214,8 +204,9 @@ def selected_sources(given: list[str], manifest) -> list[str]:
     prefix ending at a ``/`` (``docs/guide/``) or the folder's path relative to
     the manifest (``docs/guide``), for every source under it. A name that is a
     source's id means that source, even when other ids lie under it as a
-    folder. A page's path relative to the manifest (``docs/guide/a.md``)
-    means the source pinned from it (``meant_source``), and a path inside
+    folder. A page's path relative to the manifest (``docs/guide/a.md``,
+    however written: ``./docs//guide/a.md``) means the source pinned from
+    it, and a path inside
     the manifest's folder may be given absolute too. A name that is none of
     these is refused (``require_known``), a folder with no pinned page as
     any other unknown name.
@@ -265,23 +256,14 @@ def held(option: str, typed: str, known: list[str]) -> str:
 
 def require_known(option: str, given: list[str], known: list[str], manifest) -> None:
     """Refuse the first of ``given`` (``--source`` ids or ``--check`` names) the manifest does not hold, naming what
-    it holds instead: for a page's path given as ``--source``, its id. A folder of pages is no unknown ``--source``:
-    ``selected_sources`` takes it for its pages before asking."""
+    it holds instead. A page's path or a folder of pages is no unknown ``--source``: ``selected_sources`` takes it
+    for its pages before asking."""
     known_set = set(known)
     unknown = [name for name in given if name not in known_set]
     if not unknown:
         return
     # A note on a manifest of the current folder names one that holds it (``commands.basics.UnusedManifests``).
     sought = ("source_id" if option == "--source" else "check", unknown[0])
-    meant = meant_source(unknown[0], manifest) if option == "--source" else None
-    if meant is not None:
-        # A page's path for its id: the one answer, not the list.
-        raise UsageError(
-            "unknown_name",
-            option,
-            f"{quoted_name(unknown[0])} is not in the manifest: that page's source id is {quoted_name(meant)}",
-            sought,
-        )
     raise UsageError(
         "unknown_name",
         option,

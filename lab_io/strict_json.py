@@ -265,6 +265,11 @@ def ends_inside(error: IngestionError) -> bool:
     return cause.msg.startswith("Unterminated string") or cause.pos >= len(cause.doc.rstrip())
 
 
+def too_large(limit: int, where: str) -> IngestionError:
+    """The refusal of a file over its bound, read or not."""
+    return IngestionError("file_too_large", where, f"larger than the {limit:,}-byte bound")
+
+
 def read_bounded(path: Path, limit: int, where: str) -> bytes:
     """Read at most ``limit`` bytes of a regular file; refuse a larger one unread.
 
@@ -272,16 +277,15 @@ def read_bounded(path: Path, limit: int, where: str) -> bytes:
     is read on, to the bound), so a 200 KB manifest does not claim its 64 MiB bound, nor a result validate's.
     """
     with regular_file(path, where) as handle:
-        size = os.fstat(handle.fileno()).st_size
-        if size > limit:
+        expected = os.fstat(handle.fileno()).st_size
+        if expected > limit:
             # Refused unread: its size says so.
-            raise IngestionError("file_too_large", where, f"larger than the {limit:,}-byte bound")
-        expected = size
+            raise too_large(limit, where)
         data = handle.read(expected + 1)
         if len(data) > expected and expected < limit:
             data += handle.read(limit + 1 - len(data))
     if len(data) > limit:
-        raise IngestionError("file_too_large", where, f"larger than the {limit:,}-byte bound")
+        raise too_large(limit, where)
     return data
 
 
@@ -295,14 +299,14 @@ def bounded_blocks(path: Path, limit: int, where: str, block_bytes: int = 1 << 2
     read = 0
     with regular_file(path, where) as handle:
         if os.fstat(handle.fileno()).st_size > limit:
-            raise IngestionError("file_too_large", where, f"larger than the {limit:,}-byte bound")
+            raise too_large(limit, where)
         while True:
             block = handle.read(block_bytes)
             if not block:
                 return
             read += len(block)
             if read > limit:
-                raise IngestionError("file_too_large", where, f"larger than the {limit:,}-byte bound")
+                raise too_large(limit, where)
             yield block
 
 

@@ -26,6 +26,7 @@ from checks.caveats import report as caveat_report
 from checks.caveats import sentences, verdicts
 from commands import scan as scan_command
 from grammars import Block, Section
+from lab_io.errors import UsageError
 from load_documents import Manifest, Span, SpanCheck, load_manifest
 from tests.support import MANIFEST, ROOT, LabTestCase, run_lab
 
@@ -728,8 +729,9 @@ class ShowNarrowingTest(LabTestCase):
         manifest = Manifest(Path("."), ({"source_id": "docs/a", "path": "./docs/a.md"},), ())
         for typed in ("docs/a.md", "./docs/a.md", "docs/./a.md"):
             with self.subTest(typed=typed):
-                self.assertEqual(show.meant_source(typed, manifest), "docs/a")
-        self.assertIsNone(show.meant_source("docs/b.md", manifest))
+                self.assertEqual(show.selected_sources([typed], manifest), ["docs/a"])
+        with self.assertRaises(UsageError):
+            show.selected_sources(["docs/b.md"], manifest)
 
     def test_an_unknown_name_is_refused(self) -> None:
         for option in ("--check", "--source"):
