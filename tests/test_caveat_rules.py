@@ -3572,3 +3572,51 @@ class ScanVersionFiftyFourTest(CaveatChecks):
             with self.subTest(sentence=sentence):
                 cue, _ = caveat_of(sentence)
                 self.assertTrue(cue is None or cue.tier == 3, (sentence, cue))
+
+
+class ScanVersionFiftyFiveTest(CaveatChecks):
+    """scan_version 55: harm that may follow, a cost in resources or time told plainly, and a feature still
+    unsettled."""
+
+    def test_harm_that_may_follow(self) -> None:
+        for sentence, cue in (
+            ("Compactions in flight can impact the store's performance.", "can impact"),
+            ("A streaming request may get stuck with a partitioned node.", "may get stuck"),
+            ("The probe programs can conflict with the ones the agent loads.", "can conflict with"),
+            ("This can inadvertently block traffic if a rule misses a route.", "can inadvertently block"),
+            ("On a spinning disk it may double the observed latency.", "may double the"),
+            ("It might take up to 2 minutes for a new member to catch up.", "might take up to"),
+        ):
+            with self.subTest(sentence=sentence):
+                self.assert_caveat(sentence, "risk", cue, 2)
+
+    def test_a_cost_told_plainly(self) -> None:
+        for sentence, cue in (
+            ("Commits are much slower when two-phase commit is on.", "much slower"),
+            ("The RPC layer also introduces additional latency for local reads.", "introduces additional latency"),
+            ("Holding more entries causes higher memory usage.", "higher memory usage"),
+            ("Consensus performance is limited by the disk's write speed.", "is limited by"),
+        ):
+            with self.subTest(sentence=sentence):
+                self.assert_caveat(sentence, "limitation", cue, 2)
+
+    def test_a_feature_still_unsettled(self) -> None:
+        for sentence, cue in (
+            ("The watch API is under active development.", "under active development"),
+            ("Support for it may be dropped at any time without notice.", "dropped at any time"),
+            ("The proxy is still in rapid development.", "in rapid development"),
+        ):
+            with self.subTest(sentence=sentence):
+                self.assert_caveat(sentence, "version", cue, 2)
+
+    def test_a_benefit_a_cost_avoided_or_a_free_choice_is_none(self) -> None:
+        for sentence in (
+            "Path matching keeps metrics useful without excessive memory consumption.",
+            "The setting is a tradeoff between higher memory usage and faster failover.",
+            "Caching can improve performance for repeated reads.",
+            "You can start a new sync at any time.",
+            "The widget can affordably scale to many nodes.",
+        ):
+            with self.subTest(sentence=sentence):
+                cue, _ = caveat_of(sentence)
+                self.assertTrue(cue is None or cue.tier == 3, (sentence, cue))

@@ -353,6 +353,22 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
         r"|can\s+be\s+(?:\w+ly\s+)?expensive|(?:is|are|be|gets?|becomes?)\s+(?:\w+ly\s+)?more\s+expensive\s+"
         r"(?:than|when|if|for|to)",
     ),
+    # a cost in resources or time told plainly (scan_version 55): "Transaction commit is much slower when using 2PC",
+    # "may consume more resources", "causing higher memory usage", "it also introduces additional latency", "is limited
+    # by two physical constraints", "excessive CPU utilization"
+    (
+        "limitation",
+        2,
+        # (not a cost avoided or weighed: "without excessive memory consumption", "a tradeoff between higher memory
+        # usage and …")
+        r"(?<!without\s)(?<!avoid\s)(?<!avoids\s)(?<!avoiding\s)(?<!between\s)(?:"
+        r"(?:much|significantly|considerably|noticeably|substantially|far)\s+slower"
+        r"|consumes?\s+(?:more|significant|excessive)\s+(?:resources|memory|cpu|disk|bandwidth)"
+        r"|higher\s+(?:memory|cpu|disk|resource)\s+(?:usage|consumption|utili[sz]ation)"
+        r"|(?:introduces?|adds?|incurs?)\s+(?:some\s+|an?\s+)?(?:additional|extra|significant)\s+(?:latency|overhead)"
+        r"|excessive\s+(?:cpu|memory|disk)\s+(?:usage|utili[sz]ation|consumption)"
+        r"|(?:is|are)\s+(?:\w+ly\s+)?limited\s+by)",
+    ),
     ("limitation", 3, r"only|slow(?:er|ly|s)?|expensive|overhead|round-?trips?"),
     # error: what is raised or fails, in the present or future (not an error described in the past)
     ("error", 1, r"raises|throws|fails|" + MODALS + r"\s+(?:also\s+)?(?:raise|throw|fail|error|crash|break)"),
@@ -427,6 +443,14 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
         r"|capabilit(?:y|ies)|releases?)|(?=\s*(?:[:).,;]|(?<=\s)(?:in|and|or|but|for|since|from)\b|$)))"
         r"|(?:is|are)\s+(?:(?:still|currently|now)\s+)*in\s+(?:(?:public|private|open)\s+)?(?:alpha|beta)",
     ),
+    # a feature still unsettled (scan_version 55): "The watch features are under active development", "may be dropped
+    # at any time without notice", "It is still in rapid development" ("has not been thoroughly tested" is "has not")
+    (
+        "version",
+        2,
+        r"under\s+(?:active|heavy|ongoing)\s+development|in\s+(?:rapid|active|early)\s+development"
+        r"|without\s+(?:prior\s+|any\s+|further\s+)?notice|(?:removed|dropped|changed|withdrawn)\s+at\s+any\s+time",
+    ),
     ("version", 3, r"experimental"),
     # risk: an explicit warning of harm
     # "careful" told of the reader ("be careful", "Careful:"), not of the library ("it is careful to enforce …")
@@ -453,6 +477,20 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
         r"|irreversible|irreversibly",
     ),
     ("risk", 2, MODALS + r"\s+(?:\w+\s+)?(?:result\s+in|cause|lead\s+to|expose|corrupt|overwrite|lose)"),
+    # harm that may follow (scan_version 55): "compactions can impact etcd's performance", "the balancer may get stuck
+    # with a partitioned node", "can conflict with the eBPF programs", "This can inadvertently prevent traffic", "it may
+    # double the observed latency", "It might take up to 2 minutes"
+    (
+        "risk",
+        2,
+        r"(?:can|could|may|might)\s+(?:also\s+|still\s+|potentially\s+|significantly\s+|severely\s+|negatively\s+"
+        r"|adversely\s+|greatly\s+)?(?:affect|impact|degrade|slow\s+down|conflict\s+with|interfere\s+with|get\s+stuck"
+        r"|hang|stall|double\s+the|consume\s+(?:more|significant|a\s+lot\s+of|excessive)"
+        r"|contribute\s+to\s+(?:excessive|high|higher|increased|poor)|take\s+up\s+to)(?![\w-])"
+        # (what the cost in performance above reads from its verb stays its own: "may degrade linting performance")
+        r"(?!\s+(?:[\w-]+\s+){0,2}performance)"
+        r"|(?:can|could|may|might)\s+(?:inadvertently|accidentally|unintentionally)\s+[a-z]+",
+    ),
     # an inline label
     ("label", 1, r"(?:warning|caution|danger|important|attention)\s*:"),
     # "Note that …" is of tier 2 from scan_version 33 (docs/caveats.md): measured on thirty-nine labelled sets, 0.59 of
