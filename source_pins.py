@@ -884,7 +884,7 @@ def entry_line(label: str, check: dict) -> list[str]:
     it was: one of the user's own, one imported, or one holding a ``query`` the scan does not write (a page renamed,
     a quote reworded: it can be declared again by hand); none for a check a scan declared and would declare again.
     ``label``: the check as its dropped line names it, ``span_checks[3] ("open")``."""
-    from checks.caveats.pairing import NAME_PREFIX
+    from checks.caveats.findings import NAME_PREFIX
 
     name = check.get("name")
     if type(name) is str and name.startswith(NAME_PREFIX) and "query" not in check:

@@ -233,7 +233,7 @@ def reviewed_pages(manifest_path: Path, manifest, names: list[str], section_cach
     and the checks it adds or removes are on that source. So reading the named pages alone decides as
     reading every page does, at the cost of a page instead of a docs set.
     """
-    from checks.caveats.pairing import NAME_PREFIX
+    from checks.caveats.findings import NAME_PREFIX
 
     pinned = {source["source_id"] for source in manifest.sources}
     wanted = {name[len(NAME_PREFIX) :].rpartition(":")[0] for name in names if name.startswith(NAME_PREFIX)} | {
@@ -413,11 +413,11 @@ def proposals(manifest_path: Path, found: tuple, tier: int) -> tuple[list, list,
     decisions; one decision covers every pair of its source with its quotes), every decided pair's decision
     (none without a decisions file) and the decisions as recorded, read once for the command.
     """
-    from checks.caveats import decisions, pairing
+    from checks.caveats import decisions, findings
 
     recorded = read_decisions(manifest_path)[0]
     pairs, rejected = decisions.without_rejected(found[0], recorded)
-    kept, unpaired = pairing.kept_to_tier((pairs, found[1]), tier)
+    kept, unpaired = findings.kept_to_tier((pairs, found[1]), tier)
     return kept, unpaired, sum(pair.tier <= tier for pair in rejected), decisions.decision_of(recorded), recorded
 
 
@@ -504,7 +504,7 @@ def add_scanned_checks(manifest_path: Path, pairs: list, decided: dict) -> str:
     Read, change and write under the manifest lock, against the manifest as it
     is then: a pin or another scan that ran meanwhile is seen, never undone.
     """
-    from checks.caveats import declare, imported, pairing
+    from checks.caveats import declare, findings, imported
     from checks.caveats.decisions import found_key
     from checks.caveats.verdicts import declared_names
 
@@ -514,7 +514,7 @@ def add_scanned_checks(manifest_path: Path, pairs: list, decided: dict) -> str:
         entries = declare.checks_to_add(pairs, current.span_checks)
         # A pair declared by a check of your own is one you read; one scan or --import declared, or none, is not,
         # unless a review decided it.
-        machine = (pairing.NAME_PREFIX, imported.NAME_PREFIX)
+        machine = (findings.NAME_PREFIX, imported.NAME_PREFIX)
         unreviewed = sum(
             found_key(pair) not in decided and (declared_as is None or declared_as.startswith(machine))
             for pair, declared_as in zip(pairs, declared_names(pairs, current.span_checks))
@@ -725,7 +725,7 @@ def covering(names: list[str], covered: list, effect: str) -> str:
 
 def scanned_checks_of(pairs: list, checks) -> set[str]:
     """The names of the checks scan added (a ``scan:`` name) that are one of ``pairs`` (``same_pair``)."""
-    from checks.caveats import pairing
+    from checks.caveats.findings import NAME_PREFIX
 
     by_source: dict[str, list] = {}
     for pair in pairs:
@@ -733,7 +733,7 @@ def scanned_checks_of(pairs: list, checks) -> set[str]:
     return {
         check.name
         for check in checks
-        if check.name.startswith(pairing.NAME_PREFIX)
+        if check.name.startswith(NAME_PREFIX)
         and any(verdicts_same_pair(pair, check) for pair in by_source.get(check.source_id, ()))
     }
 

@@ -413,13 +413,13 @@ class ReviewTest(LabTestCase):
         from checks.caveats import pairing
 
         read = []
-        real = pairing.scanned_sections
+        real = pairing.scan_sections
 
-        def recording(source, *rest, **keywords):
-            read.append(source["source_id"])
-            return real(source, *rest, **keywords)
+        def recording(source_id, *rest, **keywords):
+            read.append(source_id)
+            return real(source_id, *rest, **keywords)
 
-        with mock.patch.object(pairing, "scanned_sections", recording):
+        with mock.patch.object(pairing, "scan_sections", recording):
             code = main_quietly("scan", "--manifest", str(self.manifest), *args)[0]
         return read, code
 

@@ -13,7 +13,7 @@ import re
 import unittest
 
 import grammars
-from checks.caveats import masking, pairing, rules, sentences
+from checks.caveats import findings, masking, pairing, rules, sentences
 from grammars import Block, Section
 from tests.support import ROOT, LabTestCase
 
@@ -236,7 +236,7 @@ class FalseAlarmTest(LabTestCase):
         story = "While you wait for the burgers, you cannot pay attention to your crush."
         pairs, unpaired = scan(lesson(f"Keep the line moving.\n\n{story}\n"))
         self.assertEqual([pair.tier for pair in pairs] + [item.tier for item in unpaired], [3])
-        self.assertEqual(pairing.kept_to_tier((pairs, unpaired), 2), ([], []))
+        self.assertEqual(findings.kept_to_tier((pairs, unpaired), 2), ([], []))
 
     def test_a_stated_fact_in_a_section_without_code(self) -> None:
         # scan_version 21: there an outright requirement, limitation or condition (tier 1 elsewhere) is of tier 2,
@@ -553,7 +553,7 @@ class PairingTest(LabTestCase):
         )
 
     def test_reach_is_three_prose_blocks_back(self) -> None:
-        filler = "".join(f"Filler paragraph {number}.\n\n" for number in range(pairing.LOOK_BACK_BLOCKS - 1))
+        filler = "".join(f"Filler paragraph {number}.\n\n" for number in range(findings.LOOK_BACK_BLOCKS - 1))
         pairs, unpaired = scan(lesson(f"Run the migration.\n\n{filler}It never rolls back.\n"))
         self.assertEqual((len(pairs), len(unpaired)), (1, 0))
         pairs, unpaired = scan(lesson(f"Run the migration.\n\nOne more.\n\n{filler}It never rolls back.\n"))
@@ -606,7 +606,7 @@ class TierTest(LabTestCase):
         ):
             with self.subTest(body=body):
                 pairs, unpaired = scan(lesson(body + " The open_widget call never retries.\n"))
-                kept, left = pairing.kept_to_tier((pairs, unpaired), tier)
+                kept, left = findings.kept_to_tier((pairs, unpaired), tier)
                 self.assertEqual(kept, [])
                 self.assertEqual(
                     [(item.span.quote, item.tier, item.reason) for item in left],
@@ -1527,7 +1527,7 @@ class ShortLeadInTest(LabTestCase):
 
     def test_at_tier_two_the_caveat_is_still_reported(self) -> None:
         text = lesson("Each widget must have a lid.\n\nCreate the box:\n\n```sh\nwidget open\n```\n")
-        pairs, unpaired = pairing.kept_to_tier(scan(text, "blocks-4"), 2)
+        pairs, unpaired = findings.kept_to_tier(scan(text, "blocks-4"), 2)
         self.assertEqual(pairs, [])
         self.assertEqual(
             [(item.span.quote, item.reason) for item in unpaired],
@@ -1638,7 +1638,7 @@ class PrerequisitesTest(LabTestCase):
         text = "# T\n\n## Prerequisites\n\n- A widget account.\n\n## Steps\n\nRun `widget open`.\n"
         pairs, unpaired = scan(text, "blocks-4")
         self.assertEqual([(item.span.quote, item.tier) for item in unpaired], [("A widget account.", 3)])
-        self.assertEqual(pairing.kept_to_tier((pairs, unpaired), 2), ([], []))
+        self.assertEqual(findings.kept_to_tier((pairs, unpaired), 2), ([], []))
 
 
 class ScanVersionThirteenTest(LabTestCase):

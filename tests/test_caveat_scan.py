@@ -21,7 +21,7 @@ from unittest import mock
 import chunk_index
 import run
 from checks import span_checks
-from checks.caveats import declare, masking, pairing
+from checks.caveats import declare, findings, masking, pairing
 from checks.caveats import report as caveat_report
 from checks.caveats import sentences, verdicts
 from commands import scan as scan_command
@@ -360,7 +360,7 @@ class FixtureScanTest(LabTestCase):
         code, out, err = main_quietly("scan", "--json")
         self.assertEqual(code, 0)
         report = json.loads(out)
-        # The tier kept by default is 2 (pairing.DEFAULT_TIER): every fixture pair is that strong or stronger.
+        # The tier kept by default is 2 (findings.DEFAULT_TIER): every fixture pair is that strong or stronger.
         self.assertEqual((report["scan_version"], report["tier"], report["rejected"]), (55, 2, 0))
         # The four caveats of docs/caveats.md's walk-through, each with an instruction in reach.
         self.assertEqual(
@@ -521,7 +521,7 @@ class AddChecksTest(LabTestCase):
 
     def test_overlap_is_the_same_pair(self) -> None:
         narrow = SpanCheck("x", V1, Span(51, 77, "Call save_copy(path, text)"), Span(131, 171, QUALIFIER))
-        pair = pairing.FoundPair(
+        pair = findings.FoundPair(
             "scan:x:7",
             V1,
             Span(51, 129, INSTRUCTION_SENTENCE),

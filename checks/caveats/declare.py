@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from checks.caveats.pairing import FoundPair
+from checks.caveats.findings import FoundPair
 from checks.caveats.report import span_json
 from checks.caveats.verdicts import declared_names
 

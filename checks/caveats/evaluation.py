@@ -25,7 +25,7 @@ import hashlib
 import re
 from dataclasses import dataclass
 
-from checks.caveats.pairing import TIERS
+from checks.caveats.findings import TIERS
 from checks.caveats.report import aligned_lines
 from lab_io.errors import IngestionError, counted, quoted, quoted_name
 

@@ -13,12 +13,24 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections import deque
-from dataclasses import dataclass
 from itertools import accumulate
 
 import chunk_index
 import grammars
 from checks.caveats import anchors, rules
+from checks.caveats.findings import (
+    DESCRIBED_FORM,
+    DIRECT_FORMS,
+    IDENTIFIER_BLOCKS,
+    INDIRECT_FORMS,
+    LOOK_AHEAD_BLOCKS,
+    LOOK_BACK_BLOCKS,
+    MAX_CANDIDATES,
+    FoundPair,
+    Unpaired,
+    pair_name,
+    scanned_sections,
+)
 from checks.caveats.masking import fence_spans, masked_code
 from checks.caveats.sentences import (
     LINE_INDENT,
@@ -29,29 +41,8 @@ from checks.caveats.sentences import (
     table_cell_spans,
 )
 from grammars.shortcodes import CODE_SHORTCODES
-from load_documents import Span, SpanCheck
+from load_documents import Span
 
-SCAN_VERSION = 55
-# How far an instruction may sit from its caveat, in blocks of prose (code blocks are not counted):
-# the caveat's own block and this many before it, or this many after it; one that shares an
-# identifier with the caveat may sit as far back as IDENTIFIER_BLOCKS.
-LOOK_BACK_BLOCKS = 3
-LOOK_AHEAD_BLOCKS = 3
-IDENTIFIER_BLOCKS = 6
-# At most this many sentences are looked at on either side of a caveat, so a scan stays linear.
-MAX_CANDIDATES = 16
-NAME_PREFIX = "scan:"
-# The tiers: 1 the strongest. A pair's tier is the weakest of its cue's, its link's and its instruction's.
-TIERS = (1, 2, 3)
-# What scan, --add-checks and context --scanned keep unless told otherwise (--tier): on the development set
-# the pairs of tier 3 are right half the time or less (docs/caveats.md, "Measure the scan").
-DEFAULT_TIER = 2
-# The forms that tell the reader what to do outright.
-DIRECT_FORMS = frozenset({"imperative", "to-clause", "second person"})
-# The instruction forms whose pairs are no stronger than tier 2: they instruct less directly. The last, a sentence
-# whose subject is a name given as code ("`preload` is a Route property for …", scan_version 28), is
-# ``DESCRIBED_FORM``.
-INDIRECT_FORMS = frozenset({"tutorial step", "api usage", "step before code", "api description"})
 # The forms whose pairs are tier 3 (scan_version 19): the author's own narrated step ("Now we return the scopes.")
 # is what a tutorial tells, not what the reader is told to do; on nineteen labelled sets 8 of its 44 pairs of
 # tier 2 were right, against 0.54 of all (docs/caveats.md, "Tiers").
@@ -87,7 +78,6 @@ TITLE_QUALIFIER = re.compile(r"\([^()\n]*\)")
 CAVEATS_SECTION_REACH = 3
 CAVEATS_SECTION_LINK = "caveats section"
 DESCRIBED_LINK = "described, "
-DESCRIBED_FORM = "api description"
 # The cues a reference entry's description counts (``--quiet: Do not print.`` describes what the option does): the
 # ones that date it, say it fails, or label it; and from scan_version 23 the limitation that says where it is
 # available at all ("`header` - Only available on macOS 14 and up.", "`--ws` - Not supported on Windows."), which
@@ -414,40 +404,6 @@ class Item:
         """For a cell, the table's lead: the last sentence before the table when it instructs, in the block before."""
         lead = self.lead
         return lead if lead is not None and lead.instruction is not None else None
-
-
-@dataclass(frozen=True)
-class FoundPair:
-    """An instruction and the caveat it qualifies, with the rule, cue, link and tier that paired them."""
-
-    name: str
-    source_id: str
-    instruction: Span
-    qualifier: Span
-    rule: str
-    cue: str
-    link: str
-    tier: int
-    instruction_form: str
-    line: int
-    # The cue's own tier: with ``--tier`` below the pair's tier, the caveat is still reported, unpaired.
-    caveat_tier: int = 1
-
-    def as_check(self) -> SpanCheck:
-        return SpanCheck(self.name, self.source_id, self.instruction, self.qualifier)
-
-
-@dataclass(frozen=True)
-class Unpaired:
-    """A caveat reported without an instruction: none is in reach, or its pair is weaker than the tier kept."""
-
-    source_id: str
-    span: Span
-    rule: str
-    cue: str
-    tier: int
-    line: int
-    reason: str = "no instruction in reach"
 
 
 def codeless_cue(cue: rules.Cue) -> rules.Cue:
@@ -2045,40 +2001,6 @@ def section_before(earlier: deque, caveat: Item, parent_start: int) -> tuple[Ite
     return None
 
 
-def pair_name(source_id: str, line: int, names_on_line: dict[int, int]) -> str:
-    """A found pair's name: ``scan:SOURCE:LINE`` after its caveat's first line, ``#2`` on for the next pairs
-    of that line in caveat order (``names_on_line`` counts them, page by page)."""
-    count = names_on_line.get(line, 0) + 1
-    names_on_line[line] = count
-    return f"{NAME_PREFIX}{source_id}:{line}" + ("" if count == 1 else f"#{count}")
-
-
-def kept_to_tier(found: tuple[list[FoundPair], list[Unpaired]], tier: int) -> tuple[list[FoundPair], list[Unpaired]]:
-    """The pairs of ``tier`` or stronger, and the caveats reported unpaired at that tier.
-
-    A caveat whose own cue is of ``tier`` or stronger but whose pair is weaker (a weak link, an
-    indirect instruction) is still a caveat found: it is reported unpaired, its reason saying so.
-    """
-    pairs, unpaired = found
-    kept = [pair for pair in pairs if pair.tier <= tier]
-    left = [item for item in unpaired if item.tier <= tier]
-    left.extend(
-        Unpaired(
-            pair.source_id,
-            pair.qualifier,
-            pair.rule,
-            pair.cue,
-            pair.caveat_tier,
-            pair.line,
-            f"its pair is tier {pair.tier}, weaker than tier {tier}",
-        )
-        for pair in pairs
-        if pair.tier > tier and pair.caveat_tier <= tier
-    )
-    left.sort(key=lambda item: (item.source_id, item.span.start))
-    return kept, left
-
-
 def scan_sources(
     sources, grammar: str = grammars.LESSON_GRAMMAR, section_cache: dict | None = None, progress=None
 ) -> tuple[list[FoundPair], list[Unpaired]]:
@@ -2099,23 +2021,3 @@ def scan_sources(
         if progress is not None:
             progress(1, len(source["text"].encode("utf-8")))
     return pairs, unpaired
-
-
-def scanned_sections(source: dict, grammar: str, section_cache: dict | None = None) -> list:
-    """The sections the scan reads ``source`` in (``document_sections``), read once per ``section_cache``.
-
-    The text before a page's first heading is a section named by the source's title, as the grammar and
-    every index name it. ``section_cache`` is the build's (``chunk_index.document_sections_once``: keyed by
-    grammar and source id, holding the text, title and sections), so the outlines the verdicts need read
-    no page again; a hit must hold the same text and title.
-    """
-    text = source["text"]
-    title = source.get("title", "")
-    key = (grammar, source["source_id"])
-    cached = None if section_cache is None else section_cache.get(key)
-    if cached is not None and cached[:2] == (text, title):
-        return cached[2]
-    sections = grammars.document_sections(text, grammar, source["source_id"], title)
-    if section_cache is not None:
-        section_cache[key] = (text, title, sections)
-    return sections

@@ -10,7 +10,7 @@ import chunk_index
 import grammars
 from checks import span_checks
 from checks.caveats.decisions import found_key
-from checks.caveats.pairing import LOOK_BACK_BLOCKS, SCAN_VERSION, TIERS, scan_sources, scanned_sections
+from checks.caveats.findings import LOOK_BACK_BLOCKS, SCAN_VERSION, TIERS, scanned_sections
 from checks.caveats.verdicts import APART_REASON, REASON_ORDER, declared_names, policy_verdict
 from lab_io.errors import counted, one_line, printable, quoted
 from load_documents import Span
@@ -68,7 +68,12 @@ def scan_report(
     (``scan_sources``'s answer, kept to ``tier``, rejected pairs left out: ``rejected`` says how many).
     ``section_cache`` is the one ``scan_sources`` filled, if any: each source's sections are read once.
     """
-    pairs, unpaired = scan_sources(manifest.sources, grammar, section_cache) if found is None else found
+    if found is None:
+        # (The rules are compiled only for a scan that reads pages: a cached one hands its findings in.)
+        from checks.caveats.pairing import scan_sources
+
+        found = scan_sources(manifest.sources, grammar, section_cache)
+    pairs, unpaired = found
     decided = decided or {}
     sections = {source["source_id"]: scanned_sections(source, grammar, section_cache) for source in manifest.sources}
     headings = {source_id: [section.heading_start for section in found] for source_id, found in sections.items()}

@@ -32,15 +32,15 @@ from bisect import bisect_right
 from pathlib import Path
 
 import chunk_index
-from checks.caveats import pairing
+from checks.caveats import findings
 from lab_io.outputs import write_atomically
 from load_documents import Span
 
 CACHE_VERSION = 1
 CACHE_FOLDER = ".lab-cache"
 CACHE_KIND = "scan"
-# The instruction forms a pair may name (``pairing.FoundPair.instruction_form``), and the longest word kept.
-INSTRUCTION_FORMS = pairing.DIRECT_FORMS | pairing.INDIRECT_FORMS | {"reference entry", pairing.DESCRIBED_FORM}
+# The instruction forms a pair may name (``findings.FoundPair.instruction_form``), and the longest word kept.
+INSTRUCTION_FORMS = findings.DIRECT_FORMS | findings.INDIRECT_FORMS | {"reference entry", findings.DESCRIBED_FORM}
 MAX_WORD_CHARACTERS = 300
 NO_CACHE_VARIABLE = "LAB_NO_CACHE"
 # A cache larger than this is not read (a docs set of thousands of pages writes a few MB).
@@ -105,7 +105,7 @@ def rules_key(grammar: str) -> str | None:
     """The key a cache must hold for its entries to stand for this run's scan under ``grammar``; ``None`` when
     the lab's own modules cannot be read (then no cache is used)."""
     digest = hashlib.sha256()
-    header = [CACHE_VERSION, pairing.SCAN_VERSION, grammar, sys.version, unicodedata.unidata_version]
+    header = [CACHE_VERSION, findings.SCAN_VERSION, grammar, sys.version, unicodedata.unidata_version]
     digest.update(json.dumps(header).encode("utf-8"))
     try:
         for path in lab_modules():
@@ -188,7 +188,7 @@ def found_in(entry, source: dict) -> tuple[list, list] | None:
         return value
 
     def tier(value) -> int:
-        if value not in pairing.TIERS or type(value) is not int:
+        if value not in findings.TIERS or type(value) is not int:
             raise ValueError("tier")
         return value
 
@@ -199,8 +199,8 @@ def found_in(entry, source: dict) -> tuple[list, list] | None:
             qualifier = span(q_start, q_end)
             line = bisect_right(newlines, qualifier.start - 1) + 1
             pairs.append(
-                pairing.FoundPair(
-                    pairing.pair_name(source_id, line, names_on_line),
+                findings.FoundPair(
+                    findings.pair_name(source_id, line, names_on_line),
                     source_id,
                     span(i_start, i_end),
                     qualifier,
@@ -217,7 +217,7 @@ def found_in(entry, source: dict) -> tuple[list, list] | None:
         for start, end, rule, cue, caveat_tier in entry["unpaired"]:
             qualifier = span(start, end)
             line = bisect_right(newlines, qualifier.start - 1) + 1
-            unpaired.append(pairing.Unpaired(source_id, qualifier, word(rule), word(cue), tier(caveat_tier), line))
+            unpaired.append(findings.Unpaired(source_id, qualifier, word(rule), word(cue), tier(caveat_tier), line))
     except (KeyError, TypeError, ValueError):
         return None
     return pairs, unpaired
@@ -279,7 +279,10 @@ def scan_sources_cached(
         entry = old.get(source_id)
         found = None if entry is None else found_in(entry, source)
         if found is None:
-            sections = pairing.scanned_sections(source, grammar, section_cache)
+            # The rules are imported (their patterns compiled) only once a page is read afresh.
+            from checks.caveats import pairing
+
+            sections = findings.scanned_sections(source, grammar, section_cache)
             found = pairing.scan_sections(source_id, source["text"], sections, classifications)
             entry = entry_for(source, *found)
             changed = True

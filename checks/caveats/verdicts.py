@@ -13,7 +13,7 @@ from load_documents import Span
 if TYPE_CHECKING:
     # Named in an annotation only: the views that read a pair's verdicts (show, the reports) need none of the
     # scan's rules, whose patterns take about 0.14 s to compile.
-    from checks.caveats.pairing import FoundPair
+    from checks.caveats.findings import FoundPair
 
 # pair-aware leaves a pair of one section split only past its cap, where a size-target boundary falls.
 SPLIT_REASONS = MappingProxyType(
