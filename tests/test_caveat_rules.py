@@ -3613,9 +3613,53 @@ class ScanVersionFiftyFiveTest(CaveatChecks):
         for sentence in (
             "Path matching keeps metrics useful without excessive memory consumption.",
             "The setting is a tradeoff between higher memory usage and faster failover.",
-            "Caching can improve performance for repeated reads.",
-            "You can start a new sync at any time.",
-            "The widget can affordably scale to many nodes.",
+            "The pool avoids excessive CPU usage by parking idle threads.",
+        ):
+            with self.subTest(sentence=sentence):
+                cue, _ = caveat_of(sentence)
+                self.assertTrue(cue is None or cue.tier == 3, (sentence, cue))
+
+
+class ScanVersionFiftySixTest(CaveatChecks):
+    """scan_version 56 mends 55 after review: each verb of harm only where it harms, a cost spared a few words back or
+    past markup, "without notice" a risk."""
+
+    def test_what_a_verb_of_harm_does_only_where_it_harms(self) -> None:
+        for sentence, cue in (
+            ("A key rotation can affect the whole cluster.", "can affect"),
+            ("Small partitions can affect query performance.", "can affect"),
+            ("Each sidecar can negatively affect performance under load.", "can negatively affect"),
+            ("The worker may consume more CPU resources.", "may consume more"),
+            ("On a spinning disk it may double the observed latency.", "may double the"),
+            ("It might take up to two minutes to catch up.", "might take up to"),
+            ("Spot machines can be reclaimed without notice.", "without notice"),
+            ("Backups can accidentally re-enable paused schedules.", "can accidentally re-enable"),
+        ):
+            with self.subTest(sentence=sentence):
+                self.assert_caveat(sentence, "risk", cue, 2)
+
+    def test_what_a_verb_does_as_intended_is_none(self) -> None:
+        for sentence in (
+            "The `--profile` flag can affect which config file is chosen.",
+            "Retries may affect the final status that the job reports.",
+            "The service can degrade gracefully when one backend is down.",
+            "A consumer group can consume more than one topic.",
+            "The function can take up to three positional arguments.",
+            "Batching can double the throughput of small writes.",
+            "A listener can hang on to the connection for reuse.",
+            "More replicas can contribute to higher availability.",
+            "Your plan can be changed at any time.",
+        ):
+            with self.subTest(sentence=sentence):
+                cue, _ = caveat_of(sentence)
+                self.assertTrue(cue is None or cue.tier == 3, (sentence, cue))
+
+    def test_a_cost_spared_a_word_back_or_past_markup_is_none(self) -> None:
+        for sentence in (
+            "The index keeps lookups fast without *excessive* memory consumption.",
+            "The cache works without any excessive memory usage.",
+            "It is not much slower than the old one.",
+            "It isn't significantly slower.",
         ):
             with self.subTest(sentence=sentence):
                 cue, _ = caveat_of(sentence)

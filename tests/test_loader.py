@@ -222,7 +222,8 @@ class ManifestRefusals(LoaderTestCase):
                 self.manifest["span_checks"][0]["qualifier"]["end"] = end
                 error = self.assert_refused("span_out_of_range")
                 self.assertTrue(
-                    error.what.startswith(f"[{start}, {end}) is reversed or empty: end must come after start"), error.what
+                    error.what.startswith(f"[{start}, {end}) is reversed or empty: end must come after start"),
+                    error.what,
                 )
         self.manifest["span_checks"][0]["qualifier"]["end"] = 10_000
         self.assertIn("is not inside the text of", self.assert_refused("span_out_of_range").what)

@@ -9,6 +9,7 @@ and their limits are stated in ``docs/caveats.md``. One module per step:
 - ``masking``: fenced code and code spans, masked before anything is read;
 - ``sentences``: where a sentence of a block begins and ends;
 - ``rules``: what makes a sentence a caveat or an instruction;
+- ``findings``: the found pair and the unpaired caveat, their names and tiers (all a cached scan needs);
 - ``pairing``: each caveat's instruction, section by section;
 - ``verdicts``: what each policy does with a pair, and which are declared;
 - ``report``: the JSON report and the terminal table;

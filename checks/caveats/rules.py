@@ -354,20 +354,19 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
         r"(?:than|when|if|for|to)",
     ),
     # a cost in resources or time told plainly (scan_version 55): "Transaction commit is much slower when using 2PC",
-    # "may consume more resources", "causing higher memory usage", "it also introduces additional latency", "is limited
-    # by two physical constraints", "excessive CPU utilization"
+    # "it consumes more resources", "causing higher memory usage", "it also introduces additional latency", "is limited
+    # by two physical constraints", "excessive CPU utilization"; not a cost spared or weighed (``COST_SPARED_BEFORE``)
     (
         "limitation",
         2,
-        # (not a cost avoided or weighed: "without excessive memory consumption", "a tradeoff between higher memory
-        # usage and …")
-        r"(?<!without\s)(?<!avoid\s)(?<!avoids\s)(?<!avoiding\s)(?<!between\s)(?:"
         r"(?:much|significantly|considerably|noticeably|substantially|far)\s+slower"
         r"|consumes?\s+(?:more|significant|excessive)\s+(?:resources|memory|cpu|disk|bandwidth)"
         r"|higher\s+(?:memory|cpu|disk|resource)\s+(?:usage|consumption|utili[sz]ation)"
-        r"|(?:introduces?|adds?|incurs?)\s+(?:some\s+|an?\s+)?(?:additional|extra|significant)\s+(?:latency|overhead)"
+        # (from scan_version 56 "adds … overhead" is the cost in performance above, whose "adds" comes first)
+        r"|(?:introduces?|adds?|incurs?)\s+(?:some\s+|an?\s+)?(?:additional|extra|significant)\s+latency"
+        r"|(?:introduces?|incurs?)\s+(?:some\s+|an?\s+)?(?:additional|extra|significant)\s+overhead"
         r"|excessive\s+(?:cpu|memory|disk)\s+(?:usage|utili[sz]ation|consumption)"
-        r"|(?:is|are)\s+(?:\w+ly\s+)?limited\s+by)",
+        r"|(?:is|are)\s+(?:\w+ly\s+)?limited\s+by",
     ),
     ("limitation", 3, r"only|slow(?:er|ly|s)?|expensive|overhead|round-?trips?"),
     # error: what is raised or fails, in the present or future (not an error described in the past)
@@ -444,12 +443,13 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
         r"|(?:is|are)\s+(?:(?:still|currently|now)\s+)*in\s+(?:(?:public|private|open)\s+)?(?:alpha|beta)",
     ),
     # a feature still unsettled (scan_version 55): "The watch features are under active development", "may be dropped
-    # at any time without notice", "It is still in rapid development" ("has not been thoroughly tested" is "has not")
+    # at any time", "It is still in rapid development" ("has not been thoroughly tested" is "has not"); from 56 not
+    # "changed at any time", which a reader may do ("Your plan can be changed at any time"), and "without notice" is a risk
     (
         "version",
         2,
         r"under\s+(?:active|heavy|ongoing)\s+development|in\s+(?:rapid|active|early)\s+development"
-        r"|without\s+(?:prior\s+|any\s+|further\s+)?notice|(?:removed|dropped|changed|withdrawn)\s+at\s+any\s+time",
+        r"|(?:removed|dropped|withdrawn)\s+at\s+any\s+time",
     ),
     ("version", 3, r"experimental"),
     # risk: an explicit warning of harm
@@ -479,17 +479,32 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     ("risk", 2, MODALS + r"\s+(?:\w+\s+)?(?:result\s+in|cause|lead\s+to|expose|corrupt|overwrite|lose)"),
     # harm that may follow (scan_version 55): "compactions can impact etcd's performance", "the balancer may get stuck
     # with a partitioned node", "can conflict with the eBPF programs", "This can inadvertently prevent traffic", "it may
-    # double the observed latency", "It might take up to 2 minutes"
+    # double the observed latency", "It might take up to 2 minutes". From 56 each verb only where it harms: "affect"
+    # with a harm's adverb or what it harms ("can affect the whole cluster", not "can affect which file is chosen"),
+    # "degrade" not "gracefully", "hang" not "on to", "consume more" a resource, "double the" latency or a cost,
+    # "take up to" a time; "without notice" ("can be reclaimed without notice")
     (
         "risk",
         2,
         r"(?:can|could|may|might)\s+(?:also\s+|still\s+|potentially\s+|significantly\s+|severely\s+|negatively\s+"
-        r"|adversely\s+|greatly\s+)?(?:affect|impact|degrade|slow\s+down|conflict\s+with|interfere\s+with|get\s+stuck"
-        r"|hang|stall|double\s+the|consume\s+(?:more|significant|a\s+lot\s+of|excessive)"
-        r"|contribute\s+to\s+(?:excessive|high|higher|increased|poor)|take\s+up\s+to)(?![\w-])"
+        r"|adversely\s+|greatly\s+|seriously\s+|dramatically\s+)?"
+        r"(?:impact|degrade(?!\s+gracefully))(?![\w-])"
         # (what the cost in performance above reads from its verb stays its own: "may degrade linting performance")
         r"(?!\s+(?:[\w-]+\s+){0,2}performance)"
-        r"|(?:can|could|may|might)\s+(?:inadvertently|accidentally|unintentionally)\s+[a-z]+",
+        r"|(?:can|could|may|might)\s+(?:negatively|adversely|severely|seriously)\s+affect(?![\w-])"
+        r"|(?:can|could|may|might)\s+(?:also\s+|still\s+|potentially\s+|significantly\s+|greatly\s+)?affect(?=\s+"
+        r"(?:the\s+|its\s+|their\s+|your\s+|other\s+|all\s+)*(?:[\w-]+\s+){0,2}?"
+        r"(?:performance|ability|stability|availability|reliability|experience|cluster|security|correctness|integrity)"
+        r"(?![\w-]))"
+        r"|(?:can|could|may|might)\s+(?:also\s+|still\s+|potentially\s+|significantly\s+|greatly\s+)?"
+        r"(?:slow\s+down|conflict\s+with|interfere\s+with|get\s+stuck|hang(?!\s+on\b)|stall"
+        r"|double\s+the(?=\s+(?:[\w-]+\s+)?(?:latency|memory|time|cost|size|load|usage)(?![\w-]))"
+        r"|consume\s+(?:more|significant|a\s+lot\s+of|excessive)(?=\s+(?:[\w-]+\s+)?"
+        r"(?:resources|memory|cpu|disk|bandwidth|storage|power|time)(?![\w-]))"
+        r"|contribute\s+to\s+(?:excessive|increased|poor)"
+        r"|take\s+up\s+to(?=\s+(?:[\w.]+\s+)?(?:seconds?|minutes?|hours?|days?|weeks?)(?![\w-])))(?![\w-])"
+        r"|(?:can|could|may|might)\s+(?:inadvertently|accidentally|unintentionally)\s+[a-z][\w-]*"
+        r"|without\s+(?:prior\s+|any\s+|further\s+)?notice",
     ),
     # an inline label
     ("label", 1, r"(?:warning|caution|danger|important|attention)\s*:"),
@@ -641,6 +656,18 @@ AVERTED_BEFORE = re.compile(
     r"(?<![\w-])(?:reduc\w*|minimi[sz]\w*|lower(?:s|ed|ing)?|mitigat\w*|avoid\w*|eliminat\w*|decreas\w*|without|no"
     r"|low|less|fewer)\s+(?:(?:the|a|an|any|this|these|those|such|that|some|security|potential|possible|overall)\s+)?$",
     re.IGNORECASE,
+)
+# What spares or weighs a cost (scan_version 56): "without excessive memory consumption", "avoids excessive CPU usage",
+# "a tradeoff between higher memory usage and …", "It is not much slower", "without any excessive memory usage"; a word
+# between.
+COST_SPARED_BEFORE = re.compile(
+    r"(?:(?<![\w-])(?:without|avoids?|avoided|avoiding|prevents?|preventing|between|not|no)|n['’]t)(?:\s+[\w-]+)?\s+$",
+    re.IGNORECASE,
+)
+# The cues of the cost told plainly (scan_version 55), as ``normalized_cue`` gives them.
+PLAIN_COST = re.compile(
+    r"(?:much|significantly|considerably|noticeably|substantially|far) slower|consumes? \w+ \w+|higher \w+ \w+"
+    r"|(?:introduces?|adds?|incurs?) .*(?:latency|overhead)|excessive \w+ \w+"
 )
 # What is told lost by no one, or not at all (scan_version 42): "No data will be lost during the upgrade", "Nothing is
 # lost when it restarts", "None of the data is lost", "never lost"; and "there is no substitute for", praise, and
@@ -1167,6 +1194,10 @@ def turn_of_phrase(reading: str, rule: str, start: int, end: int) -> str | None:
         # "to reduce the risk of drift", "mitigates these risks", "without a risk": a risk averted, no warning
         # (scan_version 41).
         return "a risk averted"
+    if rule == "limitation" and PLAIN_COST.fullmatch(word) and COST_SPARED_BEFORE.search(before):
+        # "without excessive memory consumption", "It is not much slower": a cost spared, no limitation (scan_version
+        # 56; 55 looked one word back, and not past markup: "without *excessive* memory consumption").
+        return "a cost spared"
     if rule == "deprecation" and word == "no longer" and CONDITION_CLAUSE_BEFORE.search(before):
         # "which will disappear when no longer subscribed to", "even if the cask is no longer installed": a time or a
         # case told, no deprecation (scan_version 41).
