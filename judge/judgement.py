@@ -59,6 +59,12 @@ class SectionFinder:
         """``(section_id, section_title)`` of the section holding ``offset``."""
         return self.labels[self.place(offset)]
 
+    def breaks_between(self, start: int, end: int) -> list[int]:
+        """Where each section after the first that ``[start, end)`` lies in begins (none when it lies in one)."""
+        first = self.place(start)
+        last = self.place(max(start, end - 1))
+        return self.starts[first + 1 : last + 1]
+
     def sections_between(self, start: int, end: int) -> list[str]:
         """The ids of every section ``[start, end)`` lies in, in order (a judged chunk may cross a heading)."""
         first = self.place(start)
@@ -156,6 +162,8 @@ def judged_chunks(
                 "section_title": title,
                 # Every section the chunk lies in: a chunk that starts before a heading reaches the next one.
                 "section_ids": finder.sections_between(location.start, location.end),
+                # ... and where each of them after the first begins: which section holds an offset of the chunk.
+                "section_breaks": finder.breaks_between(location.start, location.end),
                 "line": location.record.line,
                 "state": location.state,
             }

@@ -1184,6 +1184,34 @@ class BoundaryKindTest(unittest.TestCase):
         starting = {"start": 40, "end": 100, "section_id": "B", "section_ids": ["B"]}
         self.assertEqual(self.kind([ending, starting], 40), pair_verdicts.HEADING_REASON)
 
+    def test_a_cut_inside_an_overlapping_chunk_is_the_section_s_own(self) -> None:
+        # Sections A [0, 100) and B [100, 200). A splitter with overlap: [0, 70) in A, then [50, 150) from A into B
+        # (its break at B's heading, 100). The cut at 70 has A's text on both sides: no heading's, though the
+        # overlapping chunk ends in B (judge placed 63 such cuts as headings on one docs set).
+        first = {"start": 0, "end": 70, "section_id": "A", "section_ids": ["A"], "section_breaks": []}
+        overlapping = {"start": 50, "end": 150, "section_id": "A", "section_ids": ["A", "B"], "section_breaks": [100]}
+        self.assertEqual(self.kind([first, overlapping], 70), pair_verdicts.JUDGED_REASON)
+        # The same chunks cut at 100, B's heading: a heading's.
+        ending = {"start": 0, "end": 100, "section_id": "A", "section_ids": ["A"], "section_breaks": []}
+        self.assertEqual(self.kind([ending, overlapping], 100), pair_verdicts.HEADING_REASON)
+
+    def test_a_cut_on_the_blank_line_before_a_heading_is_the_heading_s(self) -> None:
+        # "…text\n\n# B\n…": A [0, 40), B [40, 100); the splitter cut at 38, before the blank line, and its next
+        # chunk runs from 38 into B. The text past the blank line is B's.
+        text = "a" * 38 + "\n\n" + "# B\n" + "b" * 56
+        chunks = [
+            {"start": 0, "end": 38, "section_id": "A", "section_ids": ["A"], "section_breaks": []},
+            {"start": 38, "end": 100, "section_id": "A", "section_ids": ["A", "B"], "section_breaks": [40]},
+        ]
+        ordered = span_checks.SourceChunks(tuple(chunks), [0, 38], [38, 100], True)
+        self.assertEqual(
+            pair_verdicts.boundary_kind(ordered, 38, pair_verdicts.JUDGED_REASON, text), pair_verdicts.HEADING_REASON
+        )
+        # Without the text the cut's two sides are offsets 37 and 38, both in A.
+        self.assertEqual(
+            pair_verdicts.boundary_kind(ordered, 38, pair_verdicts.JUDGED_REASON), pair_verdicts.JUDGED_REASON
+        )
+
     def test_the_lab_s_own_chunks_name_one_section_each(self) -> None:
         chunks = [{"start": 0, "end": 40, "section_id": "A"}, {"start": 40, "end": 100, "section_id": "B"}]
         self.assertEqual(self.kind(chunks, 40), pair_verdicts.HEADING_REASON)

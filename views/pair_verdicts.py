@@ -164,11 +164,16 @@ def inner_edges(chunks: span_checks.SourceChunks, low: int, high: int) -> list[i
     return sorted(edges)
 
 
-def boundary_kind(chunks: span_checks.SourceChunks, offset: int, reason: str) -> str:
+def boundary_kind(chunks: span_checks.SourceChunks, offset: int, reason: str, text: str | None = None) -> str:
     """``heading`` when the text on either side of ``offset`` lies in different sections, else ``reason``.
 
-    The section a chunk ends in is its last one: a judged chunk may cross a heading (its ``section_ids``), and
-    a cut after it, in the section it ran into, is no heading's. The lab's own chunks lie in one section each.
+    With the source's ``text``, a side is its nearest character that is not white space (within
+    ``BLANK_REACH``): a cut on the blank line before a heading is the heading's.
+
+    A judged chunk may cross a heading (its ``section_ids``, each after the first beginning at its
+    ``section_breaks``), and with a splitter's overlap a chunk that began before the cut holds the text on both
+    its sides: the section of each side is the one holding that side's character, not the section a chunk ends
+    in. The lab's own chunks lie in one section each, with text outside every chunk (a heading line) between.
     """
     before = [chunk for chunk in chunks.touching(offset - 1, offset)]
     after = [chunk for chunk in chunks.touching(offset, offset + 1)]
@@ -176,15 +181,31 @@ def boundary_kind(chunks: span_checks.SourceChunks, offset: int, reason: str) ->
         # Text outside every chunk on one side: look at the nearest chunk there instead.
         before = before or nearest(chunks, offset, before_offset=True)
         after = after or nearest(chunks, offset, before_offset=False)
-    if before and after and last_section(before[-1]) != after[0].get("section_id"):
+    left, right = offset - 1, offset
+    if text is not None:
+        stretch = text[max(offset - BLANK_REACH, 0) : offset]
+        left -= len(stretch) - len(stretch.rstrip())
+        stretch = text[offset : offset + BLANK_REACH]
+        right += len(stretch) - len(stretch.lstrip())
+    if before and after and section_at(before[-1], left) != section_at(after[0], right):
         return HEADING_REASON
     return reason
 
 
-def last_section(chunk: dict) -> str | None:
-    """The id of the section a chunk ends in: the last of a judged chunk's ``section_ids``, else its section."""
+# How far a cut's side is looked for past white space: a run of blank lines, not a page.
+BLANK_REACH = 200
+
+
+def section_at(chunk: dict, offset: int) -> str | None:
+    """The id of the section of ``chunk`` that holds ``offset`` (the nearest one, for an offset outside the chunk):
+    among a judged chunk's ``section_ids`` by its ``section_breaks``; without breaks the last it lies in."""
     crossed = chunk.get("section_ids")
-    return crossed[-1] if crossed else chunk.get("section_id")
+    if not crossed:
+        return chunk.get("section_id")
+    breaks = chunk.get("section_breaks")
+    if breaks is None or len(breaks) != len(crossed) - 1:
+        return crossed[-1]
+    return crossed[bisect_right(breaks, offset)]
 
 
 def nearest(chunks: span_checks.SourceChunks, offset: int, before_offset: bool) -> list[dict]:
@@ -201,7 +222,7 @@ def nearest(chunks: span_checks.SourceChunks, offset: int, before_offset: bool) 
     return list(chunks.chunks[position : position + 1])
 
 
-def column_verdict(column: Column, check, position: int, newlines: list[int]) -> ColumnVerdict:
+def column_verdict(column: Column, check, position: int, newlines: list[int], text: str | None = None) -> ColumnVerdict:
     """``check`` (the ``position``-th) under ``column``: its state, sentence, named boundaries and window."""
     chunks = column.source_chunks(check.source_id)
     # A card and a table row name their pair already: the sentence need not (one check's wording).
@@ -211,7 +232,7 @@ def column_verdict(column: Column, check, position: int, newlines: list[int]) ->
     high = max(check.instruction.end, check.qualifier.end)
     if isinstance(verdict, Split):
         boundaries = tuple(
-            Boundary(offset, line_of(newlines, offset), boundary_kind(chunks, offset, column.reason))
+            Boundary(offset, line_of(newlines, offset), boundary_kind(chunks, offset, column.reason, text))
             for offset in inner_edges(chunks, low, high)
         )
         return ColumnVerdict(SPLIT, verdict.sentence, boundaries, window)
@@ -229,7 +250,7 @@ def pair_rows(sources: tuple[dict, ...] | list[dict], checks: tuple, columns: li
         if check.source_id not in newlines:
             newlines[check.source_id] = chunk_index.newline_offsets(source["text"])
         lines = newlines[check.source_id]
-        verdicts = tuple(column_verdict(column, check, position, lines) for column in columns)
+        verdicts = tuple(column_verdict(column, check, position, lines, source["text"]) for column in columns)
         line = line_of(lines, min(check.instruction.start, check.qualifier.start))
         last_line = line_of(lines, max(check.instruction.start, check.qualifier.start))
         rows.append(PairRow(position + 1, check, source, line, verdicts, last_line))
