@@ -344,9 +344,9 @@ class FixtureScanTest(LabTestCase):
         )
         # The section's title, then lines 5 to 7 with both quotes marked, then the verdicts.
         self.assertEqual(lines[at + 1], "  § Create a copy")
-        self.assertEqual(lines[at + 2], f"  5 │ »{INSTRUCTION_SENTENCE}«")
+        self.assertEqual(lines[at + 2], f"  5 │ I»{INSTRUCTION_SENTENCE}«")
         self.assertEqual(lines[at + 3], "  6 │")
-        self.assertTrue(lines[at + 4].startswith(f"  7 │ »{QUALIFIER}« Use replace_copy"), lines[at + 4])
+        self.assertTrue(lines[at + 4].startswith(f"  7 │ C»{QUALIFIER}« Use replace_copy"), lines[at + 4])
         self.assertEqual(
             lines[at + 5],
             "  fixed-char split (fixed-width cut at 130), paragraph split (block break at 130), heading-aware same chunk",
@@ -550,7 +550,7 @@ class UntrustedTextTest(LabTestCase):
         self.assertEqual(len(report["pairs"]), 1)
         table = caveat_report.scan_table(report, {"doc": text})
         self.assertNotIn("\x1b", table)
-        self.assertIn("  5 │ »Call open_widget(name) \\x1b[2J now.«", table.splitlines())
+        self.assertIn("  5 │ I»Call open_widget(name) \\x1b[2J now.«", table.splitlines())
         # Without the texts, the quotes alone, as escaped JSON.
         self.assertIn("\\u001b[2J", caveat_report.scan_table(report))
 
@@ -569,9 +569,9 @@ class UntrustedTextTest(LabTestCase):
             for (role, start), quote in zip(starts.items(), (instruction, caveat))
         }
         lines = caveat_report.context_lines(text, chunk_index.newline_offsets(text), *spans.values())
-        self.assertTrue(lines[0].startswith(f"  1 │ »{instruction}« word"), lines[0])
+        self.assertTrue(lines[0].startswith(f"  1 │ I»{instruction}« word"), lines[0])
         self.assertTrue(lines[-1].startswith("    │ … "), lines[-1])
-        self.assertTrue(lines[-1].endswith(f"»{caveat}«"), lines[-1])
+        self.assertTrue(lines[-1].endswith(f"C»{caveat}«"), lines[-1])
         self.assertTrue(all(len(row) <= caveat_report.CONTEXT_WIDTH + 8 for row in lines))
         # A line of 130 spaces between the two quotes' lines is one blank row (as one of 5,000 below).
         spaced = f"{instruction}\n{' ' * 130}\n{caveat}\n"
@@ -581,7 +581,7 @@ class UntrustedTextTest(LabTestCase):
         }
         self.assertEqual(
             caveat_report.context_lines(spaced, chunk_index.newline_offsets(spaced), *spans.values()),
-            [f"  1 │ »{instruction}«", "  2 │", f"  3 │ »{caveat}«"],
+            [f"  1 │ I»{instruction}«", "  2 │", f"  3 │ C»{caveat}«"],
         )
         wide = spaced.replace(" " * 130, " " * 5000)
         spans["qualifier"] = {"start": wide.index(caveat), "end": wide.index(caveat) + len(caveat)}
@@ -597,15 +597,30 @@ class UntrustedTextTest(LabTestCase):
         }
         rows = caveat_report.context_lines(huge, chunk_index.newline_offsets(huge), *spans.values())
         self.assertLessEqual(len(rows), 6)
-        self.assertTrue(rows[0].startswith(f"  1 │ »{instruction}«"), rows[0])
-        self.assertTrue(rows[-1].endswith(f"»{caveat}«"), rows[-1])
+        self.assertTrue(rows[0].startswith(f"  1 │ I»{instruction}«"), rows[0])
+        self.assertTrue(rows[-1].endswith(f"C»{caveat}«"), rows[-1])
         self.assertTrue(all(len(row) <= caveat_report.CONTEXT_WIDTH + 8 for row in rows))
         # A line that fits is one row, whole.
         short = f"{instruction} {caveat}\n"
         spans["qualifier"] = {"start": len(instruction) + 1, "end": len(short) - 1}
         self.assertEqual(
             caveat_report.context_lines(short, chunk_index.newline_offsets(short), *spans.values()),
-            [f"  1 │ »{instruction}« »{caveat}«"],
+            [f"  1 │ I»{instruction}« C»{caveat}«"],
+        )
+
+
+class QuoteRolesTest(LabTestCase):
+    """Which quote is the instruction and which the caveat, whichever comes first on the page (a new user read a
+    caveat printed above its instruction as the instruction)."""
+
+    def test_a_caveat_before_its_instruction_is_marked_as_the_caveat(self) -> None:
+        text = "Only one widget opens at a time.\n\nCall open_widget(name) to open it.\n"
+        caveat = {"start": 0, "end": text.index("\n")}
+        start = text.index("Call")
+        instruction = {"start": start, "end": text.index("\n", start)}
+        self.assertEqual(
+            caveat_report.context_lines(text, chunk_index.newline_offsets(text), instruction, caveat),
+            ["  1 │ C»Only one widget opens at a time.«", "  2 │", "  3 │ I»Call open_widget(name) to open it.«"],
         )
 
 

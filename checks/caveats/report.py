@@ -178,7 +178,7 @@ def scan_table(
     ``command`` is this scan's command as the hints name it (``commands.scan.scan_again``: its manifest and pages).
 
     Each pair shows why it was found (tier, rule and cue, link, instruction form) and the lines of
-    ``texts`` that hold its two quotes, the quotes marked ``»…«``, so a reviewer can accept or reject it
+    ``texts`` that hold its two quotes, the instruction marked ``I»…«`` and the caveat ``C»…«``, so a reviewer can accept or reject it
     at a glance. Without ``texts`` the quotes are shown alone.
     """
     header = (
@@ -225,6 +225,8 @@ def scan_table(
         )
     if report["rejected"]:
         lines.append(f"{counted(report['rejected'], 'rejected pair')} left out (the manifest's decisions file)")
+    if pairs[:listed] and texts is not None:
+        lines.append(f"each pair below in its lines: the instruction {INSTRUCTION_MARK}…«, the caveat {CAVEAT_MARK}…«")
     newlines: dict[str, list[int]] = {}
     for pair in pairs[:listed]:
         declared = "" if pair["declared_as"] is None else f" · declared as {printable(pair['declared_as'])}"
@@ -285,16 +287,25 @@ def line_spans(newlines: list[int], length: int, line: int) -> tuple[int, int]:
 
 
 def context_lines(text: str, newlines: list[int], instruction: dict, qualifier: dict) -> list[str]:
-    """The lines holding both quotes, numbered, each quote marked ``»…«``; long gaps and long spans elided.
+    """The lines holding both quotes, numbered, the instruction marked ``I»…«`` and the caveat ``C»…«``; long gaps and
+    long spans elided.
 
     Every line is shown escaped (``one_line``), a long one in the rows that hold a mark or a quote's words
     (``marked_rows``). A span of more than ``CONTEXT_SPAN`` lines shows its first two and its last; between shown
     lines, a gap of at most ``CONTEXT_GAP`` lines is shown, a longer one is one ``┆ N lines not shown`` line.
     """
-    spans = sorted(((instruction["start"], instruction["end"]), (qualifier["start"], qualifier["end"])))
+    # Which quote is which, whichever comes first on the page: the instruction's opens on ``I»``, the caveat's on
+    # ``C»`` (a caveat may come before its instruction).
+    labelled = sorted(
+        (
+            (instruction["start"], instruction["end"], INSTRUCTION_MARK),
+            (qualifier["start"], qualifier["end"], CAVEAT_MARK),
+        )
+    )
+    spans = [(start, end) for start, end, _ in labelled]
     marks: dict[int, str] = {}
-    for start, end in spans:
-        marks[start] = marks.get(start, "") + "»"
+    for start, end, opening in labelled:
+        marks[start] = marks.get(start, "") + opening
         marks[end] = "«" + marks.get(end, "")
     numbers = set()
     for start, end in spans:
@@ -406,6 +417,8 @@ def marked_rows(line: str, quoted_at_start: bool = False) -> list[str]:
 
 
 CONTEXT_WIDTH = 110
+INSTRUCTION_MARK = "I»"
+CAVEAT_MARK = "C»"
 # A line longer than this is shown only around its marks (``near_marks``).
 LONG_LINE = 20 * CONTEXT_WIDTH
 CONTEXT_GAP = 2
