@@ -1169,6 +1169,8 @@ def pin_sources(
     manifest_path = Path(manifest_path)
     label = str(manifest_path)
     folder = manifest_path.parent
+    # A new manifest whose grammar no --markdown chose: the lesson's, which a docs site's pages rarely fit.
+    default_grammar = markdown is None and not os.path.lexists(manifest_path)
     value = manifest_to_update(manifest_path, markdown)
     grammar = manifest_grammar(value, label)
     asked = requests
@@ -1184,6 +1186,8 @@ def pin_sources(
     texts: dict[str, str] = {}
     passed_over: list[str] = []
     titles_passed_over: list[str] = []
+    # The pages passed over for opening on no '# ' heading (the lesson grammar's one rule).
+    headless: list = []
     for request in requests:
         where = f"{label}: pin {quoted_name(request.path)}"
         try:
@@ -1201,6 +1205,8 @@ def pin_sources(
             pinnable = page_problem(request, relative, folder, where, grammar, all_or_nothing)
             if type(pinnable) is str:
                 passed_over.append(f"passed over {printable(request.path)}: {pinnable}")
+                if pinnable.startswith("heading_required: "):
+                    headless.append(relative)
                 if progress is not None:
                     progress.advance(1, 0)
                 continue
@@ -1226,6 +1232,17 @@ def pin_sources(
         texts[entry["source_id"]] = text
         if progress is not None:
             progress.advance(1, 0)
+    if default_grammar and headless:
+        # The grammar is chosen once, here, and switching later is refused: a docs folder pinned under the default
+        # would start a manifest of the few pages that open on a '# ' heading, and pass over the rest.
+        raise IngestionError(
+            "grammar_for_docs",
+            printable(label),
+            f"{counted(len(headless), 'page')} of {len(requests):,} found open on no '# ' heading, as the lesson "
+            f"grammar (a new manifest's without --markdown) needs (the first: {quoted_name(headless[0])}); pin "
+            f"--markdown {grammars.BLOCKS10_GRAMMAR} reads a docs site's pages, --markdown lesson passes them over; "
+            "nothing was written",
+        )
     if passed_over and not entries:
         raise IngestionError(
             "no_pinnable_files",

@@ -406,7 +406,8 @@ class FolderRefusalTests(FolderTestCase):
         self.write_site()
         for relative, content, _ in self.BAD_PAGES:
             self.write(relative, content)
-        outcome = self.pin("docs")
+        # (--markdown lesson: asked for, the lesson grammar passes over the page with no '# ' heading too)
+        outcome = self.pin("docs", markdown="lesson")
         ids = [source["source_id"] for source in self.manifest_value()["sources"]]
         self.assertEqual(ids, ["docs/guide/index", "docs/guide-api", "docs/index"])
         # Sorted by path: docs/b/blank, docs/b/huge, docs/b/intro, docs/b/latin1.
@@ -580,7 +581,18 @@ class LessonRefusalMessageTests(FolderTestCase):
     def test_pin_names_the_file_and_what_it_found(self) -> None:
         self.write("docs/index.md", HOME)
         self.write("docs/start.md", "---\ntitle: Start\n---\n# Start\n\ntext\n")
+        # A new manifest with no --markdown: the lesson grammar by default, which this page does not fit. A docs
+        # folder pinned so would start a manifest of its few pages that open on a '# ' heading: refused, unwritten.
         code, stdout, stderr = run_main("pin", "--manifest", str(self.manifest), str(self.docs))
+        self.assertEqual((code, stdout), (1, ""))
+        self.assertEqual(
+            stderr,
+            f"error: grammar_for_docs: {self.manifest}: 1 page of 2 found open on no '# ' heading, as the lesson "
+            "grammar (a new manifest's without --markdown) needs (the first: \"docs/start.md\"); pin --markdown "
+            "blocks-10 reads a docs site's pages, --markdown lesson passes them over; nothing was written\n",
+        )
+        self.assertFalse(self.manifest.exists())
+        code, stdout, stderr = run_main("pin", "--markdown", "lesson", "--manifest", str(self.manifest), str(self.docs))
         self.assertEqual(code, 0, stderr)
         self.assertIn(
             f'passed over {self.docs}/start.md: heading_required: found "---" front matter at line 1; {self.HINT}\n',
