@@ -662,7 +662,13 @@ def review(
                 other = "rejected" if decision == decisions.ACCEPT else "accepted"
                 already += f"; {turned[decision]:,} {other} before, now {verb}"
             parts.append(f"{verb} {covering(names, covered[decision], effect)}{already})")
-    line = "\n".join([*taken_as, f"{'; '.join(parts)}: {shown}, decisions in {destination(path)}"])
+    # The manifest changes only when a check is added or removed; the decisions file always.
+    where = (
+        f"{shown}, decisions in {destination(path)}"
+        if new_checks or removed
+        else f"decisions in {destination(path)} ({shown} unchanged)"
+    )
+    line = "\n".join([*taken_as, f"{'; '.join(parts)}: {where}"])
     # A name scan gives a pair now may be a declared check's that holds another pair (its lines moved): the decision
     # is the named pair's, as scan names it; say which other pair the check of that name is.
     for name in accepted + rejected:
