@@ -337,7 +337,11 @@ def located_span(quote: str, text: str, source_id: str, where: str) -> Span:
     """The one place ``quote`` occurs in ``text``; refused with the count when it is not exactly one."""
     offsets = quote_offsets(text, quote)
     if not offsets:
-        raise IngestionError("quote_not_found", where, f"{quoted(quote)} occurs 0 times in {quoted_name(source_id)}")
+        raise IngestionError(
+            "quote_not_found",
+            where,
+            f"{quoted(quote)} occurs 0 times in {quoted_name(source_id)}{loose_hint(quote, text)}",
+        )
     if len(offsets) > 1:
         raise IngestionError(
             "quote_ambiguous",
@@ -345,6 +349,24 @@ def located_span(quote: str, text: str, source_id: str, where: str) -> Span:
             f"{quoted(quote)} {describe_occurrences(offsets, len(quote))} in {quoted_name(source_id)}; give start and end to pick one",
         )
     return Span(offsets[0], offsets[0] + len(quote), quote)
+
+
+def loose_hint(quote: str, text: str) -> str:
+    """For a quote not found: where it occurs once with its white space read loosely (a line break where the quote
+    has a space), as the text has it, so the check can quote that; else nothing. A span check's quote is the
+    text's own characters: read loosely, one check could hold a different span after a re-pin."""
+    words = quote.split()
+    if not words:
+        return ""
+    matches = re.finditer(r"\s+".join(map(re.escape, words)), text)
+    first = next(matches, None)
+    if first is None or next(matches, None) is not None:
+        return ""
+    line = text.count("\n", 0, first.start()) + 1
+    return (
+        f"; with its white space read loosely it occurs once, at [{first.start()}, {first.end()}) (line {line}), "
+        f"as {quoted(first.group(0))}: quote that"
+    )
 
 
 def checked_span(value: object, text: str, where: str, source_id: str = "the source") -> Span:

@@ -7,6 +7,7 @@ import json
 import os
 from pathlib import Path
 
+import load_documents
 from lab_io.errors import IngestionError
 from load_documents import SOURCE_FIELDS, load_manifest
 from tests.support import LabTestCase
@@ -257,3 +258,26 @@ class SpanCheckQuery(LoaderTestCase):
         self.manifest["span_checks"][0]["question"] = "how?"
         error = self.assert_refused("span_check_fields")
         self.assertIn("optionally query, found instruction, name, qualifier, question, source_id", str(error))
+
+
+class QuoteNotFoundHint(LabTestCase):
+    """A quote found nowhere as written, but once with its white space read loosely, is refused with where that is
+    and the text as it stands there (a new user quoted a sentence the page breaks over two lines)."""
+
+    def test_the_place_and_the_text_read_loosely(self):
+        text = "Intro.\n\nUse the widget\nregistry to pull."
+        with self.assertRaises(IngestionError) as raised:
+            load_documents.located_span("Use the widget registry", text, "docs/auth", "m.json: span_checks[0]")
+        self.assertEqual(raised.exception.code, "quote_not_found")
+        self.assertEqual(
+            raised.exception.what,
+            '"Use the widget registry" occurs 0 times in "docs/auth"; with its white space read loosely it occurs '
+            'once, at [8, 31) (line 3), as "Use the widget\\nregistry": quote that',
+        )
+
+    def test_no_hint_when_loose_reading_finds_none_or_two(self):
+        for text in ("Use the gadget registry.", "Use the widget\nregistry. Use the widget  registry."):
+            with self.subTest(text=text):
+                with self.assertRaises(IngestionError) as raised:
+                    load_documents.located_span("Use the widget registry", text, "docs/auth", "m.json")
+                self.assertEqual(raised.exception.what, '"Use the widget registry" occurs 0 times in "docs/auth"')
