@@ -3664,3 +3664,23 @@ class ScanVersionFiftySixTest(CaveatChecks):
             with self.subTest(sentence=sentence):
                 cue, _ = caveat_of(sentence)
                 self.assertTrue(cue is None or cue.tier == 3, (sentence, cue))
+
+
+class ScanVersionFiftySevenTest(CaveatChecks):
+    """scan_version 57: a notice of the text's own legal terms (a license or copyright footer) is neither caveat nor
+    instruction."""
+
+    def test_a_license_notice_is_none(self) -> None:
+        for sentence in (
+            "Except as otherwise noted, the content of this page is licensed under the Widget Docs License.",
+            'Licensed under the Widget License, Version 2.0 (the "License"); you may not use this file except in '
+            "compliance with the License.",
+            "See the License for the specific language governing permissions and limitations under the License.",
+            "Copyright 2026 The Widget Authors. All rights reserved.",
+        ):
+            with self.subTest(sentence=sentence):
+                self.assertEqual(caveat_of(sentence), (None, None))
+
+    def test_a_license_the_product_manages_is_read_as_before(self) -> None:
+        # "the license" in lower case names a thing the reader handles, not the text's own terms.
+        self.assert_caveat("The license key must be set before the server starts.", "requirement", "must", 1)

@@ -588,7 +588,7 @@ class LessonRefusalMessageTests(FolderTestCase):
         self.assertEqual(
             stderr,
             f"error: grammar_for_docs: {self.manifest}: 1 page of 2 found open on no '# ' heading, as the lesson "
-            "grammar (a new manifest's without --markdown) needs (the first: \"docs/start.md\"); pin --markdown "
+            'grammar (a new manifest\'s without --markdown) needs (the first: "docs/start.md"); pin --markdown '
             "blocks-10 reads a docs site's pages, --markdown lesson passes them over; nothing was written\n",
         )
         self.assertFalse(self.manifest.exists())

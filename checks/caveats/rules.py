@@ -607,6 +607,14 @@ FEELING_BEFORE = re.compile(
 IMAGE_ONLY = re.compile(
     r"(?:\[?!\[[^\]\n]{0,500}\]\([^)\n]{0,500}\)(?:\]\([^)\n]{0,500}\))?(?:\{[^}\n]{0,200}\})?[ \t\n]*)+"
 )
+# A notice of the text's own legal terms (scan_version 57): a license or copyright footer ("Except as otherwise noted,
+# the content of this page is licensed under the Creative Commons Attribution 4.0 License", the Apache boilerplate "you
+# may not use this file except in compliance with the License"), whose "except" and "may not" restrict no API. "the
+# License" with its capital, as a license's text names itself (not "the license key must be set").
+LICENSE_NOTICE = re.compile(
+    r"(?i:licen[cs]ed\s+under|creative\s+commons|spdx-license-identifier|copyright\s+(?:\(c\)|©|\d{4}))"
+    r"|\bthe\s+License\b|\(the\s+\W?License\W?\)"
+)
 # Where a clause after a recommendation opens (scan_version 52): "Use of X is preferred, and Y will be deprecated".
 # (53) Only "and", "but" and ";": a concession ("although HDDs are not supported") is weighed where it stands, and a
 # condition of the recommendation's own ("but only if you run more than three replicas") is no clause of its own.
