@@ -915,7 +915,7 @@ class DocsSetOverviewTest(LabTestCase):
         self.assertEqual(
             lines[-2:],
             [
-                "split pairs: 1 of 1",
+                "split pairs (split by one policy or more): 1 of 1",
                 # The instruction starts on line 3, the caveat on line 5 ("# Page 3", a blank line between each).
                 "  #1 f-never-works (p3, lines 3–5): fixed-char kept, paragraph split by block break, heading-aware kept",
             ],
@@ -958,7 +958,7 @@ class DocsSetOverviewTest(LabTestCase):
         self.assertEqual(listed, [f"f-never-works-{number}" for number in range(1, 21)])
         # The hint names the manifest this view read: without it each way would draw the lesson's fixture.
         self.assertEqual(
-            lines[lines.index("split pairs: 23 of 23") + 21 :],
+            lines[lines.index("split pairs (split by one policy or more): 23 of 23") + 21 :],
             [
                 f"  … 3 more split pairs (the first 20 are listed): show --manifest {shlex.quote(str(manifest))} --list "
                 "lists every one, --check NAME draws one, --split-only --all draws every one"

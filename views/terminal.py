@@ -492,7 +492,9 @@ def overview_view(
         return "\n".join(lines) + "\n"
     rows = pair_verdicts.pair_rows(sources, checks, columns)
     split = [row for row in rows if row.split_anywhere]
-    lines.append(painter.paint(f"split pairs: {len(split):,} of {len(rows):,}", "heading"))
+    lines.append(
+        painter.paint(f"split pairs (split by one policy or more): {len(split):,} of {len(rows):,}", "heading")
+    )
     for row in split if listed is None else split[:listed]:
         verdicts = ", ".join(
             f"{visible(column.label)} {overview_verdict(verdict)}" for column, verdict in zip(columns, row.verdicts)
