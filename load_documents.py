@@ -16,6 +16,7 @@ import json
 import os
 import re
 import stat
+from bisect import bisect_right
 from collections import namedtuple
 from pathlib import Path, PurePosixPath
 
@@ -354,19 +355,46 @@ def located_span(quote: str, text: str, source_id: str, where: str) -> Span:
 def loose_hint(quote: str, text: str) -> str:
     """For a quote not found: where it occurs once with its white space read loosely (a line break where the quote
     has a space), as the text has it, so the check can quote that; else nothing. A span check's quote is the
-    text's own characters: read loosely, one check could hold a different span after a re-pin."""
-    words = quote.split()
-    if not words:
+    text's own characters: read loosely, one check could hold a different span after a re-pin.
+
+    Linear in the text, in C calls: each run of white space becomes one space, the collapsed quote is looked for as
+    ``quote_offsets`` looks (overlapping places counted), and the one place is mapped back through the runs that
+    collapsing shortened (``COLLAPSED_RUN``).
+    """
+    wanted = " ".join(quote.split())
+    if not wanted:
         return ""
-    matches = re.finditer(r"\s+".join(map(re.escape, words)), text)
-    first = next(matches, None)
-    if first is None or next(matches, None) is not None:
+    places = quote_offsets(re.sub(r"\s+", " ", text), wanted)
+    if len(places) != 1:
         return ""
-    line = text.count("\n", 0, first.start()) + 1
+    # Each run collapsing changed: its start in the collapsed text, its start in the text, and the shift after it.
+    starts, runs, shift = [], [], 0
+    last = places[0] + len(wanted)
+    for run in COLLAPSED_RUN.finditer(text):
+        if run.start() - shift > last:
+            # (Runs past the place found move none of its offsets.)
+            break
+        starts.append(run.start() - shift)
+        shift += run.end() - run.start() - 1
+        runs.append((run.start(), shift))
+
+    def original(position: int) -> int:
+        index = bisect_right(starts, position) - 1
+        if index < 0:
+            return position
+        run_start, after = runs[index]
+        return run_start if position == starts[index] else position + after
+
+    start, end = original(places[0]), original(places[0] + len(wanted) - 1) + 1
+    line = text.count("\n", 0, start) + 1
     return (
-        f"; with its white space read loosely it occurs once, at [{first.start()}, {first.end()}) (line {line}), "
-        f"as {quoted(first.group(0))}: quote that"
+        f"; with its white space read loosely it occurs once, at [{start}, {end}) (line {line}), "
+        f"as {quoted(text[start:end])}: quote that"
     )
+
+
+# A run of white space that collapsing to one space changes: two or more characters, or one that is not a space.
+COLLAPSED_RUN = re.compile(r"\s{2,}|[^\S ]")
 
 
 def checked_span(value: object, text: str, where: str, source_id: str = "the source") -> Span:

@@ -50,6 +50,8 @@ from lab_io.inert_json import inert_json_text
 from lab_io.outputs import PAGE_SUFFIXES as NAMED_PAGE_SUFFIXES
 from lab_io.outputs import lab_file_words
 from load_documents import (
+    DOCS_SET_BOUNDS,
+    LESSON_BOUNDS,
     LINK_HINT,
     SOURCE_FIELDS,
     Manifest,
@@ -1067,6 +1069,19 @@ def verified_manifest(
         raise IngestionError(error.code, error.where, error.what + hint) from error
 
 
+def block_grammar_takes(reason: str, path: Path) -> bool:
+    """Whether a page the lesson grammar passed over for ``reason`` is one a block grammar would take: it opens on no
+    '# ' heading, it is MDX, or it is over the lesson's bound and within a docs set's."""
+    if reason.startswith(("heading_required: ", "an MDX page")):
+        return True
+    if reason.startswith("source_too_large: "):
+        try:
+            return path.stat().st_size <= DOCS_SET_BOUNDS.source_bytes
+        except OSError:
+            return False
+    return False
+
+
 def page_problem(
     request: PinRequest, relative: str, folder: Path, where: str, grammar: str, all_or_nothing: bool = False
 ) -> tuple[str, str] | str:
@@ -1186,8 +1201,8 @@ def pin_sources(
     texts: dict[str, str] = {}
     passed_over: list[str] = []
     titles_passed_over: list[str] = []
-    # The pages passed over for opening on no '# ' heading (the lesson grammar's one rule).
-    headless: list = []
+    # The pages the default lesson grammar passed over that a block grammar takes.
+    block_only: list = []
     for request in requests:
         where = f"{label}: pin {quoted_name(request.path)}"
         try:
@@ -1205,8 +1220,8 @@ def pin_sources(
             pinnable = page_problem(request, relative, folder, where, grammar, all_or_nothing)
             if type(pinnable) is str:
                 passed_over.append(f"passed over {printable(request.path)}: {pinnable}")
-                if pinnable.startswith("heading_required: "):
-                    headless.append(relative)
+                if default_grammar and block_grammar_takes(pinnable, folder / relative):
+                    block_only.append(relative)
                 if progress is not None:
                     progress.advance(1, 0)
                 continue
@@ -1232,16 +1247,17 @@ def pin_sources(
         texts[entry["source_id"]] = text
         if progress is not None:
             progress.advance(1, 0)
-    if default_grammar and headless:
+    if block_only:
         # The grammar is chosen once, here, and switching later is refused: a docs folder pinned under the default
-        # would start a manifest of the few pages that open on a '# ' heading, and pass over the rest.
+        # would start a manifest of the few pages the lesson grammar takes, and pass over the rest.
         raise IngestionError(
             "grammar_for_docs",
             printable(label),
-            f"{counted(len(headless), 'page')} of {len(requests):,} found open on no '# ' heading, as the lesson "
-            f"grammar (a new manifest's without --markdown) needs (the first: {quoted_name(headless[0])}); pin "
-            f"--markdown {grammars.BLOCKS10_GRAMMAR} reads a docs site's pages, --markdown lesson passes them over; "
-            "nothing was written",
+            f"{counted(len(block_only), 'page')} of {len(requests):,} found are ones the lesson grammar (a new "
+            "manifest's without --markdown) cannot take and a block grammar reads: no '# ' heading at offset 0, MDX, "
+            f"or over {LESSON_BOUNDS.source_bytes:,} bytes (the first: {quoted_name(block_only[0])}); pin --markdown "
+            f"{grammars.BLOCKS10_GRAMMAR} reads a docs site's pages, --markdown lesson passes them over; nothing "
+            "was written",
         )
     if passed_over and not entries:
         raise IngestionError(

@@ -645,7 +645,11 @@ def review(
             value["span_checks"].extend(new_checks)
 
         decisions_bytes = saved_json_bytes(decisions.decisions_value(existing, decided))
-        write_manifest(manifest_path, change, [(path, decisions_bytes)])
+        if new_checks or removed:
+            write_manifest(manifest_path, change, [(path, decisions_bytes)])
+        else:
+            # No check added or removed: the manifest is left as it is, byte for byte (a hand-formatted one too).
+            outputs.write_outputs([(path, decisions_bytes)])
     parts = []
     for decision, verb, names, effect in (
         (decisions.ACCEPT, "accepted", accepted, f"{counted(len(new_checks), 'span check')} added"),

@@ -292,8 +292,12 @@ class ReviewTest(LabTestCase):
         main_quietly("scan", "--manifest", str(self.manifest), "--reject", "scan:aster-copy-v1:13")
         entries = json.loads(self.decisions.read_text(encoding="utf-8"))["decisions"]
         self.assertEqual([entry["decision"] for entry in entries], ["reject"])
-        # Rejecting it once more changes nothing, and says it was rejected before.
+        # Rejecting it once more changes nothing, and says it was rejected before; the manifest is not written, even
+        # one formatted by hand.
+        self.manifest.write_text(json.dumps(json.loads(self.manifest.read_text(encoding="utf-8"))), encoding="utf-8")
+        before = (self.manifest.read_bytes(), self.manifest.stat().st_ino)
         code, out, _ = main_quietly("scan", "--manifest", str(self.manifest), "--reject", "scan:aster-copy-v1:13")
+        self.assertEqual((self.manifest.read_bytes(), self.manifest.stat().st_ino), before)
         self.assertEqual(
             (code, out),
             (

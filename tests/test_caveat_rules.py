@@ -3684,3 +3684,34 @@ class ScanVersionFiftySevenTest(CaveatChecks):
     def test_a_license_the_product_manages_is_read_as_before(self) -> None:
         # "the license" in lower case names a thing the reader handles, not the text's own terms.
         self.assert_caveat("The license key must be set before the server starts.", "requirement", "must", 1)
+
+
+class ScanVersionFiftyEightTest(CaveatChecks):
+    """scan_version 58: "should" before what a value or a part is to be is a requirement of tier 2."""
+
+    def test_what_a_value_or_a_part_should_be(self) -> None:
+        for sentence, cue in (
+            ("The config map should be in the same namespace as the server.", "should be in the same"),
+            ("The `namespace` field should be the same as the resource's.", "should be the same"),
+            ("The new size should be greater than the current size.", "should be greater"),
+            ("The `level` option should be one of `INFO` or `DEBUG`.", "should be one of"),
+            ("Output paths should be specified relative to this folder.", "should be specified"),
+            ("The `pattern` value should follow the regex syntax.", "should follow"),
+            ("Each replica should be placed on a different node.", "should be placed"),
+        ):
+            with self.subTest(sentence=sentence):
+                self.assert_caveat(sentence, "requirement", cue, 2)
+
+    def test_what_the_reader_should_see_stays_as_before(self) -> None:
+        for sentence in (
+            "The build should now succeed.",
+            "The pod should be running after a minute.",
+            "The output should look like this:",
+        ):
+            with self.subTest(sentence=sentence):
+                cue, _ = caveat_of(sentence)
+                self.assertTrue(cue is None or cue.tier == 3, (sentence, cue))
+        # "you should" before an action instructs, as before; before a state the reader must be in it is a
+        # precondition, as "You should have a token" was.
+        self.assertEqual(caveat_of("You should follow the install guide."), (None, "second person"))
+        self.assert_caveat("You should be in the same folder as the manifest.", "requirement", "should be in the same", 2)

@@ -281,3 +281,21 @@ class QuoteNotFoundHint(LabTestCase):
                 with self.assertRaises(IngestionError) as raised:
                     load_documents.located_span("Use the widget registry", text, "docs/auth", "m.json")
                 self.assertEqual(raised.exception.what, '"Use the widget registry" occurs 0 times in "docs/auth"')
+
+
+class QuoteNotFoundHintEdges(LabTestCase):
+    """The loose reading counts places as a quote's own search does, overlapping ones included, and maps the one it
+    finds back through every run of white space before it."""
+
+    def test_overlapping_places_are_two(self):
+        # "a a a" read loosely starts at 2 and at 4 of "x a a a a y": no hint that the refusal would then contradict.
+        with self.assertRaises(IngestionError) as raised:
+            load_documents.located_span("a  a  a", "x a a a a y", "doc", "w")
+        self.assertEqual(raised.exception.what, '"a  a  a" occurs 0 times in "doc"')
+
+    def test_runs_of_every_kind_before_and_inside_the_place(self):
+        text = "a\n\n b \t c\nd e"
+        with self.assertRaises(IngestionError) as raised:
+            load_documents.located_span("b c d", text, "doc", "w")
+        self.assertTrue(raised.exception.what.endswith('at [4, 11) (line 3), as "b \\t c\\nd": quote that'))
+        self.assertEqual(text[4:11], "b \t c\nd")

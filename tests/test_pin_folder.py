@@ -587,11 +587,22 @@ class LessonRefusalMessageTests(FolderTestCase):
         self.assertEqual((code, stdout), (1, ""))
         self.assertEqual(
             stderr,
-            f"error: grammar_for_docs: {self.manifest}: 1 page of 2 found open on no '# ' heading, as the lesson "
-            'grammar (a new manifest\'s without --markdown) needs (the first: "docs/start.md"); pin --markdown '
-            "blocks-10 reads a docs site's pages, --markdown lesson passes them over; nothing was written\n",
+            f"error: grammar_for_docs: {self.manifest}: 1 page of 2 found are ones the lesson grammar (a new "
+            "manifest's without --markdown) cannot take and a block grammar reads: no '# ' heading at offset 0, MDX, "
+            'or over 65,536 bytes (the first: "docs/start.md"); pin --markdown blocks-10 reads a docs site\'s pages, '
+            "--markdown lesson passes them over; nothing was written\n",
         )
         self.assertFalse(self.manifest.exists())
+        # An MDX page and a page over the lesson's bound are ones a block grammar reads too.
+        for name, text in (("guide.mdx", "# Guide\n\ntext\n"), ("big.md", "# Big\n\n" + "word " * 14_000)):
+            with self.subTest(page=name):
+                other = self.write(f"other/{name}", text)
+                self.write("other/index.md", HOME)
+                code, _, stderr = run_main("pin", "--manifest", str(self.manifest), str(self.folder / "other"))
+                self.assertEqual(code, 1, stderr)
+                self.assertIn(f'(the first: "other/{name}")', stderr)
+                self.assertFalse(self.manifest.exists())
+                other.unlink()
         code, stdout, stderr = run_main("pin", "--markdown", "lesson", "--manifest", str(self.manifest), str(self.docs))
         self.assertEqual(code, 0, stderr)
         self.assertIn(

@@ -97,7 +97,13 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
         "requirement",
         2,
         r"should\s+(?:always|never|only|be\s+(?:set|called|used|passed|given|installed|run)|have|match|use"
-        r"|contain|include|point|return|implement|start|end)",
+        r"|contain|include|point|return|implement|start|end"
+        # what a value or a part is to be (scan_version 58): "The configMap should be in the same namespace where
+        # Velero is installed", "`namespace` should be the same as the resources'", "The expanded size should be
+        # greater than the current size", "Valid `level` should be one of `INFO`, …", "Dependency files should be
+        # specified relative to this directory", "The `pattern` should follow regex schema"
+        r"|be\s+(?:(?:in\s+)?the\s+same|in\s+(?:an?|the)\s|specified|located|one\s+of|greater|less|smaller|larger"
+        r"|at\s+(?:least|most)|unique|configured|placed|relative)|follow|conform)",
     ),
     # the values an input may take: "Valid values are `'lax'`, `'strict'` and `'none'`."; the kinds of thing it
     # takes, a few words between (scan_version 45): "Valid tools are `moc`, `uic` …", "Accepted D specific parameters
