@@ -3714,4 +3714,29 @@ class ScanVersionFiftyEightTest(CaveatChecks):
         # "you should" before an action instructs, as before; before a state the reader must be in it is a
         # precondition, as "You should have a token" was.
         self.assertEqual(caveat_of("You should follow the install guide."), (None, "second person"))
-        self.assert_caveat("You should be in the same folder as the manifest.", "requirement", "should be in the same", 2)
+        self.assert_caveat(
+            "You should be in the same folder as the manifest.", "requirement", "should be in the same", 2
+        )
+
+
+class ScanVersionFiftyNineTest(CaveatChecks):
+    """scan_version 59: a list item that is a link and nothing else describes no API, as it instructs nothing."""
+
+    def test_a_link_alone_is_no_described_api(self) -> None:
+        text = (
+            "# Widget API\n\n## WidgetMode\n\n_Appears in:_\n- [WidgetTask](#widgettask)\n\n"
+            "| Field | Description |\n| --- | --- |\n| `stop` | Stop ends the run if the `WidgetTask` fails |\n"
+        )
+        # Under 58 the caveat took the link as the sentence describing `WidgetTask` ("described, identifier").
+        self.assertEqual(self.pairs_of(text), ([], ["Stop ends the run if the `WidgetTask` fails"]))
+
+    def test_a_sentence_that_describes_the_api_still_does(self) -> None:
+        text = (
+            "# Widget API\n\n## WidgetMode\n\nThe `WidgetTask` type runs one step.\n\n"
+            "| Field | Description |\n| --- | --- |\n| `stop` | Stop ends the run if the `WidgetTask` fails |\n"
+        )
+        pairs, _ = self.pairs_of(text)
+        self.assertEqual(
+            [(caveat, instruction) for caveat, instruction, _ in pairs],
+            [("Stop ends the run if the `WidgetTask` fails", "The `WidgetTask` type runs one step.")],
+        )

@@ -1791,6 +1791,12 @@ def described_api(caveat: Item, before: list[Item]) -> tuple[Item, str, int] | N
             or (candidate.start < caveat.end and caveat.start < candidate.end)
             or candidate.normalized == caveat.normalized
             or rules.is_pointer(candidate.reading)
+            # a list item or a table cell that is a link and nothing else ("_Appears in:_ - [PipelineTask](#…)"),
+            # an entry of a list of pages, describes nothing, as it instructs nothing (scan_version 59)
+            or (
+                ((candidate.context[1] and candidate.opens_item) or candidate.context[4])
+                and LINK_ALONE.fullmatch(candidate.page.text, candidate.start, candidate.end)
+            )
         ):
             continue
         link = shared_link(candidate, caveat, identifiers=True)
