@@ -445,7 +445,7 @@ def classified(
       condition (``STATED_RULES``), which is tier 2; an example sentence is one tier weaker; inside a note,
       tip, info or important block one of tier 2 is of tier 1.
     """
-    if reading.rstrip().endswith("?") or rules.SKIP_NOTICE.search(reading) or rules.LICENSE_NOTICE.search(reading):
+    if reading.rstrip().endswith("?") or rules.SKIP_NOTICE.search(reading) or rules.is_license_notice(reading):
         return None, None
     if rules.is_lead_in(reading):
         # "**Deprecation notice:**", "You must write:": a marker or a lead-in, the notice or the code it
