@@ -438,7 +438,7 @@ class SourceLocator:
     def offset_agrees(self, issue: str, start: int | None, end: int | None, location: Place) -> bool:
         """Whether a chunk not trusted at its offset was placed there anyway, give or take whitespace.
 
-        A chunk placed modulo whitespace agrees when only whitespace lies between
+        A chunk placed modulo whitespace, or verbatim where its own text is stripped, agrees when only whitespace lies between
         the given start and the located one (the indentation a stripped code
         chunk lost, the blank line before a paragraph) and, when an end is
         given, between the two ends. An out-of-order offset agrees only when
@@ -448,7 +448,15 @@ class SourceLocator:
             return False
         if issue == "out_of_order":
             return location.start == start
-        if issue != "text_differs" or location.state != "modulo_whitespace":
+        if issue != "text_differs":
+            return False
+        if location.state in ("exact_order", "exact_unique"):
+            # Placed verbatim: a splitter that stripped the chunk's text and kept the offsets of what it cut, the blank
+            # lines around it inside them. Only a span that holds the place found: offsets one after every chunk's
+            # place (counted from 1) hold a character of white space before some chunks, and are wrong for all.
+            if start > location.start or (end is not None and end < location.end):
+                return False
+        elif location.state != "modulo_whitespace":
             return False
         if self.text[min(start, location.start) : max(start, location.start)].strip():
             return False

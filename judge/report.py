@@ -16,7 +16,7 @@ from views.summary import no_span_checks, sized_label
 # 4: each row's largest chunk ("largest_chars"), as the main job's table shows it.
 # 5: front matter is in no coverage count (a chunker that drops it leaves no text uncovered).
 # 6: records exported before an edit are counted ("stale_records"), as the terminal's note counts them.
-JUDGE_VERSION = 7
+JUDGE_VERSION = 8
 SHOWN_QUOTE = 40
 
 

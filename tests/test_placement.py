@@ -104,6 +104,21 @@ class PlacementRuleTest(unittest.TestCase):
         )
 
 
+class StrippedChunkOffsetTest(unittest.TestCase):
+    """A splitter that strips each chunk's text but keeps the offsets of what it cut: the offsets are right."""
+
+    def test_the_blank_lines_the_offsets_hold_are_set_aside(self) -> None:
+        # "Intro." [0, 6), "\n\n", "## Usage" [8, 16), "\n", "Run it." [17, 24), "\n\n", "More." [26, 31): the
+        # splitter cut [6, 26) (the blank lines on both sides) and wrote its text stripped, "## Usage\nRun it."
+        # [8, 24), with the offsets 6 and 26.
+        text = "Intro.\n\n## Usage\nRun it.\n\nMore.\n"
+        chunk = ChunkRecord(1, "plain", "page", "## Usage\nRun it.", 6, 26, "start")
+        self.assertEqual(placed(text, (chunk,)), [("exact_order", 8, 24, None)])
+        # Text that is not white space between the two starts is a wrong offset, as before.
+        wrong = ChunkRecord(1, "plain", "page", "## Usage\nRun it.", 2, 24, "start")
+        self.assertEqual(placed(text, (wrong,))[0][3], "text_differs")
+
+
 def sliding_windows(text: str) -> list[tuple[int, int]]:
     """A sliding-window splitter as users write one: 800-character windows every 700 characters."""
     return [(i, min(i + 800, len(text))) for i in range(0, len(text), 700)]
