@@ -20,7 +20,10 @@ Validate FILE (a saved result or a single saved index), then write every chunk
 of --policy's index as one JSON line, the record shape vector stores take for
 an upsert: {"id": chunk_id, "text": ..., "metadata": {...}}. With --chunks
 instead of FILE, the chunks another chunker wrote (as judge reads them) are
-located in --manifest's sources and written in the same shape.
+located in --manifest's sources and written in the same shape: each record's
+text is the source's own at the chunk's place (not the file's, where a
+splitter collapsed or stripped white space; the line says how many), its
+metadata the lab's, and a chunk not located is left out and counted.
 
 --carry-caveats adds, to each chunk that holds a declared pair's instruction
 but not its qualifier, the qualifier's text and place (carried_caveats, and
@@ -263,8 +266,19 @@ def run_judged_export(args: argparse.Namespace) -> int:
     emit(reembed.judged_export_lines(exported, {} if carried is None else carried.carried), output)
     left_out = len(records) - len(chunks)
     line = f"exported {counted(len(chunks), 'judged chunk')} of {printable(args.export_chunks)}"
+    # A record's text is the source's at the chunk's place, which is what ties it to its id and offsets: say so when
+    # the file's own text differs (a splitter that collapsed or stripped white space), so no one embeds text unawares.
+    reworded = sum(chunk["state"] == "modulo_whitespace" for chunk in chunks)
+    notes = []
+    if reworded:
+        notes.append(
+            f"{counted(reworded, 'record')} with the source's text at its place, not the file's, which differs in white "
+            "space"
+        )
     if left_out:
-        line += f" ({counted(left_out, 'chunk')} not located, left out: see judge)"
+        notes.append(f"{counted(left_out, 'chunk')} not located, left out: see judge")
+    if notes:
+        line += f" ({'; '.join(notes)})"
     report(
         f"{line} to {destination(output)}" + carried_note(carried),
         to_stderr=output is None,

@@ -92,6 +92,24 @@ class SplitterViewTest(JudgeFilesTestCase):
         spans = [json.loads(line)["metadata"] for line in exported.read_text(encoding="utf-8").splitlines()]
         self.assertEqual([(entry["start"], entry["end"]) for entry in spans], [(0, 8), (9, 21), (22, 40)])
 
+    def test_export_of_chunks_says_how_many_records_hold_the_source_s_text_not_the_file_s(self) -> None:
+        # A splitter that collapsed "Call run().\nIt refuses twice." to one line: the record holds the source's text
+        # at that place, line break and all, and the line says one record does.
+        manifest = self.pinned({"guide.md": b"# Guide\n\nCall run().\nIt refuses twice.\n"})
+        chunks = self.write_chunks([{"text": "Call run(). It refuses twice.", "metadata": {"source": "guide.md"}}])
+        exported = self.folder / "exported.jsonl"
+        code, stdout, stderr = in_process(
+            "export", "--chunks", str(chunks), "--manifest", str(manifest), "--output", str(exported)
+        )
+        self.assertEqual((code, stderr), (0, ""))
+        self.assertEqual(
+            stdout,
+            f"exported 1 judged chunk of {chunks} (1 record with the source's text at its place, not the file's, "
+            f"which differs in white space) to {exported}\n",
+        )
+        record = json.loads(exported.read_text(encoding="utf-8"))
+        self.assertEqual(record["text"], "Call run().\nIt refuses twice.")
+
     def test_llamaindex_nodes_that_count_every_carriage_return(self) -> None:
         manifest = self.pinned({"guide.md": PAGE_BYTES})
         # The file's own slices, mark and "\r" counted: "\ufeff# Guide\r\n" [0, 10), "Call run().\r\n"
