@@ -69,7 +69,8 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def require_own_name(name: str | None, chunks_path: Path) -> None:
-    """Refuse a judged row's name (``--name``, else the file's) that is blank or a policy's: two rows would share it.
+    """Refuse a judged row's name (``--name``, else the file's) that is blank or reads as a policy's: two rows would
+    share it.
 
     The table, each pair's verdicts and the report's columns tell the rows
     apart by name alone, so ``--name paragraph`` would read as the lab's own.
@@ -78,7 +79,10 @@ def require_own_name(name: str | None, chunks_path: Path) -> None:
     where = "--name" if name is not None else printable(str(chunks_path))
     if not label.strip():
         raise UsageError("judge_name", where, "the judged chunks' name is blank; give --name NAME")
-    if label in chunk_index.POLICY_NAMES:
+    # As the rows show it: a policy's name with a space after it, in capitals, or as its row is labelled
+    # ("fixed-char (width 1,000)") reads as the lab's own row too.
+    shown = " ".join(label.split()).casefold()
+    if any(shown == policy or shown.startswith(f"{policy} (") for policy in chunk_index.POLICY_NAMES):
         raise UsageError(
             "judge_name",
             where,

@@ -401,14 +401,16 @@ def read_chunk_records(
     """Every record of the JSON Lines file at ``path``, strictly read; one refusal names ``FILE:LINE``.
 
     Each line is one JSON object parsed with the lab's strict reader; a blank
-    line (other than after the last record) and a file mixing record shapes
+    line (other than those after the last record) and a file mixing record shapes
     are refused, and so is a file over ``MAX_CHUNKS_BYTES`` or ``MAX_CHUNK_LINES``.
     ``manifest_label`` names the manifest when a record's source is not one of its own.
     """
     label = printable(str(path))
     text = json_text(read_bounded(path, MAX_CHUNKS_BYTES, label), label)
     lines = text.split("\n")
-    if lines and lines[-1] == "":
+    # Blank lines after the last record (an editor's or a writer's trailing newlines) end the file; one between
+    # records is refused below.
+    while lines and (not lines[-1] or lines[-1].isspace()):
         lines.pop()
     if len(lines) > MAX_CHUNK_LINES:
         raise IngestionError("too_many_chunks", label, f"{len(lines):,} lines; at most {MAX_CHUNK_LINES:,}")

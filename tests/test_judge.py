@@ -771,6 +771,14 @@ class BadChunkFilesTest(JudgeTestCase):
                 self.assertTrue(stderr.startswith(f"error: {code}: {path}:2"), stderr)
                 self.assertFalse(report.exists())
 
+    def test_blank_lines_after_the_last_record_end_the_file(self) -> None:
+        # A writer's or an editor's trailing newlines: read as the end of the file, not as a blank record.
+        good = json.dumps({"source_id": V1, "text": "Call"})
+        path = self.folder / "trailing.jsonl"
+        path.write_text(good + "\n\n \n\n", encoding="utf-8")
+        code, _, stderr = in_process("judge", str(path), "--manifest", str(self.manifest), "--json")
+        self.assertEqual((code, stderr), (0, ""))
+
     def test_a_record_without_its_text_says_what_it_holds(self) -> None:
         needs = "error: chunk_no_text: {}:1: {} needs a non-empty {} string, found {}\n"
         cases = [
@@ -852,6 +860,18 @@ class JudgeMessagesTest(JudgeTestCase):
                 chunks,
                 ["--name", "pair-aware"],
                 '--name: "pair-aware" names one of the lab\'s policies; give the judged chunks --name NAME',
+            ),
+            # A policy's name as its row reads: a space after it, capitals, its row's label (scan's rows and the
+            # report's columns showed two "heading-aware" rows).
+            (
+                chunks,
+                ["--name", "heading-aware "],
+                '--name: "heading-aware " names one of the lab\'s policies; give the judged chunks --name NAME',
+            ),
+            (
+                chunks,
+                ["--name", "Fixed-Char (width 1,000)"],
+                '--name: "Fixed-Char (width 1,000)" names one of the lab\'s policies; give the judged chunks --name NAME',
             ),
             # Without --name the row takes the file's name.
             (
