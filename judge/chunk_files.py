@@ -117,7 +117,11 @@ class SourceResolver:
             where,
             f"source {quoted_name(reference)} is no source_id, path or file name of the sources of {self.manifest_label} "
             f"({self.known_sources()})"
-            + ("; pass --manifest M for your own sources" if self.manifest_label == FIXTURE_MANIFEST else ""),
+            + (
+                "; pass --manifest M for your own sources"
+                if self.manifest_label == FIXTURE_MANIFEST
+                else "; a page added since the pin is pinned first (pin --manifest M PATH)"
+            ),
             ("source", reference),
         )
 
@@ -280,7 +284,10 @@ def checked_offsets(start: int | None, end: int | None, shape: str, where: str) 
     shown = f"[{start}, {end})" if end is not None else f"start {start}"
     if start < 0:
         raise IngestionError(
-            "chunk_offset_out_of_range", where, f"{shown} starts before the text: an offset is 0 or more"
+            "chunk_offset_out_of_range",
+            where,
+            f"{shown} starts before the text: an offset is 0 or more (offsets a splitter got wrong can be left out: "
+            "each chunk is then placed by its text alone)",
         )
     if end is not None and end < start:
         raise IngestionError("chunk_offset_out_of_range", where, f"{shown} ends before it starts")

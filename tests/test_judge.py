@@ -771,6 +771,23 @@ class BadChunkFilesTest(JudgeTestCase):
                 self.assertTrue(stderr.startswith(f"error: {code}: {path}:2"), stderr)
                 self.assertFalse(report.exists())
 
+    def test_a_file_mostly_of_other_pages_says_so_on_its_first_line(self) -> None:
+        # One chunk of the pinned page, two of a page of the same name elsewhere: fewer than half placed.
+        path = self.write_chunks(
+            [
+                {"source_id": V1, "text": "Call save_copy(path, text)"},
+                {"source_id": V1, "text": "A page of another docs folder."},
+                {"source_id": V1, "text": "Its second paragraph."},
+            ]
+        )
+        code, stdout, stderr = in_process("judge", str(path), "--manifest", str(self.manifest))
+        self.assertEqual((code, stderr), (0, ""))
+        self.assertIn(
+            "PARTIAL judgement: unlocated chunks are left out of every figure (most of the file's chunks are in no "
+            "pinned page: were they cut from pages other than these, or from pages edited since?)",
+            stdout.splitlines()[0],
+        )
+
     def test_blank_lines_after_the_last_record_end_the_file(self) -> None:
         # A writer's or an editor's trailing newlines: read as the end of the file, not as a blank record.
         good = json.dumps({"source_id": V1, "text": "Call"})
@@ -945,7 +962,8 @@ class JudgeMessagesTest(JudgeTestCase):
         self.assertEqual(
             self.refusal(path),
             f'error: chunk_source_unknown: {path}:1: source "nope" is no source_id, path or file name of the '
-            f"sources of manifest {self.manifest} {sources}",
+            f"sources of manifest {self.manifest} {sources}; a page added since the pin is pinned first (pin "
+            "--manifest M PATH)",
         )
         code, stdout, stderr = in_process("judge", str(path))
         self.assertEqual((code, stdout), (1, ""))

@@ -209,7 +209,12 @@ class SplitterViewTest(JudgeFilesTestCase):
         # Offsets no text could hold are refused as they are, whatever the revision: no edit made them.
         chunks = self.folder / "chunks.jsonl"
         for start, end, refused in (
-            (-3, 5, "chunk_offset_out_of_range: {}:1: [-3, 5) starts before the text: an offset is 0 or more"),
+            (
+                -3,
+                5,
+                "chunk_offset_out_of_range: {}:1: [-3, 5) starts before the text: an offset is 0 or more (offsets a "
+                "splitter got wrong can be left out: each chunk is then placed by its text alone)",
+            ),
             (30, 20, "chunk_offset_out_of_range: {}:1: [30, 20) ends before it starts"),
             (None, 5, "chunk_offset_incomplete: {}:1: an end offset (5) without a start"),
         ):
