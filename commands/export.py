@@ -272,8 +272,8 @@ def run_judged_export(args: argparse.Namespace) -> int:
     notes = []
     if reworded:
         notes.append(
-            f"{counted(reworded, 'record')} with the source's text at its place, not the file's, which differs in white "
-            "space"
+            f"{counted(reworded, 'record')} with the source's text at its place, not the file's, which differs in "
+            "white space"
         )
     if left_out:
         notes.append(f"{counted(left_out, 'chunk')} not located, left out: see judge")

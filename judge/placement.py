@@ -438,11 +438,12 @@ class SourceLocator:
     def offset_agrees(self, issue: str, start: int | None, end: int | None, location: Place) -> bool:
         """Whether a chunk not trusted at its offset was placed there anyway, give or take whitespace.
 
-        A chunk placed modulo whitespace, or verbatim where its own text is stripped, agrees when only whitespace lies between
-        the given start and the located one (the indentation a stripped code
-        chunk lost, the blank line before a paragraph) and, when an end is
-        given, between the two ends. An out-of-order offset agrees only when
-        the chunk is placed exactly there (its one place in the source).
+        A chunk placed modulo whitespace, or verbatim where its own text is
+        stripped, agrees when only whitespace lies between the given start and
+        the located one (the indentation a stripped code chunk lost, the blank
+        line before a paragraph) and, when an end is given, between the two
+        ends. An out-of-order offset agrees only when the chunk is placed
+        exactly there (its one place in the source).
         """
         if location.start is None or start is None or start < 0:
             return False

@@ -888,7 +888,8 @@ class JudgeMessagesTest(JudgeTestCase):
             (
                 chunks,
                 ["--name", "Fixed-Char (width 1,000)"],
-                '--name: "Fixed-Char (width 1,000)" names one of the lab\'s policies; give the judged chunks --name NAME',
+                '--name: "Fixed-Char (width 1,000)" names one of the lab\'s policies; give the judged chunks '
+                "--name NAME",
             ),
             # Without --name the row takes the file's name.
             (

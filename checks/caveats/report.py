@@ -178,8 +178,8 @@ def scan_table(
     ``command`` is this scan's command as the hints name it (``commands.scan.scan_again``: its manifest and pages).
 
     Each pair shows why it was found (tier, rule and cue, link, instruction form) and the lines of
-    ``texts`` that hold its two quotes, the instruction marked ``I»…«`` and the caveat ``C»…«``, so a reviewer can accept or reject it
-    at a glance. Without ``texts`` the quotes are shown alone.
+    ``texts`` that hold its two quotes, the instruction marked ``I»…«`` and the caveat ``C»…«``, so a reviewer can
+    accept or reject it at a glance. Without ``texts`` the quotes are shown alone.
     """
     header = (
         "policy",

@@ -450,7 +450,8 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     ),
     # a feature still unsettled (scan_version 55): "The watch features are under active development", "may be dropped
     # at any time", "It is still in rapid development" ("has not been thoroughly tested" is "has not"); from 56 not
-    # "changed at any time", which a reader may do ("Your plan can be changed at any time"), and "without notice" is a risk
+    # "changed at any time", which a reader may do ("Your plan can be changed at any time"), and "without notice" is a
+    # risk
     (
         "version",
         2,
