@@ -733,16 +733,18 @@ def build_indexes(
     progress: Callable[[int, int], None] | None = None,
     section_cache: dict | None = None,
     encoded: list | None = None,
+    chunk_texts: bool = True,
 ) -> dict:
     """The indexes of ``sources``, keyed by policy name in ``POLICY_NAMES`` order, in one pass.
 
     ``configs`` maps each policy name to its config (``manifest_configs``):
     the three default policies and any optional one it holds; the lesson's
-    three when ``None``. ``progress``, ``section_cache`` and ``encoded`` as in ``build_policy_indexes``.
+    three when ``None``. ``progress``, ``section_cache``, ``encoded`` and
+    ``chunk_texts`` as in ``build_policy_indexes``.
     """
     configs = manifest_configs() if configs is None else configs
     ordered = {name: configs[name] for name in POLICY_NAMES if name in configs}
-    return build_policy_indexes(ordered, sources, progress, section_cache, encoded)
+    return build_policy_indexes(ordered, sources, progress, section_cache, encoded, chunk_texts)
 
 
 def build_policy_indexes(
@@ -751,6 +753,7 @@ def build_policy_indexes(
     progress: Callable[[int, int], None] | None = None,
     section_cache: dict | None = None,
     encoded: list | None = None,
+    chunk_texts: bool = True,
 ) -> dict[str, dict]:
     """One index per config of the same ``sources``, keyed as ``configs`` is, in one pass over the documents.
 
@@ -763,7 +766,11 @@ def build_policy_indexes(
     ``(objects, "text", texts)`` for each index's chunks and for its documents:
     their texts as JSON strings, in order, as the ids were hashed from them.
     ``indented_json.saved_json_pieces`` lays the texts out from them (its
-    ``encoded``) instead of encoding them again.
+    ``encoded``) instead of encoding them again. With ``chunk_texts`` false
+    it gets the documents' alone: the chunks' texts as JSON are about as
+    large as the texts themselves, and a writer that keeps the result's
+    peak memory low escapes them again (on 454 pages of a docs set, 9 MB
+    less at the peak for 0.03 s more).
 
     An index id is ``digest(body)``, hashed as it is built: ``"chunks"`` sorts
     first among the body's keys, so the canonical text is the chunks' texts
@@ -774,7 +781,9 @@ def build_policy_indexes(
     config_texts = {name: canonical_json(config) for name, config in configs.items()}
     id_hashers = {name: chunk_id_hasher(text) for name, text in config_texts.items()}
     chunks: dict[str, list[dict]] = {name: [] for name in configs}
-    texts_json: dict[str, list[str] | None] = {name: None if encoded is None else [] for name in configs}
+    texts_json: dict[str, list[str] | None] = {
+        name: None if encoded is None or not chunk_texts else [] for name in configs
+    }
     # The build makes no reference cycles, yet each pass of the cyclic
     # collector would walk the growing chunk lists again: about a tenth of a
     # large build.
@@ -808,7 +817,8 @@ def build_policy_indexes(
             "index_id": hasher.hexdigest(),
         }
         if encoded is not None:
-            encoded.append((indexes[name]["chunks"], "text", texts_json[name]))
+            if chunk_texts:
+                encoded.append((indexes[name]["chunks"], "text", texts_json[name]))
             encoded.append((indexes[name]["documents"], "text", document_texts_json))
     return indexes
 

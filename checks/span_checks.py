@@ -291,15 +291,17 @@ def build_checked_result(
     progress=None,
     section_cache=None,
     encoded: list | None = None,
+    chunk_texts: bool = True,
 ) -> dict:
     """The lab's result for a manifest: its indexes and the comparison of its span checks.
 
     ``configs`` are the manifest's (``chunk_index.manifest_configs``); the lesson's three when ``None``.
     ``progress(1, size)`` is called after each document (see ``chunk_index.build_policy_indexes``);
     ``section_cache`` keeps each document's sections for a later look (``chunk_index.pair_placements``);
-    ``encoded`` gets the indexes' texts as JSON, for the writer (``chunk_index.build_policy_indexes``).
+    ``encoded`` gets the indexes' texts as JSON, for the writer, the chunks' only with
+    ``chunk_texts`` (``chunk_index.build_policy_indexes``).
     """
-    indexes = build_indexes(sources, configs, progress, section_cache, encoded)
+    indexes = build_indexes(sources, configs, progress, section_cache, encoded, chunk_texts)
     return assembled_result(sources, indexes, checked_comparisons(indexes, span_checks))
 
 

@@ -821,6 +821,17 @@ class SavedPiecesTest(unittest.TestCase):
         for objects, key, texts in encoded:
             with self.subTest(objects=objects):
                 self.assertEqual(texts, [json.dumps(item[key], ensure_ascii=False) for item in objects])
+
+    def test_the_main_job_build_hands_on_the_documents_texts_alone(self) -> None:
+        # The main job's writer escapes the chunks' texts again; the written bytes are the same either way.
+        encoded: list = []
+        configs = chunk_index.manifest_configs("blocks-3", (("fixed-char", 40), ("heading-aware", 60)))
+        sources = [*SOURCES, tiny_source("d-tricky", '# D\n\n"quoted" \\ \x7f é\u2028 \x01\ttab\n')]
+        indexes = chunk_index.build_indexes(sources, configs, encoded=encoded, chunk_texts=False)
+        self.assertEqual(
+            [id(objects) for objects, _, _ in encoded], [id(index["documents"]) for index in indexes.values()]
+        )
+        self.assertEqual(b"".join(saved_json_pieces(indexes, encoded=encoded)), reference_bytes(indexes))
         self.assertEqual(indexes, chunk_index.build_indexes(sources, configs))
 
     def test_a_cycle_is_refused_like_json_dumps(self) -> None:
