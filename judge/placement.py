@@ -442,7 +442,9 @@ class SourceLocator:
         stripped, agrees when only whitespace lies between the given start and
         the located one (the indentation a stripped code chunk lost, the blank
         line before a paragraph) and, when an end is given, between the two
-        ends. An out-of-order offset agrees only when the chunk is placed
+        ends; placed verbatim, only when the given span holds the place and
+        the text is stripped where the span reaches past it (a start alone
+        spans the text's own length). An out-of-order offset agrees only when the chunk is placed
         exactly there (its one place in the source).
         """
         if location.start is None or start is None or start < 0:
@@ -454,8 +456,15 @@ class SourceLocator:
         if location.state in ("exact_order", "exact_unique"):
             # Placed verbatim: a splitter that stripped the chunk's text and kept the offsets of what it cut, the blank
             # lines around it inside them. Only a span that holds the place found: offsets one after every chunk's
-            # place (counted from 1) hold a character of white space before some chunks, and are wrong for all.
-            if start > location.start or (end is not None and end < location.end):
+            # place (counted from 1) hold a character of white space before some chunks, and are wrong for all. A
+            # start without an end spans the text's own length, so it holds the place only where it starts; and a
+            # text that keeps white space at a side was not stripped there, so its span holds no more there.
+            found = self.text[location.start : location.end]
+            if end is None:
+                return False
+            if start > location.start or end < location.end:
+                return False
+            if (start < location.start and found[:1].isspace()) or (end > location.end and found[-1:].isspace()):
                 return False
         elif location.state != "modulo_whitespace":
             return False

@@ -16,7 +16,10 @@ from views.summary import no_span_checks, sized_label
 # 4: each row's largest chunk ("largest_chars"), as the main job's table shows it.
 # 5: front matter is in no coverage count (a chunker that drops it leaves no text uncovered).
 # 6: records exported before an edit are counted ("stale_records"), as the terminal's note counts them.
-JUDGE_VERSION = 8
+# 7: a chunk's end is counted with the whitespace after it (the placement rule), so a stripped overlap follows.
+# 8: a verbatim chunk whose given span holds its place, whitespace beyond it, is no wrong offset (a stripped cut).
+# 9: a start without an end spans the text's length; a span reaches past the text only where the text is stripped.
+JUDGE_VERSION = 9
 SHOWN_QUOTE = 40
 
 

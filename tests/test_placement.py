@@ -118,6 +118,23 @@ class StrippedChunkOffsetTest(unittest.TestCase):
         wrong = ChunkRecord(1, "plain", "page", "## Usage\nRun it.", 2, 24, "start")
         self.assertEqual(placed(text, (wrong,))[0][3], "text_differs")
 
+    def test_a_start_alone_before_its_text_is_wrong(self) -> None:
+        # The same page; "## Usage\nRun it." given at 6 with no end spans its own 16 characters, [6, 22): it does
+        # not hold the place found, [8, 24).
+        text = "Intro.\n\n## Usage\nRun it.\n\nMore.\n"
+        chunk = ChunkRecord(1, "plain", "page", "## Usage\nRun it.", 6, None, "start")
+        self.assertEqual(placed(text, (chunk,)), [("exact_order", 8, 24, "text_differs")])
+
+    def test_a_text_that_keeps_its_white_space_was_not_stripped_there(self) -> None:
+        # "Call run().\n" is at [9, 21) of "# Guide\n\nCall run().\n\nIt refuses twice.\n"; given as [8, 22) it
+        # would be a cut stripped at both sides, but the text still ends in its line break: the offsets are
+        # one early, not a stripped cut's.
+        text = "# Guide\n\nCall run().\n\nIt refuses twice.\n"
+        chunk = ChunkRecord(1, "plain", "page", "Call run().\n", 8, 22, "start")
+        self.assertEqual(placed(text, (chunk,)), [("exact_order", 9, 21, "text_differs")])
+        stripped = ChunkRecord(1, "plain", "page", "Call run().", 8, 22, "start")
+        self.assertEqual(placed(text, (stripped,)), [("exact_order", 9, 20, None)])
+
 
 def sliding_windows(text: str) -> list[tuple[int, int]]:
     """A sliding-window splitter as users write one: 800-character windows every 700 characters."""
