@@ -3740,3 +3740,31 @@ class ScanVersionFiftyNineTest(CaveatChecks):
             [(caveat, instruction) for caveat, instruction, _ in pairs],
             [("Stop ends the run if the `WidgetTask` fails", "The `WidgetTask` type runs one step.")],
         )
+
+
+class ScanVersionSixtyTest(CaveatChecks):
+    """scan_version 60: a license notice is told by its own wording, so a caveat that names a license is still one."""
+
+    def test_a_caveat_that_names_a_license_is_read_as_a_caveat(self) -> None:
+        # Under 57 to 59 each was a notice: "the License" before a noun, "licensed under" an edition, a year after
+        # "Copyright" before a lower-case word, "Creative Commons" anywhere.
+        for sentence, kind, cue in (
+            ("Retries are not supported when the License server is unreachable.", "limitation", "are not supported"),
+            ("Do not edit the License key by hand.", "prohibition", "do not"),
+            ("Servers licensed under the Community Edition must not exceed ten nodes.", "prohibition", "must not"),
+            ("Copyright 2026 headers must not be stripped by the minifier.", "prohibition", "must not"),
+            ("Images under a Creative Commons license must not be cached for a day.", "prohibition", "must not"),
+        ):
+            with self.subTest(sentence=sentence):
+                found, _ = caveat_of(sentence)
+                self.assertEqual((found.rule, found.cue), (kind, cue))
+
+    def test_a_notice_in_its_own_wording_is_still_none(self) -> None:
+        for sentence in (
+            "The code samples are released under the Widget 2.0 license, unless noted otherwise.",
+            "Unless required by applicable law, software distributed under the License is distributed as is.",
+            "Copyright (c) 2024-2026 Widget Inc.; you may not copy it except as the terms allow.",
+            "© 2026 Widget Inc. You may not reuse the logo without permission.",
+        ):
+            with self.subTest(sentence=sentence):
+                self.assertEqual(caveat_of(sentence), (None, None))

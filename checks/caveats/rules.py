@@ -616,11 +616,17 @@ IMAGE_ONLY = re.compile(
 )
 # A notice of the text's own legal terms (scan_version 57): a license or copyright footer ("Except as otherwise noted,
 # the content of this page is licensed under the Creative Commons Attribution 4.0 License", the Apache boilerplate "you
-# may not use this file except in compliance with the License"), whose "except" and "may not" restrict no API. "the
-# License" with its capital, as a license's text names itself (not "the license key must be set").
+# may not use this file except in compliance with the License"), whose "except" and "may not" restrict no API. (60)
+# Only the notice's own wording: "licensed under" (or released, published under) a license by name, a
+# copyright sign or "Copyright" with its year(s) before a name, and "the License" with its capital ending a clause
+# or before the boilerplate's "is", as a license's text names itself; not "the License server", "the License key",
+# "licensed under the Community Edition", "Copyright 2024 headers" or "a Creative Commons license" as a subject.
 LICENSE_NOTICE = re.compile(
-    r"(?i:licen[cs]ed\s+under|creative\s+commons|spdx-license-identifier|copyright\s+(?:\(c\)|©|\d{4}))"
-    r"|\bthe\s+License\b|\(the\s+\W?License\W?\)"
+    r"(?i:(?:licen[cs]ed|released|published)\s+under\s+(?:the\s+|an?\s+)?(?:[^.;\n]|\.(?=\d)){0,60}?"
+    r"\b(?:licen[cs]e|apache|mit|bsd|[al]?gpl|mpl|creative\s+commons|cc[-\s]by|cc0)\b"
+    r"|spdx-license-identifier|copyright\s+(?:\(c\)|©)|©\s*\d{4}|all\s+rights\s+reserved)"
+    r"|(?i:copyright)\s+\d{4}(?:\s*[-–,]\s*\d{4})*,?\s+(?:(?i:by)\s+)?[A-Z]"
+    r"|\bthe\s+License\b(?=\s*(?:[.,;:)\"'”’]|$)|\s+(?:is|for|and|or)\b)|\(the\s+\W?License\W?\)"
 )
 
 
@@ -629,9 +635,9 @@ def is_license_notice(reading: str) -> bool:
     first by the words every such notice holds one of, C calls that pass over the rest (the pattern alone, tried at
     each character of a docs set's prose, cost a tenth of a second on 454 pages)."""
     low = reading.lower()
-    return ("licen" in low or "commons" in low or "copyright" in low or "spdx" in low) and LICENSE_NOTICE.search(
-        reading
-    ) is not None
+    return (
+        "licen" in low or "copyright" in low or "©" in low or "spdx" in low or "reserved" in low
+    ) and LICENSE_NOTICE.search(reading) is not None
 
 
 # Where a clause after a recommendation opens (scan_version 52): "Use of X is preferred, and Y will be deprecated".
