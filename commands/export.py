@@ -22,7 +22,8 @@ an upsert: {"id": chunk_id, "text": ..., "metadata": {...}}. With --chunks
 instead of FILE, the chunks another chunker wrote (as judge reads them) are
 located in --manifest's sources and written in the same shape: each record's
 text is the source's own at the chunk's place (not the file's, where a
-splitter collapsed or stripped white space; the line says how many), its
+splitter collapsed or stripped white space, dropped heading lines or kept the
+page's \\r\\n or byte order mark; the line says how many, and how), its
 metadata the lab's, and a chunk not located is left out and counted.
 
 --carry-caveats adds, to each chunk that holds a declared pair's instruction
@@ -241,6 +242,34 @@ def current_manifest_pairs(args: argparse.Namespace, index: dict) -> list[dict]:
     return reembed.manifest_pairs(manifest.span_checks)
 
 
+def differing_texts(locations, texts: dict[str, str]) -> dict[str, int]:
+    """How many located records' file text is not the source's at their place, by how it differs, in a fixed order.
+
+    Placed only once heading lines were set aside, the exported text holds
+    headings the file's lacks; with ``\r\n`` and ``\r`` made ``\n`` and a
+    leading byte order mark dropped, as the lab reads a page, the file's text
+    may be the source's; any other differs in white space (a splitter that
+    collapsed or stripped it).
+    """
+    from judge.placement import BYTE_ORDER_MARK
+
+    counts = {"the file's lacks heading lines": 0, "it differs in line ends or a byte order mark only": 0}
+    counts["it differs in white space"] = 0
+    for location in locations:
+        if not location.located:
+            continue
+        record = location.record
+        exported = texts[record.source_id][location.start : location.end]
+        # The record's text is read with its "\r" made "\n" (``carriage_returns`` says it held one).
+        if location.headings_dropped:
+            counts["the file's lacks heading lines"] += 1
+        elif record.text.removeprefix(BYTE_ORDER_MARK) != exported:
+            counts["it differs in white space"] += 1
+        elif record.carriage_returns or record.text != exported:
+            counts["it differs in line ends or a byte order mark only"] += 1
+    return {how: count for how, count in counts.items() if count}
+
+
 def run_judged_export(args: argparse.Namespace) -> int:
     """Locate another chunker's chunks in the manifest's sources and write them as upsert records."""
     import judge
@@ -267,13 +296,13 @@ def run_judged_export(args: argparse.Namespace) -> int:
     left_out = len(records) - len(chunks)
     line = f"exported {counted(len(chunks), 'judged chunk')} of {printable(args.export_chunks)}"
     # A record's text is the source's at the chunk's place, which is what ties it to its id and offsets: say so when
-    # the file's own text differs (a splitter that collapsed or stripped white space), so no one embeds text unawares.
-    reworded = sum(chunk["state"] == "modulo_whitespace" for chunk in chunks)
+    # the file's own text differs, and how, so no one embeds text unawares.
     notes = []
-    if reworded:
+    differing = differing_texts(locations, texts)
+    if differing:
         notes.append(
-            f"{counted(reworded, 'record')} with the source's text at its place, not the file's, which differs in "
-            "white space"
+            f"{counted(sum(differing.values()), 'record')} with the source's text at its place, not the file's: "
+            + ", ".join(f"{count:,} where {how}" for how, count in differing.items())
         )
     if left_out:
         notes.append(f"{counted(left_out, 'chunk')} not located, left out: see judge")

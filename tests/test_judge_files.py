@@ -88,7 +88,12 @@ class SplitterViewTest(JudgeFilesTestCase):
             "export", "--chunks", str(chunks), "--manifest", str(manifest), "--output", str(exported)
         )
         self.assertEqual((code, stderr), (0, ""))
-        self.assertEqual(stdout, f"exported 3 judged chunks of {chunks} to {exported}\n")
+        # Each record's text is the source's, "\n" for the file's "\r\n" and without the mark: the line says so.
+        self.assertEqual(
+            stdout,
+            f"exported 3 judged chunks of {chunks} (3 records with the source's text at its place, not the file's: "
+            f"3 where it differs in line ends or a byte order mark only) to {exported}\n",
+        )
         spans = [json.loads(line)["metadata"] for line in exported.read_text(encoding="utf-8").splitlines()]
         self.assertEqual([(entry["start"], entry["end"]) for entry in spans], [(0, 8), (9, 21), (22, 40)])
 
@@ -104,11 +109,44 @@ class SplitterViewTest(JudgeFilesTestCase):
         self.assertEqual((code, stderr), (0, ""))
         self.assertEqual(
             stdout,
-            f"exported 1 judged chunk of {chunks} (1 record with the source's text at its place, not the file's, "
-            f"which differs in white space) to {exported}\n",
+            f"exported 1 judged chunk of {chunks} (1 record with the source's text at its place, not the file's: "
+            f"1 where it differs in white space) to {exported}\n",
         )
         record = json.loads(exported.read_text(encoding="utf-8"))
         self.assertEqual(record["text"], "Call run().\nIt refuses twice.")
+
+    def test_export_of_chunks_counts_headings_and_line_ends_apart_from_white_space(self) -> None:
+        # "# Guide\n\nCall run().\r\nIt refuses twice.\r\n\r\n## Limits\r\n\r\nNever call twice.\r\n": a chunk that
+        # skips the "## Limits" line is placed only with heading lines set aside, so its record gains them; one
+        # with the file's "\r\n" is the source's text once they are "\n", as the lab reads the page; one as the
+        # source has it is no change.
+        manifest = self.pinned(
+            {
+                "guide.md": b"# Guide\r\n\r\nCall run().\r\nIt refuses twice.\r\n\r\n## Limits\r\n\r\nNever call twice.\r\n"
+            }
+        )
+        chunks = self.write_chunks(
+            [
+                {"text": "# Guide", "metadata": {"source": "guide.md"}},
+                {"text": "Call run().\r\nIt refuses twice.", "metadata": {"source": "guide.md"}},
+                {"text": "It refuses twice.\n\nNever call twice.", "metadata": {"source": "guide.md"}},
+            ]
+        )
+        exported = self.folder / "exported.jsonl"
+        code, stdout, stderr = in_process(
+            "export", "--chunks", str(chunks), "--manifest", str(manifest), "--output", str(exported)
+        )
+        self.assertEqual((code, stderr), (0, ""))
+        self.assertEqual(
+            stdout,
+            f"exported 3 judged chunks of {chunks} (2 records with the source's text at its place, not the file's: "
+            f"1 where the file's lacks heading lines, 1 where it differs in line ends or a byte order mark only) "
+            f"to {exported}\n",
+        )
+        texts = [json.loads(line)["text"] for line in exported.read_text(encoding="utf-8").splitlines()]
+        self.assertEqual(
+            texts, ["# Guide", "Call run().\nIt refuses twice.", "It refuses twice.\n\n## Limits\n\nNever call twice."]
+        )
 
     def test_llamaindex_nodes_that_count_every_carriage_return(self) -> None:
         manifest = self.pinned({"guide.md": PAGE_BYTES})
