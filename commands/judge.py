@@ -75,14 +75,22 @@ def require_own_name(name: str | None, chunks_path: Path) -> None:
     The table, each pair's verdicts and the report's columns tell the rows
     apart by name alone, so ``--name paragraph`` would read as the lab's own.
     """
+    import unicodedata
+
+    from views.summary import SIZE_WORDS
+
     label = name if name is not None else chunks_path.name
     where = "--name" if name is not None else printable(str(chunks_path))
     if not label.strip():
         raise UsageError("judge_name", where, "the judged chunks' name is blank; give --name NAME")
-    # As the rows show it: a policy's name with a space after it, in capitals, or as its row is labelled
-    # ("fixed-char (width 1,000)") reads as the lab's own row too.
-    shown = " ".join(label.split()).casefold()
-    if any(shown == policy or shown.startswith(f"{policy} (") for policy in chunk_index.POLICY_NAMES):
+    # As the rows show it: a policy's name with a space after it, in capitals, with another dash for its hyphen, or
+    # as its row is labelled ("fixed-char (width 1,000)") reads as the lab's own row too; "paragraph (v2)" does not.
+    shown = "".join("-" if unicodedata.category(character) == "Pd" else character for character in label)
+    shown = " ".join(shown.split()).casefold()
+    if any(
+        shown == policy or (policy in SIZE_WORDS and shown.startswith(f"{policy} ({SIZE_WORDS[policy]} "))
+        for policy in chunk_index.POLICY_NAMES
+    ):
         raise UsageError(
             "judge_name",
             where,

@@ -277,9 +277,9 @@ def located_line(judgement: Judgement) -> str:
         # metadata writes its chunks, or as a chunk of an older revision of the page can happen to match.
         parts.append(f"{dropped:,} of them only once heading lines were set aside")
     verdict = "" if judgement.complete else "; PARTIAL judgement: unlocated chunks are left out of every figure"
-    if located * 2 < len(judgement.locations):
-        # Fewer than half placed: most often chunks of other pages than the ones pinned (another docs folder whose
-        # file names match, pages edited since), which no figure can stand for.
+    if counts["not_found"] * 2 > len(judgement.locations):
+        # More than half found nowhere (an ambiguous chunk is in a page, twice): most often chunks of other pages than
+        # the ones pinned (another docs folder whose file names match, pages edited since), which no figure stands for.
         verdict += (
             " (most of the file's chunks are in no pinned page: were they cut from pages other than these, "
             "or from pages edited since?)"

@@ -891,6 +891,12 @@ class JudgeMessagesTest(JudgeTestCase):
                 '--name: "Fixed-Char (width 1,000)" names one of the lab\'s policies; give the judged chunks '
                 "--name NAME",
             ),
+            # A non-breaking hyphen reads as the hyphen it stands for.
+            (
+                chunks,
+                ["--name", "heading\u2011aware"],
+                '--name: "heading\\u2011aware" names one of the lab\'s policies; give the judged chunks --name NAME',
+            ),
             # Without --name the row takes the file's name.
             (
                 named_paragraph,
@@ -905,6 +911,17 @@ class JudgeMessagesTest(JudgeTestCase):
                 )
                 self.assertEqual((code, stdout, stderr), (2, "", f"error: judge_name: {message}\n"))
                 self.assertFalse(report.exists())
+
+    def test_a_row_name_that_only_begins_with_a_policys_is_the_user_s(self) -> None:
+        # A policy's name and a note of the user's in parentheses is no row the lab shows ("(width …)", "(target …)").
+        chunks = self.write_chunks([{"text": "Call save_copy(path, text)", "source_id": "aster-copy-v1"}])
+        for name in ("paragraph (v2)", "fixed-char (mine)", "heading-aware (targets 800)", "paragraph-v2"):
+            with self.subTest(name=name):
+                code, stdout, stderr = in_process(
+                    "judge", str(chunks), "--manifest", str(self.manifest), "--name", name
+                )
+                self.assertEqual((code, stderr), (0, ""))
+                self.assertIn(name, stdout)
 
     def test_a_json_document_instead_of_json_lines(self) -> None:
         path = self.folder / "result.json"

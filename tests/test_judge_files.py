@@ -97,6 +97,21 @@ class SplitterViewTest(JudgeFilesTestCase):
         spans = [json.loads(line)["metadata"] for line in exported.read_text(encoding="utf-8").splitlines()]
         self.assertEqual([(entry["start"], entry["end"]) for entry in spans], [(0, 8), (9, 21), (22, 40)])
 
+    def test_ambiguous_chunks_are_in_a_pinned_page_so_no_hint_says_otherwise(self) -> None:
+        # "Repeat me." is at [5, 15) and [17, 27) of the page, both before "B end." [29, 35), placed first: each of
+        # the three after it is ambiguous, in the page twice; none is in another page.
+        manifest = self.pinned({"n.md": b"# N\n\nRepeat me.\n\nRepeat me.\n\nB end.\n"})
+        chunks = self.write_chunks(
+            [{"text": "B end.", "source_id": "n"}] + [{"text": "Repeat me.", "source_id": "n"}] * 3
+        )
+        code, stdout, stderr = in_process("judge", str(chunks), "--manifest", str(manifest))
+        self.assertEqual((code, stderr), (0, ""))
+        self.assertEqual(
+            stdout.splitlines()[0],
+            f"{chunks.name}: located 1 of 4 plain records: 1 exact by order, 3 ambiguous; PARTIAL judgement: "
+            "unlocated chunks are left out of every figure",
+        )
+
     def test_export_of_chunks_says_how_many_records_hold_the_source_s_text_not_the_file_s(self) -> None:
         # A splitter that collapsed "Call run().\nIt refuses twice." to one line: the record holds the source's text
         # at that place, line break and all, and the line says one record does.
