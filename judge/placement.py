@@ -177,8 +177,11 @@ def placed_text(record: ChunkRecord, file: FileText) -> str:
 def offset_frame(text: str, file: FileText, records: list[ChunkRecord]) -> OffsetFrame:
     """The frame in which most of ``records``' given offsets hold their text; ties go to what their texts show.
 
-    The texts show a frame when one starts with the byte order mark or held a
-    ``\\r``; failing that a tie goes to the lab's frame. Each record's text is
+    A span holds its text verbatim or, for a text with no white space at
+    either end, as a stripped cut (white space alone around it); of frames
+    holding as many, the one holding more verbatim. The texts show a frame
+    when one starts with the byte order mark or held a ``\\r``; failing that a
+    tie goes to the lab's frame. Each record's text is
     compared once per frame (at most four): linear in the records' text.
     """
     frames = file.frames()
@@ -191,16 +194,32 @@ def offset_frame(text: str, file: FileText, records: list[ChunkRecord]) -> Offse
     given = [record for record in records if record.start is not None and record.start >= 0]
     texts = [placed_text(record, file) for record in given]
 
-    def holding(frame: OffsetFrame) -> int:
+    def holding(frame: OffsetFrame) -> tuple[int, int]:
+        """How many records' offsets hold their text in ``frame``: verbatim or as a stripped cut; verbatim."""
         dropped = file.dropped(frame)
-        count = 0
+        verbatim = cut = 0
         for record, chunk_text in zip(given, texts):
             start = lab_offset(record.start, dropped)
-            end = start + len(chunk_text) if record.end is None else lab_offset(record.end, dropped)
-            count += text[start:end] == chunk_text
-        return count
+            if record.end is None:
+                verbatim += text[start : start + len(chunk_text)] == chunk_text
+                continue
+            end = lab_offset(record.end, dropped)
+            if end > len(text):
+                # Past the text's end in this frame (a slice would stop short there and hide it).
+                continue
+            held = text[start:end]
+            if held == chunk_text:
+                verbatim += 1
+            elif chunk_text and held.strip() == chunk_text:
+                # A splitter that stripped the text and kept its cut's offsets (``offset_agrees``).
+                cut += 1
+        return verbatim + cut, verbatim
 
-    return min(frames, key=lambda frame: (-holding(frame), frame != shown, frame != LAB_FRAME))
+    def rank(frame: OffsetFrame) -> tuple:
+        held, verbatim = holding(frame)
+        return -held, -verbatim, frame != shown, frame != LAB_FRAME
+
+    return min(frames, key=rank)
 
 
 # --- whitespace set aside ---------------------------------------------------------

@@ -18,7 +18,8 @@ from views.summary import no_span_checks, sized_label
 # 6: records exported before an edit are counted ("stale_records"), as the terminal's note counts them.
 # 7: a chunk's end is counted with the whitespace after it (the placement rule), so a stripped overlap follows.
 # 8: a verbatim chunk whose given span holds its place, whitespace beyond it, is no wrong offset (a stripped cut).
-# 9: a start without an end spans the text's length; a span reaches past the text only where the text is stripped.
+# 9: a start without an end spans the text's length; a span reaches past the text only where the text is stripped;
+# a stripped cut's offsets count toward the file's frame.
 JUDGE_VERSION = 9
 SHOWN_QUOTE = 40
 

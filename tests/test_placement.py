@@ -270,6 +270,41 @@ class SplitterFrameTest(unittest.TestCase):
             result, [("exact_offset", 0, 7, None), ("exact_offset", 9, 20, None), ("exact_offset", 22, 39, None)]
         )
 
+    def test_stripped_cuts_that_count_the_carriage_returns(self) -> None:
+        # Without the mark: "# Guide\r\n\r\nCall run().\r\n\r\nIt refuses twice.\r\n", 45 characters. A splitter
+        # cut [0, 11), [11, 26) and [26, 45), the blank lines inside, and stripped each text (no "\r" left in any):
+        # the texts show no frame, and no offset holds its text verbatim in either. As stripped cuts only the
+        # file's frame holds them: "\r" at 7, 9, 22, 24 and 43, so 11 -> 9 and 26 -> 22, [9, 22) "Call run().\n\n".
+        file = self.LAB.replace("\n", "\r\n")
+        made = tuple(
+            ChunkRecord(line, "plain", "page", text, start, end, "start")
+            for line, (text, start, end) in enumerate(
+                (("# Guide", 0, 11), ("Call run().", 11, 26), ("It refuses twice.", 26, 45)), start=1
+            )
+        )
+        result = placed(self.LAB, made, file)
+        self.assertEqual(
+            result, [("exact_order", 0, 7, None), ("exact_order", 9, 20, None), ("exact_order", 22, 39, None)]
+        )
+
+    def test_stripped_cuts_that_count_the_mark_are_told_by_the_last_one(self) -> None:
+        # The lab's text "\n# Guide\n\nCall run().\n\nIt refuses twice.\n\n" (42 characters); the file has a byte order
+        # mark before it, so every file offset is one more. Cuts [1, 10), [10, 22), [22, 43) of the file, each text
+        # stripped: read as the lab's offsets the first two hold their text too, white space around it ([1, 10) is
+        # "# Guide\n\n"), but the last ends past the lab's 42; counting the mark, all three hold.
+        lab = "\n# Guide\n\nCall run().\n\nIt refuses twice.\n\n"
+        made = tuple(
+            ChunkRecord(line, "plain", "page", text, start, end, "start")
+            for line, (text, start, end) in enumerate(
+                (("# Guide", 1, 10), ("Call run().", 10, 22), ("It refuses twice.", 22, 43)), start=1
+            )
+        )
+        locations = locate_chunks(made, ({"source_id": "page", "text": lab},), {"page": "\ufeff" + lab})
+        self.assertEqual({location.frame for location in locations}, {OffsetFrame(True, False)})
+        self.assertEqual(
+            [(location.start, location.offset_issue) for location in locations], [(1, None), (10, None), (23, None)]
+        )
+
     def test_the_lab_s_own_offsets_stay_as_they_are(self) -> None:
         made = records(("# Guide", 0), ("Call run().", 9), ("It refuses twice.", 22))
         result = placed(self.LAB, made, self.FILE)
