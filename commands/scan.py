@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 from collections import Counter
 from pathlib import Path
 
@@ -304,7 +305,11 @@ def act_on_pairs(
         texts = {source["source_id"]: source["text"] for source in manifest.sources}
         report(
             caveat_report.scan_table(
-                findings, texts, review_line(args.manifest, "above"), args.every_pair, scan_again(args)
+                findings,
+                texts,
+                review_line(args.manifest, "above", any(" " in pair.source_id for pair in pairs)),
+                args.every_pair,
+                scan_again(args),
             )
         )
     if html_path is not None:
@@ -343,16 +348,16 @@ def list_ignored_note(args: argparse.Namespace) -> str:
     return f"note: --list only lengthens the text view of the pairs, which this run does not print: {why}"
 
 
-def review_line(manifest_arg: str | None, names: str = "in the table and on its card") -> str:
+def review_line(manifest_arg: str | None, names: str = "in the table and on its card", spaced: bool = False) -> str:
     """What scan says to do with a pair it shows, under its HTML report's title and after its terminal table: the two
     review commands, for this manifest (``--manifest M`` for the lesson's fixture, which a review never writes), its
-    name inert on a terminal as the main job's and the sweep's commands show it (``printable``)."""
-    import shlex
-
+    name inert on a terminal as the main job's and the sweep's commands show it (``printable``). ``spaced``: some
+    name shown holds a space (a page id from a path with one), so the shell would cut it unquoted."""
     manifest = f" --manifest {printable(shlex.quote(manifest_arg))}" if manifest_arg is not None else " --manifest M"
     return (
         f"review: run.py scan --accept NAME{manifest} declares a pair as a span check; "
-        f"run.py scan --reject NAME{manifest} drops it for good (NAME: the pair's name {names})"
+        f"run.py scan --reject NAME{manifest} drops it for good (NAME: the pair's name {names}"
+        f"{', quoted: a name holds a space' if spaced else ''})"
     )
 
 
@@ -380,7 +385,8 @@ def scan_report_page(manifest, indexes: dict, pairs: list, manifest_arg: str | N
         annotations.setdefault(name, {"tier": pair.tier, "rule": pair.rule, "cue": pair.cue, "link": pair.link})
     checks = tuple(checks)
     result = span_checks.assembled_result(manifest.sources, indexes, span_checks.checked_comparisons(indexes, checks))
-    return html_report.html_report(result, checks, annotations, review=review_line(manifest_arg)).encode("utf-8")
+    review = review_line(manifest_arg, spaced=any(" " in check.name for check in checks))
+    return html_report.html_report(result, checks, annotations, review=review).encode("utf-8")
 
 
 def read_decisions(manifest_path: Path) -> tuple[list, dict | None]:
@@ -581,6 +587,8 @@ def review(
     # A declared check's name keeps the line it was declared on, where a saved report shows it; the scan names the
     # pair by its line now. The name is taken for that pair, and a note says so.
     given = {"--accept": accepted, "--reject": rejected}
+    for option, names in given.items():
+        refuse_split_name(names, option, by_name)
     now = {
         option: [current_name(name, option, by_name, found_as, narrowed) for name in names]
         for option, names in given.items()
@@ -683,6 +691,31 @@ def review(
                 f"pair scan finds as {quoted_name(now)}"
             )
     return line
+
+
+def refuse_split_name(names: list[str], option: str, by_name: dict) -> None:
+    """Refuse names that are one pair's name cut at its spaces by the shell (a page id from a path with spaces,
+    ``scan:docs/API/Kustomization File/patches:216`` pasted unquoted), saying how to quote it.
+
+    Only a run of given names that is not itself a pair's name is joined, up to ``SPLIT_WORDS`` at a time.
+    """
+    for first in range(len(names)):
+        if names[first] in by_name:
+            continue
+        for last in range(first + 1, min(len(names), first + SPLIT_WORDS)):
+            joined = " ".join(names[first : last + 1])
+            if joined in by_name:
+                raise UsageError(
+                    "unknown_name",
+                    option,
+                    f"{quoted_name(names[first])} is not a pair scan finds; with the {last - first:,} after it, "
+                    f"{quoted_name(joined)} is: a name that holds spaces is one argument, quoted "
+                    f"({option} {printable(shlex.quote(joined))})",
+                )
+
+
+# How many shell words a pair name cut at its spaces is looked for in.
+SPLIT_WORDS = 8
 
 
 def current_name(name: str, option: str, by_name: dict, found_as: dict, narrowed: bool) -> str:

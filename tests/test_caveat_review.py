@@ -413,6 +413,32 @@ class ReviewTest(LabTestCase):
                 self.assertEqual(self.manifest.read_bytes(), before)
                 self.assertFalse(self.decisions.exists())
 
+    def test_a_name_the_shell_cut_at_its_spaces_is_refused_saying_how_to_quote_it(self) -> None:
+        # A page id from a path with a space: "Kust File/p" pinned from the test's folder; the caveat on line 5.
+        folder = self.folder / "API" / "Kust File"
+        folder.mkdir(parents=True)
+        (folder / "p.md").write_text("# P\n\nCall run() once.\n\nNever call run() twice.\n", encoding="utf-8")
+        manifest = self.folder / "spaced.json"
+        code, _, err = main_quietly(
+            "pin", str(self.folder / "API"), "--manifest", str(manifest), "--markdown", "blocks-10"
+        )
+        self.assertEqual(code, 0, err)
+        code, out, _ = main_quietly("scan", "--manifest", str(manifest))
+        self.assertIn("scan:API/Kust File/p:5 · tier 1", out)
+        self.assertIn("(NAME: the pair's name above, quoted: a name holds a space)", out)
+        before = manifest.read_bytes()
+        code, out, err = main_quietly("scan", "--manifest", str(manifest), "--accept", "scan:API/Kust", "File/p:5")
+        self.assertEqual((code, out), (2, ""))
+        self.assertEqual(
+            err,
+            'error: unknown_name: --accept: "scan:API/Kust" is not a pair scan finds; with the 1 after it, '
+            '"scan:API/Kust File/p:5" is: a name that holds spaces is one argument, quoted (--accept '
+            "'scan:API/Kust File/p:5')\n",
+        )
+        self.assertEqual(manifest.read_bytes(), before)
+        code, out, err = main_quietly("scan", "--manifest", str(manifest), "--accept", "scan:API/Kust File/p:5")
+        self.assertEqual(code, 0, err)
+
     def pages_read(self, *args: str) -> tuple[list[str], int]:
         """The source ids a scan command read, in order, and its exit code."""
         from checks.caveats import pairing
