@@ -310,6 +310,7 @@ def act_on_pairs(
                 review_line(args.manifest, "above", any(" " in pair.source_id for pair in pairs)),
                 args.every_pair,
                 scan_again(args),
+                cards=not args.add_checks or args.every_pair,
             )
         )
     if html_path is not None:

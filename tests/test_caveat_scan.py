@@ -455,6 +455,11 @@ class AddChecksTest(LabTestCase):
         code, out, _ = main_quietly("scan", "--add-checks", "--manifest", str(manifest))
         self.assertEqual(code, 0)
         self.assertIn("manifest unchanged", out)
+        # The table and the counts, then that line: no pair's card again (scan shows them; --list with it, all).
+        self.assertEqual(len(out.splitlines()), 6, out)
+        self.assertNotIn("I»", out)
+        code, out, _ = main_quietly("scan", "--add-checks", "--list", "--manifest", str(manifest))
+        self.assertIn("I»", out)
         self.assertEqual(manifest.read_bytes(), written)
         # The main job and validate cover the added pairs from then on.
         result = self.folder / "result.json"

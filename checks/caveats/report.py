@@ -171,10 +171,12 @@ def scan_table(
     review: str | None = None,
     every_pair: bool = False,
     command: str = "scan",
+    cards: bool = True,
 ) -> str:
     """The scan as a person reads it: a table per policy, then each pair in context, with its verdicts.
 
-    The first ``LISTED_PAIRS`` pairs, and a count of the rest; all of them with ``every_pair`` (``scan --list``).
+    The first ``LISTED_PAIRS`` pairs, and a count of the rest; all of them with ``every_pair`` (``scan --list``);
+    none without ``cards`` (``--add-checks``, whose own line says what it declared and how to read them).
     ``command`` is this scan's command as the hints name it (``commands.scan.scan_again``: its manifest and pages).
 
     Each pair shows why it was found (tier, rule and cue, link, instruction form) and the lines of
@@ -211,8 +213,8 @@ def scan_table(
             f"{declared:,} of them declared as span checks, {len(pairs) - declared:,} not yet "
             "(--add-checks declares them)"
         )
-    listed = len(pairs) if every_pair else LISTED_PAIRS
-    if len(pairs) > listed and sources > 1:
+    listed = len(pairs) if every_pair else LISTED_PAIRS if cards else 0
+    if len(pairs) > (listed if cards else LISTED_PAIRS) and sources > 1:
         # More than the view lists: where they are, so a review can go page by page.
         per_source = Counter(pair["source_id"] for pair in pairs).most_common(PAGES_COUNTED)
         counts = ", ".join(f"{printable(source_id)} {count:,}" for source_id, count in per_source)
@@ -256,6 +258,8 @@ def scan_table(
             lines.append(f"  § {visible(pair['context']['section'])}")
             lines.extend(context_lines(text, newlines[pair["source_id"]], pair["instruction"], pair["qualifier"]))
         lines.append("  " + ", ".join(verdict_phrase(name, verdict) for name, verdict in pair["policies"].items()))
+    if not cards:
+        return "\n".join(lines)
     if len(pairs) > listed:
         # A few lines a pair: a docs set's thousands of pairs would bury the table; --list shows them all.
         lines.append("")
