@@ -859,12 +859,30 @@ def largest_target_lines(sweep: dict, command: str = SWEEP_COMMAND) -> list[str]
     total = sweep["pair_count"]
     size = largest["size"]
     line = f"at {size:,}, the largest of these targets, {kept:,} of {total:,} pairs are kept together"
+    near_what = "it"
+    best = best_measured_target(sweep)
+    if best is not None and best["heading-aware"]["pairs_kept_together"] > kept:
+        # The table's own rows can do better than the largest target: groups shift as a target grows, so a smaller
+        # one may hold more pairs at once. Said, so the advice never contradicts the table above it.
+        size = best["size"]
+        kept = best["heading-aware"]["pairs_kept_together"]
+        line += f"; the table's {size:,} keeps more, {kept:,} of {total:,}"
+        near_what = f"{size:,}"
     if kept < total:
         near = sorted({max(1, round(size * 0.9)), size, min(MAX_SIZE, round(size * 1.1))})
         line += (
-            f"; groups shift as the target grows, so try sizes near it: {command} --sizes {' '.join(map(str, near))}"
+            f"; groups shift as the target grows, so try sizes near {near_what}: "
+            f"{command} --sizes {' '.join(map(str, near))}"
         )
     return [line]
+
+
+def best_measured_target(sweep: dict) -> dict | None:
+    """The table's row whose heading-aware target keeps the most pairs together (the smallest such), or ``None``."""
+    rows = [row for row in sweep["rows"] if "heading-aware" in row]
+    if not rows:
+        return None
+    return max(rows, key=lambda row: (row["heading-aware"]["pairs_kept_together"], -row["size"]))
 
 
 LISTED_PAIRS = 20
