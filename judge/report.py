@@ -409,16 +409,23 @@ def coverage_lines(judgement: Judgement) -> list[str]:
         ],
         "sources with text in no chunk or in two or more",
     )
-    whole = len(entries) - len(flawed)
+    # A page of front matter alone (or blank) has no text to cover: counted apart, not as covered.
+    empty = sum(1 for entry in entries if not entry["non_whitespace_chars"] and entry not in flawed)
+    whole = len(entries) - len(flawed) - empty
     if whole:
         sources = counted(whole, "source")
         if flawed:
-            which = f"the other {sources}"
+            which = f"the other {sources}" if not empty else f"{sources} more"
         elif whole == 1:
-            which = printable(entries[0]["source_id"])
+            which = printable(next(entry for entry in entries if entry["non_whitespace_chars"])["source_id"])
         else:
-            which = f"all {sources}"
+            which = f"all {sources}" if not empty else sources
         lines.append(f"coverage of {which}: every non-whitespace character in exactly one chunk")
+    if empty:
+        lines.append(
+            f"{counted(empty, 'source')} {'holds' if empty == 1 else 'hold'} no text to cover "
+            "(front matter alone, or blank)"
+        )
     return lines
 
 

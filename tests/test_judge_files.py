@@ -97,6 +97,18 @@ class SplitterViewTest(JudgeFilesTestCase):
         spans = [json.loads(line)["metadata"] for line in exported.read_text(encoding="utf-8").splitlines()]
         self.assertEqual([(entry["start"], entry["end"]) for entry in spans], [(0, 8), (9, 21), (22, 40)])
 
+    def test_a_page_of_front_matter_alone_is_no_covered_page(self) -> None:
+        # "index.md" holds front matter and nothing else: no text to cover, said apart from the page covered whole.
+        manifest = self.pinned(
+            {"guide.md": b"# Guide\n\nCall run().\n", "index.md": b"---\ntitle: Home\n---\n"}, grammar="blocks-3"
+        )
+        chunks = self.write_chunks([{"text": "# Guide\n\nCall run().\n", "source_id": "guide"}])
+        code, stdout, stderr = in_process("judge", str(chunks), "--manifest", str(manifest))
+        self.assertEqual((code, stderr), (0, ""))
+        lines = stdout.splitlines()
+        self.assertIn("coverage of guide: every non-whitespace character in exactly one chunk", lines)
+        self.assertIn("1 source holds no text to cover (front matter alone, or blank)", lines)
+
     def test_ambiguous_chunks_are_in_a_pinned_page_so_no_hint_says_otherwise(self) -> None:
         # "Repeat me." is at [5, 15) and [17, 27) of the page, both before "B end." [29, 35), placed first: each of
         # the three after it is ambiguous, in the page twice; none is in another page.
