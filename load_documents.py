@@ -187,6 +187,22 @@ LINK_HINT = (
 )
 
 
+def sought_at(folder: Path, relative: str) -> str:
+    """Where a missing source was looked for, when that is not the path as written: ``" (sought at
+    bad/site/README.md: a source's path is relative to the manifest's folder)"``, from the current folder when
+    inside it; ``""`` when the manifest's folder is the current one."""
+    try:
+        here = Path.cwd()
+        if folder.resolve() == here:
+            return ""
+        sought = os.path.relpath(folder.resolve() / relative, here)
+        if sought.startswith(".."):
+            sought = str(folder.resolve() / relative)
+    except OSError:
+        return ""
+    return f" (sought at {quoted_name(sought)}: a source's path is relative to the manifest's folder)"
+
+
 def resolve_source_path(folder: Path, relative: str, where: str) -> Path:
     """The file ``relative`` names inside ``folder``: never absolute, never outside, no links.
 
@@ -200,7 +216,9 @@ def resolve_source_path(folder: Path, relative: str, where: str) -> Path:
         try:
             mode = os.lstat(current).st_mode
         except FileNotFoundError as error:
-            raise IngestionError("source_missing", where, f"{quoted_name(relative)} does not exist") from error
+            raise IngestionError(
+                "source_missing", where, f"{quoted_name(relative)} does not exist{sought_at(folder, relative)}"
+            ) from error
         except OSError as error:
             raise IngestionError("source_unreadable", where, f"{quoted_name(relative)}: {error.strerror}") from error
         if stat.S_ISLNK(mode):

@@ -141,6 +141,20 @@ class SourceRefusals(LoaderTestCase):
                 self.assert_refused(code)
         self.assertFalse(outside.exists())
 
+    def test_a_missing_source_says_where_it_was_sought(self):
+        # Paths are relative to the manifest's folder, not to where the command runs: the refusal names the path
+        # looked at (here absolute: the test's folder is outside the current one, which is not the manifest's).
+        self.manifest["sources"][0]["path"] = "docs/missing.md"
+        error = self.assert_refused("source_missing")
+        sought = self.folder.resolve() / "docs" / "missing.md"
+        self.assertTrue(
+            str(error).endswith(
+                f'"docs/missing.md" does not exist (sought at "{sought}": a source\'s path is relative to the '
+                "manifest's folder)"
+            ),
+            str(error),
+        )
+
     def test_a_link_anywhere_on_the_path(self):
         (self.folder / "linked-docs").symlink_to(self.folder / "docs", target_is_directory=True)
         (self.folder / "docs" / "link.md").symlink_to(self.folder / "docs" / "aster-copy-v1.md")
