@@ -20,10 +20,12 @@ It does not chunk or compare spans: that is ``chunk_index``.
 from __future__ import annotations
 
 import bisect
+import fnmatch
 import hashlib
 import json
 import os
 import re
+import shlex
 import stat
 from collections import Counter
 from collections.abc import Set as AbstractSet
@@ -149,6 +151,9 @@ class PinOutcome:
     passed_over: tuple[str, ...] = ()
     # One line per new page whose front matter's title was not taken, with why (``front_matter_title_read``).
     titles_passed_over: tuple[str, ...] = ()
+    # How many pages of the folders --exclude left out, and each pattern that left out none (a typo, most often).
+    excluded: int = 0
+    unmatched_excludes: tuple[str, ...] = ()
 
 
 # Where a span check's span was refused: ``m.json: span_checks[5] ("scan:docs/faq:227").qualifier`` (its name when it
@@ -354,19 +359,39 @@ def is_manifest(path: str, manifest_path: Path) -> bool:
         return False
 
 
+def excluded_by(relative: str, patterns: tuple[str, ...]) -> str | None:
+    """The first of ``patterns`` (``fnmatch`` globs, ``*`` crossing ``/``) that the page at ``relative`` (its path
+    under the folder pinned, with ``/``) or one of the folders above it matches, or ``None``.
+
+    ``excluded_by("content/no/docs/a.md", ("content/no",))`` -> ``"content/no"``; so does ``"*/no"``, and
+    ``"*.mdx"`` leaves out every MDX page.
+    """
+    parts = relative.split("/")
+    prefixes = ["/".join(parts[: count + 1]) for count in range(len(parts))]
+    for pattern in patterns:
+        cleaned = pattern.strip("/")
+        if any(fnmatch.fnmatchcase(prefix, cleaned) for prefix in prefixes):
+            return pattern
+    return None
+
+
 def expanded_requests(
-    requests: list[PinRequest], manifest_path: Path, grammar: str, where: str
-) -> tuple[list[PinRequest], list[str], int]:
-    """The requests with each folder replaced by its pages; the skipped lines; how many folders.
+    requests: list[PinRequest], manifest_path: Path, grammar: str, where: str, exclude: tuple[str, ...] = ()
+) -> tuple[list[PinRequest], list[str], int, int, tuple[str, ...]]:
+    """The requests with each folder replaced by its pages; the skipped lines; how many folders; how many pages
+    ``exclude`` left out (``excluded_by``), and the patterns that left out none.
 
     A file reached twice (a folder and the file itself) is pinned once; the
-    manifest itself is skipped with a line, whatever its name.
+    manifest itself is skipped with a line, whatever its name. A file named
+    on the command line is never excluded: it was asked for by name.
     """
     folder = manifest_path.parent
     max_files = grammar_bounds(grammar).folder_files
     expanded: list[PinRequest] = []
     skipped: list[str] = []
     folders = 0
+    excluded = 0
+    matched: set[str] = set()
     for request in requests:
         if not is_folder(request.path):
             expanded.append(request)
@@ -380,11 +405,26 @@ def expanded_requests(
             )
         check_folder_inside(request.path, folder, f"{where}: pin {quoted_name(request.path)}")
         files, skipped_here = page_files(request.path, f"{where}: pin {quoted_name(request.path)}")
+        walked = len(files)
+        if exclude:
+            kept_files = []
+            for path in files:
+                pattern = excluded_by(PurePath(os.path.relpath(path, request.path)).as_posix(), exclude)
+                if pattern is None:
+                    kept_files.append(path)
+                else:
+                    matched.add(pattern)
+            excluded += walked - len(kept_files)
+            files = kept_files
         if not files:
             raise IngestionError(
                 "no_markdown_files",
                 f"{where}: pin {quoted_name(request.path)}",
-                f"no {MARKDOWN_SUFFIX} or {MDX_SUFFIX} file under this folder (hidden folders and links are not searched)",
+                (
+                    f"no {MARKDOWN_SUFFIX} or {MDX_SUFFIX} file under this folder (hidden folders and links are not searched)"
+                    if not walked
+                    else f"every one of its {walked:,} pages is left out by --exclude"
+                ),
             )
         if len(files) > max_files:
             raise IngestionError(
@@ -412,7 +452,7 @@ def expanded_requests(
             skipped.append(f"skipped {printable(request.path)}: the manifest itself is never one of its sources")
             continue
         unique.append(request)
-    return unique, skipped, folders
+    return unique, skipped, folders, excluded, tuple(pattern for pattern in exclude if pattern not in matched)
 
 
 def new_source_entry(
@@ -1165,6 +1205,7 @@ def pin_sources(
     titles: str = TITLE_SOURCES[0],
     progress=None,
     accepted: frozenset = frozenset(),
+    exclude: tuple[str, ...] = (),
 ) -> PinOutcome:
     """Pin each requested file (or every page under a requested folder) into the manifest at ``manifest_path``.
 
@@ -1180,6 +1221,8 @@ def pin_sources(
     ``accepted``: the keys of the pairs a review accepted (``dropped_checks`` names them when it drops one).
     A new page of a folder that the lab cannot take is passed over with its
     reason (``page_problem``); ``all_or_nothing`` refuses the pin instead.
+    ``exclude``: globs of a folder's pages (or subfolders) left out of this pin (``excluded_by``); a page pinned
+    before that a pattern leaves out is left as it is in the manifest, neither re-pinned nor removed.
     """
     manifest_path = Path(manifest_path)
     label = str(manifest_path)
@@ -1189,7 +1232,9 @@ def pin_sources(
     value = manifest_to_update(manifest_path, markdown)
     grammar = manifest_grammar(value, label)
     asked = requests
-    requests, skipped, folders = expanded_requests(requests, manifest_path, grammar, label)
+    requests, skipped, folders, excluded, unmatched = expanded_requests(
+        requests, manifest_path, grammar, label, exclude
+    )
     if progress is not None:
         progress.stage("pinning", len(requests), 0, unit="pages")
     entries = value["sources"]
@@ -1306,6 +1351,8 @@ def pin_sources(
         tuple(dropped),
         tuple(passed_over),
         tuple(titles_passed_over),
+        excluded,
+        unmatched,
     )
 
 
@@ -1347,6 +1394,12 @@ def pin_report_lines(outcome: PinOutcome, limit: int | None = None) -> list[str]
             f"passed over: {counted(len(outcome.passed_over), 'page')} the lab cannot take, each named above "
             "(pin --all-or-nothing refuses the whole pin instead)"
         )
+    if outcome.excluded:
+        lines.append(
+            f"excluded: {counted(outcome.excluded, 'page')} left out by --exclude (any pinned before as they were)"
+        )
+    for pattern in outcome.unmatched_excludes:
+        lines.append(f"note: --exclude {printable(shlex.quote(pattern))} left out no page of the folders pinned")
     return lines
 
 

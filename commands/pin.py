@@ -137,6 +137,16 @@ def register(commands: argparse._SubParsersAction) -> None:
         "from a folder PATH is removed too, with its span checks, each named",
     )
     pin.add_argument(
+        "--exclude",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="leave out of a folder PATH's pages each whose path under that folder, or a folder above it, matches "
+        "GLOB (fnmatch: * also crosses /; repeat for more): --exclude content/fa --exclude '*/drafts' --exclude "
+        "'*.mdx'. A page pinned before that a GLOB leaves out is kept as it is; a GLOB that leaves out nothing is "
+        "named",
+    )
+    pin.add_argument(
         "--list",
         dest="every_line",
         action="store_true",
@@ -161,6 +171,14 @@ def run_pin(args: argparse.Namespace) -> int:
             require_utf8_argument(f"--{field.replace('_', '-')}", value)
     if len(args.paths) > 1 and any(metadata[field] is not None for field in source_pins.ONE_FILE_FIELDS):
         raise UsageError("pin_metadata", "pin", "--source-id, --title and --url need exactly one file PATH")
+    for pattern in args.exclude:
+        require_utf8_argument("--exclude", pattern)
+        if not pattern.strip("/"):
+            raise UsageError("pin_exclude", "--exclude", f"{printable(pattern)} names no page or folder")
+    if args.exclude and not any(os.path.isdir(path) for path in args.paths):
+        raise UsageError(
+            "pin_exclude", "--exclude", "leaves out pages of a folder PATH, and none is given: name the folder"
+        )
     requests = [source_pins.PinRequest(path, **metadata) for path in args.paths]
     # The manifest is rewritten in place, so it must be a writable regular file (or new).
     manifest_path = checked_output(args.manifest, (), stdout_allowed=False, writes="manifest")
@@ -180,6 +198,7 @@ def run_pin(args: argparse.Namespace) -> int:
                 args.titles,
                 progress,
                 accepted_keys(manifest_path) if args.drop_stale else frozenset(),
+                tuple(args.exclude),
             )
         if outcome.manifest_bytes is not None:
             emit(outcome.manifest_bytes, manifest_path)

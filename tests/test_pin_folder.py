@@ -152,6 +152,56 @@ class FolderWalkTests(FolderTestCase):
         self.assertEqual(len(outcome.changes), 3)
 
 
+class ExcludeTests(FolderTestCase):
+    """``pin DIR --exclude GLOB``: a folder's pages (or subfolders) left out, the count said, a GLOB that missed named."""
+
+    def test_a_subfolder_and_a_glob_are_left_out_and_counted(self) -> None:
+        self.write_site()
+        self.write("docs/fa/index.md", HOME)
+        self.write("docs/fa/guide.md", GUIDE)
+        code, out, err = run_main(
+            "pin", str(self.docs), "--manifest", str(self.manifest), "--markdown", "blocks-10",
+            "--exclude", "fa", "--exclude", "guide-*", "--exclude", "drafts",
+        )  # fmt: skip
+        self.assertEqual((code, err), (0, ""))
+        # Of the five pages, "fa/index.md" and "fa/guide.md" (under the folder "fa") and "guide-api.md" are left out.
+        self.assertEqual(
+            [source["path"] for source in self.manifest_value()["sources"]], ["docs/guide/index.md", "docs/index.md"]
+        )
+        lines = out.splitlines()
+        self.assertIn("excluded: 3 pages left out by --exclude (any pinned before as they were)", lines)
+        self.assertIn("note: --exclude drafts left out no page of the folders pinned", lines)
+
+    def test_a_page_pinned_before_is_kept_as_it_was(self) -> None:
+        self.write_site()
+        self.pin("docs", markdown="blocks-10")
+        before = self.manifest.read_bytes()
+        code, out, err = run_main("pin", str(self.docs), "--manifest", str(self.manifest), "--exclude", "guide")
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual(self.manifest.read_bytes(), before)
+        self.assertIn("excluded: 1 page left out by --exclude (any pinned before as they were)", out.splitlines())
+
+    def test_every_page_left_out_or_no_folder_is_refused(self) -> None:
+        self.write_site()
+        code, out, err = run_main(
+            "pin", str(self.docs), "--manifest", str(self.manifest), "--markdown", "blocks-10", "--exclude", "*"
+        )
+        self.assertEqual((code, out), (1, ""))
+        self.assertTrue(err.startswith("error: no_markdown_files: "), err)
+        self.assertTrue(err.rstrip().endswith("every one of its 3 pages is left out by --exclude"), err)
+        page = str(self.docs / "index.md")
+        code, out, err = run_main("pin", page, "--manifest", str(self.manifest), "--exclude", "guide")
+        self.assertEqual(
+            (code, out, err),
+            (
+                2,
+                "",
+                "error: pin_exclude: --exclude: leaves out pages of a folder PATH, and none is given: name the folder\n",
+            ),
+        )
+        self.assertFalse(self.manifest.exists())
+
+
 class RepeatedPinTests(FolderTestCase):
     """Pinning the same folder again changes nothing but what was edited or added."""
 
