@@ -922,6 +922,19 @@ class DocsSetOverviewTest(LabTestCase):
         )
         self.assertNotIn("┌ chunk", completed.stdout)
 
+    def test_a_scanned_check_s_line_names_its_page_once(self) -> None:
+        # "scan:p3:3" holds its page's id: the line gives only the lines after the name.
+        manifest = self.docs_set(11)
+        value = json.loads(manifest.read_text(encoding="utf-8"))
+        value["span_checks"][0]["name"] = "scan:p3:3"
+        manifest.write_text(json.dumps(value), encoding="utf-8")
+        completed = run_lab("show", "--manifest", str(manifest), env=PLAIN)
+        self.assertEqual((completed.returncode, completed.stderr), (0, ""))
+        self.assertEqual(
+            completed.stdout.splitlines()[-1],
+            "  #1 scan:p3:3 (lines 3–5): fixed-char kept, paragraph split by block break, heading-aware kept",
+        )
+
     def test_the_overview_of_judged_chunks_gives_their_pairs_kept_together(self) -> None:
         # show --chunks on a docs set gave the policies' pairs kept and not the judged chunks' (a new user's trial).
         manifest = self.docs_set(11)

@@ -496,12 +496,15 @@ def overview_view(
         painter.paint(f"split pairs (split by one policy or more): {len(split):,} of {len(rows):,}", "heading")
     )
     for row in split if listed is None else split[:listed]:
+        # Each policy by its name alone (the table above gives its size), and the page only when the check's name
+        # does not hold it already (a scanned check's "scan:<page>:<line>"): a docs set's lines stay near a screen wide.
         verdicts = ", ".join(
-            f"{visible(column.label)} {overview_verdict(verdict)}" for column, verdict in zip(columns, row.verdicts)
+            f"{visible(column.name)} {overview_verdict(verdict)}" for column, verdict in zip(columns, row.verdicts)
         )
-        lines.append(
-            f"  #{row.number} {visible(row.check.name)} ({visible(row.check.source_id)}, {row.lines}): {verdicts}"
-        )
+        where = row.lines
+        if not row.check.name.startswith(f"scan:{row.check.source_id}:"):
+            where = f"{visible(row.check.source_id)}, {where}"
+        lines.append(f"  #{row.number} {visible(row.check.name)} ({where}): {verdicts}")
     if not split:
         lines.append("  none: every shown policy keeps every pair in one chunk")
     elif listed is not None and len(split) > listed:
