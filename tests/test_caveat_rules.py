@@ -3768,3 +3768,27 @@ class ScanVersionSixtyTest(CaveatChecks):
         ):
             with self.subTest(sentence=sentence):
                 self.assertEqual(caveat_of(sentence), (None, None))
+
+
+class ScanVersionSixtyOneTest(CaveatChecks):
+    """scan_version 61: "No X is required" removes an obligation; "don't feel bad if" reassures."""
+
+    def test_nothing_required_asks_nothing(self) -> None:
+        for sentence in (
+            "No extra widget plugins are required by default.",
+            "No account is required to try the widget server.",
+            "Setup is quick. No `widget.yaml` file is necessary for local runs.",
+            "Don't feel bad if setting up the widget server takes a few tries.",
+        ):
+            with self.subTest(sentence=sentence):
+                self.assertEqual(caveat_of(sentence), (None, None))
+
+    def test_a_requirement_of_some_number_or_under_a_condition_still_is_one(self) -> None:
+        # "No fewer than" sets a floor; "no token" in an if-clause is the condition of what is required.
+        for sentence, cue in (
+            ("No fewer than three widget replicas are required.", "are required"),
+            ("If no token is set, a login is required.", "is required"),
+        ):
+            with self.subTest(sentence=sentence):
+                found, _ = caveat_of(sentence)
+                self.assertEqual((found.rule, found.cue), ("requirement", cue))

@@ -565,7 +565,9 @@ TURNS_AFTER = MappingProxyType(
             r"|care|matter|get\s+me\s+wrong|be\s+(?:afraid|scared|alarmed|confused)|forget(?!\s+to\b)|wait|stress|hurt|harm|affect"
             r"|impact|interfere|slow|cost|complain|have\s+to\s+worry|only|just"
             # "don't feel like you need to …" (scan_version 52); "you will not be able to miss it" (53)
-            r"|feel\s+(?:like|that|as\s+if|obligated|compelled|pressured|forced)|be\s+able\s+to\s+(?:miss|overlook))\b",
+            r"|feel\s+(?:like|that|as\s+if|obligated|compelled|pressured|forced)|be\s+able\s+to\s+(?:miss|overlook)"
+            # "don't feel bad if you have trouble setting this up" (scan_version 61)
+            r"|feel\s+(?:bad|discouraged|overwhelmed|intimidated|guilty|silly|stupid))\b",
             re.IGNORECASE,
         ),
         # figurative: "raises the question", "raises concerns"
@@ -580,6 +582,14 @@ TURNS_AFTER = MappingProxyType(
             re.IGNORECASE,
         ),
     }
+)
+# A clause that opens on "No" before its "are required" (scan_version 61): "No extra plugins are needed", "no
+# account is required": nothing is asked of the reader. Within the clause only: "If no token is set, a login is
+# required" asks for one.
+NONE_REQUIRED_BEFORE = re.compile(
+    r"(?:^|[.;:!?]\s+|^[\s\x00]+)[\s\x00]*no\s+(?!(?:more|less|fewer)\s+than\b)(?:[\w`\x00'’-]+\s+){0,6}"
+    r"(?:(?:is|are|will\s+be|be)\s+)?$",
+    re.IGNORECASE,
 )
 # A verb of knowing after a negation: an idiom of the reader's ("if you just don't know"), but of a tool a limitation.
 COGNITION_AFTER = re.compile(
@@ -1187,6 +1197,13 @@ def turn_of_phrase(reading: str, rule: str, start: int, end: int) -> str | None:
         return "not a limit"
     if rule == "requirement" and word == "should" and SECOND_PERSON_BEFORE.search(before):
         return "instruction"
+    if (
+        rule == "requirement"
+        and re.fullmatch(r"(?:(?:is|are)\s+)?(?:required|needed|necessary)(?:\s+(?:to|by|for|in|on))?", word)
+        and NONE_REQUIRED_BEFORE.search(before)
+    ):
+        # "No third-party ingress controllers are required by default": the obligation removed (scan_version 61).
+        return "obligation removed"
     if (
         rule == "requirement"
         and re.match(r"(?:need|needs|have|has)\s+to", word)
