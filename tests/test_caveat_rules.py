@@ -3792,3 +3792,42 @@ class ScanVersionSixtyOneTest(CaveatChecks):
             with self.subTest(sentence=sentence):
                 found, _ = caveat_of(sentence)
                 self.assertEqual((found.rule, found.cue), ("requirement", cue))
+
+
+class ScanVersionSixtyTwoTest(CaveatChecks):
+    """scan_version 62: a license notice is told by how it opens; more verbs open an imperative."""
+
+    def test_a_caveat_that_names_a_license_anywhere_is_a_caveat(self) -> None:
+        # Each a notice under 60: "licensed under" a license, or "the License" before a clause's end or "is".
+        for sentence, cue in (
+            ("Apps licensed under a trial license cannot call the export API.", "cannot"),
+            ("Do not delete the License for a running widget server.", "do not"),
+            ("Do not use the widget API unless the License is valid.", "do not"),
+            ("Packages published under a GPL license cannot be mirrored.", "cannot"),
+        ):
+            with self.subTest(sentence=sentence):
+                found, _ = caveat_of(sentence)
+                self.assertIsNotNone(found)
+                self.assertEqual(found.cue, cue)
+
+    def test_a_notice_opens_as_notices_do(self) -> None:
+        for sentence in (
+            "Code samples are licensed under the Widget 2.0 License, unless noted otherwise.",
+            'All content under the "docs/" folder of this repository is licensed under the Widget Docs License; '
+            "you may not reuse it except as it allows.",
+            "Except as otherwise noted, the content of this page is licensed under the Widget Docs License.",
+        ):
+            with self.subTest(sentence=sentence):
+                self.assertEqual(caveat_of(sentence), (None, None))
+        # "Unless otherwise noted" that names no license is the docs' own condition, read as before.
+        found, _ = caveat_of("Unless otherwise noted, widget options must be set before the server starts.")
+        self.assertIsNotNone(found)
+
+    def test_verbs_the_list_lacked_open_an_imperative(self) -> None:
+        for sentence in (
+            "In order to run the widget server with cgroup v1, bypass the pre-flight checks via `--skip-checks`.",
+            "Rebuild the widget image after each change.",
+            "Retry the upload once the server is back.",
+        ):
+            with self.subTest(sentence=sentence):
+                self.assertEqual(caveat_of(sentence), (None, "imperative"))

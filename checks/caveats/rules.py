@@ -626,17 +626,25 @@ IMAGE_ONLY = re.compile(
 )
 # A notice of the text's own legal terms (scan_version 57): a license or copyright footer ("Except as otherwise noted,
 # the content of this page is licensed under the Creative Commons Attribution 4.0 License", the Apache boilerplate "you
-# may not use this file except in compliance with the License"), whose "except" and "may not" restrict no API. (60)
-# Only the notice's own wording: "licensed under" (or released, published under) a license by name, a
-# copyright sign or "Copyright" with its year(s) before a name, and "the License" with its capital ending a clause
-# or before the boilerplate's "is", as a license's text names itself; not "the License server", "the License key",
-# "licensed under the Community Edition", "Copyright 2024 headers" or "a Creative Commons license" as a subject.
+# may not use this file except in compliance with the License"), whose "except" and "may not" restrict no API. (60, 62)
+# Told by how such a notice opens, never by a word anywhere in it: "Licensed under", "Except as otherwise noted",
+# "This work is released under", "Copyright (c)", "©", "SPDX-License-Identifier", the Apache boilerplate's own
+# sentences; "All rights reserved" and '(the "License")' anywhere. A caveat that names a license ("Apps licensed under
+# a trial license cannot call the export API", "Do not delete the License", "Packages published under a GPL license
+# cannot be mirrored") is read as one.
 LICENSE_NOTICE = re.compile(
-    r"(?i:(?:licen[cs]ed|released|published)\s+under\s+(?:the\s+|an?\s+)?(?:[^.;\n]|\.(?=\d)){0,60}?"
-    r"\b(?:licen[cs]e|apache|mit|bsd|[al]?gpl|mpl|creative\s+commons|cc[-\s]by|cc0)\b"
-    r"|spdx-license-identifier|copyright\s+(?:\(c\)|©)|©\s*\d{4}|all\s+rights\s+reserved)"
-    r"|(?i:copyright)\s+\d{4}(?:\s*[-–,]\s*\d{4})*,?\s+(?:(?i:by)\s+)?[A-Z]"
-    r"|\bthe\s+License\b(?=\s*(?:[.,;:)\"'”’]|$)|\s+(?:is|for|and|or)\b)|\(the\s+\W?License\W?\)"
+    r"[\s\x00*_>#-]*(?:"
+    r"(?:except|unless)\s+(?:as\s+)?otherwise\s+(?:noted|stated|indicated)\b(?=[^.;]*?(?:licen[cs]|copyright))"
+    r"|licen[cs]ed\s+under\b"
+    r"|(?:[\w\"'“”/.\[\]-]+\s+){1,12}(?:is|are)\s+(?:\w+\s+)?(?:licen[cs]ed|released|published|distributed)\s+under\b"
+    r"(?![^.;]*?\b(?:cannot|can['’]t|must|never|only|disabled|not\s+(?:be|available|supported|allowed)))"
+    r"|copyright\s+(?:\(c\)|©)|copyright\s+\d{4}(?:\s*[-–,]\s*\d{4})*,?\s+(?:by\s+)?(?-i:[A-Z])"
+    r"|©|spdx-license-identifier"
+    r"|unless\s+required\s+by\s+applicable\s+law|you\s+may\s+not\s+use\s+this\s+file\s+except"
+    r"|you\s+may\s+obtain\s+a\s+copy\s+of\s+the\s+license|see\s+the\s+license\s+for\s+the\s+specific"
+    r")"
+    r"|all\s+rights\s+reserved|\(the\s+\W?license\W?\)",
+    re.IGNORECASE,
 )
 
 
@@ -645,9 +653,10 @@ def is_license_notice(reading: str) -> bool:
     first by the words every such notice holds one of, C calls that pass over the rest (the pattern alone, tried at
     each character of a docs set's prose, cost a tenth of a second on 454 pages)."""
     low = reading.lower()
-    return (
-        "licen" in low or "copyright" in low or "©" in low or "spdx" in low or "reserved" in low
-    ) and LICENSE_NOTICE.search(reading) is not None
+    if not ("licen" in low or "copyright" in low or "©" in low or "reserved" in low or "otherwise" in low):
+        return False
+    match = LICENSE_NOTICE.match(reading)
+    return match is not None or LICENSE_NOTICE.search(reading) is not None and ("reserved" in low or "(the" in low)
 
 
 # Where a clause after a recommendation opens (scan_version 52): "Use of X is preferred, and Y will be deprecated".
@@ -793,7 +802,11 @@ IMPERATIVE_VERBS = frozenset(
     set setup specify start stop store submit subclass supply switch tell try turn type uninstall unset update upgrade
     upload use validate verify wrap write yield follow go navigate click visit enter paste pick activate deactivate
     append prepend omit expose serve bind authenticate refresh reload share split inspect examine sync lock annotate
-    catch handle commit combine acknowledge""".split()
+    catch handle commit combine acknowledge
+    bypass skip rerun retry revoke rotate scale schedule sign trigger wait compile debug encrypt decrypt expand extract
+    fill fix force ignore increase decrease merge monitor notify obtain prepare pull rebuild redeploy redirect refer
+    render repeat resolve restore retrieve revert review clear clean reboot kill downgrade disconnect find get unpack
+    unzip escape enclose""".split()
 )
 # Words that may lead into an imperative: "Then, run …", "Now add …", "Alternatively, use …".
 LEAD_INS = frozenset(
