@@ -83,9 +83,12 @@ def require_own_name(name: str | None, chunks_path: Path) -> None:
     where = "--name" if name is not None else printable(str(chunks_path))
     if not label.strip():
         raise UsageError("judge_name", where, "the judged chunks' name is blank; give --name NAME")
-    # As the rows show it: a policy's name with a space after it, in capitals, with another dash for its hyphen, or
+    # As the rows show it: a policy's name with a space after it, in capitals, with another dash (or a minus sign)
+    # for its hyphen, or
     # as its row is labelled ("fixed-char (width 1,000)") reads as the lab's own row too; "paragraph (v2)" does not.
-    shown = "".join("-" if unicodedata.category(character) == "Pd" else character for character in label)
+    shown = "".join(
+        "-" if unicodedata.category(character) == "Pd" or character == "\u2212" else character for character in label
+    )
     shown = " ".join(shown.split()).casefold()
     if any(
         shown == policy or (policy in SIZE_WORDS and shown.startswith(f"{policy} ({SIZE_WORDS[policy]} "))

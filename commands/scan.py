@@ -700,12 +700,14 @@ def refuse_split_name(names: list[str], option: str, by_name: dict) -> None:
 
     Only a run of given names that is not itself a pair's name is joined, up to ``SPLIT_WORDS`` at a time.
     """
+    # A name with a run of spaces, cut by the shell, joins back with one: names are compared with their runs as one.
+    collapsed = {" ".join(part for part in name.split(" ") if part): name for name in by_name if " " in name}
     for first in range(len(names)):
         if names[first] in by_name:
             continue
         for last in range(first + 1, min(len(names), first + SPLIT_WORDS)):
-            joined = " ".join(names[first : last + 1])
-            if joined in by_name:
+            joined = collapsed.get(" ".join(names[first : last + 1]))
+            if joined is not None:
                 raise UsageError(
                     "unknown_name",
                     option,

@@ -210,7 +210,7 @@ def offset_frame(text: str, file: FileText, records: list[ChunkRecord]) -> Offse
             held = text[start:end]
             if held == chunk_text:
                 verbatim += 1
-            elif chunk_text and held.strip() == chunk_text:
+            elif chunk_text.strip() and held.strip() == chunk_text.strip():
                 # A splitter that stripped the text and kept its cut's offsets (``offset_agrees``).
                 cut += 1
         return verbatim + cut, verbatim
@@ -477,13 +477,17 @@ class SourceLocator:
             # lines around it inside them. Only a span that holds the place found: offsets one after every chunk's
             # place (counted from 1) hold a character of white space before some chunks, and are wrong for all. A
             # start without an end spans the text's own length, so it holds the place only where it starts; and a
-            # text that keeps white space at a side was not stripped there, so its span holds no more there.
+            # text that keeps white space at a side, of a kind the span holds beyond it, was not stripped there.
             found = self.text[location.start : location.end]
             if end is None:
                 return False
             if start > location.start or end < location.end:
                 return False
-            if (start < location.start and found[:1].isspace()) or (end > location.end and found[-1:].isspace()):
+            if (start < location.start and found[:1].isspace() and found[0] in self.text[start : location.start]) or (
+                end > location.end and found[-1:].isspace() and found[-1] in self.text[location.end : end]
+            ):
+                # The white space beyond the text holds the text's own edge character: a cut stripped there would
+                # have lost it too. A splitter that strips line breaks alone keeps an indented line's spaces.
                 return False
         elif location.state != "modulo_whitespace":
             return False

@@ -410,12 +410,13 @@ def coverage_lines(judgement: Judgement) -> list[str]:
         "sources with text in no chunk or in two or more",
     )
     # A page of front matter alone (or blank) has no text to cover: counted apart, not as covered.
-    empty = sum(1 for entry in entries if not entry["non_whitespace_chars"] and entry not in flawed)
+    # (A page with no text has none in no chunk nor in two: never among the flawed.)
+    empty = sum(1 for entry in entries if not entry["non_whitespace_chars"])
     whole = len(entries) - len(flawed) - empty
     if whole:
         sources = counted(whole, "source")
         if flawed:
-            which = f"the other {sources}" if not empty else f"{sources} more"
+            which = f"the other {sources}" if not empty else f"the other {sources} with text"
         elif whole == 1:
             which = printable(next(entry for entry in entries if entry["non_whitespace_chars"])["source_id"])
         else:

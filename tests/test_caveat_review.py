@@ -439,6 +439,18 @@ class ReviewTest(LabTestCase):
         code, out, err = main_quietly("scan", "--manifest", str(manifest), "--accept", "scan:API/Kust File/p:5")
         self.assertEqual(code, 0, err)
 
+    def test_a_name_with_a_run_of_spaces_cut_by_the_shell_is_found_too(self) -> None:
+        # "My  Docs" (two spaces): the shell cuts the unquoted name into two words, which join with one.
+        folder = self.folder / "My  Docs"
+        folder.mkdir()
+        (folder / "p.md").write_text("# P\n\nCall run() once.\n\nNever call run() twice.\n", encoding="utf-8")
+        manifest = self.folder / "spaced.json"
+        code, _, err = main_quietly("pin", str(folder), "--manifest", str(manifest), "--markdown", "blocks-10")
+        self.assertEqual(code, 0, err)
+        code, out, err = main_quietly("scan", "--manifest", str(manifest), "--reject", "scan:My", "Docs/p:5")
+        self.assertEqual((code, out), (2, ""))
+        self.assertIn("\"scan:My  Docs/p:5\" is: a name that holds spaces is one argument, quoted", err)
+
     def pages_read(self, *args: str) -> tuple[list[str], int]:
         """The source ids a scan command read, in order, and its exit code."""
         from checks.caveats import pairing

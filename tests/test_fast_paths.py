@@ -821,6 +821,7 @@ class SavedPiecesTest(unittest.TestCase):
         for objects, key, texts in encoded:
             with self.subTest(objects=objects):
                 self.assertEqual(texts, [json.dumps(item[key], ensure_ascii=False) for item in objects])
+        self.assertEqual(indexes, chunk_index.build_indexes(sources, configs))
 
     def test_the_main_job_build_hands_on_the_documents_texts_alone(self) -> None:
         # The main job's writer escapes the chunks' texts again; the written bytes are the same either way.

@@ -891,6 +891,12 @@ class JudgeMessagesTest(JudgeTestCase):
                 '--name: "Fixed-Char (width 1,000)" names one of the lab\'s policies; give the judged chunks '
                 "--name NAME",
             ),
+            # A minus sign, and a non-breaking hyphen, read as the hyphen they look like.
+            (
+                chunks,
+                ["--name", "fixed\u2212char"],
+                '--name: "fixed\\u2212char" names one of the lab\'s policies; give the judged chunks --name NAME',
+            ),
             # A non-breaking hyphen reads as the hyphen it stands for.
             (
                 chunks,

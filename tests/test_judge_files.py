@@ -108,6 +108,14 @@ class SplitterViewTest(JudgeFilesTestCase):
         lines = stdout.splitlines()
         self.assertIn("coverage of guide: every non-whitespace character in exactly one chunk", lines)
         self.assertIn("1 source holds no text to cover (front matter alone, or blank)", lines)
+        # With a page left out too, the page covered whole is "the other source with text".
+        manifest = self.pinned({"more.md": b"# More\n\nStop it.\n"}, grammar="blocks-3")
+        code, stdout, stderr = in_process("judge", str(chunks), "--manifest", str(manifest))
+        self.assertEqual((code, stderr), (0, ""))
+        self.assertIn(
+            "coverage of the other 1 source with text: every non-whitespace character in exactly one chunk",
+            stdout.splitlines(),
+        )
 
     def test_ambiguous_chunks_are_in_a_pinned_page_so_no_hint_says_otherwise(self) -> None:
         # "Repeat me." is at [5, 15) and [17, 27) of the page, both before "B end." [29, 35), placed first: each of

@@ -135,6 +135,14 @@ class StrippedChunkOffsetTest(unittest.TestCase):
         stripped = ChunkRecord(1, "plain", "page", "Call run().", 8, 22, "start")
         self.assertEqual(placed(text, (stripped,)), [("exact_order", 9, 20, None)])
 
+    def test_a_cut_stripped_of_its_line_breaks_alone_keeps_its_indentation(self) -> None:
+        # "Intro text." [0, 11), "\n\n", "    indented code" [13, 30), "\n\n", "More." [32, 37): a splitter that
+        # strips "\n" alone cut [11, 30) and kept the code's four spaces. The white space beyond the text, "\n\n",
+        # holds no space: a cut stripped of line breaks, right.
+        text = "Intro text.\n\n    indented code\n\nMore.\n"
+        chunk = ChunkRecord(1, "plain", "page", "    indented code", 11, 30, "start")
+        self.assertEqual(placed(text, (chunk,)), [("exact_order", 13, 30, None)])
+
 
 def sliding_windows(text: str) -> list[tuple[int, int]]:
     """A sliding-window splitter as users write one: 800-character windows every 700 characters."""
@@ -304,6 +312,21 @@ class SplitterFrameTest(unittest.TestCase):
         self.assertEqual(
             [(location.start, location.offset_issue) for location in locations], [(1, None), (10, None), (23, None)]
         )
+
+    def test_stripped_chunks_of_a_text_read_with_its_mark_and_universal_newlines(self) -> None:
+        # The file "\ufeff\r\n# A\r\n\r\nB b\r\n"; Python's default text read keeps the mark and reads "\n":
+        # "\ufeff\n# A\n\nB b\n" (11 characters), where a stripping splitter cut [0, 7) and [7, 11), "\ufeff\n# A"
+        # (strip stops at the mark) and "B b". The first text, its mark set aside, is "\n# A", stripped "# A": both
+        # hold as stripped cuts in the mark's frame; in the one that also counts "\r", [7, 11) is "B b" verbatim,
+        # by chance, and the first does not hold.
+        lab = "\n# A\n\nB b\n"
+        made = (
+            ChunkRecord(1, "plain", "page", "\ufeff\n# A", 0, 7, "start"),
+            ChunkRecord(2, "plain", "page", "B b", 7, 11, "start"),
+        )
+        locations = locate_chunks(made, ({"source_id": "page", "text": lab},), {"page": "\ufeff\r\n# A\r\n\r\nB b\r\n"})
+        self.assertEqual({location.frame for location in locations}, {OffsetFrame(True, False)})
+        self.assertEqual([location.offset_issue for location in locations], [None, None])
 
     def test_the_lab_s_own_offsets_stay_as_they_are(self) -> None:
         made = records(("# Guide", 0), ("Call run().", 9), ("It refuses twice.", 22))

@@ -207,8 +207,9 @@ def scan_table(
     kept = "" if report["tier"] == max(TIERS) else f" (tier {report['tier']} and stronger)"
     lines.append(f"{counted(len(pairs), 'pair')} found in {counted(sources, 'source')}{kept}")
     declared = sum(pair["declared_as"] is not None for pair in pairs)
-    if declared and declared < len(pairs):
-        # After a re-pin or an edit, which pairs the manifest's checks hold and which are new.
+    if declared and declared < len(pairs) and cards:
+        # After a re-pin or an edit, which pairs the manifest's checks hold and which are new (--add-checks, which
+        # prints no cards, says so itself on the line after).
         lines.append(
             f"{declared:,} of them declared as span checks, {len(pairs) - declared:,} not yet "
             "(--add-checks declares them)"
