@@ -408,6 +408,11 @@ class SourceLocator:
             place = Place("not_found")
         elif issue is None and given_start is not None:
             place = Place("exact_offset", given_start, given_start + len(text))
+        elif issue == "text_differs" and (cut := self.stripped_cut(text, given_start, given_end)) is not None:
+            # A stripped cut whose offsets hold it, blank lines and all: it is there, whatever else the text matches
+            # (a search would first find a copy inside the chunk before, its last word the same).
+            place = Place("exact_order", cut, cut + len(text))
+            issue = None
         else:
             place = self.search(text)
             if issue is not None and self.offset_agrees(issue, given_start, given_end, place):
@@ -431,6 +436,17 @@ class SourceLocator:
         if place.start is not None:
             self.remember(place.start, place.end)
         return location
+
+    def stripped_cut(self, text: str, start: int | None, end: int | None) -> int | None:
+        """Where a text with no white space at either end lies in a given span that holds it and white space alone
+        (a splitter that stripped what it cut, its offsets the cut's), when the placement rule allows it there."""
+        if start is None or end is None or not 0 <= start <= end <= len(self.text) or text != text.strip():
+            return None
+        held = self.text[start:end]
+        if held.strip() != text:
+            return None
+        place = start + len(held) - len(held.lstrip())
+        return place if self.follows(place, text) else None
 
     def given_offsets(self, record: ChunkRecord) -> tuple[int | None, int | None]:
         """The record's offsets in the lab's text (``-1`` and absent ones as they are)."""

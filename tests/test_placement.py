@@ -135,6 +135,22 @@ class StrippedChunkOffsetTest(unittest.TestCase):
         stripped = ChunkRecord(1, "plain", "page", "Call run().", 8, 22, "start")
         self.assertEqual(placed(text, (stripped,)), [("exact_order", 9, 20, None)])
 
+    def test_a_stripped_cut_that_repeats_the_end_of_the_chunk_before_is_where_its_offsets_say(self) -> None:
+        # "# Setup" [0, 7), "Then call run" [9, 22), "run" [24, 27), "Done." [29, 34): cuts [0, 9), [9, 24),
+        # [24, 29), [29, 35) at the blank lines, each text stripped. "run" also ends the chunk before, at [19, 22),
+        # where the rule allows a chunk ending with it; its offsets hold it, blank line and all, at 24.
+        text = "# Setup\n\nThen call run\n\nrun\n\nDone.\n"
+        cuts = ((0, 9), (9, 24), (24, 29), (29, 35))
+        made = tuple(
+            ChunkRecord(line, "plain", "page", text[start:end].strip(), start, end, "start")
+            for line, (start, end) in enumerate(cuts, start=1)
+        )
+        self.assertEqual(
+            placed(text, made),
+            [("exact_order", 0, 7, None), ("exact_order", 9, 22, None), ("exact_order", 24, 27, None),
+             ("exact_order", 29, 34, None)],
+        )  # fmt: skip
+
     def test_a_cut_stripped_of_its_line_breaks_alone_keeps_its_indentation(self) -> None:
         # "Intro text." [0, 11), "\n\n", "    indented code" [13, 30), "\n\n", "More." [32, 37): a splitter that
         # strips "\n" alone cut [11, 30) and kept the code's four spaces. The white space beyond the text, "\n\n",
