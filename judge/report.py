@@ -20,7 +20,9 @@ from views.summary import no_span_checks, sized_label
 # 8: a verbatim chunk whose given span holds its place, whitespace beyond it, is no wrong offset (a stripped cut).
 # 9: a start without an end spans the text's length; a span reaches past the text only where the text is stripped;
 # a stripped cut's offsets count toward the file's frame.
-JUDGE_VERSION = 9
+# 10: a side is stripped when the white space beyond it lacks the text's edge character; a stripped cut whose span
+# holds it is placed there; a frame counts a stripped cut by its text stripped, its mark set aside.
+JUDGE_VERSION = 10
 SHOWN_QUOTE = 40
 
 
