@@ -38,6 +38,15 @@ class JudgeFilesTestCase(LabTestCase):
         path.write_text("".join(json.dumps(record) + "\n" for record in records), encoding="utf-8")
         return path
 
+    def exported(self, chunks: Path, manifest: Path) -> tuple[str, Path]:
+        """``export --chunks`` of ``chunks`` into ``exported.jsonl``: what it printed, and the file, once it succeeded."""
+        exported = self.folder / "exported.jsonl"
+        code, stdout, stderr = in_process(
+            "export", "--chunks", str(chunks), "--manifest", str(manifest), "--output", str(exported)
+        )
+        self.assertEqual((code, stderr), (0, ""))
+        return stdout, exported
+
     def judged(self, chunks: Path, manifest: Path) -> dict:
         code, stdout, stderr = in_process("judge", str(chunks), "--manifest", str(manifest), "--json")
         self.assertEqual(code, 0, stderr)
@@ -83,11 +92,7 @@ class SplitterViewTest(JudgeFilesTestCase):
                 for text, start, end in slices
             ]
         )
-        exported = self.folder / "exported.jsonl"
-        code, stdout, stderr = in_process(
-            "export", "--chunks", str(chunks), "--manifest", str(manifest), "--output", str(exported)
-        )
-        self.assertEqual((code, stderr), (0, ""))
+        stdout, exported = self.exported(chunks, manifest)
         # Each record's text is the source's, "\n" for the file's "\r\n" and without the mark: the line says so.
         self.assertEqual(
             stdout,
@@ -137,11 +142,7 @@ class SplitterViewTest(JudgeFilesTestCase):
         # at that place, line break and all, and the line says one record does.
         manifest = self.pinned({"guide.md": b"# Guide\n\nCall run().\nIt refuses twice.\n"})
         chunks = self.write_chunks([{"text": "Call run(). It refuses twice.", "metadata": {"source": "guide.md"}}])
-        exported = self.folder / "exported.jsonl"
-        code, stdout, stderr = in_process(
-            "export", "--chunks", str(chunks), "--manifest", str(manifest), "--output", str(exported)
-        )
-        self.assertEqual((code, stderr), (0, ""))
+        stdout, exported = self.exported(chunks, manifest)
         self.assertEqual(
             stdout,
             f"exported 1 judged chunk of {chunks} (1 record with the source's text at its place, not the file's: "
@@ -167,11 +168,7 @@ class SplitterViewTest(JudgeFilesTestCase):
                 {"text": "It refuses twice.\n\nNever call twice.", "metadata": {"source": "guide.md"}},
             ]
         )
-        exported = self.folder / "exported.jsonl"
-        code, stdout, stderr = in_process(
-            "export", "--chunks", str(chunks), "--manifest", str(manifest), "--output", str(exported)
-        )
-        self.assertEqual((code, stderr), (0, ""))
+        stdout, exported = self.exported(chunks, manifest)
         self.assertEqual(
             stdout,
             f"exported 3 judged chunks of {chunks} (2 records with the source's text at its place, not the file's: "

@@ -1391,9 +1391,9 @@ class SweepTests(OwnDocumentsTestCase):
         )
         self.assertEqual(size_sweep.build_lines(pairs), ['to build it: "policies": {"heading-aware": 480}'])
 
-    def test_a_row_of_the_table_that_keeps_more_than_the_largest_target_is_named(self) -> None:
-        # The page below: at 40 one group spans P0 to P3, 44 - 4, so both pairs share it; the largest of the pairs'
-        # own targets, 20, keeps 1 of 2. The advice names the row, never contradicting the table above it.
+    def pin_two_pair_page(self) -> None:
+        """Pin ``docs/page.md``: paragraphs P0 [4, 14), P1 [15, 24), P2 [25, 34), P3 [35, 44) after "# T\n", and
+        the pairs b-c (P1, P2) and c-d (P2, P3) as span checks."""
         self.write_source(
             "docs/page.md", "# T\n" + "a" * 9 + "\n\n" + "b" * 8 + "\n\n" + "c" * 8 + "\n\n" + "d" * 8 + "\n"
         )
@@ -1401,6 +1401,11 @@ class SweepTests(OwnDocumentsTestCase):
         self.assertEqual(completed.returncode, 0, completed.stderr)
         checks = [quote_check("b-c", "docs/page", "b" * 8, "c" * 8), quote_check("c-d", "docs/page", "c" * 8, "d" * 8)]
         self.set_span_checks(self.folder / "manifest.json", checks)
+
+    def test_a_row_of_the_table_that_keeps_more_than_the_largest_target_is_named(self) -> None:
+        # The page below: at 40 one group spans P0 to P3, 44 - 4, so both pairs share it; the largest of the pairs'
+        # own targets, 20, keeps 1 of 2. The advice names the row, never contradicting the table above it.
+        self.pin_two_pair_page()
         completed = self.lab("sweep", "--manifest", "manifest.json", "--sizes", "19", "20", "40")
         self.assertEqual(completed.returncode, 0, completed.stderr)
         self.assertEqual(
@@ -1412,13 +1417,7 @@ class SweepTests(OwnDocumentsTestCase):
         # Paragraphs P0 [4, 14), P1 [15, 24), P2 [25, 34), P3 [35, 44) after "# T\n"; groups start at P0.
         # Pair b-c (P1, P2) first shares a group at 19 (P0 alone, then P1+P2 spans 34 - 15);
         # pair c-d (P2, P3) at 20, where P0+P1 spans 24 - 4 and P2+P3 spans 44 - 25: P1 and P2 part.
-        self.write_source(
-            "docs/page.md", "# T\n" + "a" * 9 + "\n\n" + "b" * 8 + "\n\n" + "c" * 8 + "\n\n" + "d" * 8 + "\n"
-        )
-        completed = self.lab("pin", "docs/page.md", "--manifest", "manifest.json")
-        self.assertEqual(completed.returncode, 0, completed.stderr)
-        checks = [quote_check("b-c", "docs/page", "b" * 8, "c" * 8), quote_check("c-d", "docs/page", "c" * 8, "d" * 8)]
-        self.set_span_checks(self.folder / "manifest.json", checks)
+        self.pin_two_pair_page()
         completed = self.lab("sweep", "--manifest", "manifest.json", "--sizes", "19", "20")
         self.assertEqual(completed.returncode, 0, completed.stderr)
         lines = completed.stdout.splitlines()
