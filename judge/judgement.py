@@ -318,6 +318,9 @@ def pair_verdicts(
     split pair as ``caveat_carried`` when a chunk holding its instruction, or
     if none holds it whole the chunk where it starts (where ``context``
     anchors it), carries the qualifier's text, whitespace aside.
+    ``caveat_at_instruction_start``: no chunk holds the instruction whole, and
+    the chunk where it starts holds the qualifier (context's k = 0 counts it;
+    ``export --carry-caveats`` carries nothing there).
     A lab chunk holds a span exactly, as the main job compares; a ``judged``
     chunk when it holds every non-whitespace character of it
     (``context_windows.held_span``), so "same chunk" agrees with context's k = 0.
@@ -335,12 +338,17 @@ def pair_verdicts(
         qualifier_start, qualifier_end = context_windows.held_span(check.qualifier, judged)
         kept = any(span_checks.chunk_holds(chunk, qualifier_start, qualifier_end) for chunk in instruction)
         caveat_carried = False
-        if carried and not kept:
+        at_start = False
+        if not kept:
             anchors = instruction or finder.holding(
                 instruction_start(check, judged), instruction_start(check, judged) + 1
             )
-            wanted = " ".join(check.qualifier.quote.split())
-            caveat_carried = any(wanted in carried.get(chunk["line"], "") for chunk in anchors)
+            if not instruction:
+                # No chunk holds the instruction whole: where it starts (context's anchor) may hold the caveat.
+                at_start = any(span_checks.chunk_holds(chunk, qualifier_start, qualifier_end) for chunk in anchors)
+            if carried and not at_start:
+                wanted = " ".join(check.qualifier.quote.split())
+                caveat_carried = any(wanted in carried.get(chunk["line"], "") for chunk in anchors)
         missing = unlocated.get(check.source_id, 0)
         verdicts.append(
             {
@@ -351,7 +359,8 @@ def pair_verdicts(
                 "instruction_chunk_orders": [chunk["order"] for chunk in instruction],
                 "instruction_and_qualifier_share_chunk": kept,
                 "caveat_carried": caveat_carried,
-                "partial": missing > 0 and not kept and not caveat_carried,
+                "caveat_at_instruction_start": at_start,
+                "partial": missing > 0 and not kept and not caveat_carried and not at_start,
             }
         )
     return verdicts
@@ -461,6 +470,7 @@ def index_row(
         "coverage": coverage(sources, chunks, counted),
         "pairs_kept_together": sum(verdict["instruction_and_qualifier_share_chunk"] for verdict in verdicts),
         "pairs_carried": sum(verdict["caveat_carried"] for verdict in verdicts),
+        "pairs_at_instruction_start": sum(verdict["caveat_at_instruction_start"] for verdict in verdicts),
         "pairs": verdicts,
         "context": context_figures(name, chunks, checks, section_of),
     }

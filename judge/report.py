@@ -22,7 +22,9 @@ from views.summary import no_span_checks, sized_label
 # a stripped cut's offsets count toward the file's frame.
 # 10: a side is stripped when the white space beyond it lacks the text's edge character; a stripped cut whose span
 # holds it is placed there; a frame counts a stripped cut by its text stripped, its mark set aside.
-JUDGE_VERSION = 10
+# 11: a split pair whose caveat is in the chunk where its instruction starts is counted ("pairs_at_instruction_start",
+# each pair's "caveat_at_instruction_start"), and its caveat reached with the carried ones.
+JUDGE_VERSION = 11
 SHOWN_QUOTE = 40
 
 
@@ -437,12 +439,20 @@ def carried_lines(judgement: Judgement) -> list[str]:
     row = judgement.rows[-1]
     if not row["pairs_carried"]:
         return []
-    reached = row["pairs_kept_together"] + row["pairs_carried"]
+    at_start = row["pairs_at_instruction_start"]
+    reached = row["pairs_kept_together"] + row["pairs_carried"] + at_start
+    # A pair whose instruction no chunk holds whole, its caveat in the chunk where it starts: export carries nothing
+    # there, as it says, and the chunk that a retriever anchors on the instruction brings the caveat.
+    held = (
+        f" ({at_start:,} of them split, the caveat in the chunk where the instruction starts, which carries none)"
+        if at_start
+        else ""
+    )
     return [
         "carried: a split pair whose caveat rides in metadata.carried_caveats_text of the chunk holding its "
         f"instruction (or where it starts); with them {printable(row['policy'])} gives {reached:,} of "
-        f"{len(row['pairs']):,} pairs their caveat, if the pipeline prepends that text (coverage and context "
-        "judge the chunks' text alone)"
+        f"{len(row['pairs']):,} pairs their caveat{held}, if the pipeline prepends that text (coverage and "
+        "context judge the chunks' text alone)"
     ]
 
 

@@ -102,6 +102,31 @@ class SplitterViewTest(JudgeFilesTestCase):
         spans = [json.loads(line)["metadata"] for line in exported.read_text(encoding="utf-8").splitlines()]
         self.assertEqual([(entry["start"], entry["end"]) for entry in spans], [(0, 8), (9, 21), (22, 40)])
 
+    def test_a_caveat_in_the_chunk_where_its_instruction_starts_is_counted(self) -> None:
+        # "Never call run twice." [5, 26) then "Call run() once to start the server." [27, 63): the judged chunks cut
+        # at 37, inside the instruction. No chunk holds it whole; the first, where it starts, holds the caveat:
+        # context's anchor brings it, and export --carry-caveats carries nothing there.
+        text = "# G\n\nNever call run twice. Call run() once to start the server.\n"
+        manifest = self.pinned({"g.md": text.encode("utf-8")})
+        value = json.loads(manifest.read_text(encoding="utf-8"))
+        value["span_checks"] = [
+            {
+                "name": "once",
+                "source_id": "g",
+                "instruction": {"quote": "Call run() once to start the server."},
+                "qualifier": {"quote": "Never call run twice."},
+            }
+        ]
+        manifest.write_text(json.dumps(value), encoding="utf-8")
+        chunks = self.write_chunks(
+            [{"text": text[:37], "source_id": "g", "start": 0}, {"text": text[37:], "source_id": "g", "start": 37}]
+        )
+        row = self.judged(chunks, manifest)["policies"][-1]
+        self.assertEqual((row["pairs_kept_together"], row["pairs_at_instruction_start"]), (0, 1))
+        self.assertEqual(
+            [(pair["caveat_at_instruction_start"], pair["partial"]) for pair in row["pairs"]], [(True, False)]
+        )
+
     def test_a_page_of_front_matter_alone_is_no_covered_page(self) -> None:
         # "index.md" holds front matter and nothing else: no text to cover, said apart from the page covered whole.
         manifest = self.pinned(
