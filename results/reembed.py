@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from bisect import bisect_left
-from collections import namedtuple
+from collections import Counter, namedtuple
 from collections.abc import Iterable, Iterator
 from itertools import chain, islice, repeat
 from operator import itemgetter
@@ -503,12 +503,28 @@ def document_lines(changes: list[dict]) -> list[str]:
     A docs set of hundreds of pages where one page was edited gives two lines,
     not hundreds: ``['  "docs/async": revision changed (…)', "  22 other documents unchanged"]``.
     """
-    lines = [document_line(change) for change in changes if change["status"] != "unchanged"]
-    unchanged = len(changes) - len(lines)
+    changed = [change for change in changes if change["status"] != "unchanged"]
+    lines = []
+    if {change["status"] for change in changes} == {"added", "removed"}:
+        # Two files of other pages altogether: most often a path typed wrong, not an edit.
+        lines.append(
+            "  note: the two files share no document: every page of one is removed and every page of the other "
+            "added (were they built from different manifests?)"
+        )
+    lines += [document_line(change) for change in changed[:LISTED_DOCUMENTS]]
+    if len(changed) > LISTED_DOCUMENTS:
+        counts = Counter(change["status"] for change in changed[LISTED_DOCUMENTS:])
+        kinds = ", ".join(f"{count:,} {status}" for status, count in sorted(counts.items()))
+        lines.append(f"  … {len(changed) - LISTED_DOCUMENTS:,} more ({kinds}): --json lists every document")
+    unchanged = len(changes) - len(changed)
     if unchanged:
         other = "other " if lines else ""
         lines.append(f"  {unchanged:,} {other}{'document' if unchanged == 1 else 'documents'} unchanged")
     return lines
+
+
+LISTED_DOCUMENTS = 20
+"""The diff summary names at most this many changed documents, then counts the rest by what changed."""
 
 
 def policy_label(policy: PolicyDiff) -> str:

@@ -127,6 +127,15 @@ class DiffDocumentLinesTest(unittest.TestCase):
                 changes = [self.change(name, status) for name, status in zip("abcd", statuses)]
                 self.assertEqual(reembed.document_lines(changes), expected)
 
+    def test_a_long_list_stops_at_twenty_and_files_sharing_no_page_are_said_to(self) -> None:
+        # 3 pages removed and 25 added: two files of other pages; the first 20 changes named, 8 counted by kind.
+        changes = [self.change(f"old-{n}", "removed") for n in range(3)]
+        changes += [self.change(f"new-{n:02d}", "added") for n in range(25)]
+        lines = reembed.document_lines(changes)
+        self.assertTrue(lines[0].startswith("  note: the two files share no document"), lines[0])
+        self.assertEqual(len(lines), 1 + 20 + 1)
+        self.assertEqual(lines[-1], "  … 8 more (8 added): --json lists every document")
+
 
 class DiffAfterSourceEditTest(ReembedTestCase):
     def setUp(self) -> None:
