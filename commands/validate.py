@@ -108,6 +108,12 @@ def run_validate(args: argparse.Namespace) -> int:
 
     recorded = recorded_index_ids(args.index_ids)
     manifest, manifest_error = readable_manifest(args.manifest)
+    if args.file != "-":
+        from results import validate_export
+
+        head = validate_export.export_head(Path(args.file))
+        if head is not None:
+            return run_validate_export(args, Path(args.file), head, manifest, manifest_error)
     with Progress("validating") as progress, saved_input(args.file) as path:
         expected = None if manifest is None else manifest_build(manifest, progress)
         kind, artifact, current = validate.read_validated(path, progress, expected, label=printable(args.file))
@@ -137,6 +143,28 @@ def run_validate(args: argparse.Namespace) -> int:
             raise IngestionError("index_id_mismatch", shown_file, "; ".join(problems))
         lines.append(f"ok: {shown_file}: index ids match the recorded ones ({', '.join(recorded)})")
     report("\n".join(lines))
+    return EXIT_OK
+
+
+def run_validate_export(args: argparse.Namespace, path: Path, head: dict, manifest, manifest_error) -> int:
+    """An export (JSON Lines upsert records) re-derived from ``--manifest``'s build and compared byte for byte."""
+    from results import validate_export
+
+    shown_file = printable(args.file)
+    if args.manifest is None:
+        raise validate_export.needs_manifest(shown_file)
+    if manifest_error is not None:
+        raise manifest_error
+    if args.index_ids:
+        raise UsageError("usage", "--index-id", "checks a result or an index, not an export: its records name theirs")
+    with Progress("validating") as progress:
+        policy, records = validate_export.validated_export(
+            path, shown_file, head, manifest, args.manifest, manifest_build(manifest, progress)
+        )
+    report(
+        f"ok: {shown_file}: export re-derived exactly: {counted(records, f'{policy} record')} (index "
+        f"{head['metadata']['index_id'][:12]}), as export writes the build of {printable(args.manifest)}"
+    )
     return EXIT_OK
 
 

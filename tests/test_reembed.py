@@ -821,3 +821,58 @@ class ExportColumnsTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ValidateExportTest(ReembedTestCase):
+    """``validate EXPORT.jsonl --manifest M``: the upsert file compared with export's output of the manifest's build."""
+
+    def exported(self, *options: str) -> tuple[Path, Path]:
+        """The fixture's inputs copied, built and exported with ``options``: the manifest and the export."""
+        manifest = self.copy_inputs()
+        result = self.folder / "result.json"
+        self.assertEqual(run_lab("--manifest", str(manifest), "--output", str(result)).returncode, 0)
+        export = self.folder / "records.jsonl"
+        completed = run_lab("export", str(result), *options, "--output", str(export))
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        return manifest, export
+
+    def test_an_export_as_written_is_re_derived(self) -> None:
+        for options in (("--policy", "paragraph"), ("--policy", "fixed-char", "--carry-caveats")):
+            with self.subTest(options=options):
+                manifest, export = self.exported(*options)
+                completed = run_lab("validate", str(export), "--manifest", str(manifest))
+                self.assertEqual((completed.returncode, completed.stderr), (0, ""))
+                policy = options[1]
+                count = len(fixture_result()["indexes"][policy]["chunks"])
+                self.assertTrue(
+                    completed.stdout.startswith(f"ok: {export}: export re-derived exactly: {count} {policy} records"),
+                    completed.stdout,
+                )
+
+    def test_a_record_changed_with_its_hashes_recomputed_is_refused_at_its_line(self) -> None:
+        manifest, export = self.exported("--policy", "paragraph")
+        lines = export.read_text(encoding="utf-8").splitlines()
+        record = json.loads(lines[1])
+        record["text"] = record["text"].replace("a", "A", 1)
+        record["metadata"]["text_sha256"] = chunk_index.sha(record["text"])
+        lines[1] = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+        export.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        completed = run_lab("validate", str(export), "--manifest", str(manifest))
+        self.assertEqual((completed.returncode, completed.stdout), (1, ""))
+        self.assertTrue(completed.stderr.startswith(f"error: export_differs: {export}:2: text is "), completed.stderr)
+        self.assertEqual(len(completed.stderr.splitlines()), 1)
+
+    def test_an_export_cut_short_or_without_its_manifest_is_refused(self) -> None:
+        manifest, export = self.exported("--policy", "paragraph")
+        lines = export.read_text(encoding="utf-8").splitlines(keepends=True)
+        export.write_text("".join(lines[:3]), encoding="utf-8")
+        completed = run_lab("validate", str(export), "--manifest", str(manifest))
+        count = len(fixture_result()["indexes"]["paragraph"]["chunks"])
+        self.assertEqual(
+            completed.stderr,
+            f"error: export_differs: {export}:4: the file ends after 3 records; the build of {manifest} exports "
+            f"{count}\n",
+        )
+        completed = run_lab("validate", str(export))
+        self.assertEqual(completed.returncode, 2)
+        self.assertTrue(completed.stderr.startswith(f"error: export_needs_manifest: {export}: "), completed.stderr)
