@@ -241,13 +241,26 @@ def closest_names(typed: str, known: list[str]) -> list[str]:
     ``typed`` ends after a ``/`` or ``:`` (a page's id typed without its folders, a pair's name without its "scan:"
     and folders), else ``difflib``'s closest:
     ``closest_names("docs/a:52", ["scan:docs/a:52", "scan:docs/b:9"])`` -> ``["scan:docs/a:52"]``,
-    ``closest_names("cli", ["site/docs/cli", "site/docs/client"])`` -> ``["site/docs/cli"]``. difflib's are not
-    looked for among more than ``MAX_CLOSE_LOOKUP`` (it weighs each)."""
+    ``closest_names("cli", ["site/docs/cli", "site/docs/client"])`` -> ``["site/docs/cli"]``; then, for a pair's
+    name whose line an edit moved, the names of the same page by the nearest line
+    (``closest_names("scan:p:136", ["scan:p:513", "scan:p:134"])`` -> ``["scan:p:134", "scan:p:513"]``). difflib's
+    are not looked for among more than ``MAX_CLOSE_LOOKUP`` (it weighs each)."""
     # difflib weighs a short tail against a long id by the share of it that matches: "client:96" is 0.4 like
     # "scan:website/docs/advanced/client:96", under its cutoff, though no other name ends so.
     tails = [name for name in known if name.endswith(typed) and name[: -len(typed)][-1:] in ("/", ":")]
     if tails:
         return tails[:LISTED_ENTRIES]
+    # A pair's name on a line an edit moved ("scan:docs/tasks:136" for the check declared as "scan:docs/tasks:134"):
+    # the names of the same page, nearest line first, before any spelling.
+    page, colon, line = typed.rpartition(":")
+    if colon and line.isdigit():
+        same_page = [
+            (abs(int(name.rpartition(":")[2]) - int(line)), name)
+            for name in known
+            if name.rpartition(":")[0] == page and name.rpartition(":")[2].isdigit()
+        ]
+        if same_page:
+            return [name for _, name in sorted(same_page)[:LISTED_ENTRIES]]
     if len(known) > MAX_CLOSE_LOOKUP:
         return []
     import difflib

@@ -101,6 +101,16 @@ class WholeNames(DeepTreeTestCase):
             completed.stderr,
         )
 
+    def test_a_pair_name_on_a_moved_line_is_answered_with_its_page_s_nearest_lines(self) -> None:
+        from commands.basics import closest_names
+
+        # After an edit, scan names the pair of check "scan:docs/tasks:134" by its line now, 136.
+        known = ["scan:docs/tasks:513", "scan:docs/tasks:436", "scan:docs/tasks:134", "scan:docs/other:136"]
+        self.assertEqual(
+            closest_names("scan:docs/tasks:136", known),
+            ["scan:docs/tasks:134", "scan:docs/tasks:436", "scan:docs/tasks:513"],
+        )
+
     def test_a_near_miss_is_answered_with_the_closest_names_first(self) -> None:
         completed = self.lab("show", "--manifest", "m.json", "--source", f"{DEEP}/assign-memory")
         self.assert_one_line_refusal(completed, "unknown_name", 2)
