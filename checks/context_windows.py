@@ -636,14 +636,19 @@ def context_summary_line(figures: dict) -> str:
         line += (
             f"; the section recovers {in_section:,} of {pairs:,} at {cost_ratio(figures['mean_chars'][SECTION], base)}"
         )
+    # The pairs no chunk holds whole go on a line of their own under it, so each stays near a screen wide.
+    notes = []
     if figures.get("anchored_at_start"):
-        line += f"; {figures['anchored_at_start']:,} anchored where the instruction begins (no chunk holds it whole"
+        note = f"{figures['anchored_at_start']:,} anchored where the instruction begins (no chunk holds it whole"
         # Such a pair's anchor chunk can hold the qualifier: the recall table's k=0 counts it, "kept" never does.
         extra = recovered_count(figures, "0") - kept
-        line += f"; {extra:,} of them with the qualifier at k=0, in the table's k=0 but not kept)" if extra > 0 else ")"
+        notes.append(
+            note
+            + (f"; {extra:,} of them with the qualifier at k=0, in the table's k=0 but not kept)" if extra else ")")
+        )
     if figures.get("not_recoverable"):
-        line += f"; {figures['not_recoverable']:,} not recoverable (no chunk holds the instruction)"
-    return line
+        notes.append(f"{figures['not_recoverable']:,} not recoverable (no chunk holds the instruction)")
+    return line + "".join(f"\n  {name}: {note}" for note in notes)
 
 
 def cost_ratio(characters: float, base: float) -> str:
