@@ -547,11 +547,17 @@ def policy_lines(policy: PolicyDiff, with_documents: bool) -> list[str]:
         f"{len(policy.needing_embedding):,} with new text ({policy.embeddings_to_compute:,} distinct to embed)"
     )
     if policy.pairs_added or policy.pairs_removed:
-        lines.append(f"  pairs: {len(policy.pairs_added):,} added, {len(policy.pairs_removed):,} removed")
-        lines.extend(f"  pair added {pair_line(pair)}" for pair in policy.pairs_added[:LISTED_PAIRS])
-        lines.extend(f"  pair removed {pair_line(pair)}" for pair in policy.pairs_removed[:LISTED_PAIRS])
-        listed = min(len(policy.pairs_added), LISTED_PAIRS) + min(len(policy.pairs_removed), LISTED_PAIRS)
-        unlisted = len(policy.pairs_added) + len(policy.pairs_removed) - listed
+        moved, added, removed = moved_pairs(policy.pairs_added, policy.pairs_removed)
+        shifted = f"{len(moved):,} moved (the same spans, shifted by an edit before them), " if moved else ""
+        lines.append(f"  pairs: {shifted}{len(added):,} added, {len(removed):,} removed")
+        lines.extend(
+            f"  pair moved {pair_line(new)} ({new['instruction_span'][0] - old['instruction_span'][0]:+,})"
+            for old, new in moved[:LISTED_PAIRS]
+        )
+        lines.extend(f"  pair added {pair_line(pair)}" for pair in added[:LISTED_PAIRS])
+        lines.extend(f"  pair removed {pair_line(pair)}" for pair in removed[:LISTED_PAIRS])
+        listed = sum(min(len(pairs), LISTED_PAIRS) for pairs in (moved, added, removed))
+        unlisted = len(moved) + len(added) + len(removed) - listed
         if unlisted:
             lines.append(f"  … {unlisted:,} more: --json lists every pair")
         if not policy.kept:
@@ -610,6 +616,38 @@ def check_lines(checks: dict | None) -> list[str]:
     if unlisted:
         lines.append(f"  … {unlisted:,} more: --json lists every check")
     return lines
+
+
+def moved_pairs(added: list[dict], removed: list[dict]) -> tuple[list[tuple[dict, dict]], list[dict], list[dict]]:
+    """The pairs an edit only moved, as ``(old, new)``: a removed and an added pair of one source whose instruction
+    and qualifier have the same lengths and moved by the same distance; and the added and removed pairs left.
+
+    Matched in order, each pair once: an edit above a pair shifts both its spans alike, and a pair-aware config
+    holds spans, not names, so the diff tells a moved pair from a new one by its shape alone.
+    """
+    waiting: dict[tuple, list[dict]] = {}
+    for pair in removed:
+        waiting.setdefault(pair_shape(pair), []).append(pair)
+    moved, left = [], []
+    for pair in added:
+        candidates = waiting.get(pair_shape(pair))
+        if candidates:
+            moved.append((candidates.pop(0), pair))
+        else:
+            left.append(pair)
+    matched = {id(old) for old, _ in moved}
+    return moved, left, [pair for pair in removed if id(pair) not in matched]
+
+
+def pair_shape(pair: dict) -> tuple:
+    """A pair's source, its two spans' lengths and the distance between their starts: what a shift keeps."""
+    instruction, qualifier = pair["instruction_span"], pair["qualifier_span"]
+    return (
+        pair["source_id"],
+        instruction[1] - instruction[0],
+        qualifier[1] - qualifier[0],
+        qualifier[0] - instruction[0],
+    )
 
 
 def pair_line(pair: dict) -> str:

@@ -876,3 +876,19 @@ class ValidateExportTest(ReembedTestCase):
         completed = run_lab("validate", str(export))
         self.assertEqual(completed.returncode, 2)
         self.assertTrue(completed.stderr.startswith(f"error: export_needs_manifest: {export}: "), completed.stderr)
+
+
+class MovedPairsTest(unittest.TestCase):
+    """A pair an edit only shifted is told from a new one by its shape: lengths and the distance between its spans."""
+
+    def test_a_shifted_pair_is_moved_and_the_others_added_or_removed(self) -> None:
+        def pair(source_id: str, instruction: list[int], qualifier: list[int]) -> dict:
+            return {"source_id": source_id, "instruction_span": instruction, "qualifier_span": qualifier}
+
+        removed = [pair("a", [10, 20], [21, 30]), pair("a", [40, 45], [50, 60]), pair("b", [0, 5], [6, 9])]
+        # The first moved by +13; the second's qualifier is longer now: a new pair; "b" is gone.
+        added = [pair("a", [23, 33], [34, 43]), pair("a", [53, 58], [63, 74])]
+        moved, new, gone = reembed.moved_pairs(added, removed)
+        self.assertEqual(moved, [(removed[0], added[0])])
+        self.assertEqual(new, [added[1]])
+        self.assertEqual(gone, [removed[1], removed[2]])
