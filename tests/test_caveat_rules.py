@@ -3831,3 +3831,16 @@ class ScanVersionSixtyTwoTest(CaveatChecks):
         ):
             with self.subTest(sentence=sentence):
                 self.assertEqual(caveat_of(sentence), (None, "imperative"))
+
+
+class ScanVersionSixtyThreeTest(CaveatChecks):
+    """scan_version 63: more verbs of an API's passive use read as an instruction ("can be referenced by …")."""
+
+    def test_a_passive_use_with_the_verbs_the_list_lacked(self) -> None:
+        for sentence in (
+            "Widget options can be referenced by their default name or by an alias.",
+            "Jobs can be scheduled with the `--every` flag.",
+            "Images can be pushed to any registry the widget server can reach.",
+        ):
+            with self.subTest(sentence=sentence):
+                self.assertEqual(caveat_of(sentence), (None, "api usage"))
