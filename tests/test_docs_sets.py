@@ -289,7 +289,7 @@ class PipelineSizesTests(DocsSetTestCase):
         list_length = len("".join(items))
         self.assertEqual(list_length, 80)
         self.assertIn(
-            "1 chunk over twice its target (heading-aware 1); heading-aware's largest, 80 characters at target 30: "
+            "over twice its target: 1 chunk of heading-aware; heading-aware's largest, 80 characters at target 30: "
             "docs/page lines 5-9; a block (a list, a table, a fence, a container, an HTML or JSX element) "
             "is never cut, "
             "so one longer than the target is a chunk of its own\n",
@@ -328,7 +328,7 @@ class PipelineSizesTests(DocsSetTestCase):
         built = self.lab("--manifest", "m.json", "--output", "r.json")
         self.assertEqual(built.returncode, 0, built.stderr)
         line = next(line for line in built.stdout.splitlines() if "over twice" in line)
-        self.assertTrue(line.startswith("1 chunk over twice its target (pair-aware 1); pair-aware's largest, "), line)
+        self.assertTrue(line.startswith("over twice its target: 1 chunk of pair-aware; pair-aware's largest, "), line)
         self.assertTrue(
             line.endswith(
                 "; pair-aware also joins the groups a declared pair would be cut across (its spans at most 4 x the "

@@ -389,8 +389,8 @@ def oversized_line(result: dict) -> str | None:
     pair-aware) can pass it; fixed-char never does, paragraph has none. The
     largest named is heading-aware's, where a block kept whole is the only
     reason (pair-aware also joins groups for a pair, which the line then adds),
-    and the line says whose it is: ``"2 chunks over twice their target
-    (heading-aware 1, pair-aware 1); heading-aware's largest, 11,011 characters
+    and the line says whose it is: ``"over twice their target: 1 chunk of
+    heading-aware, 1 chunk of pair-aware; heading-aware's largest, 11,011 characters
     at target 1,000: docs/_index lines 31-300; …"``.
     """
     over = {}
@@ -404,13 +404,16 @@ def oversized_line(result: dict) -> str | None:
             over[name] = (target, chunks)
     if not over:
         return None
-    total = sum(len(chunks) for _, chunks in over.values())
     name, (target, chunks) = next(iter(over.items()))
     # The first of the longest, in index order.
     chunk = max(chunks, key=lambda chunk: chunk["end"] - chunk["start"])
-    counts = ", ".join(f"{policy} {len(policy_chunks):,}" for policy, (_, policy_chunks) in over.items())
+    # Each policy's own count: two policies' chunks of the same pages are no one sum.
+    counts = ", ".join(
+        f"{counted(len(policy_chunks), 'chunk')} of {policy}" for policy, (_, policy_chunks) in over.items()
+    )
+    several = len(over) > 1 or len(chunks) > 1
     line = (
-        f"{counted(total, 'chunk')} over twice {'its' if total == 1 else 'their'} target ({counts}); "
+        f"over twice {'their' if several else 'its'} target: {counts}; "
         f"{name}'s largest, {chunk['end'] - chunk['start']:,} characters at target {target:,}: "
         f"{printable(chunk['source_id'])} lines {chunk['start_line']}-{chunk['end_line']}; "
         "a block (a list, a table, a fence, a container, an HTML or JSX element) is never cut, so one longer than the "
