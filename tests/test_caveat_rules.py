@@ -3833,14 +3833,42 @@ class ScanVersionSixtyTwoTest(CaveatChecks):
                 self.assertEqual(caveat_of(sentence), (None, "imperative"))
 
 
-class ScanVersionSixtyThreeTest(CaveatChecks):
-    """scan_version 63: more verbs of an API's passive use read as an instruction ("can be referenced by …")."""
+class ScanVersionSixtyFourTest(CaveatChecks):
+    """scan_version 64 mends 61 to 63 after a review: nouns that are verbs, a verb after "No", a notice's opening."""
 
-    def test_a_passive_use_with_the_verbs_the_list_lacked(self) -> None:
-        for sentence in (
-            "Widget options can be referenced by their default name or by an alias.",
-            "Jobs can be scheduled with the `--every` flag.",
-            "Images can be pushed to any registry the widget server can reach.",
+    def test_a_sentence_opening_on_a_noun_that_is_also_a_verb_keeps_its_caveat(self) -> None:
+        # Under 62 each opened an imperative ("Get", "Skip", "Review", …) and its caveat was lost.
+        for sentence, cue in (
+            ("Get requests fail when the widget key is missing.", "fail"),
+            ("Skip lists are not supported.", "are not supported"),
+            ("Review comments are limited to 500 characters.", "limited to"),
+            ("Kill signals are ignored while the widget job is saving.", "are ignored"),
         ):
             with self.subTest(sentence=sentence):
-                self.assertEqual(caveat_of(sentence), (None, "api usage"))
+                found, form = caveat_of(sentence)
+                self.assertEqual((found.cue, form), (cue, None))
+        self.assertEqual(caveat_of("Wait for the widget server to start."), (None, "imperative"))
+
+    def test_a_passive_use_with_only_stays_a_limitation(self) -> None:
+        # 63 read "can be rotated" as an API's passive use, which drops a tier-3 cue; 64 reads it as 62 did.
+        found, _ = caveat_of("Widget keys can be rotated only by an administrator.")
+        self.assertEqual((found.rule, found.cue), ("limitation", "only"))
+
+    def test_no_before_a_clause_of_its_own_removes_no_obligation(self) -> None:
+        for sentence in (
+            "No token means a login is required.",
+            "No fallback exists and a token is required.",
+            "No caching happens because a fresh token is required.",
+        ):
+            with self.subTest(sentence=sentence):
+                found, _ = caveat_of(sentence)
+                self.assertEqual((found.rule, found.cue), ("requirement", "is required"))
+
+    def test_a_notice_of_otherwise_noted_names_its_license(self) -> None:
+        for sentence in (
+            "Except as otherwise noted, the widget API cannot be called without a license key.",
+            "Licensed under a trial key, the widget server cannot serve more than 5 users.",
+        ):
+            with self.subTest(sentence=sentence):
+                found, _ = caveat_of(sentence)
+                self.assertEqual(found.cue, "cannot")

@@ -587,7 +587,10 @@ TURNS_AFTER = MappingProxyType(
 # account is required": nothing is asked of the reader. Within the clause only: "If no token is set, a login is
 # required" asks for one.
 NONE_REQUIRED_BEFORE = re.compile(
-    r"(?:^|[.;:!?]\s+|^[\s\x00]+)[\s\x00]*no\s+(?!(?:more|less|fewer)\s+than\b)(?:[\w`\x00'’-]+\s+){0,6}"
+    r"(?:^|[.;:!?]\s+|^[\s\x00]+)[\s\x00]*no\s+(?!(?:more|less|fewer)\s+than\b)"
+    # The subject's words alone: a verb or a conjunction starts another clause ("No token means a login is required").
+    r"(?:(?!(?:and|or|but|so|because|since|if|when|unless|means?|meant|exists?|happens?|is|are|was|were|has|have|had"
+    r"|does|do|did|gets?|makes?|leaves?|needs?)\b)[\w`\x00'’-]+\s+){0,6}"
     r"(?:(?:is|are|will\s+be|be)\s+)?$",
     re.IGNORECASE,
 )
@@ -634,8 +637,12 @@ IMAGE_ONLY = re.compile(
 # cannot be mirrored") is read as one.
 LICENSE_NOTICE = re.compile(
     r"[\s\x00*_>#-]*(?:"
-    r"(?:except|unless)\s+(?:as\s+)?otherwise\s+(?:noted|stated|indicated)\b(?=[^.;]*?(?:licen[cs]|copyright))"
-    r"|licen[cs]ed\s+under\b"
+    r"(?:except|unless)\s+(?:as\s+)?otherwise\s+(?:noted|stated|indicated)\b"
+    r"(?=[^.;]*?(?:licen[cs]ed\s+under|copyright\s+(?:\(c\)|©|\d{4})))"
+    # "Licensed under" a license by name (64): not "Licensed under a trial key, the server cannot …"
+    r"|licen[cs]ed\s+under\s+(?:the\s+|an?\s+)?(?:[^.;\n]|\.(?=\d)){0,60}?"
+    r"(?:\b(?:apache|mit|bsd|[al]?gpl|mpl|creative\s+commons|cc[-\s]by|cc0)\b|(?-i:\bLicen[cs]e\b))"
+    r"(?![^.;]*?\b(?:cannot|can['’]t|must|never|only)\b)"
     r"|(?:[\w\"'“”/.\[\]-]+\s+){1,12}(?:is|are)\s+(?:\w+\s+)?(?:licen[cs]ed|released|published|distributed)\s+under\b"
     r"(?![^.;]*?\b(?:cannot|can['’]t|must|never|only|disabled|not\s+(?:be|available|supported|allowed)))"
     r"|copyright\s+(?:\(c\)|©)|copyright\s+\d{4}(?:\s*[-–,]\s*\d{4})*,?\s+(?:by\s+)?(?-i:[A-Z])"
@@ -802,11 +809,22 @@ IMPERATIVE_VERBS = frozenset(
     set setup specify start stop store submit subclass supply switch tell try turn type uninstall unset update upgrade
     upload use validate verify wrap write yield follow go navigate click visit enter paste pick activate deactivate
     append prepend omit expose serve bind authenticate refresh reload share split inspect examine sync lock annotate
-    catch handle commit combine acknowledge
-    bypass skip rerun retry revoke rotate scale schedule sign trigger wait compile debug encrypt decrypt expand extract
-    fill fix force ignore increase decrease merge monitor notify obtain prepare pull rebuild redeploy redirect refer
-    render repeat resolve restore retrieve revert review clear clean reboot kill downgrade disconnect find get unpack
-    unzip escape enclose""".split()
+    catch handle commit combine acknowledge""".split()
+)
+# Verbs that open an imperative only before what an imperative takes next (scan_version 62, 64): an object's
+# determiner, a pronoun, code, or a particle ("Bypass the checks", "Retry it", "Wait for the server", "Clean up").
+# Each is a noun too, and a sentence that opens on the noun states something: "Get requests fail when …", "Review
+# comments are limited to 500 characters", "Skip lists are not supported".
+GUARDED_IMPERATIVE_VERBS = frozenset(
+    """bypass skip rerun retry revoke rotate scale schedule sign trigger wait compile debug encrypt decrypt expand
+    extract fill fix force ignore increase decrease merge monitor notify obtain prepare pull rebuild redeploy redirect
+    refer render repeat resolve restore retrieve revert review clear clean reboot kill downgrade disconnect find get
+    unpack unzip escape enclose""".split()
+)
+GUARDED_IMPERATIVE_NEXT = re.compile(
+    r"\s+(?:the|a|an|your|this|these|that|those|it|them|its|their|all|each|every|any|some|one|both|no|\x00"
+    r"|for|until|to|on|in|with|up|out|down|off|back|over|into|from|through|again|once|\[)",
+    re.IGNORECASE,
 )
 # Words that may lead into an imperative: "Then, run …", "Now add …", "Alternatively, use …".
 LEAD_INS = frozenset(
@@ -900,10 +918,7 @@ API_USAGE = re.compile(
     r"|installed|added|included|excluded|selected|declared|defined|registered|imported|called|invoked|created|loaded"
     r"|updated|upgraded|replaced|turned|toggled|adjusted|modified|extended|combined|mounted|accessed|retrieved|done"
     r"|achieved|accomplished|run|found|read|requested|supplied|given|opted|activated|deactivated|silenced|managed"
-    r"|handled|generated|published|stored|listed|pinned|restricted|filtered"
-    # (scan_version 63) more verbs a passive use of an API takes: "Option values can be referenced by …"
-    r"|referenced|triggered|scheduled|deployed|exposed|tagged|signed|cached|skipped|bypassed|rebuilt|reused|shared"
-    r"|served|attached|applied|fetched|downloaded|uploaded|pushed|pulled|built|written|queried|rotated|scaled)\b"
+    r"|handled|generated|published|stored|listed|pinned|restricted|filtered)\b"
     r"|(?<!\w)(?:is|are)\s+(?:usually\s+|typically\s+|also\s+)?(?:configured|managed|set|enabled|disabled|controlled"
     r"|specified|defined|declared|installed|added|done|changed|customi[sz]ed)\s+(?:using|via|through|in\s+(?:the|your|a)\s)"
     r"|(?<!\w)(?:is|are)\s+as\s+(?:simple|easy)\s+as\b|(?<!\w)makes?\s+(?:this|it|that)\s+(?:easy|simple)\b"
@@ -1425,6 +1440,8 @@ def opening_imperative(reading: str, position: int = 0) -> str | None:
             position = match.end()
             continue
         if word in IMPERATIVE_VERBS and not NOT_AN_IMPERATIVE_AFTER.match(reading, match.end()):
+            return word
+        if word in GUARDED_IMPERATIVE_VERBS and GUARDED_IMPERATIVE_NEXT.match(reading, match.end()):
             return word
         return None
 
