@@ -343,12 +343,13 @@ def pair_verdicts(
             anchors = instruction or finder.holding(
                 instruction_start(check, judged), instruction_start(check, judged) + 1
             )
-            if not instruction:
-                # No chunk holds the instruction whole: where it starts (context's anchor) may hold the caveat.
-                at_start = any(span_checks.chunk_holds(chunk, qualifier_start, qualifier_end) for chunk in anchors)
-            if carried and not at_start:
+            if carried:
                 wanted = " ".join(check.qualifier.quote.split())
                 caveat_carried = any(wanted in carried.get(chunk["line"], "") for chunk in anchors)
+            if not instruction and not caveat_carried:
+                # No chunk holds the instruction whole: where it starts (context's anchor) may hold the caveat. (Of
+                # chunks that overlap there, export may carry it to another: then it is carried, counted once.)
+                at_start = any(span_checks.chunk_holds(chunk, qualifier_start, qualifier_end) for chunk in anchors)
         missing = unlocated.get(check.source_id, 0)
         verdicts.append(
             {

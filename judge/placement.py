@@ -415,7 +415,9 @@ class SourceLocator:
             issue = None
         else:
             place = self.search(text)
-            if issue is not None and self.offset_agrees(issue, given_start, given_end, place):
+            # A text that opens on the byte order mark kept what follows it: strip stops at the mark.
+            marked = record.text.startswith(BYTE_ORDER_MARK)
+            if issue is not None and self.offset_agrees(issue, given_start, given_end, place, marked):
                 # The chunk is where its record says: a splitter that stripped or collapsed whitespace
                 # (the text differs, the place does not), or an out-of-order chunk whose one place it is.
                 issue = None
@@ -470,7 +472,9 @@ class SourceLocator:
             return "out_of_order", held
         return None, held
 
-    def offset_agrees(self, issue: str, start: int | None, end: int | None, location: Place) -> bool:
+    def offset_agrees(
+        self, issue: str, start: int | None, end: int | None, location: Place, marked: bool = False
+    ) -> bool:
         """Whether a chunk not trusted at its offset was placed there anyway, give or take whitespace.
 
         A chunk placed modulo whitespace, or verbatim where its own text is
@@ -499,11 +503,13 @@ class SourceLocator:
                 return False
             if start > location.start or end < location.end:
                 return False
-            if (start < location.start and found[:1].isspace() and found[0] in self.text[start : location.start]) or (
-                end > location.end and found[-1:].isspace() and found[-1] in self.text[location.end : end]
-            ):
-                # The white space beyond the text holds the text's own edge character: a cut stripped there would
-                # have lost it too. A splitter that strips line breaks alone keeps an indented line's spaces.
+            # The white space the text keeps at its edges, of each kind: a splitter that stripped the cut would have
+            # lost it from the text as from the span beyond it. One that strips line breaks alone keeps an indented
+            # line's spaces; one that strips nothing keeps a line break that the span beyond it holds too.
+            kept = set(found[len(found.rstrip()) :])
+            if not marked:
+                kept |= set(found[: len(found) - len(found.lstrip())])
+            if kept & set(self.text[start : location.start] + self.text[location.end : end]):
                 return False
         elif location.state != "modulo_whitespace":
             return False

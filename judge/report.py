@@ -24,7 +24,9 @@ from views.summary import no_span_checks, sized_label
 # holds it is placed there; a frame counts a stripped cut by its text stripped, its mark set aside.
 # 11: a split pair whose caveat is in the chunk where its instruction starts is counted ("pairs_at_instruction_start",
 # each pair's "caveat_at_instruction_start"), and its caveat reached with the carried ones.
-JUDGE_VERSION = 11
+# 12: a span beyond a text holding any white space the text keeps at an edge is no stripped cut; a pair carried is
+# carried, whatever a chunk overlapping where its instruction starts holds.
+JUDGE_VERSION = 12
 SHOWN_QUOTE = 40
 
 
@@ -440,6 +442,7 @@ def carried_lines(judgement: Judgement) -> list[str]:
     if not row["pairs_carried"]:
         return []
     at_start = row["pairs_at_instruction_start"]
+    # (pairs_at_instruction_start counts none that is carried: each pair is reached once.)
     reached = row["pairs_kept_together"] + row["pairs_carried"] + at_start
     # A pair whose instruction no chunk holds whole, its caveat in the chunk where it starts: export carries nothing
     # there, as it says, and the chunk that a retriever anchors on the instruction brings the caveat.

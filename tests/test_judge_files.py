@@ -126,6 +126,25 @@ class SplitterViewTest(JudgeFilesTestCase):
         self.assertEqual(
             [(pair["caveat_at_instruction_start"], pair["partial"]) for pair in row["pairs"]], [(True, False)]
         )
+        # Chunks that overlap where the instruction starts, [0, 37) and [20, 40): export carries the caveat to one;
+        # judge of that export counts the pair carried, once, not at the instruction's start.
+        overlapping = self.write_chunks(
+            [
+                {"text": text[:37], "source_id": "g", "start": 0},
+                {"text": text[20:40], "source_id": "g", "start": 20},
+                {"text": text[40:], "source_id": "g", "start": 40},
+            ],
+            "overlapping.jsonl",
+        )
+        exported = self.folder / "carried.jsonl"
+        code, stdout, stderr = in_process(
+            "export", "--chunks", str(overlapping), "--manifest", str(manifest), "--carry-caveats", "--output",
+            str(exported),
+        )  # fmt: skip
+        self.assertEqual((code, stderr), (0, ""))
+        self.assertIn("1 chunk carries 1 caveat", stdout)
+        row = self.judged(exported, manifest)["policies"][-1]
+        self.assertEqual((row["pairs_carried"], row["pairs_at_instruction_start"]), (1, 0))
 
     def test_a_page_of_front_matter_alone_is_no_covered_page(self) -> None:
         # "index.md" holds front matter and nothing else: no text to cover, said apart from the page covered whole.

@@ -566,7 +566,7 @@ class FileWithoutItsOption(LabTestCase):
 
         judged = self.folder / "judged.json"
         judged.write_text(
-            '{\n  "judge_version": 11,\n  "name": "c.jsonl",\n  "policies": [{"coverage": {"sources": []}}]\n}\n',
+            '{\n  "judge_version": 12,\n  "name": "c.jsonl",\n  "policies": [{"coverage": {"sources": []}}]\n}\n',
             encoding="utf-8",
         )
         pins = self.folder / "pins.json"

@@ -151,6 +151,13 @@ class StrippedChunkOffsetTest(unittest.TestCase):
              ("exact_order", 29, 34, None)],
         )  # fmt: skip
 
+    def test_a_text_that_keeps_a_line_break_the_span_beyond_holds_was_not_stripped(self) -> None:
+        # "Call run().\n" [9, 21) of "# Guide\n\nCall run().\n    run --fast\n", given [8, 22): the span beyond the
+        # text holds "\n" before it and " " after it; the text keeps a "\n" at its end, so nothing stripped it.
+        text = "# Guide\n\nCall run().\n    run --fast\n"
+        chunk = ChunkRecord(1, "plain", "page", "Call run().\n", 8, 22, "start")
+        self.assertEqual(placed(text, (chunk,)), [("exact_order", 9, 21, "text_differs")])
+
     def test_a_cut_stripped_of_its_line_breaks_alone_keeps_its_indentation(self) -> None:
         # "Intro text." [0, 11), "\n\n", "    indented code" [13, 30), "\n\n", "More." [32, 37): a splitter that
         # strips "\n" alone cut [11, 30) and kept the code's four spaces. The white space beyond the text, "\n\n",
