@@ -205,10 +205,12 @@ POLICY_DIFF_FIELDS = (
     "pairs_added",
     "pairs_removed",
     "checks",
+    # (old, new) of the removed and added pairs an edit only moved (``moved_pairs``): the summary names them apart.
+    "pairs_moved",
 )
 
 
-class PolicyDiff(namedtuple("PolicyDiff", POLICY_DIFF_FIELDS)):
+class PolicyDiff(namedtuple("PolicyDiff", POLICY_DIFF_FIELDS, defaults=((),))):
     """One old index against one new index: their policies and index ids, then chunk lists in index order."""
 
     __slots__ = ()
@@ -258,7 +260,13 @@ def diff_indexes(
         pairs_added=pairs_added,
         pairs_removed=pairs_removed,
         checks=checks,
+        pairs_moved=moved_pairs(pairs_added, pairs_removed, document_texts(old_index), document_texts(new_index))[0],
     )
+
+
+def document_texts(index: dict) -> dict[str, str]:
+    """Each document's text of ``index`` by ``source_id``."""
+    return {document["source_id"]: document["text"] for document in index["documents"]}
 
 
 def pair_changes(old_config: dict, new_config: dict) -> tuple[list[dict], list[dict]]:
@@ -547,7 +555,10 @@ def policy_lines(policy: PolicyDiff, with_documents: bool) -> list[str]:
         f"{len(policy.needing_embedding):,} with new text ({policy.embeddings_to_compute:,} distinct to embed)"
     )
     if policy.pairs_added or policy.pairs_removed:
-        moved, added, removed = moved_pairs(policy.pairs_added, policy.pairs_removed)
+        moved = list(policy.pairs_moved)
+        moved_ids = {id(pair) for old, new in moved for pair in (old, new)}
+        added = [pair for pair in policy.pairs_added if id(pair) not in moved_ids]
+        removed = [pair for pair in policy.pairs_removed if id(pair) not in moved_ids]
         shifted = f"{len(moved):,} moved (the same spans, shifted by an edit before them), " if moved else ""
         lines.append(f"  pairs: {shifted}{len(added):,} added, {len(removed):,} removed")
         lines.extend(
@@ -618,19 +629,22 @@ def check_lines(checks: dict | None) -> list[str]:
     return lines
 
 
-def moved_pairs(added: list[dict], removed: list[dict]) -> tuple[list[tuple[dict, dict]], list[dict], list[dict]]:
-    """The pairs an edit only moved, as ``(old, new)``: a removed and an added pair of one source whose instruction
-    and qualifier have the same lengths and moved by the same distance; and the added and removed pairs left.
+def moved_pairs(
+    added: list[dict], removed: list[dict], old_texts: dict[str, str], new_texts: dict[str, str]
+) -> tuple[list[tuple[dict, dict]], list[dict], list[dict]]:
+    """The pairs an edit only moved, as ``(old, new)``: a removed and an added pair of one source, at another place,
+    whose instruction and qualifier are the same texts (``old_texts``, ``new_texts``: each document's, by source);
+    and the added and removed pairs left.
 
     Matched in order, each pair once: an edit above a pair shifts both its spans alike, and a pair-aware config
-    holds spans, not names, so the diff tells a moved pair from a new one by its shape alone.
+    holds spans, not names, so the diff tells a moved pair from a new one by what its spans hold.
     """
     waiting: dict[tuple, list[dict]] = {}
     for pair in removed:
-        waiting.setdefault(pair_shape(pair), []).append(pair)
+        waiting.setdefault(pair_shape(pair, old_texts), []).append(pair)
     moved, left = [], []
     for pair in added:
-        candidates = waiting.get(pair_shape(pair))
+        candidates = waiting.get(pair_shape(pair, new_texts))
         if candidates:
             moved.append((candidates.pop(0), pair))
         else:
@@ -639,13 +653,14 @@ def moved_pairs(added: list[dict], removed: list[dict]) -> tuple[list[tuple[dict
     return moved, left, [pair for pair in removed if id(pair) not in matched]
 
 
-def pair_shape(pair: dict) -> tuple:
-    """A pair's source, its two spans' lengths and the distance between their starts: what a shift keeps."""
+def pair_shape(pair: dict, texts: dict[str, str]) -> tuple:
+    """What a shift keeps of a pair: its source, the texts its two spans hold and the distance between them."""
     instruction, qualifier = pair["instruction_span"], pair["qualifier_span"]
+    text = texts.get(pair["source_id"], "")
     return (
         pair["source_id"],
-        instruction[1] - instruction[0],
-        qualifier[1] - qualifier[0],
+        text[instruction[0] : instruction[1]],
+        text[qualifier[0] : qualifier[1]],
         qualifier[0] - instruction[0],
     )
 

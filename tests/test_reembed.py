@@ -879,16 +879,22 @@ class ValidateExportTest(ReembedTestCase):
 
 
 class MovedPairsTest(unittest.TestCase):
-    """A pair an edit only shifted is told from a new one by its shape: lengths and the distance between its spans."""
+    """A pair an edit only shifted is told from a new one by what its spans hold and the distance between them."""
 
     def test_a_shifted_pair_is_moved_and_the_others_added_or_removed(self) -> None:
         def pair(source_id: str, instruction: list[int], qualifier: list[int]) -> dict:
             return {"source_id": source_id, "instruction_span": instruction, "qualifier_span": qualifier}
 
-        removed = [pair("a", [10, 20], [21, 30]), pair("a", [40, 45], [50, 60]), pair("b", [0, 5], [6, 9])]
-        # The first moved by +13; the second's qualifier is longer now: a new pair; "b" is gone.
-        added = [pair("a", [23, 33], [34, 43]), pair("a", [53, 58], [63, 74])]
-        moved, new, gone = reembed.moved_pairs(added, removed)
+        # "Call get_a() to read a. It never writes a." [0, 23) [24, 43); 13 characters added before it, the rest
+        # the same; "Call get_b() …" stands where "get_a" stood in another result: the same shape, other texts.
+        old_text = "Call get_a() to read a. It never writes a.\nCall get_b() to read b. It never writes b.\n"
+        new_text = "Intro added. " + old_text
+        removed = [pair("a", [0, 23], [24, 43]), pair("a", [43, 66], [67, 86])]
+        added = [pair("a", [13, 36], [37, 56])]
+        moved, new, gone = reembed.moved_pairs(added, removed, {"a": old_text}, {"a": new_text})
         self.assertEqual(moved, [(removed[0], added[0])])
-        self.assertEqual(new, [added[1]])
-        self.assertEqual(gone, [removed[1], removed[2]])
+        self.assertEqual((new, gone), ([], [removed[1]]))
+        # A pair replaced by another of the same shape on an unchanged page is not moved.
+        replaced = [pair("a", [43, 66], [67, 86])]
+        moved, new, gone = reembed.moved_pairs(replaced, removed[:1], {"a": old_text}, {"a": old_text})
+        self.assertEqual((moved, new, gone), ([], replaced, removed[:1]))
