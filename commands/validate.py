@@ -108,15 +108,16 @@ def run_validate(args: argparse.Namespace) -> int:
 
     recorded = recorded_index_ids(args.index_ids)
     manifest, manifest_error = readable_manifest(args.manifest)
-    if args.file != "-":
+    with saved_input(args.file) as path:
         from results import validate_export
 
-        head = validate_export.export_head(Path(args.file))
+        # An export is told by its first record (stdin's bytes too, once saved): re-derived from --manifest's build.
+        head = validate_export.export_head(path)
         if head is not None:
-            return run_validate_export(args, Path(args.file), head, manifest, manifest_error)
-    with Progress("validating") as progress, saved_input(args.file) as path:
-        expected = None if manifest is None else manifest_build(manifest, progress)
-        kind, artifact, current = validate.read_validated(path, progress, expected, label=printable(args.file))
+            return run_validate_export(args, path, head, manifest, manifest_error)
+        with Progress("validating") as progress:
+            expected = None if manifest is None else manifest_build(manifest, progress)
+            kind, artifact, current = validate.read_validated(path, progress, expected, label=printable(args.file))
     if manifest_error is not None:
         # The file is refused before its manifest, as when the manifest is read after it.
         raise manifest_error
@@ -158,12 +159,14 @@ def run_validate_export(args: argparse.Namespace, path: Path, head: dict, manife
     if args.index_ids:
         raise UsageError("usage", "--index-id", "checks a result or an index, not an export: its records name theirs")
     with Progress("validating") as progress:
-        policy, records = validate_export.validated_export(
+        policy, records, caveats = validate_export.validated_export(
             path, shown_file, head, manifest, args.manifest, manifest_build(manifest, progress)
         )
+    carrying = "" if caveats is None else f", carrying {counted(caveats, 'caveat')}"
     report(
         f"ok: {shown_file}: export re-derived exactly: {counted(records, f'{policy} record')} (index "
-        f"{head['metadata']['index_id'][:12]}), as export writes the build of {printable(args.manifest)}"
+        f"{head['metadata']['index_id'][:12]}){carrying}, as export writes the build of {printable(args.manifest)}"
+        + ("" if caveats is not None else " (no caveats carried)")
     )
     return EXIT_OK
 

@@ -13,13 +13,18 @@ is refused as such.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
-from lab_io.errors import IngestionError, UsageError, printable, quoted
+import chunk_index
+from lab_io.errors import IngestionError, UsageError, counted, printable, quoted
 from results.validate import file_holds, opened_regular_file
 
-# What a first line is read up to, to tell an export by its first record (a chunk is far shorter).
-HEAD_BYTES = 8 * 1024 * 1024
+# A record's line is read up to this: a chunk of a block grammar's largest page (8 MiB), each character escaped as
+# JSON escapes a control (six bytes), with its metadata, is shorter.
+HEAD_BYTES = 64 * 1024 * 1024
+# How an export's line opens: its id, then its text.
+RECORD_OPENING = re.compile(rb'\{"id":"[0-9a-f]{64}","text":')
 # How much of the file is read at a time when looking for carried caveats and for the first differing line.
 BLOCK_BYTES = 1 << 20
 
@@ -36,6 +41,9 @@ def export_head(path: Path) -> dict | None:
         return None
     with handle:
         try:
+            if RECORD_OPENING.match(handle.read(80)) is None:
+                return None
+            handle.seek(0)
             line = handle.readline(HEAD_BYTES)
         except OSError:
             return None
@@ -66,8 +74,11 @@ def carries_caveats(path: Path) -> bool:
     return False
 
 
-def validated_export(path: Path, shown: str, head: dict, manifest, manifest_label: str, build) -> tuple[str, int]:
-    """Refuse ``path`` unless it is byte for byte ``export``'s output of ``manifest``'s build; its policy and records.
+def validated_export(
+    path: Path, shown: str, head: dict, manifest, manifest_label: str, build
+) -> tuple[str, int, int | None]:
+    """Refuse ``path`` unless it is byte for byte ``export``'s output of ``manifest``'s build: its policy, its records
+    and the caveats they carry (``None`` for an export without ``--carry-caveats``).
 
     ``build()`` is the manifest's result, as the main job writes it
     (``commands.validate.manifest_build``).
@@ -83,16 +94,16 @@ def validated_export(path: Path, shown: str, head: dict, manifest, manifest_labe
             "the manifest alone; run export --chunks again and compare, or judge the chunk file",
         )
     policy = metadata["strategy"]
-    result = build()
-    index = result["indexes"].get(policy)
-    if index is None:
+    # The policy and its config are the manifest's to say, before any page is built.
+    configs = chunk_index.manifest_policy_configs(manifest)
+    if policy not in configs:
         raise IngestionError(
             "export_policy_not_built",
             f"{shown}:1",
             f"its records are of {quoted(policy)}, which {printable(manifest_label)} does not build "
-            f"(it builds {', '.join(result['indexes'])})",
+            f"(it builds {', '.join(configs)})",
         )
-    built = reembed.config_metadata(index["config"])
+    built = reembed.config_metadata(configs[policy])
     given = {key: metadata.get(key) for key in built}
     if given != built:
         raise IngestionError(
@@ -101,6 +112,8 @@ def validated_export(path: Path, shown: str, head: dict, manifest, manifest_labe
             f"its records were cut by {json.dumps(given, sort_keys=True)}, {printable(manifest_label)} builds "
             f"{json.dumps(built, sort_keys=True)}: export the manifest's build again",
         )
+    result = build()
+    index = result["indexes"][policy]
     # Carried caveats name their pairs as the export named them: a result's own (the main job's comparisons), or,
     # for a single index exported with --manifest, the manifest's span checks. Either is the build's.
     carried_ways = [None]
@@ -112,7 +125,7 @@ def validated_export(path: Path, shown: str, head: dict, manifest, manifest_labe
         ]
     for carried in carried_ways:
         if file_holds(path, reembed.export_pieces(index, carried)):
-            return policy, len(index["chunks"])
+            return policy, len(index["chunks"]), None if carried is None else sum(map(len, carried.values()))
     raise first_difference(path, shown, b"".join(reembed.export_pieces(index, carried_ways[0])), manifest_label)
 
 
@@ -141,7 +154,7 @@ def first_difference(path: Path, shown: str, expected: bytes, manifest_label: st
     handle = opened_regular_file(path)
     number = 0
     with handle:
-        # Lines read at most ``HEAD_BYTES`` at a time: a line longer than any record is cut, and differs there.
+        # Lines read at most ``HEAD_BYTES`` at a time: a line longer than any record can be is cut, and differs there.
         for number, line in enumerate(iter(lambda: handle.readline(HEAD_BYTES), b""), start=1):
             want = expected_lines[number - 1] + b"\n" if number <= len(expected_lines) - 1 else None
             if line == want:
@@ -157,7 +170,7 @@ def first_difference(path: Path, shown: str, expected: bytes, manifest_label: st
     return IngestionError(
         "export_differs",
         f"{shown}:{number + 1}",
-        f"the file ends after {number:,} records; the build of {printable(manifest_label)} exports "
+        f"the file ends after {counted(number, 'record')}; the build of {printable(manifest_label)} exports "
         f"{len(expected_lines) - 1:,}",
     )
 

@@ -877,6 +877,12 @@ class ValidateExportTest(ReembedTestCase):
         self.assertEqual(completed.returncode, 2)
         self.assertTrue(completed.stderr.startswith(f"error: export_needs_manifest: {export}: "), completed.stderr)
 
+    def test_an_export_on_stdin_is_re_derived_and_one_with_its_caveats_says_how_many(self) -> None:
+        manifest, export = self.exported("--policy", "fixed-char", "--carry-caveats")
+        completed = run_lab("validate", "-", "--manifest", str(manifest), stdin=export.read_text(encoding="utf-8"))
+        self.assertEqual((completed.returncode, completed.stderr), (0, ""))
+        self.assertIn(", carrying 1 caveat, as export writes the build of", completed.stdout)
+
 
 class MovedPairsTest(unittest.TestCase):
     """A pair an edit only shifted is told from a new one by what its spans hold and the distance between them."""
