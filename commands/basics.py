@@ -254,10 +254,14 @@ def closest_names(typed: str, known: list[str]) -> list[str]:
     # the names of the same page, nearest line first, before any spelling.
     page, colon, line = typed.rpartition(":")
     if colon and line.isdigit():
+        # The page as typed, or its tail after a "/" or ":" ("tasks:136", "docs/tasks:136" for "scan:docs/tasks").
+        def same(name_page: str) -> bool:
+            return name_page == page or (name_page.endswith(page) and name_page[: -len(page)][-1:] in ("/", ":"))
+
         same_page = [
             (abs(int(name.rpartition(":")[2]) - int(line)), name)
             for name in known
-            if name.rpartition(":")[0] == page and name.rpartition(":")[2].isdigit()
+            if name.rpartition(":")[2].isdigit() and same(name.rpartition(":")[0])
         ]
         if same_page:
             return [name for _, name in sorted(same_page)[:LISTED_ENTRIES]]
