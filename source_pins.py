@@ -421,7 +421,8 @@ def expanded_requests(
                 "no_markdown_files",
                 f"{where}: pin {quoted_name(request.path)}",
                 (
-                    f"no {MARKDOWN_SUFFIX} or {MDX_SUFFIX} file under this folder (hidden folders and links are not searched)"
+                    f"no {MARKDOWN_SUFFIX} or {MDX_SUFFIX} file under this folder (hidden folders and links are not "
+                    "searched)"
                     if not walked
                     else f"every one of its {walked:,} pages is left out by --exclude"
                 ),

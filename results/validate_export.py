@@ -130,8 +130,9 @@ def validated_export(
 
 
 def built_pairs(result: dict, manifest) -> list[dict]:
-    """The pairs the manifest's build declares, named as ``export`` of that result names them (``reembed.result_pairs``):
-    a result of one unnamed pair, as the lesson's is, names it ``instruction + qualifier``."""
+    """The pairs the manifest's build declares, named as ``export`` of that result names them
+    (``reembed.result_pairs``): a result of one unnamed pair, as the lesson's is, names it ``instruction + qualifier``.
+    """
     from checks import span_checks
 
     comparisons = result["comparisons"]
@@ -194,7 +195,8 @@ def differing_field(line: bytes, want: bytes) -> str:
         if key == "metadata" and type(record.get(key)) is dict:
             for field, value in expected[key].items():
                 if record[key].get(field) != value:
-                    return f"metadata.{field} is {shown_value(record[key].get(field))}, the build gives {shown_value(value)}"
+                    given = shown_value(record[key].get(field))
+                    return f"metadata.{field} is {given}, the build gives {shown_value(value)}"
             extra = sorted(set(record[key]) - set(expected[key]))
             if extra:
                 return f"metadata.{extra[0]} is in no record the build exports"

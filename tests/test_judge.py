@@ -919,7 +919,8 @@ class JudgeMessagesTest(JudgeTestCase):
                 self.assertFalse(report.exists())
 
     def test_a_row_name_that_only_begins_with_a_policys_is_the_user_s(self) -> None:
-        # A policy's name and a note of the user's in parentheses is no row the lab shows ("(width …)", "(target …)").
+        # A policy's name and a note of the user's in parentheses is no row the lab shows ("(width …)",
+        # "(target …)").
         chunks = self.write_chunks([{"text": "Call save_copy(path, text)", "source_id": "aster-copy-v1"}])
         for name in ("paragraph (v2)", "fixed-char (mine)", "heading-aware (targets 800)", "paragraph-v2"):
             with self.subTest(name=name):

@@ -39,7 +39,8 @@ class JudgeFilesTestCase(LabTestCase):
         return path
 
     def exported(self, chunks: Path, manifest: Path) -> tuple[str, Path]:
-        """``export --chunks`` of ``chunks`` into ``exported.jsonl``: what it printed, and the file, once it succeeded."""
+        """``export --chunks`` of ``chunks`` into ``exported.jsonl``: what it printed, and the file, once it
+        succeeded."""
         exported = self.folder / "exported.jsonl"
         code, stdout, stderr = in_process(
             "export", "--chunks", str(chunks), "--manifest", str(manifest), "--output", str(exported)
@@ -202,7 +203,8 @@ class SplitterViewTest(JudgeFilesTestCase):
         # source has it is no change.
         manifest = self.pinned(
             {
-                "guide.md": b"# Guide\r\n\r\nCall run().\r\nIt refuses twice.\r\n\r\n## Limits\r\n\r\nNever call twice.\r\n"
+                "guide.md": b"# Guide\r\n\r\nCall run().\r\nIt refuses twice.\r\n\r\n## Limits\r\n\r\n"
+                b"Never call twice.\r\n"
             }
         )
         chunks = self.write_chunks(

@@ -153,7 +153,8 @@ class FolderWalkTests(FolderTestCase):
 
 
 class ExcludeTests(FolderTestCase):
-    """``pin DIR --exclude GLOB``: a folder's pages (or subfolders) left out, the count said, a GLOB that missed named."""
+    """``pin DIR --exclude GLOB``: a folder's pages (or subfolders) left out, the count said, a GLOB that missed
+    named."""
 
     def test_a_subfolder_and_a_glob_are_left_out_and_counted(self) -> None:
         self.write_site()
@@ -196,7 +197,8 @@ class ExcludeTests(FolderTestCase):
             (
                 2,
                 "",
-                "error: pin_exclude: --exclude: leaves out pages of a folder PATH, and none is given: name the folder\n",
+                "error: pin_exclude: --exclude: leaves out pages of a folder PATH, and none is given: name the "
+                "folder\n",
             ),
         )
         self.assertFalse(self.manifest.exists())
