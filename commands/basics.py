@@ -253,7 +253,7 @@ def closest_names(typed: str, known: list[str]) -> list[str]:
     # A pair's name on a line an edit moved ("scan:docs/tasks:136" for the check declared as "scan:docs/tasks:134"):
     # the names of the same page, nearest line first, before any spelling.
     page, colon, line = typed.rpartition(":")
-    if colon and line.isdigit():
+    if colon and line.isascii() and line.isdigit():
         # The page as typed, or its tail after a "/" or ":" ("tasks:136", "docs/tasks:136" for "scan:docs/tasks").
         def same(name_page: str) -> bool:
             return name_page == page or (name_page.endswith(page) and name_page[: -len(page)][-1:] in ("/", ":"))
@@ -261,7 +261,7 @@ def closest_names(typed: str, known: list[str]) -> list[str]:
         same_page = [
             (abs(int(name.rpartition(":")[2]) - int(line)), name)
             for name in known
-            if name.rpartition(":")[2].isdigit() and same(name.rpartition(":")[0])
+            if name.rpartition(":")[2].isascii() and name.rpartition(":")[2].isdigit() and same(name.rpartition(":")[0])
         ]
         if same_page:
             return [name for _, name in sorted(same_page)[:LISTED_ENTRIES]]

@@ -505,11 +505,16 @@ class SourceLocator:
                 return False
             # The white space the text keeps at its edges, of each kind: a splitter that stripped the cut would have
             # lost it from the text as from the span beyond it. One that strips line breaks alone keeps an indented
-            # line's spaces; one that strips nothing keeps a line break that the span beyond it holds too.
-            kept = set(found[len(found.rstrip()) :])
-            if not marked:
-                kept |= set(found[: len(found) - len(found.lstrip())])
-            if kept & set(self.text[start : location.start] + self.text[location.end : end]):
+            # line's spaces; one that strips nothing keeps a line break that the span beyond it holds too. A span
+            # beyond one end only is read at that end (a cut stripped at one side).
+            leading = set() if marked else set(found[: len(found) - len(found.lstrip())])
+            trailing = set(found[len(found.rstrip()) :])
+            before, after = set(self.text[start : location.start]), set(self.text[location.end : end])
+            if before and after:
+                # Beyond both ends: a cut stripped at both, of every kind of white space it kept at either edge.
+                if (leading | trailing) & (before | after):
+                    return False
+            elif leading & before or trailing & after:
                 return False
         elif location.state != "modulo_whitespace":
             return False

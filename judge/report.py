@@ -26,7 +26,8 @@ from views.summary import no_span_checks, sized_label
 # each pair's "caveat_at_instruction_start"), and its caveat reached with the carried ones.
 # 12: a span beyond a text holding any white space the text keeps at an edge is no stripped cut; a pair carried is
 # carried, whatever a chunk overlapping where its instruction starts holds.
-JUDGE_VERSION = 12
+# 13: a span beyond a text at one end only is read at that end (a cut stripped at one side).
+JUDGE_VERSION = 13
 SHOWN_QUOTE = 40
 
 

@@ -23,8 +23,8 @@ from results.validate import file_holds, opened_regular_file
 # A record's line is read up to this: a chunk of a block grammar's largest page (8 MiB), each character escaped as
 # JSON escapes a control (six bytes), with its metadata, is shorter.
 HEAD_BYTES = 64 * 1024 * 1024
-# How an export's line opens: its id, then its text.
-RECORD_OPENING = re.compile(rb'\{"id":"[0-9a-f]{64}","text":')
+# How a record's line opens, as export writes it or as a tool wrote it back (spaces, another key first, a mark).
+RECORD_OPENING = re.compile(rb'(?:\xef\xbb\xbf)?\s*\{\s*"(?:id|text|metadata)"\s*:')
 # How much of the file is read at a time when looking for carried caveats and for the first differing line.
 BLOCK_BYTES = 1 << 20
 

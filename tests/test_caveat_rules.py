@@ -3872,3 +3872,28 @@ class ScanVersionSixtyFourTest(CaveatChecks):
             with self.subTest(sentence=sentence):
                 found, _ = caveat_of(sentence)
                 self.assertEqual(found.cue, "cannot")
+
+
+class ScanVersionSixtyFiveTest(CaveatChecks):
+    """scan_version 65 mends 64 after a fourth review: a guarded verb heading a noun phrase, hyphens, a version."""
+
+    def test_a_noun_phrase_opening_on_a_guarded_verb_keeps_its_caveat(self) -> None:
+        for sentence in (
+            "Retry on failure is disabled by default.",
+            "Scale to zero is not supported on the free widget plan.",
+        ):
+            with self.subTest(sentence=sentence):
+                found, form = caveat_of(sentence)
+                self.assertEqual((found.rule, form), ("limitation", None))
+        self.assertEqual(caveat_of("Retry the upload once the widget server is back."), (None, "imperative"))
+
+    def test_a_hyphenated_subject_removes_the_obligation_and_a_verb_of_its_own_does_not(self) -> None:
+        for sentence in ("No do-it-yourself setup is required.", "No and/or logic is required."):
+            with self.subTest(sentence=sentence):
+                self.assertEqual(caveat_of(sentence), (None, None))
+        found, _ = caveat_of("No token implies a login is required.")
+        self.assertEqual(found.cue, "is required")
+
+    def test_a_license_with_a_version_before_a_restriction_is_no_notice(self) -> None:
+        found, _ = caveat_of("Licensed under the GPL 3.0, this widget plugin cannot be bundled with closed code.")
+        self.assertEqual(found.cue, "cannot")

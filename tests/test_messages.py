@@ -106,6 +106,7 @@ class WholeNames(DeepTreeTestCase):
 
         # After an edit, scan names the pair of check "scan:docs/tasks:134" by its line now, 136.
         known = ["scan:docs/tasks:513", "scan:docs/tasks:436", "scan:docs/tasks:134", "scan:docs/other:136"]
+        self.assertEqual(closest_names("tasks:\u00b2", known), [])  # "²" is a digit to str.isdigit, never a line
         for typed in ("scan:docs/tasks:136", "docs/tasks:136", "tasks:136"):
             with self.subTest(typed=typed):
                 self.assertEqual(
@@ -567,7 +568,7 @@ class FileWithoutItsOption(LabTestCase):
 
         judged = self.folder / "judged.json"
         judged.write_text(
-            '{\n  "judge_version": 12,\n  "name": "c.jsonl",\n  "policies": [{"coverage": {"sources": []}}]\n}\n',
+            '{\n  "judge_version": 13,\n  "name": "c.jsonl",\n  "policies": [{"coverage": {"sources": []}}]\n}\n',
             encoding="utf-8",
         )
         pins = self.folder / "pins.json"

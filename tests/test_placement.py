@@ -158,6 +158,13 @@ class StrippedChunkOffsetTest(unittest.TestCase):
         chunk = ChunkRecord(1, "plain", "page", "Call run().\n", 8, 22, "start")
         self.assertEqual(placed(text, (chunk,)), [("exact_order", 9, 21, "text_differs")])
 
+    def test_a_cut_stripped_at_one_side_is_read_at_that_side(self) -> None:
+        # "Para two." [8, 17) of "Intro.\n\nPara two.\n\nEnd.\n", its line break kept: [6, 18) reaches before the
+        # text only, over "\n\n", and the text keeps no white space at its start: a cut stripped at its start.
+        text = "Intro.\n\nPara two.\n\nEnd.\n"
+        chunk = ChunkRecord(1, "plain", "page", "Para two.\n", 6, 18, "start")
+        self.assertEqual(placed(text, (chunk,)), [("exact_order", 8, 18, None)])
+
     def test_a_cut_stripped_of_its_line_breaks_alone_keeps_its_indentation(self) -> None:
         # "Intro text." [0, 11), "\n\n", "    indented code" [13, 30), "\n\n", "More." [32, 37): a splitter that
         # strips "\n" alone cut [11, 30) and kept the code's four spaces. The white space beyond the text, "\n\n",

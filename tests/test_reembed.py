@@ -877,6 +877,15 @@ class ValidateExportTest(ReembedTestCase):
         self.assertEqual(completed.returncode, 2)
         self.assertTrue(completed.stderr.startswith(f"error: export_needs_manifest: {export}: "), completed.stderr)
 
+    def test_an_export_written_back_by_another_tool_is_told_as_one(self) -> None:
+        # json.dumps's defaults (spaces after the separators): the same records, other bytes, refused as an export.
+        manifest, export = self.exported("--policy", "paragraph")
+        lines = [json.dumps(json.loads(line)) for line in export.read_text(encoding="utf-8").splitlines()]
+        export.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        completed = run_lab("validate", str(export), "--manifest", str(manifest))
+        self.assertTrue(completed.stderr.startswith(f"error: export_differs: {export}:1: "), completed.stderr)
+        self.assertIn("laid out otherwise", completed.stderr)
+
     def test_an_export_on_stdin_is_re_derived_and_one_with_its_caveats_says_how_many(self) -> None:
         manifest, export = self.exported("--policy", "fixed-char", "--carry-caveats")
         completed = run_lab("validate", "-", "--manifest", str(manifest), stdin=export.read_text(encoding="utf-8"))

@@ -590,8 +590,10 @@ NONE_REQUIRED_BEFORE = re.compile(
     r"(?:^|[.;:!?]\s+|^[\s\x00]+)[\s\x00]*no\s+(?!(?:more|less|fewer)\s+than\b)"
     # The subject's words alone: a verb or a conjunction starts another clause ("No token means a login is required").
     r"(?:(?!(?:and|or|but|so|because|since|if|when|unless|means?|meant|exists?|happens?|is|are|was|were|has|have|had"
-    r"|does|do|did|gets?|makes?|leaves?|needs?)\b)[\w`\x00'’-]+\s+){0,6}"
-    r"(?:(?:is|are|will\s+be|be)\s+)?$",
+    r"|does|do|did|gets?|makes?|leaves?|needs?)(?![\w'’/-]))"
+    # a determiner opens another noun phrase, a clause's subject ("No token implies a login is required"), but
+    # after "of" it is the subject's own ("No part of the config is required")
+    r"(?!(?<!of\s)(?:a|an|the|that)(?![\w'’/-]))[\w`\x00'’/-]+\s+){0,6}" r"(?:(?:is|are|will\s+be|be)\s+)?$",
     re.IGNORECASE,
 )
 # A verb of knowing after a negation: an idiom of the reader's ("if you just don't know"), but of a tool a limitation.
@@ -642,7 +644,7 @@ LICENSE_NOTICE = re.compile(
     # "Licensed under" a license by name (64): not "Licensed under a trial key, the server cannot …"
     r"|licen[cs]ed\s+under\s+(?:the\s+|an?\s+)?(?:[^.;\n]|\.(?=\d)){0,60}?"
     r"(?:\b(?:apache|mit|bsd|[al]?gpl|mpl|creative\s+commons|cc[-\s]by|cc0)\b|(?-i:\bLicen[cs]e\b))"
-    r"(?![^.;]*?\b(?:cannot|can['’]t|must|never|only)\b)"
+    r"(?!(?:[^.;]|\.(?=\d))*?\b(?:cannot|can['’]t|must|never|only)\b)"
     r"|(?:[\w\"'“”/.\[\]-]+\s+){1,12}(?:is|are)\s+(?:\w+\s+)?"
     r"(?:licen[cs]ed|released|published|distributed)\s+under\b"
     r"(?![^.;]*?\b(?:cannot|can['’]t|must|never|only|disabled|not\s+(?:be|available|supported|allowed)))"
@@ -822,6 +824,9 @@ GUARDED_IMPERATIVE_VERBS = frozenset(
     refer render repeat resolve restore retrieve revert review clear clean reboot kill downgrade disconnect find get
     unpack unzip escape enclose""".split()
 )
+# A guarded verb that is a noun phrase's head, the clause reaching its verb before any comma: "Retry on failure is
+# disabled by default", "Scale to zero is not supported".
+NOUN_PHRASE_SUBJECT = re.compile(r"(?:\s+[\w`\x00'’/-]+){0,3}\s+(?:is|are|was|were)(?![\w'’-])", re.IGNORECASE)
 GUARDED_IMPERATIVE_NEXT = re.compile(
     r"\s+(?:the|a|an|your|this|these|that|those|it|them|its|their|all|each|every|any|some|one|both|no|\x00"
     r"|for|until|to|on|in|with|up|out|down|off|back|over|into|from|through|again|once|\[)",
@@ -1442,7 +1447,11 @@ def opening_imperative(reading: str, position: int = 0) -> str | None:
             continue
         if word in IMPERATIVE_VERBS and not NOT_AN_IMPERATIVE_AFTER.match(reading, match.end()):
             return word
-        if word in GUARDED_IMPERATIVE_VERBS and GUARDED_IMPERATIVE_NEXT.match(reading, match.end()):
+        if (
+            word in GUARDED_IMPERATIVE_VERBS
+            and GUARDED_IMPERATIVE_NEXT.match(reading, match.end())
+            and not NOUN_PHRASE_SUBJECT.match(reading, match.end())
+        ):
             return word
         return None
 
