@@ -499,7 +499,8 @@ class SourceLocator:
             # start without an end spans the text's own length, so it holds the place only where it starts; and a
             # text that keeps white space at a side, of a kind the span holds beyond it, was not stripped there.
             found = self.text[location.start : location.end]
-            if end is None:
+            if end is None or end > len(self.text):
+                # (A slice past the text's end stops at it, and would hide that the span reaches past it.)
                 return False
             if start > location.start or end < location.end:
                 return False

@@ -27,7 +27,8 @@ from views.summary import no_span_checks, sized_label
 # 12: a span beyond a text holding any white space the text keeps at an edge is no stripped cut; a pair carried is
 # carried, whatever a chunk overlapping where its instruction starts holds.
 # 13: a span beyond a text at one end only is read at that end (a cut stripped at one side).
-JUDGE_VERSION = 13
+# 14: a span that ends past the text's end is never a stripped cut's.
+JUDGE_VERSION = 14
 SHOWN_QUOTE = 40
 
 

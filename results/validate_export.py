@@ -53,6 +53,8 @@ def export_head(path: Path) -> dict | None:
         return None
     if type(record) is not dict or set(record) != {"id", "text", "metadata"} or type(record["metadata"]) is not dict:
         return None
+    if type(record["id"]) is not str or re.fullmatch("[0-9a-f]{64}", record["id"]) is None:
+        return None
     metadata = record["metadata"]
     if "located" in metadata or ("index_id" in metadata and "strategy" in metadata):
         return record

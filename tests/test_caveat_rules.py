@@ -3897,3 +3897,21 @@ class ScanVersionSixtyFiveTest(CaveatChecks):
     def test_a_license_with_a_version_before_a_restriction_is_no_notice(self) -> None:
         found, _ = caveat_of("Licensed under the GPL 3.0, this widget plugin cannot be bundled with closed code.")
         self.assertEqual(found.cue, "cannot")
+
+
+class ScanVersionSixtySixTest(CaveatChecks):
+    """scan_version 66 mends 65 after a fifth review: a clause inside an imperative's object, a preposition's noun."""
+
+    def test_an_imperative_whose_object_holds_a_clause_is_one(self) -> None:
+        for sentence in (
+            "Wait until the widget server is ready.",
+            "Skip it if it is present.",
+            "Review the files that are changed.",
+        ):
+            with self.subTest(sentence=sentence):
+                self.assertEqual(caveat_of(sentence), (None, "imperative"))
+
+    def test_a_determiner_after_a_preposition_is_the_subject_s(self) -> None:
+        for sentence in ("No change to the widget config is required.", "No code in the repo is required."):
+            with self.subTest(sentence=sentence):
+                self.assertEqual(caveat_of(sentence), (None, None))

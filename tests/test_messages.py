@@ -568,7 +568,7 @@ class FileWithoutItsOption(LabTestCase):
 
         judged = self.folder / "judged.json"
         judged.write_text(
-            '{\n  "judge_version": 13,\n  "name": "c.jsonl",\n  "policies": [{"coverage": {"sources": []}}]\n}\n',
+            '{\n  "judge_version": 14,\n  "name": "c.jsonl",\n  "policies": [{"coverage": {"sources": []}}]\n}\n',
             encoding="utf-8",
         )
         pins = self.folder / "pins.json"

@@ -388,7 +388,7 @@ class CarriedCaveats(PageTestCase):
         judged = run_lab("judge", str(output), "--manifest", str(self.manifest), "--json")
         self.assertEqual(judged.returncode, 0, judged.stderr)
         document = json.loads(judged.stdout)
-        self.assertEqual(document["judge_version"], 13)
+        self.assertEqual(document["judge_version"], 14)
         lab, row = document["policies"][2], document["policies"][-1]
         # heading-aware at 30 splits far and near (see above); both chunks holding an instruction carry its caveat.
         self.assertEqual((lab["pairs_kept_together"], lab["pairs_carried"]), (0, 0))

@@ -165,6 +165,11 @@ class StrippedChunkOffsetTest(unittest.TestCase):
         chunk = ChunkRecord(1, "plain", "page", "Para two.\n", 6, 18, "start")
         self.assertEqual(placed(text, (chunk,)), [("exact_order", 8, 18, None)])
 
+    def test_a_span_past_the_text_s_end_is_no_stripped_cut(self) -> None:
+        # "End.\n" [8, 13) of the 13 characters "Intro.\n\nEnd.\n", given [6, 20): past the end, never a cut's span.
+        chunk = ChunkRecord(1, "plain", "page", "End.\n", 6, 20, "start")
+        self.assertEqual(placed("Intro.\n\nEnd.\n", (chunk,)), [("exact_order", 8, 13, "text_differs")])
+
     def test_a_cut_stripped_of_its_line_breaks_alone_keeps_its_indentation(self) -> None:
         # "Intro text." [0, 11), "\n\n", "    indented code" [13, 30), "\n\n", "More." [32, 37): a splitter that
         # strips "\n" alone cut [11, 30) and kept the code's four spaces. The white space beyond the text, "\n\n",

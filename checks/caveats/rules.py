@@ -592,8 +592,10 @@ NONE_REQUIRED_BEFORE = re.compile(
     r"(?:(?!(?:and|or|but|so|because|since|if|when|unless|means?|meant|exists?|happens?|is|are|was|were|has|have|had"
     r"|does|do|did|gets?|makes?|leaves?|needs?)(?![\w'’/-]))"
     # a determiner opens another noun phrase, a clause's subject ("No token implies a login is required"), but
-    # after "of" it is the subject's own ("No part of the config is required")
-    r"(?!(?<!of\s)(?:a|an|the|that)(?![\w'’/-]))[\w`\x00'’/-]+\s+){0,6}" r"(?:(?:is|are|will\s+be|be)\s+)?$",
+    # after a preposition it is the subject's own ("No part of the config is required", "No change to the config")
+    r"(?!(?<!of\s)(?<!to\s)(?<!in\s)(?<!on\s)(?<!for\s)(?<!at\s)(?<!from\s)(?<!with\s)(?<!by\s)(?<!into\s)"
+    r"(?:a|an|the|that)(?![\w'’/-]))[\w`\x00'’/-]+\s+){0,6}"
+    r"(?:(?:is|are|will\s+be|be)\s+)?$",
     re.IGNORECASE,
 )
 # A verb of knowing after a negation: an idiom of the reader's ("if you just don't know"), but of a tool a limitation.
@@ -826,7 +828,13 @@ GUARDED_IMPERATIVE_VERBS = frozenset(
 )
 # A guarded verb that is a noun phrase's head, the clause reaching its verb before any comma: "Retry on failure is
 # disabled by default", "Scale to zero is not supported".
-NOUN_PHRASE_SUBJECT = re.compile(r"(?:\s+[\w`\x00'’/-]+){0,3}\s+(?:is|are|was|were)(?![\w'’-])", re.IGNORECASE)
+NOUN_PHRASE_SUBJECT = re.compile(
+    # (Words of the phrase only: a determiner, a pronoun or a subordinator opens the object or a clause of its own,
+    # "Wait until the server is ready", "Fix the file that is broken".)
+    r"(?:\s+(?!(?:the|a|an|it|its|them|they|you|your|we|this|these|that|those|which|what|who|when|if|until|once|while"
+    r"|unless|after|before|because|whether|where)(?![\w'’/-]))[\w`\x00'’/-]+){0,3}\s+(?:is|are|was|were)(?![\w'’-])",
+    re.IGNORECASE,
+)
 GUARDED_IMPERATIVE_NEXT = re.compile(
     r"\s+(?:the|a|an|your|this|these|that|those|it|them|its|their|all|each|every|any|some|one|both|no|\x00"
     r"|for|until|to|on|in|with|up|out|down|off|back|over|into|from|through|again|once|\[)",
