@@ -832,7 +832,8 @@ NOUN_PHRASE_SUBJECT = re.compile(
     # (Words of the phrase only: a determiner, a pronoun or a subordinator opens the object or a clause of its own,
     # "Wait until the server is ready", "Fix the file that is broken".)
     r"(?:\s+(?!(?:the|a|an|it|its|them|they|you|your|we|this|these|that|those|which|what|who|when|if|until|once|while"
-    r"|unless|after|before|because|whether|where)(?![\w'’/-]))[\w`\x00'’/-]+){0,3}\s+(?:is|are|was|were)(?![\w'’-])",
+    r"|unless|after|before|because|whether|where)(?![\w'’/-]))[\w`\x00'’/-]+){0,3}"
+    r"\s+(?:is|are|was|were)(?![\w'’-])",
     re.IGNORECASE,
 )
 GUARDED_IMPERATIVE_NEXT = re.compile(
