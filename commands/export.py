@@ -131,7 +131,7 @@ def run_export(args: argparse.Namespace) -> int:
         if args.carry_caveats:
             if pairs is None:
                 pairs = current_manifest_pairs(args, index)
-            carried = reembed.carrying(index["chunks"], pairs, document_texts(index["documents"]))
+            carried = reembed.carrying(index["chunks"], pairs, reembed.document_texts(index["documents"]))
         pieces = reembed.export_pieces(
             index, None if carried is None else carried.carried, reembed.texts_json_of(encoded, index["chunks"])
         )
@@ -192,11 +192,6 @@ def manifest_expected(
     return manifest_build(manifest, progress), ""
 
 
-def document_texts(documents) -> dict[str, str]:
-    """Each document's text by ``source_id``."""
-    return {document["source_id"]: document["text"] for document in documents}
-
-
 def carried_note(carrying) -> str:
     """``"; 3 chunks carry 4 caveats"`` after the export line, and every split pair carried nowhere, counted.
 
@@ -253,8 +248,8 @@ def differing_texts(locations, texts: dict[str, str]) -> dict[str, int]:
     """
     from judge.placement import BYTE_ORDER_MARK
 
-    counts = {"the file's lacks heading lines": 0, "it differs in line ends or a byte order mark only": 0}
-    counts["it differs in white space"] = 0
+    kinds = ("the file's lacks heading lines", "it differs in line ends or a byte order mark only")
+    counts = dict.fromkeys((*kinds, "it differs in white space"), 0)
     for location in locations:
         if not location.located:
             continue
@@ -284,7 +279,7 @@ def run_judged_export(args: argparse.Namespace) -> int:
     # Placed as judge places them: offsets that count a file's byte order mark or its "\r" are mapped to the lab's text.
     records, locations = judge.placed_chunk_file(chunks_path, manifest, judge.manifest_label(args.manifest))
     chunks = judge.judged_chunks(locations, manifest.sources, manifest.grammar)
-    texts = document_texts(manifest.sources)
+    texts = reembed.document_texts(manifest.sources)
     revisions = {
         source["source_id"]: chunk_index.document_record(source)["document_revision"] for source in manifest.sources
     }

@@ -260,13 +260,15 @@ def diff_indexes(
         pairs_added=pairs_added,
         pairs_removed=pairs_removed,
         checks=checks,
-        pairs_moved=moved_pairs(pairs_added, pairs_removed, document_texts(old_index), document_texts(new_index))[0],
+        pairs_moved=moved_pairs(
+            pairs_added, pairs_removed, document_texts(old_index["documents"]), document_texts(new_index["documents"])
+        )[0],
     )
 
 
-def document_texts(index: dict) -> dict[str, str]:
-    """Each document's text of ``index`` by ``source_id``."""
-    return {document["source_id"]: document["text"] for document in index["documents"]}
+def document_texts(documents) -> dict[str, str]:
+    """Each document's (or source's) text by ``source_id``."""
+    return {document["source_id"]: document["text"] for document in documents}
 
 
 def pair_changes(old_config: dict, new_config: dict) -> tuple[list[dict], list[dict]]:
@@ -1012,16 +1014,25 @@ def result_pairs(saved: SavedIndexes, value: dict) -> list[dict] | None:
     if saved.kind != "result":
         return None
     comparisons = value["comparisons"]
+    first = comparisons[0]
+    return declared_pairs(
+        comparisons,
+        lambda: validate.comparison_source(
+            comparisons, saved.indexes, first["instruction_span"], first["qualifier_span"]
+        ),
+    )
+
+
+def declared_pairs(comparisons: list, single_source) -> list[dict]:
+    """A result's comparisons as named pairs; a single-pair result's one pair is ``instruction + qualifier``, of the
+    source ``single_source()`` says (the comparison records none)."""
     if span_checks.is_pairs_comparison(comparisons):
         return [{key: pair[key] for key in span_checks.DECLARED_PAIR_KEYS} for pair in comparisons[0]["pairs"]]
     first = comparisons[0]
-    source_id = validate.comparison_source(
-        comparisons, saved.indexes, first["instruction_span"], first["qualifier_span"]
-    )
     return [
         {
             "name": "instruction + qualifier",
-            "source_id": source_id,
+            "source_id": single_source(),
             "instruction_span": first["instruction_span"],
             "qualifier_span": first["qualifier_span"],
         }

@@ -120,35 +120,17 @@ def validated_export(
     # for a single index exported with --manifest, the manifest's span checks. Either is the build's.
     carried_ways = [None]
     if carries_caveats(path):
-        texts = {document["source_id"]: document["text"] for document in index["documents"]}
+        texts = reembed.document_texts(index["documents"])
+        # As export of that result names a single unnamed pair: of the manifest's one span check.
+        own_pairs = reembed.declared_pairs(result["comparisons"], lambda: manifest.span_checks[0].source_id)
         carried_ways = [
             reembed.carrying(index["chunks"], pairs, texts).carried
-            for pairs in (built_pairs(result, manifest), reembed.manifest_pairs(manifest.span_checks))
+            for pairs in (own_pairs, reembed.manifest_pairs(manifest.span_checks))
         ]
     for carried in carried_ways:
         if file_holds(path, reembed.export_pieces(index, carried)):
             return policy, len(index["chunks"]), None if carried is None else sum(map(len, carried.values()))
     raise first_difference(path, shown, b"".join(reembed.export_pieces(index, carried_ways[0])), manifest_label)
-
-
-def built_pairs(result: dict, manifest) -> list[dict]:
-    """The pairs the manifest's build declares, named as ``export`` of that result names them
-    (``reembed.result_pairs``): a result of one unnamed pair, as the lesson's is, names it ``instruction + qualifier``.
-    """
-    from checks import span_checks
-
-    comparisons = result["comparisons"]
-    if span_checks.is_pairs_comparison(comparisons):
-        return [{key: pair[key] for key in span_checks.DECLARED_PAIR_KEYS} for pair in comparisons[0]["pairs"]]
-    first = comparisons[0]
-    return [
-        {
-            "name": "instruction + qualifier",
-            "source_id": manifest.span_checks[0].source_id,
-            "instruction_span": first["instruction_span"],
-            "qualifier_span": first["qualifier_span"],
-        }
-    ]
 
 
 def first_difference(path: Path, shown: str, expected: bytes, manifest_label: str) -> IngestionError:
