@@ -258,11 +258,11 @@ def closest_names(typed: str, known: list[str]) -> list[str]:
         def same(name_page: str) -> bool:
             return name_page == page or (name_page.endswith(page) and name_page[: -len(page)][-1:] in ("/", ":"))
 
-        same_page = [
-            (abs(int(name.rpartition(":")[2]) - int(line)), name)
-            for name in known
-            if name.rpartition(":")[2].isascii() and name.rpartition(":")[2].isdigit() and same(name.rpartition(":")[0])
-        ]
+        same_page = []
+        for name in known:
+            name_page, _, name_line = name.rpartition(":")
+            if name_line.isascii() and name_line.isdigit() and same(name_page):
+                same_page.append((abs(int(name_line) - int(line)), name))
         if same_page:
             return [name for _, name in sorted(same_page)[:LISTED_ENTRIES]]
     if len(known) > MAX_CLOSE_LOOKUP:

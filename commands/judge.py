@@ -84,8 +84,8 @@ def require_own_name(name: str | None, chunks_path: Path) -> None:
     if not label.strip():
         raise UsageError("judge_name", where, "the judged chunks' name is blank; give --name NAME")
     # As the rows show it: a policy's name with a space after it, in capitals, with another dash (or a minus sign)
-    # for its hyphen, or
-    # as its row is labelled ("fixed-char (width 1,000)") reads as the lab's own row too; "paragraph (v2)" does not.
+    # for its hyphen, or as its row is labelled ("fixed-char (width 1,000)") reads as the lab's own row too;
+    # "paragraph (v2)" does not.
     shown = "".join(
         "-" if unicodedata.category(character) == "Pd" or character == "\u2212" else character for character in label
     )
