@@ -195,6 +195,12 @@ class LabTestCase(unittest.TestCase):
         shutil.copyfile(MANIFEST, folder / "manifest.json")
         return folder / "manifest.json"
 
+    def set_span_checks(self, manifest: Path, checks: list[dict]) -> None:
+        """Make ``checks`` the span checks of the manifest at ``manifest``, the rest of it as it is."""
+        value = json.loads(manifest.read_text(encoding="utf-8"))
+        value["span_checks"] = checks
+        manifest.write_text(json.dumps(value, indent=2), encoding="utf-8")
+
     def write_json(self, name: str, value: object) -> Path:
         path = self.folder / name
         path.write_text(json.dumps(value, indent=2, ensure_ascii=False), encoding="utf-8")

@@ -109,16 +109,17 @@ class SplitterViewTest(JudgeFilesTestCase):
         # context's anchor brings it, and export --carry-caveats carries nothing there.
         text = "# G\n\nNever call run twice. Call run() once to start the server.\n"
         manifest = self.pinned({"g.md": text.encode("utf-8")})
-        value = json.loads(manifest.read_text(encoding="utf-8"))
-        value["span_checks"] = [
-            {
-                "name": "once",
-                "source_id": "g",
-                "instruction": {"quote": "Call run() once to start the server."},
-                "qualifier": {"quote": "Never call run twice."},
-            }
-        ]
-        manifest.write_text(json.dumps(value), encoding="utf-8")
+        self.set_span_checks(
+            manifest,
+            [
+                {
+                    "name": "once",
+                    "source_id": "g",
+                    "instruction": {"quote": "Call run() once to start the server."},
+                    "qualifier": {"quote": "Never call run twice."},
+                }
+            ],
+        )
         chunks = self.write_chunks(
             [{"text": text[:37], "source_id": "g", "start": 0}, {"text": text[37:], "source_id": "g", "start": 37}]
         )

@@ -69,11 +69,6 @@ class OwnDocumentsTestCase(LabTestCase):
     def read_json(self, name: str) -> dict:
         return json.loads((self.folder / name).read_text(encoding="utf-8"))
 
-    def set_span_checks(self, manifest: Path, checks: list[dict]) -> None:
-        value = json.loads(manifest.read_text(encoding="utf-8"))
-        value["span_checks"] = checks
-        manifest.write_text(json.dumps(value, indent=2), encoding="utf-8")
-
 
 class PinNewSourceTests(OwnDocumentsTestCase):
     """pin starts a manifest, appends sources with honest defaults, and a build uses them."""
