@@ -319,6 +319,26 @@ class SentenceRulesTest(LabTestCase):
         cue, _ = caveat_of("Deprecated since 2.0.", reference=True)
         self.assertEqual(cue.rule, "deprecation")
 
+    def test_a_reference_entry_s_term_ends_where_it_ended_before_the_pattern_was_made_linear(self) -> None:
+        # The pattern as scan_version 66 first wrote it, whose runs of masked code cost the cube of their length.
+        cubic = re.compile(r"[\s\x00]*(?:\x00+|[A-Za-z][\w.-]*)[\s\x00]*(?::|\s[-–—]\s)|[\s\x00]*\x00+[\s\x00]*$")
+        # Masked code then a colon, a spaced dash, or nothing; a word and a colon: where each match ends, by hand.
+        for text, end in (
+            ("\x00\x00 : x", 4),
+            (" \x00 - the x", 5),
+            ("\x00 \x00\n", 4),
+            ("key.sub: x", 8),
+            ("\x00x", None),
+        ):
+            with self.subTest(text=text):
+                match = rules.REFERENCE_ENTRY.match(text)
+                self.assertEqual(None if match is None else match.end(), end)
+        chosen = random.Random(66)
+        for _ in range(20_000):
+            text = "".join(chosen.choice(" \x00\x00a-:–\n.") for _ in range(chosen.randrange(9)))
+            new, old = rules.REFERENCE_ENTRY.match(text), cubic.match(text)
+            self.assertEqual(None if new is None else new.end(), None if old is None else old.end(), repr(text))
+
     def test_release_notes_are_not_read(self) -> None:
         for title in ("1.8.0", "[2.0] - 2024-01-31", "Unreleased", "v3.1.4"):
             with self.subTest(title=title):
