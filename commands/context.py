@@ -7,7 +7,7 @@ import argparse
 from chunk_index import collector_paused
 from commands.basics import EXIT_OK, manifest_to_build, report
 from commands.indexes import manifest_outlines
-from commands.options import add_command, add_manifest_option, add_no_cache_option
+from commands.options import add_command, add_jobs_option, add_manifest_option, add_no_cache_option
 from lab_io.errors import UsageError
 from lab_io.inert_json import printed_json_bytes
 from lab_io.outputs import emit
@@ -51,6 +51,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         "--json", action="store_true", help="print every policy's figures as JSON (shape in docs/caveats.md)"
     )
     add_no_cache_option(context)
+    add_jobs_option(context)
     context.set_defaults(handler=run_context)
 
 
@@ -63,6 +64,8 @@ def run_context(args: argparse.Namespace) -> int:
         raise UsageError("usage", "context", "--tier picks among the pairs scan finds; add --scanned to measure them")
     if args.no_cache and not args.scanned:
         raise UsageError("usage", "context", "--no-cache is about the scan's cache; add --scanned to scan")
+    if args.jobs is not None and not args.scanned:
+        raise UsageError("usage", "context", "--jobs sets how many processes scan; add --scanned to scan")
     manifest_path = manifest_to_build(args.manifest)
     manifest = load_manifest(manifest_path)
     checks = manifest.span_checks
@@ -75,7 +78,7 @@ def run_context(args: argparse.Namespace) -> int:
             progress.stage("scanning", len(manifest.sources), source_bytes(manifest.sources))
             path = scan_cache.cache_path(manifest_path, args.no_cache)
             found, cache = scan_cache.scan_sources_cached(
-                manifest.sources, manifest.grammar, path, progress=progress.advance
+                manifest.sources, manifest.grammar, path, progress=progress.advance, jobs=args.jobs
             )
             pairs = proposals(manifest_path, found, 2 if args.tier is None else args.tier)[0]
             declared = verdicts.declared_names(pairs, checks)

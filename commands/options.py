@@ -52,3 +52,26 @@ def add_no_cache_option(parser: argparse.ArgumentParser) -> None:
         ".lab-cache/ beside the manifest, and a page whose pinned bytes, title, grammar and the lab's code "
         "are unchanged is not read again)",
     )
+
+
+# ``--jobs`` beyond this is refused: each job is a process holding a copy of the pages.
+MAX_JOBS = 64
+
+
+def jobs_argument(value: str) -> int:
+    """``--jobs``: a whole number from 1 to ``MAX_JOBS``."""
+    if not value.isdecimal() or not 1 <= int(value) <= MAX_JOBS:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 1 to {MAX_JOBS}, found {value!r}")
+    return int(value)
+
+
+def add_jobs_option(parser: argparse.ArgumentParser) -> None:
+    """``--jobs N``: how many processes read the pages a scan reads afresh (``lab_io.workers``)."""
+    parser.add_argument(
+        "--jobs",
+        type=jobs_argument,
+        metavar="N",
+        default=None,
+        help="read the pages in N processes (1: in this one; default: one per CPU, on Linux and other Unixes, for "
+        "pages of 1 MB or more, one process per MB); the findings are the same for any N",
+    )

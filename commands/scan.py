@@ -11,7 +11,7 @@ import load_documents
 from chunk_index import collector_paused
 from commands.basics import EXIT_OK, closest_names, manifest_to_build, report
 from commands.indexes import collector_skips_what_exists, manifest_indexes, manifest_outlines
-from commands.options import add_command, add_manifest_option, add_no_cache_option
+from commands.options import add_command, add_jobs_option, add_manifest_option, add_no_cache_option
 from lab_io import outputs
 from lab_io.errors import IngestionError, UsageError, counted, first_few, printable, quoted, quoted_name
 from lab_io.indented_json import saved_json_bytes
@@ -145,6 +145,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         "per tier (decisions are not applied)",
     )
     add_no_cache_option(scan)
+    add_jobs_option(scan)
     scan.set_defaults(handler=run_scan)
 
 
@@ -199,7 +200,7 @@ def run_scan(args: argparse.Namespace) -> int:
         if (args.accept or args.reject) and not args.scan_sources:
             scanned, found = reviewed_pages(manifest_path, manifest, args.accept + args.reject, section_cache)
         if found is None:
-            found, cache = scanned_pairs(manifest_path, scanned, no_cache, section_cache, manifest)
+            found, cache = scanned_pairs(manifest_path, scanned, no_cache, section_cache, manifest, args.jobs)
         else:
             cache = None
         pinned = {source["source_id"] for source in manifest.sources}
@@ -254,17 +255,19 @@ def reviewed_pages(manifest_path: Path, manifest, names: list[str], section_cach
     return scope, found
 
 
-def scanned_pairs(manifest_path: Path, manifest, no_cache: bool, section_cache: dict | None = None, whole=None):
+def scanned_pairs(
+    manifest_path: Path, manifest, no_cache: bool, section_cache: dict | None = None, whole=None, jobs=None
+):
     """The pairs and unpaired caveats of every pinned source, with a progress line, and the cache to save once
     the command succeeds (``scan_cache``; ``no_cache``: none read or written). ``whole``: the manifest
-    ``manifest`` narrows (``scan --source``), whose other pages keep their cached findings."""
+    ``manifest`` narrows (``scan --source``), whose other pages keep their cached findings; ``jobs``: ``--jobs``."""
     from checks.caveats import scan_cache
 
     path = scan_cache.cache_path(manifest_path, no_cache)
     kept = None if whole is None or whole is manifest else {source["source_id"] for source in whole.sources}
     with Progress("scanning", len(manifest.sources), source_bytes(manifest.sources)) as progress:
         return scan_cache.scan_sources_cached(
-            manifest.sources, manifest.grammar, path, section_cache, progress.advance, kept
+            manifest.sources, manifest.grammar, path, section_cache, progress.advance, kept, jobs
         )
 
 

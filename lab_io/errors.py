@@ -32,6 +32,10 @@ class IngestionError(Exception):
         # ID)`` or ``("source", REFERENCE)``: the note on a manifest of the current folder names one that holds it.
         self.sought = sought
 
+    def __reduce__(self):
+        # Pickled as made, so a worker's refusal (``lab_io.workers``) is raised again whole in the command.
+        return type(self), (self.code, self.where, self.what, self.sought)
+
 
 def quoted(value: object, limit: int = 60) -> str:
     """Show an untrusted value as inert, one-line JSON, shortened to ``limit`` characters.

@@ -120,6 +120,12 @@ def scanned_sections(source: dict, grammar: str, section_cache: dict | None = No
     if cached is not None and cached[:2] == (text, title):
         return cached[2]
     sections = grammars.document_sections(text, grammar, source["source_id"], title)
-    if section_cache is not None:
-        section_cache[key] = (text, title, sections)
+    kept_sections(section_cache, source, grammar, sections)
     return sections
+
+
+def kept_sections(section_cache: dict | None, source: dict, grammar: str, sections: list) -> None:
+    """Keep ``source``'s ``sections`` (read under ``grammar``, here or by a worker) where ``scanned_sections``
+    finds them."""
+    if section_cache is not None:
+        section_cache[(grammar, source["source_id"])] = (source["text"], source.get("title", ""), sections)

@@ -29,10 +29,12 @@ import stat
 import sys
 import unicodedata
 from bisect import bisect_right
+from collections.abc import Iterator
 from pathlib import Path
 
 import chunk_index
 from checks.caveats import findings
+from lab_io import workers
 from lab_io.outputs import write_atomically
 from load_documents import Span
 
@@ -255,13 +257,20 @@ class PendingCache:
 
 
 def scan_sources_cached(
-    sources, grammar: str, path: Path | None, section_cache: dict | None = None, progress=None, kept=None
+    sources,
+    grammar: str,
+    path: Path | None,
+    section_cache: dict | None = None,
+    progress=None,
+    kept=None,
+    jobs: int | None = None,
 ) -> tuple[tuple[list, list], PendingCache]:
     """``pairing.scan_sources``, each page's findings taken from the cache at ``path`` where they are current
     (``None``: no cache), and the cache to write once the command succeeds. The same answer either way.
 
     ``kept``: every source id of the manifest when ``sources`` are some of its pages (``scan --source``): the
-    cached findings of the others stay as they were, those of pages no longer pinned go.
+    cached findings of the others stay as they were, those of pages no longer pinned go. ``jobs``: the processes
+    that read the pages the cache does not answer (``read_pages``).
     """
     key = None if path is None else rules_key(grammar)
     old = {} if key is None else read_entries(path, key)
@@ -271,24 +280,79 @@ def scan_sources_cached(
         entries = {source_id: entry for source_id, entry in old.items() if source_id in kept and source_id not in ids}
         ids |= set(entries)
     changed = set(old) != ids
-    pairs: list = []
-    unpaired: list = []
-    classifications: dict = {}
-    for source in sorted(sources, key=lambda source: source["source_id"]):
-        source_id = source["source_id"]
-        entry = old.get(source_id)
-        found = None if entry is None else found_in(entry, source)
-        if found is None:
-            # The rules are imported (their patterns compiled) only once a page is read afresh.
-            from checks.caveats import pairing
-
-            sections = findings.scanned_sections(source, grammar, section_cache)
-            found = pairing.scan_sections(source_id, source["text"], sections, classifications)
-            entry = entry_for(source, *found)
-            changed = True
-        entries[source_id] = entry
-        pairs.extend(found[0])
-        unpaired.extend(found[1])
+    ordered = sorted(sources, key=lambda source: source["source_id"])
+    found: dict = {}
+    fresh = []
+    for source in ordered:
+        entry = old.get(source["source_id"])
+        answer = None if entry is None else found_in(entry, source)
+        if answer is None:
+            fresh.append(source)
+            continue
+        found[source["source_id"]] = (answer, entry)
         if progress is not None:
             progress(1, len(source["text"].encode("utf-8")))
+    # (strict: the reading runs to its end, where its workers stop.)
+    for source, answer in zip(fresh, read_pages(fresh, grammar, section_cache, progress, jobs), strict=True):
+        found[source["source_id"]] = (answer, entry_for(source, *answer))
+        changed = True
+    pairs: list = []
+    unpaired: list = []
+    for source in ordered:
+        answer, entries[source["source_id"]] = found[source["source_id"]]
+        pairs.extend(answer[0])
+        unpaired.extend(answer[1])
     return (pairs, unpaired), PendingCache(path, key, entries, changed)
+
+
+def read_pages(sources: list, grammar: str, section_cache: dict | None, progress, jobs: int | None) -> Iterator:
+    """Each page's pairs and unpaired caveats (``pairing.scan_sections`` of its sections), read afresh, in the
+    order of ``sources``: in ``jobs`` processes (``lab_io.workers``; ``None``: one per CPU where the pages are
+    worth it), each page's sections kept in ``section_cache`` as if read here. A page's findings are its own (the
+    shared classifications only spare reading a sentence twice), so any number of processes finds the same."""
+    if not sources:
+        return
+    # The rules are imported (their patterns compiled) only once a page is read afresh, and before any worker
+    # is forked, which starts with them.
+    from checks.caveats import pairing
+
+    sizes = [len(source["text"].encode("utf-8")) for source in sources]
+    count = workers.worker_count(jobs, sum(sizes))
+    if count == 1:
+        classifications: dict = {}
+        for source, size in zip(sources, sizes):
+            sections = findings.scanned_sections(source, grammar, section_cache)
+            found = pairing.scan_sections(source["source_id"], source["text"], sections, classifications)
+            if progress is not None:
+                progress(1, size)
+            yield found
+        return
+    pieces = workers.batches(list(zip(sources, sizes)), sizes, count)
+    work = [[page_of(source) for source, _ in piece] for piece in pieces]
+    for piece, answers in zip(pieces, workers.mapped(read_batch, work, min(count, len(pieces)), grammar)):
+        if progress is not None:
+            progress(len(piece), sum(size for _, size in piece))
+        for (source, _), (sections, answer) in zip(piece, answers):
+            findings.kept_sections(section_cache, source, grammar, sections)
+            yield answer
+
+
+def page_of(source: dict) -> dict:
+    """What reading a page needs of its source, and all a worker is sent."""
+    return {"source_id": source["source_id"], "text": source["text"], "title": source.get("title", "")}
+
+
+# A worker's classifications (``pairing.Page``), shared by the batches it reads; each worker has its own.
+WORKER_CLASSIFICATIONS: dict = {}
+
+
+def read_batch(batch: list[dict], grammar: str) -> list[tuple[list, tuple[list, list]]]:
+    """A worker's reading of a batch of pages: each page's sections and its findings."""
+    from checks.caveats import pairing
+
+    answers = []
+    for source in batch:
+        sections = findings.scanned_sections(source, grammar)
+        found = pairing.scan_sections(source["source_id"], source["text"], sections, WORKER_CLASSIFICATIONS)
+        answers.append((sections, found))
+    return answers

@@ -1,0 +1,111 @@
+"""Work shared among worker processes (``lab_io.workers``): answers in the order given, errors raised in turn, and
+a scan that finds the same in any number of processes."""
+
+from __future__ import annotations
+
+import sys
+from unittest import mock
+
+from lab_io import workers
+from lab_io.errors import IngestionError
+from tests.support import ROOT, LabTestCase, run_lab
+from tests.test_caveat_scan import main_quietly
+
+EXAMPLES = ROOT / "docs" / "examples" / "manifest.json"
+
+
+def squared_or_refused(piece, offset: int):
+    """A piece's square plus ``offset``; a refusal for a piece that is not a number."""
+    if not isinstance(piece, int):
+        raise IngestionError("not_a_number", f"piece {piece!r}", "expected a whole number")
+    return piece * piece + offset
+
+
+class BatchesTest(LabTestCase):
+    """Pieces cut in order, of about an equal share of the sizes, ``BATCHES_PER_WORKER`` a worker."""
+
+    def test_equal_sizes_make_equal_batches(self) -> None:
+        # 8 pieces of 1, 2 workers: 8 batches wanted, a share of 8 // 8 = 1 each.
+        self.assertEqual(workers.batches(list("abcdefgh"), [1] * 8, 2), [[c] for c in "abcdefgh"])
+        # 1 worker: 4 batches, a share of 2.
+        self.assertEqual(
+            workers.batches(list("abcdefgh"), [1] * 8, 1), [["a", "b"], ["c", "d"], ["e", "f"], ["g", "h"]]
+        )
+
+    def test_a_large_piece_ends_its_batch_and_the_rest_keep_their_order(self) -> None:
+        # Sizes 1, 9, 1, 1 over 1 worker: a share of 12 // 4 = 3; "b" fills one batch, the last two are left over.
+        self.assertEqual(workers.batches(list("abcd"), [1, 9, 1, 1], 1), [["a", "b"], ["c", "d"]])
+        self.assertEqual(workers.batches([], [], 4), [])
+
+
+class WorkerCountTest(LabTestCase):
+    """How many processes: the option's number, else one per CPU and MB of work, and one where fork is not safe."""
+
+    def test_given_jobs_are_taken_and_small_work_stays_here(self) -> None:
+        with mock.patch.object(workers, "can_fork", return_value=True):
+            self.assertEqual(workers.worker_count(3, 10), 3)
+            self.assertEqual(workers.worker_count(None, workers.MIN_SHARED_BYTES - 1), 1)
+            with mock.patch.object(workers, "available_cpus", return_value=8):
+                # 2.5 MB: one worker per whole MB, not per CPU.
+                self.assertEqual(workers.worker_count(None, 2_500_000), 2)
+                self.assertEqual(workers.worker_count(None, 20_000_000), 8)
+
+    def test_no_worker_where_the_platform_does_not_fork_safely(self) -> None:
+        with mock.patch.object(sys, "platform", "darwin"):
+            self.assertFalse(workers.can_fork())
+            self.assertEqual(workers.worker_count(4, 20_000_000), 1)
+
+
+class MappedTest(LabTestCase):
+    """Answers in order from two processes as from this one; a refusal raised when its piece's turn comes."""
+
+    def test_two_processes_answer_in_the_order_given(self) -> None:
+        pieces = list(range(12))
+        expected = [piece * piece + 5 for piece in pieces]
+        self.assertEqual(list(workers.mapped(squared_or_refused, pieces, 1, 5)), expected)
+        self.assertEqual(list(workers.mapped(squared_or_refused, pieces, 2, 5)), expected)
+
+    def test_a_worker_s_refusal_comes_back_whole_after_the_answers_before_it(self) -> None:
+        answers = workers.mapped(squared_or_refused, [1, 2, "x\n", 4], 2, 0)
+        self.assertEqual([next(answers), next(answers)], [1, 4])
+        with self.assertRaises(IngestionError) as raised:
+            next(answers)
+        # Rebuilt as made, the place's line break still escaped once.
+        self.assertEqual(str(raised.exception), "not_a_number: piece 'x\\n': expected a whole number")
+        self.assertEqual(raised.exception.code, "not_a_number")
+
+
+class ScanJobsTest(LabTestCase):
+    """``scan --jobs``: the same findings in any number of processes, and a number outside 1 to 64 refused."""
+
+    def test_two_processes_find_what_one_does(self) -> None:
+        shared = []
+        real = workers.mapped
+
+        def recorded(function, work, count, *arguments):
+            shared.append((count, len(work)))
+            return real(function, work, count, *arguments)
+
+        alone = main_quietly("scan", "--json", "--tier", "3", "--manifest", str(EXAMPLES), "--jobs", "1")
+        with mock.patch.object(workers, "mapped", recorded):
+            two = main_quietly("scan", "--json", "--tier", "3", "--manifest", str(EXAMPLES), "--jobs", "2")
+        self.assertEqual(alone[0], 0, alone[2])
+        self.assertEqual(two, alone)
+        # The example docs set's pages went to two processes, in more batches than one (8 wanted, 4 a worker).
+        self.assertEqual(len(shared), 1)
+        self.assertEqual(shared[0][0], 2)
+        self.assertGreater(shared[0][1], 2)
+        self.assertIn('"source_id": "parcel-queue/reference/limits"', alone[1])
+
+    def test_a_number_of_jobs_outside_the_range_is_a_usage_error(self) -> None:
+        for value in ("0", "65", "two", "-1"):
+            with self.subTest(value=value):
+                done = run_lab("scan", "--manifest", str(EXAMPLES), "--jobs", value)
+                self.assertEqual(done.returncode, 2)
+                self.assertIn(f"argument --jobs: expected a whole number from 1 to 64, found {value!r}", done.stderr)
+                self.assertEqual(len(done.stderr.splitlines()), 1)
+
+    def test_context_takes_jobs_only_to_scan(self) -> None:
+        done = run_lab("context", "--manifest", str(EXAMPLES), "--jobs", "2")
+        self.assertEqual(done.returncode, 2)
+        self.assertIn("--jobs sets how many processes scan; add --scanned to scan", done.stderr)
