@@ -14,7 +14,10 @@ times a docs set already pinned and scanned instead (outside the repository).
 
 Every figure is the CPU time (user plus system) of the child, as ``wait4``
 reports it, because wall time on a shared machine measures the other work
-too; wall times are printed beside. Runs are interleaved command by command,
+too; wall times and their multiples are printed beside. ``scan`` shares the
+pages it reads among one worker process per CPU (``lab_io.workers``): its CPU
+time adds up every worker's, its wall time is what a user waits, so its target
+is read on wall time. Runs are interleaved command by command,
 and the figures are medians. Peak memory is each child's own ``ru_maxrss``.
 The children run with bytecode cached, as an installed copy would, after
 one uncounted warm-up run of every command.
@@ -43,7 +46,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# Targets of issue 24, as multiples of the main job's CPU time.
+# Targets of issue 24, as multiples of the main job's CPU time; for a command that shares its work among worker
+# processes (``WORKER_COMMANDS``), of its wall time, which is what a user waits for, where its CPU time adds up
+# every worker's.
+WORKER_COMMANDS = {"scan"}
 COMMAND_TARGETS = {
     "scan": 1.0,
     "validate": 1.0,
@@ -337,20 +343,27 @@ def workflow_report(
         f"result {sizes['result'] / 1e6:.0f} MB; CPU seconds of fresh run.py processes, median of {runs} interleaved runs"
     )
     print(f"  load average {' '.join(f'{load:.2f}' for load in os.getloadavg())} at the end")
-    print(f"  {'command':<10}{'CPU s':>8}{'x main':>8}{'target':>8}{'wall s':>8}{'peak MB':>9}{'x result':>9}")
+    main_wall = medians["main job"]["wall"]
+    print(
+        f"  {'command':<10}{'CPU s':>8}{'x main':>8}{'target':>10}{'wall s':>8}{'x main':>8}{'peak MB':>9}"
+        f"{'x result':>9}"
+    )
     missed = []
     for name, median in medians.items():
         ratio = median["cpu"] / main
+        wall_ratio = median["wall"] / main_wall
         target = COMMAND_TARGETS.get(name)
         memory = median["peak"] / sizes["result"]
         memory_target = MAIN_MEMORY_TARGET if name == "main job" else COMMAND_MEMORY_TARGET
-        shown_target = "" if target is None else f"{target:.1f}"
+        shown_target = "" if target is None else f"{target:.1f}" + (" wall" if name in WORKER_COMMANDS else "")
         print(
-            f"  {name:<10}{median['cpu']:>8.2f}{ratio:>8.2f}{shown_target:>8}{median['wall']:>8.2f}"
+            f"  {name:<10}{median['cpu']:>8.2f}{ratio:>8.2f}{shown_target:>10}{median['wall']:>8.2f}{wall_ratio:>8.2f}"
             f"{median['peak'] / 1e6:>9.0f}{memory:>9.2f}"
         )
-        if target is not None and ratio > target:
-            missed.append(f"{name} {ratio:.2f}x the main job (target {target}x)")
+        judged = wall_ratio if name in WORKER_COMMANDS else ratio
+        if target is not None and judged > target:
+            kind = "wall time" if name in WORKER_COMMANDS else "CPU time"
+            missed.append(f"{name} {judged:.2f}x the main job's {kind} (target {target}x)")
         if memory > memory_target:
             missed.append(f"{name} peak {memory:.2f}x the result (target {memory_target}x)")
     floor = {key: statistics.median(run[key] for run in floors) for key in floors[0]}
