@@ -72,6 +72,6 @@ def add_jobs_option(parser: argparse.ArgumentParser) -> None:
         type=jobs_argument,
         metavar="N",
         default=None,
-        help="read the pages in N processes (1: in this one; default: one per CPU, on Linux and other Unixes, for "
-        "pages of 1 MB or more, one process per MB); the findings are the same for any N",
+        help="read the pages to scan in N processes, 1 to 64 (1: in this one); by default, on Linux and the other "
+        "Unixes, one per CPU and per MB of pages to read, and none under 1 MB; the findings are the same for any N",
     )
