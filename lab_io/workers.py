@@ -10,7 +10,9 @@ Workers are forked, never spawned: a forked worker starts with this process's im
 patterns, where a spawned one imports the lab again (the caveat rules compile about 240 patterns, 0.1 s of a scan
 that may take a second). Where the platform does not fork (Windows), or forking a process that has used the
 system's frameworks is unsafe (macOS), and for work under ``MIN_SHARED_BYTES``, it runs in this process. A worker
-ignores the interrupt key: Ctrl-C reaches the command, which stops the workers as it leaves.
+ignores the interrupt key: Ctrl-C reaches the command, which stops the workers as it leaves. No thread is started
+(``multiprocessing.Pool`` starts three, and waits for ever on a worker that was killed): each worker answers through
+a pipe of its own, and one that closes without an answer is a refusal.
 """
 
 from __future__ import annotations
@@ -20,14 +22,16 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from functools import partial
+from multiprocessing import connection
+
+from lab_io.errors import IngestionError
 
 # Work of fewer bytes runs in this process: starting workers and sending their answers back would cost more than
 # they save (a worker reads about 4 MB of pages a second).
 MIN_SHARED_BYTES = 1_000_000
 # No worker gets less than this: a docs set of 3 MB is read by at most three workers, however many CPUs there are.
 MIN_WORKER_BYTES = 1_000_000
-# Batches per worker: a worker that draws slow pages takes fewer batches, so all end at about the same time.
+# Batches per worker, dealt out in turn (worker w of n takes batches w, w + n, …): a stretch of slow pages is shared.
 BATCHES_PER_WORKER = 4
 
 
@@ -73,24 +77,88 @@ def batches(items: Sequence, sizes: Sequence[int], workers: int) -> list[list]:
     return cut
 
 
-def ignore_interrupt() -> None:
-    """A worker's start: the interrupt key is the command's to act on, not each worker's."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def mapped(function: Callable, work: Iterable, workers: int, *arguments) -> Iterator:
     """``function(piece, *arguments)`` for each piece of ``work``, in order: in this process for ``workers`` 1,
-    else in that many forked processes (``function`` must be a module's own, and its answers and errors must
-    pickle). An error raised for a piece is raised here when that piece's turn comes, as it would be in this
-    process; the workers are stopped when the answers are read or the caller stops reading them."""
-    call = partial(call_with, function, arguments)
+    else in that many forked processes (``function`` must be a module's own, its answers must pickle).
+
+    Worker ``w`` of ``n`` is given pieces ``w``, ``w + n``, ``w + 2n`` … and sends each answer back through a pipe
+    of its own as soon as it has it; answers that come before their turn wait here. An ``IngestionError`` raised
+    for a piece is raised here when that piece's turn comes, as it would be in this process; a worker that stops
+    without answering (killed by the OOM killer, a signal) is refused as ``worker_failed``, never waited for.
+    Every worker is stopped when the answers are read, or when the caller stops reading them (an error, Ctrl-C).
+    """
+    work = list(work)
+    workers = min(workers, len(work))
     if workers <= 1:
-        yield from map(call, work)
+        yield from (function(piece, *arguments) for piece in work)
         return
-    with multiprocessing.get_context("fork").Pool(workers, initializer=ignore_interrupt) as pool:
-        yield from pool.imap(call, work)
+    context = multiprocessing.get_context("fork")
+    started: list = []
+    try:
+        for number in range(workers):
+            receiving, sending = context.Pipe(duplex=False)
+            process = context.Process(
+                target=serve, args=(sending, function, work[number::workers], arguments), daemon=True
+            )
+            process.start()
+            sending.close()
+            started.append((process, receiving))
+        arrived: dict[int, tuple] = {}
+        # The next piece each worker answers, counted from its first.
+        answered = [0] * workers
+        for turn in range(len(work)):
+            while turn not in arrived:
+                waiting = [
+                    started[number][1] for number in range(workers) if answered[number] * workers + number < len(work)
+                ]
+                for ready in connection.wait(waiting):
+                    number = next(number for number, (_, receiving) in enumerate(started) if receiving is ready)
+                    arrived[answered[number] * workers + number] = received(ready, number, started)
+                    answered[number] += 1
+            kind, value = arrived.pop(turn)
+            if kind == "error":
+                raise value
+            yield value
+    finally:
+        for process, receiving in started:
+            if process.is_alive():
+                process.kill()
+            process.join()
+            receiving.close()
 
 
-def call_with(function: Callable, arguments: tuple, piece):
-    """``function(piece, *arguments)``: a piece first, the arguments every piece shares after it."""
-    return function(piece, *arguments)
+def received(receiving, number: int, started: list) -> tuple:
+    """The next answer from worker ``number``; ``worker_failed`` if it stopped before sending one."""
+    try:
+        return receiving.recv()
+    except EOFError:
+        process = started[number][0]
+        process.join(timeout=5)
+        code = process.exitcode
+        how = f"was stopped by signal {-code}" if code is not None and code < 0 else f"exited with {code}"
+        raise IngestionError(
+            "worker_failed",
+            f"worker {number + 1} of {len(started)} (process {process.pid})",
+            f"{how} before it answered (out of memory?); --jobs 1 does the work in the command's own process",
+        ) from None
+
+
+def serve(sending, function: Callable, pieces: list, arguments: tuple) -> None:
+    """A worker: each piece's answer sent in order, until an error, which is sent in its place and ends the work.
+
+    The interrupt key is the command's to act on, not each worker's; the termination signals kill a worker as they
+    would any process (the command's handlers, inherited by the fork, would turn them into exceptions here)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    stopping = {signal.SIGTERM, signal.SIGHUP}
+    for number in stopping:
+        signal.signal(number, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, stopping)
+    try:
+        for piece in pieces:
+            try:
+                sending.send(("answer", function(piece, *arguments)))
+            except IngestionError as error:
+                sending.send(("error", error))
+                return
+    finally:
+        sending.close()

@@ -3,6 +3,9 @@ a scan that finds the same in any number of processes."""
 
 from __future__ import annotations
 
+import multiprocessing
+import os
+import signal
 import sys
 from unittest import mock
 
@@ -19,6 +22,13 @@ def squared_or_refused(piece, offset: int):
     if not isinstance(piece, int):
         raise IngestionError("not_a_number", f"piece {piece!r}", "expected a whole number")
     return piece * piece + offset
+
+
+def killed_at(piece, doomed):
+    """A piece's own value; the worker that draws ``doomed`` is killed as the OOM killer kills, without a word."""
+    if piece == doomed:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return piece
 
 
 class BatchesTest(LabTestCase):
@@ -73,6 +83,24 @@ class MappedTest(LabTestCase):
         # Rebuilt as made, the place's line break still escaped once.
         self.assertEqual(str(raised.exception), "not_a_number: piece 'x\\n': expected a whole number")
         self.assertEqual(raised.exception.code, "not_a_number")
+
+    def test_a_worker_killed_before_it_answers_is_refused_and_none_is_left_running(self) -> None:
+        # Worker 2 of 2 is given pieces 1, 3, 5: the answer before its first is given, then the refusal.
+        answers = workers.mapped(killed_at, list(range(6)), 2, 1)
+        self.assertEqual(next(answers), 0)
+        with self.assertRaises(IngestionError) as raised:
+            next(answers)
+        self.assertEqual(raised.exception.code, "worker_failed")
+        self.assertRegex(
+            str(raised.exception), r"^worker_failed: worker 2 of 2 \(process \d+\): was stopped by signal 9 "
+        )
+        self.assertEqual(multiprocessing.active_children(), [])
+
+    def test_a_reader_that_stops_early_stops_the_workers(self) -> None:
+        answers = workers.mapped(squared_or_refused, list(range(40)), 3, 0)
+        self.assertEqual(next(answers), 0)
+        answers.close()
+        self.assertEqual(multiprocessing.active_children(), [])
 
 
 class ScanJobsTest(LabTestCase):
