@@ -7,7 +7,10 @@ written in; and a scan finds the same pairs with the quick test as without it.
 
 from __future__ import annotations
 
+import json
 import re
+import subprocess
+import sys
 from unittest import mock
 
 from checks.caveats import anchors, masking, pairing, rules, sentences
@@ -271,3 +274,50 @@ class DerivationTest(LabTestCase):
                     [(match.span(), match.lastgroup) for match in plain.finditer(piece)],
                 )
         self.assertGreater(len(plain.findall(text)), 12)
+
+
+# Run in a fresh interpreter: what importing the rules asks of ``anchors``, read off afresh, against the table.
+TABLE_CHECK = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from checks.caveats import anchors, pairing
+fresh = anchors.table_answers()
+print(json.dumps({"asked": len(fresh), "from_table": sum(key in anchors.WRITTEN_ANSWERS for key in fresh),
+                  "same": fresh == anchors.WRITTEN_ANSWERS}))
+"""
+
+
+class WrittenDownTest(LabTestCase):
+    """``anchor_table.py``: the answers importing the rules asks for, the same as read off the patterns."""
+
+    def test_the_table_answers_what_importing_the_rules_asks_as_the_patterns_do(self) -> None:
+        done = subprocess.run(
+            [sys.executable, "-c", TABLE_CHECK, str(ROOT)], capture_output=True, text=True, timeout=60, check=False
+        )
+        self.assertEqual(done.returncode, 0, done.stderr)
+        figures = json.loads(done.stdout)
+        stale = "stale: python tests/write_anchor_table.py writes it again"
+        self.assertGreater(figures["asked"], 20)
+        self.assertEqual(figures["from_table"], figures["asked"], stale)
+        self.assertTrue(figures["same"], stale)
+
+    def test_an_answer_is_taken_only_for_the_same_code_and_patterns(self) -> None:
+        pattern = re.compile(r"(?<!\w)(?:must|should)\s+not")
+        key = anchors.answer_key("anchor_patterns", ((pattern,),))
+        # Another pattern, the same pattern with other flags, or another function: another key.
+        self.assertNotEqual(key, anchors.answer_key("anchor_patterns", ((re.compile(r"(?<!\w)must\s+not"),),)))
+        self.assertNotEqual(key, anchors.answer_key("anchor_patterns", ((re.compile(pattern.pattern, re.I),),)))
+        self.assertNotEqual(key, anchors.answer_key("opening_lookahead", ((pattern,),)))
+        # A table written for other bytes of anchors.py is not read.
+        with mock.patch.object(anchors, "CODE_DIGEST", "0" * 64):
+            self.assertEqual(anchors.written_answers(), {})
+        self.assertEqual(anchors.written_answers(), anchors.WRITTEN_ANSWERS)
+        self.assertNotEqual(anchors.WRITTEN_ANSWERS, {})
+
+    def test_an_answer_written_and_revived_is_the_same(self) -> None:
+        read_off = anchors.anchor_patterns.__wrapped__((re.compile(r"(?<!\w)must\s+not"),))
+        revived = anchors.revived(anchors.written(read_off))
+        self.assertEqual([found.pattern for found in revived], [found.pattern for found in read_off])
+        self.assertEqual([found.flags for found in revived], [found.flags for found in read_off])
+        self.assertIsNone(anchors.revived(anchors.written(None)))
+        self.assertEqual(anchors.revived(anchors.written("(?=must)")), "(?=must)")

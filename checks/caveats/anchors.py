@@ -19,7 +19,10 @@ module does not know stops a literal there: the test can only find more sentence
 from __future__ import annotations
 
 import functools
+import hashlib
 import re
+import sys
+from pathlib import Path
 
 try:  # Python 3.11 and later
     from re import _constants as sre_constants
@@ -68,6 +71,96 @@ _CATEGORY = sre_constants.CATEGORY
 _SPACE = sre_constants.CATEGORY_SPACE
 _WORD = sre_constants.CATEGORY_WORD
 _DIGIT = sre_constants.CATEGORY_DIGIT
+
+
+# --- what is read off the patterns, written down ------------------------------------------------------------
+#
+# Reading the anchors off the rules' patterns is two thirds of importing the rules (about 75 ms of a scan's 140 ms
+# import, every run). ``anchor_table.py`` holds the answers of the functions below marked ``written_down``, keyed by
+# this module's own bytes, Python's version (whose parser they read) and the arguments: an answer is taken from it
+# only for the same code, the same Python and the same patterns, and is read off the patterns as before for any
+# other (a rule changed since the table was written costs its time again, never its answer). ``python
+# tests/write_anchor_table.py`` writes the table again; tests/test_caveat_anchors.py fails while it is stale.
+
+try:
+    CODE_DIGEST = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
+except OSError:  # pragma: no cover - a module read from no file
+    CODE_DIGEST = ""
+PYTHON = f"{sys.version_info[0]}.{sys.version_info[1]}"
+# Every answer asked for in this process: its key, the function that reads it off and the arguments.
+ASKED: dict[str, tuple] = {}
+
+
+def written_answers() -> dict:
+    """The table's answers for this module's code under this Python, or none."""
+    try:
+        from checks.caveats.anchor_table import TABLE
+    except ImportError:  # pragma: no cover - the table removed
+        return {}
+    for section in TABLE:
+        if CODE_DIGEST and section["code"] == CODE_DIGEST and PYTHON in section["pythons"]:
+            return section["answers"]
+    return {}
+
+
+def argument_key(argument) -> object:
+    """An argument as the table's key holds it: a compiled pattern by its text and flags."""
+    if isinstance(argument, re.Pattern):
+        return ("pattern", argument.pattern, argument.flags)
+    if isinstance(argument, (tuple, list)):
+        return tuple(argument_key(item) for item in argument)
+    return argument
+
+
+def answer_key(name: str, arguments: tuple) -> str:
+    """The table's key of ``name(*arguments)``."""
+    return hashlib.sha256(repr((name, argument_key(arguments))).encode("utf-8")).hexdigest()[:32]
+
+
+def written(answer) -> object:
+    """An answer as the table holds it: a compiled pattern by its text (every one here is compiled without flags)."""
+    if isinstance(answer, re.Pattern):
+        return ["pattern", answer.pattern]
+    if isinstance(answer, tuple):
+        return [written(item) for item in answer]
+    return answer
+
+
+def revived(value) -> object:
+    """An answer as ``written`` wrote it, made again."""
+    if isinstance(value, list):
+        if len(value) == 2 and value[0] == "pattern":
+            return re.compile(value[1])
+        return tuple(revived(item) for item in value)
+    return value
+
+
+def written_down(function):
+    """``function`` answered from the table where it holds the answer (see above), else read off as before."""
+    name = function.__name__
+
+    @functools.wraps(function)
+    def answered(*arguments):
+        key = answer_key(name, arguments)
+        ASKED[key] = (function, arguments)
+        answers = WRITTEN_ANSWERS
+        return revived(answers[key]) if key in answers else function(*arguments)
+
+    return answered
+
+
+WRITTEN_ANSWERS = written_answers()
+
+
+def table_answers() -> dict:
+    """Every answer asked for in this process, read off its patterns afresh (the table set aside, for the calls
+    these functions make of each other too) and written as the table holds it."""
+    global WRITTEN_ANSWERS
+    kept, WRITTEN_ANSWERS = WRITTEN_ANSWERS, {}
+    try:
+        return {key: written(function(*arguments)) for key, (function, arguments) in sorted(ASKED.items())}
+    finally:
+        WRITTEN_ANSWERS = kept
 
 
 def is_word_character(character: str) -> bool:
@@ -315,6 +408,7 @@ def first_character_class(pattern: str) -> str | None:
     return "[" + "".join(r"\d" if unit is DIGIT else re.escape(unit) for unit in sorted(units, key=str)) + "]"
 
 
+@written_down
 def first_character_lookahead(pattern: str) -> str:
     """``(?=[…])`` of every character a match of ``pattern`` can start with, or ``""`` when this module cannot tell.
 
@@ -325,6 +419,7 @@ def first_character_lookahead(pattern: str) -> str:
     return "" if characters is None else f"(?={characters})"
 
 
+@written_down
 def opening_lookahead(pattern: str) -> str:
     """``(?=…)`` of the literals of up to ``OPENING_LENGTH`` units every match of ``pattern`` starts with, shared by
     their common beginnings (``trie_pattern``); ``first_character_lookahead`` when some match may start otherwise.
@@ -382,6 +477,7 @@ def literal_first(compiled: re.Pattern) -> re.Pattern:
 WORD_START = r"(?<!\w)"
 
 
+@written_down
 def branches_open_on_word_start(pattern: str, flags: int = 0) -> bool:
     r"""Whether ``pattern`` is an alternation every match of which opens with the look behind ``(?<!\w)``: each
     branch starts with it, or with a group or alternation each of whose branches does.
@@ -478,6 +574,7 @@ def trie_branches(literals, word_start: bool = False) -> list[str]:
     return [unit + after(unit) + alternation(root[unit]) for unit in sorted(root)]
 
 
+@written_down
 def anchor_patterns(patterns, blanked_anywhere=(), blanked_openings=()) -> tuple[re.Pattern, re.Pattern] | None:
     """Two patterns for the anchors of ``patterns`` in a masked and folded text: one that finds any of them, one
     that matches one where a text starts (every literal, a word start or not); ``None`` when some pattern has none
