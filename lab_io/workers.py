@@ -84,25 +84,16 @@ def mapped(function: Callable, work: Iterable, workers: int, *arguments) -> Iter
     Worker ``w`` of ``n`` is given pieces ``w``, ``w + n``, ``w + 2n`` … and sends each answer back through a pipe
     of its own as soon as it has it; answers that come before their turn wait here. An ``IngestionError`` raised
     for a piece is raised here when that piece's turn comes, as it would be in this process; a worker that stops
-    without answering (killed by the OOM killer, a signal) is refused as ``worker_failed``, never waited for.
+    without answering (killed by the OOM killer, a signal) is refused as ``worker_failed`` as soon as that is seen.
     Every worker is stopped when the answers are read, or when the caller stops reading them (an error, Ctrl-C).
     """
     work = list(work)
     workers = min(workers, len(work))
-    if workers <= 1:
+    started = [] if workers <= 1 else started_workers(function, work, workers, arguments)
+    if not started:
         yield from (function(piece, *arguments) for piece in work)
         return
-    context = multiprocessing.get_context("fork")
-    started: list = []
     try:
-        for number in range(workers):
-            receiving, sending = context.Pipe(duplex=False)
-            process = context.Process(
-                target=serve, args=(sending, function, work[number::workers], arguments), daemon=True
-            )
-            process.start()
-            sending.close()
-            started.append((process, receiving))
         arrived: dict[int, tuple] = {}
         # The next piece each worker answers, counted from its first.
         answered = [0] * workers
@@ -120,11 +111,49 @@ def mapped(function: Callable, work: Iterable, workers: int, *arguments) -> Iter
                 raise value
             yield value
     finally:
-        for process, receiving in started:
-            if process.is_alive():
-                process.kill()
-            process.join()
-            receiving.close()
+        stopped(started)
+
+
+def started_workers(function: Callable, work: list, workers: int, arguments: tuple) -> list:
+    """``workers`` processes forked, each with its pieces and the pipe it answers through; none (the work is then
+    done in this process, to the same answers) where the system will not start them: a limit on processes, no
+    memory to fork, no pipe left.
+
+    The interrupt key is held back while they start, so Ctrl-C then reaches this process alone, once every worker
+    ignores it (``serve``), and stops them all through the caller's ``finally``."""
+    context = multiprocessing.get_context("fork")
+    started: list = []
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        for number in range(workers):
+            receiving, sending = context.Pipe(duplex=False)
+            # (The reading ends, its own and those of the workers before it, are passed for it to close: the fork
+            # gives it them all. A pipe is then read by this process alone, and a worker's answer to a command that
+            # is gone fails at once rather than waiting for ever on a reader that is the worker itself.)
+            inherited = [receiving] + [earlier for _, earlier in started]
+            process = context.Process(
+                target=serve, args=(sending, function, work[number::workers], arguments, inherited), daemon=True
+            )
+            try:
+                process.start()
+            finally:
+                sending.close()
+            started.append((process, receiving))
+    except OSError:
+        stopped(started)
+        return []
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+    return started
+
+
+def stopped(started: list) -> None:
+    """Every worker killed if it still runs, reaped, and its pipe closed."""
+    for process, receiving in started:
+        if process.is_alive():
+            process.kill()
+        process.join()
+        receiving.close()
 
 
 def received(receiving, number: int, started: list) -> tuple:
@@ -143,8 +172,9 @@ def received(receiving, number: int, started: list) -> tuple:
         ) from None
 
 
-def serve(sending, function: Callable, pieces: list, arguments: tuple) -> None:
-    """A worker: each piece's answer sent in order, until an error, which is sent in its place and ends the work.
+def serve(sending, function: Callable, pieces: list, arguments: tuple, inherited: list = ()) -> None:
+    """A worker: each piece's answer sent in order, until an error, which is sent in its place and ends the work;
+    ``inherited``: the reading ends of the pipes, its own among them, which the fork gave it and it closes.
 
     The interrupt key is the command's to act on, not each worker's; the termination signals kill a worker as they
     would any process (the command's handlers, inherited by the fork, would turn them into exceptions here)."""
@@ -152,7 +182,9 @@ def serve(sending, function: Callable, pieces: list, arguments: tuple) -> None:
     stopping = {signal.SIGTERM, signal.SIGHUP}
     for number in stopping:
         signal.signal(number, signal.SIG_DFL)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, stopping)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, stopping | {signal.SIGINT})
+    for pipe in inherited:
+        pipe.close()
     try:
         for piece in pieces:
             try:
@@ -160,5 +192,8 @@ def serve(sending, function: Callable, pieces: list, arguments: tuple) -> None:
             except IngestionError as error:
                 sending.send(("error", error))
                 return
+    except OSError:
+        # The command is gone (killed, its pipe closed): there is no one to answer, and nothing to say.
+        return
     finally:
         sending.close()

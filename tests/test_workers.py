@@ -7,6 +7,8 @@ import multiprocessing
 import os
 import signal
 import sys
+import time
+import unittest
 from unittest import mock
 
 from lab_io import workers
@@ -20,8 +22,14 @@ EXAMPLES = ROOT / "docs" / "examples" / "manifest.json"
 def squared_or_refused(piece, offset: int):
     """A piece's square plus ``offset``; a refusal for a piece that is not a number."""
     if not isinstance(piece, int):
-        raise IngestionError("not_a_number", f"piece {piece!r}", "expected a whole number")
+        raise IngestionError("not_a_number", f"piece {piece}", "expected a whole number")
     return piece * piece + offset
+
+
+def slow_first(piece, pieces: int):
+    """A piece's own value, the earlier pieces slower: the later ones are answered first."""
+    time.sleep(0.01 * (pieces - piece))
+    return piece
 
 
 def killed_at(piece, doomed):
@@ -29,6 +37,21 @@ def killed_at(piece, doomed):
     if piece == doomed:
         os.kill(os.getpid(), signal.SIGKILL)
     return piece
+
+
+def pipes_read(piece):
+    """The pipes the process that reads ``piece`` holds a reading end of, by inode (Linux's /proc)."""
+    inodes = []
+    for name in os.listdir("/proc/self/fd"):
+        try:
+            target = os.readlink(f"/proc/self/fd/{name}")
+            with open(f"/proc/self/fdinfo/{name}", encoding="ascii") as info:
+                flags = next(int(line.split()[1], 8) for line in info if line.startswith("flags:"))
+        except OSError:
+            continue  # (the listing's own descriptor, closed by now)
+        if target.startswith("pipe:") and flags & os.O_ACCMODE == os.O_RDONLY:
+            inodes.append(int(target[len("pipe:[") : -1]))
+    return sorted(inodes)
 
 
 class BatchesTest(LabTestCase):
@@ -74,27 +97,50 @@ class MappedTest(LabTestCase):
         expected = [piece * piece + 5 for piece in pieces]
         self.assertEqual(list(workers.mapped(squared_or_refused, pieces, 1, 5)), expected)
         self.assertEqual(list(workers.mapped(squared_or_refused, pieces, 2, 5)), expected)
+        # Worker 2's pieces 1, 3, 5 … are each quicker than worker 1's 0, 2, 4 …: they wait for their turn.
+        self.assertEqual(list(workers.mapped(slow_first, list(range(8)), 2, 8)), list(range(8)))
+
+    def test_where_no_worker_can_be_started_the_work_is_done_here(self) -> None:
+        with mock.patch("multiprocessing.context.Process.start", side_effect=OSError(11, "Resource unavailable")):
+            self.assertEqual(list(workers.mapped(squared_or_refused, [1, 2, 3], 2, 0)), [1, 4, 9])
+        self.assertEqual(multiprocessing.active_children(), [])
 
     def test_a_worker_s_refusal_comes_back_whole_after_the_answers_before_it(self) -> None:
         answers = workers.mapped(squared_or_refused, [1, 2, "x\n", 4], 2, 0)
         self.assertEqual([next(answers), next(answers)], [1, 4])
         with self.assertRaises(IngestionError) as raised:
             next(answers)
-        # Rebuilt as made, the place's line break still escaped once.
-        self.assertEqual(str(raised.exception), "not_a_number: piece 'x\\n': expected a whole number")
+        # Rebuilt as made: the line break in its place, escaped when the worker made it, is not escaped twice.
+        self.assertEqual(str(raised.exception), "not_a_number: piece x\\n: expected a whole number")
         self.assertEqual(raised.exception.code, "not_a_number")
 
     def test_a_worker_killed_before_it_answers_is_refused_and_none_is_left_running(self) -> None:
-        # Worker 2 of 2 is given pieces 1, 3, 5: the answer before its first is given, then the refusal.
-        answers = workers.mapped(killed_at, list(range(6)), 2, 1)
-        self.assertEqual(next(answers), 0)
+        # Worker 2 of 2 is given pieces 1, 3, 5, and killed on the first.
+        answers = []
         with self.assertRaises(IngestionError) as raised:
-            next(answers)
+            for answer in workers.mapped(killed_at, list(range(6)), 2, 1):
+                answers.append(answer)
+        # Refused as soon as it is seen: before piece 0's answer is read, or after, never later.
+        self.assertIn(answers, ([], [0]))
         self.assertEqual(raised.exception.code, "worker_failed")
         self.assertRegex(
             str(raised.exception), r"^worker_failed: worker 2 of 2 \(process \d+\): was stopped by signal 9 "
         )
         self.assertEqual(multiprocessing.active_children(), [])
+
+    @unittest.skipUnless(os.path.isdir("/proc/self/fd"), "reads the open descriptors from Linux's /proc")
+    def test_no_worker_holds_a_pipe_s_reading_end(self) -> None:
+        # Were one held (its own, inherited by the fork), a worker whose command is gone would wait for ever to write.
+        started = workers.started_workers(pipes_read, [0, 1, 2], 3, ())
+        try:
+            readers = {os.fstat(receiving.fileno()).st_ino for _, receiving in started}
+            self.assertEqual(len(readers), 3)
+            for _, receiving in started:
+                kind, held = receiving.recv()
+                self.assertEqual(kind, "answer")
+                self.assertEqual(readers & set(held), set())
+        finally:
+            workers.stopped(started)
 
     def test_a_reader_that_stops_early_stops_the_workers(self) -> None:
         answers = workers.mapped(squared_or_refused, list(range(40)), 3, 0)
@@ -132,6 +178,13 @@ class ScanJobsTest(LabTestCase):
                 self.assertEqual(done.returncode, 2)
                 self.assertIn(f"argument --jobs: expected a whole number from 1 to 64, found {value!r}", done.stderr)
                 self.assertEqual(len(done.stderr.splitlines()), 1)
+
+    def test_context_scanned_in_two_processes_measures_what_one_does(self) -> None:
+        runs = [
+            main_quietly("context", "--scanned", "--json", "--manifest", str(EXAMPLES), "--jobs", jobs) for jobs in "12"
+        ]
+        self.assertEqual(runs[0][0], 0, runs[0][2])
+        self.assertEqual(runs[1], runs[0])
 
     def test_context_takes_jobs_only_to_scan(self) -> None:
         done = run_lab("context", "--manifest", str(EXAMPLES), "--jobs", "2")

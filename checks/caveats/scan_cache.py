@@ -318,7 +318,8 @@ def read_pages(sources: list, grammar: str, section_cache: dict | None, progress
 
     sizes = [len(source["text"].encode("utf-8")) for source in sources]
     count = workers.worker_count(jobs, sum(sizes))
-    if count == 1:
+    pieces = workers.batches(list(zip(sources, sizes)), sizes, count) if count > 1 else []
+    if len(pieces) < 2:
         classifications: dict = {}
         for source, size in zip(sources, sizes):
             sections = findings.scanned_sections(source, grammar, section_cache)
@@ -327,7 +328,6 @@ def read_pages(sources: list, grammar: str, section_cache: dict | None, progress
                 progress(1, size)
             yield found
         return
-    pieces = workers.batches(list(zip(sources, sizes)), sizes, count)
     work = [[page_of(source) for source, _ in piece] for piece in pieces]
     for piece, answers in zip(pieces, workers.mapped(read_batch, work, min(count, len(pieces)), grammar)):
         if progress is not None:
@@ -335,6 +335,8 @@ def read_pages(sources: list, grammar: str, section_cache: dict | None, progress
         for (source, _), (sections, answer) in zip(piece, answers):
             findings.kept_sections(section_cache, source, grammar, sections)
             yield answer
+    # (Filled here only where no worker could be started and the batches were read in this process.)
+    WORKER_CLASSIFICATIONS.clear()
 
 
 def page_of(source: dict) -> dict:
