@@ -154,6 +154,9 @@ class PinOutcome:
     # How many pages of the folders --exclude left out, and each pattern that left out none (a typo, most often).
     excluded: int = 0
     unmatched_excludes: tuple[str, ...] = ()
+    # What the manifest holds after the pin: its sources and span checks.
+    sources: int = 0
+    span_checks: int = 0
 
 
 # Where a span check's span was refused: ``m.json: span_checks[5] ("scan:docs/faq:227").qualifier`` (its name when it
@@ -1354,6 +1357,8 @@ def pin_sources(
         tuple(titles_passed_over),
         excluded,
         unmatched,
+        len(value.get("sources", ())),
+        len(listed_checks(value)),
     )
 
 

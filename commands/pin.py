@@ -10,7 +10,7 @@ import grammars
 from commands.basics import EXIT_OK, report
 from commands.options import add_command, add_manifest_option
 from lab_io import outputs
-from lab_io.errors import IngestionError, UsageError, printable
+from lab_io.errors import IngestionError, UsageError, counted, printable
 from lab_io.outputs import checked_output, destination, emit
 from lab_io.progress import Progress
 
@@ -207,8 +207,12 @@ def run_pin(args: argparse.Namespace) -> int:
         report(source_pins.LESSON_GRAMMAR_NOTE, to_stderr=True)
     lines = source_pins.pin_report_lines(outcome, None if args.every_line else LISTED_PINS)
     shown_manifest = destination(manifest_path)
+    # What the manifest holds, so a pin into a manifest that already had checks (a copied folder) says so.
+    holds = f"{counted(outcome.sources, 'source')}, {counted(outcome.span_checks, 'span check')}"
     lines.append(
-        f"wrote {shown_manifest}" if outcome.manifest_bytes is not None else f"manifest unchanged: {shown_manifest}"
+        f"wrote {shown_manifest} ({holds})"
+        if outcome.manifest_bytes is not None
+        else f"manifest unchanged: {shown_manifest} ({holds})"
     )
     report("\n".join(lines))
     return EXIT_OK

@@ -214,7 +214,8 @@ class FolderWalkTests(DocsSetTestCase):
             [
                 "skipped docs/m.md: the manifest itself is never one of its sources",
                 "unchanged: 1 source already pinned at their current bytes",
-                "manifest unchanged: docs/m.md",
+                # The one page pinned, no span check declared.
+                "manifest unchanged: docs/m.md (1 source, 0 span checks)",
             ],
         )
         self.assertEqual([source["path"] for source in self.manifest_value("docs/m.md")["sources"]], ["good.md"])

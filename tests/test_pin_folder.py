@@ -260,7 +260,8 @@ class LongPinReportTests(FolderTestCase):
             [
                 "… 2 more sources (2 new): the manifest holds every pin; the same pin with --list prints each",
                 "passed over: 1 page the lab cannot take, each named above (pin --all-or-nothing refuses the whole pin instead)",
-                f"wrote {self.manifest}",
+                # 23 pages, one not UTF-8.
+                f"wrote {self.manifest} (22 sources, 0 span checks)",
             ],
         )
         self.manifest.unlink()
@@ -923,7 +924,7 @@ class PinFolderCommandLineTests(FolderTestCase):
                 "pinned docs/quickstart",
                 "pinned docs/reference/index",
                 "pinned docs/reference/limits",
-                "wrote m.json",
+                "wrote m.json (6 sources, 0 span checks)",
             ],
         )
         code, stdout, stderr = run_main("--manifest", "m.json", "--output", "result.json")
@@ -961,13 +962,17 @@ class PinFolderCommandLineTests(FolderTestCase):
                 "pinned docs/guide/index: docs/guide/index.md",
                 "pinned docs/guide-api: docs/guide-api.md",
                 "pinned docs/index: docs/index.md",
-                "wrote manifest.json",
+                # (Cut at its first comma: "(3 sources, 0 span checks)".)
+                "wrote manifest.json (3 sources",
             ],
         )
         again = run_lab("pin", "--manifest", "manifest.json", "docs/", cwd=self.folder)
         self.assertEqual(
             again.stdout.splitlines(),
-            ["unchanged: 3 sources already pinned at their current bytes", "manifest unchanged: manifest.json"],
+            [
+                "unchanged: 3 sources already pinned at their current bytes",
+                "manifest unchanged: manifest.json (3 sources, 0 span checks)",
+            ],
         )
 
 
