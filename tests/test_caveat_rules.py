@@ -3935,3 +3935,39 @@ class ScanVersionSixtySixTest(CaveatChecks):
         for sentence in ("No change to the widget config is required.", "No code in the repo is required."):
             with self.subTest(sentence=sentence):
                 self.assertEqual(caveat_of(sentence), (None, None))
+
+
+class ScanVersionSixtySevenTest(CaveatChecks):
+    """scan_version 67: a caveats section about security or privacy, a design proposal's most often, weighs the
+    feature as a whole: its caveats take no instruction from a section before it."""
+
+    PROPOSAL = (
+        "# Debug containers\n\n## Proposal\n\n### Use cases\n\nAdd the `--debug` flag to the server.\n\n"
+        "### {title}\n\nUsers who allow the `latest` tag cannot pin the image.\n"
+    )
+
+    def test_a_security_considerations_section_keeps_its_caveats_unpaired(self) -> None:
+        for title in ("Security Considerations", "Security and privacy considerations", "Privacy limitations"):
+            with self.subTest(title=title):
+                self.assertEqual(
+                    self.pairs_of(self.PROPOSAL.format(title=title)),
+                    ([], ["Users who allow the `latest` tag cannot pin the image."]),
+                )
+
+    def test_another_caveats_section_still_looks_back(self) -> None:
+        # Rule 10 of "Pairing" as before: "### Limitations" under "## Proposal" takes the sibling section's instruction.
+        for title in ("Limitations", "Considerations", "Securitymodule limitations"):
+            with self.subTest(title=title):
+                self.assertEqual(
+                    self.pairs_of(self.PROPOSAL.format(title=title)),
+                    (
+                        [
+                            (
+                                "Users who allow the `latest` tag cannot pin the image.",
+                                "Add the `--debug` flag to the server.",
+                                "caveats section",
+                            )
+                        ],
+                        [],
+                    ),
+                )

@@ -75,6 +75,10 @@ LABELLED_TITLE = re.compile(r"(?i)^\W*(?:errors?|examples?|exception|warning|fat
 # supported)" is one response of a protocol, told apart from the others by its case, as a label's text after its colon
 # is; the words of the qualifier are not the title's own.
 TITLE_QUALIFIER = re.compile(r"\([^()\n]*\)")
+# A caveats section about security or privacy ("### Security considerations", a design proposal's, under "## Proposal")
+# weighs what the feature as a whole exposes, not one instruction of a section before it (scan_version 67): its
+# caveats stay unpaired, as a top-level caveats section's do.
+SECURITY_TITLE = re.compile(r"(?i)(?<![\w-])(?:security|privacy)(?![\w-])")
 CAVEATS_SECTION_REACH = 3
 CAVEATS_SECTION_LINK = "caveats section"
 DESCRIBED_LINK = "described, "
@@ -1924,6 +1928,7 @@ def scan_sections(
             continue
         items = section_items(page, section, dated)
         caveats_section = section.heading_start < section.body_start and is_caveats_title(section.title)
+        security_section = caveats_section and SECURITY_TITLE.search(section.title) is not None
         for index, item in enumerate(items):
             cue = item.caveat
             if cue is None:
@@ -1936,7 +1941,7 @@ def scan_sections(
                 if lead is not None and usable(lead, item)
                 else chosen_instruction(item, *candidates_around(items, index))
             )
-            if chosen is None and caveats_section and above and above[-1][0] >= 2:
+            if chosen is None and caveats_section and above and above[-1][0] >= 2 and not security_section:
                 # Only a subsection's: a caveats section at the page's top level, under its title or none, lists what
                 # the page's feature as a whole cannot do (scan_version 41).
                 chosen = section_before(earlier, item, above[-1][1])
