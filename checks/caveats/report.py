@@ -204,7 +204,14 @@ def scan_table(
     lines = aligned_lines(rows)
     pairs = report["pairs"]
     sources = len({pair["source_id"] for pair in pairs})
-    kept = "" if report["tier"] == max(TIERS) else f" (tier {report['tier']} and stronger)"
+    # The tiers kept, named as numbers, since "stronger" does not say which way they run: tier 1 is the surest.
+    shown = [tier for tier in TIERS if tier <= report["tier"]]
+    kept = (
+        ""
+        if report["tier"] == max(TIERS)
+        else f" (tier{'s' * (len(shown) > 1)} {' and '.join(map(str, shown))} of {len(TIERS)}, "
+        f"{'tier 1 ' * (len(shown) > 1)}the surest; --tier {max(TIERS)} lists every pair)"
+    )
     lines.append(f"{counted(len(pairs), 'pair')} found in {counted(sources, 'source')}{kept}")
     declared = sum(pair["declared_as"] is not None for pair in pairs)
     if declared and declared < len(pairs) and cards:
