@@ -386,8 +386,18 @@ class SourceNarrowingTest(LabTestCase):
         # The fixture's second page holds one found pair (line 7); the first page's three are left out.
         code, out, err = main_quietly("scan", "--source", "aster-copy-v2")
         self.assertEqual((code, err), (0, ""))
-        self.assertIn("1 pair found in 1 source (tiers 1 and 2 of 3, tier 1 the surest; --tier 3 lists every pair)", out.splitlines())
+        self.assertIn(
+            "1 pair found in 1 source (tiers 1 and 2 of 3, tier 1 the surest; --tier 3 lists every pair)",
+            out.splitlines(),
+        )
         self.assertNotIn("scan:aster-copy-v1:", out)
+        # Its pair is of tier 2 (kept at 2, not at 1); at tier 3, every pair kept, the line names no tier.
+        code, out, _ = main_quietly("scan", "--source", "aster-copy-v2", "--tier", "1")
+        self.assertIn(
+            "0 pairs found in 0 sources (tier 1 of 3, the surest; --tier 3 lists every pair)", out.splitlines()
+        )
+        code, out, _ = main_quietly("scan", "--source", "aster-copy-v2", "--tier", "3")
+        self.assertIn("1 pair found in 1 source", out.splitlines())
         code, out, _ = main_quietly("scan", "--json", "--source", "aster-copy-v2")
         self.assertEqual([pair["name"] for pair in json.loads(out)["pairs"]], ["scan:aster-copy-v2:7"])
 
@@ -982,7 +992,9 @@ class LongListsTest(LabTestCase):
         code, out, err = main_quietly("scan", "--manifest", str(manifest))
         self.assertEqual((code, err), (0, ""))
         lines = out.splitlines()
-        self.assertIn("23 pairs found in 1 source (tiers 1 and 2 of 3, tier 1 the surest; --tier 3 lists every pair)", lines)
+        self.assertIn(
+            "23 pairs found in 1 source (tiers 1 and 2 of 3, tier 1 the surest; --tier 3 lists every pair)", lines
+        )
         self.assertEqual(sum(line.startswith("scan:widget:") for line in lines), 20)
         # The hint names the manifest this scan read, so it runs on the same pages as printed.
         self.assertEqual(
