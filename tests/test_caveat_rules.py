@@ -3971,3 +3971,38 @@ class ScanVersionSixtySevenTest(CaveatChecks):
                         [],
                     ),
                 )
+
+
+class ScanVersionSixtyEightTest(CaveatChecks):
+    """scan_version 68: an upgrade guide titled by a range of versions, and a section numbered "4.1 …", are no
+    release's notes: their sections are read."""
+
+    def test_a_range_of_versions_and_a_section_number_are_no_release_notes(self) -> None:
+        for title in ("v3.4 to 3.5", "1.8 -> 2.0", "Version 2.0 to 3.0", "4.1 Persistent Volume", "1.1 Build and push"):
+            with self.subTest(title=title):
+                self.assertFalse(rules.is_release_notes(title))
+        # A release's title, a date or a release's name after its number, is one still.
+        for title in ("1.8.0", "v3.5.0-rc3", "1.2.0 - 2024-01-31", "2.0 Release Notes", "1.5 Beta", "3.1 Highlights"):
+            with self.subTest(title=title):
+                self.assertTrue(rules.is_release_notes(title))
+
+    def test_an_upgrade_guide_s_breaking_changes_are_read(self) -> None:
+        text = (
+            "# v3.4 to 3.5\n\n## Breaking changes\n\nSet the `--insecure` flag on each plain HTTP repository.\n\n"
+            "The flag is not supported with `--tls`.\n"
+        )
+        # Under 67 the page's title read as a release's, and every section under it as history: nothing was found.
+        # Now the limitation takes the instruction before it, linked by the word both name ("flag").
+        self.assertEqual(
+            self.pairs_of(text),
+            (
+                [
+                    (
+                        "The flag is not supported with `--tls`.",
+                        "Set the `--insecure` flag on each plain HTTP repository.",
+                        "term flag",
+                    )
+                ],
+                [],
+            ),
+        )

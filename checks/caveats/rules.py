@@ -1724,9 +1724,26 @@ RELEASE_TITLE = re.compile(
 )
 
 
+# Titles that open on a version number and are no release's notes (scan_version 68): an upgrade guide's, a range of
+# versions ("v3.4 to 3.5", "1.8 -> 2.0", "2.x – 3.0"), whose breaking changes are what a reader must do and mind; and a
+# section number of two parts before a capitalised word ("4.1 Persistent Volume", "1.1 Build and push"), which a
+# release's title never is but for the words a release is named by ("2.0 Release Notes", "1.5 Beta").
+VERSION_RANGE = re.compile(
+    r"\W*(?:v(?:ersion)?\s*)?\d+(?:\.(?:\d+|x))+\s*(?:to|→|->|[-–—])\s*v?\d+\.(?:\d+|x)", re.IGNORECASE
+)
+SECTION_NUMBER = re.compile(
+    r"\d+\.\d+\s+(?!(?i:release[sd]?|beta|alpha|rc|lts|preview|highlights|notes|changes|changelog|unreleased)\b)"
+    r"[A-Z][a-z]"
+)
+
+
 def is_release_notes(title: str) -> bool:
-    """Whether a section is a release's notes (titled by a version number or a date): history, read for nothing."""
-    return RELEASE_TITLE.match(title) is not None
+    """Whether a section is a release's notes (titled by a version number or a date): history, read for nothing; from
+    scan_version 68 not an upgrade guide's range of versions nor a section number (``VERSION_RANGE``,
+    ``SECTION_NUMBER``)."""
+    if RELEASE_TITLE.match(title) is None:
+        return False
+    return VERSION_RANGE.match(title) is None and SECTION_NUMBER.match(title) is None
 
 
 def block_kind_word(block: grammars.Block) -> str:
