@@ -4006,3 +4006,39 @@ class ScanVersionSixtyEightTest(CaveatChecks):
                 [],
             ),
         )
+
+
+class ScanVersionSixtyNineTest(CaveatChecks):
+    """scan_version 69: a change said to break what worked, a part that fails with an error or is made to fail, and
+    what is needed for something to work, as careful readers count them; "ensure" only as an instruction says it."""
+
+    def test_the_new_cues(self) -> None:
+        for sentence, rule, cue in (
+            ("This is a breaking change for users of plain HTTP registries.", "limitation", "is a breaking change"),
+            ("Removing the block is a generally breaking change.", "limitation", "is a generally breaking change"),
+            ("Plain HTTP operations then fail with a TLS error.", "error", "fail"),
+            ("Setting both flags causes the chart pull to fail.", "error", "causes the chart pull to fail"),
+            ("Ensure you include the prefix in the name.", "requirement", "ensure you"),
+            ("Please ensure the port is open.", "requirement", "ensure the"),
+            ("The localhost URL is needed for the CLI to work.", "requirement", "is needed for"),
+        ):
+            with self.subTest(sentence=sentence):
+                self.assertIn((rule, cue), cues_of(sentence))
+
+    def test_what_only_tells_of_them_is_none(self) -> None:
+        for sentence in (
+            "If a breaking change is needed it will be announced in advance.",
+            "We don't consider new formatting rules to be a breaking change.",
+            "Versioning handles changes, in particular breaking changes.",
+            "Tests ensure the output is stable.",
+            "Commands fail gracefully.",
+        ):
+            with self.subTest(sentence=sentence):
+                self.assertEqual(
+                    [
+                        found
+                        for found in cues_of(sentence)
+                        if found[1].startswith(("ensure", "fail", "causes")) or "breaking" in found[1]
+                    ],
+                    [],
+                )

@@ -76,6 +76,18 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     ("requirement", 2, r"(?:need|needs|needed|have|has|had)\s+to|(?:'ll|will)\s+need"),
     ("requirement", 2, r"requires?|required\s+(?:to|for|by|when|if|in)|(?:is|are|be)\s+required|requiring"),
     ("requirement", 2, r"prerequisites?|expects?|make\s+sure|be\s+sure|ensure\s+that"),
+    # "ensure" before who or what must be so (scan_version 69): "Ensure you include this prefix in the parameter name";
+    # what is needed for something to work: "The localhost URL is needed for the cli to work"
+    # (At the sentence's start, or after "please", "always" or "also", as an instruction says it: not what a part
+    # does, "Tests ensure the output is stable".)
+    (
+        "requirement",
+        2,
+        r"(?:(?<![\s\S])|(?<=^\s)|(?<=^\s\s)|(?<=^\s\s\s)|(?<=please\s)|(?<=always\s)|(?<=also\s))"
+        r"ensure\s+(?:you|your|the|all|each|every|this|these"
+        r"|those)(?![\w-])",
+    ),
+    ("requirement", 2, r"(?:is|are)\s+needed\s+(?:for|by|so|if|when)(?![\w-])"),
     # a reminder of a step another one needs: "Just remember to escape new lines"
     ("requirement", 2, r"remember\s+to"),
     # a field marked as required, as references mark one: "`name` (required): …", "REQUIRED (if … is set)."
@@ -332,6 +344,14 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     ("limitation", 2, r"(?:is|are|be|gets?)\s+(?:silently\s+)?ignored|ignores|silently|(?:has|have)\s+no\s+effect"),
     ("limitation", 2, r"not\s+(?:all|every)(?=\s+[\w\x00])"),
     ("limitation", 2, r"limited\s+to|limitations?|at\s+present|not\s+in\s+the\s+scope|out\s+of\s+scope"),
+    # a change said to break what worked (scan_version 69): "This is a breaking change for users with plain HTTP
+    # registries", "Removing a `moved` block is a generally breaking change"; not a policy about such changes ("If a
+    # breaking change is needed it'll be announced", "We don't consider new rules to be a breaking change")
+    (
+        "limitation",
+        2,
+        r"(?:is|are|introduces?|introduced)\s+(?:\w+ly\s+|also\s+)?(?:an?\s+)?(?:\w+ly\s+)?breaking\s+changes?",
+    ),
     # switched off, the positive form of "not enabled" ("self-updates are disabled"); "can be disabled" instructs
     (
         "limitation",
@@ -400,8 +420,11 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
         r"|(?:returns?|displays?|prints?|reports?|emits?|shows?)\s+an?\s+(?:[\w\x00-]+\s+)?error"
         r"(?=\s+(?:if|when|unless|whenever)(?![\w-]))",
     ),
-    # the plural of "fails" before the case it fails in (scan_version 40): "Commands fail if data is missing"
-    ("error", 2, r"fail(?=\s+(?:if|when|whenever|unless)(?![\w-]))"),
+    # the plural of "fails" before the case it fails in (scan_version 40): "Commands fail if data is missing"; from 69
+    # before the error it fails with: "Plain HTTP registry operations then fail with `http: server gave …`"
+    ("error", 2, r"fail(?=\s+(?:if|when|whenever|unless|with)(?![\w-]))"),
+    # what makes another part fail (scan_version 69): "having both flags on the same repo causes the chart pull to fail"
+    ("error", 2, r"(?:causes?|caused|causing)\s+(?:[\w\x00-]+\s+){1,5}?to\s+fail(?![\w-])"),
     # deprecation or version availability
     ("deprecation", 1, r"deprecated|deprecates?|deprecation|no\s+longer|(?:will\s+be|(?:has|have)\s+been)\s+removed"),
     ("deprecation", 1, r"removed\s+in|obsolete|superseded"),
