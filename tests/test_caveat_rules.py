@@ -4042,3 +4042,20 @@ class ScanVersionSixtyNineTest(CaveatChecks):
                     ],
                     [],
                 )
+
+
+class ScanVersionSeventyTest(CaveatChecks):
+    """scan_version 70: what takes a need away ("eliminates the need to") asks nothing of the reader."""
+
+    def test_a_need_taken_away_is_no_requirement(self) -> None:
+        for sentence in (
+            "This eliminates the need to download binaries when initializing the widget.",
+            "The bundle removes any need to configure a proxy.",
+            "Caching avoids the need to poll the server.",
+        ):
+            with self.subTest(sentence=sentence):
+                self.assertEqual(caveat_of(sentence), (None, None))
+
+    def test_a_need_told_is_one_still(self) -> None:
+        cue, _ = caveat_of("The need to restart the node remains after an upgrade.")
+        self.assertEqual((cue.rule, cue.cue), ("requirement", "need to"))

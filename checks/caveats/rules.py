@@ -762,6 +762,13 @@ PLAIN_COST = re.compile(
 NOT_A_LOSS_BEFORE = re.compile(
     r"(?<![\w-])(?:no|nothing|none|never|nobody|neither)\s+(?:[\w-]+\s+){0,3}$|(?<![\w-])there\s+$", re.IGNORECASE
 )
+# What takes a need away, before "the need to" (scan_version 70): "eliminates the need to", "removes any need to",
+# "avoiding the need to", "saves you the need to".
+NEED_LIFTED_BEFORE = re.compile(
+    r"(?<![\w-])(?:eliminat\w*|remov\w*|avoid\w*|obviat\w*|reduc\w*|minimi[sz]\w*|lessen\w*|spar\w*|sav\w*"
+    r"|prevent\w*|bypass\w*|skip\w*)\s+(?:(?:you|users|the\s+user|them)\s+)?(?:the|any|a)\s+$",
+    re.IGNORECASE,
+)
 THERE_BEFORE = re.compile(r"(?<![\w-])there(?:['’]s|\s+(?:is|are|was|were))?\s+$", re.IGNORECASE)
 # A clause of time or condition the cue stands in, up to four words after its opening word (scan_version 41): "when the
 # manifest no longer loads", "until the context is no longer valid".
@@ -1290,6 +1297,9 @@ def turn_of_phrase(reading: str, rule: str, start: int, end: int) -> str | None:
         return "expected outcome"
     if rule == "requirement" and FEELING_BEFORE.search(before):
         # "don't feel like you need to keep them named this way": an obligation lifted (scan_version 52).
+        return "obligation removed"
+    if rule == "requirement" and word in ("need to", "needs to") and NEED_LIFTED_BEFORE.search(before):
+        # "This eliminates the need to download binaries": the need taken away, asked of no one (scan_version 70).
         return "obligation removed"
     if rule == "requirement" and word.endswith(" to") and PREPOSITION_TO.match(reading, end):
         # "I have to my satisfaction solved it": "to" before a determiner is a preposition, no obligation.
