@@ -95,17 +95,23 @@ def mapped(function: Callable, work: Iterable, workers: int, *arguments) -> Iter
         return
     try:
         arrived: dict[int, tuple] = {}
-        # The next piece each worker answers, counted from its first.
+        # The next piece each worker answers, counted from its first; a worker that sent a refusal sends no more, and
+        # its pipe's closing after it is no failure.
         answered = [0] * workers
+        refused: set[int] = set()
         for turn in range(len(work)):
             while turn not in arrived:
                 waiting = [
-                    started[number][1] for number in range(workers) if answered[number] * workers + number < len(work)
+                    started[number][1]
+                    for number in range(workers)
+                    if number not in refused and answered[number] * workers + number < len(work)
                 ]
                 for ready in connection.wait(waiting):
                     number = next(number for number, (_, receiving) in enumerate(started) if receiving is ready)
-                    arrived[answered[number] * workers + number] = received(ready, number, started)
+                    answer = arrived[answered[number] * workers + number] = received(ready, number, started)
                     answered[number] += 1
+                    if answer[0] == "error":
+                        refused.add(number)
             kind, value = arrived.pop(turn)
             if kind == "error":
                 raise value

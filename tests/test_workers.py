@@ -190,3 +190,25 @@ class ScanJobsTest(LabTestCase):
         done = run_lab("context", "--manifest", str(EXAMPLES), "--jobs", "2")
         self.assertEqual(done.returncode, 2)
         self.assertIn("--jobs sets how many processes scan; add --scanned to scan", done.stderr)
+
+
+def slow_or_refused(piece):
+    """``"slow"`` answered after a while, ``"bad"`` refused at once, anything else as it is."""
+    if piece == "slow":
+        time.sleep(0.2)
+    if piece == "bad":
+        raise IngestionError("bad_piece", "piece", "refused")
+    return piece
+
+
+class EarlyRefusalTest(LabTestCase):
+    """A worker's refusal that comes before its turn waits for it: the worker's pipe closing after it is no failure."""
+
+    def test_a_refusal_before_its_turn_is_the_refusal_raised(self) -> None:
+        # Worker 1 of 2 has "slow" and 3, worker 2 "bad" and 4: its refusal arrives while "slow" is still read.
+        answers = workers.mapped(slow_or_refused, ["slow", "bad", 3, 4], 2)
+        self.assertEqual(next(answers), "slow")
+        with self.assertRaises(IngestionError) as raised:
+            next(answers)
+        self.assertEqual(raised.exception.code, "bad_piece")
+        self.assertEqual(multiprocessing.active_children(), [])
