@@ -166,15 +166,20 @@ def received(receiving, number: int, started: list) -> tuple:
     """The next answer from worker ``number``; ``worker_failed`` if it stopped before sending one."""
     try:
         return receiving.recv()
-    except EOFError:
+    except (EOFError, OSError):
+        # (A worker killed while it sends an answer leaves half a message: "got end of file during message".)
         process = started[number][0]
         process.join(timeout=5)
         code = process.exitcode
-        how = f"was stopped by signal {-code}" if code is not None and code < 0 else f"exited with {code}"
+        how = (
+            f"was stopped by signal {-code} (out of memory?)"
+            if code is not None and code < 0
+            else f"exited with {code} (its error is above)"
+        )
         raise IngestionError(
             "worker_failed",
             f"worker {number + 1} of {len(started)} (process {process.pid})",
-            f"{how} before it answered (out of memory?); --jobs 1 does the work in the command's own process",
+            f"{how} before it answered; --jobs 1 does the work in the command's own process",
         ) from None
 
 

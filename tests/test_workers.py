@@ -124,7 +124,8 @@ class MappedTest(LabTestCase):
         self.assertIn(answers, ([], [0]))
         self.assertEqual(raised.exception.code, "worker_failed")
         self.assertRegex(
-            str(raised.exception), r"^worker_failed: worker 2 of 2 \(process \d+\): was stopped by signal 9 "
+            str(raised.exception),
+            r"^worker_failed: worker 2 of 2 \(process \d+\): was stopped by signal 9 \(out of memory\?\) before",
         )
         self.assertEqual(multiprocessing.active_children(), [])
 
@@ -212,3 +213,23 @@ class EarlyRefusalTest(LabTestCase):
             next(answers)
         self.assertEqual(raised.exception.code, "bad_piece")
         self.assertEqual(multiprocessing.active_children(), [])
+
+
+class HalfAnswerTest(LabTestCase):
+    """A worker killed while it sends an answer leaves half a message: refused as a worker that failed."""
+
+    def test_half_a_message_is_a_worker_that_failed(self) -> None:
+        pipe = mock.Mock()
+        pipe.recv.side_effect = OSError("got end of file during message")
+        process = mock.Mock(exitcode=-9, pid=4321)
+        with self.assertRaises(IngestionError) as raised:
+            workers.received(pipe, 0, [(process, pipe), (mock.Mock(), mock.Mock())])
+        self.assertEqual(
+            str(raised.exception),
+            "worker_failed: worker 1 of 2 (process 4321): was stopped by signal 9 (out of memory?) before it answered; "
+            "--jobs 1 does the work in the command's own process",
+        )
+        process.exitcode = 1
+        with self.assertRaises(IngestionError) as raised:
+            workers.received(pipe, 0, [(process, pipe)])
+        self.assertIn("exited with 1 (its error is above) before it answered", str(raised.exception))
