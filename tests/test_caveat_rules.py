@@ -4059,3 +4059,62 @@ class ScanVersionSeventyTest(CaveatChecks):
     def test_a_need_told_is_one_still(self) -> None:
         cue, _ = caveat_of("The need to restart the node remains after an upgrade.")
         self.assertEqual((cue.rule, cue.cue), ("requirement", "need to"))
+
+
+class ScanVersionSeventyOneTest(CaveatChecks):
+    """scan_version 71 mends 67 to 69 after a review: a security section is one that security heads, a numbered
+    section is any but a release's, and the new cues pass over what only tells of a failure, a change or a need."""
+
+    def test_only_a_title_that_security_heads_keeps_its_caveats_unpaired(self) -> None:
+        proposal = ScanVersionSixtySevenTest.PROPOSAL
+        self.assertEqual(self.pairs_of(proposal.format(title="Security Considerations"))[0], [])
+        for title in ("Pod Security Admission limitations", "Privacy mode limitations"):
+            with self.subTest(title=title):
+                self.assertEqual(
+                    [pair[2] for pair in self.pairs_of(proposal.format(title=title))[0]], ["caveats section"]
+                )
+
+    def test_release_words_after_a_number_title_release_notes_and_others_a_section(self) -> None:
+        for title in (
+            "2.0 What's New",
+            "3.0 New Features",
+            "1.5 Breaking Changes",
+            "2.1 Deprecations",
+            "1.10 Bug fixes",
+        ):
+            with self.subTest(title=title):
+                self.assertTrue(rules.is_release_notes(title))
+        for title in (
+            "4.1 API Gateway",
+            "2.3 TLS configuration",
+            "4.1 `kubectl` setup",
+            "2.3.1 Configure the storage",
+            "3.2 iOS support",
+            "Version 2.0 Migration",
+        ):
+            with self.subTest(title=title):
+                self.assertFalse(rules.is_release_notes(title))
+
+    def test_what_only_tells_of_a_failure_a_change_or_a_need_is_no_caveat(self) -> None:
+        for sentence in (
+            "This is hardly a breaking change for most users.",
+            "Nothing here causes the deploy to fail.",
+            "Learn what causes pods to fail and how to debug them.",
+            "Circuit breakers let services fail with grace under load.",
+            "Less memory is needed for the new index.",
+        ):
+            with self.subTest(sentence=sentence):
+                self.assertEqual(caveat_of(sentence)[0], None)
+
+    def test_the_cues_still_read_as_a_reader_meets_them(self) -> None:
+        for sentence, rule, cue in (
+            ("Requests fail with an authorization error.", "error", "fail"),
+            ("One more step is needed for the upgrade.", "requirement", "is needed for"),
+        ):
+            with self.subTest(sentence=sentence):
+                found = caveat_of(sentence)[0]
+                self.assertEqual((found.rule, found.cue.lower()), (rule, cue))
+        # After a leading clause's comma the cue is read; the sentence, "To X, …", is an instruction whose own caveat
+        # is not labelled (rule P3).
+        self.assertIn(("requirement", "ensure you"), cues_of("To upgrade, ensure you back up the database first."))
+        self.assertEqual(caveat_of("To upgrade, ensure you back up the database first."), (None, "to-clause"))

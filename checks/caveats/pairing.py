@@ -78,7 +78,13 @@ TITLE_QUALIFIER = re.compile(r"\([^()\n]*\)")
 # A caveats section about security or privacy ("### Security considerations", a design proposal's, under "## Proposal")
 # weighs what the feature as a whole exposes, not one instruction of a section before it (scan_version 67): its
 # caveats stay unpaired, as a top-level caveats section's do.
-SECURITY_TITLE = re.compile(r"(?i)(?<![\w-])(?:security|privacy)(?![\w-])")
+# From 71 only a title that security or privacy heads, a design's section on them ("Security Considerations", "Security
+# and privacy implications"), not a feature's limitations that its name holds the word ("Pod Security Admission
+# limitations").
+SECURITY_TITLE = re.compile(
+    r"(?i)\W*(?:security|privacy)(?:\s+(?:and|&)\s+(?:security|privacy))?\s+(?:considerations?|implications?|concerns?"
+    r"|caveats?|limitations?|risks?|notes?|restrictions?)\W*$"
+)
 CAVEATS_SECTION_REACH = 3
 CAVEATS_SECTION_LINK = "caveats section"
 DESCRIBED_LINK = "described, "
@@ -1928,7 +1934,7 @@ def scan_sections(
             continue
         items = section_items(page, section, dated)
         caveats_section = section.heading_start < section.body_start and is_caveats_title(section.title)
-        security_section = caveats_section and SECURITY_TITLE.search(section.title) is not None
+        security_section = caveats_section and SECURITY_TITLE.match(section.title) is not None
         for index, item in enumerate(items):
             cue = item.caveat
             if cue is None:

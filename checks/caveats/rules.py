@@ -83,11 +83,16 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     (
         "requirement",
         2,
-        r"(?:(?<![\s\S])|(?<=^\s)|(?<=^\s\s)|(?<=^\s\s\s)|(?<=please\s)|(?<=always\s)|(?<=also\s))"
+        r"(?:(?<![\s\S])|(?<=^\s)|(?<=^\s\s)|(?<=^\s\s\s)|(?<=please\s)|(?<=always\s)|(?<=also\s)|(?<=,\s))"
         r"ensure\s+(?:you|your|the|all|each|every|this|these"
         r"|those)(?![\w-])",
     ),
-    ("requirement", 2, r"(?:is|are)\s+needed\s+(?:for|by|so|if|when)(?![\w-])"),
+    # (71) not a need said to be small: "Less memory is needed for the new index", "Only one flag is needed for most"
+    (
+        "requirement",
+        2,
+        r"(?<!\bless\s)(?<!\bfewer\s)(?<!\blittle\s)(?<!\bno\s)(?:is|are)\s+needed\s+(?:for|by|so|if|when)(?![\w-])",
+    ),
     # a reminder of a step another one needs: "Just remember to escape new lines"
     ("requirement", 2, r"remember\s+to"),
     # a field marked as required, as references mark one: "`name` (required): …", "REQUIRED (if … is set)."
@@ -350,7 +355,8 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     (
         "limitation",
         2,
-        r"(?:is|are|introduces?|introduced)\s+(?:\w+ly\s+|also\s+)?(?:an?\s+)?(?:\w+ly\s+)?breaking\s+changes?",
+        r"(?:is|are|introduces?|introduced)\s+(?:(?!(?:hardly|rarely|seldom|barely|scarcely)\b)\w+ly\s+|also\s+)?(?:an?\s+)?"
+        r"(?:(?!(?:hardly|rarely|seldom|barely|scarcely)\b)\w+ly\s+)?breaking\s+changes?",
     ),
     # switched off, the positive form of "not enabled" ("self-updates are disabled"); "can be disabled" instructs
     (
@@ -422,9 +428,22 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     ),
     # the plural of "fails" before the case it fails in (scan_version 40): "Commands fail if data is missing"; from 69
     # before the error it fails with: "Plain HTTP registry operations then fail with `http: server gave …`"
-    ("error", 2, r"fail(?=\s+(?:if|when|whenever|unless|with)(?![\w-]))"),
+    # (71) "with" only before what it fails with, an error or a code span: not "fail with grace", "pass or fail with a
+    # summary"
+    (
+        "error",
+        2,
+        r"fail(?=\s+(?:if|when|whenever|unless)(?![\w-])|\s+with\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+)?(?:errors?|exceptions?"
+        r"|\x00|status|code|messages?)(?![\w-]))",
+    ),
     # what makes another part fail (scan_version 69): "having both flags on the same repo causes the chart pull to fail"
-    ("error", 2, r"(?:causes?|caused|causing)\s+(?:[\w\x00-]+\s+){1,5}?to\s+fail(?![\w-])"),
+    # (71) not what makes it fail asked or denied: "Learn what causes pods to fail", "Nothing here causes it to fail"
+    (
+        "error",
+        2,
+        r"(?<!\bwhat\s)(?<!\bnothing\s)(?<!\bnever\s)(?<!\bnot\s)(?<!\bno\s)(?:causes?|caused|causing)\s+"
+        r"(?:[\w\x00-]+\s+){1,5}?to\s+fail(?![\w-])",
+    ),
     # deprecation or version availability
     ("deprecation", 1, r"deprecated|deprecates?|deprecation|no\s+longer|(?:will\s+be|(?:has|have)\s+been)\s+removed"),
     ("deprecation", 1, r"removed\s+in|obsolete|superseded"),
@@ -769,6 +788,8 @@ NEED_LIFTED_BEFORE = re.compile(
     r"|prevent\w*|bypass\w*|skip\w*)\s+(?:(?:you|users|the\s+user|them)\s+)?(?:the|any|a)\s+$",
     re.IGNORECASE,
 )
+# A need said to be small, up to two words before what is needed (scan_version 71): "Less memory", "Only one flag".
+SMALL_NEED_BEFORE = re.compile(r"(?<![\w-])(?:less|fewer|little|only|no)\s+(?:[\w\x00-]+\s+){0,2}$", re.IGNORECASE)
 THERE_BEFORE = re.compile(r"(?<![\w-])there(?:['’]s|\s+(?:is|are|was|were))?\s+$", re.IGNORECASE)
 # A clause of time or condition the cue stands in, up to four words after its opening word (scan_version 41): "when the
 # manifest no longer loads", "until the context is no longer valid".
@@ -1298,6 +1319,17 @@ def turn_of_phrase(reading: str, rule: str, start: int, end: int) -> str | None:
     if rule == "requirement" and FEELING_BEFORE.search(before):
         # "don't feel like you need to keep them named this way": an obligation lifted (scan_version 52).
         return "obligation removed"
+    if (
+        rule == "requirement"
+        and word.endswith(("needed for", "needed by", "needed so", "needed if", "needed when"))
+        and (SMALL_NEED_BEFORE.search(before))
+    ):
+        # "Less memory is needed for the new index", "Only one flag is needed for most setups": a need said to be
+        # small, which reassures (scan_version 71).
+        return "obligation removed"
+    if rule == "error" and word.startswith("caus") and NOT_A_LOSS_BEFORE.search(before):
+        # "Nothing here causes the deploy to fail": a failure denied (scan_version 71).
+        return "not an error"
     if rule == "requirement" and word in ("need to", "needs to") and NEED_LIFTED_BEFORE.search(before):
         # "This eliminates the need to download binaries": the need taken away, asked of no one (scan_version 70).
         return "obligation removed"
@@ -1762,12 +1794,20 @@ RELEASE_TITLE = re.compile(
 # section number of two parts before a capitalised word ("4.1 Persistent Volume", "1.1 Build and push"), which a
 # release's title never is but for the words a release is named by ("2.0 Release Notes", "1.5 Beta").
 VERSION_RANGE = re.compile(
-    r"\W*(?:v(?:ersion)?\s*)?\d+(?:\.(?:\d+|x))+\s*(?:to|→|->|[-–—])\s*v?\d+\.(?:\d+|x)", re.IGNORECASE
+    r"\W*(?:v(?:ersion)?\s*)?\d+(?:\.(?:\d+|x))+\s*(?:to|→|->|[-–—])\s*v?\d+\.(?:\d+|x)"
+    # (71) or a migration or an upgrade named by its version: "Version 2.0 Migration", "2.0 upgrade notes"
+    r"|\W*(?:v(?:ersion)?\s*)?\d+(?:\.(?:\d+|x))+\b.*\b(?:migrat\w*|upgrad\w*)",
+    re.IGNORECASE,
 )
-SECTION_NUMBER = re.compile(
-    r"\d+\.\d+\s+(?!(?i:release[sd]?|beta|alpha|rc|lts|preview|highlights|notes|changes|changelog|unreleased)\b)"
-    r"[A-Z][a-z]"
+# From 71 the words after a section number are anything but a release's ("4.1 API Gateway", "2.3.1 Configure the
+# storage", "4.1 `kubectl` setup"), any number of parts, where 68 took only two parts before a capitalised word; a
+# release's words keep the title a release's ("2.0 What's New", "1.5 Breaking Changes", "1.10 Bug fixes").
+RELEASE_WORDS = (
+    r"(?:release[sd]?|notes|what['’]s\s+new|new\b|features?|changes|change\s*log|changelog|fixes|fixed|bug\s*fix\w*"
+    r"|hot\s*fix\w*|deprecat\w*|breaking|highlights|beta|alpha|rc\d*|lts|preview|unreleased|improvements|enhancements"
+    r"|updates?|patch\w*|known\s+issues|security\s+(?:fixes|updates|advisories))\b"
 )
+SECTION_NUMBER = re.compile(r"\d+(?:\.\d+)+\s+(?!" + RELEASE_WORDS + r")(?=[A-Za-z`])", re.IGNORECASE)
 
 
 def is_release_notes(title: str) -> bool:
