@@ -4118,3 +4118,30 @@ class ScanVersionSeventyOneTest(CaveatChecks):
         # is not labelled (rule P3).
         self.assertIn(("requirement", "ensure you"), cues_of("To upgrade, ensure you back up the database first."))
         self.assertEqual(caveat_of("To upgrade, ensure you back up the database first."), (None, "to-clause"))
+
+
+class ScanVersionSeventyTwoTest(CaveatChecks):
+    """scan_version 72: "ensure you" opening a sentence is a requirement, as "make sure" is; a switch off by default is
+    a limitation."""
+
+    def test_ensure_opening_a_sentence_restricts_its_step(self) -> None:
+        for sentence, cue in (
+            ("Ensure your application has read permissions on the repository.", "ensure your"),
+            ("Ensure you include this prefix in the parameter name.", "ensure you"),
+        ):
+            with self.subTest(sentence=sentence):
+                found, form = caveat_of(sentence)
+                self.assertEqual((found.rule, found.cue, form), ("requirement", cue, None))
+        # After a purpose it is the step itself, as "To report it, be sure to include …" is.
+        self.assertEqual(caveat_of("To upgrade, ensure you back up the database first."), (None, "to-clause"))
+
+    def test_a_switch_off_by_default(self) -> None:
+        for sentence, cue in (
+            ("By default, `NativeLB` is false.", "by default, `…` is false"),
+            ("`retries` defaults to false.", "defaults to false"),
+            ("The cache is off by default.", "is off by default"),
+        ):
+            with self.subTest(sentence=sentence):
+                found, _ = caveat_of(sentence)
+                self.assertEqual((found.rule, found.cue.lower()), ("limitation", cue))
+        self.assertEqual(caveat_of("By default, the proxy is on."), (None, None))

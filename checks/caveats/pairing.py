@@ -572,7 +572,9 @@ def restricts(cue: rules.Cue, reading: str, framed: bool, in_note: bool = False,
     """
     if cue.tier == 3:
         return False
-    if cue.cue in ("make sure", "be sure", "ensure that") and framed:
+    # ("ensure you", "ensure the": "ensure" before who or what must be so, from scan_version 72 as "ensure that".)
+    assuring = cue.cue in ("make sure", "be sure", "ensure that") or cue.cue.startswith("ensure ")
+    if assuring and framed:
         # "To report it, be sure to include …": the step itself. Opening the sentence ("Make sure your branch is
         # rebased.") it restricts the step it follows (scan_version 25): labelled a caveat more often than a step.
         return False
@@ -582,7 +584,7 @@ def restricts(cue: rules.Cue, reading: str, framed: bool, in_note: bool = False,
     if cue.rule == "prohibition":
         # "Do not …", "you cannot …"; not "(mutually exclusive)", which tells how the options relate (tier 2).
         return cue.tier == 1
-    if cue.cue in ("must", "make sure", "be sure", "ensure that"):
+    if cue.cue == "must" or assuring:
         return True
     if cue.rule == "risk":
         return cue.tier == 1

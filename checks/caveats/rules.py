@@ -349,6 +349,14 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     ("limitation", 2, r"(?:is|are|be|gets?)\s+(?:silently\s+)?ignored|ignores|silently|(?:has|have)\s+no\s+effect"),
     ("limitation", 2, r"not\s+(?:all|every)(?=\s+[\w\x00])"),
     ("limitation", 2, r"limited\s+to|limitations?|at\s+present|not\s+in\s+the\s+scope|out\s+of\s+scope"),
+    # a switch off unless set (scan_version 72), as "is not enabled by default" is: "By default, `NativeLB` is false.",
+    # "`retries` defaults to false", "It is off by default"
+    (
+        "limitation",
+        2,
+        r"by\s+default,?\s+(?:[\w\x00.-]+\s+){1,3}?(?:is|are)\s+(?:set\s+to\s+)?(?:false|off)(?![\w-])"
+        r"|(?:is|are)\s+(?:set\s+to\s+)?(?:false|off)\s+by\s+default|defaults?\s+to\s+(?:false|off)(?![\w-])",
+    ),
     # a change said to break what worked (scan_version 69): "This is a breaking change for users with plain HTTP
     # registries", "Removing a `moved` block is a generally breaking change"; not a policy about such changes ("If a
     # breaking change is needed it'll be announced", "We don't consider new rules to be a breaking change")
