@@ -9,7 +9,6 @@ only saves time; a stale one costs a scan its import's 75 ms again, never an ans
 
 from __future__ import annotations
 
-import pprint
 import sys
 from pathlib import Path
 
@@ -19,7 +18,7 @@ sys.path.insert(0, str(ROOT))
 from checks.caveats import anchors, pairing  # noqa: E402  (the import asks what the table answers)
 
 TABLE_PATH = ROOT / "checks" / "caveats" / "anchor_table.py"
-HEADER = '''"""What ``checks.caveats.anchors`` reads off the rules' patterns, written down (see its "written down" part).
+HEADER = '''"""What ``checks.caveats.anchors`` reads off the rules' patterns, written down (its "written down" part).
 
 Written by ``python tests/write_anchor_table.py``; never edit by hand. Each section holds the
 ``anchors.py`` it was written for (a SHA-256 of its bytes), the Pythons whose parser gives its answers, and the
@@ -27,6 +26,34 @@ answers, keyed by ``anchors.answer_key``.
 """
 
 '''
+
+
+# A string longer than this, quoted, is cut into pieces.
+PIECE = 80
+
+
+def literal(value, indent: int = 0) -> str:
+    """``value`` (lists, dicts, strings, booleans, ``None``) as Python source, one item a line, and a string longer
+    than ``PIECE`` characters quoted cut into pieces the parser joins again: every line stays under 120 characters."""
+    pad = " " * (indent + 4)
+    if isinstance(value, dict):
+        items = [f"{pad}{literal(key)}: {literal(item, indent + 4)}," for key, item in sorted(value.items())]
+        return "{\n" + "\n".join(items) + "\n" + " " * indent + "}"
+    if isinstance(value, list):
+        items = [f"{pad}{literal(item, indent + 4)}," for item in value]
+        return "[\n" + "\n".join(items) + "\n" + " " * indent + "]"
+    if isinstance(value, str) and len(repr(value)) > PIECE:
+        # Cut where each piece, quoted and escaped, fits the line its indent leaves.
+        room = 116 - len(pad)
+        pieces, start = [], 0
+        while start < len(value):
+            end = start + 1
+            while end < len(value) and len(repr(value[start : end + 1])) <= room:
+                end += 1
+            pieces.append(repr(value[start:end]))
+            start = end
+        return "(\n" + "\n".join(pad + piece for piece in pieces) + "\n" + " " * indent + ")"
+    return repr(value)
 
 
 def main() -> int:
@@ -50,7 +77,7 @@ def main() -> int:
         same["pythons"] = sorted(
             same["pythons"] + [anchors.PYTHON], key=lambda python: tuple(map(int, python.split(".")))
         )
-    body = pprint.pformat(sections, width=116, sort_dicts=True)
+    body = literal(sections)
     TABLE_PATH.write_text(HEADER + "TABLE = " + body + "\n", encoding="utf-8")
     served = sorted(python for section in sections for python in section["pythons"])
     print(f"wrote {TABLE_PATH.relative_to(ROOT)}: {len(sections)} section(s), for Python {', '.join(served)}")

@@ -363,8 +363,8 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     (
         "limitation",
         2,
-        r"(?:is|are|introduces?|introduced)\s+(?:(?!(?:hardly|rarely|seldom|barely|scarcely)\b)\w+ly\s+|also\s+)?(?:an?\s+)?"
-        r"(?:(?!(?:hardly|rarely|seldom|barely|scarcely)\b)\w+ly\s+)?breaking\s+changes?",
+        r"(?:is|are|introduces?|introduced)\s+(?:(?!(?:hardly|rarely|seldom|barely|scarcely)\b)\w+ly\s+|also\s+)?"
+        r"(?:an?\s+)?(?:(?!(?:hardly|rarely|seldom|barely|scarcely)\b)\w+ly\s+)?breaking\s+changes?",
     ),
     # switched off, the positive form of "not enabled" ("self-updates are disabled"); "can be disabled" instructs
     (
@@ -441,8 +441,8 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     (
         "error",
         2,
-        r"fail(?=\s+(?:if|when|whenever|unless)(?![\w-])|\s+with\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+)?(?:errors?|exceptions?"
-        r"|\x00|status|code|messages?)(?![\w-]))",
+        r"fail(?=\s+(?:if|when|whenever|unless)(?![\w-])"
+        r"|\s+with\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+)?(?:errors?|exceptions?|\x00|status|code|messages?)(?![\w-]))",
     ),
     # what makes another part fail (scan_version 69): "having both flags on the same repo causes the chart pull to fail"
     # (71) not what makes it fail asked or denied: "Learn what causes pods to fail", "Nothing here causes it to fail"
