@@ -231,7 +231,8 @@ def scan_table(
     if report["unpaired"]:
         lines.append(
             f"{counted(len(report['unpaired']), 'caveat')} without an instruction (none in reach: same section, "
-            f"{LOOK_BACK_BLOCKS} blocks either side; or a pair weaker than the tier kept); see --json"
+            f"{LOOK_BACK_BLOCKS} blocks either side, or for a limitations subsection the sections before it; or a pair "
+            "weaker than the tier kept); see --json"
         )
     if report["rejected"]:
         lines.append(f"{counted(report['rejected'], 'rejected pair')} left out (the manifest's decisions file)")
