@@ -65,13 +65,13 @@ def jobs_argument(value: str) -> int:
     return int(value)
 
 
-def add_jobs_option(parser: argparse.ArgumentParser) -> None:
-    """``--jobs N``: how many processes read the pages a scan reads afresh (``lab_io.workers``)."""
-    parser.add_argument(
-        "--jobs",
-        type=jobs_argument,
-        metavar="N",
-        default=None,
-        help="read the pages to scan in N processes, 1 to 64 (1: in this one); by default, on Linux and the other "
-        "Unixes, one per CPU and per MB of pages to read, and none under 1 MB; the findings are the same for any N",
-    )
+JOBS_HELP = (
+    "read the pages to scan in N processes, 1 to 64 (1: in this one); by default, on Linux and the other "
+    "Unixes, one per CPU and per MB of pages to read, and none under 1 MB; the findings are the same for any N"
+)
+
+
+def add_jobs_option(parser: argparse.ArgumentParser, help_text: str = JOBS_HELP) -> None:
+    """``--jobs N``: how many processes share the command's work (``lab_io.workers``): the pages a scan reads afresh,
+    or the queries ``retrieve`` ranks."""
+    parser.add_argument("--jobs", type=jobs_argument, metavar="N", default=None, help=help_text)

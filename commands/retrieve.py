@@ -7,7 +7,7 @@ from pathlib import Path
 
 from commands.basics import EXIT_OK, manifest_to_build, report
 from commands.indexes import collector_skips_what_exists, manifest_indexes
-from commands.options import add_command, add_manifest_option
+from commands.options import add_command, add_jobs_option, add_manifest_option
 from lab_io.errors import UsageError, counted
 from lab_io.inert_json import printed_json_bytes
 from lab_io.outputs import emit
@@ -49,6 +49,11 @@ def register(commands: argparse._SubParsersAction) -> None:
         "python run.py retrieve --manifest docs-lab/manifest.json --chunks chunks.jsonl --run run.jsonl --json",
     )
     add_manifest_option(retrieve)
+    add_jobs_option(
+        retrieve,
+        "rank each index's queries in N processes, 1 to 64 (1: in this one); by default, on Linux and the other "
+        "Unixes, one per CPU and per MB of the index's text, and none under 1 MB; the figures are the same for any N",
+    )
     retrieve.add_argument(
         "--chunks",
         dest="retrieve_chunks",
@@ -111,7 +116,7 @@ def run_retrieve(args: argparse.Namespace) -> int:
         indexes = manifest_indexes(manifest, progress.advance)
         with collector_skips_what_exists():
             document = retrieval.measured(
-                manifest.span_checks, indexes, chunks, run, depth, str(manifest_path), progress
+                manifest.span_checks, indexes, chunks, run, depth, str(manifest_path), progress, args.jobs
             )
     unasked = sum(check.query is None for check in manifest.span_checks)
     if unasked:

@@ -233,3 +233,24 @@ class HalfAnswerTest(LabTestCase):
         with self.assertRaises(IngestionError) as raised:
             workers.received(pipe, 0, [(process, pipe)])
         self.assertIn("exited with 1 (its error is above) before it answered", str(raised.exception))
+
+
+class RetrieveJobsTest(LabTestCase):
+    """``retrieve --jobs``: an index's queries ranked in two processes give the figures one process gives."""
+
+    def test_two_processes_rank_as_one_does(self) -> None:
+        shared = []
+        real = workers.mapped
+
+        def recorded(function, work, count, *arguments):
+            shared.append((count, len(work)))
+            return real(function, work, count, *arguments)
+
+        alone = main_quietly("retrieve", "--json", "--manifest", str(EXAMPLES), "--jobs", "1")
+        with mock.patch.object(workers, "mapped", recorded):
+            two = main_quietly("retrieve", "--json", "--manifest", str(EXAMPLES), "--jobs", "2")
+        self.assertEqual(alone[0], 0, alone[2])
+        self.assertEqual(two, alone)
+        # One sharing per index the example manifest builds (fixed-char, paragraph, heading-aware), each in batches.
+        self.assertEqual([count for count, _ in shared], [2, 2, 2])
+        self.assertTrue(all(batches > 1 for _, batches in shared))

@@ -25,6 +25,7 @@ from checks.retrieval.ranks import (
     lab_ranked_index,
     pair_ranks,
 )
+from lab_io import workers
 from lab_io.errors import IngestionError
 
 RETRIEVE_VERSION = 1
@@ -35,33 +36,31 @@ MAX_DEPTH = 10_000
 
 
 def measured(
-    checks: tuple, indexes: dict, chunks: RankedIndex | None, run, depth: int, where: str, progress=None
+    checks: tuple,
+    indexes: dict,
+    chunks: RankedIndex | None,
+    run,
+    depth: int,
+    where: str,
+    progress=None,
+    jobs: int | None = None,
 ) -> dict:
     """Every index's figures and every pair's ranks, as the JSON ``retrieve --json`` prints (docs/retrieval.md).
 
     ``indexes``: the lab's, by policy name, as the main job builds them;
     ``chunks``: another chunker's, or ``None``; ``run``: a ``judged.Run`` or
     ``None``. Each index's BM25 postings are built, used and let go before the next's. ``progress``
-    (``lab_io.progress.Progress``), if given, counts the pairs ranked, index by index.
+    (``lab_io.progress.Progress``), if given, counts the pairs ranked, index by index. ``jobs``: the processes
+    that rank an index's queries (``ranked_pairs``).
     """
     rows = []
     by_pair: list[dict] = [{} for _ in checks]
     queries = [check_query(check) for check in checks]
 
-    def add_row(name: str, kind: str, chunk_count: int | None, returned_lists, judged: bool) -> None:
-        pairs = []
-        for place, (check, returned) in enumerate(zip(checks, returned_lists)):
-            ranks = pair_ranks(check, returned, judged)
+    def add_row(name: str, kind: str, chunk_count: int | None, pairs: list) -> None:
+        for place, ranks in enumerate(pairs):
             by_pair[place][name] = {key: ranks.ranks[key] for key in RANK_KEYS}
-            pairs.append(ranks)
         rows.append(index_figures(name, kind, chunk_count, pairs))
-
-    def ranked_lists(index: RankedIndex):
-        for query in queries:
-            returned = index.retrieve(query, depth)
-            if progress is not None:
-                progress.advance(1, 0)
-            yield returned
 
     def add_ranked(index: RankedIndex) -> None:
         require_bounded_walk(index, queries, where)
@@ -69,14 +68,14 @@ def measured(
             # The stage's clock starts once the index is built: its time left is the ranking's alone (counted from
             # before the build, the first pair's share held the build, and the line said minutes for seconds).
             progress.stage(f"ranking {index.name}'s chunks", len(queries), 0, unit="pairs")
-        add_row(index.name, index.kind, len(index.units), ranked_lists(index), index.judged)
+        add_row(index.name, index.kind, len(index.units), ranked_pairs(index, checks, queries, depth, progress, jobs))
 
     for name, index in indexes.items():
         add_ranked(lab_ranked_index(name, index["chunks"]))
     if chunks is not None:
         add_ranked(chunks)
     if run is not None:
-        add_row(run.name, "run", None, (run.results[check.name] for check in checks), True)
+        add_row(run.name, "run", None, [pair_ranks(check, run.results[check.name], True) for check in checks])
     return {
         "retrieve_version": RETRIEVE_VERSION,
         "baseline": {"tokens": r"\w+ of the casefolded text", "k1": K1, "b": B, "depth": depth},
@@ -87,6 +86,37 @@ def measured(
             for check, query, ranks in zip(checks, queries, by_pair)
         ],
     }
+
+
+def ranked_pairs(index: RankedIndex, checks, queries: list[str], depth: int, progress=None, jobs=None) -> list:
+    """Each check's ranks in ``index`` (``pair_ranks`` of what the baseline returns for its query), in check order.
+
+    The queries are ranked one after the other, each on its own (a query's answer is a function of the index and the
+    query alone), so where the index's text is large enough they are shared among worker processes as a scan's pages
+    are (``lab_io.workers``: one per CPU and per MB of text; ``jobs`` sets the number, 1 is this process), which
+    start with the index built and send back only the ranks: the same figures for any number of processes.
+    """
+    count = workers.worker_count(jobs, sum(len(unit.text) for unit in index.units))
+    places = list(range(len(checks)))
+    pieces = workers.batches(places, [1] * len(places), count) if count > 1 else []
+    if len(pieces) < 2:
+        pairs = []
+        for check, query in zip(checks, queries):
+            pairs.append(pair_ranks(check, index.retrieve(query, depth), index.judged))
+            if progress is not None:
+                progress.advance(1, 0)
+        return pairs
+    pairs = []
+    for piece, answers in zip(pieces, workers.mapped(ranked_batch, pieces, count, index, checks, queries, depth)):
+        pairs.extend(answers)
+        if progress is not None:
+            progress.advance(len(piece), 0)
+    return pairs
+
+
+def ranked_batch(places: list[int], index: RankedIndex, checks, queries: list[str], depth: int) -> list:
+    """A worker's share of ``ranked_pairs``: the ranks of the checks at ``places``."""
+    return [pair_ranks(checks[place], index.retrieve(queries[place], depth), index.judged) for place in places]
 
 
 def require_bounded_walk(index: RankedIndex, queries: list[str], where: str) -> None:
