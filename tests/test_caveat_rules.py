@@ -4145,3 +4145,23 @@ class ScanVersionSeventyTwoTest(CaveatChecks):
                 found, _ = caveat_of(sentence)
                 self.assertEqual((found.rule, found.cue.lower()), ("limitation", cue))
         self.assertEqual(caveat_of("By default, the proxy is on."), (None, None))
+
+
+class ScanVersionSeventyThreeTest(CaveatChecks):
+    """scan_version 73: what a part is not made for, latency grown, "This assumes", a part left without upkeep."""
+
+    def test_the_new_cues(self) -> None:
+        for sentence, rule, cue in (
+            ("The widget server is not designed as a long-term store.", "limitation", "is not designed as"),
+            ("The dev server is not intended for production use.", "limitation", "is not intended for"),
+            ("Enabling access logs may increase tail latency under load.", "limitation", "increase tail latency"),
+            ("This assumes you have made no changes to the collector.", "requirement", "this assumes"),
+            ("The extension is now unmaintained and may stop working.", "deprecation", "is now unmaintained"),
+        ):
+            with self.subTest(sentence=sentence):
+                found, _ = caveat_of(sentence)
+                self.assertEqual((found.rule, found.cue.lower()), (rule, cue))
+
+    def test_a_list_s_disclaimer_is_no_limitation_of_tier_2(self) -> None:
+        found, _ = caveat_of("This list is not meant to be exhaustive.")
+        self.assertEqual((found.cue, found.tier), ("is not", 3))

@@ -142,7 +142,8 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
         "requirement",
         2,
         r"(?:(?:this|the)\s+(?:\w+\s+)?(?:guide|document|tutorial|page|section|example|article|walkthrough|quickstart)"
-        r"|we|it|they)\s+(?:\w+ly\s+)?assumes?(?:\s+that)?",
+        # (73) "This" alone, the guide or the step before: "This assumes you have made no changes to the collector"
+        r"|we|it|they|(?<![\w-])this)\s+(?:\w+ly\s+)?assumes?(?:\s+that)?",
     ),
     (
         "requirement",
@@ -312,6 +313,15 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     ("limitation", 2, r"(?:is|are)\s+(?:\w+ly\s+|only\s+)?(?:a\s+)?best[\s-]+effort|best[\s-]+effort\s+basis"),
     # a view or a field the reader cannot change (scan_version 52): "The artifacts in this view are read only."
     ("limitation", 2, r"(?:is|are|be|becomes?|remains?)\s+(?:\w+ly\s+|now\s+|always\s+)?read[\s-]+only"),
+    # what a part is not made for (scan_version 73; before the plain "is not", which would take it): "Linkerd is not designed as a long-term historical metrics store",
+    # "The dev server is not intended for production use"
+    (
+        "limitation",
+        2,
+        r"(?:is|are|was|were)\s+not\s+(?:\w+ly\s+)?(?:designed|intended|meant|built)\s+(?:as|for|to)(?![\w-])"
+        # (not a list's disclaimer: "This is not meant to be exhaustive")
+        r"(?!\s+(?:be\s+)?(?:an?\s+)?(?:exhaustive|complete|comprehensive|definitive|full)\b)",
+    ),
     ("limitation", 3, r"(?:is|are)\s*n't|(?:is|are)\s+(?:\w+\s+)?not"),
     ("limitation", 2, AUXILIARIES + r"\s*n't|won't|" + AUXILIARIES + r"\s+(?:\w+\s+)?not"),
     # one side allowed, the other denied (scan_version 52): "granularity is services only, not service endpoints";
@@ -390,6 +400,8 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
         r"|(?:introduces?|incurs?|causes?|carries|comes?\s+(?:at|with))\s+(?:an?\s+(?:[\w-]+\s+)?|some\s+)?"
         r"performance\s+(?:penalty|penalties|hit|cost|costs|degradation|impact)"
         r"|(?:increases?|adds?)\s+(?:[\w-]+\s+){0,2}overhead"
+        # (73) "This will increase request latencies": latency grown, as overhead is
+        r"|(?:increases?|increasing)\s+(?:[\w-]+\s+){0,2}latenc(?:y|ies)"
         r"|can\s+be\s+(?:\w+ly\s+)?expensive|(?:is|are|be|gets?|becomes?)\s+(?:\w+ly\s+)?more\s+expensive\s+"
         r"(?:than|when|if|for|to)",
     ),
@@ -454,6 +466,8 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     ),
     # deprecation or version availability
     ("deprecation", 1, r"deprecated|deprecates?|deprecation|no\s+longer|(?:will\s+be|(?:has|have)\s+been)\s+removed"),
+    # a part left without upkeep (scan_version 73): "the extension is now unmaintained and may stop working"
+    ("deprecation", 2, r"(?:is|are)\s+(?:now\s+)?unmaintained|(?:may|might|could|will)\s+stop\s+working"),
     ("deprecation", 1, r"removed\s+in|obsolete|superseded"),
     (
         "version",
