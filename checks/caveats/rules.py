@@ -313,8 +313,8 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     ("limitation", 2, r"(?:is|are)\s+(?:\w+ly\s+|only\s+)?(?:a\s+)?best[\s-]+effort|best[\s-]+effort\s+basis"),
     # a view or a field the reader cannot change (scan_version 52): "The artifacts in this view are read only."
     ("limitation", 2, r"(?:is|are|be|becomes?|remains?)\s+(?:\w+ly\s+|now\s+|always\s+)?read[\s-]+only"),
-    # what a part is not made for (scan_version 73; before the plain "is not", which would take it): "Linkerd is not designed as a long-term historical metrics store",
-    # "The dev server is not intended for production use"
+    # what a part is not made for (scan_version 73; before the plain "is not", which would take it): "Linkerd is not
+    # designed as a long-term historical metrics store", "The dev server is not intended for production use"
     (
         "limitation",
         2,
