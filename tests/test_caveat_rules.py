@@ -4165,3 +4165,30 @@ class ScanVersionSeventyThreeTest(CaveatChecks):
     def test_a_list_s_disclaimer_is_no_limitation_of_tier_2(self) -> None:
         found, _ = caveat_of("This list is not meant to be exhaustive.")
         self.assertEqual((found.cue, found.tier), ("is not", 3))
+
+
+class ScanVersionSeventyFourTest(CaveatChecks):
+    """scan_version 74 mends 72 and 73 after a review: "ensure" restricts only opening its sentence, a page's own
+    scope, a cost spared, a case handled and a promise warn of nothing, and what may stop working is a risk."""
+
+    def test_what_now_warns_of_nothing(self) -> None:
+        for sentence in (
+            "Run `uv sync`, ensure the tests pass, and open a pull request.",
+            "This page is not intended to cover every case.",
+            "Batch the writes to avoid increasing latency.",
+            "The tool warns you when a dependency is unmaintained.",
+            "uv will always ensure the lockfile is up to date.",
+        ):
+            with self.subTest(sentence=sentence):
+                self.assertEqual(caveat_of(sentence)[0], None)
+
+    def test_what_still_warns(self) -> None:
+        for sentence, rule, cue in (
+            ("First, ensure the Helm client is installed.", "requirement", "ensure the"),
+            ("It is not intended to be used for external issuers.", "limitation", "is not intended to"),
+            ("The dev server isn't designed for production use.", "limitation", "isn't designed for"),
+            ("If you delete the token, the CI job will stop working.", "risk", "will stop working"),
+        ):
+            with self.subTest(sentence=sentence):
+                found, _ = caveat_of(sentence)
+                self.assertEqual((found.rule, found.cue.lower()), (rule, cue))

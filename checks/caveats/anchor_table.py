@@ -9,17 +9,6 @@ TABLE = [
     {
         'answers': {
             '007249e94305d47d05e640b8458474da': '(?=[aceilmopsw])',
-            '01dbf579d87d472f71604fa2a88fa71f': (
-                "(?=(?:'ll|\\(|\\d|a(?:bor|cce|dd|llo|m|ppl|re|s|t|v(?:ai|oi))|b(?:e|igg|rok|ut|y)|c(?:a(?:ll|n|r(?"
-                ':e|r)|u(?:s|t))|han|lie|o(?:me|ns|ul)|r(?:as|ea)|urr)|d(?:a(?:ng|ta)|e(?:ac|fa|gr|p(?:e|r)|ve)|i(?'
-                ':d|s(?:a|p))|o|r(?:aw|op))|e(?:mit|nsu|x(?:ce|i(?:s|t)|p(?:e|o)))|f(?:a(?:il|r)|ew|rom)|g(?:et|ot)'
-                '|h(?:a(?:d|rm|s|ve)|igh|owe|urt)|i(?:gno|mp(?:a|o)|n|rre|s|t)|k(?:eep|now)|l(?:ead|imi)|m(?:a(?:in'
-                '|jo|ke|rk|y)|igh|u(?:ch|st|tu))|n(?:b|e(?:ed|ve|w)|o)|o(?:b(?:so|vi)|ffe|n(?:e|ly)|pen|the|ut|ver)'
-                '|p(?:erm|o(?:ss|te)|r(?:er|i(?:m|n|o)|ov))|quit|r(?:ais|e(?:du|fu|je|m(?:a|e|o)|p(?:l|o)|qu|su|tu)'
-                '|isk|oun)|s(?:e(?:cu|e|ve)|h(?:al|o(?:u|w))|i(?:gn|le|nc)|low|ome|t(?:ar|il|op)|u(?:b(?:j|s)|p(?:e'
-                '|p)))|t(?:ake|erm|h(?:e|is|r(?:e|o))|o|wo)|u(?:n(?:av|de|le|s(?:a|t|u)|ti)|p|ser)|v(?:ali|uln)|w(?'
-                ":a(?:rn|s)|e|i(?:ll|th)|o(?:n(?:'|’)|ul))|you|’ll))"
-            ),
             '03b28c7fc1717ecdf93e8c8844c174fb': False,
             '08ef4fa8c279e0f72d2dc361fcf51030': [
                 [
@@ -56,11 +45,28 @@ TABLE = [
                 ],
             ],
             '460097ab99110556ddd20cdf9d9ebfd4': False,
+            '487ae8196d665e91f766acb4a0dc9974': (
+                "(?=(?:'ll|\\(|\\d|a(?:bor|cce|dd|llo|m|ppl|re|s|t|v(?:ai|oi))|b(?:e|igg|rok|ut|y)|c(?:a(?:ll|n|r(?"
+                ':e|r)|u(?:s|t))|han|lie|o(?:me|ns|ul)|r(?:as|ea)|urr)|d(?:a(?:ng|ta)|e(?:ac|fa|gr|p(?:e|r)|ve)|i(?'
+                ':d|s(?:a|p))|o|r(?:aw|op))|e(?:mit|nsu|x(?:ce|i(?:s|t)|p(?:e|o)))|f(?:a(?:il|r)|ew|rom)|g(?:et|ot)'
+                '|h(?:a(?:d|rm|s|ve)|igh|owe|urt)|i(?:gno|mp(?:a|o)|n|rre|s|t)|k(?:eep|now)|l(?:ead|imi)|m(?:a(?:in'
+                '|jo|ke|rk|y)|igh|u(?:ch|st|tu))|n(?:b|e(?:ed|ve|w)|o)|o(?:b(?:so|vi)|ffe|n(?:e|ly)|pen|the|ut|ver)'
+                '|p(?:erm|o(?:ss|te)|r(?:er|i(?:m|n|o)|ov))|quit|r(?:ais|e(?:du|fu|je|m(?:a|e|o)|p(?:l|o)|qu|su|tu)'
+                '|isk|oun)|s(?:e(?:cu|e|ve)|h(?:al|o(?:u|w))|i(?:gn|le|nc)|low|ome|t(?:ar|il|op)|u(?:b(?:j|s)|p(?:e'
+                '|p)))|t(?:ake|erm|h(?:e|is|r(?:e|o))|o|wo)|u(?:n(?:av|de|le|s(?:a|t|u)|ti)|p|ser)|v(?:ali|uln)|w(?'
+                ":a(?:rn|s)|e|i(?:ll|th)|o(?:n(?:'|’)|ul))|you|’ll))"
+            ),
             '49a4ff2f708ed76b826248e6747c4a6d': False,
             '51399a0486fa83fb0fd9617d9288f031': '(?=[y])',
             '7257ecdcefec9aabc301eaeb9b38bcb3': '(?=[isuw])',
             '8471c6aa0780e7388950dd42b0e3b995': False,
-            '898ef76364d1036a21f21d3ddee0328f': [
+            '98df9eb2698381041e0d64bf645ebcf1': '(?=[w])',
+            'aeca68f54eb425d16d86c26aec8be307': False,
+            'bb4367fac1bb60bea774482834ac6ab7': '(?=[dfkruw])',
+            'c48fd9f518f6120122c00d8f427498d5': '(?=[cfms])',
+            'c5df6fd6be9ecabf7824ae2e471561ee': '(?=[lw])',
+            'c9309bd01db9f89b327385f5ce24d9cc': False,
+            'd3d875928272b8290cbba1fdf891301f': [
                 [
                     'pattern',
                     (
@@ -104,12 +110,6 @@ TABLE = [
                     ),
                 ],
             ],
-            '98df9eb2698381041e0d64bf645ebcf1': '(?=[w])',
-            'aeca68f54eb425d16d86c26aec8be307': False,
-            'bb4367fac1bb60bea774482834ac6ab7': '(?=[dfkruw])',
-            'c48fd9f518f6120122c00d8f427498d5': '(?=[cfms])',
-            'c5df6fd6be9ecabf7824ae2e471561ee': '(?=[lw])',
-            'c9309bd01db9f89b327385f5ce24d9cc': False,
             'dd77b01bf05cf68d5c0f0254395e16dc': '(?=[t])',
             'df12be25af0a004cf48b73b614e97deb': False,
             'e71a8d7f28abaab029e7a8fe6feeb067': True,

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import grammars
 from load_documents import Span, SpanCheck
 
-SCAN_VERSION = 73
+SCAN_VERSION = 74
 # How far an instruction may sit from its caveat, in blocks of prose (code blocks are not counted):
 # the caveat's own block and this many before it, or this many after it; one that shares an
 # identifier with the caveat may sit as far back as IDENTIFIER_BLOCKS.

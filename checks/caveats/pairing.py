@@ -81,6 +81,10 @@ TITLE_QUALIFIER = re.compile(r"\([^()\n]*\)")
 # From 71 only a title that security or privacy heads, a design's section on them ("Security Considerations", "Security
 # and privacy implications"), not a feature's limitations that its name holds the word ("Pod Security Admission
 # limitations").
+# What may come before an "ensure" that opens its sentence (scan_version 74).
+ENSURE_OPENING = re.compile(
+    r"[\s\x00]*(?:(?:please|always|also|and|then|first|next|now|finally|so)(?:\s*,)?\s+)*", re.IGNORECASE
+)
 SECURITY_TITLE = re.compile(
     r"(?i)\W*(?:security|privacy)(?:\s+(?:and|&)\s+(?:security|privacy))?\s+(?:considerations?|implications?|concerns?"
     r"|caveats?|limitations?|risks?|notes?|restrictions?)\W*$"
@@ -572,8 +576,12 @@ def restricts(cue: rules.Cue, reading: str, framed: bool, in_note: bool = False,
     """
     if cue.tier == 3:
         return False
-    # ("ensure you", "ensure the": "ensure" before who or what must be so, from scan_version 72 as "ensure that".)
-    assuring = cue.cue in ("make sure", "be sure", "ensure that") or cue.cue.startswith("ensure ")
+    # ("ensure you", "ensure the": "ensure" before who or what must be so, from scan_version 72 as "ensure that";
+    # from 74 only opening its sentence, or after "please", "always" or "also": "Run it, ensure the tests pass, and
+    # open a pull request" is a run of steps.)
+    assuring = cue.cue in ("make sure", "be sure", "ensure that") or (
+        cue.cue.startswith("ensure ") and ENSURE_OPENING.fullmatch(reading[: cue.start]) is not None
+    )
     if assuring and framed:
         # "To report it, be sure to include …": the step itself. Opening the sentence ("Make sure your branch is
         # rebased.") it restricts the step it follows (scan_version 25): labelled a caveat more often than a step.

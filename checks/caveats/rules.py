@@ -318,7 +318,8 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     (
         "limitation",
         2,
-        r"(?:is|are|was|were)\s+not\s+(?:\w+ly\s+)?(?:designed|intended|meant|built)\s+(?:as|for|to)(?![\w-])"
+        # (74: also "isn't"; an apostrophe here is either, as in every cue)
+        r"(?:is|are)(?:\s+not|n't)\s+(?:\w+ly\s+)?(?:designed|intended|meant|built)\s+(?:as|for|to)(?![\w-])"
         # (not a list's disclaimer: "This is not meant to be exhaustive")
         r"(?!\s+(?:be\s+)?(?:an?\s+)?(?:exhaustive|complete|comprehensive|definitive|full)\b)",
     ),
@@ -364,7 +365,9 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     (
         "limitation",
         2,
-        r"by\s+default,?\s+(?:[\w\x00.-]+\s+){1,3}?(?:is|are)\s+(?:set\s+to\s+)?(?:false|off)(?![\w-])"
+        # (74) not what a call gives back: "By default, the result is false when no match is found"
+        r"by\s+default,?\s+(?!(?:the\s+)?(?:result|return|returned|response|output|answer)\b)"
+        r"(?:[\w\x00.-]+\s+){1,3}?(?:is|are)\s+(?:set\s+to\s+)?(?:false|off)(?![\w-])"
         r"|(?:is|are)\s+(?:set\s+to\s+)?(?:false|off)\s+by\s+default|defaults?\s+to\s+(?:false|off)(?![\w-])",
     ),
     # a change said to break what worked (scan_version 69): "This is a breaking change for users with plain HTTP
@@ -467,7 +470,9 @@ CUE_RULES: tuple[tuple[str, int, str], ...] = (
     # deprecation or version availability
     ("deprecation", 1, r"deprecated|deprecates?|deprecation|no\s+longer|(?:will\s+be|(?:has|have)\s+been)\s+removed"),
     # a part left without upkeep (scan_version 73): "the extension is now unmaintained and may stop working"
-    ("deprecation", 2, r"(?:is|are)\s+(?:now\s+)?unmaintained|(?:may|might|could|will)\s+stop\s+working"),
+    ("deprecation", 2, r"(?:is|are)\s+(?:now\s+)?unmaintained"),
+    # (74) what may stop working is a risk, not a deprecation: "If you delete the token, the CI job will stop working."
+    ("risk", 2, r"(?:may|might|could|will)\s+stop\s+working"),
     ("deprecation", 1, r"removed\s+in|obsolete|superseded"),
     (
         "version",
@@ -812,6 +817,19 @@ NEED_LIFTED_BEFORE = re.compile(
 )
 # A need said to be small, up to two words before what is needed (scan_version 71): "Less memory", "Only one flag".
 SMALL_NEED_BEFORE = re.compile(r"(?<![\w-])(?:less|fewer|little|only|no)\s+(?:[\w\x00-]+\s+){0,2}$", re.IGNORECASE)
+# What a part is not made for (``CUE_RULES``, scan_version 73), as a cue's words, and the subjects that tell a page's
+# own scope with it: "This page is not intended to cover every case", "This guide is not meant as a tutorial"
+# (scan_version 74).
+NOT_MADE_FOR = re.compile(r"(?:is|are)(?:\s+not|n['’]t)\s+(?:\w+ly\s+)?(?:designed|intended|meant|built)\s")
+SCOPE_SUBJECT_BEFORE = re.compile(
+    r"(?<![\w-])(?:this|the|these)\s+(?:list|page|guide|section|document|documentation|doc|table|tutorial"
+    r"|article|example|overview|chapter|reference|book|post|walkthrough)s?\s+$",
+    re.IGNORECASE,
+)
+# A condition before "is unmaintained", up to four words (scan_version 74): "warns you when a dependency is".
+UPKEEP_CONDITION_BEFORE = re.compile(
+    r"(?<![\w-])(?:when|whenever|if|whether|once)\s+(?:[\w\x00'’-]+\s+){0,4}$", re.IGNORECASE
+)
 THERE_BEFORE = re.compile(r"(?<![\w-])there(?:['’]s|\s+(?:is|are|was|were))?\s+$", re.IGNORECASE)
 # A clause of time or condition the cue stands in, up to four words after its opening word (scan_version 41): "when the
 # manifest no longer loads", "until the context is no longer valid".
@@ -1400,11 +1418,24 @@ def turn_of_phrase(reading: str, rule: str, start: int, end: int) -> str | None:
     if re.search(r"(?<!\w)(?:may|might|can|could)\s+or\s+$", before, re.IGNORECASE):
         # "may or may not": either way, no limit.
         return "not a limit"
-    if word in ("ensure that", "make sure", "be sure") and (
-        PURPOSE_BEFORE.search(before) or re.search(r"(?<!\w)(?:will|would|can|['’]ll)\s+$", before, re.IGNORECASE)
+    if (word in ("ensure that", "make sure", "be sure") or word.startswith("ensure ")) and (
+        PURPOSE_BEFORE.search(before)
+        or re.search(
+            r"(?<!\w)(?:will|would|can|['’]ll)\s+(?:(?:also|always|automatically)\s+)?$", before, re.IGNORECASE
+        )
     ):
-        # "to ensure that it closes": a purpose; "FastAPI will make sure it runs": a promise, not a requirement.
+        # "to ensure that it closes": a purpose; "FastAPI will make sure it runs", from scan_version 74 "uv will always
+        # ensure the lockfile is up to date": a promise, not a requirement.
         return "purpose"
+    if rule == "limitation" and "latenc" in word and COST_SPARED_BEFORE.search(before):
+        # "Batch the writes to avoid increasing latency": a cost spared (scan_version 74).
+        return "cost spared"
+    if rule == "limitation" and NOT_MADE_FOR.match(word) and SCOPE_SUBJECT_BEFORE.search(before):
+        # "This page is not intended to cover every case": a page telling its own scope (scan_version 74).
+        return "not a limit"
+    if rule == "deprecation" and "unmaintained" in word and UPKEEP_CONDITION_BEFORE.search(before):
+        # "The tool warns you when a dependency is unmaintained": the case a feature handles (scan_version 74).
+        return "not a deprecation"
     return None
 
 
