@@ -67,7 +67,8 @@ def jobs_argument(value: str) -> int:
 
 JOBS_HELP = (
     "read the pages to scan in N processes, 1 to 64 (1: in this one); by default, on Linux and the other "
-    "Unixes, one per CPU and per MB of pages to read, and none under 1 MB; the findings are the same for any N"
+    "Unixes, one per CPU and per MB of pages to read (two at least), and none under 1 MB; the findings are the same "
+    "for any N"
 )
 
 

@@ -52,7 +52,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     add_jobs_option(
         retrieve,
         "rank each index's queries in N processes, 1 to 64 (1: in this one); by default, on Linux and the other "
-        "Unixes, one per CPU and per MB of the index's text, and none under 1 MB; the figures are the same for any N",
+        "Unixes, one per CPU and per MB of the index's text (two at least), and none under 1 MB; the figures are the "
+        "same for any N",
     )
     retrieve.add_argument(
         "--chunks",

@@ -198,7 +198,9 @@ def run_scan(args: argparse.Namespace) -> int:
         scanned = narrowed(manifest, args.scan_sources)
         found = None
         if (args.accept or args.reject) and not args.scan_sources:
-            scanned, found = reviewed_pages(manifest_path, manifest, args.accept + args.reject, section_cache)
+            scanned, found = reviewed_pages(
+                manifest_path, manifest, args.accept + args.reject, section_cache, args.jobs
+            )
         if found is None:
             found, cache = scanned_pairs(manifest_path, scanned, no_cache, section_cache, manifest, args.jobs)
         else:
@@ -225,7 +227,7 @@ def narrowed(manifest, source_ids: list[str]):
     )
 
 
-def reviewed_pages(manifest_path: Path, manifest, names: list[str], section_cache: dict) -> tuple:
+def reviewed_pages(manifest_path: Path, manifest, names: list[str], section_cache: dict, jobs=None) -> tuple:
     """The pages ``--accept`` and ``--reject`` name, read afresh, and their findings; ``(manifest, None)`` when a
     name is not found there, for the whole manifest to be read (a name mistyped is refused with the names
     closest to it in every page).
@@ -248,7 +250,7 @@ def reviewed_pages(manifest_path: Path, manifest, names: list[str], section_cach
         sources=tuple(source for source in manifest.sources if source["source_id"] in wanted),
         span_checks=tuple(check for check in manifest.span_checks if check.source_id in wanted),
     )
-    found, _ = scanned_pairs(manifest_path, scope, True, section_cache, manifest)
+    found, _ = scanned_pairs(manifest_path, scope, True, section_cache, manifest, jobs)
     known = {pair.name for pair in found[0]} | set(pairs_of_checks(found[0], scope.span_checks))
     if not set(names) <= known:
         return manifest, None

@@ -29,7 +29,8 @@ from lab_io.errors import IngestionError
 # Work of fewer bytes runs in this process: starting workers and sending their answers back would cost more than
 # they save (a worker reads about 4 MB of pages a second).
 MIN_SHARED_BYTES = 1_000_000
-# No worker gets less than this: a docs set of 3 MB is read by at most three workers, however many CPUs there are.
+# Workers per MB of work, a started MB counted whole: a docs set of 3 MB is read by at most three workers, however
+# many CPUs there are.
 MIN_WORKER_BYTES = 1_000_000
 # Batches per worker, dealt out in turn (worker w of n takes batches w, w + n, …): a stretch of slow pages is shared.
 BATCHES_PER_WORKER = 4
@@ -55,7 +56,8 @@ def worker_count(jobs: int | None, size: int) -> int:
     if not can_fork():
         return 1
     if jobs is None:
-        jobs = 1 if size < MIN_SHARED_BYTES else min(available_cpus(), size // MIN_WORKER_BYTES)
+        # (From 1 MB, two at least: "per MB" counts a started one, so 1.5 MB of pages is shared too.)
+        jobs = 1 if size < MIN_SHARED_BYTES else min(available_cpus(), max(2, -(-size // MIN_WORKER_BYTES)))
     return max(1, jobs)
 
 

@@ -79,8 +79,10 @@ class WorkerCountTest(LabTestCase):
             self.assertEqual(workers.worker_count(3, 10), 3)
             self.assertEqual(workers.worker_count(None, workers.MIN_SHARED_BYTES - 1), 1)
             with mock.patch.object(workers, "available_cpus", return_value=8):
-                # 2.5 MB: one worker per whole MB, not per CPU.
-                self.assertEqual(workers.worker_count(None, 2_500_000), 2)
+                # 2.5 MB: one worker per MB begun (3), not per CPU (8); 1.5 MB: two, shared from 1 MB on.
+                self.assertEqual(workers.worker_count(None, 2_500_000), 3)
+                self.assertEqual(workers.worker_count(None, 1_500_000), 2)
+                self.assertEqual(workers.worker_count(None, 3_000_000), 3)
                 self.assertEqual(workers.worker_count(None, 20_000_000), 8)
 
     def test_no_worker_where_the_platform_does_not_fork_safely(self) -> None:
