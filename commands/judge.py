@@ -11,7 +11,7 @@ from commands.options import add_command, add_manifest_option
 from lab_io import outputs
 from lab_io.errors import UsageError, printable, quoted_name
 from lab_io.inert_json import inert_json_text
-from lab_io.outputs import checked_report, destination, emit, write_outputs
+from lab_io.outputs import checked_report, emit, write_outputs
 from lab_io.progress import Progress, source_bytes
 from load_documents import load_manifest
 
@@ -146,5 +146,5 @@ def run_judge(args: argparse.Namespace) -> int:
 
         report(judge.judgement_text(judgement, manifest_option(args.manifest)))
     if html_path is not None:
-        report(f"wrote {destination(html_path)}", to_stderr=args.json)
+        report(outputs.report_written(html_path), to_stderr=args.json)
     return EXIT_OK

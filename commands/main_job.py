@@ -113,7 +113,7 @@ def run_build(args) -> int:
             lines.append(note)
     lines.extend((manifest_origin(args.manifest), f"wrote {destination(output)}"))
     if html_path is not None:
-        lines.append(f"wrote {destination(html_path)}")
+        lines.append(outputs.report_written(html_path))
     report("\n".join(lines), to_stderr=output is None)
     return EXIT_OK
 

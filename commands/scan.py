@@ -327,7 +327,7 @@ def act_on_pairs(
         line = add_scanned_checks(manifest_path, pairs, decided)
         report(line, to_stderr=args.json)
     if html_path is not None:
-        report(f"wrote {destination(html_path)}", to_stderr=args.json)
+        report(outputs.report_written(html_path), to_stderr=args.json)
     return EXIT_OK
 
 

@@ -414,6 +414,17 @@ def destination(path: Path | None) -> str:
     return "stdout" if path is None else printable(str(path))
 
 
+def report_written(path: Path) -> str:
+    """The line that names an HTML report written, with its size, for a report a docs set makes large:
+    ``wrote report.html (12.6 MB)``; the size left out if the file cannot be read back."""
+    try:
+        size = os.stat(path).st_size
+    except OSError:
+        return f"wrote {destination(path)}"
+    shown = f"{size / 1e6:.1f} MB" if size >= 1_000_000 else f"{max(1, round(size / 1e3)):,} KB"
+    return f"wrote {destination(path)} ({shown})"
+
+
 # --- which outputs the lab will write ------------------------------------------------
 
 

@@ -1108,7 +1108,9 @@ class ScanReportTest(LabTestCase):
         report_path = self.folder / "scan.html"
         completed = run_lab("scan", "--manifest", str(manifest), "--html", str(report_path))
         self.assertEqual(completed.returncode, 0, completed.stderr)
-        self.assertTrue(completed.stdout.endswith(f"wrote {report_path}\n"), completed.stdout[-200:])
+        # The report's size on its line, in KB as the file holds it: a docs set's report runs to megabytes.
+        size = f"{max(1, round(report_path.stat().st_size / 1e3)):,} KB"
+        self.assertTrue(completed.stdout.endswith(f"wrote {report_path} ({size})\n"), completed.stdout[-200:])
         found = json.loads(run_lab("scan", "--manifest", str(manifest), "--json").stdout)["pairs"]
         page = report_path.read_text(encoding="utf-8")
         # A found pair that is a declared check shows under the check's name; the others under their scan names.

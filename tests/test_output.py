@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import enum
 import json
+import tempfile
 import unittest
+from pathlib import Path
 
 from lab_io.indented_json import indented_json_bytes, saved_json_bytes, saved_json_pieces
 from tests.support import ROOT, LabTestCase, fixture_result, run_lab
@@ -162,3 +164,19 @@ class ResultBytesTest(LabTestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ReportWrittenTest(unittest.TestCase):
+    """The line naming an HTML report written gives its size, in KB under a megabyte, in MB from one."""
+
+    def test_sizes(self) -> None:
+        from lab_io import outputs
+
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "report.html"
+            for size, shown in ((400, "1 KB"), (41_200, "41 KB"), (12_640_000, "12.6 MB")):
+                with self.subTest(size=size):
+                    path.write_bytes(b"x" * size)
+                    self.assertEqual(outputs.report_written(path), f"wrote {path} ({shown})")
+            path.unlink()
+            self.assertEqual(outputs.report_written(path), f"wrote {path}")
