@@ -303,6 +303,40 @@ class PipelineSizesTests(DocsSetTestCase):
         self.assertEqual(built.returncode, 0, built.stderr)
         self.assertNotIn("over twice", built.stdout)
 
+    def test_the_pairs_kept_only_by_such_a_chunk_are_counted(self) -> None:
+        # The list of the test above, 80 characters, one chunk at target 30: a pair inside it is kept together by it,
+        # one between "Call f()." (its own chunk) and the list is split; the line counts the first.
+        items = [
+            "- one item here\n",
+            "- two item here\n",
+            "- three item here\n",
+            "- four item here\n",
+            "- five items\n",
+        ]
+        self.write("docs/page.md", "# Page\n\nCall f().\n\n" + "".join(items))
+        self.assertEqual(self.lab("pin", "--markdown", "blocks-3", "--manifest", "m.json", "docs").returncode, 0)
+        value = self.manifest_value()
+        value["policies"] = {"fixed-char": 1000, "heading-aware": 30}
+        value["span_checks"] = [
+            {
+                "name": "inside",
+                "source_id": "docs/page",
+                "instruction": {"quote": "one item here"},
+                "qualifier": {"quote": "five items"},
+            },
+            {
+                "name": "across",
+                "source_id": "docs/page",
+                "instruction": {"quote": "Call f()."},
+                "qualifier": {"quote": "two item here"},
+            },
+        ]
+        (self.folder / "m.json").write_text(json.dumps(value), encoding="utf-8")
+        built = self.lab("--manifest", "m.json", "--output", "r.json")
+        self.assertEqual(built.returncode, 0, built.stderr)
+        line = next(line for line in built.stdout.splitlines() if line.startswith("over twice"))
+        self.assertTrue(line.endswith("; of the pairs kept together, 1 of heading-aware's 1 lie in such a chunk"), line)
+
     def test_a_pair_aware_chunk_over_twice_its_target_by_a_join_is_said_to_be_one(self) -> None:
         # Three paragraphs of 25 to 27 characters: heading-aware at 30 keeps each alone, pair-aware joins all three
         # for the pair (26 + 2 + 25 + 2 + 27 = 82 characters apart at most, within 4 x 30), over twice 30 with no

@@ -382,6 +382,25 @@ def pair_aware_lines(
 OVERSIZED_FACTOR = 2
 
 
+def oversized_kept(result: dict, over: dict) -> dict:
+    """For each policy of ``over`` (its target and its chunks over twice it): how many of the pairs it keeps together
+    lie in one of those chunks, and how many it keeps; only the policies where some do."""
+    inside = {}
+    by_policy = {comparison["strategy"]: comparison for comparison in result.get("comparisons", ())}
+    for policy, (_, chunks) in over.items():
+        comparison = by_policy.get(result["indexes"][policy]["config"]["strategy"])
+        if comparison is None:
+            continue
+        ids = {chunk["chunk_id"] for chunk in chunks}
+        # (The lesson's single pair is the comparison itself, the spec's shape; a docs set's are its "pairs".)
+        pairs = comparison["pairs"] if "pairs" in comparison else [comparison]
+        kept = [pair for pair in pairs if pair["instruction_and_qualifier_share_chunk"]]
+        count = sum(1 for pair in kept if ids.intersection(pair["instruction_containing_chunk_ids"]))
+        if count:
+            inside[policy] = (count, len(kept))
+    return inside
+
+
 def oversized_line(result: dict) -> str | None:
     """One line counting the chunks over twice their target and naming the largest, or ``None`` when none is.
 
@@ -419,6 +438,12 @@ def oversized_line(result: dict) -> str | None:
         "a block (a list, a table, a fence, a container, an HTML or JSX element) is never cut, so one longer than the "
         "target is a chunk of its own"
     )
+    inside = oversized_kept(result, over)
+    if inside:
+        # A pair kept in a chunk of 274,406 characters is kept as the whole chunk is returned, which few retrievers do.
+        line += "; of the pairs kept together, " + ", ".join(
+            f"{kept:,} of {policy}'s {total:,} lie in such a chunk" for policy, (kept, total) in inside.items()
+        )
     if any(result["indexes"][policy]["config"]["strategy"] == "pair-aware" for policy in over):
         # Not every long pair-aware chunk is one long block: the rule joins groups for a pair too.
         line += (
