@@ -270,19 +270,24 @@ class PipelineSizesTests(DocsSetTestCase):
             ],
         )
 
-    def test_a_chunk_over_twice_its_target_is_named_under_the_table(self) -> None:
-        # A list is one block (never cut): lines 5-9, 80 characters, its last newline included.
-        items = [
-            "- one item here\n",
-            "- two item here\n",
-            "- three item here\n",
-            "- four item here\n",
-            "- five items\n",
-        ]
-        page = "# Page\n\nCall f().\n\n" + "".join(items)
-        self.write("docs/page.md", page)
+    # A list is one block (never cut): lines 5-9, 80 characters, its last newline included.
+    LIST_ITEMS = (
+        "- one item here\n",
+        "- two item here\n",
+        "- three item here\n",
+        "- four item here\n",
+        "- five items\n",
+    )
+
+    def pinned_list_page(self) -> dict:
+        """The page of a paragraph and ``LIST_ITEMS``, pinned under blocks-3: the manifest's value."""
+        self.write("docs/page.md", "# Page\n\nCall f().\n\n" + "".join(self.LIST_ITEMS))
         self.assertEqual(self.lab("pin", "--markdown", "blocks-3", "--manifest", "m.json", "docs").returncode, 0)
-        value = self.manifest_value()
+        return self.manifest_value()
+
+    def test_a_chunk_over_twice_its_target_is_named_under_the_table(self) -> None:
+        items = self.LIST_ITEMS
+        value = self.pinned_list_page()
         value["policies"] = {"fixed-char": 1000, "heading-aware": 30}
         (self.folder / "m.json").write_text(json.dumps(value), encoding="utf-8")
         built = self.lab("--manifest", "m.json", "--output", "r.json")
@@ -306,16 +311,7 @@ class PipelineSizesTests(DocsSetTestCase):
     def test_the_pairs_kept_only_by_such_a_chunk_are_counted(self) -> None:
         # The list of the test above, 80 characters, one chunk at target 30: a pair inside it is kept together by it,
         # one between "Call f()." (its own chunk) and the list is split; the line counts the first.
-        items = [
-            "- one item here\n",
-            "- two item here\n",
-            "- three item here\n",
-            "- four item here\n",
-            "- five items\n",
-        ]
-        self.write("docs/page.md", "# Page\n\nCall f().\n\n" + "".join(items))
-        self.assertEqual(self.lab("pin", "--markdown", "blocks-3", "--manifest", "m.json", "docs").returncode, 0)
-        value = self.manifest_value()
+        value = self.pinned_list_page()
         value["policies"] = {"fixed-char": 1000, "heading-aware": 30}
         value["span_checks"] = [
             {
