@@ -54,6 +54,22 @@ def pipes_read(piece):
     return sorted(inodes)
 
 
+def run_alone_and_shared(*argv: str) -> tuple[tuple, tuple, list[tuple[int, int]]]:
+    """The command in-process with ``--jobs 1``, then with ``--jobs 2``, and each sharing of the second (``mapped``'s
+    worker count and its number of batches)."""
+    shared = []
+    real = workers.mapped
+
+    def recorded(function, work, count, *arguments):
+        shared.append((count, len(work)))
+        return real(function, work, count, *arguments)
+
+    alone = main_quietly(*argv, "--jobs", "1")
+    with mock.patch.object(workers, "mapped", recorded):
+        two = main_quietly(*argv, "--jobs", "2")
+    return alone, two, shared
+
+
 class BatchesTest(LabTestCase):
     """Pieces cut in order, of about an equal share of the sizes, ``BATCHES_PER_WORKER`` a worker."""
 
@@ -156,16 +172,7 @@ class ScanJobsTest(LabTestCase):
     """``scan --jobs``: the same findings in any number of processes, and a number outside 1 to 64 refused."""
 
     def test_two_processes_find_what_one_does(self) -> None:
-        shared = []
-        real = workers.mapped
-
-        def recorded(function, work, count, *arguments):
-            shared.append((count, len(work)))
-            return real(function, work, count, *arguments)
-
-        alone = main_quietly("scan", "--json", "--tier", "3", "--manifest", str(EXAMPLES), "--jobs", "1")
-        with mock.patch.object(workers, "mapped", recorded):
-            two = main_quietly("scan", "--json", "--tier", "3", "--manifest", str(EXAMPLES), "--jobs", "2")
+        alone, two, shared = run_alone_and_shared("scan", "--json", "--tier", "3", "--manifest", str(EXAMPLES))
         self.assertEqual(alone[0], 0, alone[2])
         self.assertEqual(two, alone)
         # The example docs set's pages went to two processes, in more batches than one (8 wanted, 4 a worker).
@@ -241,16 +248,7 @@ class RetrieveJobsTest(LabTestCase):
     """``retrieve --jobs``: an index's queries ranked in two processes give the figures one process gives."""
 
     def test_two_processes_rank_as_one_does(self) -> None:
-        shared = []
-        real = workers.mapped
-
-        def recorded(function, work, count, *arguments):
-            shared.append((count, len(work)))
-            return real(function, work, count, *arguments)
-
-        alone = main_quietly("retrieve", "--json", "--manifest", str(EXAMPLES), "--jobs", "1")
-        with mock.patch.object(workers, "mapped", recorded):
-            two = main_quietly("retrieve", "--json", "--manifest", str(EXAMPLES), "--jobs", "2")
+        alone, two, shared = run_alone_and_shared("retrieve", "--json", "--manifest", str(EXAMPLES))
         self.assertEqual(alone[0], 0, alone[2])
         self.assertEqual(two, alone)
         # One sharing per index the example manifest builds (fixed-char, paragraph, heading-aware), each in batches.

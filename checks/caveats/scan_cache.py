@@ -329,14 +329,14 @@ def read_pages(sources: list, grammar: str, section_cache: dict | None, progress
             yield found
         return
     work = [[page_of(source) for source, _ in piece] for piece in pieces]
-    for piece, answers in zip(pieces, workers.mapped(read_batch, work, min(count, len(pieces)), grammar)):
+    # One classifications dict for every batch: each forked worker fills its own copy of it (and where no worker can
+    # be started, this process fills it, and lets it go with the reading).
+    for piece, answers in zip(pieces, workers.mapped(read_batch, work, count, grammar, {})):
         if progress is not None:
             progress(len(piece), sum(size for _, size in piece))
         for (source, _), (sections, answer) in zip(piece, answers):
             findings.kept_sections(section_cache, source, grammar, sections)
             yield answer
-    # (Filled here only where no worker could be started and the batches were read in this process.)
-    WORKER_CLASSIFICATIONS.clear()
 
 
 def page_of(source: dict) -> dict:
@@ -344,17 +344,14 @@ def page_of(source: dict) -> dict:
     return {"source_id": source["source_id"], "text": source["text"], "title": source.get("title", "")}
 
 
-# A worker's classifications (``pairing.Page``), shared by the batches it reads; each worker has its own.
-WORKER_CLASSIFICATIONS: dict = {}
-
-
-def read_batch(batch: list[dict], grammar: str) -> list[tuple[list, tuple[list, list]]]:
-    """A worker's reading of a batch of pages: each page's sections and its findings."""
+def read_batch(batch: list[dict], grammar: str, classifications: dict) -> list[tuple[list, tuple[list, list]]]:
+    """A worker's reading of a batch of pages: each page's sections and its findings; ``classifications``
+    (``pairing.Page``) shared by the batches one worker reads."""
     from checks.caveats import pairing
 
     answers = []
     for source in batch:
         sections = findings.scanned_sections(source, grammar)
-        found = pairing.scan_sections(source["source_id"], source["text"], sections, WORKER_CLASSIFICATIONS)
+        found = pairing.scan_sections(source["source_id"], source["text"], sections, classifications)
         answers.append((sections, found))
     return answers
