@@ -75,16 +75,16 @@ LABELLED_TITLE = re.compile(r"(?i)^\W*(?:errors?|examples?|exception|warning|fat
 # supported)" is one response of a protocol, told apart from the others by its case, as a label's text after its colon
 # is; the words of the qualifier are not the title's own.
 TITLE_QUALIFIER = re.compile(r"\([^()\n]*\)")
+# What may come before an "ensure" that opens its sentence (scan_version 74).
+ENSURE_OPENING = re.compile(
+    r"[\s\x00]*(?:(?:please|always|also|and|then|first|next|now|finally|so)(?:\s*,)?\s+)*", re.IGNORECASE
+)
 # A caveats section about security or privacy ("### Security considerations", a design proposal's, under "## Proposal")
 # weighs what the feature as a whole exposes, not one instruction of a section before it (scan_version 67): its
 # caveats stay unpaired, as a top-level caveats section's do.
 # From 71 only a title that security or privacy heads, a design's section on them ("Security Considerations", "Security
 # and privacy implications"), not a feature's limitations that its name holds the word ("Pod Security Admission
 # limitations").
-# What may come before an "ensure" that opens its sentence (scan_version 74).
-ENSURE_OPENING = re.compile(
-    r"[\s\x00]*(?:(?:please|always|also|and|then|first|next|now|finally|so)(?:\s*,)?\s+)*", re.IGNORECASE
-)
 SECURITY_TITLE = re.compile(
     r"(?i)\W*(?:security|privacy)(?:\s+(?:and|&)\s+(?:security|privacy))?\s+(?:considerations?|implications?|concerns?"
     r"|caveats?|limitations?|risks?|notes?|restrictions?)\W*$"
